@@ -1,0 +1,1 @@
+"""One module per ``tavli-pi`` subcommand (see ``tavli_pi.cli``)."""

@@ -1,0 +1,299 @@
+"""Events: what the referee decided. Every output subscribes to these.
+
+Events are plain frozen values that carry everything an output needs, so
+outputs never ask the referee anything. ``to_dict``/``from_dict`` give the one
+JSON shape used by the match log, the MQTT feed and the display.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tavli_pi.rules.position import Position, Side
+
+__all__ = [
+    "TableState",
+    "Event",
+    "EVENT_TYPES",
+    "to_dict",
+    "from_dict",
+    "position_to_dict",
+    "position_from_dict",
+]
+
+
+def position_to_dict(p: Position) -> dict[str, Any]:
+    return {"points": list(p.points), "bar": list(p.bar), "off": list(p.off), "turn": p.turn.name.lower()}
+
+
+def position_from_dict(d: dict[str, Any]) -> Position:
+    return Position(
+        tuple(d["points"]), (d["bar"][0], d["bar"][1]), (d["off"][0], d["off"][1]), Side[d["turn"].upper()]
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableState:
+    """The whole table as the referee sees it after an event (for display/feed/link)."""
+
+    phase: str  # "setup", "opening", "awaiting_roll", "rolled", "illegal", "cube", "game_over", "match_over"
+    position: Position
+    dice: tuple[int, ...] = ()
+    cube_value: int = 1
+    cube_owner: Side | None = None  # None = centred
+    score: tuple[int, int] = (0, 0)  # indexed by Side
+    match_length: int = 0  # 0 = money session
+    crawford: bool = False  # this game is the Crawford game
+    game_number: int = 1
+    players: tuple[str, str] = ("White", "Black")
+    last_verdict: str = ""
+    wrong_points: tuple[int, ...] = ()  # physical (White's) numbering
+    clocks: tuple[float, float] | None = None  # seconds left, by Side
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base of all events. ``rule`` cites RULES.md where a rule decided it."""
+
+    kind: ClassVar[str] = "event"
+    at: float
+    state: TableState
+    rule: str = ""
+    message: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+
+
+def _register(cls: type[Event]) -> type[Event]:
+    EVENT_TYPES[cls.kind] = cls
+    return cls
+
+
+def _value(v: Any) -> Any:
+    if isinstance(v, Position):
+        return position_to_dict(v)
+    if isinstance(v, Side):
+        return v.name.lower()
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _value(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, (tuple, list)):
+        return [_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _value(x) for k, x in v.items()}
+    return v
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The JSON-ready form: ``{"kind": ..., "at": ..., "state": {...}, ...}``."""
+    d: dict[str, Any] = {"kind": event.kind}
+    for f in dataclasses.fields(event):
+        d[f.name] = _value(getattr(event, f.name))
+    return d
+
+
+def _state_from(d: dict[str, Any]) -> TableState:
+    owner = d.get("cube_owner")
+    clocks = d.get("clocks")
+    return TableState(
+        phase=d["phase"],
+        position=position_from_dict(d["position"]),
+        dice=tuple(d.get("dice", ())),
+        cube_value=d.get("cube_value", 1),
+        cube_owner=None if owner is None else Side[owner.upper()],
+        score=(d["score"][0], d["score"][1]),
+        match_length=d.get("match_length", 0),
+        crawford=d.get("crawford", False),
+        game_number=d.get("game_number", 1),
+        players=(d["players"][0], d["players"][1]),
+        last_verdict=d.get("last_verdict", ""),
+        wrong_points=tuple(d.get("wrong_points", ())),
+        clocks=None if clocks is None else (clocks[0], clocks[1]),
+    )
+
+
+def from_dict(d: dict[str, Any]) -> Event:
+    """Inverse of :func:`to_dict` for every registered event kind."""
+    cls = EVENT_TYPES.get(d.get("kind", ""))
+    if cls is None:
+        raise ValueError(f"unknown event kind {d.get('kind')!r}")
+    kwargs: dict[str, Any] = {}
+    hints = {f.name: f for f in dataclasses.fields(cls)}
+    for name, f in hints.items():
+        if name not in d:
+            continue
+        v = d[name]
+        if name == "state":
+            v = _state_from(v)
+        elif v is not None and str(f.type).startswith("Side"):
+            v = Side[v.upper()]
+        elif v is not None and str(f.type).startswith("Position"):
+            v = position_from_dict(v)
+        elif isinstance(v, list):
+            v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+        kwargs[name] = v
+    return cls(**kwargs)
+
+
+# -- the events ------------------------------------------------------------
+# Each names the side it concerns. Plays are in the usual notation
+# ("13/11 6/5*", "bar/22", "6/off") from the mover's own numbering.
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SetupChecked(Event):
+    kind: ClassVar[str] = "setup_checked"
+    ok: bool
+    problems: tuple[str, ...] = ()
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameStarted(Event):
+    kind: ClassVar[str] = "game_started"
+    game_number: int
+    score: tuple[int, int]
+    crawford: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpeningRoll(Event):
+    kind: ClassVar[str] = "opening_roll"
+    white_die: int
+    black_die: int
+    winner: Side | None  # None: a tie, reroll (E1)
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RollAccepted(Event):
+    kind: ClassVar[str] = "roll_accepted"
+    side: Side
+    dice: tuple[int, int]
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RollVoid(Event):
+    kind: ClassVar[str] = "roll_void"
+    side: Side
+    reason: str  # "left_half", "cocked", "on_checker", "premature", ...
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoLegalMove(Event):
+    kind: ClassVar[str] = "no_legal_move"
+    side: Side
+    dice: tuple[int, int]
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayAccepted(Event):
+    kind: ClassVar[str] = "play_accepted"
+    side: Side
+    dice: tuple[int, int]
+    play: str
+    before: Position
+    after: Position
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IllegalPlay(Event):
+    kind: ClassVar[str] = "illegal_play"
+    side: Side
+    dice: tuple[int, int]
+    before: Position
+    observed: Position | None
+    wrong_points: tuple[int, ...]  # White's numbering; 0 = bar, 25 = tray
+    nearest: tuple[str, ...]  # nearest legal plays, notation
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IllegalPlayResolved(Event):
+    kind: ClassVar[str] = "illegal_play_resolved"
+    side: Side
+    accepted: bool  # True: the opponent let it stand (E8); False: corrected
+    play: str
+    after: Position
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClearViewNeeded(Event):
+    kind: ClassVar[str] = "clear_view_needed"
+    reason: str
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CubeOffered(Event):
+    kind: ClassVar[str] = "cube_offered"
+    side: Side
+    value: int  # the value offered (after doubling)
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CubeTaken(Event):
+    kind: ClassVar[str] = "cube_taken"
+    side: Side  # the side that took
+    value: int
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CubePassed(Event):
+    kind: ClassVar[str] = "cube_passed"
+    side: Side  # the side that passed
+    value: int  # points lost
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resigned(Event):
+    kind: ClassVar[str] = "resigned"
+    side: Side
+    level: int  # 1 single, 2 gammon, 3 backgammon
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResignationAnswered(Event):
+    kind: ClassVar[str] = "resignation_answered"
+    side: Side  # the side that answered
+    accepted: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOver(Event):
+    kind: ClassVar[str] = "game_over"
+    winner: Side
+    points: int
+    result: str  # "single", "gammon", "backgammon", "pass", "resign"
+    score: tuple[int, int]
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchOver(Event):
+    kind: ClassVar[str] = "match_over"
+    winner: Side
+    score: tuple[int, int]
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClockReading(Event):
+    kind: ClassVar[str] = "clock_reading"
+    side: Side
+    remaining: tuple[float, float]

@@ -1,0 +1,109 @@
+"""What vision saw in one frame, in physical terms. It knows no rules.
+
+Points are numbered from the *light* player's view (point 1 is the light
+side's deepest home point). "Light" and "dark" are the two checker colours by
+brightness; which of them is White is the referee's business (config).
+Die halves are also from the light player's seat: ``"right"`` is the half on
+the light player's right hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "MAX_COUNT",
+    "CountEvidence",
+    "SpotEvidence",
+    "DieReading",
+    "CubeReading",
+    "Observation",
+    "certain",
+]
+
+#: Counts 0..MAX_COUNT are represented in every likelihood vector.
+MAX_COUNT = 15
+
+Half = Literal["left", "right", "bar", "outside"]
+CubePlace = Literal["middle", "light", "dark", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class CountEvidence:
+    """Probabilities for 0..15 checkers of one colour on one spot (sum 1)."""
+
+    probs: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.probs) != MAX_COUNT + 1:
+            raise ValueError(f"count evidence needs {MAX_COUNT + 1} probabilities")
+
+    @property
+    def best(self) -> int:
+        return max(range(len(self.probs)), key=self.probs.__getitem__)
+
+    @property
+    def confidence(self) -> float:
+        return self.probs[self.best]
+
+    def p(self, n: int) -> float:
+        return self.probs[n] if 0 <= n <= MAX_COUNT else 0.0
+
+
+def certain(n: int) -> CountEvidence:
+    """Evidence that is sure of ``n`` checkers (for tests and the simulator)."""
+    return CountEvidence(tuple(1.0 if i == n else 0.0 for i in range(MAX_COUNT + 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class SpotEvidence:
+    """Evidence for both colours on one spot (a point, the bar, a tray)."""
+
+    light: CountEvidence
+    dark: CountEvidence
+
+
+@dataclass(frozen=True, slots=True)
+class DieReading:
+    xy: tuple[float, float]
+    value: int
+    value_confidence: float
+    flat: bool
+    on_checker: bool
+    half: Half
+    moving: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CubeReading:
+    value: int
+    place: CubePlace
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One frame's reading.
+
+    ``points[i]`` is the light player's point ``i + 1``. ``off.light`` counts
+    the light checkers in the light tray, ``off.dark`` the dark ones in theirs.
+    """
+
+    points: tuple[SpotEvidence, ...]
+    bar: SpotEvidence
+    off: SpotEvidence
+    dice: tuple[DieReading, ...] = ()
+    cube: CubeReading | None = None
+    hand: bool = False
+    motion: bool = False
+    confidence: float = 1.0
+    frame_index: int = 0
+    extras: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def best_counts(self) -> tuple[list[int], list[int]]:
+        """Best-guess light and dark counts per point (index 0 = point 1)."""
+        return (
+            [s.light.best for s in self.points],
+            [s.dark.best for s in self.points],
+        )
