@@ -21,6 +21,7 @@ __all__ = [
     "from_dict",
     "position_to_dict",
     "position_from_dict",
+    "EventSink",
 ]
 
 
@@ -297,3 +298,16 @@ class ClockReading(Event):
     kind: ClassVar[str] = "clock_reading"
     side: Side
     remaining: tuple[float, float]
+
+
+class EventSink:
+    """What every output implements: ``handle`` each event, ``close`` once.
+
+    Outputs never decide anything about the game; they only show, store or send.
+    """
+
+    def handle(self, event: Event) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release resources; idempotent."""
