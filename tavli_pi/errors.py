@@ -19,6 +19,7 @@ __all__ = [
     "IllegalPlayError",
     "AmbiguousPlayError",
     "PositionIdError",
+    "IllegalActionError",
     "VisionError",
     "CalibrationError",
     "CameraError",
@@ -73,6 +74,10 @@ class AmbiguousPlayError(RulesError):
 
 class PositionIdError(RulesError):
     """A gnubg Position ID, Match ID or XGID is malformed."""
+
+
+class IllegalActionError(RulesError):
+    """A cube action, resignation or match update the rules forbid (C2-C4, S2-S4, H2)."""
 
 
 class VisionError(TavliError):
