@@ -1,0 +1,113 @@
+"""``tavli-pi read IMAGE``: read one photograph of the board and print what is on it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from tavli_pi.errors import CalibrationError, VisionError
+from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
+from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.reader import BoardReader
+from tavli_pi.vision.refine import refine
+
+__all__ = ["HELP", "add_arguments", "run", "observation_json", "calibrate_image"]
+
+HELP = "read checkers, dice, cube and hands from one board photograph"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("image", help="photograph of the board (jpg, png)")
+    parser.add_argument(
+        "--corners",
+        help='playing-field corners "x,y x,y x,y x,y" (top-left, top-right, bottom-right, '
+        "bottom-left); default: find the printed ArUco markers",
+    )
+    parser.add_argument(
+        "--home", choices=("bottom-right", "bottom-left"), default=None,
+        help="where the light player's home board lies (default bottom-right)",
+    )
+    parser.add_argument("--calibration", help="a calibration JSON file (from --save-calibration)")
+    parser.add_argument("--save-calibration", help="write the calibration used to this JSON file")
+    parser.add_argument("--json", action="store_true", help="print JSON (default: a short summary)")
+
+
+def calibrate_image(
+    image: Any, corners: str | None, home: str | None, calibration: str | None
+) -> Calibration:
+    """A calibration for one image from a file, --corners, or the printed markers."""
+    if calibration:
+        cal = Calibration.load(calibration)
+        if home:
+            cal = cal.with_(home=home)
+        if corners:
+            pts = parse_corners(corners)
+            check_corners(pts, image.shape)
+            cal = refine(cal.with_(corners=pts, u0=0.0, u1=1.0), image, colours=False)
+        return cal
+    if corners:
+        pts = parse_corners(corners)
+        source = "corners"
+    else:
+        pts = find_marker_corners(image)
+        source = "markers"
+    check_corners(pts, image.shape)
+    cal = Calibration(pts, home=home or "bottom-right", source=source)  # type: ignore[arg-type]
+    return refine(cal, image)
+
+
+def observation_json(obs: Observation) -> dict[str, Any]:
+    light, dark = obs.best_counts()
+    return {
+        "light": {str(i + 1): n for i, n in enumerate(light)},
+        "dark": {str(i + 1): n for i, n in enumerate(dark)},
+        "bar": {"light": obs.bar.light.best, "dark": obs.bar.dark.best},
+        "off": {"light": obs.off.light.best, "dark": obs.off.dark.best},
+        "dice": [
+            {
+                "xy": [round(d.xy[0], 1), round(d.xy[1], 1)],
+                "value": d.value,
+                "flat": d.flat,
+                "on_checker": d.on_checker,
+                "half": d.half,
+            }
+            for d in obs.dice
+        ],
+        "cube": {"value": obs.cube.value, "place": obs.cube.place} if obs.cube else {"value": 64, "place": "none"},
+        "hand": obs.hand,
+        "confidence": round(obs.confidence, 3),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.image)
+    if not path.is_file():
+        raise VisionError(f"{path} does not exist; give the path of a board photograph")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise VisionError(f"{path} is not an image OpenCV can read; use a .jpg or .png")
+    try:
+        cal = calibrate_image(image, args.corners, args.home, args.calibration)
+    except CalibrationError:
+        raise
+    if args.save_calibration:
+        cal.save(args.save_calibration)
+    obs = BoardReader(cal).read(image)
+    data = observation_json(obs)
+    if args.json:
+        print(json.dumps(data))
+    else:
+        pts = " ".join(
+            f"{p}:{'L' if data['light'][p] else 'D'}{data['light'][p] or data['dark'][p]}"
+            for p in data["light"]
+            if data["light"][p] or data["dark"][p]
+        )
+        print(f"points {pts}")
+        print(f"bar {data['bar']} off {data['off']} hand {data['hand']} confidence {data['confidence']}")
+        for d in data["dice"]:
+            print(f"die {d['value']} at {d['xy']} flat={d['flat']} half={d['half']}")
+    return 0

@@ -1,0 +1,257 @@
+"""Calibration: where the playing field is in the image, and what it looks like.
+
+A calibration holds the four field corners in the image (top-left, top-right,
+bottom-right, bottom-left, with the light player at the bottom edge), which
+side the light home board is on (B4), the refined edges of the playing
+surface and the bar, and the two checker colours. It comes from printed ArUco
+markers, from corners given by hand, or (when it works) from the board's own
+outline, and is saved as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tavli_pi.errors import CalibrationError
+from tavli_pi.vision.layout import DEFAULT_BAR, FIELD_WIDTH, Home, Layout
+
+__all__ = [
+    "Calibration",
+    "parse_corners",
+    "check_corners",
+    "order_corners",
+    "MARKER_DICT",
+    "MARKER_IDS",
+    "find_marker_corners",
+    "DEFAULT_LIGHT",
+    "DEFAULT_DARK",
+]
+
+DEFAULT_LIGHT = (225.0, 228.0, 230.0)
+DEFAULT_DARK = (35.0, 35.0, 38.0)
+#: ArUco dictionary of the printed markers; ids 0-3 mark the field corners TL, TR, BR, BL.
+MARKER_DICT = cv2.aruco.DICT_4X4_50
+MARKER_IDS = (0, 1, 2, 3)
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """Parse ``"x,y x,y x,y x,y"`` into a 4x2 float32 array."""
+    parts = text.replace(";", " ").split()
+    try:
+        pts = [tuple(float(v) for v in p.split(",")) for p in parts]
+    except ValueError as exc:
+        raise CalibrationError(
+            f'bad --corners {text!r}: give four "x,y" pairs separated by spaces '
+            '(top-left, top-right, bottom-right, bottom-left)'
+        ) from exc
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        raise CalibrationError(
+            f'bad --corners {text!r}: need exactly four "x,y" pairs '
+            "(top-left, top-right, bottom-right, bottom-left of the playing field)"
+        )
+    return np.asarray(pts, np.float32)
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Sort four points into TL, TR, BR, BL (by the image axes)."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    s = pts.sum(axis=1)
+    d = pts[:, 0] - pts[:, 1]
+    return np.asarray(
+        [pts[np.argmin(s)], pts[np.argmax(d)], pts[np.argmax(s)], pts[np.argmin(d)]], np.float32
+    )
+
+
+def check_corners(corners: np.ndarray, shape: tuple[int, ...]) -> None:
+    """Raise CalibrationError unless the corners form a plausible convex field in the image."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    h, w = shape[:2]
+    tol = 0.05 * max(w, h)
+    if np.any(c[:, 0] < -tol) or np.any(c[:, 0] > w + tol) or np.any(c[:, 1] < -tol) or np.any(
+        c[:, 1] > h + tol
+    ):
+        raise CalibrationError(
+            f"corners {c.tolist()} lie outside the {w}x{h} image; give pixel coordinates"
+        )
+    cross = []
+    for i in range(4):
+        a, b, d = c[i], c[(i + 1) % 4], c[(i + 2) % 4]
+        cross.append((b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]))
+    if not (all(x > 0 for x in cross) or all(x < 0 for x in cross)):
+        raise CalibrationError(
+            "corners do not form a convex quadrilateral: give them in the order "
+            "top-left, top-right, bottom-right, bottom-left"
+        )
+    if cross[0] < 0:
+        raise CalibrationError(
+            "corners run counter-clockwise: give them as top-left, top-right, bottom-right, bottom-left"
+        )
+    area = 0.5 * abs(sum(c[i, 0] * c[(i + 1) % 4, 1] - c[(i + 1) % 4, 0] * c[i, 1] for i in range(4)))
+    if area < 0.02 * w * h:
+        raise CalibrationError(
+            f"the corners enclose only {area:.0f} px^2: the field must fill more of the image"
+        )
+
+
+def find_marker_corners(image: np.ndarray) -> np.ndarray:
+    """Field corners from the four printed ArUco markers (ids 0-3 = TL, TR, BR, BL).
+
+    Each marker lies just outside its field corner; the marker corner nearest
+    the centre of all four markers is taken as the field corner, so it does not
+    matter which way up a marker was stuck down.
+    """
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(MARKER_DICT), params)
+    found, ids, _ = detector.detectMarkers(gray)
+    by_id: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for quad, mid in zip(found, ids.ravel()):
+            if int(mid) in MARKER_IDS:
+                by_id[int(mid)] = np.asarray(quad, np.float32).reshape(4, 2)
+    missing = [i for i in MARKER_IDS if i not in by_id]
+    if missing:
+        raise CalibrationError(
+            f"markers {missing} not found (found {sorted(by_id)}): print them with "
+            "`tavli-pi markers`, check they are in view and lit, or give --corners"
+        )
+    centre = np.mean([q.mean(axis=0) for q in by_id.values()], axis=0)
+    out = []
+    for i in MARKER_IDS:
+        q = by_id[i]
+        out.append(q[np.argmin(np.linalg.norm(q - centre, axis=1))])
+    return np.asarray(out, np.float32)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Everything vision needs to know about one table set-up."""
+
+    corners: np.ndarray  # 4x2 float32, image px: TL, TR, BR, BL (light player at the bottom)
+    home: Home = "bottom-right"
+    light_bgr: tuple[float, float, float] = DEFAULT_LIGHT
+    dark_bgr: tuple[float, float, float] = DEFAULT_DARK
+    u0: float = 0.0
+    u1: float = 1.0
+    bar: tuple[float, float] = DEFAULT_BAR
+    v0: float = 0.0
+    v1: float = 1.0
+    aspect: float = field(default=0.0)  # field height / width; 0 = from the corners
+    source: str = "corners"
+    field_bgr: tuple[float, float, float] | None = None  # the bare playing surface
+    skin: str = ""  # where the clear board is skin-coloured (vision.hands.encode_mask)
+
+    def __post_init__(self) -> None:
+        c = np.asarray(self.corners, np.float32).reshape(4, 2)
+        object.__setattr__(self, "corners", c)
+        if self.home not in ("bottom-right", "bottom-left"):
+            raise CalibrationError(f"home must be bottom-right or bottom-left, not {self.home!r}")
+        if self.aspect <= 0:
+            top = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])
+            side = np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])
+            if top <= 0:
+                raise CalibrationError("degenerate corners: the field has no width")
+            object.__setattr__(self, "aspect", float(side / top))
+
+    # -- geometry -----------------------------------------------------------------------
+    @property
+    def layout(self) -> Layout:
+        fw = FIELD_WIDTH
+        fh = int(round(fw * min(max(self.aspect, 0.3), 2.0)))
+        return Layout(fw, fh, self.home, self.u0, self.u1, self.bar, self.v0, self.v1)
+
+    @property
+    def homography(self) -> np.ndarray:
+        """Image -> canonical pixels."""
+        lay = self.layout
+        dst = np.asarray(
+            [lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32
+        )
+        return cv2.getPerspectiveTransform(self.corners, dst)
+
+    def warp(self, image: np.ndarray) -> np.ndarray:
+        w, h = self.layout.size
+        return cv2.warpPerspective(image, self.homography, (w, h), flags=cv2.INTER_LINEAR)
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """Canonical pixels (N x 2) -> image pixels."""
+        inv = np.linalg.inv(self.homography)
+        p = cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), inv)
+        return np.asarray(p.reshape(-1, 2))
+
+    def to_canonical(self, pts: np.ndarray) -> np.ndarray:
+        p = cv2.perspectiveTransform(
+            np.asarray(pts, np.float32).reshape(-1, 1, 2), self.homography
+        )
+        return np.asarray(p.reshape(-1, 2))
+
+    # -- persistence ----------------------------------------------------------------------
+    @property
+    def backgrounds(self) -> tuple[tuple[float, float, float], ...]:
+        return (self.field_bgr,) if self.field_bgr else ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corners": [[float(x), float(y)] for x, y in self.corners],
+            "home": self.home,
+            "light_bgr": list(self.light_bgr),
+            "dark_bgr": list(self.dark_bgr),
+            "u0": self.u0,
+            "u1": self.u1,
+            "bar": list(self.bar),
+            "v0": self.v0,
+            "v1": self.v1,
+            "aspect": self.aspect,
+            "source": self.source,
+            "skin": self.skin,
+            "field_bgr": list(self.field_bgr) if self.field_bgr else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Calibration:
+        try:
+            return cls(
+                corners=np.asarray(d["corners"], np.float32),
+                home=d.get("home", "bottom-right"),
+                light_bgr=tuple(float(v) for v in d.get("light_bgr", DEFAULT_LIGHT)),  # type: ignore[arg-type]
+                dark_bgr=tuple(float(v) for v in d.get("dark_bgr", DEFAULT_DARK)),  # type: ignore[arg-type]
+                u0=float(d.get("u0", 0.0)),
+                u1=float(d.get("u1", 1.0)),
+                bar=tuple(float(v) for v in d.get("bar", DEFAULT_BAR)),  # type: ignore[arg-type]
+                v0=float(d.get("v0", 0.0)),
+                v1=float(d.get("v1", 1.0)),
+                aspect=float(d.get("aspect", 0.0)),
+                source=str(d.get("source", "file")),
+                skin=str(d.get("skin", "")),
+                field_bgr=tuple(float(v) for v in d["field_bgr"]) if d.get("field_bgr") else None,  # type: ignore[arg-type]
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CalibrationError(
+                f"calibration data is malformed ({exc}); recalibrate with `tavli-pi read IMAGE "
+                "--corners ... --save-calibration FILE`"
+            ) from exc
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        try:
+            data = json.loads(Path(path).read_text())
+        except OSError as exc:
+            raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from exc
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration {path} is not JSON ({exc}); recalibrate") from exc
+        if not isinstance(data, dict):
+            raise CalibrationError(f"calibration {path} is not a JSON object; recalibrate")
+        return cls.from_dict(data)
+
+    def with_(self, **kw: Any) -> Calibration:
+        return replace(self, **kw)

@@ -1,0 +1,232 @@
+"""Camera sources: one small interface, several implementations.
+
+``open_camera("picamera2" | "opencv:0" | "replay:PATH" | "sim:...")`` picks one
+by a config string. Picamera2 is imported only inside ``Picamera2Camera`` so
+this module imports cleanly on any machine.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tavli_pi.errors import CameraError
+
+__all__ = [
+    "Frame",
+    "Camera",
+    "Picamera2Camera",
+    "OpenCVCamera",
+    "ReplayCamera",
+    "open_camera",
+    "IMAGE_SUFFIXES",
+]
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture: ``image`` is H x W x 3 BGR uint8; ``t`` in seconds."""
+
+    image: np.ndarray
+    index: int
+    t: float
+
+
+class Camera(ABC):
+    """A source of frames. ``read()`` returns ``None`` once the source is exhausted."""
+
+    def __init__(self) -> None:
+        self._closed = False
+        self._index = 0
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CameraError(f"{type(self).__name__} is closed; open a new camera")
+
+    @abstractmethod
+    def _grab(self) -> np.ndarray | None: ...
+
+    def _now(self) -> float:
+        return time.monotonic()
+
+    def read(self) -> Frame | None:
+        self._check_open()
+        image = self._grab()
+        if image is None:
+            return None
+        frame = Frame(image=image, index=self._index, t=self._now())
+        self._index += 1
+        return frame
+
+    def _release(self) -> None:  # noqa: B027 - optional hook
+        pass
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._release()
+
+    def __iter__(self) -> Iterator[Frame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+    def __enter__(self) -> Camera:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class Picamera2Camera(Camera):
+    """The Raspberry Pi camera through picamera2 (imported here, never at module import)."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 720)) -> None:
+        super().__init__()
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise CameraError(
+                "picamera2 is not installed: on a Raspberry Pi run "
+                "`sudo apt install python3-picamera2`, elsewhere use opencv:0 or replay:PATH"
+            ) from exc
+        try:
+            self._cam: Any = Picamera2()
+            config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
+            self._cam.configure(config)
+            self._cam.start()
+        except Exception as exc:  # picamera2 raises RuntimeError for everything
+            raise CameraError(f"could not start the Pi camera ({exc}); check the ribbon cable") from exc
+
+    def _grab(self) -> np.ndarray | None:
+        # picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's BGR.
+        image = self._cam.capture_array("main")
+        return np.ascontiguousarray(image[:, :, :3])
+
+    def _release(self) -> None:
+        self._cam.stop()
+        self._cam.close()
+
+
+class OpenCVCamera(Camera):
+    """A USB webcam (or any source cv2.VideoCapture opens)."""
+
+    def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 720)) -> None:
+        super().__init__()
+        self._cap = cv2.VideoCapture(device)
+        if not self._cap.isOpened():
+            raise CameraError(f"could not open camera {device!r}; is it plugged in (ls /dev/video*)?")
+        if size is not None:
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+
+    def _grab(self) -> np.ndarray | None:
+        ok, image = self._cap.read()
+        if not ok:
+            raise CameraError("the camera stopped delivering frames; check its cable")
+        return np.asarray(image)
+
+    def _release(self) -> None:
+        self._cap.release()
+
+
+class ReplayCamera(Camera):
+    """Replays a video file or a folder of images (sorted by name) with a fake clock."""
+
+    def __init__(self, path: str | Path, fps: float = 10.0, loop: bool = False) -> None:
+        super().__init__()
+        self._path = Path(path)
+        self._fps = fps
+        self._loop = loop
+        self._files: list[Path] = []
+        self._cap: Any = None
+        self._pos = 0
+        if self._path.is_dir():
+            self._files = sorted(
+                p for p in self._path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+            )
+            if not self._files:
+                raise CameraError(f"no images in {self._path}; put .jpg or .png frames there")
+        elif self._path.is_file():
+            self._cap = cv2.VideoCapture(str(self._path))
+            if not self._cap.isOpened():
+                raise CameraError(f"could not open video {self._path}; is it a video file?")
+        else:
+            raise CameraError(f"{self._path} does not exist; give a video file or an image folder")
+
+    def _now(self) -> float:
+        return self._index / self._fps
+
+    def _grab(self) -> np.ndarray | None:
+        if self._files:
+            if self._pos >= len(self._files):
+                if not self._loop:
+                    return None
+                self._pos = 0
+            path = self._files[self._pos]
+            self._pos += 1
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise CameraError(f"could not read image {path}; is the file corrupt?")
+            return np.asarray(image)
+        ok, image = self._cap.read()
+        if not ok:
+            if self._loop and self._index > 0:
+                self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, image = self._cap.read()
+            if not ok:
+                return None
+        return np.asarray(image)
+
+    def _release(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+
+
+def _open_sim(spec: str, **kw: Any) -> Camera:
+    try:
+        from tavli_pi.sim import camera as sim_camera  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise CameraError("the simulator (tavli_pi.sim.camera) is not available") from exc
+    factory: Callable[..., Camera] | None = getattr(sim_camera, "open_sim_camera", None)
+    if factory is not None:
+        return factory(spec, **kw)
+    cam: Camera = sim_camera.SimCamera(**kw)
+    return cam
+
+
+def open_camera(spec: str, **kw: Any) -> Camera:
+    """Open a camera by config string: ``picamera2``, ``opencv:0``, ``replay:PATH``, ``sim:...``."""
+    kind, _, arg = spec.partition(":")
+    if kind == "picamera2":
+        return Picamera2Camera(**kw)
+    if kind == "opencv":
+        device: int | str = int(arg) if arg.isdigit() else (arg or 0)
+        return OpenCVCamera(device, **kw)
+    if kind == "replay":
+        if not arg:
+            raise CameraError("replay needs a path: replay:/path/to/video.mp4 or replay:/path/to/folder")
+        return ReplayCamera(arg, **kw)
+    if kind == "sim":
+        return _open_sim(arg, **kw)
+    raise CameraError(
+        f"unknown camera {spec!r}; use picamera2, opencv:N, replay:PATH or sim:..."
+    )

@@ -1,0 +1,43 @@
+"""The cheap "is anything moving" gate, run on every frame before a full read.
+
+The frame is shrunk to 160 pixels wide in grayscale and compared with the
+previous one; if more than a small share of pixels changed by more than a
+threshold, something is moving (a hand, a tumbling die).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["MotionGate"]
+
+
+class MotionGate:
+    """``gate(image) -> bool``: True while the picture is changing."""
+
+    def __init__(self, width: int = 160, threshold: int = 18, share: float = 0.002) -> None:
+        self.width = width
+        self.threshold = threshold
+        self.share = share
+        self._prev: np.ndarray | None = None
+        self.last_share = 0.0
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        size = (self.width, max(1, int(round(h * self.width / w))))
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        return cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+
+    def __call__(self, image: np.ndarray) -> bool:
+        small = self._small(image)
+        prev, self._prev = self._prev, small
+        if prev is None or prev.shape != small.shape:
+            self.last_share = 0.0
+            return False
+        changed = cv2.absdiff(small, prev) > self.threshold
+        self.last_share = float(changed.mean())
+        return self.last_share > self.share
+
+    def reset(self) -> None:
+        self._prev = None

@@ -1,0 +1,41 @@
+"""``tavli-pi read`` end to end on a real photograph and on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tavli_pi.cli import main
+
+CORNERS = "207,22 892,22 892,668 207,668"
+
+
+def test_read_prints_the_documented_json(real_data: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    img = real_data / "boards/wtc2022/frame1.jpg"
+    cal = tmp_path / "cal.json"
+    assert main(["read", str(img), "--corners", CORNERS, "--home", "bottom-right", "--json", "--save-calibration", str(cal)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"light", "dark", "bar", "off", "dice", "cube", "hand", "confidence"}
+    assert data["light"]["3"] == 2 and data["dark"]["9"] == 4 and data["hand"] is False
+    assert sorted(map(int, data["light"])) == list(range(1, 25))
+    # the saved calibration reads the same frame the same way
+    assert main(["read", str(img), "--calibration", str(cal), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["light"] == data["light"]
+
+
+def test_read_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "x.jpg"
+    bad.write_bytes(b"not an image")
+    assert main(["read", str(bad), "--corners", CORNERS]) == 2
+    assert "not an image" in capsys.readouterr().err
+    assert main(["read", str(tmp_path / "missing.jpg")]) == 2
+
+
+def test_bad_corners_exit_2(real_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    img = real_data / "boards/wtc2022/frame0.jpg"
+    assert main(["read", str(img), "--corners", "1,2 3,4"]) == 2
+    assert "four" in capsys.readouterr().err
+    assert main(["read", str(img)]) == 2  # no markers in a broadcast frame
+    assert "markers" in capsys.readouterr().err
