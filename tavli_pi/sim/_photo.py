@@ -1,0 +1,93 @@
+"""Photographic effects on the camera image: light, glare, blur, noise, JPEG.
+
+Everything is uint8 OpenCV arithmetic or built at low resolution and resized,
+so a full 1280x720 frame with every effect stays within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+__all__ = ["lighting", "gaussian_blur", "noise", "jpeg", "motion_kernel"]
+
+_LOW = (32, 18)  # low-resolution grid for light maps (w, h)
+
+
+def lighting(img: np.ndarray, gradient: float, glare: float, rng: np.random.Generator) -> np.ndarray:
+    """Uneven light (a tilted gain plane plus vignette) and one glare spot."""
+    h, w = img.shape[:2]
+    lw, lh = _LOW
+    ys, xs = np.mgrid[0:lh, 0:lw].astype(np.float32)
+    xs = xs / (lw - 1) - 0.5
+    ys = ys / (lh - 1) - 0.5
+    gain = np.ones((lh, lw), np.float32)
+    if gradient > 0:
+        a = rng.uniform(0, 2 * np.pi)
+        gain += gradient * 0.9 * (np.cos(a) * xs + np.sin(a) * ys)
+        gain -= gradient * 0.35 * (xs * xs + ys * ys)
+    out = img
+    if gradient > 0:
+        g = cv2.resize(np.clip(gain * 128.0, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+        g3 = cv2.merge([g, g, g])
+        out = cv2.multiply(out, g3, scale=1.0 / 128.0)
+    if glare > 0:
+        gx, gy = rng.uniform(0.15, 0.85), rng.uniform(0.15, 0.85)
+        rad = rng.uniform(0.05, 0.14)
+        asp = rng.uniform(0.6, 1.6)
+        d2 = ((xs + 0.5 - gx) / asp) ** 2 + ((ys + 0.5 - gy) * asp * (h / w)) ** 2
+        spot = np.exp(-d2 / (2 * rad * rad)).astype(np.float32)
+        sp = cv2.resize(np.clip(spot * glare * 255.0, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_CUBIC)
+        out = cv2.add(out, cv2.merge([sp, sp, sp]))
+    return out
+
+
+def gaussian_blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    if sigma <= 0:
+        return img
+    return cv2.GaussianBlur(img, (0, 0), sigma)
+
+
+_ROWS = 256  # vertical offsets into the noise bank
+_UNIT = 16.0  # the bank stores 16 x a unit gaussian, as int16
+
+
+@lru_cache(maxsize=2)
+def _bank(h: int, w: int) -> np.ndarray:
+    """Gaussian noise taller than the frame; a seeded row offset picks a window."""
+    rng = np.random.default_rng(12345)
+    g = rng.standard_normal((h + _ROWS, w, 3), dtype=np.float32) * _UNIT
+    bank: np.ndarray = np.clip(g, -127, 127).astype(np.int16)
+    return bank
+
+
+def noise(img: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """Gaussian sensor noise of ``sigma`` grey levels (saturating)."""
+    if sigma <= 0:
+        return img
+    h, w = img.shape[:2]
+    oy = int(rng.integers(0, _ROWS))
+    window = _bank(h, w)[oy : oy + h]  # full rows: a contiguous block
+    return cv2.addWeighted(img, 1.0, window, float(sigma) / _UNIT, 0.0, dtype=cv2.CV_8U)
+
+
+def jpeg(img: np.ndarray, quality: int | None) -> np.ndarray:
+    if quality is None:
+        return img
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:  # pragma: no cover - OpenCV always encodes a BGR uint8 image
+        return img
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+
+
+def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
+    """A normalised line kernel for motion blur of ``length`` pixels."""
+    n = max(int(np.ceil(length)) | 1, 3)
+    k = np.zeros((n, n), np.float32)
+    c = n // 2
+    a = np.deg2rad(angle_deg)
+    dx, dy = np.cos(a) * length / 2, np.sin(a) * length / 2
+    cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1, cv2.LINE_AA)
+    return k / max(float(k.sum()), 1e-6)

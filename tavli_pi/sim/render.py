@@ -1,0 +1,266 @@
+"""Render a Scene to a camera frame plus its exact ground truth.
+
+The board is drawn top-down on a cached canonical image (``_layout`` gives
+the geometry, ``_boards`` the empty board), the checkers, dice, cube and hand
+go on top, then a homography from the ``CameraPose`` warps it into the
+camera's view and the ``Look``'s photographic effects are applied. All
+randomness is seeded, so the same ``(scene, seed, noise_seed)`` always gives
+the same pixels. Each object draws from its own stream (die k, the cube, the
+hand, the light), so adding a die does not move the glare or re-roll another
+die's side faces; ``noise_seed`` alone changes the sensor noise, which is how
+``SimCamera`` makes a still scene look like live video.
+
+>>> from tavli_pi.rules.position import Position
+>>> from tavli_pi.sim.scene import scene_from_position
+>>> r = render(scene_from_position(Position.start()), seed=1)
+>>> r.image.shape, r.truth.light[5], len(r.truth.corners)
+((720, 1280, 3), 5, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from tavli_pi.sim import _draw, _layout as L, _photo
+from tavli_pi.sim._boards import DESIGNS, Design, empty_board
+from tavli_pi.sim._dice import draw_die, footprint, side_values
+from tavli_pi.sim._pose import homography, project
+from tavli_pi.sim.scene import DieSpec, Scene
+from tavli_pi.vision.observation import (
+    MAX_COUNT,
+    CubeReading,
+    DieReading,
+    Observation,
+    SpotEvidence,
+    certain,
+)
+
+__all__ = ["TruthDie", "Truth", "Rendered", "render", "die_half", "BAR_U"]
+
+Half = Literal["left", "right", "bar", "outside"]
+
+#: The bar's extent in field ``u`` coordinates.
+BAR_U: tuple[float, float] = (6 * L.PW / L.FW, (6 * L.PW + L.BAR) / L.FW)
+
+_COCKED_TILT = (18.0, 30.0)
+_LEANING_TILT = (36.0, 52.0)
+
+
+@dataclass(frozen=True, slots=True)
+class TruthDie:
+    """Where a die really is in the image and how it lies."""
+
+    xy: tuple[float, float]
+    value: int
+    flat: bool
+    on_checker: bool
+    half: Half
+    moving: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """Exact ground truth of one rendered frame (counts as in the Scene)."""
+
+    corners: np.ndarray  # 4x2 float32: field TL, TR, BR, BL in image px
+    light: tuple[int, ...]
+    dark: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    dice: tuple[TruthDie, ...]
+    cube_place: str
+    cube_value: int
+    hand: bool
+    motion: bool
+    home: str = "bottom-right"
+    trays: str = "home"
+    homography: np.ndarray | None = None  # canonical px -> image px (3x3)
+
+    def to_observation(self, frame_index: int = 0) -> Observation:
+        """What a perfect vision would report for this frame (certain counts)."""
+        def spot(a: int, b: int) -> SpotEvidence:
+            return SpotEvidence(certain(min(a, MAX_COUNT)), certain(min(b, MAX_COUNT)))
+
+        dice = tuple(
+            DieReading(d.xy, d.value, 1.0, d.flat, d.on_checker, d.half, d.moving) for d in self.dice
+        )
+        cube = None
+        if self.cube_place != "none":
+            cube = CubeReading(self.cube_value, self.cube_place)  # type: ignore[arg-type]
+        return Observation(
+            points=tuple(spot(a, b) for a, b in zip(self.light, self.dark)),
+            bar=spot(*self.bar),
+            off=spot(*self.off),
+            dice=dice,
+            cube=cube,
+            hand=self.hand,
+            motion=self.motion,
+            frame_index=frame_index,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    image: np.ndarray
+    truth: Truth
+
+
+def die_half(u: float, v: float) -> Half:
+    """Which half a die centred at field (u, v) lies in, from the light player's seat."""
+    if not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0):
+        return "outside"
+    if BAR_U[0] <= u <= BAR_U[1]:
+        return "bar"
+    return "left" if u < BAR_U[0] else "right"
+
+
+def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Rendered:
+    """Draw ``scene`` as the camera would see it; deterministic in the seeds.
+
+    ``seed`` fixes everything random about the scene (dice side faces and
+    tilts, cube angle, hand, light and glare); ``noise_seed`` (default
+    ``seed``) fixes the sensor noise only.
+    """
+    seed = int(seed)
+    def stream(*key: int) -> np.random.Generator:
+        return np.random.default_rng([seed & 0xFFFFFFFF, *key])
+    lay = L.layout(scene.home, scene.trays)
+    d = DESIGNS[scene.look.board]
+    canvas = empty_board(scene.look.board, scene.home, scene.trays).copy()
+
+    for point in range(1, 25):
+        nl, nd = scene.light[point - 1], scene.dark[point - 1]
+        if nl + nd == 0:
+            continue
+        for k, (x, y) in enumerate(lay.stack(point, nl + nd)):
+            light = k < nl
+            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim)
+    for light, n in ((True, scene.bar[0]), (False, scene.bar[1])):
+        for x, y in lay.bar_stack(light, n):
+            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim)
+    for light, n in ((True, scene.off[0]), (False, scene.off[1])):
+        for x, y in lay.tray_stripes(light, n):
+            _draw.stripe(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim)
+
+    cube_place, cube_value = "none", 0
+    if scene.cube is not None and scene.cube.place != "none":
+        cube_place, cube_value = scene.cube.place, scene.cube.value
+        cx, cy = lay.cube_xy(cube_place)
+        _draw.cube(canvas, cx, cy, cube_value, d, angle=float(stream(2).uniform(-6, 6)))
+
+    h = homography(scene.pose, lay, scene.width, scene.height)
+    px_per_canon = _local_scale(h, lay)
+    truth_dice = []
+    for k, spec in enumerate(scene.dice):
+        _die(canvas, spec, lay, d, stream(1, k), px_per_canon)
+        x, y = lay.uv_to_px(spec.u, spec.v)
+        xy = project(h, np.array([[x, y]]))[0]
+        truth_dice.append(TruthDie(
+            xy=(float(xy[0]), float(xy[1])),
+            value=spec.value,
+            flat=spec.pose == "flat" and spec.motion_blur == 0,
+            on_checker=spec.pose in ("leaning", "on_checker"),
+            half=die_half(spec.u, spec.v),
+            moving=spec.motion_blur > 0,
+        ))
+
+    image = cv2.warpPerspective(
+        canvas, h, (scene.width, scene.height), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT, borderValue=d.table,
+    )
+    if scene.hand is not None:
+        _hand(image, scene, lay, h, px_per_canon, stream(3))
+    look = scene.look
+    if look.light_gradient > 0 or look.glare > 0:
+        image = _photo.lighting(image, look.light_gradient, look.glare, stream(4))
+    image = _photo.gaussian_blur(image, look.blur)
+    ns = seed if noise_seed is None else int(noise_seed)
+    image = _photo.noise(image, look.noise, np.random.default_rng([ns & 0xFFFFFFFF, 5]))
+    image = _photo.jpeg(image, look.jpeg_quality)
+
+    corners = project(h, np.array(lay.field_corners)).astype(np.float32)
+    truth = Truth(
+        corners=corners,
+        light=tuple(scene.light),
+        dark=tuple(scene.dark),
+        bar=scene.bar,
+        off=scene.off,
+        dice=tuple(truth_dice),
+        cube_place=cube_place,
+        cube_value=cube_value,
+        hand=scene.hand is not None,
+        motion=any(t.moving for t in truth_dice),
+        home=scene.home,
+        trays=scene.trays,
+        homography=h,
+    )
+    return Rendered(image=image, truth=truth)
+
+
+def _hand(image: np.ndarray, scene: Scene, lay: L.Layout, h: np.ndarray, px_per_canon: float, rng: np.random.Generator) -> None:
+    assert scene.hand is not None
+    spec = scene.hand
+    hx, hy = lay.uv_to_px(spec.u, spec.v)
+    jitter = float(rng.uniform(-0.3, 0.3)) * spec.size * L.FW
+    reach = 2.0 * L.FH
+    start = {
+        "bottom": (hx + jitter, hy + reach),
+        "top": (hx + jitter, hy - reach),
+        "left": (hx - reach, hy + jitter),
+        "right": (hx + reach, hy + jitter),
+    }[spec.from_side]
+    p = project(h, np.array([[hx, hy], start]))
+    _draw.hand(image, float(p[0, 0]), float(p[0, 1]), spec.size * L.FW * px_per_canon, float(p[1, 0]), float(p[1, 1]))
+
+
+def _local_scale(h: np.ndarray, lay: L.Layout) -> float:
+    cx, cy = lay.uv_to_px(0.5, 0.5)
+    p = project(h, np.array([[cx, cy], [cx + 100.0, cy]]))
+    return float(np.hypot(*(p[1] - p[0]))) / 100.0
+
+
+def _die(
+    canvas: np.ndarray, spec: DieSpec, lay: L.Layout, d: Design, rng: np.random.Generator, px_per_canon: float
+) -> None:
+    x, y = lay.uv_to_px(spec.u, spec.v)
+    sides = side_values(spec.value, rng)
+    tilt, scale, shadow = 0.0, 1.0, 3.0
+    if spec.pose == "cocked":
+        tilt = spec.tilt_deg if spec.tilt_deg is not None else float(rng.uniform(*_COCKED_TILT))
+    elif spec.pose == "leaning":
+        tilt = spec.tilt_deg if spec.tilt_deg is not None else float(rng.uniform(*_LEANING_TILT))
+        shadow = 5.0
+    elif spec.pose == "on_checker":
+        scale, shadow = 1.08, 7.0
+    if spec.motion_blur > 0 and spec.pose == "flat":
+        tilt = float(rng.uniform(10.0, 40.0))  # a tumbling die is never square to the board
+    if spec.motion_blur <= 0:
+        draw_die(canvas, x, y, spec.value, spec.angle, tilt, sides, d.die_body, d.die_pip, scale, shadow)
+    else:
+        _blurred_die(canvas, x, y, spec, tilt, sides, d, scale, shadow, spec.motion_blur / px_per_canon, rng)
+
+
+def _blurred_die(
+    canvas: np.ndarray, x: float, y: float, spec: DieSpec, tilt: float, sides: tuple[int, int, int, int],
+    d: Design, scale: float, shadow: float, length: float, rng: np.random.Generator,
+) -> None:
+    """A tumbling die: drawn into a patch, smeared along a random direction, blended back."""
+    m = int(L.DIE * scale + length + 12)
+    H, W = canvas.shape[:2]
+    x0, y0 = max(int(x) - m, 0), max(int(y) - m, 0)
+    x1, y1 = min(int(x) + m, W), min(int(y) + m, H)
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = canvas[y0:y1, x0:x1]
+    patch = roi.copy()
+    draw_die(patch, x - x0, y - y0, spec.value, spec.angle, tilt, sides, d.die_body, d.die_pip, scale, shadow)
+    mask = np.zeros(patch.shape[:2], np.float32)
+    cv2.fillConvexPoly(mask, np.round(footprint(x - x0, y - y0, spec.angle, scale * 1.2)).astype(np.int32), 1.0)
+    k = _photo.motion_kernel(length, float(rng.uniform(0, 180)))
+    patch = cv2.filter2D(patch, -1, k, borderType=cv2.BORDER_REPLICATE)
+    alpha = cv2.filter2D(mask, -1, k)[:, :, None]
+    roi[:] = (patch * alpha + roi * (1.0 - alpha)).astype(np.uint8)

@@ -1,0 +1,225 @@
+"""What the simulator draws: a physical board state plus camera and lighting.
+
+Everything here is a small frozen value. Counts are in the *light* player's
+numbering (``light[i]`` and ``dark[i]`` are the checkers on the light player's
+point ``i + 1``), exactly as vision reports them in an ``Observation``.
+
+Die and hand positions are in playing-field coordinates: ``u`` runs from the
+field's left edge (0) to its right edge (1) and ``v`` from its top edge (0) to
+its bottom edge (1), as seen in the canonical, unwarped board with the light
+player sitting at the bottom edge. Values outside ``[0, 1]`` lie outside the
+field (on the frame, in the trays, off the board).
+
+>>> s = scene_from_position(Position.start())
+>>> s.light[5], s.dark[23 - 5], sum(s.light) + s.bar[0] + s.off[0]
+(5, 5, 15)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tavli_pi.errors import ConfigError
+from tavli_pi.rules.position import Position, Side
+
+__all__ = [
+    "DiePose",
+    "CubePlace",
+    "HandSide",
+    "Home",
+    "TraySide",
+    "BOARDS",
+    "DieSpec",
+    "CubeSpec",
+    "HandSpec",
+    "CameraPose",
+    "Look",
+    "Scene",
+    "scene_from_position",
+]
+
+DiePose = Literal["flat", "cocked", "leaning", "on_checker"]
+CubePlace = Literal["middle", "light", "dark", "none"]
+HandSide = Literal["bottom", "top", "left", "right"]
+Home = Literal["bottom-right", "bottom-left"]
+TraySide = Literal["home", "away"]
+
+#: The board designs ``Look.board`` accepts.
+BOARDS: tuple[str, ...] = ("tournament", "wood", "green")
+
+_DIE_POSES = ("flat", "cocked", "leaning", "on_checker")
+_CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
+
+
+@dataclass(frozen=True, slots=True)
+class DieSpec:
+    """One die: its top value, centre (field u, v), rotation and how it lies.
+
+    ``pose``: ``"flat"`` on the playing surface; ``"cocked"`` tilted on an
+    edge (a slanted top and part of a side face show); ``"leaning"`` against
+    a checker or the frame (more tilted); ``"on_checker"`` lying on top of a
+    checker. ``motion_blur`` > 0 (pixels) means the die is still tumbling.
+    ``tilt_deg`` (added field) overrides the default tilt of a cocked or
+    leaning die.
+    """
+
+    value: int
+    u: float
+    v: float
+    angle: float = 0.0
+    pose: DiePose = "flat"
+    motion_blur: float = 0.0
+    tilt_deg: float | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.value <= 6:
+            raise ConfigError(f"a die shows 1-6, got {self.value}: fix the DieSpec value")
+        if self.pose not in _DIE_POSES:
+            raise ConfigError(f"die pose {self.pose!r} is not one of {_DIE_POSES}")
+        if self.motion_blur < 0:
+            raise ConfigError("motion_blur is a length in pixels and cannot be negative")
+
+
+@dataclass(frozen=True, slots=True)
+class CubeSpec:
+    """The doubling cube: the value on its top face (1 shows 64) and where it lies."""
+
+    value: int = 1
+    place: CubePlace = "middle"
+
+    def __post_init__(self) -> None:
+        if self.value not in _CUBE_VALUES:
+            raise ConfigError(f"a cube shows one of {_CUBE_VALUES}, got {self.value}")
+        if self.place not in ("middle", "light", "dark", "none"):
+            raise ConfigError(f"cube place {self.place!r} is not middle, light, dark or none")
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpec:
+    """A hand reaching in from one side of the board to field point (u, v).
+
+    ``size`` is the palm's width as a fraction of the field's width (0.1-0.3
+    looks like a real hand).
+    """
+
+    u: float
+    v: float
+    size: float = 0.18
+    from_side: HandSide = "bottom"
+
+
+@dataclass(frozen=True, slots=True)
+class CameraPose:
+    """Where the camera looks from.
+
+    ``tilt_deg``: angle between the optical axis and the board's normal;
+    ``rotation_deg``: rotation of the board in the image; ``height``: 1.0
+    frames the field at 82 % of the image height, 1.2 is farther (smaller);
+    ``shift``: offset of the board in the image, in fractions of the width and
+    height. ``tilt_dir_deg`` (added field): which way the camera leans
+    (0 = the light player's edge comes nearer).
+    """
+
+    tilt_deg: float = 0.0
+    rotation_deg: float = 0.0
+    height: float = 1.0
+    shift: tuple[float, float] = (0.0, 0.0)
+    tilt_dir_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.height <= 0.2:
+            raise ConfigError(f"camera height {self.height} is too low: use 0.5-2.0")
+        if not 0.0 <= self.tilt_deg < 60.0:
+            raise ConfigError(f"camera tilt {self.tilt_deg} deg is outside 0-60")
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Board design and photographic conditions (all effects 0 = off).
+
+    ``light_gradient`` 0-1: uneven light across the frame; ``glare`` 0-1: a
+    bright reflection spot; ``noise``: sensor noise sigma in grey levels;
+    ``blur``: gaussian blur sigma in pixels; ``jpeg_quality``: re-encode.
+    """
+
+    board: str = "tournament"
+    light_gradient: float = 0.0
+    glare: float = 0.0
+    noise: float = 0.0
+    blur: float = 0.0
+    jpeg_quality: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.board not in BOARDS:
+            raise ConfigError(f"unknown board design {self.board!r}: use one of {BOARDS}")
+        if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
+            raise ConfigError("jpeg_quality must be 1-100 (or None for no re-encode)")
+
+
+def _counts(name: str, values: tuple[int, ...]) -> None:
+    if len(values) != 24:
+        raise ConfigError(f"Scene.{name} needs 24 counts (points 1-24), got {len(values)}")
+    if any(n < 0 for n in values):
+        raise ConfigError(f"Scene.{name} has a negative count")
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """One physical moment at the table, plus how the camera sees it."""
+
+    light: tuple[int, ...]
+    dark: tuple[int, ...]
+    bar: tuple[int, int] = (0, 0)
+    off: tuple[int, int] = (0, 0)
+    dice: tuple[DieSpec, ...] = ()
+    cube: CubeSpec | None = field(default_factory=CubeSpec)
+    hand: HandSpec | None = None
+    home: Home = "bottom-right"
+    pose: CameraPose = field(default_factory=CameraPose)
+    look: Look = field(default_factory=Look)
+    width: int = 1280
+    height: int = 720
+    trays: TraySide = "home"  # added field: the tray column's side ("away" = as on the WTC 2022 board)
+
+    def __post_init__(self) -> None:
+        _counts("light", self.light)
+        _counts("dark", self.dark)
+        if min(self.bar) < 0 or min(self.off) < 0:
+            raise ConfigError("Scene.bar and Scene.off hold counts and cannot be negative")
+        if self.trays not in ("home", "away"):
+            raise ConfigError(f"trays {self.trays!r} is not home or away")
+        if self.home not in ("bottom-right", "bottom-left"):
+            raise ConfigError(f"home {self.home!r} is not bottom-right or bottom-left")
+        if self.width < 160 or self.height < 120:
+            raise ConfigError(f"frame size {self.width}x{self.height} is too small (>= 160x120)")
+
+    def totals(self) -> tuple[int, int]:
+        """Light and dark checkers in the scene (points + bar + trays)."""
+        return (
+            sum(self.light) + self.bar[0] + self.off[0],
+            sum(self.dark) + self.bar[1] + self.off[1],
+        )
+
+
+def scene_from_position(
+    pos: Position, light_is_white: bool = True, **kw: Any
+) -> Scene:
+    """The Scene showing ``pos``; ``kw`` sets any other Scene field.
+
+    White's numbering (B2) is the light player's numbering when
+    ``light_is_white``; otherwise the light player is Black and White's
+    point ``p`` is the light player's ``25 - p``.
+    """
+    white = tuple(max(n, 0) for n in pos.points)
+    black = tuple(max(-n, 0) for n in pos.points)
+    w, b = int(Side.WHITE), int(Side.BLACK)
+    if light_is_white:
+        light, dark = white, black
+        bar = (pos.bar[w], pos.bar[b])
+        off = (pos.off[w], pos.off[b])
+    else:
+        light, dark = black[::-1], white[::-1]
+        bar = (pos.bar[b], pos.bar[w])
+        off = (pos.off[b], pos.off[w])
+    return Scene(light=light, dark=dark, bar=bar, off=off, **kw)
