@@ -48,7 +48,7 @@ def test_page_shows_state_and_updates_live(browser: Any, served: Any) -> None:
     assert "illegal" in browser.find_element(By.ID, "verdict").get_attribute("class")
     assert _text(browser, "rule") == "rule M2"
     assert browser.find_element(By.ID, "crawford").is_displayed()
-    red = browser.find_elements(By.CSS_SELECTOR, "#board polygon[fill='#ff2a2a']")
+    red = browser.find_elements(By.CSS_SELECTOR, "#board polygon.wrong")
     assert sorted(int(p.get_attribute("data-point")) for p in red) == [13, 18]
     due = [b.get_attribute("data-action") for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.due")]
     assert due == ["accept", "correct"]

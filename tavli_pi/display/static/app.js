@@ -31,8 +31,10 @@ function drawBoard(v) {
   for (let p = 1; p <= 24; p++) {
     const { col, bottom } = pointSlot(p);
     const x = colX(col), base = bottom ? H - M : M, tip = bottom ? H / 2 + 40 : H / 2 - 40;
-    const fill = wrong.has(p) ? "#ff2a2a" : (col % 2 === 0 ? "#b3262c" : "#222");
-    el("polygon", { points: `${x},${base} ${x + colW},${base} ${x + colW / 2},${tip}`, fill, "data-point": p }, svg);
+    const fill = wrong.has(p) ? "#ffd400" : (col % 2 === 0 ? "#b3262c" : "#222");
+    const attrs = { points: `${x},${base} ${x + colW},${base} ${x + colW / 2},${tip}`, fill, "data-point": p };
+    if (wrong.has(p)) Object.assign(attrs, { class: "wrong", stroke: "#ff2a2a", "stroke-width": 8 });
+    el("polygon", attrs, svg);
     const n = v.points[p - 1];
     if (!n) continue;
     const colour = n > 0 ? "#f7f7f2" : "#151515";
