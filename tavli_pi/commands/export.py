@@ -1,0 +1,35 @@
+"""``tavli-pi export``: write a match log as Jellyfish .mat or gnubg .sgf."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tavli_pi.record.export import FORMATS, export_text, load_record
+from tavli_pi.record.files import write_atomic
+
+HELP = "export a match log (table.sqlite) as .mat (XG, gnubg), .sgf (gnubg) or position ids"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("db", help="the match log, e.g. table.sqlite")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="mat",
+                        help="mat: Jellyfish/XG text; sgf: GNU Backgammon; ids: the gnubg Position ID and "
+                        "XGID before every turn (default: mat)")
+    parser.add_argument("--out", default=None,
+                        help="file to write (default: standard output; '-' also means stdout)")
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_record(args.db)
+    text = export_text(record, args.format)
+    if args.out in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        out = Path(args.out)
+        write_atomic(out, text)
+        games = len(record.games)
+        print(f"wrote {out} ({games} game{'s' if games != 1 else ''}, "
+              f"score {record.score[0]}-{record.score[1]})", file=sys.stderr)
+    return 0

@@ -1,0 +1,256 @@
+"""From the referee's event stream to games and moves, the shape every export writes.
+
+The log keeps everything (void rolls, clock readings, illegal plays and how
+they were resolved); a match record keeps what analysis programs read: per
+game, the turns (dice and the play, one :class:`~tavli_pi.rules.moves.Move`
+per die, in the mover's numbering), the cube actions, accepted resignations
+and the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from tavli_pi.errors import RecordError, RulesError
+from tavli_pi.record.header import MatchHeader
+from tavli_pi.referee.events import (
+    CubeOffered,
+    CubePassed,
+    CubeTaken,
+    Event,
+    GameOver,
+    GameStarted,
+    IllegalPlay,
+    IllegalPlayResolved,
+    MatchOver,
+    NoLegalMove,
+    OpeningRoll,
+    PlayAccepted,
+    Resigned,
+    ResignationAnswered,
+)
+from tavli_pi.rules.moves import Play, apply_play, legal_results, parse_play
+from tavli_pi.rules.position import Position, Side
+
+__all__ = [
+    "Turn",
+    "CubeAction",
+    "Resignation",
+    "Action",
+    "GameRecord",
+    "MatchRecord",
+    "RecordBuilder",
+    "build_record",
+    "play_from",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A roll and the play made with it; ``play == ()`` when no checker could move (E7)."""
+
+    side: Side
+    dice: tuple[int, int]
+    play: Play
+    before: Position | None = field(default=None, compare=False)
+    after: Position | None = field(default=None, compare=False)
+    legal: bool = field(default=True, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAction:
+    """``side`` doubles to ``value``, or takes / drops a double to ``value`` (C2, C3)."""
+
+    side: Side
+    action: str  # "double", "take", "drop"
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """``side`` resigned at ``level`` (1 single, 2 gammon, 3 backgammon), accepted (S4)."""
+
+    side: Side
+    level: int
+
+
+Action = Turn | CubeAction | Resignation
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game. ``score`` is the match score before it, by Side."""
+
+    number: int
+    score: tuple[int, int]
+    crawford: bool = False
+    actions: tuple[Action, ...] = ()
+    winner: Side | None = None  # None: unfinished
+    points: int = 0
+    result: str = ""  # "single", "gammon", "backgammon", "pass", "resign"
+
+    @property
+    def resigned(self) -> bool:
+        return self.result == "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    header: MatchHeader
+    games: tuple[GameRecord, ...] = ()
+    finished: bool = False
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The score after the last finished game."""
+        s = [0, 0]
+        for g in self.games:
+            if g.winner is not None:
+                s[g.winner] += g.points
+        return (s[0], s[1])
+
+
+def play_from(before: Position, after: Position, dice: tuple[int, int], text: str) -> tuple[Play, bool]:
+    """The per-die play from ``before`` to ``after`` with ``dice``, and whether it is legal.
+
+    A legal play is the canonical play of the matching legal result; an
+    illegal play that was let stand (E8) is parsed from its notation.
+    """
+    for r in legal_results(before, dice):
+        if r.position.layout_key() == after.layout_key():
+            return r.plays[0], True
+    if before.layout_key() == after.layout_key():
+        return (), not legal_results(before, dice)
+    if text.strip():
+        try:
+            play = parse_play(before, text)
+            if apply_play(before, play).layout_key() == after.layout_key():
+                return play, False
+        except RulesError:
+            pass
+    return _diff_play(before, after), False
+
+
+def _own(pos: Position, side: Side) -> list[int]:
+    """``side``'s checkers by own point: [0] off, [1..24] points, [25] bar."""
+    return [pos.off[side]] + [pos.count(side, p) for p in range(1, 25)] + [pos.bar[side]]
+
+
+def _diff_play(before: Position, after: Position) -> Play:
+    """A play taking ``before`` to ``after`` read from the checkers alone (an illegal play let stand).
+
+    Checkers that left points are paired, highest first, with the points that
+    gained checkers. If no forward pairing exists (a checker moved backwards),
+    the play is recorded as empty: the log keeps the positions, the formats cannot.
+    """
+    side = before.turn
+    b, a = _own(before, side), _own(after, side)
+    srcs = [p for p in range(25, -1, -1) for _ in range(max(0, b[p] - a[p]))]
+    dsts = [p for p in range(25, -1, -1) for _ in range(max(0, a[p] - b[p]))]
+    if len(srcs) != len(dsts) or any(s <= d for s, d in zip(srcs, dsts)):
+        return ()
+    text = " ".join(f"{'bar' if s == 25 else s}/{'off' if d == 0 else d}" for s, d in zip(srcs, dsts))
+    try:
+        play = parse_play(before, text)
+        return play if apply_play(before, play).layout_key() == after.layout_key() else ()
+    except RulesError:
+        return ()
+
+
+class RecordBuilder:
+    """Feed events in log order; :meth:`record` gives the match so far."""
+
+    def __init__(self, header: MatchHeader) -> None:
+        self._header = header
+        self._games: list[GameRecord] = []
+        self._actions: list[Action] = []
+        self._current: GameRecord | None = None
+        self._pending_illegal: IllegalPlay | None = None
+        self._pending_double = 0
+        self._finished = False
+
+    # -- feeding ----------------------------------------------------------
+    def feed(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
+            self._close_open_game()
+            self._current = GameRecord(event.game_number, event.score, event.crawford)
+            self._actions = []
+            return
+        if isinstance(event, MatchOver):
+            self._finished = True
+            return
+        if isinstance(event, OpeningRoll) or event.kind in _IGNORED:
+            return
+        game = self._ensure_game(event)
+        if isinstance(event, PlayAccepted):
+            play, legal = play_from(event.before, event.after, event.dice, event.play)
+            self._add_turn(Turn(event.side, event.dice, play, event.before, event.after, legal))
+        elif isinstance(event, NoLegalMove):
+            pos = event.state.position.with_turn(event.side)  # the state is after the pass
+            self._add_turn(Turn(event.side, event.dice, (), pos, pos, True))
+        elif isinstance(event, IllegalPlay):
+            self._pending_illegal = event
+        elif isinstance(event, IllegalPlayResolved):
+            ill = self._pending_illegal
+            if ill is None:
+                raise RecordError("an illegal_play_resolved event without its illegal_play: "
+                                  "the log is out of order")
+            play, legal = play_from(ill.before, event.after, ill.dice, event.play)
+            self._add_turn(Turn(event.side, ill.dice, play, ill.before, event.after, legal))
+            self._pending_illegal = None
+        elif isinstance(event, CubeOffered):
+            self._pending_double = event.value
+            self._actions.append(CubeAction(event.side, "double", event.value))
+        elif isinstance(event, CubeTaken):
+            self._actions.append(CubeAction(event.side, "take", event.value))
+        elif isinstance(event, CubePassed):
+            self._actions.append(CubeAction(event.side, "drop", self._pending_double or 2 * event.value))
+        elif isinstance(event, Resigned):
+            self._actions.append(Resignation(event.side, event.level))
+        elif isinstance(event, ResignationAnswered):
+            if not event.accepted and self._actions and isinstance(self._actions[-1], Resignation):
+                self._actions.pop()  # a rejected resignation is not part of the game record
+        elif isinstance(event, GameOver):
+            self._current = replace(game, winner=event.winner, points=event.points, result=event.result)
+            self._close_open_game()
+
+    def _add_turn(self, turn: Turn) -> None:
+        last = self._actions[-1] if self._actions else None
+        if (isinstance(last, Turn) and last.side is turn.side and last.before is not None
+                and turn.before is not None and last.before.key() == turn.before.key()):
+            self._actions[-1] = turn  # the same turn judged again (E8 correction)
+        else:
+            self._actions.append(turn)
+
+    def _ensure_game(self, event: Event) -> GameRecord:
+        if self._current is None:
+            s = event.state
+            self._current = GameRecord(s.game_number, s.score, s.crawford)
+            self._actions = []
+        return self._current
+
+    def _close_open_game(self) -> None:
+        if self._current is not None:
+            self._games.append(replace(self._current, actions=tuple(self._actions)))
+            self._current = None
+            self._actions = []
+
+    # -- result -------------------------------------------------------------
+    def record(self) -> MatchRecord:
+        games = list(self._games)
+        if self._current is not None:
+            games.append(replace(self._current, actions=tuple(self._actions)))
+        return MatchRecord(self._header, tuple(games), self._finished)
+
+
+_IGNORED = frozenset({"setup_checked", "roll_accepted", "roll_void", "clear_view_needed",
+                      "clock_reading"})
+
+
+def build_record(header: MatchHeader, events: Iterable[Event]) -> MatchRecord:
+    """The match record of a whole event stream."""
+    b = RecordBuilder(header)
+    for e in events:
+        b.feed(e)
+    return b.record()
