@@ -20,6 +20,9 @@ __all__ = ["main", "COMMANDS"]
 #: subcommand name -> module under tavli_pi.commands
 COMMANDS: dict[str, str] = {
     "demo": "demo",
+    "plays": "plays",
+    "run": "run",
+    "director": "director",
     "read": "read",
     "markers": "markers",
     "export": "export",

@@ -1,0 +1,278 @@
+"""gnubg Position IDs and eXtreme Gammon XGIDs.
+
+gnubg Position ID (gnubg manual, "A technical description of the Position
+ID"): an 80-bit key. For each player, first the player *not* on roll, then the
+player on roll, for that player's own points 1..24 then the bar: as many 1-bits
+as checkers, then one 0-bit. Bits fill bytes least significant bit first; the
+10 bytes are Base64-encoded and the trailing ``==`` dropped (14 characters).
+The starting position is ``4HPwATDgc/ABMA``.
+
+XGID (eXtreme Gammon's position string, as documented in XG's help and used by
+many tools): ``XGID=POS:CUBE:OWNER:TURN:DICE:SCORE1:SCORE2:CJ:LENGTH:MAXCUBE``.
+``POS`` is 26 characters: [0] the top player's (O) bar, [1..24] points 1..24 in
+the bottom player's (X) numbering, [25] X's bar; ``A``-``O`` are X's checkers,
+``a``-``o`` O's, ``-`` empty. CUBE is log2 of the cube value; OWNER 1 = X,
+-1 = O, 0 = centred; TURN 1 = X, -1 = O; DICE ``00`` before the roll (``D``,
+``B``, ``R`` for a double, beaver, raccoon offered); SCORE1 is X's; CJ is the
+Crawford flag in a match, Jacoby (1) + beaver (2) bits in money play; LENGTH 0
+is money; MAXCUBE is log2 of the cube limit. Here X is White and O is Black,
+so the XGID's point numbers are tavli-pi's physical (White's) numbering.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+
+from tavli_pi.errors import InvalidPositionError, PositionIdError
+from tavli_pi.rules.position import CHECKERS, Position, Side
+
+__all__ = [
+    "position_id",
+    "position_from_id",
+    "XGInfo",
+    "xgid",
+    "parse_xgid",
+    "parse_position",
+]
+
+
+def _own_counts(pos: Position, side: Side) -> list[int]:
+    """``side``'s checkers on its own points 1..24, then its bar (25 entries)."""
+    if side is Side.WHITE:
+        pts = [v if v > 0 else 0 for v in pos.points]
+    else:
+        pts = [-v if v < 0 else 0 for v in pos.points[::-1]]
+    pts.append(pos.bar[side])
+    return pts
+
+
+def position_id(pos: Position) -> str:
+    """The gnubg Position ID of ``pos``, written as ``pos.turn`` being on roll.
+
+    >>> position_id(Position.start())
+    '4HPwATDgc/ABMA'
+    """
+    key = 0
+    bit = 0
+    for side in (pos.turn.other, pos.turn):
+        for n in _own_counts(pos, side):
+            if n:
+                key |= ((1 << n) - 1) << bit
+                bit += n
+            bit += 1
+    raw = key.to_bytes(10, "little")
+    return base64.b64encode(raw).decode("ascii")[:14]
+
+
+def position_from_id(pid: str, turn: Side = Side.WHITE) -> Position:
+    """Decode a gnubg Position ID; the side on roll in the ID becomes ``turn``."""
+    text = pid.strip()
+    if text.lower().startswith("gnubgid="):
+        text = text[8:]
+    text = text.split(":", 1)[0]  # "PositionID:MatchID" as gnubg prints it
+    if len(text) != 14:
+        raise PositionIdError(
+            f"a gnubg Position ID has 14 characters, got {len(text)} in {pid!r}: "
+            "copy it again (e.g. 4HPwATDgc/ABMA)"
+        )
+    try:
+        raw = base64.b64decode(text + "==", validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise PositionIdError(f"{pid!r} is not Base64: {exc}; copy the Position ID again") from None
+    key = int.from_bytes(raw, "little")
+    counts: list[list[int]] = [[], []]
+    bit = 0
+    for who in (0, 1):
+        while len(counts[who]) < 25:
+            n = 0
+            while bit < 80 and (key >> bit) & 1:
+                n += 1
+                bit += 1
+            if bit >= 80:
+                raise PositionIdError(f"{pid!r} runs out of bits: not a valid Position ID")
+            bit += 1
+            counts[who].append(n)
+    if key >> bit:
+        raise PositionIdError(f"{pid!r} has stray bits after the position: not a valid Position ID")
+    for who in (0, 1):
+        if sum(counts[who]) > CHECKERS:
+            raise PositionIdError(
+                f"{pid!r} gives a side {sum(counts[who])} checkers (max {CHECKERS}): not a valid Position ID"
+            )
+    opp, mover = counts[0], counts[1]
+    pts = [0] * 24
+    for i in range(24):
+        # mover's own point i+1 and opponent's own point 24-i are the same point
+        m, o = mover[i], opp[23 - i]
+        if m and o:
+            raise PositionIdError(f"{pid!r} puts both sides on one point: not a valid Position ID")
+        pts[i] = m - o
+    if turn is Side.BLACK:
+        pts = [-v for v in pts[::-1]]
+    bar = [0, 0]
+    off = [0, 0]
+    bar[turn] = mover[24]
+    bar[1 - turn] = opp[24]
+    off[turn] = CHECKERS - sum(mover)
+    off[1 - turn] = CHECKERS - sum(opp)
+    try:
+        return Position(tuple(pts), (bar[0], bar[1]), (off[0], off[1]), turn)
+    except InvalidPositionError as exc:
+        raise PositionIdError(f"{pid!r}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class XGInfo:
+    """The XGID fields beyond the checkers (scores are (White, Black))."""
+
+    cube_value: int = 1
+    cube_owner: Side | None = None
+    dice: tuple[int, int] = (0, 0)
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    match_length: int = 0
+    jacoby: bool = False
+    beaver: bool = False
+    max_cube: int = 64
+    cube_action: str = ""  # "", "D" (double offered), "B" (beaver), "R" (raccoon)
+
+
+def _log2(v: int, what: str) -> int:
+    if v < 1 or v & (v - 1):
+        raise PositionIdError(f"{what} must be a power of two, got {v}")
+    return v.bit_length() - 1
+
+
+def xgid(pos: Position, info: XGInfo = XGInfo()) -> str:
+    """The XGID of ``pos`` (X = White, bottom; turn from ``pos.turn``).
+
+    >>> xgid(Position.start())
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:6'
+    """
+    chars = [_xg_char(-pos.bar[1])]
+    chars.extend(_xg_char(v) for v in pos.points)
+    chars.append(_xg_char(pos.bar[0]))
+    owner = 0 if info.cube_owner is None else (1 if info.cube_owner is Side.WHITE else -1)
+    turn = 1 if pos.turn is Side.WHITE else -1
+    if info.cube_action:
+        dice = info.cube_action
+    else:
+        dice = f"{info.dice[0]}{info.dice[1]}"
+    if info.match_length:
+        cj = 1 if info.crawford else 0
+    else:
+        cj = (1 if info.jacoby else 0) + (2 if info.beaver else 0)
+    fields = [
+        "".join(chars),
+        str(_log2(info.cube_value, "the cube value")),
+        str(owner),
+        str(turn),
+        dice,
+        str(info.score[0]),
+        str(info.score[1]),
+        str(cj),
+        str(info.match_length),
+        str(_log2(info.max_cube, "the maximum cube")),
+    ]
+    return "XGID=" + ":".join(fields)
+
+
+def _xg_char(v: int) -> str:
+    if v == 0:
+        return "-"
+    return chr(ord("A") + v - 1) if v > 0 else chr(ord("a") - v - 1)
+
+
+def _xg_int(text: str, field: str, s: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise PositionIdError(f"XGID field {field} is {text!r}, not a number, in {s!r}") from None
+
+
+def parse_xgid(s: str) -> tuple[Position, XGInfo]:
+    """Parse an XGID (with or without the ``XGID=`` prefix)."""
+    text = s.strip()
+    if text.upper().startswith("XGID="):
+        text = text[5:]
+    parts = text.split(":")
+    if len(parts) < 4:
+        raise PositionIdError(
+            f"an XGID has at least 4 ':'-separated fields (position:cube:owner:turn...), got {len(parts)} in {s!r}"
+        )
+    board = parts[0]
+    if len(board) != 26:
+        raise PositionIdError(f"the XGID position field needs 26 characters, got {len(board)} in {s!r}")
+    vals: list[int] = []
+    for ch in board:
+        if ch == "-":
+            vals.append(0)
+        elif "A" <= ch <= "O":
+            vals.append(ord(ch) - ord("A") + 1)
+        elif "a" <= ch <= "o":
+            vals.append(-(ord(ch) - ord("a") + 1))
+        else:
+            raise PositionIdError(f"{ch!r} is not a checker count (A-O, a-o or -) in XGID {s!r}")
+    if vals[0] > 0 or vals[25] < 0:
+        raise PositionIdError(f"XGID {s!r} puts a checker on the wrong bar")
+    points = tuple(vals[1:25])
+    bar = (vals[25], -vals[0])
+    off_w = CHECKERS - bar[0] - sum(v for v in points if v > 0)
+    off_b = CHECKERS - bar[1] - sum(-v for v in points if v < 0)
+    if off_w < 0 or off_b < 0:
+        raise PositionIdError(f"XGID {s!r} has more than {CHECKERS} checkers for a side")
+    turn_v = _xg_int(parts[3], "4 (turn)", s)
+    if turn_v not in (1, -1):
+        raise PositionIdError(f"XGID turn must be 1 or -1, got {turn_v} in {s!r}")
+    turn = Side.WHITE if turn_v == 1 else Side.BLACK
+    pos = Position(points, bar, (off_w, off_b), turn)
+    cube_log = _xg_int(parts[1], "2 (cube)", s)
+    owner_v = _xg_int(parts[2], "3 (cube owner)", s)
+    if not 0 <= cube_log <= 15 or owner_v not in (-1, 0, 1):
+        raise PositionIdError(f"XGID cube fields out of range in {s!r}")
+    owner = None if owner_v == 0 else (Side.WHITE if owner_v == 1 else Side.BLACK)
+    dice = (0, 0)
+    action = ""
+    dfield = parts[4] if len(parts) > 4 else "00"
+    if dfield in ("D", "B", "R"):
+        action = dfield
+    elif len(dfield) == 2 and dfield.isdigit():
+        d1, d2 = int(dfield[0]), int(dfield[1])
+        if (d1, d2) != (0, 0) and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise PositionIdError(f"XGID dice {dfield!r} are not 1-6 in {s!r}")
+        dice = (d1, d2)
+    else:
+        raise PositionIdError(f"XGID dice field {dfield!r} is not 00, two dice, D, B or R in {s!r}")
+    rest = [_xg_int(p, str(i + 6), s) for i, p in enumerate(parts[5:10])]
+    rest += [0] * (5 - len(rest))
+    score1, score2, cj, length, maxlog = rest
+    if len(parts) < 10:
+        maxlog = 6
+    info = XGInfo(
+        cube_value=1 << cube_log,
+        cube_owner=owner,
+        dice=dice,
+        score=(score1, score2),
+        crawford=bool(cj & 1) if length else False,
+        match_length=length,
+        jacoby=bool(cj & 1) if not length else False,
+        beaver=bool(cj & 2) if not length else False,
+        max_cube=1 << maxlog,
+        cube_action=action,
+    )
+    return pos, info
+
+
+def parse_position(s: str) -> Position:
+    """A gnubg Position ID (the side on roll is White) or an XGID."""
+    text = s.strip()
+    if text.upper().startswith("XGID=") or text.count(":") >= 3:
+        try:
+            return parse_xgid(text)[0]
+        except InvalidPositionError as exc:
+            raise PositionIdError(f"{s!r}: {exc}") from None
+    if not text:
+        raise PositionIdError("empty position: give a gnubg Position ID or an XGID")
+    return position_from_id(text)

@@ -1,0 +1,84 @@
+"""``tavli-pi plays``: the CLI and its JSON / JSONL protocol."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tavli_pi.cli import main
+from tavli_pi.rules.ids import position_from_id
+
+START = "4HPwATDgc/ABMA"
+START_XG = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+def test_json_for_the_opening_31(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plays", START, "3", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["position"] == START and out["dice"] == [3, 1]
+    assert len(out["plays"]) == 16  # gnubg lists 16 distinct results for 31
+    moves = {p["moves"] for p in out["plays"]}
+    assert "8/5 6/5" in moves and "24/23 13/10" in moves
+    ids = [p["position"] for p in out["plays"]]
+    assert len(set(ids)) == 16
+    # the result ID is from the mover's view: the mover has 15 on board, 8/5 6/5 made the 5 point
+    made = next(p["position"] for p in out["plays"] if p["moves"] == "8/5 6/5")
+    assert position_from_id(made).count(position_from_id(made).turn, 5) == 2
+
+
+def test_xgid_input_and_hits(capsys: pytest.CaptureFixture[str]) -> None:
+    # a Black blot on White's 10 (lowercase a), White 13 on the ace point, 2 on 13
+    xg = "XGID=-M----n---a--B------------:0:0:1:00:0:0:0:0:10"
+    assert main(["plays", xg, "3", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert any("*" in p["moves"] for p in out["plays"])
+    assert main(["plays", START_XG, "6", "6"]) == 0
+    text = capsys.readouterr().out
+    assert "legal results" in text and "24/18(2) 13/7(2)" in text
+
+
+def test_no_move_readable(capsys: pytest.CaptureFixture[str]) -> None:
+    # White on the bar against a closed board
+    xg = "XGID=-----c-------N-----bbbbbbA:0:0:1:00:0:0:0:0:10"
+    assert main(["plays", xg, "6", "6"]) == 0
+    assert "no legal move" in capsys.readouterr().out
+    assert main(["plays", xg, "6", "5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["plays"] == []
+
+
+@pytest.mark.parametrize("argv,why", [
+    (["plays", "4HPwATDgc/ABM", "3", "1"], "14 characters"),
+    (["plays", START, "3", "7"], "1-6"),
+    (["plays", START, "x", "1"], "1-6"),
+    (["plays", START, "3"], "usage"),
+])
+def test_errors_are_one_line_exit_2(argv: list[str], why: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert why in err and "\n" not in err
+
+
+def test_jsonl_many_requests_in_one_process() -> None:
+    lines = [
+        {"position": START, "dice": [3, 1]},
+        "not json",
+        {"position": "garbage!", "dice": [1, 2]},
+        {"position": START, "dice": [0, 2]},
+        {"position": START_XG, "dice": [6, 6]},
+        {"dice": [1, 2]},
+    ]
+    stdin = "".join((ln if isinstance(ln, str) else json.dumps(ln)) + "\n" for ln in lines)
+    proc = subprocess.run([sys.executable, "-m", "tavli_pi.cli", "plays", "--jsonl"],
+                          input=stdin, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert len(out) == len(lines)
+    assert len(out[0]["plays"]) == 16
+    assert "not JSON" in out[1]["error"]
+    assert "14 characters" in out[2]["error"]
+    assert "1-6" in out[3]["error"]
+    assert out[4]["position"] == START and out[4]["dice"] == [6, 6]
+    assert "position" in out[5]["error"]
