@@ -1,8 +1,16 @@
-"""``tavli-pi demo``: a simulated table through the whole pipeline."""
+"""``tavli-pi demo``: a simulated table plays a scripted 3-point match through the whole pipeline.
+
+Rendered frames -> vision -> referee -> mock GPIO, the match log (and its
+.mat/.sgf exports) and, unless ``--no-serve``, the web display on localhost
+at a watchable pace. The referee sees only what vision reads from the frames.
+"""
 
 from __future__ import annotations
 
 import argparse
+import tempfile
+import time
+from pathlib import Path
 
 HELP = "play a scripted, simulated 3-point match through the whole pipeline"
 
@@ -10,8 +18,73 @@ HELP = "play a scripted, simulated 3-point match through the whole pipeline"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-serve", action="store_true", help="run headless, as fast as possible")
     parser.add_argument("--out", default=None, help="folder for table.sqlite, match.mat, match.sgf")
+    parser.add_argument("--port", type=int, default=8080, help="display port when serving (default 8080)")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="seconds of wall time per second of table time when serving (default 1)")
+    parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("The demo arrives with the referee (issue 4); nothing to run yet.")
-    return 0
+    from gpiozero.pins.mock import MockFactory
+
+    from tavli_pi.app import TableApp
+    from tavli_pi.config import TableConfig
+    from tavli_pi.record.export import export_all
+    from tavli_pi.sim.camera import SimCamera
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.script import demo_match
+    from tavli_pi.sim.table import scene_of, scenes_of
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.refine import refine
+
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tavli-demo-"))
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "table.sqlite"
+    if log.exists():
+        log.unlink()
+    serve = not args.no_serve
+    cfg = TableConfig(
+        table_id="demo", players=("White", "Black"), match_length=3, camera="sim", fps=10.0,
+        signals=True, pin_factory="mock", display=serve, display_port=args.port, display_pin="0000",
+        log=str(log),
+    )
+    moments = demo_match()
+    # Installation step: calibrate the camera once on the clear, set-up board
+    # (a real table uses the printed markers or --corners; the sim draws none).
+    clear = render(scene_of(moments[1]))
+    calibration = refine(Calibration(clear.truth.corners), clear.image)
+    camera = SimCamera(scenes_of(moments), fps=cfg.fps, seed=7)
+    t0 = time.perf_counter()
+    mismatches: list[str] = []
+    with TableApp(cfg, camera=camera, calibration=calibration, pin_factory=MockFactory()) as app:
+        if app.display is not None:
+            print(f"The table display: {app.display.url}", flush=True)
+        for i, m in enumerate(moments):
+            for inp in m.inputs:
+                app.submit(inp)
+            frame = camera.read()
+            if frame is None:
+                break
+            got = app.process(frame)
+            kinds = [e.kind for e in got]
+            if m.note and not args.quiet:
+                print(f"[{frame.t:6.1f}s] {m.note}", flush=True)
+            for e in got:
+                if not args.quiet:
+                    print(f"          {e.kind}: {e.message}", flush=True)
+            missing = [k for k in m.expect if k not in kinds]
+            if missing:
+                mismatches.append(f"frame {i}: expected {', '.join(missing)}, got {', '.join(kinds) or 'nothing'}")
+            if serve and args.pace > 0:
+                time.sleep(0.1 * args.pace)
+        ref = app.referee
+        phase, score = ref.phase, ref.match.score
+    files = export_all(log, out)
+    wall = time.perf_counter() - t0
+    print(f"{len(moments)} frames in {wall:.1f} s; final phase {phase}, score White {score[0]} - Black {score[1]}")
+    print(f"wrote {log}, " + ", ".join(str(p) for p in files.values()))
+    if mismatches:
+        print(f"{len(mismatches)} scripted expectation(s) not met (what vision read differed):")
+        for line in mismatches[:20]:
+            print("  " + line)
+    return 0 if phase == "match_over" and score == (2, 3) and not mismatches else 1

@@ -22,7 +22,23 @@ __all__ = [
     "position_to_dict",
     "position_from_dict",
     "EventSink",
+    "PHASES",
 ]
+
+#: Every ``TableState.phase`` the referee uses.
+PHASES = (
+    "setup",  # checking the starting (or resumed) position
+    "opening",  # waiting for the opening roll (E1)
+    "awaiting_roll",  # the side on roll may double (C2) or roll (E2)
+    "rolled",  # dice accepted; the play is in progress until the dice leave (E5)
+    "judging",  # the dice left; waiting for a clear view of the board
+    "illegal",  # an illegal play awaits the opponent's decision (E8)
+    "correcting",  # a legal play was demanded (E8)
+    "cube",  # a double awaits take or pass (C3)
+    "resign",  # a resignation awaits an answer (S4)
+    "game_over",
+    "match_over",
+)
 
 
 def position_to_dict(p: Position) -> dict[str, Any]:
@@ -298,6 +314,31 @@ class ClockReading(Event):
     kind: ClassVar[str] = "clock_reading"
     side: Side
     remaining: tuple[float, float]
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CorrectionDemanded(Event):
+    kind: ClassVar[str] = "correction_demanded"
+    side: Side  # the side that must correct its play (E8)
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrematureRoll(Event):
+    kind: ClassVar[str] = "premature_roll"
+    side: Side  # the side that rolled too early (E6)
+    dice: tuple[int, int]
+    stands: bool  # False: void; True: it stands (exception or setting)
+    pending: bool = False  # the victim decides (setting "victim_option")
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionRefused(Event):
+    kind: ClassVar[str] = "action_refused"
+    side: Side | None
+    action: str  # the PlayerInput action refused, e.g. "double"
 
 
 class EventSink:

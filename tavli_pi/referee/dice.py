@@ -1,0 +1,129 @@
+"""Dice on the table: when a roll has settled, and whether it stands (E1, E3, E6).
+
+Die halves come from vision in the light player's seat: ``"right"`` is the
+light player's right hand. Each player rolls into their own right-hand half,
+so the light player's correct half is ``"right"`` and the dark player's is
+``"left"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tavli_pi.rules.position import Position, Side
+from tavli_pi.vision.observation import DieReading
+
+__all__ = ["DiceWatch", "own_half", "void_reason", "opening_void_reason", "bearing_off_no_contact"]
+
+
+def own_half(side: Side, light_is_white: bool = True) -> str:
+    """The half ``side`` rolls into (its right hand), from the light player's seat."""
+    light = Side.WHITE if light_is_white else Side.BLACK
+    return "right" if side is light else "left"
+
+
+class DiceWatch:
+    """Reports a roll once its dice lie still, then waits for them to go.
+
+    ``feed`` returns the dice the first time ``need`` or more readable dice
+    have looked the same for ``settle`` frames; afterwards it is disarmed until
+    a frame shows no dice or a moving die (the dice were picked up or thrown
+    again), so one throw is never judged twice.
+    """
+
+    __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n")
+
+    def __init__(self, settle: int = 2, min_confidence: float = 0.6, *, armed: bool = True) -> None:
+        self.settle = settle
+        self.min_confidence = min_confidence
+        self.armed = armed
+        self._sig: tuple[object, ...] | None = None
+        self._n = 0
+
+    def disarm(self) -> None:
+        self.armed = False
+        self._sig, self._n = None, 0
+
+    def rearm(self) -> None:
+        self.armed = True
+        self._sig, self._n = None, 0
+
+    def feed(self, dice: Sequence[DieReading], need: int = 2) -> tuple[DieReading, ...] | None:
+        if not dice or any(d.moving for d in dice):
+            self.rearm()
+            return None
+        if not self.armed:
+            return None
+        if len(dice) < need or any(d.value_confidence < self.min_confidence for d in dice):
+            self._sig, self._n = None, 0
+            return None
+        sig = tuple(sorted((d.value, d.half, d.flat, d.on_checker) for d in dice))
+        if sig == self._sig:
+            self._n += 1
+        else:
+            self._sig, self._n = sig, 1
+        if self._n >= self.settle:
+            self.disarm()
+            return tuple(dice)
+        return None
+
+
+def void_reason(
+    dice: Sequence[DieReading], side: Side, *, light_is_white: bool = True, die_on_checker_void: bool = True
+) -> str:
+    """Why ``side``'s roll is void (E3), or "" when it stands.
+
+    Reasons: "outside" (frame, off the board), "bar", "left_half" (not in the
+    roller's right-hand half), "cocked", "on_checker" (unless the setting is off).
+    """
+    half = own_half(side, light_is_white)
+    for reason, bad in (
+        ("outside", lambda d: d.half == "outside"),
+        ("bar", lambda d: d.half == "bar"),
+        ("left_half", lambda d: d.half != half),
+        ("cocked", lambda d: not d.flat),
+        ("on_checker", lambda d: die_on_checker_void and d.on_checker),
+    ):
+        if any(bad(d) for d in dice):
+            return reason
+    return ""
+
+
+def opening_void_reason(
+    dice: Sequence[DieReading], *, light_is_white: bool = True, die_on_checker_void: bool = True
+) -> tuple[str, Side | None]:
+    """Why an opening roll (one die each, one in each half: E1) is void, and whose die."""
+    white_half = own_half(Side.WHITE, light_is_white)
+
+    def owner(d: DieReading) -> Side | None:
+        if d.half in ("left", "right"):
+            return Side.WHITE if d.half == white_half else Side.BLACK
+        return None
+
+    for reason, bad in (
+        ("outside", lambda d: d.half == "outside"),
+        ("bar", lambda d: d.half == "bar"),
+        ("cocked", lambda d: not d.flat),
+        ("on_checker", lambda d: die_on_checker_void and d.on_checker),
+    ):
+        for d in dice:
+            if bad(d):
+                return reason, owner(d)
+    halves = {d.half for d in dice}
+    if len(dice) != 2 or halves != {"left", "right"}:
+        return "same_half", None
+    return "", None
+
+
+def bearing_off_no_contact(pos: Position) -> bool:
+    """Both sides bearing off with contact broken (E6's first exception):
+    every checker of each side not borne off is in its home board."""
+    if pos.bar != (0, 0):
+        return False
+    for i, v in enumerate(pos.points):
+        point = i + 1
+        if v > 0 and point > 6:
+            return False
+        if v < 0 and point < 19:
+            return False
+    return True

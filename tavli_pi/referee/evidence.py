@@ -1,0 +1,207 @@
+"""Rules-constrained reading: score candidate positions against vision's evidence.
+
+The referee never reads the board blind (DESIGN.md, "rules-constrained
+reading"). It knows the position before the roll and the dice, so the board
+after the play is one of a few legal successors. Each candidate gets the
+log-likelihood of its per-spot checker counts under the Observation's
+evidence; the best legal candidate is compared with the best *unconstrained*
+reading (the per-spot argmax), which is never less likely than any candidate.
+
+Spots are indexed in the Observation's (light player's) numbering:
+0-23 the points 1-24, 24 the bar, 25 the trays.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+
+from tavli_pi.errors import InvalidPositionError
+from tavli_pi.rules.position import CHECKERS, Position, Side
+from tavli_pi.vision.observation import MAX_COUNT, Observation
+
+__all__ = [
+    "SPOTS",
+    "LOG_FLOOR",
+    "EvidenceTable",
+    "Reading",
+    "spot_counts",
+    "counts_to_position",
+    "read",
+]
+
+#: 24 points, the bar, the trays.
+SPOTS = 26
+#: Log-probability given to a count the evidence says is impossible.
+LOG_FLOOR = math.log(1e-6)
+
+
+def spot_counts(pos: Position, light_is_white: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(light, dark) checker counts per spot of ``pos`` in the light player's numbering."""
+    pts = np.asarray(pos.points, dtype=np.int64)
+    light_side = Side.WHITE if light_is_white else Side.BLACK
+    if not light_is_white:
+        # light point i+1 is Black's own point i+1 = White's point 24-i.
+        pts = -pts[::-1]
+    light = np.empty(SPOTS, dtype=np.int64)
+    dark = np.empty(SPOTS, dtype=np.int64)
+    light[:24] = np.maximum(pts, 0)
+    dark[:24] = np.maximum(-pts, 0)
+    light[24], dark[24] = pos.bar[light_side], pos.bar[light_side.other]
+    light[25], dark[25] = pos.off[light_side], pos.off[light_side.other]
+    return light, dark
+
+
+def counts_to_position(
+    light: Sequence[int], dark: Sequence[int], turn: Side, light_is_white: bool = True
+) -> Position | None:
+    """The Position of a per-spot reading, or None when it is no position
+    (both colours on one point, or not 15 and 15 checkers: B1)."""
+    pts: list[int] = []
+    for i in range(24):
+        lc, dc = int(light[i]), int(dark[i])
+        if lc and dc:
+            return None
+        pts.append(lc - dc)
+    if not light_is_white:
+        pts = [-v for v in reversed(pts)]
+    ls = Side.WHITE if light_is_white else Side.BLACK
+    bar = [0, 0]
+    off = [0, 0]
+    bar[ls], bar[ls.other] = int(light[24]), int(dark[24])
+    off[ls], off[ls.other] = int(light[25]), int(dark[25])
+    if sum(light) != CHECKERS or sum(dark) != CHECKERS:
+        return None
+    try:
+        return Position(tuple(pts), (bar[0], bar[1]), (off[0], off[1]), turn)
+    except InvalidPositionError:
+        return None
+
+
+class EvidenceTable:
+    """Per-spot log-likelihood tables of one or more frames (summed: the
+    frames are taken as independent looks at one still board)."""
+
+    __slots__ = (
+        "light", "dark", "frames", "argmax_light", "argmax_dark", "conf_light", "conf_dark", "frame_argmax",
+    )
+
+    def __init__(self, observations: Sequence[Observation]) -> None:
+        if not observations:
+            raise ValueError("an evidence table needs at least one observation")
+        light = np.zeros((SPOTS, MAX_COUNT + 1))
+        dark = np.zeros((SPOTS, MAX_COUNT + 1))
+        per_frame: list[tuple[np.ndarray, np.ndarray]] = []
+        for obs in observations:
+            spots = (*obs.points, obs.bar, obs.off)
+            pl = np.array([s.light.probs for s in spots], dtype=float)
+            pd = np.array([s.dark.probs for s in spots], dtype=float)
+            light += np.log(np.maximum(pl, 1e-6))
+            dark += np.log(np.maximum(pd, 1e-6))
+            per_frame.append((pl.argmax(axis=1), pd.argmax(axis=1)))
+        self.light = np.maximum(light, LOG_FLOOR * len(observations))
+        self.dark = np.maximum(dark, LOG_FLOOR * len(observations))
+        self.frames = len(observations)
+        self.argmax_light = self.light.argmax(axis=1)
+        self.argmax_dark = self.dark.argmax(axis=1)
+        #: the posterior probability of the argmax per spot, all frames together
+        self.conf_light = _posterior_max(self.light)
+        self.conf_dark = _posterior_max(self.dark)
+        #: each frame's own argmax (light, dark) per spot
+        self.frame_argmax = per_frame
+
+    def score(self, light: np.ndarray, dark: np.ndarray) -> np.ndarray:
+        """Log-likelihood of candidates: ``light``/``dark`` are (K, 26) count arrays."""
+        idx = np.arange(SPOTS)
+        lc = np.clip(light, 0, MAX_COUNT)
+        dc = np.clip(dark, 0, MAX_COUNT)
+        s = self.light[idx, lc].sum(axis=-1) + self.dark[idx, dc].sum(axis=-1)
+        # a count beyond what the evidence can express is impossible
+        over = (light > MAX_COUNT).any(axis=-1) | (dark > MAX_COUNT).any(axis=-1)
+        return cast(np.ndarray, np.where(over, s + LOG_FLOOR * self.frames, s))
+
+    def unconstrained(self) -> float:
+        return float(self.light.max(axis=1).sum() + self.dark.max(axis=1).sum())
+
+
+def _posterior_max(loglik: np.ndarray) -> np.ndarray:
+    z = loglik - loglik.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return cast(np.ndarray, 1.0 / e.sum(axis=1))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The evidence scored against a candidate set.
+
+    ``best`` indexes the candidates; ``margin`` = best - second best
+    log-likelihood (inf with one candidate); ``gap`` = unconstrained - best
+    (>= 0). ``free_light``/``free_dark`` is the unconstrained reading, and
+    ``free`` its Position when it is one (15 + 15, one colour a point).
+    ``differing`` are the spots (light numbering, 0-25) where the free
+    reading differs from the best candidate, ``min_confidence`` the lowest
+    posterior confidence of the free reading on those spots (1.0 when none
+    differ), ``stable_frames`` how many of the latest frames, each on its own,
+    read those spots exactly as the free reading does.
+    """
+
+    best: int
+    scores: tuple[float, ...]
+    margin: float
+    gap: float
+    free_light: tuple[int, ...]
+    free_dark: tuple[int, ...]
+    free: Position | None
+    differing: tuple[int, ...]
+    min_confidence: float
+    stable_frames: int
+
+
+def read(
+    table: EvidenceTable,
+    candidates: Sequence[Position],
+    *,
+    light_is_white: bool = True,
+    turn: Side = Side.WHITE,
+) -> Reading:
+    """Score ``candidates`` against ``table`` (see :class:`Reading`)."""
+    if not candidates:
+        raise ValueError("read() needs at least one candidate position")
+    pairs = [spot_counts(p, light_is_white) for p in candidates]
+    light = np.stack([a for a, _ in pairs])
+    dark = np.stack([b for _, b in pairs])
+    scores = table.score(light, dark)
+    order = np.argsort(-scores)
+    best = int(order[0])
+    margin = float(scores[best] - scores[order[1]]) if len(order) > 1 else math.inf
+    gap = max(0.0, table.unconstrained() - float(scores[best]))
+    fl = tuple(int(x) for x in table.argmax_light)
+    fd = tuple(int(x) for x in table.argmax_dark)
+    diff_mask = (light[best] != table.argmax_light) | (dark[best] != table.argmax_dark)
+    differing = tuple(int(i) for i in np.flatnonzero(diff_mask))
+    conf = 1.0
+    for i in differing:
+        conf = min(conf, float(table.conf_light[i]), float(table.conf_dark[i]))
+    stable = 0
+    idx = np.asarray(differing, dtype=np.int64)
+    for fl_, fd_ in reversed(table.frame_argmax):
+        if (fl_[idx] == table.argmax_light[idx]).all() and (fd_[idx] == table.argmax_dark[idx]).all():
+            stable += 1
+        else:
+            break
+    return Reading(
+        best=best,
+        scores=tuple(float(s) for s in scores),
+        margin=margin,
+        gap=gap,
+        free_light=fl,
+        free_dark=fd,
+        free=counts_to_position(fl, fd, turn, light_is_white),
+        differing=differing,
+        min_confidence=conf,
+        stable_frames=stable,
+    )

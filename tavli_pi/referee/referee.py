@@ -1,0 +1,780 @@
+"""The referee: a pure state machine, ``step(input, now) -> list[Event]``.
+
+Inputs are vision's Observations (one per frame) and PlayerInputs (buttons,
+touches). Time is a parameter; the referee does no I/O. The turn cycle keys on
+physical events (DESIGN.md): dice settle (a roll: E1, E3, E6), checkers move
+while the dice lie, the dice leave the board (the turn is final: E5, judge
+the play). The play is judged by rules-constrained reading
+(:mod:`tavli_pi.referee.evidence`): accepted, called illegal only on a
+confident, stable, consistent reading, otherwise the players are asked for a
+clear view. Never a verdict from a frame with a hand or motion in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tavli_pi.referee import events as ev
+from tavli_pi.referee.dice import (
+    DiceWatch,
+    bearing_off_no_contact,
+    opening_void_reason,
+    own_half,
+    void_reason,
+)
+from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
+from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.settings import RefereeSettings
+from tavli_pi.rules.cube import CubeState
+from tavli_pi.rules.match import MatchState
+from tavli_pi.rules.moves import PlayResult, end_turn, format_play, judge, legal_results
+from tavli_pi.rules.position import Position, Side
+from tavli_pi.rules.scoring import GameValue, Resignation, game_winner, outcome_borne_off, outcome_passed
+from tavli_pi.vision.observation import DieReading, Observation
+
+__all__ = ["Referee", "Verdict", "judge_evidence"]
+
+_IN_GAME = ("awaiting_roll", "rolled", "judging", "illegal", "correcting")
+
+
+def _name(side: Side) -> str:
+    return side.name.capitalize()
+
+
+class Verdict:
+    """What the evidence says about a finished play."""
+
+    __slots__ = ("kind", "result", "reading", "reason")
+
+    def __init__(self, kind: str, result: Position | None, reading: Reading | None, reason: str = "") -> None:
+        self.kind = kind  # "legal", "illegal", "unclear"
+        self.result = result  # the accepted end position (legal) or the observed one (illegal)
+        self.reading = reading
+        self.reason = reason
+
+
+def _frame_argmax(obs: Observation) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    spots = (*obs.points, obs.bar, obs.off)
+    return tuple(s.light.best for s in spots), tuple(s.dark.best for s in spots)
+
+
+def judge_evidence(
+    frames: Sequence[Observation],
+    candidates: Sequence[Position],
+    settings: RefereeSettings,
+    turn: Side,
+) -> Verdict:
+    """Judge clear frames of a still board against the legal end positions.
+
+    Legal: in ``stable_frames`` or more frames, the best candidate beats the others by ``accept_margin`` and the
+    unconstrained reading is at most ``accept_gap`` better (not scaled by the
+    number of frames: a real difference grows with every frame, noise does not).
+    Illegal: the unconstrained reading is ``illegal_gap`` better than every
+    candidate, is itself a position (15 + 15), is confident on every differing
+    spot, and each of the last ``stable_frames`` frames on its own reads those
+    spots the same way. Anything else: unclear.
+    """
+    if not frames:
+        return Verdict("unclear", None, None, "no clear frame of the board")
+    if any(o.hand or o.motion for o in frames):
+        return Verdict("unclear", None, None, "a hand or motion over the board")
+    table = EvidenceTable(frames)
+    r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn)
+    if (
+        r.gap >= settings.illegal_gap
+        and r.free is not None
+        and r.min_confidence >= settings.illegal_confidence
+        and r.stable_frames >= settings.stable_frames
+    ):
+        return Verdict("illegal", r.free, r)
+    if r.margin >= settings.accept_margin and r.gap <= settings.accept_gap and len(frames) >= settings.stable_frames:
+        return Verdict("legal", candidates[r.best], r)
+    if r.free is None:
+        why = "the checker counts do not add up to 15 and 15"
+    elif r.margin < settings.accept_margin:
+        why = "the board fits more than one legal play"
+    else:
+        why = "the reading is not confident enough"
+    return Verdict("unclear", None, r, why)
+
+
+class Referee:
+    """One table's referee for one match (or money session).
+
+    ``step(item, now)`` takes an Observation or a PlayerInput and returns the
+    events it caused; ``state`` is the TableState after them.
+    """
+
+    def __init__(
+        self,
+        settings: RefereeSettings | None = None,
+        *,
+        match: MatchState | None = None,
+        players: tuple[str, str] = ("White", "Black"),
+        start: Position | None = None,
+    ) -> None:
+        self.settings = settings or RefereeSettings()
+        s = self.settings
+        rules = s.rules
+        self.match = match or MatchState(0, crawford_rule=rules.crawford)
+        self.players = players
+        self.cube = CubeState()
+        self.position = start or Position.start()
+        self.game_number = self.match.games + 1
+        self.phase = "setup"
+        self.dice: tuple[int, int] | tuple[()] = ()
+        self.before = self.position
+        self.results: tuple[PlayResult, ...] = ()
+        self.last_verdict = ""
+        self.wrong_points: tuple[int, ...] = ()
+        self._now = 0.0
+        self._out: list[ev.Event] = []
+        self._setup_target = self.position
+        self._after_setup = "opening" if start is None else "awaiting_roll"
+        self._watch = DiceWatch(s.settle_frames, s.die_confidence, armed=False)
+        self._prem = DiceWatch(s.settle_frames, s.die_confidence, armed=True)
+        self._frames: list[Observation] = []
+        self._waited = 0
+        self._asked = False
+        self._reported: set[tuple[Any, ...]] = set()
+        self._opening_turn = False
+        self._observed: Position | None = None  # the illegal end position
+        self._doubler: Side | None = None
+        self._resign: Resignation | None = None
+        self._resume_phase = ""
+        self._pending_roll: tuple[DieReading, ...] | None = None
+        self._premature: tuple[DieReading, ...] | None = None
+        self._auto_doubles = 0
+
+    # -- resume ---------------------------------------------------------------
+    @classmethod
+    def from_state(
+        cls, state: ev.TableState, settings: RefereeSettings | None = None, *, crawford_rule: bool = True
+    ) -> Referee:
+        """A referee that carries on from the last committed TableState (crash resume).
+
+        A turn in progress restarts at its last committed point: dice accepted
+        but not judged are kept (the referee waits for them to leave), a
+        pending double or illegal play is judged again from the board.
+        """
+        s = settings or RefereeSettings()
+        score = state.score
+        n = state.match_length
+        at_n1 = crawford_rule and n >= 2 and max(score) == n - 1
+        won = n > 0 and max(score) >= n
+        match = MatchState(
+            n, score, state.crawford and at_n1 and not won, at_n1 and not state.crawford and not won,
+            crawford_rule, max(0, state.game_number - 1),
+        )
+        fresh_game = state.phase in ("setup", "opening", "game_over")
+        ref = cls(s, match=match, players=state.players, start=None if fresh_game else state.position)
+        ref.game_number = state.game_number + (1 if state.phase == "game_over" else 0)
+        if state.phase == "match_over":
+            ref.phase = "match_over"
+            return ref
+        if fresh_game:
+            return ref
+        ref.cube = CubeState(state.cube_value, state.cube_owner)
+        if state.phase in ("rolled", "judging", "illegal", "correcting") and len(state.dice) == 2:
+            ref.phase = "rolled"
+            ref.dice = (state.dice[0], state.dice[1])
+            ref.before = state.position
+            ref.results = legal_results(state.position, ref.dice)
+            ref._opening_turn = False
+        elif state.phase == "cube":
+            ref.phase = "cube"
+            ref._doubler = state.position.turn
+        return ref
+
+    # -- the state ----------------------------------------------------------------
+    @property
+    def state(self) -> ev.TableState:
+        return ev.TableState(
+            phase=self.phase,
+            position=self.position,
+            dice=tuple(self.dice),
+            cube_value=self.cube.value,
+            cube_owner=self.cube.owner,
+            score=self.match.score,
+            match_length=self.match.length,
+            crawford=self.match.crawford_game,
+            game_number=self.game_number,
+            players=self.players,
+            last_verdict=self.last_verdict,
+            wrong_points=self.wrong_points,
+        )
+
+    def _emit(self, cls: type[ev.Event], **kw: Any) -> None:
+        self._out.append(cls(at=self._now, state=self.state, **kw))
+
+    # -- the one entry point ----------------------------------------------------------
+    def step(self, item: Observation | PlayerInput, now: float) -> list[ev.Event]:
+        self._now = now
+        self._out = []
+        if isinstance(item, PlayerInput):
+            self._on_input(item)
+        else:
+            self._on_observation(item)
+        return self._out
+
+    # -- observations -------------------------------------------------------------
+    def _on_observation(self, obs: Observation) -> None:
+        p = self.phase
+        if p == "setup":
+            self._setup(obs)
+        elif p == "opening":
+            self._opening(obs)
+        elif p == "awaiting_roll":
+            self._awaiting_roll(obs)
+        elif p == "rolled":
+            self._rolled(obs)
+        elif p == "judging":
+            self._collect(obs)
+            self._try_judge()
+        elif p in ("illegal", "correcting"):
+            self._after_illegal(obs)
+        # cube, resign, game_over, match_over: the board is not watched
+
+    def _collect(self, obs: Observation) -> bool:
+        """Keep the clear frames since the board last had a hand or motion over it."""
+        if obs.hand or obs.motion:
+            self._frames.clear()
+            return False
+        if self._frames:
+            # a changed confident reading means the board changed unseen: start again
+            pl, pd = _frame_argmax(self._frames[-1])
+            nl, nd = _frame_argmax(obs)
+            if (pl, pd) != (nl, nd) and _confidently_differs(self._frames[-1], obs):
+                self._frames.clear()
+        self._frames.append(obs)
+        del self._frames[: -self.settings.max_evidence_frames]
+        return True
+
+    def _reset_view(self) -> None:
+        self._frames.clear()
+        self._waited = 0
+        self._asked = False
+
+    def _ask_clear_view(self, reason: str, *, now: bool = False) -> None:
+        self._waited += 1
+        if self._asked or (not now and self._waited < self.settings.clear_view_after):
+            return
+        self._asked = True
+        self.last_verdict = "clear the view"
+        self._emit(ev.ClearViewNeeded, reason=reason, message=f"Please clear the view of the board: {reason}.")
+
+    # setup ------------------------------------------------------------------------
+    def _setup(self, obs: Observation) -> None:
+        clear = self._collect(obs)
+        s = self.settings
+        if not clear or len(self._frames) < s.settle_frames:
+            return  # hands are normal while the players set up
+        target = self._setup_target
+        table = EvidenceTable(self._frames)
+        r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn)
+        if r.gap <= s.accept_gap:
+            self._emit(ev.SetupChecked, ok=True, message="The checkers are set up correctly.", rule="B3")
+            self._reset_view()
+            self.phase = self._after_setup
+            if self.phase == "opening":
+                self._emit(
+                    ev.GameStarted, game_number=self.game_number, score=self.match.score,
+                    crawford=self.match.crawford_game,
+                    message=f"Game {self.game_number}" + (" (Crawford game)" if self.match.crawford_game else ""),
+                )
+            if obs.dice:
+                self._watch.disarm()  # dice lying from before do not count as a roll
+            else:
+                self._watch.rearm()
+            return
+        if r.free is not None and r.min_confidence >= s.illegal_confidence:
+            key = ("setup", r.free_light, r.free_dark)
+            if key not in self._reported:
+                self._reported.add(key)
+                problems = self._describe(r, target)
+                self.last_verdict = "set up the checkers"
+                self._emit(
+                    ev.SetupChecked, ok=False, problems=problems, rule="B3",
+                    message="Set up the checkers: " + "; ".join(problems),
+                )
+            return
+        self._ask_clear_view("the checker counts cannot be read")
+
+    def _describe(self, r: Reading, target: Position) -> tuple[str, ...]:
+        light_is_white = self.settings.light_is_white
+        tl, td = spot_counts(target, light_is_white)
+        light = Side.WHITE if light_is_white else Side.BLACK
+        out: list[str] = []
+        for i in r.differing:
+            where = "the bar" if i == 24 else "the trays" if i == 25 else f"point {_white_point(i, light_is_white)}"
+            for colour, side, seen, want in (
+                ("light", light, r.free_light[i], int(tl[i])),
+                ("dark", light.other, r.free_dark[i], int(td[i])),
+            ):
+                if seen != want:
+                    out.append(f"{where}: {seen} {_name(side)} ({colour}) checkers, should be {want}")
+        return tuple(out)
+
+    # the opening roll (E1) ------------------------------------------------------------
+    def _opening(self, obs: Observation) -> None:
+        dice = self._watch.feed(obs.dice, need=2)
+        if dice is None:
+            return
+        s = self.settings
+        reason, whose = opening_void_reason(
+            dice, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void
+        )
+        if reason:
+            self.last_verdict = "reroll"
+            self._emit(
+                ev.RollVoid, side=whose or Side.WHITE, reason=reason, rule="E1" if reason == "same_half" else "E3",
+                message=f"Opening roll void ({reason.replace('_', ' ')}): both players roll again.",
+            )
+            return
+        white_half = own_half(Side.WHITE, s.light_is_white)
+        wd = next(d.value for d in dice if d.half == white_half)
+        bd = next(d.value for d in dice if d.half != white_half)
+        if wd == bd:
+            self.last_verdict = "tie: roll again"
+            self._emit(
+                ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="E1",
+                message=f"Both rolled {wd}: roll again.",
+            )
+            return
+        winner = Side.WHITE if wd > bd else Side.BLACK
+        self.position = self.position.with_turn(winner)
+        self._start_turn((max(wd, bd), min(wd, bd)), opening=True)
+        self.last_verdict = f"{_name(winner)} starts"
+        self._emit(
+            ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
+            message=f"{_name(winner)} starts with {max(wd, bd)}-{min(wd, bd)}.",
+        )
+        self._after_roll_accepted()
+
+    # a roll (E2, E3) --------------------------------------------------------------------
+    def _awaiting_roll(self, obs: Observation) -> None:
+        dice = self._watch.feed(obs.dice, need=2)
+        if dice is not None:
+            self._roll(dice)
+
+    def _roll(self, dice: Sequence[DieReading]) -> None:
+        s = self.settings
+        side = self.position.turn
+        if len(dice) != 2:
+            self.last_verdict = "reroll"
+            self._emit(ev.RollVoid, side=side, reason="dice", rule="E4",
+                       message=f"{_name(side)}: roll exactly two dice together, from the cup.")
+            return
+        reason = void_reason(dice, side, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void)
+        if reason:
+            self.last_verdict = "reroll"
+            self._emit(
+                ev.RollVoid, side=side, reason=reason, rule="E3",
+                message=f"{_name(side)}'s roll is void ({reason.replace('_', ' ')}): roll again.",
+            )
+            return
+        values = sorted((d.value for d in dice), reverse=True)
+        self._start_turn((values[0], values[1]), opening=False)
+        self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
+        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
+        self._after_roll_accepted()
+
+    def _start_turn(self, dice: tuple[int, int], *, opening: bool) -> None:
+        self.dice = dice
+        self.before = self.position
+        self.results = legal_results(self.position, dice)
+        self.phase = "rolled"
+        self._opening_turn = opening
+        self._reset_view()
+        self._prem.rearm()
+        self._premature = None
+        self._pending_roll = None
+        self.wrong_points = ()
+
+    def _after_roll_accepted(self) -> None:
+        if not self.results:
+            side = self.position.turn
+            self._emit(
+                ev.NoLegalMove, side=side, dice=self.dice, rule="E7",
+                message=f"{_name(side)} cannot move: pick up the dice to pass.",
+            )
+
+    # the play (E5, E6) -----------------------------------------------------------------
+    def _rolled(self, obs: Observation) -> None:
+        s = self.settings
+        side = self.position.turn
+        other_half = own_half(side.other, s.light_is_white)
+        if self._opening_turn:
+            mine, theirs = list(obs.dice), []
+        else:
+            mine = [d for d in obs.dice if d.half != other_half]
+            theirs = [d for d in obs.dice if d.half == other_half]
+        self._collect(obs)
+        if theirs and mine:
+            if self._premature is None:
+                early = self._prem.feed(theirs, need=2)
+                if early is not None:
+                    self._premature_roll(early)
+                    if self.phase != "rolled":
+                        return
+        elif not theirs:
+            self._prem.rearm()
+            if self._pending_roll is None:
+                self._premature = None
+        if not mine and not obs.hand and not obs.motion:
+            # E5: the roller picked up the dice; the play is final.
+            self.phase = "judging"
+            self._waited = 0
+            self._asked = False
+            self._watch.rearm()
+            if theirs and self._premature is not None and self._pending_roll is None:
+                self._watch.disarm()  # the void premature dice still lie there
+            self._try_judge()
+
+    def _premature_roll(self, dice: tuple[DieReading, ...]) -> None:
+        s = self.settings
+        roller = self.position.turn
+        early = roller.other
+        values = sorted((d.value for d in dice), reverse=True)
+        pair = (values[0], values[1])
+        exception = len(self.results) <= 1 or bearing_off_no_contact(self.before)
+        stands = exception or s.premature == "stands"
+        self._premature = dice
+        if not stands and s.premature == "victim_option":
+            self.last_verdict = "premature roll"
+            self._emit(
+                ev.PrematureRoll, side=early, dice=pair, stands=False, pending=True, rule="E6",
+                message=f"{_name(early)} rolled before {_name(roller)} picked up the dice: "
+                f"{_name(roller)}, accept the roll or demand a reroll.",
+            )
+            return
+        self._emit(
+            ev.PrematureRoll, side=early, dice=pair, stands=stands, rule="E6",
+            message=f"{_name(early)} rolled too early: the roll "
+            + ("stands." if stands else f"is void; roll again after {_name(roller)} picks up the dice."),
+        )
+        if stands:
+            self._premature_stands(dice)
+        else:
+            self.last_verdict = "reroll"
+            self._emit(ev.RollVoid, side=early, reason="premature", rule="E6",
+                       message=f"{_name(early)}'s roll is void (premature): roll again.")
+
+    def _premature_stands(self, dice: tuple[DieReading, ...]) -> None:
+        # the roller's play is final now; the early roll is processed once it is judged
+        self._pending_roll = dice
+        self.phase = "judging"
+        self._try_judge()
+
+    def _candidates(self) -> list[Position]:
+        if not self.results:
+            return [self.before]
+        return [r.position for r in self.results]
+
+    def _try_judge(self) -> None:
+        side = self.before.turn
+        frames = self._frames
+        v = judge_evidence(frames, self._candidates(), self.settings, side)
+        if v.kind == "legal" and v.result is not None:
+            self._accept_play(v.result)
+        elif v.kind == "illegal" and v.result is not None:
+            self._illegal(v.result)
+        else:
+            self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+
+    def _play_text(self, after: Position) -> str:
+        for r in self.results:
+            if r.position.layout_key() == after.layout_key():
+                return format_play(r.plays[0])
+        return ""
+
+    def _accept_play(self, after: Position) -> None:
+        side = self.before.turn
+        dice = self._dice2()
+        text = self._play_text(after) if self.results else ""
+        self.last_verdict = "play accepted" if self.results else "no legal move: pass"
+        winner = self._commit(after)
+        self._emit(
+            ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
+            rule="E5", message=f"{_name(side)} played {text or '(no move)'}.",
+        )
+        self._continue(winner)
+
+    def _dice2(self) -> tuple[int, int]:
+        d = self.dice
+        return (d[0], d[1]) if len(d) == 2 else (0, 0)
+
+    def _commit(self, after: Position) -> Side | None:
+        """The turn is over with ``after`` on the board: the state the event carries."""
+        self._reset_view()
+        self._observed = None
+        self.wrong_points = ()
+        winner = game_winner(after)
+        if winner is not None:
+            self.position = after
+            return winner
+        self.position = end_turn(after)
+        self.dice = ()
+        self.phase = "awaiting_roll"
+        return None
+
+    def _continue(self, winner: Side | None) -> None:
+        if winner is not None:
+            out = outcome_borne_off(self.position, self.cube, settings=self.settings.rules, match=self.match)
+            self._game_over(winner, out.points, out.value.name.lower())
+            return
+        pending = self._pending_roll
+        self._pending_roll = None
+        self._premature = None
+        if pending is not None:
+            self._roll(pending)
+
+    def _illegal(self, observed: Position) -> None:
+        side = self.before.turn
+        j = judge(self.before, self._dice2(), observed)
+        nearest = tuple(format_play(r.plays[0]) or "(no move)" for _, r in j.nearest)
+        self._observed = observed
+        self.wrong_points = j.wrong_points
+        self.last_verdict = "illegal play"
+        pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in j.wrong_points)
+        self.phase = "illegal"
+        self._emit(
+            ev.IllegalPlay, side=side, dice=self._dice2(), before=self.before, observed=observed,
+            wrong_points=j.wrong_points, nearest=nearest, rule="E8",
+            message=f"Illegal play by {_name(side)}: check point(s) {pts}. Legal would be e.g. {nearest[0]}.",
+        )
+        if self._pending_roll is not None:
+            # E8: rolling accepts an illegal play.
+            self._resolve_illegal(accepted=True)
+            return
+        if self.settings.illegal_policy == "legal-moves":
+            self._demand_correction()
+        else:
+            self._reset_view()
+            self._watch.rearm()
+
+    def _demand_correction(self) -> None:
+        self.phase = "correcting"
+        self._reset_view()
+        side = self.before.turn
+        self._emit(ev.CorrectionDemanded, side=side, rule="E8",
+                   message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self._dice2()))}.")
+
+    def _resolve_illegal(self, *, accepted: bool, after: Position | None = None) -> None:
+        side = self.before.turn
+        if accepted:
+            assert self._observed is not None
+            end = self._observed
+            text = ""
+            self.last_verdict = "illegal play accepted"
+        else:
+            assert after is not None
+            end = after
+            text = self._play_text(after)
+            self.last_verdict = "play corrected"
+        winner = self._commit(end)
+        self._emit(
+            ev.IllegalPlayResolved, side=side, accepted=accepted, play=text, after=end, rule="E8",
+            message=f"{_name(side.other)} accepted the play as it stands." if accepted
+            else f"{_name(side)} corrected the play: {text}.",
+        )
+        self._continue(winner)
+
+    def _after_illegal(self, obs: Observation) -> None:
+        side = self.before.turn
+        if self.phase == "illegal":
+            # E8: the opponent rolling accepts the illegal play.
+            dice = self._watch.feed(obs.dice, need=2)
+            if dice is not None:
+                self._pending_roll = dice
+                self._resolve_illegal(accepted=True)
+                return
+        if not self._collect(obs):
+            return
+        v = judge_evidence(self._frames, self._candidates(), self.settings, side)
+        if v.kind == "legal" and v.result is not None:
+            self._resolve_illegal(accepted=False, after=v.result)
+
+    # -- game and match end (S1-S3) ---------------------------------------------------------
+    def _game_over(self, winner: Side, points: int, result: str) -> None:
+        self.match = self.match.after_game(winner, points)
+        self.phase = "game_over"
+        self.dice = ()
+        self.last_verdict = f"{_name(winner)} wins {points}"
+        self._emit(
+            ev.GameOver, winner=winner, points=points, result=result, score=self.match.score, rule="S1",
+            message=f"{_name(winner)} wins a {result} game: {points} point(s).",
+        )
+        champion = self.match.is_over
+        if champion is not None:
+            self.phase = "match_over"
+            self.last_verdict = f"{_name(champion)} wins the match"
+            self._emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
+                       message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
+            return
+        # the next game: set up again (B3)
+        self.game_number += 1
+        self.cube = CubeState()
+        self.position = Position.start()
+        self._setup_target = self.position
+        self._after_setup = "opening"
+        self._auto_doubles = 0
+        self._reported.clear()
+        self._reset_view()
+        self.phase = "setup"
+
+    # -- player inputs ------------------------------------------------------------------
+    def _refuse(self, inp: PlayerInput, rule: str, message: str) -> None:
+        self._emit(ev.ActionRefused, side=inp.side, action=str(inp.action), rule=rule, message=message)
+
+    def _on_input(self, inp: PlayerInput) -> None:
+        a = inp.action
+        if a is Action.DOUBLE:
+            self._double(inp)
+        elif a in (Action.TAKE, Action.PASS, Action.BEAVER):
+            self._answer_double(inp)
+        elif a is Action.RESIGN:
+            self._resign_offer(inp)
+        elif a in (Action.ACCEPT_RESIGN, Action.REJECT_RESIGN):
+            self._answer_resign(inp)
+        elif a in (Action.ACCEPT, Action.CORRECT):
+            self._decide(inp)
+        # PADDLE, PAUSE, RESUME belong to the clock
+
+    def _decide(self, inp: PlayerInput) -> None:
+        if self.phase == "illegal":
+            victim = self.before.turn.other
+            if inp.side not in (None, victim):
+                self._refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
+                return
+            if inp.action is Action.ACCEPT:
+                self._resolve_illegal(accepted=True)
+            else:
+                self._demand_correction()
+            return
+        if self.phase == "rolled" and self._premature is not None and self._pending_roll is None \
+                and self.settings.premature == "victim_option":
+            victim = self.position.turn
+            if inp.side not in (None, victim):
+                self._refuse(inp, "E6", f"only {_name(victim)} decides about the premature roll")
+                return
+            early = victim.other
+            if inp.action is Action.ACCEPT:
+                self._premature_stands(self._premature)
+            else:
+                self.last_verdict = "reroll"
+                self._emit(ev.RollVoid, side=early, reason="premature", rule="E6",
+                           message=f"{_name(early)}'s roll is void (premature): roll again.")
+            return
+        self._refuse(inp, "", f"nothing to {inp.action} now")
+
+    def _double(self, inp: PlayerInput) -> None:
+        if self.phase == "illegal":
+            # E8: the opponent doubling accepts the illegal play.
+            doubler = self.before.turn.other
+            if inp.side not in (None, doubler):
+                self._refuse(inp, "C2", f"only {_name(doubler)} may double now")
+                return
+            if not self.cube.can_double(doubler, match=self.match, max_cube=self.settings.rules.max_cube):
+                self._refuse(inp, "C2", self._why_no_double(doubler))
+                return
+            self._resolve_illegal(accepted=True)
+        if self.phase != "awaiting_roll":
+            self._refuse(inp, "C2", "double on your turn, before rolling (C2)")
+            return
+        side = self.position.turn
+        if inp.side not in (None, side):
+            self._refuse(inp, "C2", f"only {_name(side)}, on roll, may double now (C2)")
+            return
+        if not self.cube.can_double(side, match=self.match, max_cube=self.settings.rules.max_cube):
+            self._refuse(inp, "C2", self._why_no_double(side))
+            return
+        self._doubler = side
+        self.phase = "cube"
+        self.last_verdict = f"{_name(side)} doubles"
+        self._emit(ev.CubeOffered, side=side, value=self.cube.value * 2, rule="C2",
+                   message=f"{_name(side)} doubles to {self.cube.value * 2}: {_name(side.other)}, take or pass.")
+
+    def _why_no_double(self, side: Side) -> str:
+        if not self.match.cube_allowed:
+            return "no cube in " + ("a 1-point match (S3)" if self.match.length == 1 else "the Crawford game (S3)")
+        if self.cube.owner is not None and self.cube.owner is not side:
+            return f"{_name(self.cube.owner)} owns the cube (C2)"
+        return f"the cube never exceeds {self.settings.rules.max_cube} (C4)"
+
+    def _answer_double(self, inp: PlayerInput) -> None:
+        if self.phase != "cube" or self._doubler is None:
+            self._refuse(inp, "C3", "no double to answer")
+            return
+        doubler = self._doubler
+        taker = doubler.other
+        if inp.side not in (None, taker):
+            self._refuse(inp, "C3", f"{_name(taker)} answers the double (C3)")
+            return
+        if inp.action is Action.PASS:
+            out = outcome_passed(doubler, self.cube)
+            self._emit(ev.CubePassed, side=taker, value=self.cube.value, rule="C3",
+                       message=f"{_name(taker)} passes: {_name(doubler)} wins {self.cube.value}.")
+            self._game_over(doubler, out.points, "pass")
+            return
+        rules = self.settings.rules
+        if inp.action is Action.BEAVER:
+            if not self.cube.can_beaver(taker, settings=rules, match=self.match):
+                self._refuse(inp, "C5", "no beavers here (C5): take or pass")
+                return
+            self.cube = self.cube.beavered(taker, settings=rules, match=self.match)
+        else:
+            self.cube = self.cube.doubled(taker, max_cube=rules.max_cube)
+        self.phase = "awaiting_roll"
+        self._doubler = None
+        self.last_verdict = f"{_name(taker)} takes"
+        self._emit(ev.CubeTaken, side=taker, value=self.cube.value, rule="C3",
+                   message=f"{_name(taker)} takes; the cube is at {self.cube.value}.")
+
+    def _resign_offer(self, inp: PlayerInput) -> None:
+        if self.phase not in _IN_GAME or inp.side is None:
+            self._refuse(inp, "S4", "resign during a game, naming the side that resigns (S4)")
+            return
+        if inp.level not in (1, 2, 3):
+            self._refuse(inp, "S4", "resign a single (1), gammon (2) or backgammon (3) game (S4)")
+            return
+        self._resign = Resignation(inp.side, GameValue(inp.level))
+        self._resume_phase = self.phase
+        self.phase = "resign"
+        self._emit(ev.Resigned, side=inp.side, level=inp.level, rule="S4",
+                   message=f"{_name(inp.side)} resigns a {GameValue(inp.level).name.lower()}: "
+                   f"{_name(inp.side.other)}, accept or play on.")
+
+    def _answer_resign(self, inp: PlayerInput) -> None:
+        r = self._resign
+        if self.phase != "resign" or r is None:
+            self._refuse(inp, "S4", "no resignation to answer")
+            return
+        if inp.side not in (None, r.winner):
+            self._refuse(inp, "S4", f"{_name(r.winner)} answers the resignation (S4)")
+            return
+        accepted = inp.action is Action.ACCEPT_RESIGN
+        self._resign = None
+        self.phase = self._resume_phase
+        self._emit(ev.ResignationAnswered, side=r.winner, accepted=accepted, rule="S4",
+                   message=f"{_name(r.winner)} " + ("accepts." if accepted else "plays on."))
+        if accepted:
+            pts = r.points(self.cube, settings=self.settings.rules, match=self.match)
+            self._game_over(r.winner, pts, "resign")
+
+
+def _white_point(spot: int, light_is_white: bool) -> int:
+    return spot + 1 if light_is_white else 24 - spot
+
+
+def _confidently_differs(a: Observation, b: Observation, threshold: float = 0.9) -> bool:
+    """Do two frames disagree on a spot where both are confident?"""
+    sa = (*a.points, a.bar, a.off)
+    sb = (*b.points, b.bar, b.off)
+    for x, y in zip(sa, sb):
+        for cx, cy in ((x.light, y.light), (x.dark, y.dark)):
+            if cx.best != cy.best and cx.confidence >= threshold and cy.confidence >= threshold:
+                return True
+    return False
+

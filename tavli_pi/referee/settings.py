@@ -1,0 +1,73 @@
+"""The referee's settings: rule variants (RULES.md) and evidence thresholds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tavli_pi.errors import ConfigError
+from tavli_pi.rules.settings import Settings
+
+__all__ = ["RefereeSettings", "PREMATURE_POLICIES", "ILLEGAL_POLICIES"]
+
+PREMATURE_POLICIES = ("void", "stands", "victim_option")
+ILLEGAL_POLICIES = ("responsible-moves", "legal-moves")
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeSettings:
+    """Everything the referee may be told; defaults follow RULES.md.
+
+    Rule variants: ``light_is_white`` (which checker colour is White),
+    ``die_on_checker_void`` (E3 c; False = the USBGF 2017 rule), ``premature``
+    (E6: "void", "stands", "victim_option"), ``illegal_policy`` (E8:
+    "responsible-moves" lets the opponent choose, "legal-moves" always demands
+    a legal play), ``rules`` (cube and scoring variants).
+
+    Evidence (log-likelihoods in nats): a legal play is accepted when the best
+    legal end position beats the next by ``accept_margin`` and the
+    unconstrained reading beats it by at most ``accept_gap``. An
+    illegal call needs the unconstrained reading to beat every legal end by
+    ``illegal_gap`` and be a real position, read with per-spot confidence
+    ``illegal_confidence`` on every differing spot, identically in at least
+    ``stable_frames`` clear frames. Dice count as settled after
+    ``settle_frames`` identical still frames. ``clear_view_after`` frames
+    without a verdict ask the players for a clear view.
+    """
+
+    light_is_white: bool = True
+    die_on_checker_void: bool = True
+    premature: Literal["void", "stands", "victim_option"] = "void"
+    illegal_policy: Literal["responsible-moves", "legal-moves"] = "responsible-moves"
+    rules: Settings = field(default_factory=Settings)
+    settle_frames: int = 2
+    stable_frames: int = 2
+    max_evidence_frames: int = 4
+    accept_margin: float = 3.0
+    accept_gap: float = 2.5
+    illegal_gap: float = 9.0
+    illegal_confidence: float = 0.9
+    die_confidence: float = 0.6
+    clear_view_after: int = 5
+
+    def __post_init__(self) -> None:
+        if self.premature not in PREMATURE_POLICIES:
+            raise ConfigError(
+                f"referee.premature must be one of {', '.join(PREMATURE_POLICIES)} (E6), "
+                f"got {self.premature!r}"
+            )
+        if self.illegal_policy not in ILLEGAL_POLICIES:
+            raise ConfigError(
+                f"referee.illegal_policy must be one of {', '.join(ILLEGAL_POLICIES)} (E8), "
+                f"got {self.illegal_policy!r}"
+            )
+        for name in ("settle_frames", "stable_frames", "max_evidence_frames", "clear_view_after"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"referee.{name} must be 1 or more")
+        if self.stable_frames > self.max_evidence_frames:
+            raise ConfigError("referee.stable_frames cannot exceed referee.max_evidence_frames")
+        for name in ("accept_margin", "accept_gap", "illegal_gap"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"referee.{name} must be positive (nats of evidence)")
+        if not 0.5 <= self.illegal_confidence <= 1.0:
+            raise ConfigError("referee.illegal_confidence must be between 0.5 and 1.0")

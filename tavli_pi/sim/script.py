@@ -1,0 +1,248 @@
+"""Scripted matches: what happens at the table, moment by moment (no pixels).
+
+A script is a list of :class:`Moment`: the checkers on the board, the dice
+lying (or tumbling) on it, whether a hand is over the board, and the player
+inputs (buttons, touches) made just before that moment is seen. The truth is
+kept with the rules (``legal_results``); a simple deterministic bot picks the
+plays. :mod:`tavli_pi.sim.table` turns moments into Scenes to render.
+
+:func:`demo_match` is the 3-point match of ``tavli-pi demo``: a tied opening
+roll, a cocked die, a premature roll, an illegal play pointed out and
+corrected, a White gammon (2-0), the Crawford game (a refused double, Black
+wins single on a resignation: 2-1), then a double and a take, Black wins 2
+(2-3, Black wins the match).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.rules.moves import PlayResult, legal_results
+from tavli_pi.rules.position import Position, Side
+from tavli_pi.rules.scoring import game_winner
+
+__all__ = ["ScriptDie", "Moment", "ScriptWriter", "demo_match", "runner_bot"]
+
+Half = Literal["left", "right", "bar", "outside"]
+Pose = Literal["flat", "cocked", "leaning", "on_checker"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptDie:
+    value: int
+    half: Half  # from the light player's seat
+    slot: int = 0  # 0, 1: which of the two places in that half
+    pose: Pose = "flat"
+    moving: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One camera frame's worth of the table."""
+
+    position: Position
+    dice: tuple[ScriptDie, ...] = ()
+    hand: bool = False
+    inputs: tuple[PlayerInput, ...] = ()  # made just before this frame
+    note: str = ""  # a caption (what the script means to happen)
+    expect: tuple[str, ...] = field(default=(), compare=False)  # event kinds the referee should give
+
+
+Bot = Callable[[Position, tuple[PlayResult, ...]], PlayResult]
+
+
+def runner_bot(pos: Position, results: tuple[PlayResult, ...]) -> PlayResult:
+    """Race home: the fewest own pips left, then the fewest own blots, then the first."""
+    side = pos.turn
+
+    def key(r: PlayResult) -> tuple[int, int]:
+        p = r.position
+        blots = sum(1 for own in range(1, 25) if p.count(side, own) == 1)
+        return (p.pip_count(side), blots)
+
+    return min(results, key=key)
+
+
+def first_bot(pos: Position, results: tuple[PlayResult, ...]) -> PlayResult:
+    return results[0]
+
+
+class ScriptWriter:
+    """Writes moments while keeping the true position by the rules."""
+
+    def __init__(self, *, light_is_white: bool = True) -> None:
+        self.light_is_white = light_is_white
+        self.moments: list[Moment] = []
+        self.position = Position.start()
+        self._pending: list[PlayerInput] = []
+
+    def half(self, side: Side) -> Half:
+        light = Side.WHITE if self.light_is_white else Side.BLACK
+        return "right" if side is light else "left"
+
+    def _add(self, n: int = 1, *, dice: tuple[ScriptDie, ...] = (), hand: bool = False,
+             position: Position | None = None, note: str = "", expect: tuple[str, ...] = ()) -> None:
+        pos = position or self.position
+        for i in range(n):
+            inputs = tuple(self._pending) if i == 0 else ()
+            if i == 0:
+                self._pending.clear()
+            self.moments.append(Moment(pos, dice, hand, inputs, note if i == 0 else "", expect if i == n - 1 else ()))
+
+    def press(self, action: Action, side: Side | None = None, level: int = 0, *, note: str = "",
+              expect: tuple[str, ...] = ()) -> None:
+        """A decision, seen with the next frame (one still frame shows it)."""
+        self._pending.append(PlayerInput(action, side, level, source="touch"))
+        self._add(1, note=note, expect=expect)
+
+    def _dice(self, side: Side, values: tuple[int, int], *, pose: tuple[Pose, Pose] = ("flat", "flat"),
+              moving: bool = False) -> tuple[ScriptDie, ...]:
+        h = self.half(side)
+        return tuple(ScriptDie(v, h, i, pose[i], moving) for i, v in enumerate(values))
+
+    def setup(self, *, note: str = "set up") -> None:
+        self.position = Position.start()
+        self._add(1, hand=True, note=note)
+        self._add(2, expect=("setup_checked",))
+
+    def opening(self, white: int, black: int) -> tuple[ScriptDie, ...]:
+        dice = (ScriptDie(white, self.half(Side.WHITE), 0), ScriptDie(black, self.half(Side.BLACK), 1))
+        moving = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in dice)
+        self._add(1, dice=moving, note=f"opening roll: White {white}, Black {black}")
+        self._add(2, dice=dice, expect=("opening_roll",))
+        if white == black:
+            self._add(1, hand=True, note="tie: pick up and roll again (E1)")
+            return ()
+        self.position = self.position.with_turn(Side.WHITE if white > black else Side.BLACK)
+        return dice
+
+    def roll(self, values: tuple[int, int], *, pose: tuple[Pose, Pose] = ("flat", "flat"),
+             note: str = "", expect: tuple[str, ...] = ("roll_accepted",)) -> tuple[ScriptDie, ...]:
+        side = self.position.turn
+        self._add(1, dice=self._dice(side, values, moving=True), note=note or f"{side.name.lower()} rolls")
+        dice = self._dice(side, values, pose=pose)
+        self._add(2, dice=dice, expect=expect)
+        return dice
+
+    def void_roll(self, values: tuple[int, int], pose: tuple[Pose, Pose], note: str) -> None:
+        self.roll(values, pose=pose, note=note, expect=("roll_void",))
+        self._add(1, hand=True, note="pick up the dice to roll again")
+
+    def play(self, dice: tuple[ScriptDie, ...], bot: Bot = runner_bot, *, after: Position | None = None,
+             early: tuple[int, int] | None = None) -> Position:
+        """Move the checkers (a hand), leave them with the dice down, pick the dice up."""
+        before = self.position
+        values = tuple(sorted((d.value for d in dice), reverse=True))
+        results = legal_results(before, (values[0], values[1]))
+        if after is None:
+            after = bot(before, results).position if results else before
+        self._add(1, dice=dice, hand=True, position=after, note="the play")
+        self._add(1, dice=dice, position=after)
+        if early is not None:
+            # the opponent throws before the dice are picked up (E6)
+            other = before.turn.other
+            edice = self._dice(other, early)
+            self._add(2, dice=dice + edice, position=after, note="premature roll (E6)",
+                      expect=("premature_roll", "roll_void"))
+            self._add(1, dice=edice, position=after, expect=("play_accepted",))
+            self._add(1, hand=True, position=after, note="the early dice are picked up")
+        else:
+            self._add(1, position=after, expect=("play_accepted",))
+        self.position = after.with_turn(before.turn.other)
+        return after
+
+    def illegal_then_correct(self, dice: tuple[ScriptDie, ...], bad: Position, good: Position) -> None:
+        mover = self.position.turn
+        self._add(1, dice=dice, hand=True, position=bad, note="an illegal play")
+        self._add(1, dice=dice, position=bad)
+        self._add(1, position=bad, expect=("illegal_play",))
+        self._pending.append(PlayerInput(Action.CORRECT, mover.other, source="button"))
+        self._add(1, position=bad, note="the opponent demands a legal play (E8)", expect=("correction_demanded",))
+        self._add(1, hand=True, position=good, note="corrected")
+        self._add(2, position=good, expect=("illegal_play_resolved",))
+        self.position = good.with_turn(mover.other)
+
+    def game_over(self) -> Side | None:
+        return game_winner(self.position)
+
+
+def demo_match(*, light_is_white: bool = True) -> list[Moment]:
+    """The scripted 3-point match of ``tavli-pi demo``."""
+    w = ScriptWriter(light_is_white=light_is_white)
+    # -- game 1: White wins a gammon (2-0) ------------------------------------------
+    w.setup(note="game 1: set up")
+    w.opening(3, 3)  # a tie (E1)
+    dice = w.opening(6, 5)
+    w.play(dice)
+    black_rolls = iter([(2, 1), (1, 2), (2, 1), (1, 2), (2, 1), (1, 2), (2, 1), (1, 2), (2, 1), (1, 2)] * 2)
+    white_rolls = iter([(6, 6), (5, 5), (6, 6), (6, 6), (5, 5), (6, 6), (4, 4), (6, 6), (5, 5), (6, 6),
+                        (6, 6), (6, 6), (6, 6)])
+    turn = 0
+    while w.game_over() is None:
+        side = w.position.turn
+        if side is Side.BLACK:
+            turn += 1
+            values = next(black_rolls)
+            if turn == 2:
+                w.void_roll(values, ("flat", "cocked"), "a cocked die (E3)")
+            dice = w.roll(values)
+            if turn == 3:
+                before = w.position
+                good = legal_results(before, (values[0], values[1]))
+                g = first_bot(before, good).position
+                bad = _black_illegal(before, g, (values[0], values[1]))
+                w.illegal_then_correct(dice, bad, g)
+                continue
+            w.play(dice, first_bot, early=(4, 4) if turn == 6 else None)
+        else:
+            dice = w.roll(next(white_rolls))
+            w.play(dice)
+    w.moments.append(Moment(w.position, (), True, (), "White wins a gammon"))
+    # -- game 2: the Crawford game; Black wins single on a resignation (2-1) ---------------
+    w.setup(note="game 2: the Crawford game")
+    dice = w.opening(2, 6)
+    w.play(dice, first_bot)
+    dice = w.roll((3, 1))
+    w.play(dice, first_bot)
+    w.press(Action.DOUBLE, Side.BLACK, note="no cube in the Crawford game (S3)", expect=("action_refused",))
+    dice = w.roll((5, 4))
+    w.play(dice, first_bot)
+    w.press(Action.RESIGN, Side.WHITE, 1, note="White resigns a single game (S4)", expect=("resigned",))
+    w.press(Action.ACCEPT_RESIGN, Side.BLACK, expect=("game_over",))
+    # -- game 3: Black doubles, White takes, Black wins 2 (2-3) --------------------------------
+    w.setup(note="game 3")
+    dice = w.opening(1, 4)
+    w.play(dice, first_bot)
+    dice = w.roll((2, 2))
+    w.play(dice, first_bot)
+    w.press(Action.DOUBLE, Side.BLACK, note="Black doubles (C2)", expect=("cube_offered",))
+    w.press(Action.TAKE, Side.WHITE, note="White takes (C3)", expect=("cube_taken",))
+    dice = w.roll((6, 6))
+    w.play(dice, first_bot)
+    w.press(Action.RESIGN, Side.WHITE, 1, note="White resigns at 2 (S4)", expect=("resigned",))
+    w.press(Action.ACCEPT_RESIGN, Side.BLACK, note="Black wins the match", expect=("game_over", "match_over"))
+    return w.moments
+
+
+def _black_illegal(before: Position, good: Position, dice: tuple[int, int]) -> Position:
+    from tavli_pi.rules.moves import is_legal
+
+    side = before.turn
+    s = side.sign
+    pts = list(good.points)
+    for i in range(24):
+        if pts[i] * s <= 0:
+            continue
+        j = i - 1 if side is Side.WHITE else i + 1
+        if not 0 <= j < 24 or pts[j] * s < 0:
+            continue
+        new = pts.copy()
+        new[i] -= s
+        new[j] += s
+        p = Position(tuple(new), good.bar, good.off, good.turn)
+        if not is_legal(before, dice, p):
+            return p
+    raise ValueError("no illegal variant of the play")  # pragma: no cover
