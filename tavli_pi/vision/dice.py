@@ -1,13 +1,23 @@
-"""Dice: find small square blobs that stand out from the board, read their pips.
+"""Dice on the board: find them by their pips, read them, judge how they lie.
 
-``read_pips(crop)`` reads one die's top face from a crop around it, whatever
-the colours: Otsu's threshold splits face and pips, the pips are the
-minority class, and the value is the number of small, round, pip-sized
-blobs on the face. ``find_dice`` looks in the canonical image for blobs of
-about a die's size (between a third and three fifths of a checker) that
-differ from their surroundings and are not checkers, then reads each.
-A die that lies flat shows a square; a cocked or leaning one shows a skewed
-outline (two faces), which lowers its squareness.
+``find_dice`` works in the canonical (top-down) image:
+
+1. Pip spots: small round marks brighter or darker than their surroundings
+   (a 5x5 top-hat / black-hat, then compact components of pip size). Pips
+   are what every die has and what checkers, points and the frame lack, so
+   dice are found on any body colour and even on a point of their own colour.
+2. Spots of one shade within a die's reach of each other form a cluster;
+   each cluster is a candidate die.
+3. The body: pixels around the spots that share the body's colour, grown to
+   the die's outline. Its minimum-area rectangle gives the die's centre,
+   size and angle. A flat die shows a square; a cocked or leaning die shows
+   its slanted top plus a strip of side face (an oblong outline) and pips
+   that do not fit one face's layout.
+4. The value: ``read_pips`` on a crop of the original image (more pixels
+   than the canonical view), rotated square to the die; its confidence is
+   lowered further when the spot count disagrees or the die is not flat.
+5. On a checker: the die's centre lies within a checker disc (or so close
+   to one that it must lean on it). Half: from the calibrated bar and field.
 """
 
 from __future__ import annotations
@@ -18,52 +28,144 @@ import numpy as np
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
+from tavli_pi.vision.pips import PipReading, layout_error, read_pips
 
-__all__ = ["read_pips", "find_dice", "PipReading"]
+__all__ = ["read_pips", "find_dice", "find_spots", "PipReading", "Spot"]
 
-PipReading = tuple[int, float]  # (value 1-6 or 0 when unreadable, confidence)
+Spot = tuple[float, float, bool]  # (x, y, bright)
 
-_SIZE = 64
+#: grey levels a pip must stand out from its surroundings (canonical image)
+SPOT_CONTRAST = 34
+#: a die's edge relative to the point pitch: the simulator's are 0.44, the WTC board's about 0.3
+DIE_RANGE = (0.24, 0.56)
 
 
-def read_pips(crop: np.ndarray) -> PipReading:
-    """(pips on the face, confidence) for a BGR crop centred on one die's top face."""
-    if crop is None or crop.size == 0:
-        return 0, 0.0
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-    gray = cv2.resize(gray, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA)
-    gray = cv2.GaussianBlur(gray, (3, 3), 0)
-    m = int(_SIZE * 0.12)
-    inner = gray[m:-m, m:-m]
-    t, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    dark = (inner <= t).astype(np.uint8)
-    # pips are the minority class of the face
-    pips = dark if dark.mean() < 0.5 else 1 - dark
-    contrast = abs(float(inner[pips == 1].mean()) - float(inner[pips == 0].mean())) if 0 < pips.mean() < 1 else 0.0
-    n, _, stats, cents = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    area = float(inner.size)
-    good: list[float] = []
-    for i in range(1, n):
-        a = stats[i, cv2.CC_STAT_AREA]
-        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if not (0.006 * area <= a <= 0.09 * area):
+def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
+    """Small round marks (pips) in a grey image: (x, y, bright).
+
+    Peaks of a 5x5 top-hat (bright) or black-hat (dark) that are ringed all
+    round, 3 px out, by an even band at least a third of ``contrast`` away
+    from the peak (pips on a body; not corners, rims or the tips of points).
+    """
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    h, w = gray.shape
+    g = gray.astype(np.int16)
+    out: list[Spot] = []
+    for bright, op in ((True, cv2.MORPH_TOPHAT), (False, cv2.MORPH_BLACKHAT)):
+        hat = cv2.morphologyEx(gray, op, k)
+        peak = (hat > contrast) & (hat >= cv2.dilate(hat, np.ones((3, 3), np.uint8)))
+        peak[:4, :] = peak[-4:, :] = False
+        peak[:, :4] = peak[:, -4:] = False
+        ys, xs = np.nonzero(peak)
+        if len(xs) == 0:
             continue
-        if max(w, h) > 2.2 * min(w, h):
-            continue
-        fill = a / float(w * h)
-        if fill < 0.45:
-            continue
-        x0, y0 = stats[i, cv2.CC_STAT_LEFT], stats[i, cv2.CC_STAT_TOP]
-        if x0 == 0 or y0 == 0 or x0 + w >= inner.shape[1] or y0 + h >= inner.shape[0]:
-            continue  # touches the crop edge: the die's outline or a neighbour, not a pip
-        good.append(float(a))
-    if not good or len(good) > 6:
-        return 0, 0.0
-    sizes = np.asarray(good)
-    # pips on one face are all the same size
-    uniform = 1.0 - min(1.0, float(sizes.std() / (sizes.mean() + 1e-6)))
-    conf = float(np.clip(0.35 + 0.4 * uniform + 0.25 * min(1.0, contrast / 80.0), 0.0, 1.0))
-    return len(good), conf
+        core = (cv2.dilate if bright else cv2.erode)(gray, np.ones((3, 3), np.uint8))[ys, xs].astype(np.float32)
+        ring = np.stack([g[ys + dy, xs + dx] for dx, dy in _RING], axis=1).astype(np.float32)
+        step = (core[:, None] - ring) if bright else (ring - core[:, None])
+        ok = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
+        kept: list[tuple[int, int]] = []
+        for x, y in zip(xs[ok].tolist(), ys[ok].tolist()):
+            if all(abs(x - a) > 2 or abs(y - b) > 2 for a, b in kept):
+                kept.append((x, y))
+                out.append((float(x), float(y), bright))
+    return out
+
+
+_RING = [
+    (int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t))))
+    for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)
+]
+
+
+def _clusters(spots: list[Spot], reach: float) -> list[list[Spot]]:
+    """Single-linkage groups of same-shade spots closer than ``reach``."""
+    out: list[list[Spot]] = []
+    for bright in (True, False):
+        pts = [s for s in spots if s[2] == bright]
+        seen = [False] * len(pts)
+        for i in range(len(pts)):
+            if seen[i]:
+                continue
+            seen[i] = True
+            group, todo = [pts[i]], [i]
+            while todo:
+                j = todo.pop()
+                for m in range(len(pts)):
+                    if not seen[m] and np.hypot(pts[m][0] - pts[j][0], pts[m][1] - pts[j][1]) < reach:
+                        seen[m] = True
+                        group.append(pts[m])
+                        todo.append(m)
+            out.append(group)
+    return out
+
+
+def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The die's outline around its pips, as a rotated rectangle in canonical px."""
+    pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
+    cx, cy = pts.mean(axis=0)
+    half = int(pitch * 0.6)
+    x0, y0 = max(int(cx) - half, 0), max(int(cy) - half, 0)
+    x1, y1 = min(int(cx) + half + 1, canon.shape[1]), min(int(cy) + half + 1, canon.shape[0])
+    crop = canon[y0:y1, x0:x1].astype(np.int16)
+    if crop.size == 0:
+        return None
+    local = pts - (x0, y0)
+    hh, ww = crop.shape[:2]
+    pipm8 = np.zeros((hh, ww), np.uint8)
+    for px, py in local:
+        cv2.circle(pipm8, (int(round(px)), int(round(py))), 2, 1, -1)
+    pipm = pipm8.astype(bool)
+    # the body: the half of the die's middle farthest in shade from the pips
+    lx, ly = local.mean(axis=0)
+    r = max(0.18 * pitch, 4.0)
+    mid8 = np.zeros((hh, ww), np.uint8)
+    cv2.circle(mid8, (int(round(lx)), int(round(ly))), int(round(r)), 1, -1)
+    mid = mid8.astype(bool) & ~pipm
+    if mid.sum() < 8 or not pipm.any():
+        return None
+    vals = crop[mid]
+    shade = vals.sum(axis=1)
+    bright = group[0][2]
+    cut = np.median(shade)
+    body = np.median(vals[shade <= cut] if bright else vals[shade >= cut], axis=0)
+    pip = np.median(crop[pipm], axis=0)
+    sep = float(np.abs(body - pip).max())
+    dist = np.abs(crop - body).max(axis=2)
+    mask = ((dist < max(30.0, 0.3 * sep)) | pipm).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lab = labels[int(round(float(np.clip(local[:, 1].mean(), 0, hh - 1)))), int(round(float(np.clip(local[:, 0].mean(), 0, ww - 1))))]
+    if lab == 0:
+        counts = np.bincount(labels[pipm].ravel(), minlength=n)
+        counts[0] = 0
+        lab = int(np.argmax(counts))
+        if lab == 0:
+            return None
+    x, y, w, h, a = (int(v) for v in stats[lab])
+    if x == 0 or y == 0 or x + w >= ww or y + h >= hh:
+        return None  # the body runs into its surroundings (same colour): outline unknown
+    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * 0.8) ** 2:
+        return None
+    ys, xs = np.nonzero(labels == lab)
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+    if a < 0.8 * rw * rh:
+        return None  # round (a checker's face) or ragged: not a die's outline
+    return (rx + x0, ry + y0), (rw, rh), float(ang)
+
+
+def _crop(image: np.ndarray, cal: Calibration, centre: tuple[float, float], side: float, angle: float) -> np.ndarray:
+    """A square crop of the original image around a canonical centre, turned by ``angle``."""
+    c = np.asarray([centre], np.float32)
+    h = side * 0.5
+    corners = np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32)
+    t = np.deg2rad(angle)
+    rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    src = cal.to_image(corners @ rot.T + c).astype(np.float32)
+    n = 48
+    dst = np.asarray([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def find_dice(
@@ -71,55 +173,107 @@ def find_dice(
     lay: Layout,
     cal: Calibration,
     discs: list[tuple[float, float, float]],
-    hand_mask: np.ndarray,
+    hand_mask: np.ndarray | None,
+    image: np.ndarray | None = None,
 ) -> list[DieReading]:
-    """Dice in the canonical image, reported in image pixels."""
+    """Dice in the canonical image, reported in image pixels.
+
+    ``image`` (the original frame) is used to read the pips at full
+    resolution; without it the canonical image is used.
+    """
     pitch = lay.pitch
-    k = int(pitch * 1.1) | 1
-    small = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
-    back = cv2.medianBlur(small, min(k, 31) | 1)
-    diff = cv2.absdiff(small, back)
-    _, mask = cv2.threshold(diff, 45, 255, cv2.THRESH_BINARY)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    # blank out checkers and hands
-    for x, y, r in discs:
-        cv2.circle(mask, (int(x), int(y)), int(r * 1.05), 0, -1)
-    if hand_mask is not None and hand_mask.shape == mask.shape:
-        mask[hand_mask > 0] = 0
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    spots = find_spots(gray)
+    if hand_mask is not None and hand_mask.shape == gray.shape:
+        spots = [s for s in spots if not hand_mask[int(s[1]), int(s[0])]]
+    reach = 0.36 * pitch
     out: list[DieReading] = []
-    lo, hi = (0.28 * pitch) ** 2, (0.75 * pitch) ** 2
-    for i in range(1, n):
-        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if not (lo <= w * h <= hi) or max(w, h) > 1.8 * min(w, h):
+    taken: list[tuple[float, float]] = []
+    default_side = 0.42 * pitch
+    for group in sorted(_clusters(spots, reach), key=len, reverse=True):
+        pts = np.asarray([(x, y) for x, y, _ in group])
+        span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
+        if len(group) > 12 or span > 1.1 * pitch:
             continue
-        ys, xs = np.nonzero(labels[stats[i, 1] : stats[i, 1] + h, stats[i, 0] : stats[i, 0] + w] == i)
-        pts = np.stack([xs + stats[i, 0], ys + stats[i, 1]], axis=1).astype(np.float32)
-        (cx, cy), (rw, rh), _ = cv2.minAreaRect(pts)
-        if min(rw, rh) < 0.25 * pitch:
+        body = _body(canon, group, pitch)
+        if body is not None:
+            (bx, by), (bw, bh), ang = body
+            side, long_ = min(bw, bh), max(bw, bh)
+            square = side / max(long_, 1e-6)
+            if not (DIE_RANGE[0] * pitch <= long_ <= DIE_RANGE[1] * pitch * 1.6):
+                continue
+        else:
+            if len(group) < 3 or layout_error(pts) > 0.1:
+                continue  # neither a die's outline nor a clear pip layout
+            bx, by = (float(v) for v in pts.mean(axis=0))
+            side = long_ = max(default_side, span * 1.4)
+            square, ang = 1.0, _angle_of(pts)
+        if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
-        squareness = min(rw, rh) / max(rw, rh)
-        fill = len(pts) / max(rw * rh, 1.0)
-        side = max(rw, rh)
-        x0, y0 = int(cx - side * 0.5), int(cy - side * 0.5)
-        crop = canon[max(0, y0) : y0 + int(side) + 1, max(0, x0) : x0 + int(side) + 1]
+        # the top face: on an oblong outline, the squarer part away from the side strip
+        src = image if image is not None else canon
+        top_c = (bx, by)
+        if image is None:
+            crop = canon[int(by - 0.65 * side) : int(by + 0.65 * side) + 1, int(bx - 0.65 * side) : int(bx + 0.65 * side) + 1]
+        else:
+            crop = _crop(src, cal, top_c, 1.3 * side, ang)
         value, conf = read_pips(crop)
+        n_spots = len(group)
+        fit = layout_error(pts) if 3 <= n_spots <= 6 else 0.0
         if value == 0:
-            continue
-        flat = squareness > 0.8 and fill > 0.7
+            if len(group) < 2 or body is None:
+                continue  # a lone mark without a die's outline: not a die
+            conf = 0.0
+        cocked = (body is not None and square < 0.84) or n_spots > 6 or (n_spots >= 3 and fit > 0.16)
+        if value and n_spots != value:
+            conf *= 0.7
+        if cocked:
+            conf *= 0.5
+        taken.append((bx, by))
         on_checker = any(
-            np.hypot(cx - dx, cy - dy) < dr + 0.45 * side for dx, dy, dr in discs
+            np.hypot(bx - dx, by - dy) < dr + 0.3 * side and _checker_under(canon, cal, (dx, dy, dr), side)
+            for dx, dy, dr in discs
         )
-        u, v = lay.to_uv(cx, cy)
-        xy = cal.to_image(np.asarray([[cx, cy]], np.float32))[0]
+        u, v = lay.to_uv(bx, by)
+        xy = cal.to_image(np.asarray([[bx, by]], np.float32))[0]
         out.append(
             DieReading(
                 xy=(float(xy[0]), float(xy[1])),
-                value=value,
-                value_confidence=conf,
-                flat=bool(flat and not on_checker),
+                value=int(value),
+                value_confidence=float(conf),
+                flat=bool(not cocked and not on_checker),
                 on_checker=bool(on_checker),
                 half=lay.half_of(u, v),  # type: ignore[arg-type]
             )
         )
     return out
+
+
+def _checker_under(canon: np.ndarray, cal: Calibration, disc: tuple[float, float, float], side: float) -> bool:
+    """Is this disc a real checker (its body shows round the die), not the die itself?
+
+    Samples a ring just inside the disc's edge, beyond the die's corners:
+    a checker shows its own colour there on most of the ring.
+    """
+    dx, dy, dr = disc
+    rad = max(0.8 * dr, 0.75 * side)
+    if rad >= dr:
+        return True  # too small to tell: trust the checker finder
+    t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    xs = np.clip(np.round(dx + rad * np.cos(t)).astype(int), 0, canon.shape[1] - 1)
+    ys = np.clip(np.round(dy + rad * np.sin(t)).astype(int), 0, canon.shape[0] - 1)
+    ring = canon[ys, xs].astype(np.float32)
+    near = np.zeros(len(ring), bool)
+    for ref in (cal.light_bgr, cal.dark_bgr):
+        near |= np.abs(ring - np.asarray(ref, np.float32)).max(axis=1) < 60
+    return bool(near.mean() >= 0.4)
+
+
+def _angle_of(pts: np.ndarray) -> float:
+    """A die's rotation from its pips (pips sit on a square grid), degrees."""
+    if len(pts) < 2:
+        return 0.0
+    d = pts[:, None, :] - pts[None, :, :]
+    ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))[np.triu_indices(len(pts), 1)]
+    # diagonal pairs (2, 3) are at 45 degrees to the edges; fold everything to 0-90
+    return float(np.median(np.mod(ang + 45.0, 90.0)))
