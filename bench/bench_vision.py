@@ -24,13 +24,21 @@ REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "real
 
 def boards(name: str, items: list[tuple[BoardReader, np.ndarray, dict[int, int], dict[int, int], tuple[int, int]]]) -> None:
     spots = wrong = perfect = 0
+    p_true: list[float] = []
     for reader, img, light, dark, bar in items:
-        errs = spot_errors(reader.read(img), light, dark, bar)
+        obs = reader.read(img)
+        errs = spot_errors(obs, light, dark, bar)
         spots += 25
         wrong += len(errs)
         perfect += not errs
+        # calibration: the probability each spot's evidence gives the true count
+        for p in range(1, 25):
+            p_true += [obs.points[p - 1].light.p(light.get(p, 0)), obs.points[p - 1].dark.p(dark.get(p, 0))]
+        p_true += [obs.bar.light.p(bar[0]), obs.bar.dark.p(bar[1])]
+    pt = np.asarray(p_true)
     print(f"{name}: {len(items)} boards, per-spot error {100 * wrong / spots:.2f}% "
-          f"({wrong}/{spots}), perfect boards {100 * perfect / len(items):.1f}%")
+          f"({wrong}/{spots}), perfect boards {100 * perfect / len(items):.1f}%; "
+          f"true count: mean log-lik {np.mean(np.log(pt)):.3f}, p<0.01 in {int((pt < 0.01).sum())}/{len(pt)}")
 
 
 def main() -> None:
@@ -87,6 +95,34 @@ def main() -> None:
                 tot += 1
                 ok += read_pips(small[int(cy - bh / 2):int(cy + bh / 2), int(cx - bw / 2):int(cx + bw / 2)])[0] == int(k) + 1
     print(f"dice pips, fudw classes 0-4: {100 * ok / tot:.1f}% ({ok}/{tot})")
+    # distractors (d6p numerals, d8, d10): a confident reading (>= 0.6) is a false accept
+    dis = [(sp, r) for sp in ("train", "test") for r in csv.DictReader(open(REAL / "dice/banachowicz" / f"{sp}_labels.csv"))
+           if not r["class"].startswith("d6-")]
+    fa = 0
+    for sp, r in dis:
+        img = cv2.imread(str(REAL / "dice/banachowicz" / sp / r["filename"]))
+        fa += read_pips(img[int(r["ymin"]):int(r["ymax"]), int(r["xmin"]):int(r["xmax"])])[1] >= 0.6
+    print(f"dice pips, distractor false accepts (conf >= 0.6): {100 * fa / len(dis):.1f}% ({fa}/{len(dis)})")
+    # dice on simulated boards (true corners, true checker discs: the dice step alone)
+    from tests.vision.test_dice_sim import score
+    for kind, scenes in (("easy", easy_scenes(40, 21)), ("hard", hard_scenes(80, 21))):
+        st = score(scenes, 0)
+        found = st["found_flat"] + st["found_not_flat"] + st["found_moving"]
+        n = st["n_flat"] + st["n_not_flat"] + st["n_moving"]
+        print(f"sim {kind} dice: recall {found}/{n} (flat {st['found_flat']}/{st['n_flat']}, cocked/leaning/on-checker "
+              f"{st['found_not_flat']}/{st['n_not_flat']}, tumbling {st['found_moving']}/{st['n_moving']}), "
+              f"false dice {st['false_alarm']} ({st['false_alarm_confident']} confident); "
+              f"value on flat {st['value_ok']}/{st['found_flat']} (confidently wrong {st['confident_wrong']}); "
+              f"cocked recall {st['cocked_hit']}/{st['found_not_flat']}; flat called cocked {st['false_cocked']}/{st['found_flat']}; "
+              f"on_checker {st['on_checker_ok']}/{found}; half {st['half_ok']}/{found}")
+    from tavli_pi.vision.dice import find_dice
+    cal0 = wtc_calibration(REAL)
+    img0 = cv2.imread(str(REAL / "boards/wtc2022/frame0.jpg"))
+    can0 = cal0.warp(img0)
+    t0 = time.perf_counter()
+    for _ in range(20):
+        find_dice(can0, cal0.layout, cal0, [], None, img0)
+    print(f"find_dice on a WTC frame: {(time.perf_counter() - t0) / 20 * 1000:.1f} ms")
     # speed on a 1280x720 frame
     img = cv2.imread(str(REAL / "boards/wtc2022/frame0.jpg"))
     for _ in range(3):

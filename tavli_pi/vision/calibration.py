@@ -147,6 +147,7 @@ class Calibration:
     source: str = "corners"
     field_bgr: tuple[float, float, float] | None = None  # the bare playing surface
     skin: str = ""  # where the clear board is skin-coloured (vision.hands.encode_mask)
+    checker_r: float = 0.455  # checker radius as a fraction of the point width (refined)
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -212,6 +213,7 @@ class Calibration:
             "source": self.source,
             "skin": self.skin,
             "field_bgr": list(self.field_bgr) if self.field_bgr else None,
+            "checker_r": self.checker_r,
         }
 
     @classmethod
@@ -231,6 +233,7 @@ class Calibration:
                 source=str(d.get("source", "file")),
                 skin=str(d.get("skin", "")),
                 field_bgr=tuple(float(v) for v in d["field_bgr"]) if d.get("field_bgr") else None,  # type: ignore[arg-type]
+                checker_r=float(d.get("checker_r", 0.455)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

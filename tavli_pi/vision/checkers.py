@@ -1,13 +1,18 @@
-"""Checkers: find discs along each point's strip and turn them into count evidence.
+"""Checkers: ring features of disc candidates, traced slot by slot along a stack.
 
 A checker seen from above is a disc whose rim makes an edge all the way
-round; a triangle, a die or the frame does not. For every candidate centre
-along a strip we sample the radial gradient on a ring of about one checker
-radius and keep a low percentile of it (edges must be there on most of the
-ring). Peaks along the strip, at least ~0.7 pitch apart, are checkers; each is
-coloured light or dark against the calibrated checker colours. A point's
-count evidence is the Poisson-binomial distribution of its disc
-probabilities, floored so the referee can always prefer a neighbouring count.
+round; a triangle, a die or the frame does not. For a candidate centre we
+sample the radial gradient on a ring of one checker radius (32 angles) and
+keep low percentiles of it: over the whole ring, and over the half facing the
+stack's base and the half facing its tip (a squeezed stack hides the tip-side
+half of every checker but the last).
+
+Checkers on a point lie in a row from the point's base, each about one
+diameter past the last. ``trace_chains`` follows that row for all columns at
+once (vectorised): slot 0 is searched near the base, slot k about one
+diameter past where slot k-1 was found, each within a small window in x and
+y. Every slot yields its features and its interior colour; ``stacks`` turns
+them into count likelihoods.
 """
 
 from __future__ import annotations
@@ -17,40 +22,26 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from tavli_pi.vision.layout import Layout
-from tavli_pi.vision.observation import MAX_COUNT, CountEvidence
-
 __all__ = [
-    "Disc",
     "Gradients",
     "gradients",
-    "ring_scores",
-    "find_discs",
-    "classify_discs",
-    "count_evidence",
-    "RING_ANGLES",
-    "strip_for",
+    "ring_features",
+    "N_FEATURES",
+    "box_means",
+    "Chains",
+    "trace_chains",
+    "p_light",
     "peaks_1d",
+    "RING_ANGLES",
 ]
 
 RING_ANGLES = 32
-_COS = np.cos(np.linspace(0, 2 * np.pi, RING_ANGLES, endpoint=False)).astype(np.float32)
-_SIN = np.sin(np.linspace(0, 2 * np.pi, RING_ANGLES, endpoint=False)).astype(np.float32)
-#: ring-score percentile (edges must show on most of the ring; some may be hidden)
-_PCT = 0.3
-
-
-@dataclass(frozen=True)
-class Disc:
-    """A checker candidate in canonical pixels, with its ring score and mean colour."""
-
-    x: float
-    y: float
-    r: float
-    score: float
-    bgr: tuple[float, float, float]
-    p_real: float = 1.0
-    p_light: float = 0.5
+_ANG = np.linspace(0, 2 * np.pi, RING_ANGLES, endpoint=False)
+_COS = np.cos(_ANG).astype(np.float32)
+_SIN = np.sin(_ANG).astype(np.float32)
+#: angles whose ring sample faces +y (down in the canonical image)
+_DOWN = _SIN > 0.2
+_UP = _SIN < -0.2
 
 
 @dataclass(frozen=True)
@@ -61,30 +52,165 @@ class Gradients:
 
 
 def gradients(canon: np.ndarray) -> Gradients:
-    """Sobel gradients of the canonical image's channel-max contrast (float32)."""
+    """Sobel gradients of the strongest colour channel, lightly smoothed (float32).
+
+    Per pixel the channel with the strongest gradient is kept, so colour
+    edges (red on green, gold on wood) count as well as brightness edges.
+    """
     small = cv2.GaussianBlur(canon, (5, 5), 0)
-    gx3 = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3)
-    gy3 = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3)
-    # per pixel, take the channel with the strongest gradient (colour edges count too)
-    mag = gx3 * gx3 + gy3 * gy3
-    idx = np.argmax(mag, axis=2)[..., None]
-    gx = np.take_along_axis(gx3, idx, axis=2)[..., 0]
-    gy = np.take_along_axis(gy3, idx, axis=2)[..., 0]
-    m = np.sqrt(gx * gx + gy * gy)
-    scale = float(np.percentile(m[:: 4, :: 4], 97)) + 1.0
+    gx3 = cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)
+    gy3 = cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)
+    mag = cv2.add(cv2.convertScaleAbs(gx3, alpha=0.25), cv2.convertScaleAbs(gy3, alpha=0.25))
+    m0, m1, m2 = cv2.split(mag)
+    gxs, gys = cv2.split(gx3), cv2.split(gy3)
+    gx, gy = gxs[0].copy(), gys[0].copy()
+    best = m0.copy()
+    for m, cx, cy in ((m1, gxs[1], gys[1]), (m2, gxs[2], gys[2])):
+        take = m > best
+        gx[take], gy[take] = cx[take], cy[take]
+        best = np.maximum(best, m)
+    gx = gx.astype(np.float32)
+    gy = gy.astype(np.float32)
+    m = np.abs(gx[::4, ::4]) + np.abs(gy[::4, ::4])
+    scale = float(np.percentile(m, 97)) * 0.8 + 1.0
     return Gradients(gx, gy, scale)
 
 
-def ring_scores(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Low-percentile |radial gradient| on rings centred (cx, cy) of radius r (1-D arrays)."""
+def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """|radial gradient| / scale at RING_ANGLES points round each centre: shape (..., A)."""
     h, w = g.gx.shape
-    xs = (cx[:, None] + r[:, None] * _COS[None, :]).round().astype(np.int32)
-    ys = (cy[:, None] + r[:, None] * _SIN[None, :]).round().astype(np.int32)
+    xs = (cx[..., None] + r[..., None] * _COS).round().astype(np.int32)
+    ys = (cy[..., None] + r[..., None] * _SIN).round().astype(np.int32)
     np.clip(xs, 0, w - 1, out=xs)
     np.clip(ys, 0, h - 1, out=ys)
-    rad = np.abs(g.gx[ys, xs] * _COS[None, :] + g.gy[ys, xs] * _SIN[None, :])
-    k = int(_PCT * RING_ANGLES)
-    return np.partition(rad, k, axis=1)[:, k] / g.scale
+    rad = np.abs(g.gx[ys, xs] * _COS + g.gy[ys, xs] * _SIN)
+    return rad / g.scale
+
+
+def _pct(a: np.ndarray, q: float) -> np.ndarray:
+    k = int(q * (a.shape[-1] - 1))
+    return np.partition(a, k, axis=-1)[..., k]
+
+
+def ring_features(
+    g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, down: np.ndarray
+) -> np.ndarray:
+    """Ring features for each centre, stacked on a last axis of length N_FEATURES.
+
+    Order: whole-ring 10th, 25th, 50th percentiles, base-side and tip-side
+    25th percentiles (``down``: the stack grows downwards, so its base side
+    is up), and the 25th / 75th percentile ratio (an even rim all round, not
+    a few strong crossings).
+    """
+    inner = _ring_samples(g, cx, cy, r * 0.94)
+    mid = _ring_samples(g, cx, cy, r * 1.02)
+    outer = _ring_samples(g, cx, cy, r * 1.10)
+    rad = np.maximum(np.maximum(inner, outer), mid)
+    srt = np.sort(rad, axis=-1)
+    n = rad.shape[-1]
+    p10, p25, p50, p75 = (srt[..., int(q * (n - 1))] for q in (0.1, 0.25, 0.5, 0.75))
+    up = _pct(rad[..., _UP], 0.25)
+    dn = _pct(rad[..., _DOWN], 0.25)
+    base = np.where(down, up, dn)
+    tip = np.where(down, dn, up)
+    rel = p25 / (p75 + 0.05)
+    return np.stack([p10, p25, p50, base, tip, rel], axis=-1)
+
+
+N_FEATURES = 6
+
+
+def box_means(integral: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """Mean colour of the boxes of half-size ``half`` round each centre, from cv2.integral."""
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    x0 = np.clip((cx - half).round().astype(np.int32), 0, w - 1)
+    x1 = np.clip((cx + half).round().astype(np.int32) + 1, x0 + 1, w)
+    y0 = np.clip((cy - half).round().astype(np.int32), 0, h - 1)
+    y1 = np.clip((cy + half).round().astype(np.int32) + 1, y0 + 1, h)
+    s = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    area = ((x1 - x0) * (y1 - y0)).astype(np.float64)
+    return np.asarray(s / area[..., None], np.float32)
+
+
+@dataclass(frozen=True)
+class Chains:
+    """Per column (C) and slot (K): where the slot's best disc was found and its features."""
+
+    x: np.ndarray  # (C, K)
+    y: np.ndarray
+    feats: np.ndarray  # (C, K, N_FEATURES), see ring_features
+    bgr: np.ndarray  # (C, K, 3)
+
+    @property
+    def full(self) -> np.ndarray:
+        return np.asarray(self.feats[..., 1])
+
+
+def trace_chains(
+    g: Gradients,
+    integral: np.ndarray,
+    x0: np.ndarray,
+    base: np.ndarray,
+    sign: np.ndarray,
+    r: np.ndarray,
+    slots: int,
+    first: tuple[float, float] = (0.75, 1.6),
+    x_search: float = 0.42,
+) -> Chains:
+    """Follow C stacks slot by slot from their bases (all columns vectorised).
+
+    ``x0``, ``base``, ``sign`` (+1: grows down), ``r`` are (C,) arrays: the
+    column's centre x, base y, direction and checker radius. Slot 0's centre
+    is searched ``first`` radii from the base (times r), slot k at 1.8-2.35
+    radii past slot k-1; x within ``x_search`` radii of the column centre
+    (slot 0) or 0.25 radii of the previous slot.
+    """
+    C = len(x0)
+    down = (sign > 0)[:, None, None]
+    dy = np.linspace(0.0, 1.0, 12, dtype=np.float32)
+    xs = np.zeros((C, slots), np.float32)
+    ys = np.zeros((C, slots), np.float32)
+    feats = np.zeros((C, slots, N_FEATURES), np.float32)
+    bgr = np.zeros((C, slots, 3), np.float32)
+    px, pd = x0.astype(np.float32), np.zeros(C, np.float32)
+    ci = np.arange(C)
+    for k in range(slots):
+        if k == 0:
+            d = (first[0] + (first[1] - first[0]) * dy)[None, :] * r[:, None]
+            offs = np.linspace(-x_search, x_search, 7, dtype=np.float32)
+            cxs = x0[:, None] + offs[None, :] * r[:, None]
+        else:
+            d = pd[:, None] + (1.8 + 0.55 * dy)[None, :] * r[:, None]
+            offs = np.linspace(-0.25, 0.25, 5, dtype=np.float32)
+            cxs = px[:, None] + offs[None, :] * r[:, None]
+        cy = base[:, None, None] + sign[:, None, None] * d[:, :, None]  # (C, Y, 1)
+        cx = np.broadcast_to(cxs[:, None, :], (C, d.shape[1], cxs.shape[1]))
+        cy = np.broadcast_to(cy, cx.shape)
+        rr = np.broadcast_to(r[:, None, None], cx.shape)
+        f = ring_features(g, cx, cy, rr, down)
+        # prefer the whole ring; a squeezed stack shows only the base side
+        score = f[..., 1] + 0.5 * f[..., 2] + 0.25 * f[..., 3]
+        flat = score.reshape(C, -1).argmax(axis=1)
+        iy, ix = np.unravel_index(flat, score.shape[1:])
+        bx, by = cx[ci, iy, ix], cy[ci, iy, ix]
+        xs[:, k], ys[:, k] = bx, by
+        feats[:, k] = f[ci, iy, ix]
+        bgr[:, k] = box_means(integral, bx, by, 0.42 * r)
+        px, pd = bx, d[ci, iy]
+    return Chains(xs, ys, feats, bgr)
+
+
+def p_light(
+    bgr: np.ndarray, light_bgr: tuple[float, float, float], dark_bgr: tuple[float, float, float]
+) -> np.ndarray:
+    """Probability that discs of mean colour ``bgr`` (..., 3) are light rather than dark checkers."""
+    light = np.asarray(light_bgr, np.float32)
+    dark = np.asarray(dark_bgr, np.float32)
+    sep = float(np.linalg.norm(light - dark)) + 1e-3
+    dl = np.linalg.norm(bgr - light, axis=-1)
+    dd = np.linalg.norm(bgr - dark, axis=-1)
+    z = np.clip((dl - dd) / (0.1 * sep), -30, 30)
+    return np.asarray(1.0 / (1.0 + np.exp(z)))
 
 
 def peaks_1d(scores: np.ndarray, min_gap: int, threshold: float) -> list[int]:
@@ -100,107 +226,3 @@ def peaks_1d(scores: np.ndarray, min_gap: int, threshold: float) -> list[int]:
         out.append(int(i))
         taken[max(0, i - min_gap + 1) : i + min_gap] = True
     return sorted(out)
-
-
-def _disc_colour(canon: np.ndarray, x: float, y: float, r: float) -> tuple[float, float, float]:
-    rr = max(2, int(r * 0.45))
-    xi, yi = int(round(x)), int(round(y))
-    patch = canon[max(0, yi - rr) : yi + rr + 1, max(0, xi - rr) : xi + rr + 1]
-    if patch.size == 0:
-        return (0.0, 0.0, 0.0)
-    m = patch.reshape(-1, 3).mean(axis=0)
-    return (float(m[0]), float(m[1]), float(m[2]))
-
-
-def find_discs(
-    canon: np.ndarray,
-    g: Gradients,
-    x: float,
-    y_from: float,
-    y_to: float,
-    width: float,
-    threshold: float = 0.08,
-    step: int = 2,
-    offsets: tuple[float, ...] = (-0.28, -0.14, 0.0, 0.14, 0.28),
-    radii: tuple[float, ...] = (0.44, 0.50, 0.56),
-) -> list[Disc]:
-    """Discs along a vertical strip centred at ``x`` between ``y_from`` and ``y_to``."""
-    lo, hi = sorted((y_from, y_to))
-    ys = np.arange(lo, hi + 1, step, dtype=np.float32)
-    if len(ys) == 0:
-        return []
-    best = np.full(len(ys), -1.0, np.float32)
-    best_x = np.full(len(ys), x, np.float32)
-    best_r = np.full(len(ys), width * 0.46, np.float32)
-    for off in offsets:
-        for rf in radii:
-            cx = np.full(len(ys), x + off * width, np.float32)
-            rr = np.full(len(ys), rf * width, np.float32)
-            s = ring_scores(g, cx, ys, rr)
-            better = s > best
-            best = np.where(better, s, best)
-            best_x = np.where(better, cx, best_x)
-            best_r = np.where(better, rr, best_r)
-    min_gap = max(1, int(0.72 * width / step))
-    out = []
-    for i in peaks_1d(best, min_gap, threshold):
-        cx_, cy_, r_ = float(best_x[i]), float(ys[i]), float(best_r[i])
-        out.append(Disc(cx_, cy_, r_, float(best[i]), _disc_colour(canon, cx_, cy_, r_)))
-    return out
-
-
-def classify_discs(
-    discs: list[Disc],
-    light_bgr: tuple[float, float, float],
-    dark_bgr: tuple[float, float, float],
-    score_mid: float = 0.18,
-    score_width: float = 0.04,
-    backgrounds: tuple[tuple[float, float, float], ...] = (),
-) -> list[Disc]:
-    """Attach p_real (from the ring score and colour fit) and p_light to each disc."""
-    light = np.asarray(light_bgr, np.float32)
-    dark = np.asarray(dark_bgr, np.float32)
-    sep = float(np.linalg.norm(light - dark)) + 1e-3
-    out = []
-    for d in discs:
-        c = np.asarray(d.bgr, np.float32)
-        dl = float(np.linalg.norm(c - light))
-        dd = float(np.linalg.norm(c - dark))
-        # logistic in the difference of distances, scaled by the colours' separation
-        p_light = 1.0 / (1.0 + np.exp(np.clip((dl - dd) / (0.12 * sep), -30, 30)))
-        # a disc whose colour is far from both checker colours is probably not a checker
-        fit = min(dl, dd) / sep
-        p_colour = 1.0 / (1.0 + np.exp(np.clip((fit - 0.3) / 0.05, -30, 30)))
-        for bg in backgrounds:
-            # a disc that looks more like the bare surface than a checker is no checker
-            db = float(np.linalg.norm(c - np.asarray(bg, np.float32)))
-            p_colour *= 1.0 / (1.0 + np.exp(np.clip((min(dl, dd) - db) / (0.04 * sep), -30, 30)))
-        p_ring = 1.0 / (1.0 + np.exp(np.clip(-(d.score - score_mid) / score_width, -30, 30)))
-        out.append(
-            Disc(d.x, d.y, d.r, d.score, d.bgr, float(p_ring * p_colour), float(p_light))
-        )
-    return out
-
-
-def count_evidence(probs: list[float], floor: float = 0.002) -> CountEvidence:
-    """Poisson-binomial distribution of the number of real discs, floored and normalised."""
-    dist = np.zeros(MAX_COUNT + 1)
-    dist[0] = 1.0
-    for p in probs:
-        p = min(max(p, 0.0), 1.0)
-        shifted = np.zeros_like(dist)
-        shifted[1:] = dist[:-1]
-        shifted[-1] += dist[-1]
-        dist = dist * (1 - p) + shifted * p
-    dist = dist + floor
-    dist /= dist.sum()
-    return CountEvidence(tuple(float(v) for v in dist))
-
-
-def strip_for(layout: Layout, x: float, width: float, top: bool) -> tuple[float, float]:
-    """y range of candidate disc centres for a point's strip (base to just past the middle)."""
-    half = (layout.bottom_y - layout.top_y) / 2
-    r = 0.40 * width
-    if top:
-        return layout.top_y + r, layout.top_y + half - 0.2 * width
-    return layout.bottom_y - r, layout.bottom_y - half + 0.2 * width

@@ -18,8 +18,8 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.hands import decode_mask, hand_cover
-from tavli_pi.vision.observation import Observation, SpotEvidence
-from tavli_pi.vision.stacks import column_evidence, tray_evidence
+from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.stacks import read_spots, tray_evidence
 
 __all__ = ["BoardReader", "read_image"]
 
@@ -46,17 +46,10 @@ class BoardReader:
         t1 = time.perf_counter()
         hand_share, hand_mask = hand_cover(canon, lay, self._prone)
         hand = hand_share > HAND_SHARE
-        points: list[SpotEvidence] = []
-        disc_sites: list[tuple[float, float, float]] = []
-        for col in lay.columns:
-            ev, discs = column_evidence(canon, g, lay, col.x, col.width, col.top, cal)
-            points.append(ev)
-            disc_sites += [(d.x, d.y, d.r) for d in discs if d.p_real > 0.5]
-        bar, bar_discs = self._bar(canon, g)
-        disc_sites += [(d.x, d.y, d.r) for d in bar_discs if d.p_real > 0.5]
+        points, bar, disc_sites = read_spots(canon, g, lay, cal)
         off = tray_evidence(canon, g, lay, cal)
         t2 = time.perf_counter()
-        dice = find_dice(canon, lay, cal, disc_sites, hand_mask)
+        dice = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
         cube = find_cube(canon, lay, cal)
         t3 = time.perf_counter()
         self.timings = {"warp": t1 - t0, "checkers": t2 - t1, "dice": t3 - t2}
@@ -75,19 +68,6 @@ class BoardReader:
             frame_index=frame_index,
             extras={"hand_share": float(hand_share)},
         )
-
-    def _bar(self, canon: np.ndarray, g: ck.Gradients) -> tuple[SpotEvidence, list[ck.Disc]]:
-        lay, cal = self.layout, self.calibration
-        bx0, bx1 = lay.bar_x
-        w = lay.pitch
-        discs = ck.find_discs(
-            canon, g, (bx0 + bx1) / 2, lay.top_y + 0.45 * w, lay.bottom_y - 0.45 * w, w,
-            offsets=(-0.2, -0.1, 0.0, 0.1, 0.2),
-        )
-        discs = ck.classify_discs(discs, cal.light_bgr, cal.dark_bgr)
-        light = ck.count_evidence([d.p_real * d.p_light for d in discs])
-        dark = ck.count_evidence([d.p_real * (1 - d.p_light) for d in discs])
-        return SpotEvidence(light, dark), discs
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:

@@ -10,6 +10,7 @@ colours of confidently detected discs into a bright and a dark group.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tavli_pi.vision import checkers as ck
@@ -17,7 +18,7 @@ from tavli_pi.vision.hands import encode_mask, skin_prone
 from tavli_pi.vision.calibration import DEFAULT_DARK, DEFAULT_LIGHT, Calibration
 from tavli_pi.vision.layout import DEFAULT_BAR
 
-__all__ = ["refine_edges", "learn_colours", "refine"]
+__all__ = ["refine_edges", "learn_radius", "learn_colours", "refine"]
 
 
 def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
@@ -56,18 +57,35 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     return cal.with_(u0=float(u0), u1=float(u1), bar=(float(bar[0]), float(bar[1])))
 
 
-def learn_colours(cal: Calibration, image: np.ndarray) -> Calibration:
-    """Split confidently found discs into bright and dark groups: the two checker colours."""
-    lay = cal.layout
+def _first_slots(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> ck.Chains:
+    from tavli_pi.vision.stacks import spot_chains
+
+    return spot_chains(g, np.asarray(cv2.integral(canon), np.float64), cal.layout, cal)
+
+
+def learn_radius(cal: Calibration, image: np.ndarray) -> Calibration:
+    """The checker radius (fraction of the point width) whose rings fit the clearest discs best."""
     canon = cal.warp(image)
     g = ck.gradients(canon)
-    discs: list[ck.Disc] = []
-    for c in lay.columns:
-        y0, y1 = ck.strip_for(lay, c.x, c.width, c.top)
-        discs += [d for d in ck.find_discs(canon, g, c.x, y0, y1, c.width) if d.score > 0.2]
-    if len(discs) < 4:
+    best, best_score = cal.checker_r, -1.0
+    for rho in (0.41, 0.425, 0.44, 0.455, 0.47, 0.485, 0.50, 0.515, 0.53, 0.545):
+        ch = _first_slots(cal.with_(checker_r=rho), canon, g)
+        top = np.sort(ch.full[:24, :2].ravel())[::-1][:8]
+        score = float(top.mean())
+        if score > best_score:
+            best, best_score = rho, score
+    return cal.with_(checker_r=float(best))
+
+
+def learn_colours(cal: Calibration, image: np.ndarray) -> Calibration:
+    """Split confidently found discs into bright and dark groups: the two checker colours."""
+    canon = cal.warp(image)
+    g = ck.gradients(canon)
+    ch = _first_slots(cal, canon, g)
+    good = ch.full[:24] > 0.3
+    if int(good.sum()) < 4:
         return cal
-    cols = np.asarray([d.bgr for d in discs], np.float32)
+    cols = ch.bgr[:24][good].astype(np.float32)
     lum = cols.mean(axis=1)
     # two-means on brightness, started from the extremes
     a, b = float(lum.min()), float(lum.max())
@@ -80,8 +98,8 @@ def learn_colours(cal: Calibration, image: np.ndarray) -> Calibration:
             return cal
         a, b = float(lo.mean()), float(hi.mean())
     split = (a + b) / 2
-    light = cols[lum >= split].mean(axis=0)
-    dark = cols[lum < split].mean(axis=0)
+    light = np.median(cols[lum >= split], axis=0)
+    dark = np.median(cols[lum < split], axis=0)
     return cal.with_(
         light_bgr=(float(light[0]), float(light[1]), float(light[2])),
         dark_bgr=(float(dark[0]), float(dark[1]), float(dark[2])),
@@ -95,6 +113,7 @@ def refine(cal: Calibration, image: np.ndarray, colours: bool = True) -> Calibra
     skin-like the clear board already is.
     """
     cal = refine_edges(cal, image)
+    cal = learn_radius(cal, image)
     if colours and cal.light_bgr == DEFAULT_LIGHT and cal.dark_bgr == DEFAULT_DARK:
         cal = learn_colours(cal, image)
     if not cal.skin:

@@ -1,15 +1,30 @@
-"""Count evidence for one point's stack, and for the trays.
+"""Count likelihoods for every point's stack, the bar, and the trays.
 
-Up to about five checkers lie in a row from the point's base, each fully
-visible: the ring detector finds each one. A longer stack is squeezed into
-the same length, each checker overlapping the last; then only the rims show,
-one per checker, evenly spaced, and the count comes from that spacing (the
-strongest period of the edge profile along the stack) rather than from
-separate discs.
+Each spot is a *chain* of slots traced from its base (``checkers.trace_chains``):
+a point's base is the field edge, the bar's two halves start at the field's
+middle (light checkers below it, dark above, as on a tournament board).
+
+Up to about six checkers lie in a row, each fully visible: slot k is
+occupied with probability ``p_k`` (a logistic in the slot's ring features,
+fitted on simulated boards) and the count hypothesis n (with a colour c)
+explains the slots as "first n occupied, the rest empty":
+
+    log L(n, c) = sum_{k<n} [log p_k + log P(colour_k = c)] + sum_{k>=n} log (1 - p_k)
+
+A taller stack is squeezed into the point, each checker overlapping the
+last; only the base-side rim of each shows, evenly spaced between the first
+and the last (fully visible) checker. For those, hypotheses n = 6..15 place
+n rims between the two ends and are scored by how well rims sit at the
+predicted places and not half-way between them. The two families are mixed
+by how much the first slot looks like an overlapped checker.
+
+Likelihoods are tempered and floored: when the evidence is ambiguous the
+probability spreads over the plausible counts instead of betting on one.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tavli_pi.vision import checkers as ck
@@ -17,9 +32,27 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
-__all__ = ["column_evidence", "stack_period", "spread_evidence", "tray_evidence", "ZERO"]
+__all__ = [
+    "SLOTS",
+    "spot_geometry",
+    "spot_chains",
+    "slot_probability",
+    "chain_evidence",
+    "chain_loglik",
+    "squeezed_loglik",
+    "posterior",
+    "spread_evidence",
+    "tray_evidence",
+    "read_spots",
+    "ZERO",
+]
 
-ZERO = ck.count_evidence([])
+#: slots traced per chain (a row of touching checkers reaches the field's middle after ~6.5)
+SLOTS = 7
+#: the floor added to every count probability before normalising
+FLOOR = 1e-3
+#: likelihood tempering (below 1 spreads probability over the plausible counts)
+TEMPER = 0.7
 
 
 def spread_evidence(n: float, sigma: float, floor: float = 0.002) -> CountEvidence:
@@ -30,78 +63,211 @@ def spread_evidence(n: float, sigma: float, floor: float = 0.002) -> CountEviden
     return CountEvidence(tuple(float(v) for v in p))
 
 
-def stack_period(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float]:
-    """Dominant period (in samples) of a 1-D edge profile between lags lo..hi, and its strength."""
-    x = profile - profile.mean()
-    denom = float((x * x).sum()) + 1e-6
-    hi = min(hi, len(x) - 2)
-    if hi <= lo:
-        return 0.0, 0.0
-    ac = np.array([float((x[:-k] * x[k:]).sum()) / denom for k in range(lo, hi + 1)])
-    # local maxima; take the smallest lag that is nearly as strong as the best
-    peaks = [i for i in range(1, len(ac) - 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
-    if not peaks:
-        return 0.0, 0.0
-    best = max(ac[i] for i in peaks)
-    for i in peaks:
-        if ac[i] >= 0.8 * best:
-            # parabolic refinement
-            a, b, c = ac[i - 1], ac[i], ac[i + 1]
-            d = a - 2 * b + c
-            off = 0.5 * (a - c) / d if abs(d) > 1e-9 else 0.0
-            return lo + i + off, float(b)
-    return 0.0, 0.0
+def _evidence(p: np.ndarray) -> CountEvidence:
+    p = np.asarray(p, np.float64) + FLOOR
+    p /= p.sum()
+    return CountEvidence(tuple(float(v) for v in p))
 
 
-def column_evidence(
-    canon: np.ndarray,
+ZERO = _evidence(np.eye(MAX_COUNT + 1)[0])
+
+
+def spot_geometry(lay: Layout, cal: Calibration) -> tuple[np.ndarray, ...]:
+    """(x, base y, sign, radius) for the 24 points (light numbering) and the bar's two halves.
+
+    Index 24 is the bar's lower half (light checkers, growing down from the
+    middle), 25 its upper half (dark, growing up).
+    """
+    cols = lay.columns
+    x = [c.x for c in cols]
+    base = [lay.top_y if c.top else lay.bottom_y for c in cols]
+    sign = [1.0 if c.top else -1.0 for c in cols]
+    width = [c.width for c in cols]
+    bx0, bx1 = lay.bar_x
+    mid = (lay.top_y + lay.bottom_y) / 2
+    x += [(bx0 + bx1) / 2] * 2
+    base += [mid, mid]
+    sign += [1.0, -1.0]
+    width += [lay.pitch] * 2
+    r = np.asarray(width, np.float32) * cal.checker_r
+    return (
+        np.asarray(x, np.float32),
+        np.asarray(base, np.float32),
+        np.asarray(sign, np.float32),
+        r,
+    )
+
+
+def spot_chains(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration) -> ck.Chains:
+    x, base, sign, r = spot_geometry(lay, cal)
+    # points start at the field edge; the bar's halves at the middle (a checker may sit on it)
+    return ck.trace_chains(g, integral, x, base, sign, r, SLOTS)
+
+
+def slot_probability(ch: ck.Chains) -> np.ndarray:
+    """P(slot occupied by a checker) from its ring features (logistic; fitted on sim boards)."""
+    z = ch.feats @ SLOT_W + SLOT_B
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
+
+
+#: logistic weights over checkers.ring_features (fitted on simulated easy and hard boards,
+#: seeds other than the tests' and the bench's: see bench/fit_slots.py)
+SLOT_W = np.asarray([27.231, -4.419, -5.181, 7.058, 15.256, 2.553])
+SLOT_B = -6.818
+
+
+def _log(p: np.ndarray) -> np.ndarray:
+    return np.asarray(np.log(np.clip(p, 1e-4, 1 - 1e-4)))
+
+
+def chain_loglik(p_occ: np.ndarray, p_lt: np.ndarray) -> np.ndarray:
+    """log L(n, colour) for n = 0..K slots of one chain: shape (2, K + 1), row 0 light, 1 dark.
+
+    ``p_occ`` and ``p_lt`` are per slot: occupied, and light given occupied.
+    n = 0 is counted once (in the light row; the dark row holds -inf).
+    """
+    K = len(p_occ)
+    occ = np.concatenate([[0.0], np.cumsum(_log(p_occ))])
+    emp = np.concatenate([np.cumsum(_log(1 - p_occ)[::-1])[::-1], [0.0]])
+    cl = np.concatenate([[0.0], np.cumsum(_log(p_lt))])
+    cd = np.concatenate([[0.0], np.cumsum(_log(1 - p_lt))])
+    logl = np.stack([occ + emp + cl, occ + emp + cd])
+    logl[1, 0] = -np.inf
+    return logl
+
+
+def posterior(logl: np.ndarray, counts: np.ndarray, temper: float = TEMPER) -> tuple[np.ndarray, np.ndarray]:
+    """(light, dark) count distributions from log-likelihoods (2, H) of hypotheses with ``counts`` (H,)."""
+    z = logl * temper
+    z = z - z[np.isfinite(z)].max()
+    post = np.exp(z)
+    post /= post.sum()
+    light = np.zeros(MAX_COUNT + 1)
+    dark = np.zeros(MAX_COUNT + 1)
+    c = np.minimum(counts, MAX_COUNT)
+    np.add.at(light, c, post[0])
+    np.add.at(dark, c, post[1])  # (its n = 0 entry is empty: "nothing here" is the light row's)
+    # a light stack means no dark checker there, and the other way round
+    light[0] += post[1].sum()
+    dark[0] += post[0].sum()
+    return light, dark
+
+
+def chain_evidence(p_occ: np.ndarray, p_lt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(light, dark) count distributions over 0..MAX_COUNT for one chain alone."""
+    return posterior(chain_loglik(p_occ, p_lt), np.arange(len(p_occ) + 1))
+
+
+def squeezed_loglik(
     g: ck.Gradients,
-    lay: Layout,
-    x: float,
-    width: float,
-    top: bool,
-    cal: Calibration,
-) -> tuple[SpotEvidence, list[ck.Disc]]:
-    """Light and dark count evidence for the point whose strip is centred at ``x``."""
-    y0, y1 = ck.strip_for(lay, x, width, top)
-    discs = ck.classify_discs(ck.find_discs(canon, g, x, y0, y1, width), cal.light_bgr, cal.dark_bgr)
-    light_p = [d.p_real * d.p_light for d in discs]
-    dark_p = [d.p_real * (1 - d.p_light) for d in discs]
-    light, dark = ck.count_evidence(light_p), ck.count_evidence(dark_p)
-    base = lay.top_y if top else lay.bottom_y
-    good = [d for d in discs if d.p_real > 0.5]
-    if good:
-        far = max(good, key=lambda d: abs(d.y - base))
-        reach = abs(far.y - base) / width  # in checker diameters (~column widths)
-        expected = int(round(reach - 0.5)) + 1
-        if reach > 3.6 and len(good) < expected - 0.5 + 0.01:
-            n = _squeezed_count(g, x, width, base, far.y)
-            if n is not None:
-                is_light = sum(light_p) >= sum(dark_p)
-                ev = spread_evidence(n, 0.45 + 0.06 * n)
-                if is_light:
-                    light, dark = ev, ZERO
-                else:
-                    light, dark = ZERO, ev
-    return SpotEvidence(light, dark), discs
+    integral: np.ndarray,
+    ch: ck.Chains,
+    base: np.ndarray,
+    sign: np.ndarray,
+    r: np.ndarray,
+    light_bgr: tuple[float, float, float],
+    dark_bgr: tuple[float, float, float],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rim contrast for squeezed stacks n = 6..15 on each column (C, 10), the last checker's
+    ring logit (C,) and its distance from the base (C,).
+
+    The first checker is the chain's slot 0; the last (fully visible) one is
+    searched 6-10 radii further on; n checkers lie evenly between them, and
+    the base-side rim of each must show at its place and not half-way to the next.
+    """
+    C = len(base)
+    down = (sign > 0)[:, None, None]
+    d0 = (ch.y[:C, 0] - base) * sign
+    x0 = ch.x[:C, 0]
+    dd = np.linspace(6.0, 10.0, 25, dtype=np.float32)
+    offs = np.linspace(-0.3, 0.3, 3, dtype=np.float32)
+    d = d0[:, None] + dd[None, :] * r[:, None]
+    cy = np.broadcast_to((base[:, None] + sign[:, None] * d)[:, :, None], (C, len(dd), 3))
+    cx = np.broadcast_to((x0[:, None] + offs[None, :] * r[:, None])[:, None, :], cy.shape)
+    rr = np.broadcast_to(r[:, None, None], cy.shape)
+    f = ck.ring_features(g, cx, cy, rr, down)
+    z_last = f @ SLOT_W + SLOT_B
+    flat = z_last.reshape(C, -1).argmax(axis=1)
+    iy, ix = np.unravel_index(flat, z_last.shape[1:])
+    ci = np.arange(C)
+    lx, ly, lz = cx[ci, iy, ix], cy[ci, iy, ix], z_last.reshape(C, -1)[ci, flat]
+    fy = ch.y[:C, 0]
+    # rims: n = 6..15 -> fractions k/(n-1) (k = 1..n-1) and midpoints (k + 0.5)/(n-1)
+    out = np.full((C, 10), -1.0)
+    # only columns with a far, fully visible checker can hold a squeezed stack
+    live = np.flatnonzero(lz > -3.0)
+    if len(live) == 0:
+        return out, lz, (ly - base) * sign
+    x0l, fyl, lxl, lyl, rl, dnl = x0[live], fy[live], lx[live], ly[live], r[live], down[live, :, 0]
+    for j, n in enumerate(range(6, 16)):
+        fr = np.r_[np.arange(1, n - 1), np.arange(n - 1) + 0.5] / (n - 1)
+        px = x0l[:, None] + (lxl - x0l)[:, None] * fr[None, :]
+        py = fyl[:, None] + (lyl - fyl)[:, None] * fr[None, :]
+        f = ck.ring_features(g, px, py, np.broadcast_to(rl[:, None], px.shape), dnl)
+        h = f[..., 3]
+        rims, mids = h[:, : n - 2], h[:, n - 2 :]
+        # rims must stand out from the half-way places (contrast, so faint rims count too),
+        # and each checker's tip side must be hidden (a row of separate checkers shows it)
+        a, b = rims.mean(axis=1), mids.mean(axis=1)
+        t = f[:, : n - 2, 4].mean(axis=1)
+        out[live, j] = np.minimum((a - b) / (a + b + 0.05), (a - t) / (a + t + 0.05))
+    return out, lz, (ly - base) * sign
+    return out
 
 
-def _squeezed_count(
-    g: ck.Gradients, x: float, width: float, base: float, last_y: float
-) -> float | None:
-    """Count checkers in an overlapping stack from the spacing of their rims."""
-    first_y = base + (0.5 * width if last_y > base else -0.5 * width)
-    lo_y, hi_y = sorted((first_y - 0.4 * width, last_y + 0.1 * width))
-    ya, yb = int(max(0, lo_y)), int(min(g.gy.shape[0], hi_y))
-    xa, xb = int(x - 0.2 * width), int(x + 0.2 * width) + 1
-    if yb - ya < width:
-        return None
-    prof = np.abs(g.gy[ya:yb, xa:xb]).mean(axis=1)
-    period, strength = stack_period(prof, max(3, int(0.22 * width)), int(1.05 * width))
-    if period <= 0 or strength < 0.05:
-        return None
-    n = 1.0 + abs(last_y - first_y) / period
-    return float(min(n, MAX_COUNT))
+#: log-likelihood per unit of rim contrast (see squeezed_loglik)
+RIM_GAIN = 16.0
+#: log prior of a squeezed stack against a row of separate checkers
+SQUEEZE_PRIOR = -8.0
+
+
+def read_spots(
+    canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration
+) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]]]:
+    """Evidence for the 24 points (light numbering) and the bar, and the checkers' discs (x, y, r)."""
+    integral = cv2_integral(canon)
+    ch = spot_chains(g, integral, lay, cal)
+    p_occ = slot_probability(ch)
+    p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
+    x, base, sign, r = spot_geometry(lay, cal)
+    sq, lz, d_last = squeezed_loglik(g, integral, ch, base[:24], sign[:24], r[:24], cal.light_bgr, cal.dark_bgr)
+    counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16)]
+    p_last = 1.0 / (1.0 + np.exp(-np.clip(lz, -30, 30)))
+    lt_last = ck.p_light(ck.box_means(integral, *_last_xy(ch, base, sign, d_last), 0.42 * r[:24]), cal.light_bgr, cal.dark_bgr)
+    points: list[SpotEvidence] = []
+    sites: list[tuple[float, float, float]] = []
+    for i in range(24):
+        chain = chain_loglik(p_occ[i], p_lt[i])
+        # a row of n separate checkers leaves a far, fully visible checker unexplained
+        d_chain = np.r_[0.0, (ch.y[i] - base[i]) * sign[i]]
+        chain += np.where(d_last[i] > d_chain + 1.5 * r[i], _log(1 - p_last[i]), 0.0)[None, :]
+        colour = np.asarray([_log(lt_last[i]) + _log(p_lt[i, 0]), _log(1 - lt_last[i]) + _log(1 - p_lt[i, 0])])
+        squeezed = RIM_GAIN * sq[i][None, :] + _log(p_last[i]) + SQUEEZE_PRIOR + colour[:, None]
+        logl = np.concatenate([chain, squeezed], axis=1)
+        lt, dk = posterior(logl, counts)
+        points.append(SpotEvidence(_evidence(lt), _evidence(dk)))
+    # bar: light below the middle, dark above (either colour allowed in either half)
+    lt0, dk0 = chain_evidence(p_occ[24], p_lt[24])
+    lt1, dk1 = chain_evidence(p_occ[25], p_lt[25])
+    bar = SpotEvidence(
+        _evidence(np.convolve(lt0, lt1)[: MAX_COUNT + 1]),
+        _evidence(np.convolve(dk0, dk1)[: MAX_COUNT + 1]),
+    )
+    for i in range(26):
+        for k in range(SLOTS):
+            if p_occ[i, k] > 0.5:
+                sites.append((float(ch.x[i, k]), float(ch.y[i, k]), float(r[i])))
+    return points, bar, sites
+
+
+def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    C = len(d_last)
+    return ch.x[:C, 0], base[:C] + sign[:C] * d_last
+
+
+def cv2_integral(canon: np.ndarray) -> np.ndarray:
+    """The colour integral image (float64) for fast box means."""
+    return np.asarray(cv2.integral(canon), np.float64)
 
 
 def tray_evidence(canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration) -> SpotEvidence:
@@ -123,7 +289,10 @@ def tray_evidence(canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibrat
         xa, xb = max(0, int(xa)), min(canon.shape[1], int(xb))
         if xb - xa < 4:
             continue
-        for colour, (ya, yb) in (("light", (mid + 0.1 * lay.pitch, lay.bottom_y - 2)), ("dark", (lay.top_y + 2, mid - 0.1 * lay.pitch))):
+        for colour, (ya, yb) in (
+            ("light", (mid + 0.1 * lay.pitch, lay.bottom_y - 2)),
+            ("dark", (lay.top_y + 2, mid - 0.1 * lay.pitch)),
+        ):
             prof = np.abs(g.gy[int(ya) : int(yb), xa:xb]).mean(axis=1) / g.scale
             peaks = ck.peaks_1d(prof, 3, 0.25)
             out[colour] = max(out[colour], max(0.0, (len(peaks) - 2) / 2.0))

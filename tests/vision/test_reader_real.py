@@ -1,6 +1,6 @@
 """The reader on the labelled WTC 2022 broadcast frames (read from /work/shared/data/real).
 
-Measured (bench/RESULTS-vision.md): 5 wrong spots of 100 on the four frames
+Measured (bench/RESULTS-vision.md): 0 wrong spots of 100 on the four frames
 with labelled counts; every hand frame reported as covered, no false hand.
 Thresholds below are those figures with a small margin.
 """
@@ -32,6 +32,8 @@ def test_calibration_finds_the_bar_and_the_surface_edges(real_data: Path) -> Non
     assert 0.01 < cal.u0 < 0.05 and 0.97 < cal.u1 <= 1.0
     assert 0.46 < cal.bar[0] < 0.49 and 0.53 < cal.bar[1] < 0.56
     assert sum(cal.light_bgr) > 3 * 150 and sum(cal.dark_bgr) < 3 * 60
+    # checkers are almost as wide as a point (learnt radius / point width)
+    assert 0.42 <= cal.checker_r <= 0.55
 
 
 def test_checker_counts_on_labelled_frames(wtc) -> None:  # type: ignore[no-untyped-def]
@@ -47,9 +49,9 @@ def test_checker_counts_on_labelled_frames(wtc) -> None:  # type: ignore[no-unty
         # the truth always keeps real weight in the evidence, so the referee can still pick it
         for p in range(1, 25):
             ev = obs.points[p - 1]
-            assert ev.light.p(light.get(p, 0)) > 0.001 and ev.dark.p(dark.get(p, 0)) > 0.001
+            assert ev.light.p(light.get(p, 0)) > 0.01 and ev.dark.p(dark.get(p, 0)) > 0.01
     assert total == 100
-    assert wrong <= 7, f"{wrong} wrong spots of {total}"
+    assert wrong <= 1, f"{wrong} wrong spots of {total}"
 
 
 def test_hands_are_reported(wtc) -> None:  # type: ignore[no-untyped-def]

@@ -18,8 +18,8 @@ def test_easy_boards_are_read_nearly_perfectly() -> None:
         wrong += len(spot_errors(obs, light, dark, t.bar))
         total += 25
         assert not obs.hand
-    # measured: 0.04 (8 wrong spots of 200)
-    assert wrong / total <= 0.07
+    # measured: 0 wrong spots of 200 (bench: 1 of 750 on 30 boards)
+    assert wrong <= 1
 
 
 def test_hands_on_hard_boards() -> None:
@@ -33,3 +33,23 @@ def test_hands_on_hard_boards() -> None:
         else:
             false += obs.hand
     assert hits >= 1 and misses <= hits and false <= 1
+
+
+def test_tall_stacks_and_calibrated_likelihoods_on_hard_boards() -> None:
+    """Tilted views, wood/green boards, squeezed stacks of 6-15: few errors, and the
+    true count never gets a confident zero (the referee must be able to prefer it)."""
+    wrong = total = tiny = 0
+    for i, scene in enumerate([s for s in hard_scenes(12, 7) if s.hand is None][:6]):
+        cal, r = sim_calibration(scene, i)
+        obs = BoardReader(cal).read(r.image)
+        t = r.truth
+        light = {p + 1: n for p, n in enumerate(t.light)}
+        dark = {p + 1: n for p, n in enumerate(t.dark)}
+        wrong += len(spot_errors(obs, light, dark, t.bar))
+        total += 25
+        for p in range(24):
+            ev = obs.points[p]
+            tiny += (ev.light.p(t.light[p]) < 0.01) + (ev.dark.p(t.dark[p]) < 0.01)
+    # measured: see bench/RESULTS-vision.md (hard set ~5% wrong spots)
+    assert wrong / total <= 0.10, f"{wrong} wrong spots of {total}"
+    assert tiny <= 4
