@@ -1,0 +1,266 @@
+"""The tournament director's dashboard: every table live, from the MQTT feed.
+
+Three small parts:
+
+- :class:`Dashboard` folds feed messages into one JSON summary per table
+  (players, score, match length, Crawford, clocks, alerts, result). Pure.
+- :func:`make_app` is the aiohttp application: ``/`` the page, ``/api/tables``
+  the summaries, ``/ws`` a websocket that sends ``{"type": "snapshot"}`` once
+  and then ``{"type": "table", "table": {...}}`` on every change.
+- :class:`WebServer` runs an aiohttp app on its own event-loop thread, so a
+  feed thread (paho) can push into it with :meth:`WebServer.call`.
+  :class:`Director` wires listener, dashboard and server together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tavli_pi.tournament.feed import FeedListener, FeedMessage, FeedSettings
+
+__all__ = ["Dashboard", "Hub", "HUB", "make_app", "WebServer", "Director", "STATIC"]
+
+STATIC = Path(__file__).with_name("static")
+MAX_ALERTS = 12
+SIDES = ("white", "black")
+
+
+def _side_name(summary: dict[str, Any], side: str | None) -> str:
+    if side not in SIDES:
+        return "?"
+    players = summary.get("players") or ["White", "Black"]
+    return f"{players[SIDES.index(side)]} ({side})"
+
+
+class Dashboard:
+    """Per-table summaries built from feed messages (any thread; locked)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def tables(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [dict(t) for _, t in sorted(self._tables.items(), key=lambda kv: _table_key(kv[0]))]
+
+    def apply(self, msg: FeedMessage) -> dict[str, Any]:
+        """Fold ``msg`` into its table; returns a copy of the table's new summary."""
+        with self._lock:
+            t = self._tables.setdefault(msg.table, _blank(msg.table, msg.event_slug))
+            t["received_at"] = msg.received_at
+            if msg.leaf == "status":
+                t["online"] = msg.data.get("status") == "online"
+            elif msg.leaf == "state":
+                if msg.data.get("seq", 0) >= t["seq"]:  # a retained state never rewinds the page
+                    _take_state(t, msg.data.get("state") or {})
+                    t["seq"] = msg.data.get("seq", 0)
+                    t["online"] = t["online"] or t["online"] is None
+            elif msg.leaf == "events":
+                if msg.missed:
+                    _alert(t, "feed_gap", f"Feed lost events {msg.missed[0]}-{msg.missed[-1]}: raise the broker's"
+                           " max_queued_messages; the board above is still current", msg.missed[-1] + 1)
+                _take_event(t, msg.data)
+            return dict(t)
+
+
+def _table_key(table: str) -> tuple[int, str]:
+    return (int(table), "") if table.isdigit() else (1 << 30, table)
+
+
+def _blank(table: str, event_slug: str) -> dict[str, Any]:
+    return {
+        "table": table, "event": event_slug, "online": None, "seq": 0, "phase": "", "players": ["White", "Black"],
+        "score": [0, 0], "match_length": 0, "crawford": False, "game_number": 0, "cube_value": 1,
+        "cube_owner": None, "dice": [], "clocks": None, "last": "", "alerts": [], "result": "", "received_at": 0.0,
+    }
+
+
+def _take_state(t: dict[str, Any], s: dict[str, Any]) -> None:
+    for key in ("phase", "players", "score", "match_length", "crawford", "game_number", "cube_value",
+                "cube_owner", "dice", "clocks"):
+        if key in s:
+            t[key] = s[key]
+
+
+def _alert(t: dict[str, Any], kind: str, text: str, seq: int, open_: bool = True) -> None:
+    t["alerts"] = ([{"kind": kind, "text": text, "seq": seq, "open": open_}] + t["alerts"])[:MAX_ALERTS]
+
+
+def _take_event(t: dict[str, Any], e: dict[str, Any]) -> None:
+    t["seq"] = max(t["seq"], int(e.get("seq", 0)))
+    _take_state(t, e.get("state") or {})
+    kind, seq, side = e.get("kind", ""), int(e.get("seq", 0)), e.get("side")
+    who = _side_name(t, side)
+    rule = f" ({e['rule']})" if e.get("rule") else ""
+    t["last"] = kind.replace("_", " ")
+    if kind == "play_accepted":
+        t["last"] = f"{who} played {e.get('dice')}: {e.get('play')}"
+    elif kind == "game_started":
+        t["result"] = ""
+        if e.get("game_number") == 1:  # a new match: a fresh alert list
+            t["alerts"] = []
+    elif kind == "illegal_play":
+        pts = ", ".join(str(p) for p in e.get("wrong_points", []))
+        _alert(t, "illegal", f"Illegal play by {who}{rule}: check points {pts}. {e.get('message', '')}".strip(), seq)
+    elif kind == "illegal_play_resolved":
+        for a in t["alerts"]:
+            if a["kind"] == "illegal":
+                a["open"] = False
+        how = "accepted by the opponent" if e.get("accepted") else "corrected"
+        _alert(t, "resolved", f"Illegal play {how}{rule}: {e.get('play', '')}", seq, open_=False)
+    elif kind == "clear_view_needed":
+        _alert(t, "clear_view", f"Clear view needed: {e.get('reason', '')}", seq)
+    elif kind == "clock_reading":
+        remaining = e.get("remaining") or t["clocks"] or []
+        for i, left in enumerate(remaining):
+            if left is not None and left <= 0 and not any(a["kind"] == f"flag_{SIDES[i]}" for a in t["alerts"]):
+                _alert(t, f"flag_{SIDES[i]}", f"Clock flag: {_side_name(t, SIDES[i])} ran out of time", seq)
+    elif kind == "game_over":
+        _close(t, "clear_view")
+        winner = _side_name(t, e.get("winner"))
+        t["result"] = f"Game {t['game_number']}: {winner} wins {e.get('points')} ({e.get('result')})"
+    elif kind == "match_over":
+        score = e.get("score") or t["score"]
+        t["result"] = f"Match: {_side_name(t, e.get('winner'))} wins {score[0]}-{score[1]}"
+        t["phase"] = "match_over"
+
+
+def _close(t: dict[str, Any], kind: str) -> None:
+    for a in t["alerts"]:
+        if a["kind"] == kind:
+            a["open"] = False
+
+
+# -- the web side ---------------------------------------------------------------
+
+
+class Hub:
+    """The open websockets of one app; ``broadcast`` runs on the app's loop."""
+
+    def __init__(self) -> None:
+        self.sockets: set[web.WebSocketResponse] = set()
+
+    async def broadcast(self, message: dict[str, Any]) -> None:
+        for ws in list(self.sockets):
+            try:
+                await ws.send_json(message)
+            except (ConnectionError, RuntimeError):
+                self.sockets.discard(ws)
+
+
+HUB = web.AppKey("hub", Hub)
+SNAPSHOT: web.AppKey[Callable[[], list[dict[str, Any]]]] = web.AppKey("snapshot")
+
+
+def make_app(snapshot: Callable[[], list[dict[str, Any]]], title: str = "tavli-pi director") -> web.Application:
+    """The dashboard app; push changes with ``app[HUB].broadcast({"type": "table", "table": ...})``."""
+    app = web.Application()
+    app[HUB] = Hub()
+    app[SNAPSHOT] = snapshot
+    index = (STATIC / "index.html").read_text(encoding="utf-8").replace("{{title}}", title)
+
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=index, content_type="text/html")
+
+    async def tables(request: web.Request) -> web.Response:
+        return web.json_response({"tables": request.app[SNAPSHOT]()})
+
+    async def websocket(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=20)
+        await ws.prepare(request)
+        hub = request.app[HUB]
+        await ws.send_json({"type": "snapshot", "tables": request.app[SNAPSHOT]()})
+        hub.sockets.add(ws)
+        try:
+            async for msg in ws:  # the page sends nothing; this waits for the close
+                if msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            hub.sockets.discard(ws)
+        return ws
+
+    async def close_sockets(app: web.Application) -> None:
+        for ws in list(app[HUB].sockets):
+            await ws.close()
+
+    app.router.add_get("/", page)
+    app.router.add_get("/api/tables", tables)
+    app.router.add_get("/ws", websocket)
+    app.router.add_static("/static/", STATIC)
+    app.on_shutdown.append(close_sockets)
+    return app
+
+
+class WebServer:
+    """An aiohttp app on its own event-loop thread (``port=0``: pick a free port)."""
+
+    def __init__(self, app: web.Application, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app, self.host, self.port = app, host, port
+        self.loop = asyncio.new_event_loop()
+        self._runner = web.AppRunner(app)
+        self._thread = threading.Thread(target=self.loop.run_forever, name="web", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{'127.0.0.1' if self.host in ('0.0.0.0', '') else self.host}:{self.port}/"
+
+    def start(self) -> WebServer:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(30)
+        return self
+
+    async def _start(self) -> None:
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])  # the real port when asked for port 0
+
+    def call(self, coro_fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``coro_fn(*args)`` on the server's loop, from any thread; does not wait."""
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(coro_fn(*args)))
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self.loop).result(30)
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(10)
+        self.loop.close()
+
+
+class Director:
+    """Listener -> Dashboard -> websocket pushes. ``start()`` returns at once."""
+
+    def __init__(self, settings: FeedSettings, host: str = "127.0.0.1", port: int = 8090) -> None:
+        self.dashboard = Dashboard()
+        slug = "all events" if settings.event_slug == "+" else settings.event_slug
+        self.app = make_app(self.dashboard.tables, title=f"tavli-pi director: {slug}")
+        self.server = WebServer(self.app, host, port)
+        self.listener = FeedListener(settings, self._on_message)
+        self.pushed = 0
+
+    def _on_message(self, msg: FeedMessage) -> None:  # paho's thread
+        summary = self.dashboard.apply(msg)
+        self.server.call(self.app[HUB].broadcast, {"type": "table", "table": summary, "pushed_at": time.time()})
+        self.pushed += 1
+
+    def start(self) -> Director:
+        self.server.start()
+        self.listener.start()
+        return self
+
+    def close(self) -> None:
+        self.listener.close()
+        self.server.stop()
+
+    def __enter__(self) -> Director:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
