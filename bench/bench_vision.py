@@ -123,6 +123,29 @@ def main() -> None:
     for _ in range(20):
         find_dice(can0, cal0.layout, cal0, [], None, img0)
     print(f"find_dice on a WTC frame: {(time.perf_counter() - t0) / 20 * 1000:.1f} ms")
+    # the doubling cube (see tests/vision/test_cube.py) and tumbling dice (test_dice_tumbling.py)
+    from tavli_pi.sim.render import render
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.cube import find_cube
+    from tests.vision.test_cube import _face, _scenes
+    place_ok = value_ok = cubes = false_cubes = 0
+    for i, (_, place, value, scene) in enumerate(_scenes()):
+        r = render(scene, i + 1)  # type: ignore[arg-type]
+        c = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
+        got = find_cube(c.warp(r.image), c.layout, c, r.image)
+        place_ok += (got.place if got else "none") == place
+        cubes += place != "none"
+        false_cubes += place == "none" and got is not None
+        value_ok += place != "none" and got is not None and got.value != 0 and _face(got.value) == _face(value)
+    print(f"cube on sim boards (3 designs, every face and place, mild poses): place {place_ok}/84, "
+          f"face {value_ok}/{cubes}, cube seen where there is none {false_cubes}")
+    wtc_cubes = [find_cube(cal0.warp(im), cal0.layout, cal0, im) for im in
+                 (cv2.imread(str(REAL / "boards/wtc2022" / n)) for n in labels)]
+    print("cube on the WTC frames: " + ", ".join(f"{c.place}/{c.value}/{c.confidence:.1f}" if c else "none" for c in wtc_cubes))
+    t0 = time.perf_counter()
+    for _ in range(20):
+        find_cube(can0, cal0.layout, cal0, img0)
+    print(f"find_cube on a WTC frame: {(time.perf_counter() - t0) / 20 * 1000:.1f} ms")
     # speed on a 1280x720 frame
     img = cv2.imread(str(REAL / "boards/wtc2022/frame0.jpg"))
     for _ in range(3):

@@ -29,6 +29,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.pips import PipReading, layout_error, read_pips
+from tavli_pi.vision.tumbling import find_tumbling
 
 __all__ = ["read_pips", "find_dice", "find_spots", "PipReading", "Spot"]
 
@@ -48,19 +49,25 @@ def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
     from the peak (pips on a body; not corners, rims or the tips of points).
     """
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    k3 = np.ones((3, 3), np.uint8)
     h, w = gray.shape
-    g = gray.astype(np.int16)
     out: list[Spot] = []
-    for bright, op in ((True, cv2.MORPH_TOPHAT), (False, cv2.MORPH_BLACKHAT)):
-        hat = cv2.morphologyEx(gray, op, k)
-        peak = (hat > contrast) & (hat >= cv2.dilate(hat, np.ones((3, 3), np.uint8)))
-        peak[:4, :] = peak[-4:, :] = False
-        peak[:, :4] = peak[:, -4:] = False
-        ys, xs = np.nonzero(peak)
-        if len(xs) == 0:
+    if h < 10 or w < 10:
+        return out
+    opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    for bright in (True, False):
+        # top-hat (bright) / black-hat (dark), then its local maxima above the contrast
+        hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
+        _, strong = cv2.threshold(hat, contrast, 255, cv2.THRESH_BINARY)
+        peak = cv2.bitwise_and(strong, cv2.compare(hat, cv2.dilate(hat, k3), cv2.CMP_GE))
+        inner = peak[4:-4, 4:-4]
+        if not cv2.countNonZero(inner):
             continue
-        core = (cv2.dilate if bright else cv2.erode)(gray, np.ones((3, 3), np.uint8))[ys, xs].astype(np.float32)
-        ring = np.stack([g[ys + dy, xs + dx] for dx, dy in _RING], axis=1).astype(np.float32)
+        nz = cv2.findNonZero(inner).reshape(-1, 2) + 4
+        xs, ys = nz[:, 0], nz[:, 1]
+        core = (cv2.dilate if bright else cv2.erode)(gray, k3)[ys, xs].astype(np.float32)
+        ring = np.stack([gray[ys + dy, xs + dx] for dx, dy in _RING], axis=1).astype(np.float32)
         step = (core[:, None] - ring) if bright else (ring - core[:, None])
         ok = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
         kept: list[tuple[int, int]] = []
@@ -70,6 +77,8 @@ def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
                 out.append((float(x), float(y), bright))
     return out
 
+
+_K3 = np.ones((3, 3), np.uint8)
 
 _RING = [
     (int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t))))
@@ -82,20 +91,23 @@ def _clusters(spots: list[Spot], reach: float) -> list[list[Spot]]:
     out: list[list[Spot]] = []
     for bright in (True, False):
         pts = [s for s in spots if s[2] == bright]
-        seen = [False] * len(pts)
+        if not pts:
+            continue
+        xy = np.asarray([(s[0], s[1]) for s in pts], np.float64)
+        near = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) < reach
+        seen = np.zeros(len(pts), bool)
         for i in range(len(pts)):
             if seen[i]:
                 continue
             seen[i] = True
-            group, todo = [pts[i]], [i]
+            members, todo = [i], [i]
             while todo:
                 j = todo.pop()
-                for m in range(len(pts)):
-                    if not seen[m] and np.hypot(pts[m][0] - pts[j][0], pts[m][1] - pts[j][1]) < reach:
-                        seen[m] = True
-                        group.append(pts[m])
-                        todo.append(m)
-            out.append(group)
+                new = np.flatnonzero(near[j] & ~seen)
+                seen[new] = True
+                members.extend(new.tolist())
+                todo.extend(new.tolist())
+            out.append([pts[m] for m in members])
     return out
 
 
@@ -106,7 +118,7 @@ def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[flo
     half = int(pitch * 0.6)
     x0, y0 = max(int(cx) - half, 0), max(int(cy) - half, 0)
     x1, y1 = min(int(cx) + half + 1, canon.shape[1]), min(int(cy) + half + 1, canon.shape[0])
-    crop = canon[y0:y1, x0:x1].astype(np.int16)
+    crop = canon[y0:y1, x0:x1]
     if crop.size == 0:
         return None
     local = pts - (x0, y0)
@@ -123,17 +135,21 @@ def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[flo
     mid = mid8.astype(bool) & ~pipm
     if mid.sum() < 8 or not pipm.any():
         return None
-    vals = crop[mid]
+    vals = crop[mid].astype(np.int16)
     shade = vals.sum(axis=1)
     bright = group[0][2]
     cut = np.median(shade)
     body = np.median(vals[shade <= cut] if bright else vals[shade >= cut], axis=0)
-    pip = np.median(crop[pipm], axis=0)
+    pip = np.median(crop[pipm].astype(np.int16), axis=0)
     sep = float(np.abs(body - pip).max())
-    dist = np.abs(crop - body).max(axis=2)
-    mask = ((dist < max(30.0, 0.3 * sep)) | pipm).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # pixels within ``tol`` of the body's colour in every channel (strictly), as integer bounds
+    tol = max(30.0, 0.3 * sep)
+    lower = np.floor(body - tol) + 1
+    upper = np.ceil(body + tol) - 1
+    mask = cv2.inRange(crop, tuple(float(v) for v in lower), tuple(float(v) for v in upper))
+    mask = cv2.bitwise_or(mask // 255, pipm8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lab = labels[int(round(float(np.clip(local[:, 1].mean(), 0, hh - 1)))), int(round(float(np.clip(local[:, 0].mean(), 0, ww - 1))))]
     if lab == 0:
@@ -147,8 +163,8 @@ def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[flo
         return None  # the body runs into its surroundings (same colour): outline unknown
     if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * 0.8) ** 2:
         return None
-    ys, xs = np.nonzero(labels == lab)
-    (rx, ry), (rw, rh), ang = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+    comp = cv2.findNonZero((labels[y : y + h, x : x + w] == lab).astype(np.uint8))
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(comp.reshape(-1, 2).astype(np.float32) + np.asarray([x, y], np.float32))
     if a < 0.8 * rw * rh:
         return None  # round (a checker's face) or ragged: not a die's outline
     return (rx + x0, ry + y0), (rw, rh), float(ang)
@@ -244,6 +260,20 @@ def find_dice(
                 flat=bool(not cocked and not on_checker),
                 on_checker=bool(on_checker),
                 half=lay.half_of(u, v),  # type: ignore[arg-type]
+            )
+        )
+    for mx, my, _ in find_tumbling(gray, lay, discs, hand_mask, taken, [(s[0], s[1]) for s in spots]):
+        u, v = lay.to_uv(mx, my)
+        xy = cal.to_image(np.asarray([[mx, my]], np.float32))[0]
+        out.append(
+            DieReading(
+                xy=(float(xy[0]), float(xy[1])),
+                value=0,
+                value_confidence=0.0,
+                flat=False,
+                on_checker=False,
+                half=lay.half_of(u, v),  # type: ignore[arg-type]
+                moving=True,
             )
         )
     return out

@@ -76,17 +76,20 @@ def layout_error(pts: np.ndarray) -> float:
     return min(float(np.abs(sig - np.asarray(t)).mean()) for t in _templates(n))
 
 
-def find_pip_blobs(gray: np.ndarray, dark: bool, level: float | None) -> tuple[list[tuple[float, float, float]], np.ndarray]:
+def find_pip_blobs(
+    gray: np.ndarray, dark: bool, level: float | None, back: np.ndarray | None = None
+) -> tuple[list[tuple[float, float, float]], np.ndarray]:
     """Round blobs (x, y, area) and the foreground mask: blobs that stand out from
     a square grey crop by ``level`` grey levels from the local background, or (``level`` None) beyond Otsu's
-    threshold of the crop's middle."""
+    threshold of the crop's middle. ``back`` is the local background if already computed."""
     size = gray.shape[0]
     if level is None:
         m = size // 8
         t, _ = cv2.threshold(gray[m:-m, m:-m], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         mask = ((gray <= t) if dark else (gray > t)).astype(np.uint8)
     else:
-        back = cv2.medianBlur(gray, (size // 3) | 1)
+        if back is None:
+            back = cv2.medianBlur(gray, (size // 3) | 1)
         diff = cv2.subtract(back, gray) if dark else cv2.subtract(gray, back)
         mask = (diff > level).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -114,6 +117,12 @@ def _groups(blobs: list[tuple[float, float, float]]) -> list[list[tuple[float, f
         g = [b for b in blobs if ref[2] <= b[2] <= 2.2 * ref[2]]
         out.append(g)
     return out
+
+
+@lru_cache(maxsize=4)
+def _grid(size: int) -> tuple[np.ndarray, np.ndarray]:
+    yy, xx = np.ogrid[:size, :size]
+    return yy.astype(np.float64), xx.astype(np.float64)
 
 
 def _score(
@@ -156,7 +165,7 @@ def _score(
     )
     prior = 0.03 if n <= 2 else 0.0
     # anything else standing out on the face (numerals, ornaments, print) means no pips
-    yy, xx = np.ogrid[:size, :size]
+    yy, xx = _grid(size)
     disk = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < reach**2
     clutter = max(0.0, float(mask[disk].sum()) - float(areas.sum())) / max(float(disk.sum()), 1.0)
     return err + 0.1 * uneven + 0.3 * off + 0.12 * left_out + prior + 1.5 * clutter, n
@@ -173,8 +182,9 @@ def read_pips(crop: np.ndarray) -> PipReading:
     if span < 25:
         return 0, 0.0
     cands: dict[int, float] = {}
+    back = cv2.medianBlur(gray, (_SIZE // 3) | 1)
     for level in (0.25 * span, 0.4 * span, None):
-        found = [find_pip_blobs(gray, dark, level) for dark in (True, False)]
+        found = [find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
         both = found[0][1] | found[1][1]  # strokes of either shade count as clutter
         for blobs, _ in found:
             if len(blobs) > 14:

@@ -50,7 +50,7 @@ class BoardReader:
         off = tray_evidence(canon, g, lay, cal)
         t2 = time.perf_counter()
         dice = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
-        cube = find_cube(canon, lay, cal)
+        cube = find_cube(canon, lay, cal, image)
         t3 = time.perf_counter()
         self.timings = {"warp": t1 - t0, "checkers": t2 - t1, "dice": t3 - t2}
         spots = points + [bar]

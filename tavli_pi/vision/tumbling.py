@@ -1,0 +1,99 @@
+"""Tumbling dice: die-sized smudges that are not a still die.
+
+A die still rolling is smeared along its path (motion blur): its pips turn
+into streaks that no pip finder rings, but its body still stands out from
+the board as a compact blob a little larger than a die. ``find_tumbling``
+looks for such blobs at half resolution (a top-hat and a black-hat with a
+disc larger than a die but smaller than a checker, so checkers and points'
+bodies drop out), keeps the die-sized, compact ones with soft edges away
+from checkers, hands, the bar and dice already read, and reports each as a
+moving die (value 0, confidence 0) so the referee waits for the roll to
+settle (E3).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tavli_pi.vision.layout import Layout
+
+__all__ = ["find_tumbling", "Blob"]
+
+Blob = tuple[float, float, float]  # canonical x, y, size (px)
+
+#: grey levels a smudge must stand out (half-resolution top-hat)
+CONTRAST = 24
+#: gradient coherence of a smear: above a still die's (about 0.1-0.2), below a lone
+#: straight edge's (a point's side, the frame: 0.5-1)
+COHERENCE = (0.23, 0.5)
+
+
+def find_tumbling(
+    gray: np.ndarray,
+    lay: Layout,
+    discs: list[tuple[float, float, float]],
+    hand_mask: np.ndarray | None,
+    taken: list[tuple[float, float]],
+    pips: list[tuple[float, float]] = (),  # type: ignore[assignment]
+) -> list[Blob]:
+    """Die-sized blurred blobs in the canonical grey image (canonical px), away from
+    ``taken`` (dice already read) and ``pips`` (sharp pip spots)."""
+    pitch = lay.pitch
+    small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    d = max(int(round(0.85 * pitch / 2)) | 1, 5)
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    out: list[Blob] = []
+    x0, y0 = lay.to_px(lay.u0, lay.v0)
+    x1, y1 = lay.to_px(lay.u1, lay.v1)
+    b0, b1 = lay.bar_x
+    for op in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
+        hat = cv2.morphologyEx(small, op, se)
+        _, mask = cv2.threshold(hat, CONTRAST, 1, cv2.THRESH_BINARY)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for i in range(1, n):
+            x, y, w, h, a = (int(v) for v in stats[i])
+            cx, cy = 2.0 * cents[i][0], 2.0 * cents[i][1]
+            long_ = 2.0 * max(w, h)
+            if not ((0.3 * pitch) ** 2 <= 4.0 * a and long_ <= 1.25 * pitch and 2.0 * min(w, h) >= 0.3 * pitch):
+                continue
+            if not (x0 + 0.15 * pitch < cx < x1 - 0.15 * pitch and y0 + 0.15 * pitch < cy < y1 - 0.15 * pitch):
+                continue
+            if b0 - 0.2 * pitch < cx < b1 + 0.2 * pitch:
+                continue  # the bar's hinges and checkers
+            if any(np.hypot(cx - tx, cy - ty) < 0.6 * pitch for tx, ty in taken):
+                continue
+            if any(np.hypot(cx - sx, cy - sy) < 0.35 * pitch for sx, sy in pips):
+                continue  # ringed pips: a still die the pip reader could not outline
+            if any(np.hypot(cx - dx, cy - dy) < dr + 0.1 * pitch for dx, dy, dr in discs):
+                continue
+            if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(cy), int(cx)]:
+                continue
+            blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+            if a < 0.5 * w * h:
+                continue  # a thin wedge (a point's tip) or a ring, not a body
+            if not COHERENCE[0] <= _coherence(gray, cx, cy, 0.5 * long_ + 2) <= COHERENCE[1]:
+                continue  # edges every which way (a still object) or one straight edge: no smear
+            out.append((cx, cy, long_))
+    return out
+
+
+def _coherence(gray: np.ndarray, cx: float, cy: float, r: float) -> float:
+    """How much the gradients round (cx, cy) share one direction (0 none - 1 all).
+
+    A smear along the die's path leaves edges only across the path (the pips'
+    streaks, the body's long sides); a still die, a checker or a screw shows
+    edges in every direction.
+    """
+    x0, y0 = max(int(cx - r), 0), max(int(cy - r), 0)
+    x1, y1 = min(int(cx + r) + 1, gray.shape[1]), min(int(cy + r) + 1, gray.shape[0])
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    if min(patch.shape) < 5:
+        return 0.0
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    jxx, jyy, jxy = float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum())
+    tr = jxx + jyy
+    if tr <= 1e-6:
+        return 0.0
+    return float(np.sqrt((jxx - jyy) ** 2 + 4.0 * jxy * jxy) / tr)
