@@ -5,6 +5,12 @@ the order: the match log first (an event is committed before anything shows
 it), then the other sinks. Player inputs from any thread (buttons, the web
 page, the table unit's paddles) are queued with :meth:`TableApp.submit` and
 reach the referee between frames, so the referee stays single-threaded.
+
+With ``[clock] enabled`` the referee runs the match clock; its paddles are the
+table unit's (``[link] port``) or, without a table unit, the GPIO paddles of
+``hardware/pinout.toml``. Under systemd (``Type=notify``) the app says READY=1
+once its outputs are up, feeds the watchdog from the frame loop and says
+STOPPING=1 when it closes (:class:`~tavli_pi.service.Notifier`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from tavli_pi.config import TableConfig
 from tavli_pi.referee.events import Event, EventSink
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
+from tavli_pi.rules.position import Side
+from tavli_pi.vision.observation import Observation
 from tavli_pi.rules.match import MatchState
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Camera, Frame
@@ -96,6 +104,9 @@ class TableApp:
         self.signals: Any = None
         self.display: Any = None
         self.wired: list[str] = []
+        self.link: Any = None
+        self.feed: Any = None
+        self.notifier: Any = None
         self._reader: Any = None
         self._calibration = calibration
         self.camera = camera
@@ -144,9 +155,12 @@ class TableApp:
                 from gpiozero.pins.mock import MockFactory
 
                 factory = MockFactory()
-            self.signals = Signals(load_pinout(cfg.pinout or None), pin_factory=factory, on_input=self.submit)
+            pinout = load_pinout(cfg.pinout or None)
+            # the clock's paddles on GPIO when there is a clock and no table unit to bring them
+            paddles = cfg.referee.clock is not None and not cfg.link_port and len(pinout.paddles) == 2
+            self.signals = Signals(pinout, pin_factory=factory, on_input=self.submit, paddles=paddles)
             self.sinks.append(self.signals)
-            self.wired.append("signals")
+            self.wired.append("signals+paddles" if paddles else "signals")
         if cfg.display:
             from tavli_pi.display.server import DisplayServer
 
@@ -158,8 +172,7 @@ class TableApp:
         if cfg.link_port:
             from tavli_pi.link.table_link import TableLink
 
-            link = TableLink(cfg.link_port, on_paddle=lambda side: self.submit(
-                PlayerInput(Action.PADDLE, side, source="paddle")))
+            link = TableLink(cfg.link_port, on_paddle=self._paddle_from_link, clock=self.clock)
             self.sinks.append(link)  # type: ignore[arg-type]  # TableLink has handle/close
             self.link = link
             self.wired.append(f"link:{cfg.link_port}")
@@ -167,9 +180,13 @@ class TableApp:
             from tavli_pi.tournament.feed import FeedSettings, TableFeed, parse_broker
 
             host, port = parse_broker(cfg.feed_broker)
-            feed = TableFeed(FeedSettings(host=host, port=port, event_slug=cfg.feed_event or "local",
-                                          table_id=cfg.table_id))
+            feed = TableFeed(FeedSettings(
+                host=host, port=port, event_slug=cfg.feed_event or "local", table_id=cfg.table_id,
+                username=cfg.feed_username or None, password=cfg.feed_password or None,
+                tls_ca=cfg.feed_tls_ca or None, outbox_path=cfg.feed_outbox or None,
+            ))
             feed.start()
+            self.feed = feed
             self.sinks.append(_FeedSink(feed))
             self.wired.append(f"feed:{cfg.feed_broker}")
         if notifier is None:
@@ -185,6 +202,25 @@ class TableApp:
     def submit(self, inp: PlayerInput) -> None:
         """Queue a player input (thread-safe); it reaches the referee before the next frame."""
         self._inputs.put(inp)
+
+    def _paddle_from_link(self, side: Side) -> None:
+        self.submit(PlayerInput(Action.PADDLE, side, source="link"))
+
+    def step(self, item: Observation | PlayerInput, now: float) -> list[Event]:
+        """One input or observation through the referee, its events to every output (log first)."""
+        got = self.referee.step(item, now)
+        self._dispatch(got)
+        return got
+
+    def handle_inputs(self, now: float) -> list[Event]:
+        """Every queued player input through the referee, in the order they came."""
+        out: list[Event] = []
+        while True:
+            try:
+                inp = self._inputs.get_nowait()
+            except queue.Empty:
+                return out
+            out += self.step(inp, now)
 
     def _dispatch(self, events: list[Event]) -> None:
         for e in events:
@@ -202,24 +238,13 @@ class TableApp:
             self._reader = BoardReader(cal)
         if self.record is not None:
             self.record.frame = frame.image
-        out: list[Event] = []
-        while True:
-            try:
-                inp = self._inputs.get_nowait()
-            except queue.Empty:
-                break
-            got = self.referee.step(inp, frame.t)
-            self._dispatch(got)
-            out += got
+        out = self.handle_inputs(frame.t)
         obs = self._reader.read(frame.image, frame.index)
-        got = self.referee.step(obs, frame.t)
-        self._dispatch(got)
-        out += got
+        out += self.step(obs, frame.t)
         if self.signals is not None:
             self.signals.tick(frame.t)
-        link = getattr(self, "link", None)
-        if link is not None:
-            link.poll()
+        if self.link is not None:
+            self.link.poll(self.clock())
         self.frames += 1
         return out
 
@@ -230,8 +255,11 @@ class TableApp:
             from tavli_pi.vision.camera import open_camera
 
             self.camera = open_camera(self.config.camera, fps=self.config.fps)
+        tick = getattr(self.notifier, "tick", None)
         if self.notifier is not None:
-            self.notifier.ready()
+            self.notifier.ready(f"table {self.config.table_id}: " + ", ".join(self.wired or ["no outputs"]))
+        if tick is not None:
+            tick(self.clock())  # the first frame may be slow (calibration): feed the watchdog first
         start = self.clock()
         while max_frames is None or self.frames < max_frames:
             frame = self.camera.read()
@@ -240,10 +268,8 @@ class TableApp:
             got = self.process(frame)
             if on_frame is not None:
                 on_frame(frame, got)
-            if self.notifier is not None:
-                tick = getattr(self.notifier, "tick", None)
-                if tick is not None:
-                    tick(self.clock())
+            if tick is not None:
+                tick(self.clock())
             if pace > 0:
                 wait = start + frame.t * pace - self.clock()
                 if wait > 0:
@@ -256,6 +282,10 @@ class TableApp:
         if self.closed:
             return
         self.closed = True
+        if self.notifier is not None:
+            stopping = getattr(self.notifier, "stopping", None)
+            if stopping is not None:
+                stopping()
         for sink in reversed(self.sinks):
             try:
                 sink.close()
@@ -263,6 +293,8 @@ class TableApp:
                 pass
         if self.camera is not None:
             self.camera.close()
+        if self.notifier is not None and hasattr(self.notifier, "close"):
+            self.notifier.close()
 
     def __enter__(self) -> TableApp:
         return self

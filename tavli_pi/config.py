@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from tavli_pi.errors import ConfigError
-from tavli_pi.referee.settings import ILLEGAL_POLICIES, PREMATURE_POLICIES, RefereeSettings
+from tavli_pi.referee.settings import ILLEGAL_POLICIES, PREMATURE_POLICIES, RefereeSettings, check_clock_settings
 from tavli_pi.rules.settings import Settings
+from tavli_pi.tournament.clock import ClockSettings, Timeout
 
 __all__ = ["TableConfig", "load_config", "parse_config"]
 
@@ -42,6 +43,10 @@ class TableConfig:
     link_port: str = ""  # serial URL of the table unit; "" = none
     feed_broker: str = ""  # MQTT broker host[:port]; "" = no feed
     feed_event: str = ""
+    feed_username: str = ""
+    feed_password: str = ""
+    feed_tls_ca: str = ""  # CA file: TLS on
+    feed_outbox: str = ""  # SQLite file keeping unacknowledged events across restarts
     source: str = ""  # the file it came from
 
 
@@ -61,7 +66,11 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "display": {"enabled": bool, "host": str, "port": int, "pin": str},
     "record": {"log": str, "save_frames": bool},
     "link": {"port": str},
-    "feed": {"broker": str, "event": str},
+    "feed": {"broker": str, "event": str, "username": str, "password": str, "tls_ca": str, "outbox": str},
+    "clock": {
+        "enabled": bool, "per_point": (int, float), "per_point_scored": (int, float), "delay": (int, float),
+        "on_timeout": str, "overtime": (int, float), "money_reserve": (int, float), "reset_each_game": bool,
+    },
 }
 
 
@@ -113,9 +122,22 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
         raise ConfigError(f"{where}: display.port must be 0-65535")
     if di.get("enabled", False) and not (di.get("pin", "").isdigit() and len(di.get("pin", "")) >= 4):
         raise ConfigError(f"{where}: display.pin must be at least 4 digits when the display is enabled")
+    fe = d.get("feed", {})
+    if fe.get("broker"):
+        from tavli_pi.errors import FeedError
+        from tavli_pi.tournament.feed import parse_broker
+
+        try:
+            parse_broker(fe["broker"])
+        except FeedError as exc:
+            raise ConfigError(f"{where}: feed.broker: {exc}") from exc
+    if fe.get("password") and not fe.get("username"):
+        raise ConfigError(f"{where}: feed.password needs feed.username")
+    clock = _clock(d.get("clock", {}), where)
     try:
         rules = Settings(**ru)
-        referee = RefereeSettings(light_is_white=t.get("light_is_white", True), rules=rules, **r)
+        referee = RefereeSettings(light_is_white=t.get("light_is_white", True), rules=rules, clock=clock,
+                                  clock_reset_each_game=d.get("clock", {}).get("reset_each_game", False), **r)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from exc
     base = Path(where).parent if where != "config" else Path(".")
@@ -144,9 +166,29 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
         save_frames=rec.get("save_frames", True),
         link_port=d.get("link", {}).get("port", ""),
         feed_broker=d.get("feed", {}).get("broker", ""),
-        feed_event=d.get("feed", {}).get("event", ""),
+        feed_event=fe.get("event", ""),
+        feed_username=fe.get("username", ""),
+        feed_password=fe.get("password", ""),
+        feed_tls_ca=path(fe.get("tls_ca", "")),
+        feed_outbox=path(fe.get("outbox", "")),
         source=where,
     )
+
+
+def _clock(c: dict[str, Any], where: str) -> ClockSettings | None:
+    """``[clock]``: None unless ``enabled``; the other keys override the USBGF defaults (checked either way)."""
+    timeouts = [t.value for t in Timeout]
+    if c.get("on_timeout", "lose_match") not in timeouts:
+        raise ConfigError(f"{where}: clock.on_timeout must be one of {', '.join(timeouts)}, "
+                          f"got {c.get('on_timeout')!r}")
+    kw: dict[str, Any] = {k: float(v) for k, v in c.items()
+                          if k in ("per_point", "per_point_scored", "delay", "overtime", "money_reserve")}
+    settings = ClockSettings(on_timeout=Timeout(c.get("on_timeout", "lose_match")), **kw)
+    try:
+        check_clock_settings(settings)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from exc
+    return settings if c.get("enabled", False) else None
 
 
 def load_config(path: str | Path) -> TableConfig:

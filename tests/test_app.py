@@ -1,4 +1,9 @@
-"""The app: one table from one config, real SQLite log, mock GPIO, resume after a crash."""
+"""The app: one table from one config, real SQLite log, mock GPIO, resume after a crash.
+
+The feed, the table-unit link and the systemd watchdog have their own files
+(tests/test_app_feed.py, test_app_link.py, test_app_watchdog.py); they share
+the helpers here.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,19 @@ from gpiozero.pins.mock import MockFactory
 
 from tavli_pi.app import TableApp
 from tavli_pi.config import parse_config
+from tavli_pi.display.view import view_of
 from tavli_pi.record.store import MatchLog
+from tavli_pi.referee.events import ClockReading, Event
 from tavli_pi.referee.inputs import Action, PlayerInput
-from tavli_pi.rules.position import Position
+from tavli_pi.rules.position import Position, Side
 from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import scene_from_position
 from tavli_pi.vision.calibration import Calibration
+
+from tests.referee.synth import die, observe
+
+__all__ = ["config", "calibration", "synthetic_setup", "synthetic_opening"]
 
 
 def config(tmp_path: Path, extra: str = "") -> str:
@@ -66,3 +77,55 @@ def test_resume_after_a_crash_from_the_log(tmp_path: Path) -> None:
         assert any(w.startswith("resumed at event 2") for w in again.wired)
         assert again.referee.phase == "setup" and again.referee.game_number == 1
     app.close()
+
+
+# -- helpers shared by the app tests: the referee fed through the app with synthetic observations --------
+def synthetic_setup(app: TableApp, now: float) -> list[Event]:
+    """The starting position, seen twice (B3): set-up checked, game started."""
+    out: list[Event] = []
+    for k in range(2):
+        out += app.step(observe(Position.start(), frame_index=k), now + 0.1 * k)
+    return out
+
+
+def synthetic_opening(app: TableApp, now: float, white: int = 5, black: int = 2) -> list[Event]:
+    """The opening roll (E1): one die each, tumbling then still. White wins with the defaults."""
+    dice = (die(white, "right"), die(black, "left"))
+    moving = tuple(die(d.value, d.half, moving=True, confidence=0.3) for d in dice)
+    out = app.step(observe(Position.start(), dice=moving, motion=True), now)
+    for k in (1, 2):
+        out += app.step(observe(Position.start(), dice=dice), now + 0.1 * k)
+    return out
+
+
+def test_gpio_paddles_press_the_clock_without_a_table_unit(tmp_path: Path) -> None:
+    """[clock] enabled and no [link] port: the pinout's paddle buttons are the clock (USBGF 3.3)."""
+    cfg = parse_config(config(tmp_path, "[clock]\nenabled = true\n"))
+    factory = MockFactory()
+    with TableApp(cfg, calibration=calibration(), pin_factory=factory) as app:
+        assert "signals+paddles" in app.wired
+        synthetic_setup(app, 1.0)
+        assert [e.kind for e in synthetic_opening(app, 2.0)] == ["opening_roll"]
+        pin = factory.pin(app.signals.pinout.paddles["black"])
+        pin.drive_low()  # Black lost the opening roll: Black presses
+        pin.drive_high()
+        got = app.handle_inputs(5.0)
+        assert [e.kind for e in got] == ["clock_reading"]
+        r = got[0]
+        assert isinstance(r, ClockReading) and r.side is Side.WHITE and r.remaining == (360.0, 360.0)
+        assert app.events[-1] is r
+        # 30 s later: 12 s delay, 18 s of White's reserve
+        white = factory.pin(app.signals.pinout.paddles["white"])
+        white.drive_low()
+        white.drive_high()
+        got = app.handle_inputs(35.0)
+        assert isinstance(got[0], ClockReading) and got[0].remaining == (342.0, 360.0)
+        assert got[0].state.clocks == (342.0, 360.0)  # what the display and the link show
+        assert view_of(got[0], 1)["clocks"] == [342.0, 360.0]  # the page's clocks (display/view.py)
+
+
+def test_without_a_clock_no_paddles_and_no_clocks(tmp_path: Path) -> None:
+    cfg = parse_config(config(tmp_path))
+    with TableApp(cfg, calibration=calibration(), pin_factory=MockFactory()) as app:
+        assert "signals" in app.wired and "signals+paddles" not in app.wired
+        assert all(e.state.clocks is None for e in synthetic_setup(app, 1.0))

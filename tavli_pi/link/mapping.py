@@ -98,7 +98,8 @@ class EventMapper:
             self._running = NONE_SIDE
             buzz.append(Buzz(Buzz.LONG))
         elif isinstance(event, ev.ClockReading):
-            self._running = int(event.side)
+            # a paused clock (dispute, clear view, director) runs for nobody
+            self._running = NONE_SIDE if event.extra.get("paused") else int(event.side)
 
         roles = bytearray(Scene.N_LEDS)
         for led in self._last_play:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tavli_pi.referee import events as ev
+from tavli_pi.referee.clock import RefereeClock, format_seconds
 from tavli_pi.referee.dice import (
     DiceWatch,
     bearing_off_no_contact,
@@ -26,77 +27,25 @@ from tavli_pi.referee.dice import (
 from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.settings import RefereeSettings
+from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.moves import PlayResult, end_turn, format_play, judge, legal_results
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.scoring import GameValue, Resignation, game_winner, outcome_borne_off, outcome_passed
+from tavli_pi.tournament.clock import Timeout
 from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["Referee", "Verdict", "judge_evidence"]
 
 _IN_GAME = ("awaiting_roll", "rolled", "judging", "illegal", "correcting")
+_CLOCKED = (*_IN_GAME, "cube", "resign")  # phases in which a clock may run
+_HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
+               "overtime": "the director (overtime)"}
 
 
 def _name(side: Side) -> str:
     return side.name.capitalize()
-
-
-class Verdict:
-    """What the evidence says about a finished play."""
-
-    __slots__ = ("kind", "result", "reading", "reason")
-
-    def __init__(self, kind: str, result: Position | None, reading: Reading | None, reason: str = "") -> None:
-        self.kind = kind  # "legal", "illegal", "unclear"
-        self.result = result  # the accepted end position (legal) or the observed one (illegal)
-        self.reading = reading
-        self.reason = reason
-
-
-def _frame_argmax(obs: Observation) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    spots = (*obs.points, obs.bar, obs.off)
-    return tuple(s.light.best for s in spots), tuple(s.dark.best for s in spots)
-
-
-def judge_evidence(
-    frames: Sequence[Observation],
-    candidates: Sequence[Position],
-    settings: RefereeSettings,
-    turn: Side,
-) -> Verdict:
-    """Judge clear frames of a still board against the legal end positions.
-
-    Legal: in ``stable_frames`` or more frames, the best candidate beats the others by ``accept_margin`` and the
-    unconstrained reading is at most ``accept_gap`` better (not scaled by the
-    number of frames: a real difference grows with every frame, noise does not).
-    Illegal: the unconstrained reading is ``illegal_gap`` better than every
-    candidate, is itself a position (15 + 15), is confident on every differing
-    spot, and each of the last ``stable_frames`` frames on its own reads those
-    spots the same way. Anything else: unclear.
-    """
-    if not frames:
-        return Verdict("unclear", None, None, "no clear frame of the board")
-    if any(o.hand or o.motion for o in frames):
-        return Verdict("unclear", None, None, "a hand or motion over the board")
-    table = EvidenceTable(frames)
-    r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn)
-    if (
-        r.gap >= settings.illegal_gap
-        and r.free is not None
-        and r.min_confidence >= settings.illegal_confidence
-        and r.stable_frames >= settings.stable_frames
-    ):
-        return Verdict("illegal", r.free, r)
-    if r.margin >= settings.accept_margin and r.gap <= settings.accept_gap and len(frames) >= settings.stable_frames:
-        return Verdict("legal", candidates[r.best], r)
-    if r.free is None:
-        why = "the checker counts do not add up to 15 and 15"
-    elif r.margin < settings.accept_margin:
-        why = "the board fits more than one legal play"
-    else:
-        why = "the reading is not confident enough"
-    return Verdict("unclear", None, r, why)
 
 
 class Referee:
@@ -146,6 +95,10 @@ class Referee:
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
         self._auto_doubles = 0
+        self.clock: RefereeClock | None = None
+        if s.clock is not None:
+            self.clock = RefereeClock(s.clock, self.match.length, self.match.score,
+                                      reset_each_game=s.clock_reset_each_game)
 
     # -- resume ---------------------------------------------------------------
     @classmethod
@@ -170,6 +123,8 @@ class Referee:
         fresh_game = state.phase in ("setup", "opening", "game_over")
         ref = cls(s, match=match, players=state.players, start=None if fresh_game else state.position)
         ref.game_number = state.game_number + (1 if state.phase == "game_over" else 0)
+        if ref.clock is not None and state.clocks is not None:
+            ref.clock.restore(state.clocks, 0.0)  # the reserves carry on; no clock runs until a press
         if state.phase == "match_over":
             ref.phase = "match_over"
             return ref
@@ -203,6 +158,7 @@ class Referee:
             players=self.players,
             last_verdict=self.last_verdict,
             wrong_points=self.wrong_points,
+            clocks=None if self.clock is None else self.clock.remaining(self._now),
         )
 
     def _emit(self, cls: type[ev.Event], **kw: Any) -> None:
@@ -212,10 +168,14 @@ class Referee:
     def step(self, item: Observation | PlayerInput, now: float) -> list[ev.Event]:
         self._now = now
         self._out = []
+        if self.clock is not None:
+            self._poll_clock(self.clock)
         if isinstance(item, PlayerInput):
             self._on_input(item)
         else:
             self._on_observation(item)
+        if self.clock is not None:
+            self._hold_for_disputes(self.clock)
         return self._out
 
     # -- observations -------------------------------------------------------------
@@ -243,9 +203,9 @@ class Referee:
             return False
         if self._frames:
             # a changed confident reading means the board changed unseen: start again
-            pl, pd = _frame_argmax(self._frames[-1])
-            nl, nd = _frame_argmax(obs)
-            if (pl, pd) != (nl, nd) and _confidently_differs(self._frames[-1], obs):
+            pl, pd = frame_argmax(self._frames[-1])
+            nl, nd = frame_argmax(obs)
+            if (pl, pd) != (nl, nd) and confidently_differs(self._frames[-1], obs):
                 self._frames.clear()
         self._frames.append(obs)
         del self._frames[: -self.settings.max_evidence_frames]
@@ -277,6 +237,8 @@ class Referee:
             self._emit(ev.SetupChecked, ok=True, message="The checkers are set up correctly.", rule="B3")
             self._reset_view()
             self.phase = self._after_setup
+            if self.clock is not None:
+                self.clock.new_game(self.match.score, self._now)
             if self.phase == "opening":
                 self._emit(
                     ev.GameStarted, game_number=self.game_number, score=self.match.score,
@@ -599,6 +561,8 @@ class Referee:
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side, points: int, result: str) -> None:
         self.match = self.match.after_game(winner, points)
+        if self.clock is not None:
+            self.clock.end_game(self._now)
         self.phase = "game_over"
         self.dice = ()
         self.last_verdict = f"{_name(winner)} wins {points}"
@@ -640,7 +604,10 @@ class Referee:
             self._answer_resign(inp)
         elif a in (Action.ACCEPT, Action.CORRECT):
             self._decide(inp)
-        # PADDLE, PAUSE, RESUME belong to the clock
+        elif a is Action.PADDLE:
+            self._paddle(inp)
+        elif a in (Action.PAUSE, Action.RESUME):
+            self._director_clock(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
         if self.phase == "illegal":
@@ -763,18 +730,123 @@ class Referee:
             pts = r.points(self.cube, settings=self.settings.rules, match=self.match)
             self._game_over(r.winner, pts, "resign")
 
+    # -- the match clock (tavli_pi/referee/clock.py) ---------------------------------------------
+    def _clock_owner(self) -> Side:
+        """The side that is to act now, whose clock should run."""
+        if self.phase == "cube" and self._doubler is not None:
+            return self._doubler.other  # the taker decides
+        if self.phase == "resign" and self._resign is not None:
+            return self._resign.winner  # the opponent answers
+        if self.phase in ("rolled", "judging", "illegal", "correcting"):
+            return self.before.turn  # the mover, until they press
+        return self.position.turn
+
+    def _clock_event(self, clock: RefereeClock, side: Side, message: str, **extra: Any) -> None:
+        self._emit(ev.ClockReading, side=side, remaining=clock.remaining(self._now), message=message,
+                   extra={"paused": clock.paused, "holds": sorted(clock.holds), **extra})
+
+    def _paddle(self, inp: PlayerInput) -> None:
+        c = self.clock
+        if c is None:
+            self._refuse(inp, "", "this table has no clock: set [clock] enabled = true to use the paddles")
+            return
+        if self.phase not in _CLOCKED:
+            self._refuse(inp, "", "the clocks are stopped between games: after the opening roll its loser "
+                         "presses, starting the winner's clock (USBGF clock rules 3.3)")
+            return
+        owner = self._clock_owner()
+        side = inp.side if inp.side is not None else (c.running if c.running is not None else owner.other)
+        if c.flagged(self._now) is not None:
+            self._refuse(inp, "", "time has run out: the clock waits for the director")
+            return
+        if c.holds:
+            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
+            self._refuse(inp, "", f"the clock is paused for {why}; it restarts when that is settled")
+            return
+        if c.running is None and side is owner:
+            self._refuse(inp, "", f"{_name(owner)} is to act: {_name(owner.other)} presses to start "
+                         f"{_name(owner)}'s clock (USBGF clock rules 3.3)")
+            return
+        if c.running is not None and c.running is not side:
+            self._refuse(inp, "", f"{_name(side)}'s clock is not running: {_name(c.running)} presses "
+                         "at the end of their turn")
+            return
+        c.press(side, self._now)
+        runs = c.running
+        assert runs is not None
+        left = c.remaining(self._now)[runs]
+        self._clock_event(c, runs, f"{_name(side)} pressed the clock: {_name(runs)}'s clock runs "
+                          f"({format_seconds(left)} left).", pressed_by=side.name.lower())
+
+    def _director_clock(self, inp: PlayerInput) -> None:
+        c = self.clock
+        if c is None:
+            self._refuse(inp, "", "this table has no clock: set [clock] enabled = true")
+            return
+        runs = c.running
+        if c.flagged(self._now) is not None:
+            self._refuse(inp, "", "time has run out: the clock stays stopped (clock.on_timeout)")
+            return
+        if runs is None:
+            self._refuse(inp, "", f"no clock is running to {inp.action}: the clocks are stopped")
+            return
+        if inp.action is Action.PAUSE:
+            if "director" in c.holds:
+                self._refuse(inp, "", "the clock is already paused by the director")
+                return
+            c.hold("director", self._now)
+            self._clock_event(c, runs, "The director paused the clock.")
+            return
+        if not {"director", "overtime"} & c.holds:
+            self._refuse(inp, "", "the director has not paused the clock")
+            return
+        c.release("overtime", self._now)
+        c.release("director", self._now)
+        if c.holds:
+            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
+            self._clock_event(c, runs, f"The director released the clock; it still waits for {why}.")
+        else:
+            self._clock_event(c, runs, "The director restarted the clock.")
+
+    def _hold_for_disputes(self, c: RefereeClock) -> None:
+        """Pause while an illegal play is disputed (E8) or the board cannot be seen; resume after."""
+        wants = {
+            "dispute": self.phase in ("illegal", "correcting"),
+            "clear_view": self._asked and self.phase in _IN_GAME,
+        }
+        for reason, on in wants.items():
+            runs = c.running
+            if on and reason not in c.holds:
+                if c.hold(reason, self._now) and runs is not None:
+                    self._clock_event(c, runs, f"Clock paused for {_HOLD_NAMES[reason]}.")
+            elif not on and c.release(reason, self._now) and runs is not None:
+                self._clock_event(c, runs, "Clock running again.")
+
+    def _poll_clock(self, c: RefereeClock) -> None:
+        flag = c.poll(self._now)
+        if flag is None:
+            return
+        loser, winner = flag.side, flag.side.other
+        info = {"flag": flag.timeout.value, "flag_at": flag.at}
+        if flag.timeout is Timeout.OVERTIME:
+            self.last_verdict = f"{_name(loser)}: overtime"
+            self._clock_event(c, loser, f"{_name(loser)}'s reserve ran out: {format_seconds(c.settings.overtime)} "
+                              "of overtime (USBGF optional rule); the director restarts the clock.", **info)
+            return
+        if flag.timeout is Timeout.NOTIFY:
+            self.last_verdict = f"{_name(loser)}: time"
+            self._clock_event(c, loser, f"{_name(loser)}'s time ran out: call the director, who rules "
+                              "(clock.on_timeout = notify).", **info)
+            return
+        self._clock_event(c, loser, f"{_name(loser)}'s time ran out.", **info)
+        self.phase = "match_over"
+        self.dice = ()
+        self.wrong_points = ()
+        self.last_verdict = f"{_name(winner)} wins the match on time"
+        self._emit(ev.MatchOver, winner=winner, score=self.match.score, extra={"reason": "time"},
+                   message=f"{_name(loser)}'s time ran out: {_name(winner)} wins the match (USBGF clock rules "
+                   "5, time expiration: a player whose reserve runs out loses the match).")
+
 
 def _white_point(spot: int, light_is_white: bool) -> int:
     return spot + 1 if light_is_white else 24 - spot
-
-
-def _confidently_differs(a: Observation, b: Observation, threshold: float = 0.9) -> bool:
-    """Do two frames disagree on a spot where both are confident?"""
-    sa = (*a.points, a.bar, a.off)
-    sb = (*b.points, b.bar, b.off)
-    for x, y in zip(sa, sb):
-        for cx, cy in ((x.light, y.light), (x.dark, y.dark)):
-            if cx.best != cy.best and cx.confidence >= threshold and cy.confidence >= threshold:
-                return True
-    return False
-

@@ -7,8 +7,9 @@ from typing import Literal
 
 from tavli_pi.errors import ConfigError
 from tavli_pi.rules.settings import Settings
+from tavli_pi.tournament.clock import ClockSettings, Timeout
 
-__all__ = ["RefereeSettings", "PREMATURE_POLICIES", "ILLEGAL_POLICIES"]
+__all__ = ["RefereeSettings", "PREMATURE_POLICIES", "ILLEGAL_POLICIES", "check_clock_settings"]
 
 PREMATURE_POLICIES = ("void", "stands", "victim_option")
 ILLEGAL_POLICIES = ("responsible-moves", "legal-moves")
@@ -33,6 +34,11 @@ class RefereeSettings:
     ``stable_frames`` clear frames. Dice count as settled after
     ``settle_frames`` identical still frames. ``clear_view_after`` frames
     without a verdict ask the players for a clear view.
+
+    Clock: ``clock`` (None = no clock at this table) are the match clock's
+    settings (USBGF by default, :mod:`tavli_pi.tournament.clock`);
+    ``clock_reset_each_game`` recomputes the reserves from the score at every
+    game instead of carrying them through the match (:mod:`tavli_pi.referee.clock`).
     """
 
     light_is_white: bool = True
@@ -49,6 +55,8 @@ class RefereeSettings:
     illegal_confidence: float = 0.9
     die_confidence: float = 0.6
     clear_view_after: int = 5
+    clock: ClockSettings | None = None
+    clock_reset_each_game: bool = False
 
     def __post_init__(self) -> None:
         if self.premature not in PREMATURE_POLICIES:
@@ -71,3 +79,20 @@ class RefereeSettings:
                 raise ConfigError(f"referee.{name} must be positive (nats of evidence)")
         if not 0.5 <= self.illegal_confidence <= 1.0:
             raise ConfigError("referee.illegal_confidence must be between 0.5 and 1.0")
+        if self.clock is not None:
+            check_clock_settings(self.clock)
+
+
+def check_clock_settings(c: ClockSettings) -> None:
+    """ConfigError naming the ``clock.*`` key that is out of range."""
+    if not c.per_point > 0:
+        raise ConfigError(f"clock.per_point must be positive seconds (USBGF: 120), got {c.per_point!r}")
+    for name in ("per_point_scored", "money_reserve", "delay", "overtime"):
+        if getattr(c, name) < 0:
+            raise ConfigError(f"clock.{name} must be 0 or more seconds, got {getattr(c, name)!r}")
+    if c.per_point_scored > c.per_point:
+        raise ConfigError("clock.per_point_scored cannot exceed clock.per_point (USBGF: 60 of 120)")
+    if not isinstance(c.on_timeout, Timeout):
+        raise ConfigError(
+            f"clock.on_timeout must be one of {', '.join(t.value for t in Timeout)}, got {c.on_timeout!r}"
+        )

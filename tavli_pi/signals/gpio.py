@@ -90,7 +90,7 @@ class Signals(EventSink):
         phase = event.state.phase
         if kind == "clear_view_needed":
             self._clear_view = True
-        elif kind not in ("action_refused", "resigned", "resignation_answered") or phase != self._phase:
+        elif kind not in ("action_refused", "resigned", "resignation_answered", "clock_reading") or phase != self._phase:
             self._clear_view = False
         if kind == "setup_wrong":
             self._setup_wrong = True

@@ -44,6 +44,15 @@ def test_clock_reading_sets_both_clocks_and_the_running_side() -> None:
     assert m.view.clock in cmds
 
 
+def test_a_paused_clock_runs_for_nobody() -> None:
+    m = EventMapper()
+    m.apply(ev.ClockReading(at=1.0, state=state(clocks=(600.0, 545.0)), side=Side.WHITE,
+                            remaining=(599.5, 545.0)))
+    m.apply(ev.ClockReading(at=2.0, state=state(clocks=(598.5, 545.0)), side=Side.WHITE,
+                            remaining=(598.5, 545.0), extra={"paused": True}))
+    assert m.view.clock == ClockSet(598500, 545000, NONE_SIDE)
+
+
 def test_no_clock_and_score_and_game_over() -> None:
     m = EventMapper()
     m.apply(ev.GameStarted(at=0.0, state=state(phase="opening", match_length=7, score=(2, 3)),

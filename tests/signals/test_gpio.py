@@ -88,6 +88,14 @@ def test_clear_view_blinks_amber_slowly_until_a_verdict(sig: Signals) -> None:
     assert at(sig, "amber", [31.0, 31.6, 32.1]) == [False, False, False]
 
 
+def test_clear_view_stays_on_when_the_clock_pauses_for_it(sig: Signals) -> None:
+    # the referee pauses the clock in the same step as it asks for a clear view
+    sig.handle(ev.ClearViewNeeded(at=0.0, state=state("judging"), reason="hand"))
+    sig.handle(ev.ClockReading(at=0.0, state=state("judging"), side=Side.WHITE, remaining=(600.0, 600.0),
+                               extra={"paused": True}))
+    assert at(sig, "amber", [0.1, 0.6, 1.1]) == [True, False, True]
+
+
 def test_each_event_has_its_own_pattern() -> None:
     seen = {}
     for kind, outs in _TRANSIENT.items():
