@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from tavli_pi.config import TableConfig
     from tavli_pi.record.export import export_all
     from tavli_pi.sim.camera import SimCamera
+    from tavli_pi.sim.drive import drive
     from tavli_pi.sim.render import render
     from tavli_pi.sim.script import demo_match
     from tavli_pi.sim.table import scene_of, scenes_of
@@ -59,22 +60,15 @@ def run(args: argparse.Namespace) -> int:
     with TableApp(cfg, camera=camera, calibration=calibration, pin_factory=MockFactory()) as app:
         if app.display is not None:
             print(f"The table display: {app.display.url}", flush=True)
-        for i, m in enumerate(moments):
-            for inp in m.inputs:
-                app.submit(inp)
-            frame = camera.read()
-            if frame is None:
-                break
-            got = app.process(frame)
-            kinds = [e.kind for e in got]
-            if m.note and not args.quiet:
-                print(f"[{frame.t:6.1f}s] {m.note}", flush=True)
-            for e in got:
+        for step in drive(app, camera, moments):
+            if step.moment.note and not args.quiet:
+                print(f"[{step.frame.t:6.1f}s] {step.moment.note}", flush=True)
+            for e in step.events:
                 if not args.quiet:
                     print(f"          {e.kind}: {e.message}", flush=True)
-            missing = [k for k in m.expect if k not in kinds]
-            if missing:
-                mismatches.append(f"frame {i}: expected {', '.join(missing)}, got {', '.join(kinds) or 'nothing'}")
+            if step.missing:
+                mismatches.append(f"frame {step.index}: expected {', '.join(step.missing)}, "
+                                  f"got {', '.join(step.kinds) or 'nothing'}")
             if serve and args.pace > 0:
                 time.sleep(0.1 * args.pace)
         ref = app.referee

@@ -24,7 +24,7 @@ from tavli_pi.rules.moves import PlayResult, legal_results
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.scoring import game_winner
 
-__all__ = ["ScriptDie", "Moment", "ScriptWriter", "demo_match", "runner_bot"]
+__all__ = ["ScriptDie", "Moment", "ScriptWriter", "demo_match", "random_game", "runner_bot"]
 
 Half = Literal["left", "right", "bar", "outside"]
 Pose = Literal["flat", "cocked", "leaning", "on_checker"]
@@ -193,7 +193,7 @@ def demo_match(*, light_is_white: bool = True) -> list[Moment]:
                 before = w.position
                 good = legal_results(before, (values[0], values[1]))
                 g = first_bot(before, good).position
-                bad = _black_illegal(before, g, (values[0], values[1]))
+                bad = _illegal_variant(before, g, (values[0], values[1]))
                 w.illegal_then_correct(dice, bad, g)
                 continue
             w.play(dice, first_bot, early=(4, 4) if turn == 6 else None)
@@ -227,7 +227,48 @@ def demo_match(*, light_is_white: bool = True) -> list[Moment]:
     return w.moments
 
 
-def _black_illegal(before: Position, good: Position, dice: tuple[int, int]) -> Position:
+def random_game(seed: int, *, turns: int = 10, plant_illegal: int = 0, plant_cocked: int = 0,
+                plant_premature: int = 0, light_is_white: bool = True) -> list[Moment]:
+    """A game of random legal plays from the start, with faults planted on the given turns.
+
+    ``plant_illegal=k`` makes the k-th turn an illegal play that is pointed out and
+    corrected (E8); ``plant_cocked=k`` a cocked die on the k-th roll (E3);
+    ``plant_premature=k`` the opponent rolling before the k-th turn's dice are up (E6).
+    Every moment carries the events the referee must give (``Moment.expect``).
+    """
+    import random
+
+    rng = random.Random(seed)
+    w = ScriptWriter(light_is_white=light_is_white)
+    w.setup(note=f"random game {seed}: set up")
+    white, black = rng.sample(range(1, 7), 2)
+    dice = w.opening(white, black)
+    w.play(dice, lambda pos, results: rng.choice(results))
+    for turn in range(2, turns + 1):
+        if w.game_over() is not None:
+            break
+        values = (rng.randint(1, 6), rng.randint(1, 6))
+        if turn == plant_cocked:
+            w.void_roll(values, ("flat", "cocked"), "a cocked die (E3)")
+        dice = w.roll(values)
+        before = w.position
+        results = legal_results(before, (max(values), min(values)))
+        if turn == plant_illegal and results:
+            good = rng.choice(results).position
+            try:
+                bad = _illegal_variant(before, good, values)
+            except ValueError:  # pragma: no cover - no checker can go one pip further
+                bad = None
+            if bad is not None:
+                w.illegal_then_correct(dice, bad, good)
+                continue
+        early = (rng.randint(1, 6), rng.randint(1, 6)) if turn == plant_premature else None
+        w.play(dice, lambda pos, results: rng.choice(results), early=early)
+    return w.moments
+
+
+def _illegal_variant(before: Position, good: Position, dice: tuple[int, int]) -> Position:
+    """``good`` with one checker moved a pip further: an illegal end position."""
     from tavli_pi.rules.moves import is_legal
 
     side = before.turn

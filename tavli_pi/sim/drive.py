@@ -1,0 +1,56 @@
+"""Drive a table with a script: each moment's inputs, then its rendered frame.
+
+Shared by ``tavli-pi demo``, the end-to-end tests and the referee benchmark,
+so that all three run the same loop. The table is anything with ``submit``
+(player inputs) and ``process`` (one frame in, the referee's events out):
+:class:`tavli_pi.app.TableApp`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from tavli_pi.referee.events import Event
+from tavli_pi.referee.inputs import PlayerInput
+from tavli_pi.sim.script import Moment
+from tavli_pi.vision.camera import Camera, Frame
+
+__all__ = ["Table", "Step", "drive"]
+
+
+class Table(Protocol):
+    def submit(self, inp: PlayerInput) -> None: ...
+
+    def process(self, frame: Frame) -> list[Event]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What happened on one scripted moment."""
+
+    index: int
+    moment: Moment
+    frame: Frame
+    events: tuple[Event, ...]
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(e.kind for e in self.events)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Event kinds the script expected on this moment that the referee did not give."""
+        return tuple(k for k in self.moment.expect if k not in self.kinds)
+
+
+def drive(table: Table, camera: Camera, moments: Sequence[Moment]) -> Iterator[Step]:
+    """Feed ``moments`` (whose scenes ``camera`` renders, in the same order) to ``table``."""
+    for i, m in enumerate(moments):
+        for inp in m.inputs:
+            table.submit(inp)
+        frame = camera.read()
+        if frame is None:
+            return
+        yield Step(i, m, frame, tuple(table.process(frame)))
