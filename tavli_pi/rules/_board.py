@@ -6,6 +6,8 @@ negative = opponent), ``b[25]`` the mover's bar, ``b[26]`` the opponent's bar.
 
 from __future__ import annotations
 
+from operator import neg
+
 from tavli_pi.rules.position import Position, Side
 
 __all__ = ["BAR", "OPP_BAR", "to_own", "from_own", "furthest", "far_below"]
@@ -16,17 +18,10 @@ OPP_BAR = 26
 
 def to_own(pos: Position) -> list[int]:
     """The flat mover's-view board of ``pos`` for ``pos.turn``."""
+    bar = pos.bar
     if pos.turn is Side.WHITE:
-        b = [pos.off[0]]
-        b.extend(pos.points)
-        b.append(pos.bar[0])
-        b.append(pos.bar[1])
-        return b
-    b = [pos.off[1]]
-    b.extend([-x for x in pos.points[::-1]])
-    b.append(pos.bar[1])
-    b.append(pos.bar[0])
-    return b
+        return [pos.off[0], *pos.points, bar[0], bar[1]]
+    return [pos.off[1], *map(neg, reversed(pos.points)), bar[1], bar[0]]
 
 
 _new = object.__new__

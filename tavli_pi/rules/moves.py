@@ -5,8 +5,14 @@ ints (see :mod:`tavli_pi.rules._board`): ``b[1..24]`` the mover's points
 (positive = mover, negative = opponent), ``b[25]`` the mover's bar, ``b[0]``
 the mover's tray, ``b[26]`` the opponent's bar. A result is identified by an
 integer key kept up to date move by move (balanced base 32, one digit per
-slot), so de-duplication never builds a tuple; a :class:`Position` is built
-only once per *distinct* result.
+slot), so de-duplication never builds a tuple.
+
+Speed (bench/bench_plays.py, bench/RESULTS-rules.md): the ``Position`` of a
+*distinct* result is built once, when its key is first met, from a copy of
+the physical points with the play applied, through the slot descriptors (no
+``__post_init__``: it is derived from a valid position by legal moves). The
+``Move`` tuples of ``PlayResult.plays`` are built only when first read, from
+the stored raw codes (``src, dst, ...``, a negative ``dst`` marks a hit).
 
 Non-doubles try both die orders; doubles enumerate moves in non-increasing
 source order, which reaches every multiset of moves exactly once (moving from
@@ -63,12 +69,68 @@ class Move:
 Play = tuple[Move, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PlayResult:
     """A distinct position after a legal play, and every play reaching it."""
 
     position: Position  # after the play; the turn is unchanged
     plays: tuple[Play, ...]  # first = canonical (sources high to low)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayResult):
+            return NotImplemented
+        return self.position == other.position and self.plays == other.plays
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.plays))
+
+
+_PLAYS_SLOT = PlayResult.__dict__["plays"]
+
+
+class _LazyResult(PlayResult):
+    """A generated result: ``plays`` are built from the raw codes on first use.
+
+    ``legal_results`` builds every distinct ``Position`` eagerly; the ``Move``
+    tuples of its plays are only built when somebody reads ``plays``.
+    """
+
+    __slots__ = ("_codes",)
+    #: one code, or several (one per move order): ``(src, dst, src, dst, ...)``
+    #: in the mover's numbering, ``dst`` negated where that move hit a blot
+    _codes: tuple[int, ...] | list[tuple[int, ...]] | None  # None once plays are built
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        codes = self._codes
+        if codes is None:  # built before
+            built: tuple[Play, ...] = _PLAYS_SLOT.__get__(self, PlayResult)
+            return built
+        if isinstance(codes, tuple):
+            plays: tuple[Play, ...] = (_to_play(_canonical(codes)),)
+        else:
+            seen: list[tuple[int, ...]] = []
+            for c in codes:
+                c = _canonical(c)
+                if c not in seen:
+                    seen.append(c)
+            plays = tuple([_to_play(c) for c in seen])
+        _PLAYS_SLOT.__set__(self, plays)
+        _RES_SET[1](self, None)
+        return plays
+
+    @plays.setter
+    def plays(self, value: tuple[Play, ...]) -> None:
+        # only reachable through object.__setattr__ (dataclasses.replace): frozen otherwise
+        _PLAYS_SLOT.__set__(self, value)
+        _RES_SET[1](self, None)
+
+    def __repr__(self) -> str:
+        return f"PlayResult(position={self.position!r}, plays={self.plays!r})"
+
+    def __reduce__(self) -> tuple[type[PlayResult], tuple[Position, tuple[Play, ...]]]:
+        # copy / pickle as a plain PlayResult (equal to this one)
+        return (PlayResult, (self.position, self.plays))
 
 
 @dataclass(frozen=True)
@@ -88,6 +150,17 @@ _W26 = _W[OPP_BAR]
 _MV: list[list[tuple[Move, Move]]] = [
     [(Move(s, d, False), Move(s, d, True)) for d in range(25)] for s in range(26)
 ]
+#: own point -> index into ``Position.points`` (0 unused: bar and tray)
+_IX_W: list[int] = [0] + [s - 1 for s in range(1, 25)]
+_IX_B: list[int] = [0] + [24 - s for s in range(1, 25)]
+_new = object.__new__
+#: every valid roll
+_DICE_OK = frozenset((a, b) for a in range(1, 7) for b in range(1, 7))
+_POS_SET = tuple(Position.__dict__[f].__set__ for f in ("points", "bar", "off", "turn"))
+_RES_SET = (
+    PlayResult.__dict__["position"].__set__,
+    _LazyResult.__dict__["_codes"].__set__,
+)
 
 
 def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
@@ -119,20 +192,78 @@ def _sources(b: list[int], d: int, far: int, top: int) -> list[int]:
     return res
 
 
-def _raw_nondouble(b: list[int], hi: int, lo: int) -> dict[int, list[tuple[int, ...]]]:
-    """key -> list of plays (src, dst, src, dst, ...), before canonical sort."""
+def _add_code(r: _LazyResult, code: tuple[int, ...]) -> None:
+    """Another play (move order) reaching ``r``."""
+    codes = r._codes
+    if isinstance(codes, list):
+        codes.append(code)
+    elif codes is not None:  # (plays are only read after generation)
+        _RES_SET[1](r, [codes, code])
+
+
+def _result(
+    pl: list[int], b: list[int], turn: Side, opp_off: int, code: tuple[int, ...]
+) -> _LazyResult:
+    """A result from the physical points ``pl`` and the mover's-view board ``b``."""
+    set_points, set_bar, set_off, set_turn = _POS_SET
+    p = _new(Position)
+    set_points(p, tuple(pl))
+    if turn is Side.WHITE:
+        set_bar(p, (b[BAR], b[OPP_BAR]))
+        set_off(p, (b[0], opp_off))
+    else:
+        set_bar(p, (b[OPP_BAR], b[BAR]))
+        set_off(p, (opp_off, b[0]))
+    set_turn(p, turn)
+    set_position, set_codes = _RES_SET
+    r: _LazyResult = _new(_LazyResult)
+    set_position(r, p)
+    set_codes(r, code)
+    return r
+
+
+def _gen_nondouble(
+    b: list[int], hi: int, lo: int, pts0: tuple[int, ...], turn: Side, opp_off: int
+) -> dict[int, _LazyResult]:
+    """Result key -> result, for a non-double roll (M1-M5).
+
+    ``b`` is mutated while searching and restored before returning.
+    """
     W = _W
+    W26 = _W26
+    white = turn is Side.WHITE
+    ix = _IX_W if white else _IX_B
+    sg = 1 if white else -1
+    new = _new
+    set_points, set_bar, set_off, set_turn = _POS_SET
+    set_position, set_codes = _RES_SET
     far0 = furthest(b)
-    two: dict[int, list[tuple[int, ...]]] = {}
-    single_hi: dict[int, list[tuple[int, ...]]] = {}
-    single_lo: dict[int, list[tuple[int, ...]]] = {}
+    two: dict[int, _LazyResult] = {}
+    single_hi: dict[int, _LazyResult] = {}
+    single_lo: dict[int, _LazyResult] = {}
+    # With no checker on the bar and none bearing off yet (6 < far0 < BAR),
+    # a play "lo from s, then hi from s2" where s2 could already move hi at
+    # the start reaches the same position as "hi from s2, then lo from s"
+    # (same canonical play too), found in the first pass: skip it.
+    plain = 6 < far0 < BAR
+    lo0 = _sources(b, lo, far0, BAR) if plain else []
+    first_hi = _sources(b, hi, far0, BAR)
     for a, c in ((hi, lo), (lo, hi)):
-        for s in _sources(b, a, far0, BAR):
+        srcs1 = first_hi if a == hi else lo0 if plain else _sources(b, a, far0, BAR)
+        for s in srcs1:
             t = s - a
             if t < 0:
                 t = 0
+            if a == lo and plain and two and not (t <= 6 and s == far0 and b[s] == 1):
+                # nothing can bear off after this move, so the checker that
+                # lands on t is the only possible new source (see below)
+                if t <= c or t in first_hi or b[t - c] < -1:
+                    continue
+            pl = list(pts0)
             b[s] -= 1
             k1 = -W[s]
+            if s != BAR:
+                pl[ix[s]] -= sg
             hit = False
             if t:
                 v = b[t]
@@ -140,41 +271,113 @@ def _raw_nondouble(b: list[int], hi: int, lo: int) -> dict[int, list[tuple[int, 
                     b[t] = 1
                     b[OPP_BAR] += 1
                     hit = True
-                    k1 += 2 * W[t] + _W26
+                    k1 += 2 * W[t] + W26
+                    pl[ix[t]] = sg
                 else:
                     b[t] = v + 1
                     k1 += W[t]
+                    pl[ix[t]] += sg
             else:
                 b[0] += 1
                 k1 += 1
+            tc = -t if hit else t  # t as written in codes
             far = far0
             if s == far0 and b[s] == 0:
                 far = far_below(b, s)
             if t > far:
                 far = t
-            srcs = _sources(b, c, far, BAR)
+            if a == hi and plain and far > 6:
+                # the low die's sources at the start, less s if it emptied,
+                # plus t if the checker that landed there can go on
+                srcs = lo0
+                if b[s] == 0 and s in lo0:
+                    srcs = [x for x in srcs if x != s]
+                if t > c and t not in lo0 and b[t - c] >= -1:
+                    i = 0
+                    for x in srcs:
+                        if x < t:
+                            break
+                        i += 1
+                    srcs = srcs[:i] + [t] + srcs[i:]
+            elif a == lo and plain:
+                # Sources of the high die differ from the start only by s (maybe
+                # emptied) and t (maybe new): t is the only candidate left. If
+                # some skipped source could move, the first pass found a
+                # two-dice play, so "srcs empty" still means a single only
+                # when no two-dice play exists (M5).
+                if far > 6:
+                    srcs = [t] if t > c and t not in first_hi and b[t - c] >= -1 else []
+                else:
+                    srcs = [x for x in _sources(b, c, far, BAR) if x not in first_hi]
+            else:
+                srcs = _sources(b, c, far, BAR)
             if srcs:
+                if white:
+                    bar1 = (b[BAR], b[OPP_BAR])
+                    off1 = (b[0], opp_off)
+                else:
+                    bar1 = (b[OPP_BAR], b[BAR])
+                    off1 = (opp_off, b[0])
                 for s2 in srcs:
                     t2 = s2 - c
                     if t2 > 0:
+                        h2 = b[t2] == -1
                         k2 = k1 - W[s2] + W[t2]
-                        if b[t2] == -1:
-                            k2 += W[t2] + _W26
+                        if h2:
+                            k2 += W[t2] + W26
                     else:
                         t2 = 0
+                        h2 = False
                         k2 = k1 - W[s2] + 1
-                    ent = two.get(k2)
-                    if ent is None:
-                        two[k2] = [(s, t, s2, t2)]
+                    r = two.get(k2)
+                    if r is None:
+                        q = pl.copy()
+                        if s2 != BAR and t2 and not h2:  # the usual case
+                            q[ix[s2]] -= sg
+                            q[ix[t2]] += sg
+                            bar_p = bar1
+                            off_p = off1
+                        else:
+                            mb = b[BAR]
+                            if s2 == BAR:
+                                mb -= 1
+                            else:
+                                q[ix[s2]] -= sg
+                            ob = b[OPP_BAR]
+                            mo = b[0]
+                            if t2:
+                                j = ix[t2]
+                                if h2:
+                                    q[j] = sg
+                                    ob += 1
+                                else:
+                                    q[j] += sg
+                            else:
+                                mo += 1
+                            if white:
+                                bar_p = (mb, ob)
+                                off_p = (mo, opp_off)
+                            else:
+                                bar_p = (ob, mb)
+                                off_p = (opp_off, mo)
+                        p = new(Position)
+                        set_points(p, tuple(q))
+                        set_bar(p, bar_p)
+                        set_off(p, off_p)
+                        set_turn(p, turn)
+                        r = new(_LazyResult)
+                        set_position(r, p)
+                        set_codes(r, (s, tc, s2, -t2 if h2 else t2))
+                        two[k2] = r
                     else:
-                        ent.append((s, t, s2, t2))
+                        _add_code(r, (s, tc, s2, -t2 if h2 else t2))
             elif not two:
-                dst = single_hi if a == hi else single_lo
-                ent = dst.get(k1)
-                if ent is None:
-                    dst[k1] = [(s, t)]
+                single = single_hi if a == hi else single_lo
+                r = single.get(k1)
+                if r is None:
+                    single[k1] = _result(pl, b, turn, opp_off, (s, tc))
                 else:
-                    ent.append((s, t))
+                    _add_code(r, (s, tc))
             # undo
             if t:
                 if hit:
@@ -191,27 +394,116 @@ def _raw_nondouble(b: list[int], hi: int, lo: int) -> dict[int, list[tuple[int, 
     return single_hi if single_hi else single_lo
 
 
-def _raw_double(b: list[int], d: int) -> dict[int, list[tuple[int, ...]]]:
+def _gen_double(
+    b: list[int], d: int, pts0: tuple[int, ...], turn: Side, opp_off: int
+) -> dict[int, _LazyResult]:
+    """Result key -> result for a double: up to four moves of ``d`` (M1, M5).
+
+    Moves are enumerated in non-increasing source order, so every multiset
+    of moves is met once; the first play reaching a key is its canonical one.
+    Away from the bar and the bear-off, a move's child sources are the
+    parent's from the same point down, less the point it emptied, plus the
+    point it newly occupied: no rescan of the board.
+    """
     W = _W
-    out: dict[int, list[tuple[int, ...]]] = {}
+    W26 = _W26
+    white = turn is Side.WHITE
+    ix = _IX_W if white else _IX_B
+    sg = 1 if white else -1
+    out: dict[int, _LazyResult] = {}
     best = [0]
     path: list[int] = []
+    pl = list(pts0)
+    new = _new
+    set_points, set_bar, set_off, set_turn = _POS_SET
+    set_position, set_codes = _RES_SET
 
-    def rec(n: int, top: int, far: int, key: int) -> None:
-        srcs = _sources(b, d, far, top) if n < 4 else []
+    def last(srcs: list[int], key: int) -> None:
+        """The fourth move: build each result from a copy, no recursion."""
+        if best[0] < 4:
+            best[0] = 4
+            out.clear()
+        head = tuple(path)
+        if white:
+            bar1 = (b[BAR], b[OPP_BAR])
+            off1 = (b[0], opp_off)
+        else:
+            bar1 = (b[OPP_BAR], b[BAR])
+            off1 = (opp_off, b[0])
+        for s in srcs:
+            t = s - d
+            q = pl.copy()
+            k = key - W[s]
+            if t > 0 and s != BAR and b[t] != -1:  # the usual case
+                q[ix[s]] -= sg
+                q[ix[t]] += sg
+                k += W[t]
+                bar_p = bar1
+                off_p = off1
+                tc = t
+            else:
+                tc = t
+                mb = b[BAR]
+                if s == BAR:
+                    mb -= 1
+                else:
+                    q[ix[s]] -= sg
+                ob = b[OPP_BAR]
+                mo = b[0]
+                if t > 0:
+                    j = ix[t]
+                    if b[t] == -1:
+                        q[j] = sg
+                        ob += 1
+                        k += 2 * W[t] + W26
+                        tc = -t
+                    else:
+                        q[j] += sg
+                        k += W[t]
+                else:
+                    tc = 0
+                    mo += 1
+                    k += 1
+                if white:
+                    bar_p = (mb, ob)
+                    off_p = (mo, opp_off)
+                else:
+                    bar_p = (ob, mb)
+                    off_p = (opp_off, mo)
+            if k in out:
+                continue
+            p = new(Position)
+            set_points(p, tuple(q))
+            set_bar(p, bar_p)
+            set_off(p, off_p)
+            set_turn(p, turn)
+            r = new(_LazyResult)
+            set_position(r, p)
+            set_codes(r, head + (s, tc))
+            out[k] = r
+
+    def rec(n: int, far: int, key: int, srcs: list[int]) -> None:
+        """``n`` moves made; ``srcs`` the sources for the next (non-increasing)."""
         if not srcs:
             if n > best[0]:
                 best[0] = n
                 out.clear()
-            if n == best[0] and n:
-                out[key] = [tuple(path)]
+            if n == best[0] and n and key not in out:
+                out[key] = _result(pl, b, turn, opp_off, tuple(path))
             return
+        if n == 3:
+            last(srcs, key)
+            return
+        plain = 6 < far < BAR
+        i = 0
         for s in srcs:
             t = s - d
             if t < 0:
                 t = 0
             b[s] -= 1
             k = key - W[s]
+            if s != BAR:
+                pl[ix[s]] -= sg
             hit = False
             if t:
                 v = b[t]
@@ -219,10 +511,12 @@ def _raw_double(b: list[int], d: int) -> dict[int, list[tuple[int, ...]]]:
                     b[t] = 1
                     b[OPP_BAR] += 1
                     hit = True
-                    k += 2 * W[t] + _W26
+                    k += 2 * W[t] + W26
+                    pl[ix[t]] = sg
                 else:
                     b[t] = v + 1
                     k += W[t]
+                    pl[ix[t]] += sg
             else:
                 b[0] += 1
                 k += 1
@@ -231,104 +525,99 @@ def _raw_double(b: list[int], d: int) -> dict[int, list[tuple[int, ...]]]:
                 nf = far_below(b, s)
             if t > nf:
                 nf = t
+            if plain and nf > 6:
+                child = srcs[i + 1:] if b[s] == 0 else srcs[i:]
+                if t > d and b[t] == 1 and b[t - d] >= -1:
+                    # t newly occupied: insert it in descending order
+                    j = 0
+                    for x in child:
+                        if x < t:
+                            break
+                        j += 1
+                    child = child[:j] + [t] + child[j:]
+            else:
+                child = _sources(b, d, nf, s)
             path.append(s)
-            path.append(t)
-            rec(n + 1, s, nf, k)
+            path.append(-t if hit else t)
+            rec(n + 1, nf, k, child)
             del path[-2:]
             if t:
                 if hit:
                     b[t] = -1
                     b[OPP_BAR] -= 1
+                    pl[ix[t]] = -sg
                 else:
                     b[t] -= 1
+                    pl[ix[t]] -= sg
             else:
                 b[0] -= 1
+            if s != BAR:
+                pl[ix[s]] += sg
             b[s] += 1
+            i += 1
 
-    rec(0, BAR, furthest(b), 0)
+    far0 = furthest(b)
+    rec(0, far0, 0, _sources(b, d, far0, BAR))
     return out
 
 
 def _canonical(code: tuple[int, ...]) -> tuple[int, ...]:
-    if len(code) == 4 and (code[0], code[1]) < (code[2], code[3]):
-        return (code[2], code[3], code[0], code[1])
+    """A two-move code in gnubg's order (source, then destination, highest first).
+
+    When both moves land on the point the first one hit, the hit passes to
+    the one that now lands first.
+    """
+    if len(code) == 4:
+        s, t, s2, t2 = code
+        if (s, abs(t)) < (s2, abs(t2)):
+            if t < 0 and t2 == -t:
+                return (s2, t, s, t2)
+            return (s2, t2, s, t)
     return code
 
 
-def _to_play(b0: list[int], code: tuple[int, ...]) -> Play:
-    """Move objects for a canonical code, hits from the board before the play."""
+def _to_play(code: tuple[int, ...]) -> Play:
+    """The Move objects of a code (a negative destination marks a hit)."""
     mv = _MV
-    if len(code) == 2:
-        s, t = code
-        return (mv[s][t][1 if t and b0[t] == -1 else 0],)
-    moves: list[Move] = []
-    landed: set[int] = set()
-    for i in range(0, len(code), 2):
-        s = code[i]
-        t = code[i + 1]
-        h = 1 if t and b0[t] == -1 and t not in landed else 0
-        if t:
-            landed.add(t)
-        moves.append(mv[s][t][h])
-    return tuple(moves)
+    if len(code) == 4:
+        s, t, s2, t2 = code
+        return (
+            mv[s][-t][1] if t < 0 else mv[s][t][0],
+            mv[s2][-t2][1] if t2 < 0 else mv[s2][t2][0],
+        )
+    it = iter(code)
+    return tuple([mv[s][-t][1] if t < 0 else mv[s][t][0] for s, t in zip(it, it)])
 
 
-def _apply_code(b: list[int], code: tuple[int, ...]) -> None:
-    for i in range(0, len(code), 2):
-        s = code[i]
-        t = code[i + 1]
-        b[s] -= 1
-        if t:
-            if b[t] == -1:
-                b[t] = 1
-                b[OPP_BAR] += 1
-            else:
-                b[t] += 1
-        else:
-            b[0] += 1
-
-
-def _raw(pos: Position, dice: tuple[int, int]) -> tuple[list[int], dict[int, list[tuple[int, ...]]]]:
-    d1, d2 = check_dice(dice)
+def _generate(pos: Position, dice: tuple[int, int]) -> dict[int, _LazyResult]:
+    """Result key (see module doc) -> result, for ``pos.turn`` and ``dice``."""
+    try:
+        d1, d2 = dice
+        ok = dice in _DICE_OK and type(d1) is int and type(d2) is int  # not bools
+    except (TypeError, ValueError):  # unhashable (a list), or not two values
+        ok = False
+    if not ok:
+        d1, d2 = check_dice(dice)
     b = to_own(pos)
+    turn = pos.turn
+    opp_off = pos.off[1 - turn]
     if d1 == d2:
-        return b, _raw_double(b, d1)
-    hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
-    return b, _raw_nondouble(b, hi, lo)
+        return _gen_double(b, d1, pos.points, turn, opp_off)
+    if d1 > d2:
+        return _gen_nondouble(b, d1, d2, pos.points, turn, opp_off)
+    return _gen_nondouble(b, d2, d1, pos.points, turn, opp_off)
 
 
 def legal_results(pos: Position, dice: tuple[int, int]) -> tuple[PlayResult, ...]:
     """Every distinct position ``pos.turn`` may reach with ``dice`` (M1-M7).
 
-    Empty when no die can be played (E7, M4).
+    Empty when no die can be played (E7, M4). Each result's ``Position`` is
+    built here; the ``Move`` tuples of its ``plays`` when first read.
 
     >>> len(legal_results(Position.start(), (3, 1)))
     16
     """
-    b0, raw = _raw(pos, dice)
-    turn = pos.turn
-    opp_off = pos.off[1 - turn]
-    double = dice[0] == dice[1]
-    out: list[PlayResult] = []
-    new = object.__new__
-    setattr_ = object.__setattr__
-    for codes in raw.values():
-        if double:
-            plays: tuple[Play, ...] = (_to_play(b0, codes[0]),)
-        else:
-            seen: list[tuple[int, ...]] = []
-            for c in codes:
-                c = _canonical(c)
-                if c not in seen:
-                    seen.append(c)
-            plays = tuple([_to_play(b0, c) for c in seen])
-        b = b0.copy()
-        _apply_code(b, codes[0])
-        r = new(PlayResult)
-        setattr_(r, "position", from_own(b, turn, opp_off))
-        setattr_(r, "plays", plays)
-        out.append(r)
-    return tuple(out)
+    return tuple(_generate(pos, dice).values())
 
 
 def legal_plays(pos: Position, dice: tuple[int, int]) -> tuple[Play, ...]:
@@ -367,26 +656,63 @@ def end_turn(pos: Position) -> Position:
 
 # -- notation ---------------------------------------------------------------
 def _fmt(m: Move) -> str:
-    src = "bar" if m.src == BAR else str(m.src)
-    dst = "off" if m.dst == 0 else str(m.dst)
-    return f"{src}/{dst}{'*' if m.hit else ''}"
+    return f"{_pt(m.src)}/{_pt(m.dst)}{'*' if m.hit else ''}"
+
+
+def _pt(n: int) -> str:
+    return "bar" if n == BAR else "off" if n == 0 else str(n)
 
 
 def format_play(play: Play) -> str:
-    """``13/11 6/5*``, ``bar/22``, ``6/off``; repeated moves as ``8/5(2)``.
+    """The usual (gnubg) notation: ``13/8``, ``24/18*/13``, ``8/5(2) 6/5*``, ``bar/22``, ``6/off``.
 
-    An empty play (no legal move) is ``""``.
+    As gnubg's hint list prints a play (checked against gnubg 1.07 on
+    thousands of plays, tests/rules/test_moves_notation.py): the moves sorted
+    by source then destination, highest first; each checker's consecutive
+    hops merged into one move (``13/11 11/8`` -> ``13/8``), an intermediate
+    point shown only where it hit (``13/7*/5``); the first move landing on a
+    blot marked ``*``; identical moves grouped as ``(n)``. An empty play (no
+    legal move) is ``""``. The per-die steps stay in the :data:`Play` itself.
     """
-    parts: list[str] = []
-    counts: list[int] = []
-    for m in play:
-        s = _fmt(m)
-        if parts and parts[-1] == s:
-            counts[-1] += 1
+    hit_points = {m.dst for m in play if m.hit}
+    chains = [[m.src, m.dst] for m in sorted(play, key=lambda m: (m.src, m.dst), reverse=True)]
+    merged = True
+    while merged:  # join a move ending where another starts (one checker)
+        merged = False
+        for i, a in enumerate(chains):
+            if a[-1] == 0:
+                continue
+            for j, c in enumerate(chains):
+                if j != i and c[0] == a[-1]:
+                    a.extend(c[1:])
+                    del chains[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    starred: set[int] = set()
+    groups: list[tuple[list[int], list[bool], int]] = []
+    for c in chains:
+        stars = []
+        for p in c[1:]:
+            first = p in hit_points and p not in starred
+            if first:
+                starred.add(p)
+            stars.append(first)
+        if groups and groups[-1][0] == c:
+            prev = groups[-1]
+            groups[-1] = (c, [x or y for x, y in zip(prev[1], stars)], prev[2] + 1)
         else:
-            parts.append(s)
-            counts.append(1)
-    return " ".join(p if n == 1 else f"{p}({n})" for p, n in zip(parts, counts))
+            groups.append((c, stars, 1))
+    out = []
+    for c, stars, n in groups:
+        text = _pt(c[0])
+        last = len(c) - 2
+        for k, (p, star) in enumerate(zip(c[1:], stars)):
+            if star or k == last:
+                text += f"/{_pt(p)}{'*' if star else ''}"
+        out.append(text if n == 1 else f"{text}({n})")
+    return " ".join(out)
 
 
 def _point(tok: str, text: str) -> int:
@@ -402,11 +728,18 @@ def _point(tok: str, text: str) -> int:
     return int(t)
 
 
-def parse_play(pos: Position, text: str) -> Play:
-    """Parse ``"13/11 6/5*"``, ``"bar/22"``, ``"6/off"``, ``"8/5(2)"``, ``"24/18*/13"``.
+def parse_play(pos: Position, text: str, dice: tuple[int, int] | None = None) -> Play:
+    """Parse ``"13/11 6/5*"``, ``"bar/22"``, ``"6/off"``, ``"8/5(2)"``, ``"24/18*/13"``, ``"13/8"``.
 
-    Points are in the mover's (``pos.turn``'s) own numbering. Hits are taken
-    from the position; a ``*`` where no blot stands is an error.
+    Points are in the mover's (``pos.turn``'s) own numbering. Both the
+    per-die form (``13/11 11/8``) and gnubg's merged form (``13/8``) are
+    accepted; a merged move stays one :class:`Move` unless ``dice`` are
+    given. Hits are taken from the position; a ``*`` where no blot stood at
+    the start of the play is an error.
+
+    With ``dice``, the play must be legal (M1-M7) and the per-die play is
+    returned: the one written, if it was written die by die, else the
+    canonical play of the result it reaches.
     """
     moves: list[tuple[int, int, bool]] = []
     for tok in text.replace(",", " ").split():
@@ -433,14 +766,15 @@ def parse_play(pos: Position, text: str) -> Play:
                 moves.append((a, z, star))
     if not moves:
         raise InvalidPlayError("empty play: write moves such as 13/11 6/5")
-    b = to_own(pos)
+    b0 = to_own(pos)
+    b = b0.copy()
     out: list[Move] = []
     for a, z, star in moves:
         if b[a] <= 0:
             where = "the bar" if a == BAR else f"point {a}"
             raise InvalidPlayError(f"{text!r}: no checker on {where} to move (mover's numbering)")
         hit = z > 0 and b[z] == -1
-        if star and not hit:
+        if star and not hit and not (z > 0 and b0[z] == -1):
             raise InvalidPlayError(f"{text!r}: no blot on {z} to hit")
         b[a] -= 1
         if z > 0:
@@ -450,17 +784,27 @@ def parse_play(pos: Position, text: str) -> Play:
         else:
             b[0] += 1
         out.append(Move(a, z, hit))
-    return tuple(out)
+    play = tuple(out)
+    if dice is None:
+        return play
+    after = apply_play(pos, play).layout_key()
+    for r in legal_results(pos, dice):
+        if r.position.layout_key() == after:
+            return play if play in r.plays else r.plays[0]
+    raise InvalidPlayError(
+        f"{text!r} is not a legal play of {dice[0]}-{dice[1]} (M1-M7): "
+        "list the legal plays with `tavli-pi plays`"
+    )
 
 
 # -- judging ----------------------------------------------------------------
 def is_legal(pos: Position, dice: tuple[int, int], after: Position) -> bool:
     """Whether ``after`` (checkers only) is reachable from ``pos`` with ``dice``."""
-    b0, raw = _raw(pos, dice)
+    raw = _generate(pos, dice)
     if not raw:
         return after.layout_key() == pos.layout_key()
     a = to_own(after.with_turn(pos.turn))
-    key = sum((x - y) * w for x, y, w in zip(a, b0, _W))
+    key = sum((x - y) * w for x, y, w in zip(a, to_own(pos), _W))
     return key in raw
 
 

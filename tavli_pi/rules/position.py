@@ -20,6 +20,9 @@ CHECKERS = 15
 #: B3: own point -> checkers, from each side's own view.
 START_LAYOUT: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
 
+_new = object.__new__
+_set = object.__setattr__
+
 
 class Side(IntEnum):
     """The two sides; also indexes ``Position.bar`` and ``Position.off``."""
@@ -60,6 +63,14 @@ class Position:
             raise InvalidPositionError(
                 f"a position needs 24 points, got {len(self.points)} (B1)"
             )
+        if len(self.bar) != 2 or len(self.off) != 2:
+            raise InvalidPositionError(
+                f"bar and off are (white, black) pairs, got bar={self.bar!r} off={self.off!r} (B1)"
+            )
+        if not isinstance(self.turn, Side):
+            raise InvalidPositionError(
+                f"turn is Side.WHITE or Side.BLACK, got {self.turn!r}"
+            )
         for side in Side:
             if self.bar[side] < 0 or self.off[side] < 0:
                 raise InvalidPositionError(
@@ -73,6 +84,18 @@ class Position:
                 )
 
     # -- construction -------------------------------------------------
+    @classmethod
+    def _trusted(
+        cls, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], turn: Side
+    ) -> Position:
+        """Build without validation: only for positions derived from valid ones."""
+        p = _new(cls)
+        _set(p, "points", points)
+        _set(p, "bar", bar)
+        _set(p, "off", off)
+        _set(p, "turn", turn)
+        return p
+
     @classmethod
     def start(cls, turn: Side = Side.WHITE) -> Position:
         """The starting position (B3)."""
@@ -99,9 +122,20 @@ class Position:
         """
         pts = [0] * 24
         for side, layout in ((Side.WHITE, white), (Side.BLACK, black)):
+            name = side.name.lower()
+            placed = sum(layout.values()) + bar[side]
+            if placed > CHECKERS:
+                raise InvalidPositionError(
+                    f"{name} has {placed} checkers on the points and the bar, "
+                    f"at most {CHECKERS} (B1): count them again"
+                )
             for own, n in layout.items():
                 if not 1 <= own <= 24:
                     raise InvalidPositionError(f"point {own} is not 1-24 (B1)")
+                if n < 0:
+                    raise InvalidPositionError(
+                        f"{name} has {n} checkers on its point {own}: counts are 0 or more (B1)"
+                    )
                 i = physical_point(side, own) - 1
                 if n and pts[i] * side.sign < 0:
                     raise InvalidPositionError(
@@ -131,7 +165,10 @@ class Position:
         )
 
     def with_turn(self, turn: Side) -> Position:
-        return Position(self.points, self.bar, self.off, turn)
+        """The same checkers with ``turn`` on roll."""
+        if not isinstance(turn, Side):
+            raise InvalidPositionError(f"turn is Side.WHITE or Side.BLACK, got {turn!r}")
+        return Position._trusted(self.points, self.bar, self.off, turn)
 
     def key(self) -> tuple[tuple[int, ...], tuple[int, int], tuple[int, int], int]:
         """A hashable key of the whole position (checkers and side on roll)."""

@@ -61,7 +61,12 @@ def test_every_listed_play_reaches_its_position(pair: tuple[Position, tuple[int,
     for r in legal_results(pos, dice):
         for play in r.plays:
             assert apply_play(pos, play) == r.position
-            assert parse_play(pos, format_play(play)) == play
+            text = format_play(play)  # gnubg's merged notation
+            assert apply_play(pos, parse_play(pos, text)) == r.position
+            assert parse_play(pos, text, dice) in r.plays  # back to per-die moves
+            # the per-die form is accepted too and gives the play itself
+            steps = " ".join(f"{m.src}/{m.dst}" for m in play).replace("25/", "bar/").replace("/0", "/off")
+            assert parse_play(pos, steps) == play
         assert is_legal(pos, dice, r.position)
 
 

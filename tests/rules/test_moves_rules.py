@@ -11,12 +11,37 @@ from tavli_pi.rules.position import Position, Side
 W, B = Side.WHITE, Side.BLACK
 
 
+def steps(play: tuple[Move, ...]) -> str:
+    """A play die by die, in play order ("24/18* 18/13"; repeats as "1/off(2)").
+
+    The rules are about single-die moves, so these tests read plays this way;
+    format_play's merged gnubg notation is tested in test_moves_notation.py.
+    """
+    parts: list[str] = []
+    counts: list[int] = []
+    for m in play:
+        src = "bar" if m.src == 25 else str(m.src)
+        dst = "off" if m.dst == 0 else str(m.dst)
+        s = f"{src}/{dst}{'*' if m.hit else ''}"
+        if parts and parts[-1] == s:
+            counts[-1] += 1
+        else:
+            parts.append(s)
+            counts.append(1)
+    return " ".join(p if n == 1 else f"{p}({n})" for p, n in zip(parts, counts))
+
+
 def plays(pos: Position, dice: tuple[int, int]) -> set[str]:
-    return {format_play(r.plays[0]) for r in legal_results(pos, dice)}
+    return {steps(r.plays[0]) for r in legal_results(pos, dice)}
 
 
 def all_plays(pos: Position, dice: tuple[int, int]) -> set[str]:
-    return {format_play(p) for r in legal_results(pos, dice) for p in r.plays}
+    return {steps(p) for r in legal_results(pos, dice) for p in r.plays}
+
+
+def test_results_are_shown_in_gnubg_notation() -> None:
+    pos = Position.from_counts({24: 1, 1: 14}, {7: 1, 19: 14})
+    assert {format_play(r.plays[0]) for r in legal_results(pos, (6, 5))} >= {"24/18*/13", "24/13"}
 
 
 # -- M1: each die a separate move; same checker may use both; doubles x4 -----

@@ -1,0 +1,186 @@
+"""format_play writes plays as gnubg does; parse_play reads both notations.
+
+The reference is the real gnubg 1.07 program (/usr/games/gnubg, through the
+same one-process harness as the differential test): for every play its hint
+lists, the move text and the resulting Position ID. For each of our results
+the text of ``format_play(result.plays[0])`` must be exactly gnubg's text for
+the same resulting position.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tavli_pi.errors import InvalidPlayError
+from tavli_pi.rules.ids import position_id
+from tavli_pi.rules.moves import Move, apply_play, format_play, legal_results, parse_play
+from tavli_pi.rules.position import Position, Side
+from tests.rules.gnubg_oracle import GNUBG, sample_pairs
+
+START = Position.start()
+W = Side.WHITE
+
+# Runs inside gnubg: per request line "position_id d1 d2", one output line of
+# tab-separated "move text|resulting position id" for every play hint lists.
+_SCRIPT = r'''
+import os, gnubg
+gnubg.command("set display off")
+gnubg.command("set player 0 human")
+gnubg.command("set player 1 human")
+gnubg.command("set threads 2")
+gnubg.command("new game")
+for c in ("set evaluation chequerplay type evaluation",
+          "set evaluation chequerplay evaluation plies 0",
+          "set evaluation chequerplay evaluation cubeful off",
+          "set evaluation chequerplay evaluation prune on"):
+    gnubg.command(c)
+src = open(os.environ["TAVLI_ORACLE_IN"])
+dst = open(os.environ["TAVLI_ORACLE_OUT"], "w")
+for line in src:
+    pid, d1, d2 = line.split()
+    gnubg.command("set board " + pid)
+    gnubg.command("set dice %s %s" % (d1, d2))
+    board = gnubg.board()
+    try:
+        texts = [h["move"] for h in gnubg.hint(100000)["hint"]]
+    except Exception:  # no legal move
+        texts = []
+    items = []
+    for text in texts:
+        opp = list(board[0])
+        me = list(board[1])
+        for a, z in gnubg.parsemove(text):
+            me[a - 1] -= 1
+            if z > 0:
+                me[z - 1] += 1
+                if opp[24 - z] == 1:
+                    opp[24 - z] = 0
+                    opp[24] += 1
+        items.append(text + "|" + gnubg.positionid((opp, me)))
+    dst.write("\t".join(items) + "\n")
+dst.close()
+'''
+
+
+def gnubg_texts(requests: list[tuple[str, int, int]]) -> list[dict[str, str]]:
+    """For each (position id, d1, d2): resulting position id -> gnubg's move text."""
+    with tempfile.TemporaryDirectory(prefix="tavli-gnubg-") as tmp:
+        script = Path(tmp, "texts.py")
+        script.write_text(_SCRIPT)
+        inp, out = Path(tmp, "in.txt"), Path(tmp, "out.txt")
+        inp.write_text("".join(f"{p} {a} {b}\n" for p, a, b in requests))
+        env = dict(os.environ, TAVLI_ORACLE_IN=str(inp), TAVLI_ORACLE_OUT=str(out))
+        proc = subprocess.run(
+            [str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
+            env=env, cwd=tmp, capture_output=True, text=True, timeout=300,
+            stdin=subprocess.DEVNULL,
+        )
+        lines = out.read_text().splitlines() if out.exists() else []
+    if len(lines) != len(requests):
+        raise RuntimeError(f"gnubg answered {len(lines)} of {len(requests)} (exit {proc.returncode}): "
+                           f"{proc.stderr[-2000:]}")
+    answers = []
+    for ln in lines:
+        items = (item.rsplit("|", 1) for item in ln.split("\t") if item)
+        answers.append({pid: text for text, pid in items})
+    return answers
+
+
+@pytest.mark.timeout(300)
+def test_format_play_matches_gnubg() -> None:
+    if not GNUBG.exists():
+        pytest.fail(f"{GNUBG} missing: run scripts/setup.sh (apt package gnubg)")
+    pairs = sample_pairs(800, seed=99)
+    answers = gnubg_texts([(position_id(p), d[0], d[1]) for p, d in pairs])
+    seen: Counter[str] = Counter()
+    wrong = []
+    for (pos, dice), theirs in zip(pairs, answers):
+        for r in legal_results(pos, dice):
+            text = format_play(r.plays[0])
+            expected = theirs[position_id(r.position)]
+            seen["plays"] += 1
+            if text != expected:
+                wrong.append((position_id(pos), dice, text, expected))
+            # gnubg's text reads back to a play reaching the same position
+            assert apply_play(pos, parse_play(pos, expected)) == r.position
+            assert parse_play(pos, expected, dice) in r.plays
+            seen.update(_features(text))
+    assert not wrong, f"{len(wrong)} of {seen['plays']} differ from gnubg, first: {wrong[:5]}"
+    # the sample really had every notation feature
+    for feature in ("merged", "hit_on_the_way", "grouped", "bar", "off", "hit"):
+        assert seen[feature] > 0, f"no {feature} play in the sample: {dict(seen)}"
+
+
+def _features(text: str) -> set[str]:
+    """Which notation features a play's text shows."""
+    out = set()
+    for tok in text.split():
+        move = tok.split("(")[0]
+        pts = [p.rstrip("*") for p in move.split("/")]
+        if len(pts) > 2:  # an intermediate point is written only where it hit
+            out.add("hit_on_the_way")
+        if pts[0].isdigit() and pts[-1].isdigit() and int(pts[0]) - int(pts[-1]) > 6:
+            out.add("merged")  # longer than one die: merged hops
+        if "(" in tok:
+            out.add("grouped")
+        if pts[0] == "bar":
+            out.add("bar")
+        if pts[-1] == "off":
+            out.add("off")
+        if "*" in tok:
+            out.add("hit")
+    return out
+
+
+# -- hand-written cases --------------------------------------------------------
+def test_one_checker_hops_are_merged() -> None:
+    assert format_play((Move(13, 10), Move(10, 8))) == "13/8"
+    assert format_play((Move(24, 18, True), Move(18, 13))) == "24/18*/13"
+    assert format_play((Move(13, 7), Move(7, 5, True))) == "13/5*"
+    assert format_play((Move(13, 9), Move(9, 5), Move(5, 1))) == "13/1"
+
+
+def test_identical_moves_grouped_highest_first() -> None:
+    assert format_play((Move(6, 5), Move(8, 5), Move(8, 5), Move(6, 5))) == "8/5(2) 6/5(2)"
+    assert format_play((Move(6, 0), Move(6, 0))) == "6/off(2)"
+    assert format_play((Move(6, 4), Move(6, 4), Move(4, 2), Move(4, 2))) == "6/2(2)"
+    assert format_play((Move(13, 8), Move(13, 11))) == "13/11 13/8"
+
+
+def test_bar_off_and_first_hit_only() -> None:
+    assert format_play((Move(25, 22), Move(6, 0))) == "bar/22 6/off"
+    assert format_play((Move(25, 20, True), Move(20, 16))) == "bar/20*/16"
+    # two checkers land on the blot's point: the first (in gnubg's order) hits
+    assert format_play((Move(6, 5, True), Move(8, 5))) == "8/5* 6/5"
+    assert format_play(()) == ""
+
+
+def test_parse_accepts_both_forms() -> None:
+    pos = Position.from_counts({13: 2, 1: 13}, {15: 1, 19: 14})  # Black blot on White's 10
+    merged = parse_play(pos, "13/10*/9")
+    steps = parse_play(pos, "13/10* 10/9")
+    assert steps == (Move(13, 10, True), Move(10, 9))
+    assert apply_play(pos, merged) == apply_play(pos, steps)
+    assert parse_play(pos, "13/10*/9", (3, 1)) == steps
+    assert parse_play(pos, "13/9", (3, 1)) == (Move(13, 12), Move(12, 9))  # the quiet way
+    assert parse_play(START, "13/9", (3, 1)) in {(Move(13, 10), Move(10, 9)), (Move(13, 12), Move(12, 9))}
+    assert parse_play(START, "8/5(2) 6/3(2)", (3, 3)) == (Move(8, 5), Move(8, 5), Move(6, 3), Move(6, 3))
+
+
+def test_parse_star_on_every_landing_of_a_hit_point() -> None:
+    # gnubg writes "6/5*(2)": the star belongs to the point, the first lands the hit
+    pos = Position.from_counts({6: 2, 1: 13}, {20: 1, 12: 14})  # Black blot on White's 5
+    assert parse_play(pos, "6/5*(2)") == (Move(6, 5, True), Move(6, 5))
+
+
+def test_parse_with_dice_rejects_illegal_plays() -> None:
+    with pytest.raises(InvalidPlayError, match="not a legal play of 3-1"):
+        parse_play(START, "24/20 6/5", (3, 1))
+    with pytest.raises(InvalidPlayError, match="no blot"):
+        parse_play(START, "13/10*")
