@@ -18,9 +18,20 @@
    lowered further when the spot count disagrees or the die is not flat.
 5. On a checker: the die's centre lies within a checker disc (or so close
    to one that it must lean on it). Half: from the calibrated bar and field.
+6. Die bodies the pips missed (a small die's six, whose pips crowd each
+   other's rings): die-sized hat blobs (``tumbling.hat_blobs``), not smeared,
+   outlined and read the same way; reported only when a face is read.
+
+The face is read square to the die and again round its pips' centre; how
+the die lies comes from the outline round that face (``vision.lie``): a
+cocked die's confidence is that of the "cocked" verdict (E3 b voids the
+roll whatever it shows).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -28,8 +39,9 @@ import numpy as np
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
-from tavli_pi.vision.pips import PipReading, layout_error, read_pips
-from tavli_pi.vision.tumbling import find_tumbling
+from tavli_pi.vision.lie import cocked_confidence, die_outline
+from tavli_pi.vision.pips import PipReading, layout_error, read_face, read_pips
+from tavli_pi.vision.tumbling import COHERENCE, coherence, find_tumbling, hat_blobs
 
 __all__ = ["read_pips", "find_dice", "find_spots", "PipReading", "Spot"]
 
@@ -39,6 +51,11 @@ Spot = tuple[float, float, bool]  # (x, y, bright)
 SPOT_CONTRAST = 34
 #: a die's edge relative to the point pitch: the simulator's are 0.44, the WTC board's about 0.3
 DIE_RANGE = (0.24, 0.56)
+#: read a face again round its pips when the first crop was this far off them (edges)
+RECENTRE = 0.06
+#: width of the crop a face is read in, in die edges (the outline's, shadow and all):
+#: more lets the board's edges in, less cuts the corner pips
+SPAN = 1.1
 
 
 def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
@@ -170,18 +187,94 @@ def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[flo
     return (rx + x0, ry + y0), (rw, rh), float(ang)
 
 
-def _crop(image: np.ndarray, cal: Calibration, centre: tuple[float, float], side: float, angle: float) -> np.ndarray:
-    """A square crop of the original image around a canonical centre, turned by ``angle``."""
+def _crop(
+    src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float
+) -> np.ndarray:
+    """A square crop of ``src`` round a canonical centre, turned by ``angle`` (48 px)."""
     c = np.asarray([centre], np.float32)
     h = side * 0.5
     corners = np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32)
     t = np.deg2rad(angle)
     rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-    src = cal.to_image(corners @ rot.T + c).astype(np.float32)
+    quad = to_src(corners @ rot.T + c).astype(np.float32)
     n = 48
     dst = np.asarray([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
-    m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    m = cv2.getPerspectiveTransform(quad, dst)
+    return cv2.warpPerspective(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class _Die(NamedTuple):
+    value: int
+    confidence: float
+    cocked: bool
+    centre: tuple[float, float]  # canonical px: the top face's centre when it was read
+
+
+def _read(
+    src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float
+) -> tuple[int, float, tuple[float, float]]:
+    """The top face's value and confidence, read in a crop square to the die (SPAN edges wide);
+    read again round the pips' centre when the crop was off it. Returns the face centre too."""
+    span = SPAN * side
+    t = np.deg2rad(angle)
+    best = (0, 0.0, centre)
+    at = centre
+    for _ in range(2):
+        value, conf, fc = read_face(_crop(src, to_src, at, span, angle), aligned=True)
+        if value == 0 or fc is None:
+            break
+        fx, fy = (fc[0] - 0.5) * span, (fc[1] - 0.5) * span
+        face = (at[0] + fx * np.cos(t) - fy * np.sin(t), at[1] + fx * np.sin(t) + fy * np.cos(t))
+        if conf > best[1]:
+            best = (value, conf, face)
+        if np.hypot(fx, fy) < RECENTRE * side:
+            break
+        at = face
+    return best
+
+
+def _examine(
+    canon: np.ndarray,
+    src: np.ndarray,
+    to_src: Callable[[np.ndarray], np.ndarray],
+    centre: tuple[float, float],
+    side: float,
+    angle: float,
+    square: float | None,
+) -> _Die | None:
+    """Read one candidate die and judge how it lies.
+
+    ``square`` is the short over the long side of an outline found round the
+    pips (None: none); it decides "cocked" only when the outline round the read
+    face cannot be measured. A cocked die's confidence is that of the verdict
+    (the roll is void whatever its value); a flat die's is its value's, lowered
+    when the outline is doubtful.
+    """
+    value, conf, face = _read(src, to_src, centre, side, angle)
+    o = die_outline(src, to_src, face if value else centre, side)
+    if o is not None and o.aspect < 0.92:
+        # an oblong outline: the top face may be the square at either end (a cocked die's
+        # side face fills the rest); read there too and keep the clearest face
+        short = o.long_ * o.aspect
+        for sign in (1.0, -1.0):
+            k = sign * 0.5 * (o.long_ - short)
+            end = (o.centre[0] + k * o.axis[0], o.centre[1] + k * o.axis[1])
+            v2, c2, f2 = _read(src, to_src, end, short, o.angle)
+            if v2 and c2 > conf + 0.05:
+                value, conf, face = v2, c2, f2
+        o = die_outline(src, to_src, face if value else centre, side)
+    if o is not None:
+        c = cocked_confidence(o)
+        if c > 0.5:
+            # no face read at all: an oblong thing, not surely a die (a cube, a label)
+            return _Die(value, c if value else 0.0, True, face if value else centre)
+        if value == 0:
+            return None
+        return _Die(value, conf * min(1.0, (1.0 - c) / 0.7), False, face)
+    if value == 0:
+        return None
+    cocked = square is not None and square < 0.84
+    return _Die(value, conf * (0.5 if cocked else 1.0), cocked, face)
 
 
 def find_dice(
@@ -194,57 +287,22 @@ def find_dice(
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
-    ``image`` (the original frame) is used to read the pips at full
-    resolution; without it the canonical image is used.
+    ``image`` (the original frame) is used to read the pips and the outline at
+    full resolution; without it the canonical image is used.
     """
     pitch = lay.pitch
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     spots = find_spots(gray)
     if hand_mask is not None and hand_mask.shape == gray.shape:
         spots = [s for s in spots if not hand_mask[int(s[1]), int(s[0])]]
-    reach = 0.36 * pitch
+    src = image if image is not None else canon
+    to_src: Callable[[np.ndarray], np.ndarray] = cal.to_image if image is not None else _same
     out: list[DieReading] = []
     taken: list[tuple[float, float]] = []
     default_side = 0.42 * pitch
-    for group in sorted(_clusters(spots, reach), key=len, reverse=True):
-        pts = np.asarray([(x, y) for x, y, _ in group])
-        span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
-        if len(group) > 12 or span > 1.1 * pitch:
-            continue
-        body = _body(canon, group, pitch)
-        if body is not None:
-            (bx, by), (bw, bh), ang = body
-            side, long_ = min(bw, bh), max(bw, bh)
-            square = side / max(long_, 1e-6)
-            if not (DIE_RANGE[0] * pitch <= long_ <= DIE_RANGE[1] * pitch * 1.6):
-                continue
-        else:
-            if len(group) < 3 or layout_error(pts) > 0.1:
-                continue  # neither a die's outline nor a clear pip layout
-            bx, by = (float(v) for v in pts.mean(axis=0))
-            side = long_ = max(default_side, span * 1.4)
-            square, ang = 1.0, _angle_of(pts)
-        if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
-            continue
-        # the top face: on an oblong outline, the squarer part away from the side strip
-        src = image if image is not None else canon
-        top_c = (bx, by)
-        if image is None:
-            crop = canon[int(by - 0.65 * side) : int(by + 0.65 * side) + 1, int(bx - 0.65 * side) : int(bx + 0.65 * side) + 1]
-        else:
-            crop = _crop(src, cal, top_c, 1.3 * side, ang)
-        value, conf = read_pips(crop)
-        n_spots = len(group)
-        fit = layout_error(pts) if 3 <= n_spots <= 6 else 0.0
-        if value == 0:
-            if len(group) < 2 or body is None:
-                continue  # a lone mark without a die's outline: not a die
-            conf = 0.0
-        cocked = (body is not None and square < 0.84) or n_spots > 6 or (n_spots >= 3 and fit > 0.16)
-        if value and n_spots != value:
-            conf *= 0.7
-        if cocked:
-            conf *= 0.5
+
+    def report(die: _Die, side: float) -> None:
+        bx, by = die.centre
         taken.append((bx, by))
         on_checker = any(
             np.hypot(bx - dx, by - dy) < dr + 0.3 * side and _checker_under(canon, cal, (dx, dy, dr), side)
@@ -255,14 +313,77 @@ def find_dice(
         out.append(
             DieReading(
                 xy=(float(xy[0]), float(xy[1])),
-                value=int(value),
-                value_confidence=float(conf),
-                flat=bool(not cocked and not on_checker),
+                value=int(die.value),
+                value_confidence=float(die.confidence),
+                flat=bool(not die.cocked and not on_checker),
                 on_checker=bool(on_checker),
                 half=lay.half_of(u, v),  # type: ignore[arg-type]
             )
         )
-    for mx, my, _ in find_tumbling(gray, lay, discs, hand_mask, taken, [(s[0], s[1]) for s in spots]):
+
+    # 1. dice found by their pips
+    for group in sorted(_clusters(spots, 0.36 * pitch), key=len, reverse=True):
+        pts = np.asarray([(x, y) for x, y, _ in group])
+        span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
+        if len(group) > 12 or span > 1.1 * pitch:
+            continue
+        body = _body(canon, group, pitch)
+        square: float | None = None
+        if body is not None:
+            (bx, by), (bw, bh), ang = body
+            side, long_ = min(bw, bh), max(bw, bh)
+            square = side / max(long_, 1e-6)
+            if not (DIE_RANGE[0] * pitch <= long_ <= DIE_RANGE[1] * pitch * 1.6):
+                continue
+            if len(group) >= 2:
+                ang = _angle_of(pts)  # the pips square the die better than an outline with its shadow
+        else:
+            if len(group) < 3 or layout_error(pts) > 0.1:
+                continue  # neither a die's outline nor a clear pip layout
+            bx, by = (float(v) for v in pts.mean(axis=0))
+            side = max(default_side, span * 1.4)
+            ang = _angle_of(pts)
+        if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
+            continue
+        die = _examine(canon, src, to_src, (bx, by), side, ang, square)
+        if die is None:
+            if len(group) < 2 or body is None:
+                continue  # a lone mark without a die's outline: not a die
+            die = _Die(0, 0.0, square is not None and square < 0.84, (bx, by))
+        n_spots = len(group)
+        fit = layout_error(pts) if 3 <= n_spots <= 6 else 0.0
+        if not die.cocked and (n_spots > 6 or (n_spots >= 3 and fit > 0.16)):
+            die = die._replace(cocked=True, confidence=die.confidence * 0.5)  # pips of two faces
+        elif not die.cocked and die.value and n_spots != die.value:
+            die = die._replace(confidence=die.confidence * 0.7)
+        report(die, side)
+    # 2. die bodies whose pips were missed (a small die's crowded six)
+    blobs = hat_blobs(gray, lay)
+    for b in blobs:
+        if b.fill < 0.5 or not (DIE_RANGE[0] * pitch <= np.sqrt(b.area) <= DIE_RANGE[1] * pitch * 1.3):
+            continue
+        if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
+            continue
+        side = float(np.sqrt(b.area))
+        if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(b.y), int(b.x)]:
+            continue
+        if any(
+            np.hypot(b.x - dx, b.y - dy) < dr + 0.1 * pitch
+            and (cal.field_bgr is None or _checker_under(canon, cal, (dx, dy, dr), side))
+            for dx, dy, dr in discs
+        ):
+            continue  # a checker (or a die on one, left to its pips); without the board's
+            # measured colour a checker cannot be told from the board round it, so trust the disc
+        if coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[0]:
+            continue  # smeared: a die still tumbling
+        o = die_outline(src, to_src, (b.x, b.y), side)
+        if o is None or not (DIE_RANGE[0] * pitch <= o.long_ <= DIE_RANGE[1] * pitch * 1.6):
+            continue
+        die = _examine(canon, src, to_src, (b.x, b.y), o.long_ * max(o.aspect, 0.75), o.angle, None)
+        if die is not None and die.value:
+            report(die, side)
+    # 3. dice still tumbling
+    for mx, my, _ in find_tumbling(gray, lay, discs, hand_mask, taken, [(s[0], s[1]) for s in spots], blobs):
         u, v = lay.to_uv(mx, my)
         xy = cal.to_image(np.asarray([[mx, my]], np.float32))[0]
         out.append(
@@ -277,6 +398,10 @@ def find_dice(
             )
         )
     return out
+
+
+def _same(pts: np.ndarray) -> np.ndarray:
+    return np.asarray(pts, np.float32)
 
 
 def _checker_under(canon: np.ndarray, cal: Calibration, disc: tuple[float, float, float], side: float) -> bool:
@@ -294,8 +419,10 @@ def _checker_under(canon: np.ndarray, cal: Calibration, disc: tuple[float, float
     ys = np.clip(np.round(dy + rad * np.sin(t)).astype(int), 0, canon.shape[0] - 1)
     ring = canon[ys, xs].astype(np.float32)
     near = np.zeros(len(ring), bool)
+    field = np.full(len(ring), np.inf) if cal.field_bgr is None else np.abs(ring - np.asarray(cal.field_bgr, np.float32)).max(axis=1)
     for ref in (cal.light_bgr, cal.dark_bgr):
-        near |= np.abs(ring - np.asarray(ref, np.float32)).max(axis=1) < 60
+        d = np.abs(ring - np.asarray(ref, np.float32)).max(axis=1)
+        near |= (d < 60) & (d < field)  # the checker's colour, not the bare board's (white on ivory)
     return bool(near.mean() >= 0.4)
 
 

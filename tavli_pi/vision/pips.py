@@ -24,11 +24,13 @@ from itertools import combinations
 import cv2
 import numpy as np
 
-__all__ = ["PipReading", "read_pips", "layout_error", "find_pip_blobs", "LAYOUTS"]
+__all__ = ["PipReading", "read_pips", "read_face", "layout_error", "find_pip_blobs", "LAYOUTS"]
 
 PipReading = tuple[int, float]  # (value 1-6 or 0 when unreadable, confidence)
 
 _SIZE = 64
+#: degrees a two's or three's diagonal may be off 45 in a crop square to the die
+DIAGONAL_SLACK = 22.0
 
 #: Standard pip layouts (unit grid: columns/rows at -1, 0, +1), as on
 #: Western six-sided dice: opposite faces sum to 7, the six in two columns of three.
@@ -126,7 +128,8 @@ def _grid(size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _score(
-    group: list[tuple[float, float, float]], blobs: list[tuple[float, float, float]], mask: np.ndarray
+    group: list[tuple[float, float, float]], blobs: list[tuple[float, float, float]], mask: np.ndarray,
+    aligned: bool = False,
 ) -> tuple[float, int] | None:
     """(badness, value) of one blob group as a face, or None when it is not one."""
     n = len(group)
@@ -152,6 +155,13 @@ def _score(
             return None
         if n == 2:
             err = 0.0
+        if aligned and n <= 3:
+            # square to the crop, a two's or three's pips run corner to corner; a pair
+            # along an edge is two pips of a crowded face (a six's row)
+            i, j = max(combinations(range(n), 2), key=lambda ij: float(np.hypot(*(pts[ij[0]] - pts[ij[1]]))))
+            d = pts[i] - pts[j]
+            if abs(float(np.degrees(np.arctan2(d[1], d[0]))) % 90.0 - 45.0) > DIAGONAL_SLACK:
+                return None
     if err > 0.12:
         return None
     uneven = float(areas.std() / (areas.mean() + 1e-6))
@@ -173,15 +183,26 @@ def _score(
 
 def read_pips(crop: np.ndarray) -> PipReading:
     """(pips on the top face, confidence) for a BGR crop centred on one die."""
+    value, conf, _ = read_face(crop)
+    return value, conf
+
+
+def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tuple[float, float] | None]:
+    """``read_pips`` plus the face's centre (the pips' centre, every layout being
+    point-symmetric) as fractions (0-1) of the crop's width and height, or None.
+
+    ``aligned``: the crop is square to the die's edges, so a two or a three must
+    run corner to corner (a pair along an edge is part of a crowded face)."""
     if crop is None or crop.size == 0 or min(crop.shape[:2]) < 6:
-        return 0, 0.0
+        return 0, 0.0, None
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     gray = cv2.resize(gray, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA if min(gray.shape) > _SIZE else cv2.INTER_CUBIC)
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
     span = float(np.percentile(gray, 97) - np.percentile(gray, 3))
     if span < 25:
-        return 0, 0.0
+        return 0, 0.0, None
     cands: dict[int, float] = {}
+    centres: dict[int, tuple[float, float]] = {}
     back = cv2.medianBlur(gray, (_SIZE // 3) | 1)
     for level in (0.25 * span, 0.4 * span, None):
         found = [find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
@@ -190,13 +211,17 @@ def read_pips(crop: np.ndarray) -> PipReading:
             if len(blobs) > 14:
                 continue  # a textured or printed face, not pips
             for g in _groups(blobs):
-                s = _score(g, blobs, both)
+                s = _score(g, blobs, both, aligned)
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
+                    centres[s[1]] = (
+                        float(np.mean([b[0] for b in g])) / _SIZE,
+                        float(np.mean([b[1] for b in g])) / _SIZE,
+                    )
     if not cands:
-        return 0, 0.0
+        return 0, 0.0, None
     ranked = sorted(cands.items(), key=lambda kv: kv[1])
     value, bad = ranked[0]
     margin = (ranked[1][1] - bad) if len(ranked) > 1 else 0.3
     conf = 0.95 - 2.0 * bad - (0.35 if margin < 0.03 else 0.15 if margin < 0.08 else 0.0)
-    return value, float(np.clip(conf, 0.05, 0.99))
+    return value, float(np.clip(conf, 0.05, 0.99)), centres[value]

@@ -13,12 +13,14 @@ settle (E3).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["find_tumbling", "Blob"]
+__all__ = ["find_tumbling", "hat_blobs", "coherence", "HatBlob", "Blob"]
 
 Blob = tuple[float, float, float]  # canonical x, y, size (px)
 
@@ -29,28 +31,33 @@ CONTRAST = 24
 COHERENCE = (0.23, 0.5)
 
 
-def find_tumbling(
-    gray: np.ndarray,
-    lay: Layout,
-    discs: list[tuple[float, float, float]],
-    hand_mask: np.ndarray | None,
-    taken: list[tuple[float, float]],
-    pips: list[tuple[float, float]] = (),  # type: ignore[assignment]
-) -> list[Blob]:
-    """Die-sized blurred blobs in the canonical grey image (canonical px), away from
-    ``taken`` (dice already read) and ``pips`` (sharp pip spots)."""
+class HatBlob(NamedTuple):
+    """A die-sized blob standing out from the board (canonical px)."""
+
+    x: float
+    y: float
+    long_: float  # the longer side of its upright bounding box
+    short: float
+    area: float
+    fill: float  # area over bounding box area
+
+
+def hat_blobs(gray: np.ndarray, lay: Layout) -> list[HatBlob]:
+    """Blobs brighter or darker than their surroundings, larger than a pip and smaller
+    than a checker, inside the field and off the bar (canonical grey image, found at
+    half resolution: a top-hat and a black-hat with a disc larger than a die)."""
     pitch = lay.pitch
     small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     d = max(int(round(0.85 * pitch / 2)) | 1, 5)
     se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
-    out: list[Blob] = []
+    out: list[HatBlob] = []
     x0, y0 = lay.to_px(lay.u0, lay.v0)
     x1, y1 = lay.to_px(lay.u1, lay.v1)
     b0, b1 = lay.bar_x
     for op in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
         hat = cv2.morphologyEx(small, op, se)
         _, mask = cv2.threshold(hat, CONTRAST, 1, cv2.THRESH_BINARY)
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for i in range(1, n):
             x, y, w, h, a = (int(v) for v in stats[i])
             cx, cy = 2.0 * cents[i][0], 2.0 * cents[i][1]
@@ -61,24 +68,43 @@ def find_tumbling(
                 continue
             if b0 - 0.2 * pitch < cx < b1 + 0.2 * pitch:
                 continue  # the bar's hinges and checkers
-            if any(np.hypot(cx - tx, cy - ty) < 0.6 * pitch for tx, ty in taken):
-                continue
-            if any(np.hypot(cx - sx, cy - sy) < 0.35 * pitch for sx, sy in pips):
-                continue  # ringed pips: a still die the pip reader could not outline
-            if any(np.hypot(cx - dx, cy - dy) < dr + 0.1 * pitch for dx, dy, dr in discs):
-                continue
-            if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(cy), int(cx)]:
-                continue
-            blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
-            if a < 0.5 * w * h:
-                continue  # a thin wedge (a point's tip) or a ring, not a body
-            if not COHERENCE[0] <= _coherence(gray, cx, cy, 0.5 * long_ + 2) <= COHERENCE[1]:
-                continue  # edges every which way (a still object) or one straight edge: no smear
-            out.append((cx, cy, long_))
+            out.append(HatBlob(cx, cy, long_, 2.0 * min(w, h), 4.0 * a, a / float(w * h)))
     return out
 
 
-def _coherence(gray: np.ndarray, cx: float, cy: float, r: float) -> float:
+def find_tumbling(
+    gray: np.ndarray,
+    lay: Layout,
+    discs: list[tuple[float, float, float]],
+    hand_mask: np.ndarray | None,
+    taken: list[tuple[float, float]],
+    pips: list[tuple[float, float]] = (),  # type: ignore[assignment]
+    blobs: list[HatBlob] | None = None,
+) -> list[Blob]:
+    """Die-sized blurred blobs in the canonical grey image (canonical px), away from
+    ``taken`` (dice already read) and ``pips`` (sharp pip spots). ``blobs``: the
+    frame's ``hat_blobs`` if already found."""
+    pitch = lay.pitch
+    out: list[Blob] = []
+    for b in hat_blobs(gray, lay) if blobs is None else blobs:
+        cx, cy = b.x, b.y
+        if any(np.hypot(cx - tx, cy - ty) < 0.6 * pitch for tx, ty in taken):
+            continue
+        if any(np.hypot(cx - sx, cy - sy) < 0.35 * pitch for sx, sy in pips):
+            continue  # ringed pips: a still die the pip reader could not outline
+        if any(np.hypot(cx - dx, cy - dy) < dr + 0.1 * pitch for dx, dy, dr in discs):
+            continue
+        if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(cy), int(cx)]:
+            continue
+        if b.fill < 0.5:
+            continue  # a thin wedge (a point's tip) or a ring, not a body
+        if not COHERENCE[0] <= coherence(gray, cx, cy, 0.5 * b.long_ + 2) <= COHERENCE[1]:
+            continue  # edges every which way (a still object) or one straight edge: no smear
+        out.append((cx, cy, b.long_))
+    return out
+
+
+def coherence(gray: np.ndarray, cx: float, cy: float, r: float) -> float:
     """How much the gradients round (cx, cy) share one direction (0 none - 1 all).
 
     A smear along the die's path leaves edges only across the path (the pips'

@@ -1,0 +1,119 @@
+"""How a die lies: flat, or cocked on an edge (E3 b), from its outline round its top face.
+
+Seen from above, a flat die is a square round the centre of its pips. A die
+cocked on an edge (tilted by t about one of its edges) shows its top face
+foreshortened plus a strip of side face along one edge: its outline is an
+oblong, ``1 / (cos t + sin t)`` (0.73-0.8 for 18-30 degrees) as wide as
+long, and the pips' centre (the top face's centre) sits off the outline's
+centre along the long axis by ``sin t / (cos t + sin t)`` (0.25-0.37) of its
+half-length. A flat die's shadow stretches its outline a little the same way
+(about 0.12 at most), so both cues together, not either alone, call a die
+cocked.
+
+``die_outline`` measures that outline in a crop square to the canonical
+view, at the source image's resolution: the body's colour is the common
+shade round the face's centre, the outline is the connected region of that
+colour (pips filled in) round the centre.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+__all__ = ["Outline", "die_outline", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED"]
+
+#: an outline narrower than this (short over long side) looks cocked
+ASPECT_COCKED = 0.825
+#: pips' centre off the outline's centre along its long axis (fraction of the half-length)
+OFFSET_COCKED = 0.175
+
+#: colours within this share of the body-pip contrast count as body (a flat die's
+#: dark shadow falls outside, its side faces' and rims' shades inside)
+TOL = 0.3
+
+_N = 64
+_K3 = np.ones((3, 3), np.uint8)
+
+
+class Outline(NamedTuple):
+    """A die's outline round its face centre (canonical px and degrees)."""
+
+    aspect: float  # short side over long side (1 = square)
+    offset: float  # face centre off the outline's centre along the long axis, over the half-length
+    long_: float  # long side, canonical px
+    angle: float  # minAreaRect angle, degrees
+    centre: tuple[float, float] = (0.0, 0.0)  # the outline's centre, canonical px
+    axis: tuple[float, float] = (1.0, 0.0)  # its long axis (unit vector)
+
+
+def die_outline(
+    src: np.ndarray,
+    to_src: Callable[[np.ndarray], np.ndarray],
+    centre: tuple[float, float],
+    side: float,
+) -> Outline | None:
+    """The outline of the die whose top face is centred at ``centre`` (canonical px), or
+    None when it cannot be told (it runs into something of its own colour, or no body).
+
+    ``to_src`` maps canonical points (N x 2) to ``src`` pixels; ``side`` is about the
+    die's edge in canonical px.
+    """
+    half = 1.2 * side
+    cx, cy = centre
+    box = np.asarray([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]], np.float32)
+    m = cv2.getPerspectiveTransform(to_src(box).astype(np.float32), np.asarray([[0, 0], [_N, 0], [_N, _N], [0, _N]], np.float32))
+    crop = cv2.warpPerspective(src, m, (_N, _N), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    k = _N / (2.0 * half)  # crop px per canonical px
+    c = _N / 2.0
+    yy, xx = np.mgrid[:_N, :_N]
+    r2 = (xx - c) ** 2 + (yy - c) ** 2
+    face = r2 < (0.42 * side * k) ** 2
+    vals = crop[face].astype(np.float32)
+    grey = vals.mean(axis=1)
+    t, _ = cv2.threshold(np.clip(grey, 0, 255).astype(np.uint8).reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    hi = grey > t
+    body_hi = hi.sum() > 0.5 * len(hi)  # the body is the common shade; pips the rare one
+    body_px, pip_px = (vals[hi], vals[~hi]) if body_hi else (vals[~hi], vals[hi])
+    if len(body_px) < 10:
+        return None
+    body = np.median(body_px, axis=0)
+    sep = float(np.abs(body - np.median(pip_px, axis=0)).max()) if len(pip_px) else 0.0
+    tol = max(30.0, TOL * sep)
+    mask = (np.abs(crop.astype(np.float32) - body).max(axis=2) < tol).astype(np.uint8)
+    mask[face] = 1  # the pips belong to the die
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lab = labels[int(c), int(c)]
+    if lab == 0:
+        return None
+    x, y, w, h, a = (int(v) for v in stats[lab])
+    if x == 0 or y == 0 or x + w >= _N or y + h >= _N:
+        return None  # runs into its surroundings: outline unknown
+    pts = cv2.findNonZero((labels == lab).astype(np.uint8)).reshape(-1, 2).astype(np.float32)
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts)
+    if min(rw, rh) < 2 or a < 0.7 * rw * rh:
+        return None  # not a box's outline
+    t_ = np.deg2rad(ang)
+    axis = np.asarray([np.cos(t_), np.sin(t_)]) if rw >= rh else np.asarray([-np.sin(t_), np.cos(t_)])
+    d = np.asarray([c - rx, c - ry])
+    long_, short = max(rw, rh), min(rw, rh)
+    offset = abs(float(d @ axis)) / (0.5 * long_)
+    centre_ = (cx + (rx - c) / k, cy + (ry - c) / k)
+    return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])))
+
+
+def cocked_confidence(o: Outline) -> float:
+    """How sure the outline says "cocked" (0-1; above 0.5 = cocked).
+
+    Either cue alone will do when it is clear: a face centre far off the
+    outline's centre, or an outline far from square. Measured on the
+    simulator's 25 px dice (tests/vision/test_dice_grid.py): flat dice,
+    shadow and all, keep aspect >= 0.84 and offset <= 0.16.
+    """
+    s = max((o.offset - OFFSET_COCKED) / 0.03, (ASPECT_COCKED - o.aspect) / 0.02)
+    return float(1.0 / (1.0 + np.exp(-4.0 * s)))
