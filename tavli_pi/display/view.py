@@ -18,6 +18,7 @@ __all__ = ["view_of", "verdict_of", "DECISIONS_BY_PHASE", "VERDICT_STYLE"]
 DECISIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
     "awaiting_roll": ("double",),
     "illegal": ("accept", "correct"),
+    "out_of_sync": ("accept",),  # each player confirms the board as it stands
     "cube": ("take", "pass"),
 }
 
@@ -28,6 +29,9 @@ VERDICT_STYLE: dict[str, str] = {
     "illegal_play": "illegal",
     "roll_void": "warn",
     "clear_view_needed": "warn",
+    "board_out_of_sync": "warn",
+    "board_resynced": "ok",
+    "board_adopted": "ok",
     "no_legal_move": "info",
     "game_over": "result",
     "match_over": "result",
@@ -39,6 +43,9 @@ _DEFAULT_TEXT: dict[str, str] = {
     "illegal_play": "Illegal play",
     "roll_void": "Reroll",
     "clear_view_needed": "Clear the view",
+    "board_out_of_sync": "The board differs from the last known position: restore it, or both players confirm",
+    "board_resynced": "Board restored",
+    "board_adopted": "Board confirmed by both players",
     "no_legal_move": "No legal move",
     "game_over": "Game over",
     "match_over": "Match over",

@@ -108,6 +108,10 @@ class EventMapper:
             mover = event.side if isinstance(event, ev.IllegalPlay) else state.position.turn
             for point in state.wrong_points or getattr(event, "wrong_points", ()):
                 roles[led_for_point(point, mover)] = Scene.ILLEGAL
+        elif state.phase == "out_of_sync":
+            # the points that differ from the last known position: attention, not illegal
+            for point in state.wrong_points:
+                roles[led_for_point(point, state.position.turn)] = Scene.ATTENTION
         turn = NONE_SIDE if state.phase in _NO_TURN_PHASES else int(state.position.turn)
         scene = Scene(turn, bytes(roles))
 

@@ -5,6 +5,11 @@ they were resolved); a match record keeps what analysis programs read: per
 game, the turns (dice and the play, one :class:`~tavli_pi.rules.moves.Move`
 per die, in the mover's numbering), the cube actions, accepted resignations
 and the result.
+
+A ``board_adopted`` event (the players confirmed a board the referee had lost
+track of) is a jump in position that the match formats cannot express: the
+game's turns stop there (``GameRecord.note`` says so), while its cube actions,
+resignation and result are still recorded. The log keeps both positions.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from tavli_pi.errors import RecordError, RulesError
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.referee.events import (
+    BoardAdopted,
     CubeOffered,
     CubePassed,
     CubeTaken,
@@ -89,6 +95,7 @@ class GameRecord:
     winner: Side | None = None  # None: unfinished
     points: int = 0
     result: str = ""  # "single", "gammon", "backgammon", "pass", "resign"
+    note: str = ""  # why the turns stop early (a board adopted by the players)
 
     @property
     def resigned(self) -> bool:
@@ -169,6 +176,7 @@ class RecordBuilder:
         self._pending_illegal: IllegalPlay | None = None
         self._pending_double = 0
         self._finished = False
+        self._adopted = False  # the current game's board was adopted: later turns are not recorded
 
     # -- feeding ----------------------------------------------------------
     def feed(self, event: Event) -> None:
@@ -176,6 +184,7 @@ class RecordBuilder:
             self._close_open_game()
             self._current = GameRecord(event.game_number, event.score, event.crawford)
             self._actions = []
+            self._adopted = False
             return
         if isinstance(event, MatchOver):
             self._finished = True
@@ -199,6 +208,13 @@ class RecordBuilder:
             play, legal = play_from(ill.before, event.after, ill.dice, event.play)
             self._add_turn(Turn(event.side, ill.dice, play, ill.before, event.after, legal))
             self._pending_illegal = None
+        elif isinstance(event, BoardAdopted):
+            if not self._adopted:
+                turns = sum(1 for a in self._actions if isinstance(a, Turn))
+                self._current = replace(game, note=f"board adopted by the players after {turns} recorded "
+                                        "turn(s); later turns are not recorded (the log keeps the positions)")
+            self._adopted = True
+            self._pending_illegal = None
         elif isinstance(event, CubeOffered):
             self._pending_double = event.value
             self._actions.append(CubeAction(event.side, "double", event.value))
@@ -216,6 +232,8 @@ class RecordBuilder:
             self._close_open_game()
 
     def _add_turn(self, turn: Turn) -> None:
+        if self._adopted:
+            return  # after a position jump the moves no longer follow from the game's start
         last = self._actions[-1] if self._actions else None
         if (isinstance(last, Turn) and last.side is turn.side and last.before is not None
                 and turn.before is not None and last.before.key() == turn.before.key()):
@@ -235,6 +253,7 @@ class RecordBuilder:
             self._games.append(replace(self._current, actions=tuple(self._actions)))
             self._current = None
             self._actions = []
+            self._adopted = False
 
     # -- result -------------------------------------------------------------
     def record(self) -> MatchRecord:
@@ -245,7 +264,7 @@ class RecordBuilder:
 
 
 _IGNORED = frozenset({"setup_checked", "roll_accepted", "roll_void", "clear_view_needed",
-                      "clock_reading"})
+                      "clock_reading", "board_out_of_sync", "board_resynced"})
 
 
 def build_record(header: MatchHeader, events: Iterable[Event]) -> MatchRecord:

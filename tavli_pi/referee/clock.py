@@ -5,7 +5,8 @@ simple delay, flags). :class:`RefereeClock` adds what only the referee knows:
 
 - *holds*: the reasons the clock stands still. ``director`` (a PAUSE input),
   ``dispute`` (an illegal play awaits a decision or a correction, E8),
-  ``clear_view`` (the referee asked for a clear view of the board) and
+  ``clear_view`` (the referee asked for a clear view of the board), ``board``
+  (the board is out of step with the referee: restore or confirm it) and
   ``overtime`` (a first flag under the USBGF overtime option waits for the
   director). The clock runs again only when the last hold is released.
 - *games*: at the end of a game both clocks stop (U.S. Backgammon Clock Rules,
@@ -111,6 +112,7 @@ class RefereeClock:
         self.clock.stop(now)
         self.holds.discard("dispute")
         self.holds.discard("clear_view")
+        self.holds.discard("board")
         if self.reset_each_game:
             self.clock = MatchClock(self.settings, self.match_length, score)
 

@@ -26,7 +26,8 @@ class DiceWatch:
     """Reports a roll once its dice lie still, then waits for them to go.
 
     ``feed`` returns the dice the first time ``need`` or more readable dice
-    have looked the same for ``settle`` frames; afterwards it is disarmed until
+    have looked the same for ``settle`` frames (frames with an unsure or unseen
+    die are skipped, not counted); afterwards it is disarmed until
     a frame shows no dice or a moving die (the dice were picked up or thrown
     again), so one throw is never judged twice.
     """
@@ -55,7 +56,8 @@ class DiceWatch:
         if not self.armed:
             return None
         if len(dice) < need or any(d.value_confidence < self.min_confidence for d in dice):
-            self._sig, self._n = None, 0
+            # a frame where a die is unsure or unseen says nothing: it neither counts nor resets
+            # (a flicker of the reader must not lose a roll; a new throw shows moving dice)
             return None
         sig = tuple(sorted((d.value, d.half, d.flat, d.on_checker) for d in dice))
         if sig == self._sig:

@@ -34,6 +34,7 @@ PHASES = (
     "judging",  # the dice left; waiting for a clear view of the board
     "illegal",  # an illegal play awaits the opponent's decision (E8)
     "correcting",  # a legal play was demanded (E8)
+    "out_of_sync",  # the board is not the position the referee knows: restore it or confirm it
     "cube",  # a double awaits take or pass (C3)
     "resign",  # a resignation awaits an answer (S4)
     "game_over",
@@ -339,6 +340,45 @@ class ActionRefused(Event):
     kind: ClassVar[str] = "action_refused"
     side: Side | None
     action: str  # the PlayerInput action refused, e.g. "double"
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardMismatch(Event):
+    """The board is not the last position the referee knows, and no single play explains it
+    (a roll or a turn went unseen, or checkers were moved without a roll). Never an illegal
+    play: the players restore ``known`` or both confirm ``observed`` (ACCEPT)."""
+
+    kind: ClassVar[str] = "board_out_of_sync"
+    known: Position  # the last position the referee knows (before the unjudged change)
+    observed: Position | None  # the board as read (None: not a whole 15 + 15 reading)
+    points: tuple[int, ...]  # White's numbering where they differ; 0 = bar, 25 = trays
+    reason: str  # "unseen_change" (no roll seen) or "not_one_play" (judged against a stale board)
+    confirmed: tuple[str, ...] = ()  # sides ("white", "black") that confirmed the board as seen
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardResynced(Event):
+    """The board matches a position the referee knows again (restored by the players)."""
+
+    kind: ClassVar[str] = "board_resynced"
+    position: Position
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardAdopted(Event):
+    """Both players confirmed the board as seen: the referee carries on from ``after``.
+
+    ``before`` is the last position the referee knew; the turns between were not
+    judged (the log keeps both positions; the match formats cannot express the jump).
+    """
+
+    kind: ClassVar[str] = "board_adopted"
+    before: Position
+    after: Position  # ``after.turn``: the side the referee expects to roll next
+    points: tuple[int, ...]  # White's numbering where they differ; 0 = bar, 25 = trays
 
 
 class EventSink:

@@ -24,9 +24,10 @@ from tavli_pi.referee.dice import (
     own_half,
     void_reason,
 )
-from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
+from tavli_pi.referee.evidence import EvidenceTable, Reading, counts_to_position, read, spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.settings import RefereeSettings
+from tavli_pi.referee.sync import broken_rule, differing_points, one_play_reason, turn_after
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
@@ -38,10 +39,10 @@ from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["Referee", "Verdict", "judge_evidence"]
 
-_IN_GAME = ("awaiting_roll", "rolled", "judging", "illegal", "correcting")
+_IN_GAME = ("awaiting_roll", "rolled", "judging", "illegal", "correcting", "out_of_sync")
 _CLOCKED = (*_IN_GAME, "cube", "resign")  # phases in which a clock may run
 _HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
-               "overtime": "the director (overtime)"}
+               "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
 
 
 def _name(side: Side) -> str:
@@ -95,6 +96,14 @@ class Referee:
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
         self._auto_doubles = 0
+        # out of sync (tavli_pi/referee/sync.py): the last known position, what the board shows
+        self._sync_known: Position | None = None
+        self._sync_roll_seen = False  # lost while judging a seen roll (else: an unseen change)
+        self._sync_resume = "awaiting_roll"  # the phase a restored board returns to
+        self._seen: Position | None = None  # the differing board as announced
+        self._adoptable: Position | None = None  # the latest reading confident on every spot
+        self._confirmed: list[Side] = []
+        self._either_may_roll = False  # after an adoption: the first roll may come from either side
         self.clock: RefereeClock | None = None
         if s.clock is not None:
             self.clock = RefereeClock(s.clock, self.match.length, self.match.score,
@@ -131,7 +140,7 @@ class Referee:
         if fresh_game:
             return ref
         ref.cube = CubeState(state.cube_value, state.cube_owner)
-        if state.phase in ("rolled", "judging", "illegal", "correcting") and len(state.dice) == 2:
+        if state.phase in ("rolled", "judging", "illegal", "correcting", "out_of_sync") and len(state.dice) == 2:
             ref.phase = "rolled"
             ref.dice = (state.dice[0], state.dice[1])
             ref.before = state.position
@@ -140,6 +149,9 @@ class Referee:
         elif state.phase == "cube":
             ref.phase = "cube"
             ref._doubler = state.position.turn
+        elif state.phase == "out_of_sync":
+            # the board is checked against the last known position again (and the mismatch re-raised)
+            ref.phase = "awaiting_roll"
         return ref
 
     # -- the state ----------------------------------------------------------------
@@ -191,9 +203,15 @@ class Referee:
             self._rolled(obs)
         elif p == "judging":
             self._collect(obs)
+            if self._pending_roll is None:
+                # the next roll may settle before the referee has a clear view of the last play:
+                # keep it, and take it once the play is judged (a slow verdict must not lose a roll)
+                self._pending_roll = self._watch.feed(obs.dice, need=2)
             self._try_judge()
         elif p in ("illegal", "correcting"):
             self._after_illegal(obs)
+        elif p == "out_of_sync":
+            self._out_of_sync(obs)
         # cube, resign, game_over, match_over: the board is not watched
 
     def _collect(self, obs: Observation) -> bool:
@@ -282,6 +300,7 @@ class Referee:
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
+            self._watch_board(obs)
             return
         s = self.settings
         reason, whose = opening_void_reason(
@@ -319,10 +338,18 @@ class Referee:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is not None:
             self._roll(dice)
+            return
+        self._watch_board(obs)
 
     def _roll(self, dice: Sequence[DieReading]) -> None:
         s = self.settings
         side = self.position.turn
+        if self._either_may_roll and len(dice) == 2:
+            # after an adopted board the half the dice land in says who rolled
+            kw = {"light_is_white": s.light_is_white, "die_on_checker_void": s.die_on_checker_void}
+            if void_reason(dice, side, **kw) == "left_half" and not void_reason(dice, side.other, **kw):
+                side = side.other
+                self.position = self.position.with_turn(side)
         if len(dice) != 2:
             self.last_verdict = "reroll"
             self._emit(ev.RollVoid, side=side, reason="dice", rule="E4",
@@ -353,6 +380,7 @@ class Referee:
         self._premature = None
         self._pending_roll = None
         self.wrong_points = ()
+        self._either_may_roll = False
 
     def _after_roll_accepted(self) -> None:
         if not self.results:
@@ -441,7 +469,12 @@ class Referee:
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
         elif v.kind == "illegal" and v.result is not None:
-            self._illegal(v.result)
+            why = one_play_reason(self.before, v.result, self._dice2())
+            if why:
+                # not one play of the mover: the referee lost track of the board, nobody played illegally
+                self._lose_sync(v.result, roll_seen=True, why=why)
+            else:
+                self._illegal(v.result)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
 
@@ -501,10 +534,12 @@ class Referee:
         self.last_verdict = "illegal play"
         pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in j.wrong_points)
         self.phase = "illegal"
+        rule = broken_rule(self.before, observed, self._dice2())
         self._emit(
             ev.IllegalPlay, side=side, dice=self._dice2(), before=self.before, observed=observed,
-            wrong_points=j.wrong_points, nearest=nearest, rule="E8",
-            message=f"Illegal play by {_name(side)}: check point(s) {pts}. Legal would be e.g. {nearest[0]}.",
+            wrong_points=j.wrong_points, nearest=nearest, rule=rule,
+            message=f"Illegal play by {_name(side)} ({rule}): check point(s) {pts}. Legal would be e.g. "
+            f"{nearest[0]}. {_name(side.other)} may accept it or demand a legal play (E8).",
         )
         if self._pending_roll is not None:
             # E8: rolling accepts an illegal play.
@@ -558,6 +593,197 @@ class Referee:
         if v.kind == "legal" and v.result is not None:
             self._resolve_illegal(accepted=False, after=v.result)
 
+    # -- out of sync: the board is not the position the referee knows (sync.py) ------------------
+    def _watch_board(self, obs: Observation) -> None:
+        """No roll accepted: a clear, stable, confident reading that differs from the known
+        position means a roll (or a whole turn) went unseen, or checkers moved without a roll.
+
+        Judged only once no die is seen: dice still lying may yet be read as the roll
+        (a slow reading of the dice is not a lost board).
+        """
+        s = self.settings
+        if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
+            return
+        r = read(EvidenceTable(self._frames), [self.position], light_is_white=s.light_is_white,
+                 turn=self.position.turn)
+        if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
+                and r.stable_frames >= s.stable_frames):
+            self._lose_sync(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
+
+    def _lose_sync(self, observed: Position, *, roll_seen: bool, why: str) -> None:
+        self._sync_known = self.before if roll_seen else self.position
+        self._sync_roll_seen = roll_seen
+        self._sync_resume = "awaiting_roll" if roll_seen else self.phase
+        self.phase = "out_of_sync"
+        self._pending_roll = None
+        self._premature = None
+        self._confirmed = []
+        self._adoptable = None
+        self._waited = 0
+        self._asked = False
+        self._announce(observed, why)
+
+    def _announce(self, observed: Position, why: str = "") -> None:
+        known = self._sync_known
+        assert known is not None
+        self._seen = observed
+        pts = differing_points(known, observed)
+        self.wrong_points = pts
+        self.last_verdict = "board out of sync"
+        where = ", ".join("bar" if p == 0 else "trays" if p == 25 else str(p) for p in pts)
+        head = ""
+        if self._sync_roll_seen:
+            side = known.turn
+            head = f"{_name(side)}'s play with {'-'.join(map(str, self._dice2()))} cannot be judged ({why}). "
+        done = [_name(x) for x in self._confirmed]
+        if done:
+            todo = _name(self._confirmed[0].other)
+            tail = f"{done[0]} confirmed the board as it stands; {todo}, press ACCEPT too, or restore it."
+        else:
+            tail = "restore it, or both players confirm the board as it stands (ACCEPT)."
+        self._emit(
+            ev.BoardMismatch, known=known, observed=observed, points=pts,
+            reason="not_one_play" if self._sync_roll_seen else "unseen_change",
+            confirmed=tuple(x.name.lower() for x in self._confirmed),
+            message=f"{head}The board differs from the last known position at point(s) {where}: {tail}",
+        )
+
+    def _sync_targets(self) -> list[tuple[Position, str]]:
+        """Positions that put the referee back in step: (position, what it means)."""
+        known = self._sync_known
+        assert known is not None
+        if not self._sync_roll_seen:
+            return [(known, "restored")]
+        return [(p, "played") for p in self._candidates()] + [(known, "unplayed")]
+
+    def _confident_reading(self, table: EvidenceTable) -> Position | None:
+        """The board as read when every spot is confident and stable and it is a position (15 + 15)."""
+        s = self.settings
+        if table.frames < s.stable_frames:
+            return None
+        if float(min(table.conf_light.min(), table.conf_dark.min())) < s.illegal_confidence:
+            return None
+        for fl, fd in table.frame_argmax[-s.stable_frames:]:
+            if (fl != table.argmax_light).any() or (fd != table.argmax_dark).any():
+                return None
+        known = self._sync_known
+        turn = known.turn if known is not None else self.position.turn
+        return counts_to_position(table.argmax_light, table.argmax_dark, turn, s.light_is_white)
+
+    def _out_of_sync(self, obs: Observation) -> None:
+        s = self.settings
+        self._watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
+        if not self._collect(obs):
+            self._adoptable = None  # a hand or motion: the board may be changing
+            return
+        if len(self._frames) < s.stable_frames:
+            return
+        table = EvidenceTable(self._frames)
+        targets = self._sync_targets()
+        known = self._sync_known
+        assert known is not None
+        r = read(table, [p for p, _ in targets], light_is_white=s.light_is_white, turn=known.turn)
+        if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
+            self._resync(*targets[r.best])
+            return
+        self._adoptable = self._confident_reading(table)
+        fresh = (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
+                 and r.stable_frames >= s.stable_frames)
+        seen = self._seen
+        if fresh and r.free is not None and (seen is None or r.free.layout_key() != seen.layout_key()):
+            self._confirmed = []  # a different board: confirmations were for the old one
+            self._announce(r.free, "the board changed again")
+        if len(self._confirmed) == 2:
+            self._adopt()
+
+    def _resync(self, pos: Position, meaning: str) -> None:
+        known = self._sync_known
+        assert known is not None
+        self._clear_sync()
+        if meaning == "played":
+            self._emit(ev.BoardResynced, position=pos,
+                       message="The board matches a play of the roll again: back in step.")
+            self._accept_play(pos)
+            return
+        if meaning == "unplayed":
+            self.dice = ()
+            self.results = ()
+            self.phase = "awaiting_roll"
+            self.last_verdict = "board restored"
+            self._emit(ev.BoardResynced, position=known,
+                       message=f"The board is back at the position before the roll: {_name(known.turn)}, "
+                       "roll again.")
+            return
+        self.phase = self._sync_resume
+        self.last_verdict = "board restored"
+        self._emit(ev.BoardResynced, position=known,
+                   message="The board is back at the last known position: play on.")
+
+    def _clear_sync(self) -> None:
+        self._sync_known = None
+        self._seen = None
+        self._adoptable = None
+        self._confirmed = []
+        self.wrong_points = ()
+        self._reset_view()
+
+    def _confirm_board(self, inp: PlayerInput) -> None:
+        """ACCEPT while out of sync: a player confirms the board as it stands.
+
+        Two confirmations adopt it, one per side: a press naming its side counts
+        for that side (again: refused); a press that cannot name its side (None:
+        a shared button, the touch page) counts for the first side not yet confirmed.
+        """
+        if inp.action is Action.CORRECT:
+            self._refuse(inp, "", "restore the board to the last known position, or both players press "
+                         "ACCEPT to confirm the board as it stands")
+            return
+        if len(self._confirmed) == 2:
+            self._refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
+                         "of every checker to adopt it")
+            return
+        side = inp.side
+        if side is None:
+            side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self._confirmed)
+        if side in self._confirmed:
+            self._refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
+                         "confirms too, or restore the board")
+            return
+        self._confirmed.append(side)
+        if len(self._confirmed) < 2:
+            assert self._seen is not None
+            self._announce(self._seen)
+            return
+        self._adopt()
+
+    def _adopt(self) -> None:
+        known, seen, board = self._sync_known, self._seen, self._adoptable
+        assert known is not None and seen is not None
+        if board is None or board.layout_key() != seen.layout_key():
+            # confirmed, but the referee must see that board clearly to carry on from it
+            self._ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
+                                 "to adopt the board", now=True)
+            return
+        turn = turn_after(known, board, roll_seen=self._sync_roll_seen)
+        after = board.with_turn(turn)
+        pts = differing_points(known, after)
+        self._clear_sync()
+        self.position = after
+        self.before = after
+        self.dice = ()
+        self.results = ()
+        self.phase = "awaiting_roll"
+        self._either_may_roll = True
+        self.last_verdict = "board adopted"
+        self._emit(
+            ev.BoardAdopted, before=known, after=after, points=pts,
+            message=f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
+            "expected to roll (a roll in the other player's half is taken as theirs).",
+        )
+        winner = game_winner(after)
+        if winner is not None:
+            self._continue(winner)
+
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side, points: int, result: str) -> None:
         self.match = self.match.after_game(winner, points)
@@ -610,6 +836,9 @@ class Referee:
             self._director_clock(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
+        if self.phase == "out_of_sync":
+            self._confirm_board(inp)
+            return
         if self.phase == "illegal":
             victim = self.before.turn.other
             if inp.side not in (None, victim):
@@ -650,6 +879,8 @@ class Referee:
         if self.phase != "awaiting_roll":
             self._refuse(inp, "C2", "double on your turn, before rolling (C2)")
             return
+        if self._either_may_roll and inp.side is not None and inp.side is not self.position.turn:
+            self.position = self.position.with_turn(inp.side)  # after an adopted board: who acts first
         side = self.position.turn
         if inp.side not in (None, side):
             self._refuse(inp, "C2", f"only {_name(side)}, on roll, may double now (C2)")
@@ -813,6 +1044,7 @@ class Referee:
         wants = {
             "dispute": self.phase in ("illegal", "correcting"),
             "clear_view": self._asked and self.phase in _IN_GAME,
+            "board": self.phase == "out_of_sync",
         }
         for reason, on in wants.items():
             runs = c.running

@@ -3,7 +3,7 @@
 A pattern is a list of (seconds, on) steps, played once or repeated. Each
 output shows a *transient* pattern (an event's own flash) while it lasts,
 then its *standing* pattern, which follows the table's phase (red while an
-illegal play is open, amber while a double or a clear view is awaited).
+illegal play is open, amber while a double, a clear view or an out-of-step board awaits).
 Time is always passed in: nothing here sleeps.
 """
 
@@ -72,6 +72,9 @@ _TRANSIENT: dict[str, dict[str, Pattern]] = {
     "illegal_play_resolved": {"green": blink(0.6, 0.2, 2)},
     "illegal_play_accepted": {"amber": _once(1.0)},
     "clear_view_needed": {"buzzer": _once(0.15)},
+    "board_out_of_sync": {"amber": blink(0.1, 0.1, 4), "buzzer": blink(0.15, 0.15, 2)},
+    "board_resynced": {"green": _once(1.5)},
+    "board_adopted": {"green": blink(0.4, 0.2, 3)},
     "cube_offered": {"buzzer": _once(0.4)},
     "cube_taken": {"green": blink(0.3, 0.2, 2)},
     "cube_passed": {"red": blink(0.3, 0.2, 2)},
@@ -97,6 +100,8 @@ def standing_for(phase: str, *, clear_view: bool, setup_wrong: bool) -> dict[str
         out["red"] = STEADY
     elif phase in ("cube", "resign"):
         out["amber"] = STEADY
+    elif phase == "out_of_sync":  # restore the board or confirm it: amber, never red
+        out["amber"] = blink(0.8, 0.4)
     if clear_view:
         out["amber"] = blink(0.5, 0.5)
     if setup_wrong and phase == "setup":

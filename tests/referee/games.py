@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from tavli_pi.referee.events import BoardAdopted
 from tavli_pi.rules.moves import legal_results
 from tavli_pi.rules.position import Position, Side
 
 from .synth import Table, die, roll_dice
 
-__all__ = ["GameStats", "play_random_game"]
+__all__ = ["GameStats", "play_random_game", "MissStats", "play_random_game_with_misses", "plant_illegal"]
 
 
 @dataclass
@@ -96,3 +97,97 @@ def plant_illegal(before: Position, after: Position, dice: tuple[int, int], rng:
         if not is_legal(before, dice, p):
             return p
     return None
+
+
+@dataclass
+class MissStats:
+    turns: int = 0
+    missed: int = 0  # turns whose dice vision did not see
+    out_of_sync: int = 0
+    resynced: int = 0
+    adopted: int = 0
+    wrong_adoptions: int = 0  # an adopted board other than the true one
+    undetected: int = 0  # a missed turn after which the referee was not out of step
+    stale: int = 0  # turns after which the referee, in step, knew another board than the truth
+    accepted: int = 0
+    illegal_calls: int = 0
+    events: list[str] = field(default_factory=list)
+
+
+def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: float = 0.2,
+                                 max_turns: int = 80) -> MissStats:
+    """A game of random legal plays in which vision misses some rolls (no dice in those frames).
+
+    The driver keeps the truth. While the referee is out of step, the players
+    either restore the position it knows (the truth goes back there) or both
+    press ACCEPT (side unknown, as from the touch page); otherwise they play on.
+    A turn is only missed when it moves a checker (an unseen dance leaves no trace).
+    """
+    from tavli_pi.referee.inputs import Action
+    from tavli_pi.rules.moves import end_turn
+
+    st = MissStats()
+    ref = t.referee
+    t.setup()
+    start = Position.start()
+    while ref.phase == "opening":
+        t.throw(start, (die(rng.randint(1, 6), "right"), die(rng.randint(1, 6), "left")))
+        t.show(start, dice=(), hand=True)
+    before = ref.before
+    results = legal_results(before, ref.dice)
+    after = rng.choice(results).position
+    white_first = before.turn is Side.WHITE
+    opening_dice = (die(ref.dice[0], "right" if white_first else "left"),
+                    die(ref.dice[1], "left" if white_first else "right"))
+    t.move_and_pick_up(before, after, opening_dice, extra=12)
+    truth = end_turn(after)
+    while st.turns < max_turns and ref.phase not in ("game_over", "setup", "match_over"):
+        st.turns += 1
+        if ref.phase == "out_of_sync" and rng.random() < 0.5:
+            known = ref._sync_known
+            assert known is not None
+            if rng.random() < 0.4:
+                truth = known  # the players put the board back as the referee knows it
+                t.show(truth, hand=True)
+                got = t.show(truth, 6)
+            else:
+                got = t.show(truth, 4)
+                got += t.press(Action.ACCEPT)
+                got += t.press(Action.ACCEPT)
+                got += t.show(truth, 4)
+            for e in got:
+                if isinstance(e, BoardAdopted) and e.after.layout_key() != truth.layout_key():
+                    st.wrong_adoptions += 1
+        side = truth.turn
+        values = (rng.randint(1, 6), rng.randint(1, 6))
+        results = legal_results(truth, values)
+        after = rng.choice(results).position if results else truth
+        miss = bool(results) and rng.random() < miss_rate
+        dice = () if miss else roll_dice(side, values, light_is_white=t.light_is_white)
+        st.missed += miss
+        if miss:
+            t.show(truth, motion=True)
+            t.show(truth, 2)
+        else:
+            t.throw(truth, dice)
+        t.move_and_pick_up(truth, after, dice, extra=8)
+        truth = end_turn(after)
+        if miss and ref.phase != "out_of_sync":
+            st.undetected += 1
+        if ref.phase == "awaiting_roll" and ref.position.layout_key() != truth.layout_key():
+            st.stale += 1
+        if after.off[side] == 15:
+            break
+    for e in t.events:
+        st.events.append(e.kind)
+        if e.kind == "illegal_play":
+            st.illegal_calls += 1
+        elif e.kind == "board_out_of_sync" and not getattr(e, "confirmed", ()):
+            st.out_of_sync += 1
+        elif e.kind == "board_resynced":
+            st.resynced += 1
+        elif e.kind == "board_adopted":
+            st.adopted += 1
+        elif e.kind == "play_accepted":
+            st.accepted += 1
+    return st

@@ -223,7 +223,7 @@ def test_illegal_play_names_points_and_nearest_then_correction_E8() -> None:
     ev = t.move_and_pick_up(t.referee.before, bad, dice)
     assert kinds(ev) == ["illegal_play"]
     e = ev[0]
-    assert e.rule == "E8" and set(e.wrong_points) == {4, 5}  # type: ignore[attr-defined]
+    assert e.rule == "M1" and "(E8)" in e.message and set(e.wrong_points) == {4, 5}  # type: ignore[attr-defined]
     assert e.nearest and e.observed == bad  # type: ignore[attr-defined]
     assert t.referee.phase == "illegal"
     # only the opponent decides
@@ -272,7 +272,7 @@ def test_legal_moves_policy_always_demands_correction_E8() -> None:
 def test_unmoved_board_with_legal_moves_is_illegal_M5() -> None:
     t = opened()
     ev = t.move_and_pick_up(START, START, (die(3, "right"), die(1, "left")))
-    assert kinds(ev) == ["illegal_play"]
+    assert kinds(ev) == ["illegal_play"] and ev[0].rule == "M5"
 
 
 def test_uncertain_evidence_never_calls_illegal_but_asks_for_a_clear_view() -> None:
