@@ -115,6 +115,17 @@ def main() -> None:
               f"value on flat {st['value_ok']}/{st['found_flat']} (confidently wrong {st['confident_wrong']}); "
               f"cocked recall {st['cocked_hit']}/{st['found_not_flat']}; flat called cocked {st['false_cocked']}/{st['found_flat']}; "
               f"on_checker {st['on_checker_ok']}/{found}; half {st['half_ok']}/{found}")
+    # dice at the demo's setup (see tests/vision/test_dice_grid.py)
+    from tests.vision import test_dice_grid as grid
+    base = grid.scene_of(grid.demo_match()[1])
+    clear = grid.render(base)
+    gcal = grid.refine(grid.Calibration(clear.truth.corners), clear.image)
+    gcan = gcal.warp(clear.image)
+    gsetup = (base, gcal, grid.read_spots(gcan, grid.ck.gradients(gcan), gcal.layout, gcal)[2])
+    fl, co = grid._score(gsetup, False), grid._score(gsetup, True)
+    print(f"demo-setup dice: flat found {fl['flat_found']}/{fl['n_flat']}, right with conf >= 0.6 {fl['flat_ok']}, "
+          f"confidently wrong {fl['confident_wrong']}, called cocked {fl['false_cocked']}, false dice {fl['false_die']}; "
+          f"cocked called cocked (conf >= 0.6) {co['cocked_ok']}/{co['n_cocked']}, flat beside them called cocked {co['false_cocked']}")
     from tavli_pi.vision.dice import find_dice
     cal0 = wtc_calibration(REAL)
     img0 = cv2.imread(str(REAL / "boards/wtc2022/frame0.jpg"))
@@ -151,10 +162,14 @@ def main() -> None:
     for _ in range(3):
         reader.read(img)
     n = 30
+    stages: dict[str, list[float]] = {}
     t = time.perf_counter()
     for _ in range(n):
         reader.read(img)
+        for k, v in reader.timings.items():
+            stages.setdefault(k, []).append(v * 1000)
     full = (time.perf_counter() - t) / n * 1000
+    print("full read stages (median ms): " + ", ".join(f"{k} {np.median(v):.1f}" for k, v in stages.items()))
     gate = MotionGate()
     gate(img)
     t = time.perf_counter()

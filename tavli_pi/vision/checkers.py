@@ -17,6 +17,7 @@ them into count likelihoods.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -44,18 +45,43 @@ _DOWN = _SIN > 0.2
 _UP = _SIN < -0.2
 
 
-@dataclass(frozen=True)
 class Gradients:
-    gx: np.ndarray
-    gy: np.ndarray
-    scale: float  # a typical strong-edge magnitude, to normalise scores
+    """Per-pixel Sobel gradients of a canonical image.
+
+    ``pair`` holds (gx, gy) interleaved as H x W x 2 int16 (what the ring
+    sampler gathers from); ``gx`` and ``gy`` are float32 views of it, built
+    on first use; ``scale`` is a typical strong-edge magnitude, to normalise
+    scores.
+    """
+
+    __slots__ = ("pair", "scale", "_gx", "_gy")
+
+    def __init__(self, pair: np.ndarray, scale: float) -> None:
+        self.pair = pair
+        self.scale = scale
+        self._gx: np.ndarray | None = None
+        self._gy: np.ndarray | None = None
+
+    @property
+    def gx(self) -> np.ndarray:
+        if self._gx is None:
+            self._gx = self.pair[..., 0].astype(np.float32)
+        return self._gx
+
+    @property
+    def gy(self) -> np.ndarray:
+        if self._gy is None:
+            self._gy = self.pair[..., 1].astype(np.float32)
+        return self._gy
 
 
 def gradients(canon: np.ndarray) -> Gradients:
-    """Sobel gradients of the strongest colour channel, lightly smoothed (float32).
+    """Sobel gradients of the strongest colour channel, lightly smoothed.
 
-    Per pixel the channel with the strongest gradient is kept, so colour
-    edges (red on green, gold on wood) count as well as brightness edges.
+    Per pixel the channel with the strongest gradient is kept (the first of
+    equals), so colour edges (red on green, gold on wood) count as well as
+    brightness edges. All of it runs in OpenCV kernels (masked copies, no
+    numpy boolean indexing): about 2 ms for the 740 x 592 canonical image.
     """
     small = cv2.GaussianBlur(canon, (5, 5), 0)
     gx3 = cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)
@@ -63,33 +89,62 @@ def gradients(canon: np.ndarray) -> Gradients:
     mag = cv2.add(cv2.convertScaleAbs(gx3, alpha=0.25), cv2.convertScaleAbs(gy3, alpha=0.25))
     m0, m1, m2 = cv2.split(mag)
     gxs, gys = cv2.split(gx3), cv2.split(gy3)
-    gx, gy = gxs[0].copy(), gys[0].copy()
-    best = m0.copy()
-    for m, cx, cy in ((m1, gxs[1], gys[1]), (m2, gxs[2], gys[2])):
-        take = m > best
-        gx[take], gy[take] = cx[take], cy[take]
-        best = np.maximum(best, m)
-    gx = gx.astype(np.float32)
-    gy = gy.astype(np.float32)
-    m = np.abs(gx[::4, ::4]) + np.abs(gy[::4, ::4])
+    gx, gy = gxs[0], gys[0]
+    take = cv2.compare(m1, m0, cv2.CMP_GT)
+    cv2.copyTo(gxs[1], take, gx)
+    cv2.copyTo(gys[1], take, gy)
+    take = cv2.compare(m2, cv2.max(m0, m1), cv2.CMP_GT)
+    cv2.copyTo(gxs[2], take, gx)
+    cv2.copyTo(gys[2], take, gy)
+    m = np.abs(gx[::4, ::4].astype(np.float32)) + np.abs(gy[::4, ::4].astype(np.float32))
     scale = float(np.percentile(m, 97)) * 0.8 + 1.0
-    return Gradients(gx, gy, scale)
+    return Gradients(cv2.merge([gx, gy]), scale)
+
+
+#: ring radii relative to the checker radius: just inside, on and just outside the rim
+_RHO = np.asarray([0.94, 1.02, 1.10], np.float32)
+
+
+def _compact(a: np.ndarray) -> np.ndarray:
+    """``a`` without its broadcast (stride 0) axes repeated: length 1 there, same values."""
+    a = np.asarray(a)
+    return a[tuple(slice(0, 1) if st == 0 and n > 1 else slice(None) for st, n in zip(a.strides, a.shape))]
+
+
+#: chunk of rings per cv2.remap call (a map has at most 32767 rows)
+_REMAP_ROWS = 32000
 
 
 def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """|radial gradient| / scale at RING_ANGLES points round each centre: shape (..., A)."""
-    h, w = g.gx.shape
-    xs = (cx[..., None] + r[..., None] * _COS).round().astype(np.int32)
-    ys = (cy[..., None] + r[..., None] * _SIN).round().astype(np.int32)
-    np.clip(xs, 0, w - 1, out=xs)
-    np.clip(ys, 0, h - 1, out=ys)
-    rad = np.abs(g.gx[ys, xs] * _COS + g.gy[ys, xs] * _SIN)
-    return rad / g.scale
+    """|radial gradient| (unscaled) at RING_ANGLES points on three rings round each centre.
+
+    Shape (..., 3, A): the rings at 0.94, 1.02 and 1.10 ``r``. Sample points
+    are rounded to the nearest pixel (half to even) and clamped to the image;
+    one ``cv2.remap`` (nearest, replicated border) gathers gx and gy together.
+    Broadcast inputs (one radius per column) are offset once, not per centre.
+    """
+    cx, cy, r = _compact(cx), _compact(cy), _compact(r)
+    off = r[..., None, None] * _RHO[:, None]  # (..., 3, 1)
+    xs = cx[..., None, None] + off * _COS
+    ys = cy[..., None, None] + off * _SIN
+    shape = np.broadcast_shapes(xs.shape, ys.shape)
+    n = int(np.prod(shape[:-1]))
+    mx = np.ascontiguousarray(np.broadcast_to(xs, shape), np.float32).reshape(n, RING_ANGLES)
+    my = np.ascontiguousarray(np.broadcast_to(ys, shape), np.float32).reshape(n, RING_ANGLES)
+    parts = [
+        cv2.remap(g.pair, mx[i : i + _REMAP_ROWS], my[i : i + _REMAP_ROWS], cv2.INTER_NEAREST,
+                  borderMode=cv2.BORDER_REPLICATE)
+        for i in range(0, max(n, 1), _REMAP_ROWS)
+    ]
+    got = (parts[0] if len(parts) == 1 else np.concatenate(parts)).reshape(*shape, 2)
+    rad = got[..., 0] * _COS
+    rad += got[..., 1] * _SIN
+    return np.abs(rad, out=rad)
 
 
 def _pct(a: np.ndarray, q: float) -> np.ndarray:
     k = int(q * (a.shape[-1] - 1))
-    return np.partition(a, k, axis=-1)[..., k]
+    return np.sort(a, axis=-1)[..., k]
 
 
 def ring_features(
@@ -102,12 +157,11 @@ def ring_features(
     is up), and the 25th / 75th percentile ratio (an even rim all round, not
     a few strong crossings).
     """
-    inner = _ring_samples(g, cx, cy, r * 0.94)
-    mid = _ring_samples(g, cx, cy, r * 1.02)
-    outer = _ring_samples(g, cx, cy, r * 1.10)
-    rad = np.maximum(np.maximum(inner, outer), mid)
-    srt = np.sort(rad, axis=-1)
+    rings = _ring_samples(g, cx, cy, r)
+    rad = np.maximum(np.maximum(rings[..., 0, :], rings[..., 2, :]), rings[..., 1, :])
+    rad /= g.scale
     n = rad.shape[-1]
+    srt = np.sort(rad, axis=-1)  # (np.sort beats a multi-kth np.partition on rows of 32)
     p10, p25, p50, p75 = (srt[..., int(q * (n - 1))] for q in (0.1, 0.25, 0.5, 0.75))
     up = _pct(rad[..., _UP], 0.25)
     dn = _pct(rad[..., _DOWN], 0.25)
@@ -140,6 +194,7 @@ class Chains:
     y: np.ndarray
     feats: np.ndarray  # (C, K, N_FEATURES), see ring_features
     bgr: np.ndarray  # (C, K, 3)
+    searched: np.ndarray | None = None  # (C,) slots searched before the column stopped (K: all)
 
     @property
     def full(self) -> np.ndarray:
@@ -156,6 +211,7 @@ def trace_chains(
     slots: int,
     first: tuple[float, float] = (0.75, 1.6),
     x_search: float = 0.42,
+    empty: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> Chains:
     """Follow C stacks slot by slot from their bases (all columns vectorised).
 
@@ -164,40 +220,59 @@ def trace_chains(
     is searched ``first`` radii from the base (times r), slot k at 1.8-2.35
     radii past slot k-1; x within ``x_search`` radii of the column centre
     (slot 0) or 0.25 radii of the previous slot.
+
+    ``empty`` (features (n, N_FEATURES) -> bool (n,)) stops a column once
+    two slots in a row are plainly empty: checkers lie in an unbroken row
+    from the base, so nothing further along can hold one. Its later slots
+    get zero features (what an empty slot looks like) at the expected
+    places, and are not searched -- most columns of a game hold few
+    checkers, so this skips about half of the work.
     """
     C = len(x0)
-    down = (sign > 0)[:, None, None]
     dy = np.linspace(0.0, 1.0, 12, dtype=np.float32)
+    offs0 = np.linspace(-x_search, x_search, 7, dtype=np.float32)
+    offs1 = np.linspace(-0.25, 0.25, 5, dtype=np.float32)
     xs = np.zeros((C, slots), np.float32)
     ys = np.zeros((C, slots), np.float32)
     feats = np.zeros((C, slots, N_FEATURES), np.float32)
     bgr = np.zeros((C, slots, 3), np.float32)
     px, pd = x0.astype(np.float32), np.zeros(C, np.float32)
-    ci = np.arange(C)
+    quiet = np.zeros(C, np.int32)  # plainly empty slots in a row
+    searched = np.zeros(C, np.int32)
     for k in range(slots):
-        if k == 0:
-            d = (first[0] + (first[1] - first[0]) * dy)[None, :] * r[:, None]
-            offs = np.linspace(-x_search, x_search, 7, dtype=np.float32)
-            cxs = x0[:, None] + offs[None, :] * r[:, None]
-        else:
-            d = pd[:, None] + (1.8 + 0.55 * dy)[None, :] * r[:, None]
-            offs = np.linspace(-0.25, 0.25, 5, dtype=np.float32)
-            cxs = px[:, None] + offs[None, :] * r[:, None]
-        cy = base[:, None, None] + sign[:, None, None] * d[:, :, None]  # (C, Y, 1)
-        cx = np.broadcast_to(cxs[:, None, :], (C, d.shape[1], cxs.shape[1]))
-        cy = np.broadcast_to(cy, cx.shape)
-        rr = np.broadcast_to(r[:, None, None], cx.shape)
-        f = ring_features(g, cx, cy, rr, down)
-        # prefer the whole ring; a squeezed stack shows only the base side
-        score = f[..., 1] + 0.5 * f[..., 2] + 0.25 * f[..., 3]
-        flat = score.reshape(C, -1).argmax(axis=1)
-        iy, ix = np.unravel_index(flat, score.shape[1:])
-        bx, by = cx[ci, iy, ix], cy[ci, iy, ix]
-        xs[:, k], ys[:, k] = bx, by
-        feats[:, k] = f[ci, iy, ix]
-        bgr[:, k] = box_means(integral, bx, by, 0.42 * r)
-        px, pd = bx, d[ci, iy]
-    return Chains(xs, ys, feats, bgr)
+        live = np.flatnonzero(quiet < 2)
+        dead = np.flatnonzero(quiet >= 2)
+        if len(dead):
+            # stopped columns: the slot where a checker would be, not searched
+            pd[dead] += 2.075 * r[dead]
+            ys[dead, k] = base[dead] + sign[dead] * pd[dead]
+            xs[dead, k] = px[dead]
+        if len(live):
+            rl, bl, sl = r[live], base[live], sign[live]
+            if k == 0:
+                d = (first[0] + (first[1] - first[0]) * dy)[None, :] * rl[:, None]
+                cxs = x0[live, None] + offs0[None, :] * rl[:, None]
+            else:
+                d = pd[live, None] + (1.8 + 0.55 * dy)[None, :] * rl[:, None]
+                cxs = px[live, None] + offs1[None, :] * rl[:, None]
+            n = len(live)
+            cy = np.broadcast_to((bl[:, None] + sl[:, None] * d)[:, :, None], (n, d.shape[1], cxs.shape[1]))
+            cx = np.broadcast_to(cxs[:, None, :], cy.shape)
+            rr = np.broadcast_to(rl[:, None, None], cy.shape)
+            f = ring_features(g, cx, cy, rr, (sl > 0)[:, None, None])
+            # prefer the whole ring; a squeezed stack shows only the base side
+            score = f[..., 1] + 0.5 * f[..., 2] + 0.25 * f[..., 3]
+            flat = score.reshape(n, -1).argmax(axis=1)
+            iy, ix = np.unravel_index(flat, score.shape[1:])
+            li = np.arange(n)
+            xs[live, k], ys[live, k] = cx[li, iy, ix], cy[li, iy, ix]
+            feats[live, k] = f[li, iy, ix]
+            px[live], pd[live] = xs[live, k], d[li, iy]
+            if empty is not None:
+                quiet[live] = np.where(empty(feats[live, k]), quiet[live] + 1, 0)
+        bgr[:, k] = box_means(integral, xs[:, k], ys[:, k], 0.42 * r)
+        searched[live] += 1
+    return Chains(xs, ys, feats, bgr, searched)
 
 
 def p_light(

@@ -17,7 +17,7 @@ import numpy as np
 
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE"]
+__all__ = ["shrink", "skin_view", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
 SCALE = 4
@@ -51,16 +51,36 @@ def decode_mask(text: str) -> np.ndarray:
     return bits.reshape(h, w).astype(bool)
 
 
-def hand_cover(
-    canon: np.ndarray, lay: Layout, prone: np.ndarray | None = None
-) -> tuple[float, np.ndarray]:
-    """(share of the field covered by a hand, hand mask in canonical pixels)."""
+def shrink(canon: np.ndarray) -> np.ndarray:
+    """The canonical image at 1/SCALE (INTER_AREA), as ``hand_cover`` looks at it."""
     h, w = canon.shape[:2]
-    small = cv2.resize(canon, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
+    return cv2.resize(canon, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
+
+
+def skin_view(small: np.ndarray, prone: np.ndarray | None = None) -> np.ndarray:
+    """uint8 skin mask of the quarter-scale view (``shrink``), skin-prone board removed, opened."""
     mask = skin_mask(small)
     if prone is not None and prone.shape == mask.shape:
         mask[prone] = 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def hand_cover(
+    canon: np.ndarray,
+    lay: Layout,
+    prone: np.ndarray | None = None,
+    small: np.ndarray | None = None,
+    skin: np.ndarray | None = None,
+) -> tuple[float, np.ndarray]:
+    """(share of the field covered by a hand, hand mask in canonical pixels).
+
+    ``small``: ``shrink(canon)`` and ``skin``: ``skin_view(small, prone)``
+    when the caller already made them.
+    """
+    h, w = canon.shape[:2]
+    if skin is None:
+        skin = skin_view(shrink(canon) if small is None else small, prone)
+    mask = skin
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
     x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
     field = mask[y0:y1, x0:x1]

@@ -3,6 +3,10 @@
 The frame is shrunk to 160 pixels wide in grayscale and compared with the
 previous one; if more than a small share of pixels changed by more than a
 threshold, something is moving (a hand, a tumbling die).
+
+``BoardReader`` runs one on the canonical (board-only) view, so people moving
+round the table do not count, with ``BOARD_SHARE``: half a die's area (a die
+is about 0.6 of a point's width, some 30 of the gate's 160 x 128 pixels).
 """
 
 from __future__ import annotations
@@ -10,7 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["MotionGate"]
+__all__ = ["MotionGate", "BOARD_SHARE"]
+
+#: share of changed pixels that means motion on the canonical board view (half a die)
+BOARD_SHARE = 0.0008
 
 
 class MotionGate:
@@ -21,7 +28,10 @@ class MotionGate:
         self.threshold = threshold
         self.share = share
         self._prev: np.ndarray | None = None
+        self._compared = False
         self.last_share = 0.0
+        #: the pixels (at the gate's size) that changed in the last comparison, or None
+        self.last_changed: np.ndarray | None = None
 
     def _small(self, image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
@@ -34,10 +44,21 @@ class MotionGate:
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
             self.last_share = 0.0
+            self._compared = False
+            self.last_changed = None
             return False
         changed = cv2.absdiff(small, prev) > self.threshold
+        self.last_changed = changed
         self.last_share = float(changed.mean())
+        self._compared = True
         return self.last_share > self.share
+
+    @property
+    def same(self) -> bool:
+        """True when the last frame was compared and (all but a few pixels) matched the one before."""
+        return self._compared and self.last_share < 0.25 * self.share
 
     def reset(self) -> None:
         self._prev = None
+        self._compared = False
+        self.last_changed = None

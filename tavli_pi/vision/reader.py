@@ -4,12 +4,27 @@
 top-down view, finds checkers along each point, on the bar and in the trays,
 then the dice, the cube and any hand, and packs the evidence into an
 ``Observation`` in the light player's numbering.
+
+The reader is stateful in one way: it remembers the previous frame's
+canonical view and sets ``Observation.motion`` when the picture changed
+since then (``MotionGate`` on the board only, so people round the table do
+not count) or a die is reported tumbling. The referee never gives a verdict
+from such a frame. The first frame a reader sees has no previous one and
+counts as still unless a die tumbles; a "tumbling" die in a picture that has
+not changed at all since the last frame is a still smear, not motion.
+``reset_motion()`` forgets the previous frame (after a pause in the stream).
+
+``timings`` holds the seconds each stage of the last read took (``warp``,
+``gradients``, ``motion``, ``hand``, ``checkers``, ``trays``, ``dice``,
+``cube``, ``total``).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
 from tavli_pi.errors import VisionError
@@ -17,42 +32,113 @@ from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
-from tavli_pi.vision.hands import decode_mask, hand_cover
-from tavli_pi.vision.observation import Observation
-from tavli_pi.vision.stacks import read_spots, tray_evidence
+from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, shrink, skin_view
+from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
+from tavli_pi.vision.observation import DieReading, Observation
+from tavli_pi.vision.stacks import cv2_integral, read_spots, tray_evidence
 
-__all__ = ["BoardReader", "read_image"]
+__all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
 #: share of the field a hand must cover before the frame counts as covered
 HAND_SHARE = 0.008
 
 
 class BoardReader:
-    """Reads frames of one calibrated table."""
+    """Reads frames of one calibrated table, in order (see the module doc on motion)."""
 
-    def __init__(self, calibration: Calibration) -> None:
+    def __init__(self, calibration: Calibration, motion: MotionGate | None = None) -> None:
         self.calibration = calibration
         self.layout = calibration.layout
         self.timings: dict[str, float] = {}
         self._prone = decode_mask(calibration.skin) if calibration.skin else None
+        # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
+        self._maps = calibration.warp_maps()
+        # the gate compares the quarter-scale board the hand finder makes anyway
+        self.motion = motion if motion is not None else MotionGate(width=self.layout.size[0] // SCALE,
+                                                                   share=BOARD_SHARE)
+        self._settled: np.ndarray | None = None  # where last frame's changes are explained (see _moving)
+        self._after_hand = False  # the last frame had a hand over the board
+
+    def warp(self, image: np.ndarray) -> np.ndarray:
+        """The canonical view of a frame (as ``Calibration.warp``, from the cached maps)."""
+        return cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_LINEAR)
+
+    def reset_motion(self) -> None:
+        """Forget the previous frame: the next one is compared with nothing."""
+        self.motion.reset()
+        self._settled = None
+        self._after_hand = False
+
+    def _dice_discs(self, dice: Sequence[DieReading], shape: tuple[int, int]) -> np.ndarray:
+        """Discs of a point's width round each die, on the gate's (quarter-scale) grid."""
+        mask = np.zeros(shape[:2], np.uint8)
+        if dice:
+            xy = self.calibration.to_canonical(np.asarray([d.xy for d in dice], np.float32)) / SCALE
+            rad = max(2, int(round(self.layout.pitch / SCALE)))
+            for x, y in xy:
+                cv2.circle(mask, (int(round(x)), int(round(y))), rad, 1, -1)
+        return mask > 0
+
+    def _moving(self, changed: bool, hand: bool, skin: np.ndarray, dice: Sequence[DieReading]) -> bool:
+        """Is anything moving in this frame? (``changed``: the gate saw a change since the last.)
+
+        ``hand``: this frame has a hand over the board; ``skin``: its skin mask
+        (``skin_view``, the gate's grid). Any change right after a frame with a
+        hand over the board, a change where the last frame had skin (an arm at
+        the edge), or round a die found by its crisp pips (flat or cocked; or
+        round where a die was last frame), is the board coming to rest -- the
+        hand has gone, the die has landed -- not motion: checkers do not move
+        by themselves and a die whose pips are sharp is not moving during the
+        exposure. Any other change is motion, and
+        so is a die reported tumbling (unless the picture stands still: a smear
+        that does not move is no rolling die and must not stall the referee).
+        """
+        gate = self.motion
+        shape = (int(skin.shape[0]), int(skin.shape[1]))
+        still = [d for d in dice if not d.moving]
+        if changed and self._after_hand and not hand:
+            changed = False  # the hand has gone: whatever changed, it did, and it is at rest now
+        if changed and gate.last_changed is not None and gate.last_changed.shape == shape:
+            explained = self._dice_discs(still, shape)
+            if self._settled is not None and self._settled.shape == shape:
+                explained |= self._settled
+            changed = float((gate.last_changed & ~explained).mean()) > gate.share
+        # what the next frame's changes may be explained by: this frame's skin (hand and arm,
+        # anywhere in view) and dice
+        self._settled = (cv2.dilate(skin, np.ones((5, 5), np.uint8)) > 0) | self._dice_discs(list(dice), shape)
+        self._after_hand = hand
+        tumbling = any(d.moving for d in dice) and not gate.same
+        return changed or tumbling
 
     def read(self, image: np.ndarray, frame_index: int = 0) -> Observation:
         if image is None or not isinstance(image, np.ndarray) or image.ndim != 3 or image.size == 0:
             raise VisionError("the frame is not a colour image; check the camera or the file")
-        t0 = time.perf_counter()
+        clock = time.perf_counter
+        marks = [("start", clock())]
         cal, lay = self.calibration, self.layout
-        canon = cal.warp(image)
+        canon = self.warp(image)
+        marks.append(("warp", clock()))
+        small = shrink(canon)
+        changed = self.motion(small)
+        marks.append(("motion", clock()))
         g = ck.gradients(canon)
-        t1 = time.perf_counter()
-        hand_share, hand_mask = hand_cover(canon, lay, self._prone)
+        integral = cv2_integral(canon)
+        marks.append(("gradients", clock()))
+        skin = skin_view(small, self._prone)
+        hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin)
         hand = hand_share > HAND_SHARE
-        points, bar, disc_sites = read_spots(canon, g, lay, cal)
+        marks.append(("hand", clock()))
+        points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
+        marks.append(("checkers", clock()))
         off = tray_evidence(canon, g, lay, cal)
-        t2 = time.perf_counter()
+        marks.append(("trays", clock()))
         dice = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
+        marks.append(("dice", clock()))
         cube = find_cube(canon, lay, cal, image)
-        t3 = time.perf_counter()
-        self.timings = {"warp": t1 - t0, "checkers": t2 - t1, "dice": t3 - t2}
+        marks.append(("cube", clock()))
+        self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
+        self.timings["total"] = marks[-1][1] - marks[0][1]
+        moving = self._moving(changed, hand, skin, dice)
         spots = points + [bar]
         conf = float(np.mean([min(s.light.confidence, s.dark.confidence) for s in spots]))
         if hand:
@@ -64,12 +150,13 @@ class BoardReader:
             dice=tuple(dice),
             cube=cube,
             hand=hand,
+            motion=moving,
             confidence=conf,
             frame_index=frame_index,
-            extras={"hand_share": float(hand_share)},
+            extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:
-    """Convenience: read one image with a calibration."""
+    """Convenience: read one image with a calibration (a fresh reader: no motion)."""
     return BoardReader(calibration).read(image)

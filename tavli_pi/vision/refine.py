@@ -58,9 +58,10 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
 
 
 def _first_slots(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> ck.Chains:
+    """The first two slots of every chain (all that the radius and the colours look at)."""
     from tavli_pi.vision.stacks import spot_chains
 
-    return spot_chains(g, np.asarray(cv2.integral(canon), np.float64), cal.layout, cal)
+    return spot_chains(g, np.asarray(cv2.integral(canon), np.float64), cal.layout, cal, slots=2)
 
 
 def learn_radius(cal: Calibration, image: np.ndarray) -> Calibration:

@@ -44,6 +44,8 @@ __all__ = [
     "spread_evidence",
     "tray_evidence",
     "read_spots",
+    "chain_loglik_many",
+    "posterior_many",
     "ZERO",
 ]
 
@@ -98,10 +100,30 @@ def spot_geometry(lay: Layout, cal: Calibration) -> tuple[np.ndarray, ...]:
     )
 
 
-def spot_chains(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration) -> ck.Chains:
+def spot_chains(
+    g: ck.Gradients,
+    integral: np.ndarray,
+    lay: Layout,
+    cal: Calibration,
+    slots: int = SLOTS,
+    stop: bool = False,
+) -> ck.Chains:
+    """The 26 chains (24 points, the bar's two halves) traced ``slots`` deep.
+
+    ``stop``: leave a chain after two plainly empty slots in a row (see
+    ``checkers.trace_chains``); what the reader does every frame.
+    """
     x, base, sign, r = spot_geometry(lay, cal)
     # points start at the field edge; the bar's halves at the middle (a checker may sit on it)
-    return ck.trace_chains(g, integral, x, base, sign, r, SLOTS)
+    return ck.trace_chains(g, integral, x, base, sign, r, slots, empty=_plainly_empty if stop else None)
+
+
+#: a slot whose occupancy logit is below this (p < 1 %) is plainly empty
+EMPTY_LOGIT = -4.6
+
+
+def _plainly_empty(feats: np.ndarray) -> np.ndarray:
+    return np.asarray(feats @ SLOT_W + SLOT_B < EMPTY_LOGIT)
 
 
 def slot_probability(ch: ck.Chains) -> np.ndarray:
@@ -176,43 +198,60 @@ def squeezed_loglik(
     the base-side rim of each must show at its place and not half-way to the next.
     """
     C = len(base)
-    down = (sign > 0)[:, None, None]
-    d0 = (ch.y[:C, 0] - base) * sign
-    x0 = ch.x[:C, 0]
+    out = np.full((C, 10), -1.0)
+    lz = np.full(C, -30.0, np.float32)
+    d_last = np.zeros(C, np.float32)
+    # a chain that stopped after two plainly empty slots holds nothing, squeezed or not
+    look = np.arange(C) if ch.searched is None else np.flatnonzero(ch.searched[:C] > 2)
+    if len(look) == 0:
+        return out, lz, d_last
+    n_look = len(look)
+    bl, sl, rl = base[look], sign[look], r[look]
+    down = (sl > 0)[:, None, None]
+    x0, fy = ch.x[look, 0], ch.y[look, 0]
+    d0 = (fy - bl) * sl
     dd = np.linspace(6.0, 10.0, 25, dtype=np.float32)
     offs = np.linspace(-0.3, 0.3, 3, dtype=np.float32)
-    d = d0[:, None] + dd[None, :] * r[:, None]
-    cy = np.broadcast_to((base[:, None] + sign[:, None] * d)[:, :, None], (C, len(dd), 3))
-    cx = np.broadcast_to((x0[:, None] + offs[None, :] * r[:, None])[:, None, :], cy.shape)
-    rr = np.broadcast_to(r[:, None, None], cy.shape)
+    d = d0[:, None] + dd[None, :] * rl[:, None]
+    cy = np.broadcast_to((bl[:, None] + sl[:, None] * d)[:, :, None], (n_look, len(dd), 3))
+    cx = np.broadcast_to((x0[:, None] + offs[None, :] * rl[:, None])[:, None, :], cy.shape)
+    rr = np.broadcast_to(rl[:, None, None], cy.shape)
     f = ck.ring_features(g, cx, cy, rr, down)
     z_last = f @ SLOT_W + SLOT_B
-    flat = z_last.reshape(C, -1).argmax(axis=1)
+    flat = z_last.reshape(n_look, -1).argmax(axis=1)
     iy, ix = np.unravel_index(flat, z_last.shape[1:])
-    ci = np.arange(C)
-    lx, ly, lz = cx[ci, iy, ix], cy[ci, iy, ix], z_last.reshape(C, -1)[ci, flat]
-    fy = ch.y[:C, 0]
-    # rims: n = 6..15 -> fractions k/(n-1) (k = 1..n-1) and midpoints (k + 0.5)/(n-1)
-    out = np.full((C, 10), -1.0)
+    ci = np.arange(n_look)
+    lx, ly = cx[ci, iy, ix], cy[ci, iy, ix]
+    lz[look] = z_last.reshape(n_look, -1)[ci, flat]
+    d_last[look] = (ly - bl) * sl
     # only columns with a far, fully visible checker can hold a squeezed stack
-    live = np.flatnonzero(lz > -3.0)
-    if len(live) == 0:
-        return out, lz, (ly - base) * sign
-    x0l, fyl, lxl, lyl, rl, dnl = x0[live], fy[live], lx[live], ly[live], r[live], down[live, :, 0]
+    keep = np.flatnonzero(lz[look] > -3.0)
+    if len(keep) == 0:
+        return out, lz, d_last
+    live = look[keep]
+    x0l, fyl, lxl, lyl, rll, dnl = x0[keep], fy[keep], lx[keep], ly[keep], rl[keep], down[keep, :, 0]
+    # rims: n = 6..15 -> fractions k/(n-1) (k = 1..n-2) and midpoints (k + 0.5)/(n-1),
+    # all hypotheses' places sampled in one go
+    fr = np.concatenate([_RIM_FRACTIONS[n] for n in range(6, 16)])
+    px = x0l[:, None] + (lxl - x0l)[:, None] * fr[None, :]
+    py = fyl[:, None] + (lyl - fyl)[:, None] * fr[None, :]
+    f = ck.ring_features(g, px, py, np.broadcast_to(rll[:, None], px.shape), dnl)
+    at = 0
     for j, n in enumerate(range(6, 16)):
-        fr = np.r_[np.arange(1, n - 1), np.arange(n - 1) + 0.5] / (n - 1)
-        px = x0l[:, None] + (lxl - x0l)[:, None] * fr[None, :]
-        py = fyl[:, None] + (lyl - fyl)[:, None] * fr[None, :]
-        f = ck.ring_features(g, px, py, np.broadcast_to(rl[:, None], px.shape), dnl)
-        h = f[..., 3]
+        fj = f[:, at : at + 2 * n - 3]
+        at += 2 * n - 3
+        h = fj[..., 3]
         rims, mids = h[:, : n - 2], h[:, n - 2 :]
         # rims must stand out from the half-way places (contrast, so faint rims count too),
         # and each checker's tip side must be hidden (a row of separate checkers shows it)
         a, b = rims.mean(axis=1), mids.mean(axis=1)
-        t = f[:, : n - 2, 4].mean(axis=1)
+        t = fj[:, : n - 2, 4].mean(axis=1)
         out[live, j] = np.minimum((a - b) / (a + b + 0.05), (a - t) / (a + t + 0.05))
-    return out, lz, (ly - base) * sign
-    return out
+    return out, lz, d_last
+
+
+#: per squeezed count n: the rims' places k/(n-1) (k = 1..n-2), then the midpoints (k + 0.5)/(n-1)
+_RIM_FRACTIONS = {n: np.r_[np.arange(1, n - 1), np.arange(n - 1) + 0.5] / (n - 1) for n in range(6, 16)}
 
 
 #: log-likelihood per unit of rim contrast (see squeezed_loglik)
@@ -222,11 +261,16 @@ SQUEEZE_PRIOR = -8.0
 
 
 def read_spots(
-    canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration
+    canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]]]:
-    """Evidence for the 24 points (light numbering) and the bar, and the checkers' discs (x, y, r)."""
-    integral = cv2_integral(canon)
-    ch = spot_chains(g, integral, lay, cal)
+    """Evidence for the 24 points (light numbering) and the bar, and the checkers' discs (x, y, r).
+
+    All 24 points are scored at once (arrays over points x hypotheses);
+    ``integral`` (cv2.integral of ``canon``) may be passed in when already made.
+    """
+    if integral is None:
+        integral = cv2_integral(canon)
+    ch = spot_chains(g, integral, lay, cal, stop=True)
     p_occ = slot_probability(ch)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
     x, base, sign, r = spot_geometry(lay, cal)
@@ -234,30 +278,63 @@ def read_spots(
     counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16)]
     p_last = 1.0 / (1.0 + np.exp(-np.clip(lz, -30, 30)))
     lt_last = ck.p_light(ck.box_means(integral, *_last_xy(ch, base, sign, d_last), 0.42 * r[:24]), cal.light_bgr, cal.dark_bgr)
-    points: list[SpotEvidence] = []
-    sites: list[tuple[float, float, float]] = []
-    for i in range(24):
-        chain = chain_loglik(p_occ[i], p_lt[i])
-        # a row of n separate checkers leaves a far, fully visible checker unexplained
-        d_chain = np.r_[0.0, (ch.y[i] - base[i]) * sign[i]]
-        chain += np.where(d_last[i] > d_chain + 1.5 * r[i], _log(1 - p_last[i]), 0.0)[None, :]
-        colour = np.asarray([_log(lt_last[i]) + _log(p_lt[i, 0]), _log(1 - lt_last[i]) + _log(1 - p_lt[i, 0])])
-        squeezed = RIM_GAIN * sq[i][None, :] + _log(p_last[i]) + SQUEEZE_PRIOR + colour[:, None]
-        logl = np.concatenate([chain, squeezed], axis=1)
-        lt, dk = posterior(logl, counts)
-        points.append(SpotEvidence(_evidence(lt), _evidence(dk)))
-    # bar: light below the middle, dark above (either colour allowed in either half)
-    lt0, dk0 = chain_evidence(p_occ[24], p_lt[24])
-    lt1, dk1 = chain_evidence(p_occ[25], p_lt[25])
-    bar = SpotEvidence(
-        _evidence(np.convolve(lt0, lt1)[: MAX_COUNT + 1]),
-        _evidence(np.convolve(dk0, dk1)[: MAX_COUNT + 1]),
+    chain = chain_loglik_many(p_occ[:24], p_lt[:24])  # (24, 2, SLOTS + 1)
+    # a row of n separate checkers leaves a far, fully visible checker unexplained
+    d_chain = np.concatenate([np.zeros((24, 1)), (ch.y[:24] - base[:24, None]) * sign[:24, None]], axis=1)
+    far = d_last[:, None] > d_chain + 1.5 * r[:24, None]
+    chain += np.where(far, _log(1 - p_last)[:, None], 0.0)[:, None, :]
+    colour = np.stack(
+        [_log(lt_last) + _log(p_lt[:24, 0]), _log(1 - lt_last) + _log(1 - p_lt[:24, 0])], axis=1
+    )  # (24, 2)
+    squeezed = (
+        RIM_GAIN * sq[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None] + colour[:, :, None]
     )
-    for i in range(26):
-        for k in range(SLOTS):
-            if p_occ[i, k] > 0.5:
-                sites.append((float(ch.x[i, k]), float(ch.y[i, k]), float(r[i])))
+    lt, dk = posterior_many(np.concatenate([chain, squeezed], axis=2), counts)
+    points = [SpotEvidence(a, b) for a, b in zip(_evidence_many(lt), _evidence_many(dk))]
+    # bar: light below the middle, dark above (either colour allowed in either half)
+    blt, bdk = posterior_many(chain_loglik_many(p_occ[24:], p_lt[24:]), np.arange(SLOTS + 1))
+    bar = SpotEvidence(
+        _evidence(np.convolve(blt[0], blt[1])[: MAX_COUNT + 1]),
+        _evidence(np.convolve(bdk[0], bdk[1])[: MAX_COUNT + 1]),
+    )
+    ii, kk = np.nonzero(p_occ > 0.5)
+    sites = [(float(ch.x[i, k]), float(ch.y[i, k]), float(r[i])) for i, k in zip(ii, kk)]
     return points, bar, sites
+
+
+def chain_loglik_many(p_occ: np.ndarray, p_lt: np.ndarray) -> np.ndarray:
+    """``chain_loglik`` for C chains at once: (C, K) slot probabilities -> (C, 2, K + 1)."""
+    C = p_occ.shape[0]
+    z = np.zeros((C, 1))
+    occ = np.concatenate([z, np.cumsum(_log(p_occ), axis=1)], axis=1)
+    emp = np.concatenate([np.cumsum(_log(1 - p_occ)[:, ::-1], axis=1)[:, ::-1], z], axis=1)
+    cl = np.concatenate([z, np.cumsum(_log(p_lt), axis=1)], axis=1)
+    cd = np.concatenate([z, np.cumsum(_log(1 - p_lt), axis=1)], axis=1)
+    logl = np.stack([occ + emp + cl, occ + emp + cd], axis=1)
+    logl[:, 1, 0] = -np.inf
+    return logl
+
+
+def posterior_many(logl: np.ndarray, counts: np.ndarray, temper: float = TEMPER) -> tuple[np.ndarray, np.ndarray]:
+    """``posterior`` for C spots at once: (C, 2, H) -> (light, dark), each (C, MAX_COUNT + 1)."""
+    z = logl * temper
+    top = np.where(np.isfinite(z), z, -np.inf).max(axis=(1, 2))
+    post = np.exp(z - top[:, None, None])
+    post /= post.sum(axis=(1, 2))[:, None, None]
+    onehot = np.zeros((len(counts), MAX_COUNT + 1))
+    onehot[np.arange(len(counts)), np.minimum(counts, MAX_COUNT)] = 1.0
+    light = post[:, 0] @ onehot
+    dark = post[:, 1] @ onehot  # (its n = 0 entry is empty: "nothing here" is the light row's)
+    # a light stack means no dark checker there, and the other way round
+    light[:, 0] += post[:, 1].sum(axis=1)
+    dark[:, 0] += post[:, 0].sum(axis=1)
+    return light, dark
+
+
+def _evidence_many(p: np.ndarray) -> list[CountEvidence]:
+    q = np.asarray(p, np.float64) + FLOOR
+    q /= q.sum(axis=1, keepdims=True)
+    return [CountEvidence(tuple(row)) for row in q.tolist()]
 
 
 def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
