@@ -32,7 +32,6 @@ __all__ = [
     "Chains",
     "trace_chains",
     "p_light",
-    "peaks_1d",
     "RING_ANGLES",
 ]
 
@@ -286,18 +285,3 @@ def p_light(
     dd = np.linalg.norm(bgr - dark, axis=-1)
     z = np.clip((dl - dd) / (0.1 * sep), -30, 30)
     return np.asarray(1.0 / (1.0 + np.exp(z)))
-
-
-def peaks_1d(scores: np.ndarray, min_gap: int, threshold: float) -> list[int]:
-    """Greedy 1-D non-maximum suppression."""
-    order = np.argsort(-scores)
-    taken = np.zeros(len(scores), bool)
-    out: list[int] = []
-    for i in order:
-        if scores[i] < threshold:
-            break
-        if taken[i]:
-            continue
-        out.append(int(i))
-        taken[max(0, i - min_gap + 1) : i + min_gap] = True
-    return sorted(out)

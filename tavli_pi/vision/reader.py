@@ -35,7 +35,8 @@ from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, shrink, skin_view
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
-from tavli_pi.vision.stacks import cv2_integral, read_spots, tray_evidence
+from tavli_pi.vision.stacks import cv2_integral, read_spots
+from tavli_pi.vision.trays import tray_evidence
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
@@ -130,7 +131,7 @@ class BoardReader:
         marks.append(("hand", clock()))
         points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))
-        off = tray_evidence(canon, g, lay, cal)
+        off = tray_evidence(canon, lay, cal)
         marks.append(("trays", clock()))
         dice = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
         marks.append(("dice", clock()))

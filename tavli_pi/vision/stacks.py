@@ -1,4 +1,4 @@
-"""Count likelihoods for every point's stack, the bar, and the trays.
+"""Count likelihoods for every point's stack and the bar (the trays: ``trays.py``).
 
 Each spot is a *chain* of slots traced from its base (``checkers.trace_chains``):
 a point's base is the field edge, the bar's two halves start at the field's
@@ -42,7 +42,6 @@ __all__ = [
     "squeezed_loglik",
     "posterior",
     "spread_evidence",
-    "tray_evidence",
     "read_spots",
     "chain_loglik_many",
     "posterior_many",
@@ -345,35 +344,3 @@ def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarr
 def cv2_integral(canon: np.ndarray) -> np.ndarray:
     """The colour integral image (float64) for fast box means."""
     return np.asarray(cv2.integral(canon), np.float64)
-
-
-def tray_evidence(canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration) -> SpotEvidence:
-    """Checkers standing on edge in the trays, counted by their edges.
-
-    Each checker on edge shows as a thin bar with an edge on either side, so
-    the count is half the number of strong horizontal edges along the tray.
-    Trays sit beside the field on one side; both sides are searched (light in
-    the lower half, dark in the upper half) and the fuller side wins.
-    """
-    fw, mx = lay.field_w, lay.mx
-    out: dict[str, float] = {"light": 0.0, "dark": 0.0}
-    mid = (lay.top_y + lay.bottom_y) / 2
-    for side in ("left", "right"):
-        if side == "right":
-            xa, xb = mx + lay.u1 * fw + 0.06 * fw, mx + lay.u1 * fw + 0.11 * fw
-        else:
-            xa, xb = mx + lay.u0 * fw - 0.11 * fw, mx + lay.u0 * fw - 0.06 * fw
-        xa, xb = max(0, int(xa)), min(canon.shape[1], int(xb))
-        if xb - xa < 4:
-            continue
-        for colour, (ya, yb) in (
-            ("light", (mid + 0.1 * lay.pitch, lay.bottom_y - 2)),
-            ("dark", (lay.top_y + 2, mid - 0.1 * lay.pitch)),
-        ):
-            prof = np.abs(g.gy[int(ya) : int(yb), xa:xb]).mean(axis=1) / g.scale
-            peaks = ck.peaks_1d(prof, 3, 0.25)
-            out[colour] = max(out[colour], max(0.0, (len(peaks) - 2) / 2.0))
-    return SpotEvidence(
-        spread_evidence(out["light"], 0.8 + 0.1 * out["light"]),
-        spread_evidence(out["dark"], 0.8 + 0.1 * out["dark"]),
-    )

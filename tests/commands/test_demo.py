@@ -31,9 +31,6 @@ def test_demo_writes_the_log_and_its_exports(demo: tuple[int, Path]) -> None:
     assert kinds.count("action_refused") + kinds.count("cube_offered") + kinds.count("resigned") >= 3
 
 
-@pytest.mark.xfail(reason="dice now read right on every settled demo frame (tests/vision/test_dice_grid.py); "
-                          "still blocked by the tray count: vision.stacks.tray_evidence reads 8 borne-off "
-                          "light checkers as 4, so the referee finds no 15+15 reading from frame ~104 on", strict=False)
 def test_demo_meets_the_script_and_exits_0(demo: tuple[int, Path]) -> None:
     code, _ = demo
     assert code == 0

@@ -1,0 +1,138 @@
+"""Borne-off checkers: checkers standing on edge in the trays.
+
+Borne-off checkers stand side by side from the tray's end (the light tray at
+the bottom, the dark one at the top, as the camera sees the board with the
+light player at the bottom). Neighbouring checkers of the same colour barely
+show an edge between them, so they are not counted edge by edge: the reader
+measures how far the run of checkers reaches from the tray's end (rows whose
+colour differs from the empty far end of the tray) and divides by the pitch
+of one checker on edge. The pitch is a checker's thickness, about 0.19 of its
+diameter for tournament checkers (40 mm x 7.5 mm); when the rims between
+checkers show, their spacing corrects it.
+
+The tray column stands beside the field on the home side or on the other side
+(boards differ); both are read and the one holding checkers wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.observation import MAX_COUNT, SpotEvidence
+from tavli_pi.vision.stacks import spread_evidence
+
+__all__ = ["THICKNESS", "tray_rects_both_sides", "run_length", "tray_count", "tray_evidence"]
+
+#: thickness of a checker as a fraction of its diameter
+THICKNESS = 0.19
+#: the tray's lip before the first checker, in checker thicknesses
+LIP = 0.3
+
+
+def tray_rects_both_sides(lay: Layout) -> list[dict[str, tuple[int, int, int, int]]]:
+    """The trays on the home side, then the same trays mirrored to the other side."""
+    home = lay.tray_rects()
+    left = lay.mx + lay.u0 * lay.field_w
+    right = lay.mx + lay.u1 * lay.field_w
+    mirrored: dict[str, tuple[int, int, int, int]] = {}
+    for colour, (x0, y0, x1, y1) in home.items():
+        if x0 >= right - 1:  # home trays on the right: mirror to the left of the field
+            a, b = x0 - right, x1 - right
+            nx0, nx1 = left - b, left - a
+        else:
+            a, b = left - x1, left - x0
+            nx0, nx1 = right + a, right + b
+        nx0 = max(0.0, nx0)
+        nx1 = min(float(lay.size[0]), nx1)
+        mirrored[colour] = (int(nx0), y0, int(nx1), y1)
+    return [home, mirrored]
+
+
+def run_length(profile: np.ndarray, *, lead: int, max_gap: int = 2, floor: float = 18.0) -> tuple[int, float]:
+    """How far the checkers reach from the start of ``profile`` (rows x 3 mean colours).
+
+    Returns the index after the run's last row (0 when nothing stands there)
+    and the run's contrast against the empty far end of the tray. Gaps up to
+    ``max_gap`` rows are bridged: dark checkers in a dark tray show only their
+    rims.
+    """
+    n = len(profile)
+    if n < 8:
+        return 0, 0.0
+    far = profile[int(n * 0.65) :]
+    bg = np.median(far, axis=0)
+    dev = np.linalg.norm(profile - bg, axis=1)
+    noise = float(np.median(np.abs(np.linalg.norm(far - bg, axis=1))))
+    thresh = max(floor, 4.0 * noise + 8.0)
+    occupied = dev > thresh
+    start = next((i for i in range(min(lead, n)) if occupied[i]), None)
+    if start is None:
+        return 0, 0.0
+    end, gap = start, 0
+    for i in range(start, n):
+        if occupied[i]:
+            end, gap = i, 0
+        else:
+            gap += 1
+            if gap > max_gap:
+                break
+    return end + 1, float(dev[start : end + 1].mean())
+
+
+def _pitch_from_rims(profile: np.ndarray, length: int, guess: float) -> float:
+    """The spacing of the rims inside a run, when they show; else ``guess``."""
+    if length < 3 * guess:
+        return guess
+    lum = profile[:length].mean(axis=1)
+    lum = lum - lum.mean()
+    if not np.any(lum):
+        return guess
+    ac = np.correlate(lum, lum, "full")[length - 1 :]
+    ac = ac / (ac[0] + 1e-9)
+    lo, hi = int(guess * 0.8), int(np.ceil(guess * 1.25))
+    if hi >= len(ac) or lo < 2:
+        return guess
+    lag = lo + int(np.argmax(ac[lo : hi + 1]))
+    if ac[lag] < 0.3:  # no clear period: the rims do not show
+        return guess
+    # refine to a sub-pixel peak
+    if 0 < lag < len(ac) - 1:
+        a, b, c = ac[lag - 1], ac[lag], ac[lag + 1]
+        den = a - 2 * b + c
+        if den < 0:
+            return float(lag + 0.5 * (a - c) / den)
+    return float(lag)
+
+
+def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_bottom: bool,
+               pitch: float) -> tuple[float, float]:
+    """(estimated count, contrast) of checkers standing in one tray."""
+    x0, y0, x1, y1 = rect
+    w = x1 - x0
+    if w < 4 or y1 - y0 < 8:
+        return 0.0, 0.0
+    xa, xb = x0 + int(w * 0.2), x1 - int(w * 0.2)
+    prof = canon[y0:y1, xa:xb].astype(np.float32).mean(axis=1)
+    if from_bottom:
+        prof = prof[::-1]
+    reach, contrast = run_length(prof, lead=int(pitch * 1.5) + 4, max_gap=max(2, int(0.8 * pitch)))
+    if reach == 0:
+        return 0.0, 0.0
+    p = _pitch_from_rims(prof, reach, pitch)
+    # the tray's lip holds the first checker about a third of a pitch off the end
+    return min(float(MAX_COUNT), max(0.0, reach - LIP * p) / p), contrast
+
+
+def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration) -> SpotEvidence:
+    """Count likelihoods for the light and the dark tray."""
+    pitch = max(2.0, THICKNESS * 2.0 * cal.checker_r * lay.pitch)
+    best = {"light": (0.0, 0.0), "dark": (0.0, 0.0)}
+    for rects in tray_rects_both_sides(lay):
+        for colour, rect in rects.items():
+            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch)
+            if contrast > best[colour][1]:
+                best[colour] = (n, contrast)
+    light, dark = best["light"][0], best["dark"][0]
+    return SpotEvidence(spread_evidence(light, 0.3 + 0.03 * light), spread_evidence(dark, 0.3 + 0.03 * dark))
