@@ -34,6 +34,8 @@ class Step:
     moment: Moment
     frame: Frame
     events: tuple[Event, ...]
+    #: event kinds since the last moment that expected something (this one's included)
+    window: tuple[str, ...] = ()
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -41,16 +43,22 @@ class Step:
 
     @property
     def missing(self) -> tuple[str, ...]:
-        """Event kinds the script expected on this moment that the referee did not give."""
-        return tuple(k for k in self.moment.expect if k not in self.kinds)
+        """Event kinds the script expects by this moment that the referee has not given
+        since the previous moment that expected something (a verdict may come a frame early)."""
+        return tuple(k for k in self.moment.expect if k not in self.window)
 
 
 def drive(table: Table, camera: Camera, moments: Sequence[Moment]) -> Iterator[Step]:
     """Feed ``moments`` (whose scenes ``camera`` renders, in the same order) to ``table``."""
+    window: list[str] = []
     for i, m in enumerate(moments):
         for inp in m.inputs:
             table.submit(inp)
         frame = camera.read()
         if frame is None:
             return
-        yield Step(i, m, frame, tuple(table.process(frame)))
+        events = tuple(table.process(frame))
+        window += [e.kind for e in events]
+        yield Step(i, m, frame, events, tuple(window))
+        if m.expect:
+            window = []

@@ -53,6 +53,10 @@ class Moment:
 
 Bot = Callable[[Position, tuple[PlayResult, ...]], PlayResult]
 
+#: frames a roll lies still before the roller moves (0.3 s at 10 fps; real
+#: players take longer): the first may still show the dice's last motion.
+SETTLED = 3
+
 
 def runner_bot(pos: Position, results: tuple[PlayResult, ...]) -> PlayResult:
     """Race home: the fewest own pips left, then the fewest own blots, then the first."""
@@ -112,7 +116,7 @@ class ScriptWriter:
         dice = (ScriptDie(white, self.half(Side.WHITE), 0), ScriptDie(black, self.half(Side.BLACK), 1))
         moving = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in dice)
         self._add(1, dice=moving, note=f"opening roll: White {white}, Black {black}")
-        self._add(2, dice=dice, expect=("opening_roll",))
+        self._add(SETTLED, dice=dice, expect=("opening_roll",))
         if white == black:
             self._add(1, hand=True, note="tie: pick up and roll again (E1)")
             return ()
@@ -124,7 +128,7 @@ class ScriptWriter:
         side = self.position.turn
         self._add(1, dice=self._dice(side, values, moving=True), note=note or f"{side.name.lower()} rolls")
         dice = self._dice(side, values, pose=pose)
-        self._add(2, dice=dice, expect=expect)
+        self._add(SETTLED, dice=dice, expect=expect)
         return dice
 
     def void_roll(self, values: tuple[int, int], pose: tuple[Pose, Pose], note: str) -> None:

@@ -18,6 +18,8 @@ or another reading fits almost as well.
 
 from __future__ import annotations
 
+import math
+
 from functools import lru_cache
 from itertools import combinations
 
@@ -187,6 +189,14 @@ def read_pips(crop: np.ndarray) -> PipReading:
     return value, conf
 
 
+def _inside(part: list[tuple[float, float]], whole: list[tuple[float, float]]) -> bool:
+    """Every pip of ``part`` is one of ``whole``'s pips (and ``whole`` has more)."""
+    if len(part) >= len(whole):
+        return False
+    tol = 0.08 * _SIZE
+    return all(min(math.hypot(x - wx, y - wy) for wx, wy in whole) <= tol for x, y in part)
+
+
 def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tuple[float, float] | None]:
     """``read_pips`` plus the face's centre (the pips' centre, every layout being
     point-symmetric) as fractions (0-1) of the crop's width and height, or None.
@@ -203,6 +213,7 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
         return 0, 0.0, None
     cands: dict[int, float] = {}
     centres: dict[int, tuple[float, float]] = {}
+    pips: dict[int, list[tuple[float, float]]] = {}
     back = cv2.medianBlur(gray, (_SIZE // 3) | 1)
     for level in (0.25 * span, 0.4 * span, None):
         found = [find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
@@ -214,6 +225,7 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
                 s = _score(g, blobs, both, aligned)
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
+                    pips[s[1]] = [(b[0], b[1]) for b in g]
                     centres[s[1]] = (
                         float(np.mean([b[0] for b in g])) / _SIZE,
                         float(np.mean([b[1] for b in g])) / _SIZE,
@@ -222,6 +234,9 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
         return 0, 0.0, None
     ranked = sorted(cands.items(), key=lambda kv: kv[1])
     value, bad = ranked[0]
-    margin = (ranked[1][1] - bad) if len(ranked) > 1 else 0.3
+    # a rival made of some of the winner's own pips (a 2 inside a 3, a 3 inside a 5)
+    # is no rival: the winner explains every pip it explains, and more
+    rivals = [b for v, b in ranked[1:] if not _inside(pips[v], pips[value])]
+    margin = (rivals[0] - bad) if rivals else 0.3
     conf = 0.95 - 2.0 * bad - (0.35 if margin < 0.03 else 0.15 if margin < 0.08 else 0.0)
     return value, float(np.clip(conf, 0.05, 0.99)), centres[value]
