@@ -26,7 +26,7 @@ from tavli_pi.rules.ids import position_id
 from tavli_pi.rules.moves import PlayResult, end_turn, legal_results
 from tavli_pi.rules.position import Position, Side
 
-__all__ = ["GNUBG", "gnubg_results", "sample_pairs", "classify", "DATA"]
+__all__ = ["GNUBG", "gnubg_plays", "gnubg_results", "sample_pairs", "classify", "DATA"]
 
 GNUBG = Path("/usr/games/gnubg")
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -60,7 +60,7 @@ for line in src:
         plays = [h["move"] for h in hint["hint"]]
     except Exception as exc:  # gnubg raises when there is no legal move
         plays = []
-    ids = []
+    items = []
     for text in plays:
         opp = list(board[0])
         me = list(board[1])
@@ -71,14 +71,14 @@ for line in src:
                 if opp[24 - z] == 1:
                     opp[24 - z] = 0
                     opp[24] += 1
-        ids.append(gnubg.positionid((opp, me)))
-    dst.write(" ".join(ids) + "\n")
+        items.append(text + "|" + gnubg.positionid((opp, me)))
+    dst.write("\t".join(items) + "\n")
 dst.close()
 '''
 
 
-def gnubg_results(requests: list[tuple[str, int, int]], timeout: float = 600) -> list[list[str]]:
-    """For each (position id, d1, d2): the result IDs gnubg lists, in its order."""
+def gnubg_plays(requests: list[tuple[str, int, int]], timeout: float = 600) -> list[list[tuple[str, str]]]:
+    """For each (position id, d1, d2): gnubg's (move text, resulting position id) pairs, in its order."""
     with tempfile.TemporaryDirectory(prefix="tavli-gnubg-") as tmp:
         script = Path(tmp, "oracle.py")
         script.write_text(_SCRIPT)
@@ -97,7 +97,16 @@ def gnubg_results(requests: list[tuple[str, int, int]], timeout: float = 600) ->
                 f"gnubg answered {len(lines)} of {len(requests)} requests "
                 f"(exit {proc.returncode}): {proc.stderr[-2000:]}"
             )
-        return [ln.split() for ln in lines]
+    answers: list[list[tuple[str, str]]] = []
+    for ln in lines:
+        pairs = (item.rsplit("|", 1) for item in ln.split("\t") if item)
+        answers.append([(text, pid) for text, pid in pairs])
+    return answers
+
+
+def gnubg_results(requests: list[tuple[str, int, int]], timeout: float = 600) -> list[list[str]]:
+    """For each (position id, d1, d2): the result IDs gnubg lists, in its order."""
+    return [[pid for _, pid in plays] for plays in gnubg_plays(requests, timeout)]
 
 
 def _blitz_score(r: PlayResult, mover: Side) -> int:

@@ -9,11 +9,7 @@ the same resulting position.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import tempfile
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -21,75 +17,10 @@ from tavli_pi.errors import InvalidPlayError
 from tavli_pi.rules.ids import position_id
 from tavli_pi.rules.moves import Move, apply_play, format_play, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
-from tests.rules.gnubg_oracle import GNUBG, sample_pairs
+from tests.rules.gnubg_oracle import GNUBG, gnubg_plays, sample_pairs
 
 START = Position.start()
 W = Side.WHITE
-
-# Runs inside gnubg: per request line "position_id d1 d2", one output line of
-# tab-separated "move text|resulting position id" for every play hint lists.
-_SCRIPT = r'''
-import os, gnubg
-gnubg.command("set display off")
-gnubg.command("set player 0 human")
-gnubg.command("set player 1 human")
-gnubg.command("set threads 2")
-gnubg.command("new game")
-for c in ("set evaluation chequerplay type evaluation",
-          "set evaluation chequerplay evaluation plies 0",
-          "set evaluation chequerplay evaluation cubeful off",
-          "set evaluation chequerplay evaluation prune on"):
-    gnubg.command(c)
-src = open(os.environ["TAVLI_ORACLE_IN"])
-dst = open(os.environ["TAVLI_ORACLE_OUT"], "w")
-for line in src:
-    pid, d1, d2 = line.split()
-    gnubg.command("set board " + pid)
-    gnubg.command("set dice %s %s" % (d1, d2))
-    board = gnubg.board()
-    try:
-        texts = [h["move"] for h in gnubg.hint(100000)["hint"]]
-    except Exception:  # no legal move
-        texts = []
-    items = []
-    for text in texts:
-        opp = list(board[0])
-        me = list(board[1])
-        for a, z in gnubg.parsemove(text):
-            me[a - 1] -= 1
-            if z > 0:
-                me[z - 1] += 1
-                if opp[24 - z] == 1:
-                    opp[24 - z] = 0
-                    opp[24] += 1
-        items.append(text + "|" + gnubg.positionid((opp, me)))
-    dst.write("\t".join(items) + "\n")
-dst.close()
-'''
-
-
-def gnubg_texts(requests: list[tuple[str, int, int]]) -> list[dict[str, str]]:
-    """For each (position id, d1, d2): resulting position id -> gnubg's move text."""
-    with tempfile.TemporaryDirectory(prefix="tavli-gnubg-") as tmp:
-        script = Path(tmp, "texts.py")
-        script.write_text(_SCRIPT)
-        inp, out = Path(tmp, "in.txt"), Path(tmp, "out.txt")
-        inp.write_text("".join(f"{p} {a} {b}\n" for p, a, b in requests))
-        env = dict(os.environ, TAVLI_ORACLE_IN=str(inp), TAVLI_ORACLE_OUT=str(out))
-        proc = subprocess.run(
-            [str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
-            env=env, cwd=tmp, capture_output=True, text=True, timeout=300,
-            stdin=subprocess.DEVNULL,
-        )
-        lines = out.read_text().splitlines() if out.exists() else []
-    if len(lines) != len(requests):
-        raise RuntimeError(f"gnubg answered {len(lines)} of {len(requests)} (exit {proc.returncode}): "
-                           f"{proc.stderr[-2000:]}")
-    answers = []
-    for ln in lines:
-        items = (item.rsplit("|", 1) for item in ln.split("\t") if item)
-        answers.append({pid: text for text, pid in items})
-    return answers
 
 
 @pytest.mark.timeout(300)
@@ -97,7 +28,8 @@ def test_format_play_matches_gnubg() -> None:
     if not GNUBG.exists():
         pytest.fail(f"{GNUBG} missing: run scripts/setup.sh (apt package gnubg)")
     pairs = sample_pairs(800, seed=99)
-    answers = gnubg_texts([(position_id(p), d[0], d[1]) for p, d in pairs])
+    answers = [{pid: text for text, pid in plays}
+               for plays in gnubg_plays([(position_id(p), d[0], d[1]) for p, d in pairs], 300)]
     seen: Counter[str] = Counter()
     wrong = []
     for (pos, dice), theirs in zip(pairs, answers):
