@@ -7,7 +7,7 @@ the mover's tray, ``b[26]`` the opponent's bar. A result is identified by an
 integer key kept up to date move by move (balanced base 32, one digit per
 slot), so de-duplication never builds a tuple.
 
-Speed (bench/bench_plays.py, bench/RESULTS-rules.md): the ``Position`` of a
+Speed (bench/bench_plays.py, bench/RESULTS.md): the ``Position`` of a
 *distinct* result is built once, when its key is first met, from a copy of
 the physical points with the play applied, through the slot descriptors (no
 ``__post_init__``: it is derived from a valid position by legal moves). The

@@ -1,6 +1,6 @@
 """The marker-less field finder (tavli_pi.vision.autocorners): experimental, not in the CLI.
 
-Measured (bench/RESULTS-vision.md): the true field is among the candidates on
+Measured (bench/RESULTS.md): the true field is among the candidates on
 most sim boards, but the pattern score picks it within 5 px on only about half
 of them and takes a wrong quadrilateral on 4 of 8 WTC frames, so ``tavli-pi
 read`` does not use it. These tests pin what does hold: the score prefers the

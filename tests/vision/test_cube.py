@@ -3,7 +3,7 @@
 Sim scenes cover every face (1 shows 64) in every place on all three board
 designs with mild camera poses, noise and blur; the WTC 2022 frames show a
 real centred cube whose top face carries a sponsor's logo instead of 64.
-Thresholds are the figures measured on these seeds (bench/RESULTS-vision.md)
+Thresholds are the figures measured on these seeds (bench/RESULTS.md)
 with a small margin.
 """
 

@@ -7,7 +7,7 @@ checker discs come from the checker reader on that clear board, so this is
 the dice step exactly as the referee sees it (E3: a roll stands only on two
 flat dice read with confidence >= 0.6; a cocked die voids it).
 
-Measured (bench/RESULTS-vision.md): flat 238/240 read right with confidence
+Measured (bench/RESULTS.md): flat 238/240 read right with confidence
 >= 0.6 (the rest right but at 0.58), none confidently wrong, none called
 cocked, no false die; cocked dice called cocked with confidence >= 0.6 in 62/72.
 """

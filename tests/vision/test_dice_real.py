@@ -1,6 +1,6 @@
 """Pip reading on the labelled real dice photographs, and dice on the WTC 2022 frames.
 
-Measured (bench/RESULTS-vision.md): banachowicz d6 99.5 %, fudw classes 0-4
+Measured (bench/RESULTS.md): banachowicz d6 99.5 %, fudw classes 0-4
 about 94 %; thresholds below keep a small margin.
 """
 

@@ -2,7 +2,7 @@
 
 The calibration comes from the true field corners and the checker discs from
 the true checker positions, so these tests measure the dice step alone.
-Thresholds are the figures measured on these seeds (bench/RESULTS-vision.md)
+Thresholds are the figures measured on these seeds (bench/RESULTS.md)
 with a small margin.
 """
 
@@ -103,7 +103,7 @@ def test_all_poses_on_hard_boards(hard: Counter[str]) -> None:
     flat = hard["n_flat"]
     assert flat >= 20
     found = hard["found_flat"] + hard["found_not_flat"] + hard["found_moving"]
-    # measured (see RESULTS-vision.md): most flat dice found and read; E3's "cocked" flag
+    # measured (see RESULTS.md): most flat dice found and read; E3's "cocked" flag
     # catches most cocked/leaning dice; few wrong values are reported with confidence
     assert hard["found_flat"] >= 0.65 * flat
     assert hard["value_ok"] >= 0.9 * hard["found_flat"]

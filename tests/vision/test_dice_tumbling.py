@@ -1,6 +1,6 @@
 """Tumbling dice (motion blur): reported as moving so the referee waits (E3), rarely imagined.
 
-Measured on these seeds (bench/RESULTS-vision.md): about a fifth of smeared dice are
+Measured on these seeds (bench/RESULTS.md): about a fifth of smeared dice are
 flagged (7-11 of 52; weak: long smears fade into the board), 3 false moving dice on 67 still frames.
 """
 

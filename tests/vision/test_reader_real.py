@@ -1,6 +1,6 @@
 """The reader on the labelled WTC 2022 broadcast frames (read from /work/shared/data/real).
 
-Measured (bench/RESULTS-vision.md): 0 wrong spots of 100 on the four frames
+Measured (bench/RESULTS.md): 0 wrong spots of 100 on the four frames
 with labelled counts; every hand frame reported as covered, no false hand.
 Thresholds below are those figures with a small margin.
 """

@@ -50,6 +50,6 @@ def test_tall_stacks_and_calibrated_likelihoods_on_hard_boards() -> None:
         for p in range(24):
             ev = obs.points[p]
             tiny += (ev.light.p(t.light[p]) < 0.01) + (ev.dark.p(t.dark[p]) < 0.01)
-    # measured: see bench/RESULTS-vision.md (hard set ~5% wrong spots)
+    # measured: see bench/RESULTS.md (hard set ~5% wrong spots)
     assert wrong / total <= 0.10, f"{wrong} wrong spots of {total}"
     assert tiny <= 4
