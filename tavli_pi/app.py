@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import queue
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.config import TableConfig
+from tavli_pi.errors import TavliWarning
 from tavli_pi.referee.events import Event, EventSink
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
@@ -289,8 +291,9 @@ class TableApp:
         for sink in reversed(self.sinks):
             try:
                 sink.close()
-            except Exception:  # noqa: BLE001 - one output failing must not keep the others open
-                pass
+            except Exception as exc:  # noqa: BLE001 - one output failing must not keep the others open
+                warnings.warn(f"closing {type(sink).__name__} failed ({exc}); the other outputs were closed",
+                              TavliWarning, stacklevel=2)
         if self.camera is not None:
             self.camera.close()
         if self.notifier is not None and hasattr(self.notifier, "close"):

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from tavli_pi.app import TableApp
 from tavli_pi.config import parse_config
 from tavli_pi.display.view import view_of
+from tavli_pi.errors import TavliWarning
 from tavli_pi.record.store import MatchLog
-from tavli_pi.referee.events import ClockReading, Event
+from tavli_pi.referee.events import ClockReading, Event, EventSink
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.sim.camera import SimCamera
@@ -129,3 +131,26 @@ def test_without_a_clock_no_paddles_and_no_clocks(tmp_path: Path) -> None:
     with TableApp(cfg, calibration=calibration(), pin_factory=MockFactory()) as app:
         assert "signals" in app.wired and "signals+paddles" not in app.wired
         assert all(e.state.clocks is None for e in synthetic_setup(app, 1.0))
+
+
+def test_an_output_failing_to_close_is_reported_and_the_rest_still_close(tmp_path: Path) -> None:
+    class Broken(EventSink):
+        def handle(self, event: Event) -> None:
+            pass
+
+        def close(self) -> None:
+            raise OSError("disk went away")
+
+    cfg = parse_config(config(tmp_path), str(tmp_path / "t.toml"))
+    cam = SimCamera([(scene_from_position(Position.start()), 3)], fps=10.0)
+    app = TableApp(cfg, camera=cam, calibration=calibration(), pin_factory=MockFactory())
+    app.sinks.append(Broken())
+    app.run()
+    with pytest.warns(TavliWarning, match="closing Broken failed .*disk went away"):
+        app.close()
+    assert cam.closed
+    log = MatchLog.open(tmp_path / "table.sqlite")  # the log was closed and is readable
+    try:
+        assert [x.event.kind for x in log.events()] == ["setup_checked", "game_started"]
+    finally:
+        log.close()

@@ -82,7 +82,10 @@ def run(args: argparse.Namespace) -> int:
     page = marker_sheet(args.size_mm)
     suffix = out.suffix.lower()
     if suffix == ".pdf":
-        write_pdf(page, out)
+        try:
+            write_pdf(page, out)
+        except OSError as exc:
+            raise ConfigError(f"could not write {out} ({exc.strerror}); does the folder exist?") from exc
     elif suffix == ".png":
         if not cv2.imwrite(str(out), page):
             raise ConfigError(f"could not write {out}; does the folder exist?")

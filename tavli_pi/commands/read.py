@@ -77,7 +77,9 @@ def observation_json(obs: Observation) -> dict[str, Any]:
             }
             for d in obs.dice
         ],
-        "cube": {"value": obs.cube.value, "place": obs.cube.place} if obs.cube else {"value": 64, "place": "none"},
+        # the face shown: a cube at 1 (centred, C1) shows 64
+        "cube": ({"value": 64 if obs.cube.value == 1 else obs.cube.value, "place": obs.cube.place}
+                 if obs.cube else {"value": 64, "place": "none"}),
         "hand": obs.hand,
         "confidence": round(obs.confidence, 3),
     }
@@ -85,6 +87,8 @@ def observation_json(obs: Observation) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.image)
+    if path.is_dir():
+        raise VisionError(f"{path} is a folder; give the path of a board photograph (.jpg or .png)")
     if not path.is_file():
         raise VisionError(f"{path} does not exist; give the path of a board photograph")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -95,7 +99,11 @@ def run(args: argparse.Namespace) -> int:
     except CalibrationError:
         raise
     if args.save_calibration:
-        cal.save(args.save_calibration)
+        try:
+            cal.save(args.save_calibration)
+        except OSError as exc:
+            raise CalibrationError(f"cannot write calibration {args.save_calibration} ({exc.strerror}); "
+                                   "give a path in a folder that exists and is writable") from exc
     obs = BoardReader(cal).read(image)
     data = observation_json(obs)
     if args.json:

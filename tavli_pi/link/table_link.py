@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import serial  # type: ignore[import-untyped]
+import serial
 
 from tavli_pi.link import protocol as P
 from tavli_pi.link.mapping import Command, EventMapper

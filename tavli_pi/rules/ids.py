@@ -91,7 +91,8 @@ def position_from_id(pid: str, turn: Side = Side.WHITE) -> Position:
                 n += 1
                 bit += 1
             if bit >= 80:
-                raise PositionIdError(f"{pid!r} runs out of bits: not a valid Position ID")
+                raise PositionIdError(f"{pid!r} runs out of bits: not a valid Position ID; "
+                                      "copy it again from gnubg (e.g. 4HPwATDgc/ABMA)")
             bit += 1
             counts[who].append(n)
     if key >> bit:

@@ -265,7 +265,10 @@ class Calibration:
         try:
             data = json.loads(Path(path).read_text())
         except OSError as exc:
-            raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from exc
+            raise CalibrationError(
+                f"cannot read calibration {path}: {exc.strerror}; give the file written by "
+                "`tavli-pi read IMAGE --corners ... --save-calibration FILE`"
+            ) from exc
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"calibration {path} is not JSON ({exc}); recalibrate") from exc
         if not isinstance(data, dict):

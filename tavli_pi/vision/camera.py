@@ -99,10 +99,10 @@ class Camera(ABC):
 class Picamera2Camera(Camera):
     """The Raspberry Pi camera through picamera2 (imported here, never at module import)."""
 
-    def __init__(self, size: tuple[int, int] = (1280, 720)) -> None:
+    def __init__(self, size: tuple[int, int] = (1280, 720), fps: float | None = None) -> None:
         super().__init__()
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:
             raise CameraError(
                 "picamera2 is not installed: on a Raspberry Pi run "
@@ -110,7 +110,10 @@ class Picamera2Camera(Camera):
             ) from exc
         try:
             self._cam: Any = Picamera2()
-            config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
+            # "FrameRate" is picamera2's shorthand control for the frame duration limits.
+            controls = {"FrameRate": float(fps)} if fps else {}
+            config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"},
+                                                          controls=controls)
             self._cam.configure(config)
             self._cam.start()
         except Exception as exc:  # picamera2 raises RuntimeError for everything
@@ -129,7 +132,8 @@ class Picamera2Camera(Camera):
 class OpenCVCamera(Camera):
     """A USB webcam (or any source cv2.VideoCapture opens)."""
 
-    def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 720)) -> None:
+    def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1280, 720),
+                 fps: float | None = None) -> None:
         super().__init__()
         self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
@@ -137,6 +141,8 @@ class OpenCVCamera(Camera):
         if size is not None:
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        if fps:
+            self._cap.set(cv2.CAP_PROP_FPS, float(fps))  # a request; webcams may round it
 
     def _grab(self) -> np.ndarray | None:
         ok, image = self._cap.read()
@@ -203,7 +209,7 @@ class ReplayCamera(Camera):
 
 def _open_sim(spec: str, **kw: Any) -> Camera:
     try:
-        from tavli_pi.sim import camera as sim_camera  # type: ignore[attr-defined]
+        from tavli_pi.sim import camera as sim_camera
     except ImportError as exc:
         raise CameraError("the simulator (tavli_pi.sim.camera) is not available") from exc
     factory: Callable[..., Camera] | None = getattr(sim_camera, "open_sim_camera", None)

@@ -84,7 +84,7 @@ def hand_cover(
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
     x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
     field = mask[y0:y1, x0:x1]
-    out = np.zeros((h, w), np.uint8)
+    out: np.ndarray = np.zeros((h, w), np.uint8)
     if field.size == 0:
         return 0.0, out
     n, labels, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=8)
@@ -92,7 +92,7 @@ def hand_cover(
     big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.003 * area]
     share = float(sum(stats[i, cv2.CC_STAT_AREA] for i in big)) / area
     if big:
-        keep = np.zeros(mask.shape, np.uint8)
+        keep: np.ndarray = np.zeros(mask.shape, np.uint8)
         keep[y0:y1, x0:x1] = np.isin(labels, big).astype(np.uint8) * 255
         keep = cv2.dilate(keep, np.ones((3, 3), np.uint8))
         out = cv2.resize(keep, (w, h), interpolation=cv2.INTER_NEAREST)

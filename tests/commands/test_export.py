@@ -76,3 +76,9 @@ def test_export_position_ids(db: Path, tmp_path: Path, capsys: pytest.CaptureFix
         assert position_from_id(pid, t.side).layout_key() == t.before.layout_key()
         pos, info = parse_xgid(xg)
         assert pos.layout_key() == t.before.layout_key() and info.dice == t.dice
+
+
+def test_unwritable_out_path_is_a_clear_error(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(db), "--out", str(tmp_path / "no-such-dir" / "m.mat")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no-such-dir exists" in err and "Traceback" not in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import pytest
 
 from tavli_pi.cli import main
 from tavli_pi.vision.calibration import find_marker_corners
@@ -25,3 +26,9 @@ def test_pdf_sheet_is_a_pdf(tmp_path: Path) -> None:
     data = out.read_bytes()
     assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF") and b"/FlateDecode" in data
     assert main(["markers", str(tmp_path / "m.txt")]) == 2
+
+
+@pytest.mark.parametrize("name", ["m.pdf", "m.png"])
+def test_missing_folder_is_a_clear_error(tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["markers", str(tmp_path / "no-such-dir" / name)]) == 2
+    assert "does the folder exist?" in capsys.readouterr().err

@@ -20,6 +20,8 @@ def test_read_prints_the_documented_json(real_data: Path, capsys: pytest.Capture
     assert set(data) >= {"light", "dark", "bar", "off", "dice", "cube", "hand", "confidence"}
     assert data["light"]["3"] == 2 and data["dark"]["9"] == 4 and data["hand"] is False
     assert sorted(map(int, data["light"])) == list(range(1, 25))
+    # the centred cube shows 64 (C1), as the JSON has it
+    assert data["cube"] == {"value": 64, "place": "middle"}
     # the saved calibration reads the same frame the same way
     assert main(["read", str(img), "--calibration", str(cal), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["light"] == data["light"]
@@ -31,6 +33,21 @@ def test_read_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["read", str(bad), "--corners", CORNERS]) == 2
     assert "not an image" in capsys.readouterr().err
     assert main(["read", str(tmp_path / "missing.jpg")]) == 2
+    assert "missing.jpg does not exist" in capsys.readouterr().err
+    assert main(["read", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    assert main(["read", str(tmp_path / "x.jpg"), "--calibration", str(tmp_path / "none.json")]) == 2
+
+
+def test_unwritable_calibration_path_is_a_clear_error(real_data: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    img = real_data / "boards/wtc2022/frame0.jpg"
+    target = tmp_path / "no-such-dir" / "cal.json"
+    assert main(["read", str(img), "--corners", CORNERS, "--save-calibration", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write calibration" in err and "Traceback" not in err
+    assert main(["read", str(img), "--calibration", str(target)]) == 2
+    assert "--save-calibration" in capsys.readouterr().err
 
 
 def test_bad_corners_exit_2(real_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
