@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -123,11 +122,11 @@ def test_whole_match_survives_a_broker_restart_without_loss_or_duplicates(broker
         feed.publish(e)
     got.wait_events(a // 2)  # part of the first third is through; the rest is in flight
     broker.stop()  # mid-match
-    t0 = time.perf_counter()
     for e in events[a:b_]:  # the table keeps playing while the broker is down
         feed.publish(e)
-    assert time.perf_counter() - t0 < 0.5  # publish only enqueues
-    assert feed.pending > 0
+    # publish only enqueues (its speed is measured in bench/bench_feed.py): every
+    # event played while the broker is down waits in the outbox
+    assert feed.pending >= b_ - a
     broker.start()
     for e in events[b_:]:
         feed.publish(e)
