@@ -66,20 +66,11 @@ class RecordSink(EventSink):
 
 
 def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
-    """The table's calibration: a saved file, the configured corners, or the printed markers."""
-    from tavli_pi.vision.calibration import check_corners, find_marker_corners, parse_corners
-    from tavli_pi.vision.refine import refine
+    """The table's calibration: a saved file, the configured corners, or the printed markers;
+    with ``table.home = "auto"`` the home side is learnt from the set-up board (B4)."""
+    from tavli_pi.vision.calibrate import calibrate_image
 
-    if config.calibration:
-        return Calibration.load(config.calibration)
-    if config.corners:
-        pts = parse_corners(config.corners)
-        source = "corners"
-    else:
-        pts = find_marker_corners(image)
-        source = "markers"
-    check_corners(pts, image.shape)
-    return refine(Calibration(pts, home=config.home, source=source), image)  # type: ignore[arg-type]
+    return calibrate_image(image, config.corners or None, config.home, config.calibration or None)
 
 
 class TableApp:

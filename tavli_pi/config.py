@@ -107,8 +107,10 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
         raise ConfigError(f"{where}: table.players must be two names, White's first")
     if t.get("match_length", 0) < 0:
         raise ConfigError(f"{where}: table.match_length must be 0 (money) or a number of points")
-    if t.get("home", "bottom-right") not in ("bottom-right", "bottom-left"):
-        raise ConfigError(f"{where}: table.home must be bottom-right or bottom-left (B4)")
+    if t.get("home", "bottom-right") not in ("bottom-right", "bottom-left", "auto"):
+        raise ConfigError(
+            f"{where}: table.home must be bottom-right, bottom-left or auto (learnt from the set-up board) (B4)"
+        )
     if r.get("premature", "void") not in PREMATURE_POLICIES:
         raise ConfigError(f"{where}: referee.premature must be one of {', '.join(PREMATURE_POLICIES)} (E6)")
     if r.get("illegal_policy", "responsible-moves") not in ILLEGAL_POLICIES:

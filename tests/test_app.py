@@ -154,3 +154,12 @@ def test_an_output_failing_to_close_is_reported_and_the_rest_still_close(tmp_pat
         assert [x.event.kind for x in log.events()] == ["setup_checked", "game_started"]
     finally:
         log.close()
+
+
+def test_home_auto_calibrates_from_the_first_frame(tmp_path: Path) -> None:
+    from tavli_pi.app import calibrate
+
+    r = render(scene_from_position(Position.start(), home="bottom-left"), seed=6)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in r.truth.corners)
+    cfg = parse_config(config(tmp_path, f"[camera]\ncorners = '{corners}'\n").replace("[table]\n", "[table]\nhome = 'auto'\n"))
+    assert calibrate(cfg, r.image).home == "bottom-left"

@@ -83,3 +83,7 @@ def test_the_feed_section(tmp_path: Path) -> None:
     cfg = parse_config(text, str(tmp_path / "table.toml"))
     assert (cfg.feed_broker, cfg.feed_event, cfg.feed_username) == ("broker.local:8883", "athens-open", "table7")
     assert cfg.feed_tls_ca == str(tmp_path / "ca.crt") and cfg.feed_outbox == str(tmp_path / "outbox.sqlite")
+
+
+def test_home_may_be_learnt_from_the_set_up_board() -> None:
+    assert parse_config("[table]\nhome = 'auto'").home == "auto"

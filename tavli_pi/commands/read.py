@@ -10,10 +10,9 @@ from typing import Any
 import cv2
 
 from tavli_pi.errors import CalibrationError, VisionError
-from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
+from tavli_pi.vision.calibrate import HOMES, calibrate_image
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.refine import refine
 
 __all__ = ["HELP", "add_arguments", "run", "observation_json", "calibrate_image"]
 
@@ -28,36 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "bottom-left); default: find the printed ArUco markers",
     )
     parser.add_argument(
-        "--home", choices=("bottom-right", "bottom-left"), default=None,
-        help="where the light player's home board lies (default bottom-right)",
+        "--home", choices=HOMES, default=None,
+        help="where the light player's home board lies (default bottom-right); "
+        "auto: learn it from a board set up to start (B4)",
     )
     parser.add_argument("--calibration", help="a calibration JSON file (from --save-calibration)")
     parser.add_argument("--save-calibration", help="write the calibration used to this JSON file")
     parser.add_argument("--json", action="store_true", help="print JSON (default: a short summary)")
-
-
-def calibrate_image(
-    image: Any, corners: str | None, home: str | None, calibration: str | None
-) -> Calibration:
-    """A calibration for one image from a file, --corners, or the printed markers."""
-    if calibration:
-        cal = Calibration.load(calibration)
-        if home:
-            cal = cal.with_(home=home)
-        if corners:
-            pts = parse_corners(corners)
-            check_corners(pts, image.shape)
-            cal = refine(cal.with_(corners=pts, u0=0.0, u1=1.0), image, colours=False)
-        return cal
-    if corners:
-        pts = parse_corners(corners)
-        source = "corners"
-    else:
-        pts = find_marker_corners(image)
-        source = "markers"
-    check_corners(pts, image.shape)
-    cal = Calibration(pts, home=home or "bottom-right", source=source)  # type: ignore[arg-type]
-    return refine(cal, image)
 
 
 def observation_json(obs: Observation) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import pytest
 
 from tavli_pi.cli import main
@@ -56,3 +57,20 @@ def test_bad_corners_exit_2(real_data: Path, capsys: pytest.CaptureFixture[str])
     assert "four" in capsys.readouterr().err
     assert main(["read", str(img)]) == 2  # no markers in a broadcast frame
     assert "markers" in capsys.readouterr().err
+
+
+def test_home_auto_learns_the_home_side_from_the_set_up_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tavli_pi.rules.position import Position
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.scene import scene_from_position
+    from tavli_pi.vision.calibration import Calibration
+
+    r = render(scene_from_position(Position.start(), home="bottom-left"), seed=4)
+    img = tmp_path / "start.png"
+    cv2.imwrite(str(img), r.image)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in r.truth.corners)
+    cal = tmp_path / "cal.json"
+    assert main(["read", str(img), "--corners", corners, "--home", "auto", "--json", "--save-calibration", str(cal)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["light"]["24"], data["light"]["13"], data["light"]["8"]) == (2, 5, 3)
+    assert Calibration.load(str(cal)).home == "bottom-left"

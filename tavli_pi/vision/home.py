@@ -1,0 +1,68 @@
+"""Which side's home is where (B4), learnt from the board set up to start.
+
+The four corners say where the playing field is, not which long side the
+light player sits on nor on which end their home board lies. On the set-up
+board (B3) only one of the four arrangements (light at the bottom or at the
+top of the image, home on the right or on the left) reads as the starting
+position, so the calibration tries each and keeps the one the evidence
+supports, by a clear margin.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tavli_pi.errors import CalibrationError
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.reader import BoardReader
+from tavli_pi.vision.refine import refine
+
+__all__ = ["START_LIGHT", "START_DARK", "start_fit", "learn_home"]
+
+#: B3 in the light player's numbering: light's own points, and dark's (own q = light 25 - q).
+START_LIGHT: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
+START_DARK: dict[int, int] = {25 - q: n for q, n in START_LIGHT.items()}
+
+#: a reading must give the starting position at least this mean probability per spot ...
+MIN_FIT = math.log(0.3)
+#: ... and beat every other arrangement by this much in total log-likelihood
+MARGIN = 10.0
+
+
+def start_fit(obs: Observation) -> float:
+    """Log-likelihood of the starting position under ``obs`` (24 points, bar, trays)."""
+    total = 0.0
+    for i, spot in enumerate(obs.points):
+        total += math.log(spot.light.p(START_LIGHT.get(i + 1, 0)) + 1e-9)
+        total += math.log(spot.dark.p(START_DARK.get(i + 1, 0)) + 1e-9)
+    for spot in (obs.bar, obs.off):
+        total += math.log(spot.light.p(0) + 1e-9) + math.log(spot.dark.p(0) + 1e-9)
+    return total
+
+
+def _turned(corners: np.ndarray) -> np.ndarray:
+    """The same field seen from the other long side: TL, TR, BR, BL -> BR, BL, TL, TR."""
+    return np.asarray(corners, np.float32)[[2, 3, 0, 1]]
+
+
+def learn_home(corners: np.ndarray, image: np.ndarray, *, source: str = "corners") -> Calibration:
+    """The refined calibration whose arrangement reads ``image`` as the starting position."""
+    fits: list[tuple[float, Calibration]] = []
+    for pts in (np.asarray(corners, np.float32), _turned(corners)):
+        for home in ("bottom-right", "bottom-left"):
+            cal = refine(Calibration(pts, home=home, source=source), image)  # type: ignore[arg-type]
+            fits.append((start_fit(BoardReader(cal).read(image)), cal))
+    fits.sort(key=lambda f: f[0], reverse=True)
+    (best, cal), (second, _) = fits[0], fits[1]
+    spots = 2 * (24 + 2)
+    if best / spots < MIN_FIT or best - second < MARGIN:
+        raise CalibrationError(
+            "cannot tell where the light player's home board is: set the checkers up to start "
+            "(B3) with nothing else on the board and calibrate again, or give --home "
+            "(config: table.home) and corners in the order top-left, top-right, bottom-right, "
+            "bottom-left as seen with the light player at the bottom"
+        )
+    return cal
