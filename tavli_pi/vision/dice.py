@@ -56,6 +56,8 @@ RECENTRE = 0.06
 #: width of the crop a face is read in, in die edges (the outline's, shadow and all):
 #: more lets the board's edges in, less cuts the corner pips
 SPAN = 1.1
+#: a cocked die's outline is at least the smallest die's edge times 1 / ASPECT_COCKED long
+COCKED_LONG = DIE_RANGE[0] * 1.2
 
 
 def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
@@ -241,6 +243,7 @@ def _examine(
     side: float,
     angle: float,
     square: float | None,
+    pitch: float,
 ) -> _Die | None:
     """Read one candidate die and judge how it lies.
 
@@ -248,7 +251,10 @@ def _examine(
     pips (None: none); it decides "cocked" only when the outline round the read
     face cannot be measured. A cocked die's confidence is that of the verdict
     (the roll is void whatever its value); a flat die's is its value's, lowered
-    when the outline is doubtful.
+    when the outline is doubtful (either cue of ``cocked_confidence`` on a
+    blurred outline, where it takes both to call the die cocked). An oblong
+    outline shorter than any cocked die (``COCKED_LONG``) is no die at all
+    (a numeral's loops on the doubling cube).
     """
     value, conf, face = _read(src, to_src, centre, side, angle)
     o = die_outline(src, to_src, face if value else centre, side)
@@ -265,12 +271,15 @@ def _examine(
         o = die_outline(src, to_src, face if value else centre, side)
     if o is not None:
         c = cocked_confidence(o)
+        doubt = cocked_confidence(o._replace(blur=0.0))  # either cue alone
+        if doubt > 0.5 and o.long_ < COCKED_LONG * pitch:
+            return None
         if c > 0.5:
             # no face read at all: an oblong thing, not surely a die (a cube, a label)
             return _Die(value, c if value else 0.0, True, face if value else centre)
         if value == 0:
             return None
-        return _Die(value, conf * min(1.0, (1.0 - c) / 0.7), False, face)
+        return _Die(value, conf * min(1.0, (1.0 - doubt) / 0.7), False, face)
     if value == 0:
         return None
     cocked = square is not None and square < 0.84
@@ -345,7 +354,7 @@ def find_dice(
             ang = _angle_of(pts)
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
-        die = _examine(canon, src, to_src, (bx, by), side, ang, square)
+        die = _examine(canon, src, to_src, (bx, by), side, ang, square, pitch)
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die
@@ -379,7 +388,7 @@ def find_dice(
         o = die_outline(src, to_src, (b.x, b.y), side)
         if o is None or not (DIE_RANGE[0] * pitch <= o.long_ <= DIE_RANGE[1] * pitch * 1.6):
             continue
-        die = _examine(canon, src, to_src, (b.x, b.y), o.long_ * max(o.aspect, 0.75), o.angle, None)
+        die = _examine(canon, src, to_src, (b.x, b.y), o.long_ * max(o.aspect, 0.75), o.angle, None, pitch)
         if die is not None and die.value:
             report(die, side)
     # 3. dice still tumbling

@@ -24,12 +24,18 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-__all__ = ["Outline", "die_outline", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED"]
+__all__ = ["Outline", "die_outline", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
 
 #: an outline narrower than this (short over long side) looks cocked
 ASPECT_COCKED = 0.825
 #: pips' centre off the outline's centre along its long axis (fraction of the half-length)
 OFFSET_COCKED = 0.175
+
+#: edges smeared over more than this share of the die's edge (``Outline.blur``): the outline
+#: is too soft to tell a cocked die's strip of side face from a flat die's blurred rim, shadow
+#: or the side face a tilted camera sees, so both cues must say "cocked" (hard simulated set:
+#: sharp frames 0.07-0.15, the blurred/JPEG flat dice once called cocked 0.2-0.26)
+BLURRED = 0.18
 
 #: colours within this share of the body-pip contrast count as body (a flat die's
 #: dark shadow falls outside, its side faces' and rims' shades inside)
@@ -48,6 +54,7 @@ class Outline(NamedTuple):
     angle: float  # minAreaRect angle, degrees
     centre: tuple[float, float] = (0.0, 0.0)  # the outline's centre, canonical px
     axis: tuple[float, float] = (1.0, 0.0)  # its long axis (unit vector)
+    blur: float = 0.0  # edge width (crop contrast over its steepest gradients) over the die's edge
 
 
 def die_outline(
@@ -104,16 +111,30 @@ def die_outline(
     long_, short = max(rw, rh), min(rw, rh)
     offset = abs(float(d @ axis)) / (0.5 * long_)
     centre_ = (cx + (rx - c) / k, cy + (ry - c) / k)
-    return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])))
+    return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])), _edge_width(crop) / (k * side))
+
+
+def _edge_width(crop: np.ndarray) -> float:
+    """How wide the crop's edges are, in crop px: its contrast over its steepest gradients
+    (about 1-2 px when sharp; blur and JPEG smear them)."""
+    g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    steep = float(np.percentile(np.hypot(gx, gy), 99))
+    contrast = float(np.percentile(g, 97) - np.percentile(g, 3))
+    return contrast / max(steep, 1e-3)
 
 
 def cocked_confidence(o: Outline) -> float:
     """How sure the outline says "cocked" (0-1; above 0.5 = cocked).
 
-    Either cue alone will do when it is clear: a face centre far off the
-    outline's centre, or an outline far from square. Measured on the
-    simulator's 25 px dice (tests/vision/test_dice_grid.py): flat dice,
-    shadow and all, keep aspect >= 0.84 and offset <= 0.16.
+    Either cue alone will do when it is clear and the outline sharp: a face
+    centre far off the outline's centre, or an outline far from square.
+    Measured on the simulator's 25 px dice (tests/vision/test_dice_grid.py):
+    flat dice, shadow and all, keep aspect >= 0.84 and offset <= 0.16. On a
+    blurred outline (``BLURRED``) either cue alone is seen on flat dice too,
+    so both must agree.
     """
-    s = max((o.offset - OFFSET_COCKED) / 0.03, (ASPECT_COCKED - o.aspect) / 0.02)
+    off, asp = (o.offset - OFFSET_COCKED) / 0.03, (ASPECT_COCKED - o.aspect) / 0.02
+    s = min(off, asp) if o.blur > BLURRED else max(off, asp)
     return float(1.0 / (1.0 + np.exp(-4.0 * s)))
