@@ -148,6 +148,7 @@ class Calibration:
     field_bgr: tuple[float, float, float] | None = None  # the bare playing surface
     skin: str = ""  # where the clear board is skin-coloured (vision.hands.encode_mask)
     checker_r: float = 0.455  # checker radius as a fraction of the point width (refined)
+    clear: str = ""  # the clear board at quarter scale (vision.hands.encode_image), for hands on wood
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -230,6 +231,7 @@ class Calibration:
             "skin": self.skin,
             "field_bgr": list(self.field_bgr) if self.field_bgr else None,
             "checker_r": self.checker_r,
+            "clear": self.clear,
         }
 
     @classmethod
@@ -250,6 +252,7 @@ class Calibration:
                 skin=str(d.get("skin", "")),
                 field_bgr=tuple(float(v) for v in d["field_bgr"]) if d.get("field_bgr") else None,  # type: ignore[arg-type]
                 checker_r=float(d.get("checker_r", 0.455)),
+                clear=str(d.get("clear", "")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

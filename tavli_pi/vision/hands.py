@@ -4,25 +4,41 @@ Skin has a narrow range of chroma (YCrCb: Cr about 135-178, Cb about 80-130,
 the range commonly used for skin segmentation). Parts of some boards share
 it (wood, warm shadows along the frame), so the calibration stores where the
 clear board is already skin-coloured (``skin_prone``, a quarter-scale mask,
-dilated) and only skin elsewhere counts. A hand is a large connected skin
-blob over the field.
+dilated) and what the clear board looks like there (``encode_image`` of the
+quarter-scale view). Skin counts where the board is not skin-coloured, and
+where it is only if the colour there has changed from the clear board's (an
+arm over a wooden board: the board itself never changes colour, and a checker
+moved off a spot uncovers a place that was not skin-prone, so it does not
+count). A hand is a large connected skin blob over the field.
 """
 
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["shrink", "skin_view", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE"]
+__all__ = ["shrink", "skin_view", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
+           "encode_image", "decode_image", "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
 SCALE = 4
 _LO = np.array([40, 135, 80], np.uint8)
 _HI = np.array([255, 178, 130], np.uint8)
+
+
+#: a skin-coloured pixel on skin-prone board counts when a channel differs from the clear
+#: board's by more than this (grey levels, quarter-scale: sensor noise averages out there)
+CHANGE = 12
+
+
+#: colour distance (BGR) within which a skin-coloured checker's pixels are taken for a checker
+NEAR_CHECKER = 45.0
 
 
 def skin_mask(canon: np.ndarray) -> np.ndarray:
@@ -51,18 +67,114 @@ def decode_mask(text: str) -> np.ndarray:
     return bits.reshape(h, w).astype(bool)
 
 
+def encode_image(image: np.ndarray) -> str:
+    """``"png:base64"`` of a small BGR image (the clear board, for the calibration file)."""
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:  # pragma: no cover - PNG encoding of a uint8 image does not fail
+        raise ValueError("cannot encode the clear board image")
+    return "png:" + base64.b64encode(buf.tobytes()).decode()
+
+
+def decode_image(text: str) -> np.ndarray | None:
+    """The image ``encode_image`` stored, or None when ``text`` holds none."""
+    kind, _, data = text.partition(":")
+    if kind != "png" or not data:
+        return None
+    img = cv2.imdecode(np.frombuffer(base64.b64decode(data), np.uint8), cv2.IMREAD_COLOR)
+    return img if isinstance(img, np.ndarray) else None
+
+
 def shrink(canon: np.ndarray) -> np.ndarray:
     """The canonical image at 1/SCALE (INTER_AREA), as ``hand_cover`` looks at it."""
     h, w = canon.shape[:2]
     return cv2.resize(canon, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
 
 
-def skin_view(small: np.ndarray, prone: np.ndarray | None = None) -> np.ndarray:
-    """uint8 skin mask of the quarter-scale view (``shrink``), skin-prone board removed, opened."""
+@lru_cache(maxsize=4)
+def _gain_basis(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Quadratic basis (1, x, y, x^2, xy, y^2) on the full grid (h*w, 6) and on every 3rd pixel."""
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    xs = xs / max(w - 1, 1) - 0.5
+    ys = ys / max(h - 1, 1) - 0.5
+    full = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys], axis=-1)
+    return full.reshape(-1, 6), full[::3, ::3].reshape(-1, 6)
+
+
+def relight(clear: np.ndarray, small: np.ndarray) -> np.ndarray:
+    """The clear board under the light of ``small``: times a smooth gain (quadratic in x, y).
+
+    Light changes slowly across the board (a lamp, a window), so the log of
+    the brightness ratio is fitted with a quadratic surface; the fit is
+    repeated on the half of the pixels it explains best, so whatever really
+    changed (an arm, moved checkers, dice) does not pull it.
+    """
+    h, w = small.shape[:2]
+    full, sub = _gain_basis(h, w)
+    a = cv2.cvtColor(small[::3, ::3], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
+    b = cv2.cvtColor(clear[::3, ::3], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
+    ok = (a > 12) & (b > 12)
+    if int(ok.sum()) < 24:
+        return clear
+    y = np.log(a[ok] / b[ok])
+    X = sub[ok]
+    coef = np.linalg.lstsq(X, y, rcond=None)[0]
+    for _ in range(2):
+        res = np.abs(X @ coef - y)
+        keep = res <= np.quantile(res, 0.5)
+        coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
+    gain = np.exp(np.clip(full @ coef, -1.0, 1.0)).reshape(h, w).astype(np.float32)
+    out = clear.astype(np.float32) * gain[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def skin_view(
+    small: np.ndarray,
+    prone: np.ndarray | None = None,
+    clear: np.ndarray | None = None,
+    only_changed: bool = False,
+    checkers: Sequence[tuple[float, float, float]] = (),
+) -> np.ndarray:
+    """uint8 skin mask of the quarter-scale view (``shrink``), opened.
+
+    On skin-prone board (``prone``) skin counts only where the clear board
+    (``clear``, same size) is itself skin-coloured and the view differs from
+    it (relit, see ``relight``) by more than ``CHANGE``; with no clear board
+    it does not count there at all. ``only_changed`` (a board that is
+    skin-coloured nearly everywhere, like wood): skin counts nowhere else
+    either -- the few places that are not skin-prone are where checkers stood
+    at calibration, and a checker moved off one uncovers skin-coloured board.
+    ``checkers``: checker colours (BGR); pixels within ``NEAR_CHECKER`` of a
+    skin-coloured one (dark red checkers) are a moved checker, not skin.
+    """
     mask = skin_mask(small)
+    for bgr in checkers:
+        swatch = np.uint8([[np.clip(np.round(bgr), 0, 255)]])
+        if skin_mask(swatch)[0, 0]:
+            d = small.astype(np.float32) - np.float32(bgr)
+            mask[cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) < NEAR_CHECKER] = 0
     if prone is not None and prone.shape == mask.shape:
-        mask[prone] = 0
+        count = ~prone
+        if clear is not None and clear.shape == small.shape:
+            diff = cv2.absdiff(small, relight(clear, small))
+            moved = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > CHANGE
+            changed = prone & moved & (skin_mask(clear) > 0)
+            count = changed if only_changed else count | changed
+        mask[~count] = 0
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _field_box(lay: Layout) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the playing field on the quarter-scale grid."""
+    x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
+    x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
+    return x0, y0, x1, y1
+
+
+def prone_share(prone: np.ndarray, lay: Layout) -> float:
+    """Share of the playing field that the skin-prone mask covers."""
+    x0, y0, x1, y1 = _field_box(lay)
+    field = prone[y0:y1, x0:x1]
+    return float(field.mean()) if field.size else 0.0
 
 
 def hand_cover(
@@ -81,8 +193,7 @@ def hand_cover(
     if skin is None:
         skin = skin_view(shrink(canon) if small is None else small, prone)
     mask = skin
-    x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
-    x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
+    x0, y0, x1, y1 = _field_box(lay)
     field = mask[y0:y1, x0:x1]
     out: np.ndarray = np.zeros((h, w), np.uint8)
     if field.size == 0:

@@ -32,7 +32,7 @@ from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
-from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, shrink, skin_view
+from tavli_pi.vision.hands import SCALE, decode_image, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.stacks import cv2_integral, read_spots
@@ -42,6 +42,8 @@ __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
 #: share of the field a hand must cover before the frame counts as covered
 HAND_SHARE = 0.008
+#: share of the field that is skin-coloured when clear above which a board counts as wooden
+WOODEN = 0.6
 
 
 class BoardReader:
@@ -52,6 +54,9 @@ class BoardReader:
         self.layout = calibration.layout
         self.timings: dict[str, float] = {}
         self._prone = decode_mask(calibration.skin) if calibration.skin else None
+        self._clear = decode_image(calibration.clear) if calibration.clear else None
+        # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
+        self._wooden = self._prone is not None and self._clear is not None and prone_share(self._prone, self.layout) > WOODEN
         # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
         self._maps = calibration.warp_maps()
         # the gate compares the quarter-scale board the hand finder makes anyway
@@ -125,7 +130,7 @@ class BoardReader:
         g = ck.gradients(canon)
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
-        skin = skin_view(small, self._prone)
+        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
         hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin)
         hand = hand_share > HAND_SHARE
         marks.append(("hand", clock()))

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision import checkers as ck
-from tavli_pi.vision.hands import encode_mask, skin_prone
+from tavli_pi.vision.hands import encode_image, encode_mask, shrink, skin_prone
 from tavli_pi.vision.calibration import DEFAULT_DARK, DEFAULT_LIGHT, Calibration
 from tavli_pi.vision.layout import DEFAULT_BAR
 
@@ -36,21 +36,34 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     step = np.zeros(len(med))
     step[1:-2] = np.linalg.norm(med[3:] - med[:-3], axis=1)
 
-    def strongest(a: float, b: float) -> tuple[float, float]:
-        lo, hi = max(1, mx + int(a * fw)), min(len(step) - 2, mx + int(b * fw))
-        i = lo + int(np.argmax(step[lo:hi]))
+    ref = np.r_[mx + int(0.15 * fw) : mx + int(0.35 * fw), mx + int(0.65 * fw) : mx + int(0.85 * fw)]
+    surface = np.median(med[ref], axis=0)
+    # how unlike the playing surface each column is (the edge has the surface on its inner side)
+    unlike = np.linalg.norm(med - surface, axis=1)
+    n = len(step)
+
+    def strongest(a: float, b: float, inner: int) -> tuple[float, float]:
+        """The strongest step whose ``inner`` side (+1: right, -1: left) looks like the surface.
+
+        A step between the frame and the table can be stronger than the one
+        between the frame and the surface (a dark frame on a light table, a
+        dark green surface); its inner side is frame, not surface.
+        """
+        lo, hi = max(1, mx + int(a * fw)), min(n - 2, mx + int(b * fw))
+        idx = np.arange(lo, hi)
+        side = unlike[np.clip(idx + (4 if inner > 0 else -3), 0, n - 1)]
+        score = step[lo:hi] - side
+        i = lo + int(np.argmax(score))
         return (i + 0.5 - mx) / fw, float(step[i])
 
-    u0, s0 = strongest(-0.06, 0.10)
-    u1, s1 = strongest(0.90, 1.06)
-    b0, t0 = strongest(0.40, 0.50)
-    b1, t1 = strongest(0.50, 0.60)
+    u0, s0 = strongest(-0.06, 0.10, +1)
+    u1, s1 = strongest(0.90, 1.06, -1)
+    b0, t0 = strongest(0.40, 0.50, -1)
+    b1, t1 = strongest(0.50, 0.60, +1)
     floor = 30.0
     u0 = u0 if s0 > floor else cal.u0
     u1 = u1 if s1 > floor else cal.u1
     bar = (b0, b1) if min(t0, t1) > floor and b1 - b0 > 0.012 else DEFAULT_BAR
-    ref = np.r_[mx + int(0.15 * fw) : mx + int(0.35 * fw), mx + int(0.65 * fw) : mx + int(0.85 * fw)]
-    surface = np.median(med[ref], axis=0)
     cal = cal.with_(field_bgr=(float(surface[0]), float(surface[1]), float(surface[2])))
     if not (u0 < bar[0] < bar[1] < u1) or (u1 - u0) < 0.8:
         return cal
@@ -111,12 +124,14 @@ def refine(cal: Calibration, image: np.ndarray, colours: bool = True) -> Calibra
     """Edges and bar first, then (optionally) the checker colours and the skin grid.
 
     Call it on a frame with no hand over the board: the skin grid records how
-    skin-like the clear board already is.
+    skin-like the clear board already is, and the clear board's look is kept
+    to tell an arm from a skin-coloured (wooden) board.
     """
     cal = refine_edges(cal, image)
     cal = learn_radius(cal, image)
     if colours and cal.light_bgr == DEFAULT_LIGHT and cal.dark_bgr == DEFAULT_DARK:
         cal = learn_colours(cal, image)
-    if not cal.skin:
-        cal = cal.with_(skin=encode_mask(skin_prone(cal.warp(image))))
+    if not cal.skin or not cal.clear:
+        canon = cal.warp(image)
+        cal = cal.with_(skin=cal.skin or encode_mask(skin_prone(canon)), clear=cal.clear or encode_image(shrink(canon)))
     return cal

@@ -298,7 +298,35 @@ def read_spots(
     )
     ii, kk = np.nonzero(p_occ > 0.5)
     sites = [(float(ch.x[i, k]), float(ch.y[i, k]), float(r[i])) for i, k in zip(ii, kk)]
+    sites += _squeezed_sites(points, ch, base, sign, r, lz, d_last)
     return points, bar, sites
+
+
+def _squeezed_sites(
+    points: list[SpotEvidence],
+    ch: ck.Chains,
+    base: np.ndarray,
+    sign: np.ndarray,
+    r: np.ndarray,
+    lz: np.ndarray,
+    d_last: np.ndarray,
+) -> list[tuple[float, float, float]]:
+    """Discs of the checkers in stacks read as squeezed (n >= 6): evenly from the first to the last.
+
+    The chain's slots do not sit on a squeezed stack's checkers, so without
+    these the dice finder would take the overlapped checkers for dice.
+    """
+    out: list[tuple[float, float, float]] = []
+    lx, ly = _last_xy(ch, base, sign, d_last)
+    for i, ev in enumerate(points):
+        n = max(ev.light.best, ev.dark.best)
+        if n < 6 or lz[i] <= -3.0:
+            continue
+        x0, y0 = float(ch.x[i, 0]), float(ch.y[i, 0])
+        for k in range(n):
+            t = k / (n - 1)
+            out.append((x0 + (float(lx[i]) - x0) * t, y0 + (float(ly[i]) - y0) * t, float(r[i])))
+    return out
 
 
 def chain_loglik_many(p_occ: np.ndarray, p_lt: np.ndarray) -> np.ndarray:
