@@ -19,8 +19,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-serve", action="store_true", help="run headless, as fast as possible")
     parser.add_argument("--out", default=None, help="folder for table.sqlite, match.mat, match.sgf")
     parser.add_argument("--port", type=int, default=8080, help="display port when serving (default 8080)")
-    parser.add_argument("--pace", type=float, default=1.0,
-                        help="seconds of wall time per second of table time when serving (default 1)")
+    parser.add_argument("--pace", type=float, default=3.0,
+                        help="seconds of wall time per second of table time when serving (default 3: "
+                        "the match takes about a minute)")
+    parser.add_argument("--linger", type=float, default=30.0,
+                        help="seconds the display stays up after the match when serving (default 30)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -70,9 +73,15 @@ def run(args: argparse.Namespace) -> int:
                 mismatches.append(f"frame {step.index}: expected {', '.join(step.missing)}, "
                                   f"got {', '.join(step.kinds) or 'nothing'}")
             if serve and args.pace > 0:
-                time.sleep(0.1 * args.pace)
+                time.sleep(args.pace / cfg.fps)  # a watchable pace (only when serving)
         ref = app.referee
         phase, score = ref.phase, ref.match.score
+        if app.display is not None and args.linger > 0:
+            print(f"The match is over; the display stays up for {args.linger:.0f} s (Ctrl-C to stop).", flush=True)
+            try:
+                time.sleep(args.linger)
+            except KeyboardInterrupt:
+                pass
     files = export_all(log, out)
     wall = time.perf_counter() - t0
     print(f"{len(moments)} frames in {wall:.1f} s; final phase {phase}, score White {score[0]} - Black {score[1]}")
