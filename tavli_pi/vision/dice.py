@@ -20,7 +20,9 @@
    to one that it must lean on it). Half: from the calibrated bar and field.
 6. Die bodies the pips missed (a small die's six, whose pips crowd each
    other's rings): die-sized hat blobs (``tumbling.hat_blobs``), not smeared,
-   outlined and read the same way; reported only when a face is read.
+   outlined and read the same way; reported only when a face is read. Ragged
+   blobs, or blobs on a wood grain that looks smeared, count only with a square
+   outline round a clear face read in its middle.
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
@@ -41,7 +43,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.lie import cocked_confidence, die_outline
 from tavli_pi.vision.pips import PipReading, layout_error, read_face, read_pips
-from tavli_pi.vision.tumbling import COHERENCE, coherence, find_tumbling, hat_blobs
+from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
 
 __all__ = ["read_pips", "find_dice", "find_spots", "PipReading", "Spot"]
 
@@ -58,6 +60,18 @@ RECENTRE = 0.06
 SPAN = 1.1
 #: a cocked die's outline is at least the smallest die's edge times 1 / ASPECT_COCKED long
 COCKED_LONG = DIE_RANGE[0] * 1.2
+#: pips of one die lie closer than this (point pitches)
+REACH = 0.36
+#: ... but two lone pips as far as this are a big die's two, corner to corner
+PAIR_REACH = 0.42
+#: a doubtful blob (ragged, or on a grain that looks smeared) is a die only with a face this clear
+DOUBTFUL_CONFIDENCE = 0.7
+#: ... with an outline this square (a cocked die shows an oblong: top and side face)
+DOUBTFUL_SQUARE = 0.88
+#: ... and fill at least this much of its bounding box
+DOUBTFUL_FILL = 0.3
+#: a face read this far (in outline lengths) from its outline's centre is not the die's face
+OFF_CENTRE = 0.15
 
 
 def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
@@ -86,9 +100,12 @@ def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
         nz = cv2.findNonZero(inner).reshape(-1, 2) + 4
         xs, ys = nz[:, 0], nz[:, 1]
         core = (cv2.dilate if bright else cv2.erode)(gray, k3)[ys, xs].astype(np.float32)
-        ring = np.stack([gray[ys + dy, xs + dx] for dx, dy in _RING], axis=1).astype(np.float32)
-        step = (core[:, None] - ring) if bright else (ring - core[:, None])
-        ok = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
+        ok = _ringed(gray, xs, ys, core, bright, contrast, _RING)
+        # a large, stark pip (a one's, white on red, near the camera) reaches the 3 px ring:
+        # try one 4-5 px out
+        wide = ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
+        if wide.any():
+            ok[wide] = _ringed(gray, xs[wide], ys[wide], core[wide], bright, contrast, _RING_WIDE)
         kept: list[tuple[int, int]] = []
         for x, y in zip(xs[ok].tolist(), ys[ok].tolist()):
             if all(abs(x - a) > 2 or abs(y - b) > 2 for a, b in kept):
@@ -97,11 +114,31 @@ def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
     return out
 
 
+def _ringed(
+    gray: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    core: np.ndarray,
+    bright: bool,
+    contrast: int,
+    ring_at: list[tuple[int, int]],
+) -> np.ndarray:
+    """Which peaks are ringed by an even band at least a third of ``contrast`` away."""
+    ring = np.stack([gray[ys + dy, xs + dx] for dx, dy in ring_at], axis=1).astype(np.float32)
+    step = (core[:, None] - ring) if bright else (ring - core[:, None])
+    res: np.ndarray = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
+    return res
+
+
 _K3 = np.ones((3, 3), np.uint8)
 
 _RING = [
     (int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t))))
     for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)
+]
+_RING_WIDE = [
+    (int(round(4.4 * np.cos(t))), int(round(4.4 * np.sin(t))))
+    for t in np.linspace(0, 2 * np.pi, 16, endpoint=False)
 ]
 
 
@@ -127,6 +164,34 @@ def _clusters(spots: list[Spot], reach: float) -> list[list[Spot]]:
                 members.extend(new.tolist())
                 todo.extend(new.tolist())
             out.append([pts[m] for m in members])
+    return out
+
+
+def _size_and_span(group: list[Spot]) -> tuple[int, float]:
+    xs, ys = [s[0] for s in group], [s[1] for s in group]
+    return len(group), max(max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _paired(groups: list[list[Spot]], reach: float) -> list[list[Spot]]:
+    """Lone spots of one shade closer than ``reach`` to exactly one other lone spot joined as a pair."""
+    lone = [g[0] for g in groups if len(g) == 1]
+    if len(lone) < 2:
+        return groups
+    out = [g for g in groups if len(g) > 1]
+    xyb = np.asarray(lone, np.float64)
+    near = (np.hypot(xyb[:, None, 0] - xyb[None, :, 0], xyb[:, None, 1] - xyb[None, :, 1]) < reach) & (
+        xyb[:, None, 2] == xyb[None, :, 2]
+    )
+    np.fill_diagonal(near, False)
+    count = near.sum(axis=1)
+    mate = near.argmax(axis=1)
+    for i, s in enumerate(lone):
+        j = int(mate[i])
+        if count[i] == 1 and count[j] == 1:
+            if i < j:
+                out.append([s, lone[j]])
+        else:
+            out.append([s])
     return out
 
 
@@ -331,7 +396,9 @@ def find_dice(
         )
 
     # 1. dice found by their pips
-    for group in sorted(_clusters(spots, 0.36 * pitch), key=len, reverse=True):
+    lone: list[tuple[_Die, float]] = []
+    # most spots first; of as many, the widest first (a die's two pips before two specks of its shadow's edge)
+    for group in sorted(_paired(_clusters(spots, REACH * pitch), PAIR_REACH * pitch), key=_size_and_span, reverse=True):
         pts = np.asarray([(x, y) for x, y, _ in group])
         span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
         if len(group) > 12 or span > 1.1 * pitch:
@@ -361,15 +428,25 @@ def find_dice(
             die = _Die(0, 0.0, square is not None and square < 0.84, (bx, by))
         n_spots = len(group)
         fit = layout_error(pts) if 3 <= n_spots <= 6 else 0.0
-        if not die.cocked and (n_spots > 6 or (n_spots >= 3 and fit > 0.16)):
+        # fewer spots than the face read are that face's pips with some missed (a 4's three
+        # corners do not fit a 3's diagonal), not the pips of two faces
+        partial = 0 < n_spots < die.value
+        if not die.cocked and (n_spots > 6 or (n_spots >= 3 and fit > 0.16 and not partial)):
             die = die._replace(cocked=True, confidence=die.confidence * 0.5)  # pips of two faces
         elif not die.cocked and die.value and n_spots != die.value:
             die = die._replace(confidence=die.confidence * 0.7)
+        if n_spots == 1 and die.confidence < 0.6:
+            lone.append((die, side))  # one pip, read poorly: maybe one of a six's (step 2)
+            continue
         report(die, side)
-    # 2. die bodies whose pips were missed (a small die's crowded six)
+    # 2. die bodies whose pips were missed (a small die's crowded six): first filled, unsmeared
+    # blobs; then blobs a wood grain or a shadow spoils (ragged, grain lines that look like a
+    # smear), taken only with a clear flat face square in its outline, and only the fullest
+    # blob of a die (not its shadow's or its pips')
     blobs = hat_blobs(gray, lay)
+    doubtful: list[tuple[HatBlob, _Die | None, bool, float | None]] = []
     for b in blobs:
-        if b.fill < 0.5 or not (DIE_RANGE[0] * pitch <= np.sqrt(b.area) <= DIE_RANGE[1] * pitch * 1.3):
+        if b.fill < DOUBTFUL_FILL or not (DIE_RANGE[0] * pitch <= np.sqrt(b.area) <= DIE_RANGE[1] * pitch * 1.3):
             continue
         if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
             continue
@@ -383,13 +460,36 @@ def find_dice(
         ):
             continue  # a checker (or a die on one, left to its pips); without the board's
             # measured colour a checker cannot be told from the board round it, so trust the disc
-        if coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[0]:
+        smear = coherence(gray, b.x, b.y, 0.5 * b.long_ + 2)
+        if smear >= COHERENCE[1]:
             continue  # smeared: a die still tumbling
-        o = die_outline(src, to_src, (b.x, b.y), side)
-        if o is None or not (DIE_RANGE[0] * pitch <= o.long_ <= DIE_RANGE[1] * pitch * 1.6):
+        if b.fill >= 0.5 and smear < COHERENCE[0]:
+            die, _, _ = _blob_die(canon, src, to_src, b, side, pitch)
+            if die is not None and die.value:
+                report(die, side)
+        else:
+            doubtful.append((b, None, False, None))
+    # read the doubtful blobs off the dice read so far
+    doubtful = [
+        (b, *_blob_die(canon, src, to_src, b, float(np.sqrt(b.area)), pitch, settle=True))
+        for b, _, _, _ in doubtful
+        if not any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken)
+    ]
+    for b, die, centred, square in sorted(doubtful, key=lambda t: -(t[1].confidence if t[1] else 0.0)):
+        if die is None or not die.value or die.cocked or not centred or die.confidence < DOUBTFUL_CONFIDENCE:
             continue
-        die = _examine(canon, src, to_src, (b.x, b.y), o.long_ * max(o.aspect, 0.75), o.angle, None, pitch)
-        if die is not None and die.value:
+        if square is None or square < DOUBTFUL_SQUARE:
+            continue
+        if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
+            continue
+        if any(
+            sq is not None and ob.fill > b.fill and np.hypot(b.x - ob.x, b.y - ob.y) < 0.6 * pitch for ob, _, _, sq in doubtful
+        ):
+            continue  # the same die's fuller, outlined blob is its body (this one its shadow or its pips)
+        report(die, float(np.sqrt(b.area)))
+    # the poorly read lone pips that no die read since explains
+    for die, side in lone:
+        if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
             report(die, side)
     # 3. dice still tumbling
     for mx, my, _ in find_tumbling(gray, lay, discs, hand_mask, taken, [(s[0], s[1]) for s in spots], blobs):
@@ -407,6 +507,33 @@ def find_dice(
             )
         )
     return out
+
+
+def _blob_die(
+    canon: np.ndarray,
+    src: np.ndarray,
+    to_src: Callable[[np.ndarray], np.ndarray],
+    b: HatBlob,
+    side: float,
+    pitch: float,
+    settle: bool = False,
+) -> tuple[_Die | None, bool, float | None]:
+    """The die a hat blob shows, read in its outline; whether the face read sits square in
+    that outline (not one pip of a six read as a one, off the outline's centre); the outline's
+    short over long side (None: no outline). ``settle``:
+    outline again round the first outline's centre when the blob was off it (a blob that took
+    in the die's shadow)."""
+    o = die_outline(src, to_src, (b.x, b.y), side)
+    if settle and o is not None and np.hypot(o.centre[0] - b.x, o.centre[1] - b.y) > 0.1 * side:
+        o = die_outline(src, to_src, o.centre, side) or o
+    if o is None or not (DIE_RANGE[0] * pitch <= o.long_ <= DIE_RANGE[1] * pitch * 1.6):
+        return None, False, None
+    if settle and o.aspect < DOUBTFUL_SQUARE:
+        return None, False, o.aspect  # oblong: not taken from a doubtful blob, so not read
+    at = (float(o.centre[0]), float(o.centre[1])) if settle else (b.x, b.y)
+    die = _examine(canon, src, to_src, at, o.long_ * max(o.aspect, 0.75), o.angle, None, pitch)
+    centred = die is not None and bool(np.hypot(die.centre[0] - o.centre[0], die.centre[1] - o.centre[1]) <= OFF_CENTRE * o.long_)
+    return die, centred, o.aspect
 
 
 def _same(pts: np.ndarray) -> np.ndarray:
