@@ -66,42 +66,18 @@ def main() -> None:
                          {p + 1: n for p, n in enumerate(t.dark)}, t.bar))
         boards(kind, sims)
     # dice pip accuracy on the real photo sets (see tests/vision/test_dice_real.py)
-    import csv
-
     from tavli_pi.vision.dice import read_pips
-    ok = tot = 0
-    root = REAL / "dice/banachowicz"
-    for split in ("train", "test"):
-        for row in csv.DictReader(open(root / f"{split}_labels.csv")):
-            if row["class"].startswith("d6-"):
-                img = cv2.imread(str(root / split / row["filename"]))
-                x0, y0, x1, y1 = (int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-                tot += 1
-                ok += read_pips(img[y0:y1, x0:x1])[0] == int(row["class"][3])
-    print(f"dice pips, banachowicz d6-1..6: {100 * ok / tot:.1f}% ({ok}/{tot})")
-    ok = tot = 0
-    root = REAL / "dice/fudw"
-    for p in sorted(root.glob("images/*/*")):
-        lab = root / "labels" / p.parent.name / (p.stem + ".txt")
-        if not lab.exists():
-            continue
-        img = cv2.imread(str(p))
-        h, w = img.shape[:2]
-        small = cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
-        for line in lab.read_text().split("\n"):
-            if line.strip() and int(line.split()[0]) <= 4:
-                k, cx, cy, bw, bh = (float(v) for v in line.split())
-                cx, cy, bw, bh = cx * w / 4, cy * h / 4, bw * w / 4, bh * h / 4
-                tot += 1
-                ok += read_pips(small[int(cy - bh / 2):int(cy + bh / 2), int(cx - bw / 2):int(cx + bw / 2)])[0] == int(k) + 1
-    print(f"dice pips, fudw classes 0-4: {100 * ok / tot:.1f}% ({ok}/{tot})")
+    from tests.vision._eval import banachowicz_faces, fudw_faces
+
+    faces = banachowicz_faces(REAL / "dice/banachowicz", True)
+    ok = sum(read_pips(crop)[0] == int(cls[3]) for crop, cls in faces)
+    print(f"dice pips, banachowicz d6-1..6: {100 * ok / len(faces):.1f}% ({ok}/{len(faces)})")
+    pf = fudw_faces(REAL / "dice/fudw")
+    ok = sum(read_pips(crop)[0] == pips for crop, pips in pf)
+    print(f"dice pips, fudw classes 0-4: {100 * ok / len(pf):.1f}% ({ok}/{len(pf)})")
     # distractors (d6p numerals, d8, d10): a confident reading (>= 0.6) is a false accept
-    dis = [(sp, r) for sp in ("train", "test") for r in csv.DictReader(open(REAL / "dice/banachowicz" / f"{sp}_labels.csv"))
-           if not r["class"].startswith("d6-")]
-    fa = 0
-    for sp, r in dis:
-        img = cv2.imread(str(REAL / "dice/banachowicz" / sp / r["filename"]))
-        fa += read_pips(img[int(r["ymin"]):int(r["ymax"]), int(r["xmin"]):int(r["xmax"])])[1] >= 0.6
+    dis = banachowicz_faces(REAL / "dice/banachowicz", False)
+    fa = sum(read_pips(crop)[1] >= 0.6 for crop, _ in dis)
     print(f"dice pips, distractor false accepts (conf >= 0.6): {100 * fa / len(dis):.1f}% ({fa}/{len(dis)})")
     # dice on simulated boards (true corners, true checker discs: the dice step alone)
     from tests.vision.test_dice_sim import score

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+
 import dataclasses
 import json
 from pathlib import Path
@@ -49,3 +51,38 @@ def sim_calibration(scene: Any, seed: int) -> tuple[Calibration, Any]:
     clear = render(dataclasses.replace(scene, hand=None, dice=()), seed)
     cal = refine(Calibration(r.truth.corners, home=r.truth.home), clear.image)  # type: ignore[arg-type]
     return cal, r
+
+
+def banachowicz_faces(root: Path, want_d6: bool, limit: int = 10**6) -> list[tuple[np.ndarray, str]]:
+    """Labelled crops of the banachowicz photos: six-sided pip dice (``d6-N``) or the distractors."""
+    out = []
+    for split in ("train", "test"):
+        with open(root / f"{split}_labels.csv") as fh:
+            for row in csv.DictReader(fh):
+                if row["class"].startswith("d6-") != want_d6 or len(out) >= limit:
+                    continue
+                img = cv2.imread(str(root / split / row["filename"]))
+                x0, y0, x1, y1 = (int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+                out.append((img[y0:y1, x0:x1], row["class"]))
+    return out
+
+
+def fudw_faces(root: Path, images: int | None = None) -> list[tuple[np.ndarray, int]]:
+    """(crop, pips) of the fudw photos' classes 0-4 (class 5's six is a printed logo), read at 1/4 size."""
+    out = []
+    for img_path in sorted(root.glob("images/*/*"))[:images]:
+        lab = root / "labels" / img_path.parent.name / (img_path.stem + ".txt")
+        if not lab.exists():
+            continue
+        img = cv2.imread(str(img_path))
+        h, w = img.shape[:2]
+        small = cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+        for line in lab.read_text().split("\n"):
+            if not line.strip() or int(line.split()[0]) > 4:
+                continue
+            k, cx, cy, bw, bh = (float(v) for v in line.split())
+            cx, cy, bw, bh = cx * w / 4, cy * h / 4, bw * w / 4, bh * h / 4
+            crop = small[int(cy - bh / 2) : int(cy + bh / 2), int(cx - bw / 2) : int(cx + bw / 2)]
+            out.append((crop, int(k) + 1))
+    return out
+
