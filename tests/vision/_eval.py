@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 
 import dataclasses
+from collections.abc import Sequence
 import json
 from pathlib import Path
 from typing import Any
@@ -55,13 +56,14 @@ def sim_calibration(scene: Any, seed: int) -> tuple[Calibration, Any]:
 
 def banachowicz_faces(root: Path, want_d6: bool, limit: int = 10**6) -> list[tuple[np.ndarray, str]]:
     """Labelled crops of the banachowicz photos: six-sided pip dice (``d6-N``) or the distractors."""
-    out = []
+    out: list[tuple[np.ndarray, str]] = []
     for split in ("train", "test"):
         with open(root / f"{split}_labels.csv") as fh:
             for row in csv.DictReader(fh):
                 if row["class"].startswith("d6-") != want_d6 or len(out) >= limit:
                     continue
                 img = cv2.imread(str(root / split / row["filename"]))
+                assert img is not None, row["filename"]
                 x0, y0, x1, y1 = (int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
                 out.append((img[y0:y1, x0:x1], row["class"]))
     return out
@@ -69,12 +71,13 @@ def banachowicz_faces(root: Path, want_d6: bool, limit: int = 10**6) -> list[tup
 
 def fudw_faces(root: Path, images: int | None = None) -> list[tuple[np.ndarray, int]]:
     """(crop, pips) of the fudw photos' classes 0-4 (class 5's six is a printed logo), read at 1/4 size."""
-    out = []
+    out: list[tuple[np.ndarray, int]] = []
     for img_path in sorted(root.glob("images/*/*"))[:images]:
         lab = root / "labels" / img_path.parent.name / (img_path.stem + ".txt")
         if not lab.exists():
             continue
         img = cv2.imread(str(img_path))
+        assert img is not None, img_path
         h, w = img.shape[:2]
         small = cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
         for line in lab.read_text().split("\n"):
@@ -85,4 +88,23 @@ def fudw_faces(root: Path, images: int | None = None) -> list[tuple[np.ndarray, 
             crop = small[int(cy - bh / 2) : int(cy + bh / 2), int(cx - bw / 2) : int(cx + bw / 2)]
             out.append((crop, int(k) + 1))
     return out
+
+
+def pair_dice(truth: Sequence[Any], dice: Sequence[Any], radius: float) -> tuple[list[tuple[Any, Any]], list[Any]]:
+    """Pair each true die (in order) with the nearest unpaired reading closer than ``radius`` px.
+
+    Returns (true die, reading or None) pairs and the readings left over (false dice).
+    """
+    used: set[int] = set()
+    pairs: list[tuple[Any, Any]] = []
+    for t in truth:
+        near = [(float(np.hypot(d.xy[0] - t.xy[0], d.xy[1] - t.xy[1])), j) for j, d in enumerate(dice) if j not in used]
+        near = [x for x in near if x[0] < radius]
+        if not near:
+            pairs.append((t, None))
+            continue
+        j = min(near)[1]
+        used.add(j)
+        pairs.append((t, dice[j]))
+    return pairs, [d for j, d in enumerate(dice) if j not in used]
 

@@ -18,7 +18,6 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 
-import numpy as np
 import pytest
 
 from tavli_pi.sim.render import render
@@ -30,6 +29,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.stacks import read_spots
+from tests.vision._eval import pair_dice
 
 PLACES = [(half, slot) for half in ("right", "left") for slot in (0, 1)]
 
@@ -66,16 +66,11 @@ def _score(setup: tuple[Scene, Calibration, list[tuple[float, float, float]]], c
         # flat frames: the demo's scene seed 7 (side faces), its noise seed; cocked: varied tilts
         r = render(scene, seed if cocked else 7, 7 + seed)
         dice = find_dice(cal.warp(r.image), cal.layout, cal, discs, None, r.image)
-        used: set[int] = set()
-        for t in r.truth.dice:
+        pairs, false = pair_dice(r.truth.dice, dice, 12)
+        for t, d in pairs:
             st["n_flat" if t.flat else "n_cocked"] += 1
-            near = [(float(np.hypot(d.xy[0] - t.xy[0], d.xy[1] - t.xy[1])), j) for j, d in enumerate(dice) if j not in used]
-            near = [x for x in near if x[0] < 12]
-            if not near:
+            if d is None:
                 continue
-            j = min(near)[1]
-            used.add(j)
-            d = dice[j]
             if t.flat:
                 st["flat_found"] += 1
                 st["flat_ok"] += d.value == t.value and d.value_confidence >= 0.6 and d.flat
@@ -85,7 +80,7 @@ def _score(setup: tuple[Scene, Calibration, list[tuple[float, float, float]]], c
             else:
                 st["cocked_ok"] += not d.flat and d.value_confidence >= 0.6
                 st["cocked_called_flat_confidently"] += d.flat and d.value_confidence >= 0.6
-        st["false_die"] += len(dice) - len(used)
+        st["false_die"] += len(false)
     return st
 
 

@@ -22,7 +22,6 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 
-import numpy as np
 import pytest
 
 from tavli_pi.sim.render import render
@@ -34,6 +33,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.stacks import read_spots
+from tests.vision._eval import pair_dice
 
 PLACES = [(half, slot) for half in ("right", "left") for slot in (0, 1)]
 
@@ -69,25 +69,20 @@ def _score(board: str) -> Counter[str]:
     for scene, seed in _frames(base):
         r = render(scene, 7, 7 + seed)  # the demo's scene seed (side faces), a noise seed per frame
         dice = find_dice(cal.warp(r.image), cal.layout, cal, discs, None, r.image)
-        used: set[int] = set()
-        for t in r.truth.dice:
+        pairs, false = pair_dice(r.truth.dice, dice, 12)
+        for t, d in pairs:
             st["n_flat"] += 1
             st[f"n_{t.value}"] += 1
-            near = [(float(np.hypot(d.xy[0] - t.xy[0], d.xy[1] - t.xy[1])), j) for j, d in enumerate(dice) if j not in used]
-            near = [x for x in near if x[0] < 12]
-            if not near:
+            if d is None:
                 continue
-            j = min(near)[1]
-            used.add(j)
-            d = dice[j]
             ok = d.value == t.value and d.value_confidence >= 0.6 and d.flat
             st["found"] += 1
             st["ok"] += ok
             st[f"ok_{t.value}"] += ok
             st["flat_confident_wrong"] += d.flat and d.value != t.value and d.value_confidence >= 0.6
             st["false_cocked"] += not d.flat
-        st["false_die"] += len(dice) - len(used)
-        st["false_die_confident"] += sum(1 for j, d in enumerate(dice) if j not in used and d.value_confidence >= 0.6)
+        st["false_die"] += len(false)
+        st["false_die_confident"] += sum(1 for d in false if d.value_confidence >= 0.6)
     return st
 
 

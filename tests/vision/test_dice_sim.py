@@ -21,6 +21,7 @@ from tavli_pi.sim.datasets import easy_scenes, hard_scenes
 from tavli_pi.sim.render import render
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice import find_dice, find_spots
+from tests.vision._eval import pair_dice
 
 
 def true_discs(scene: Any, truth: Any, cal: Calibration) -> list[tuple[float, float, float]]:
@@ -53,17 +54,12 @@ def score(scenes: list[Any], seed0: int) -> Counter[str]:
         cal = Calibration(r.truth.corners, home=sc.home)
         canon = cal.warp(r.image)
         dice = find_dice(canon, cal.layout, cal, true_discs(sc, r.truth, cal), None, r.image)
-        used: set[int] = set()
-        for t in r.truth.dice:
+        pairs, false = pair_dice(r.truth.dice, dice, 14)
+        for t, d in pairs:
             kind = "moving" if t.moving else "flat" if t.flat else "not_flat"
             st["n_" + kind] += 1
-            near = [(np.hypot(d.xy[0] - t.xy[0], d.xy[1] - t.xy[1]), j) for j, d in enumerate(dice) if j not in used]
-            near = [x for x in near if x[0] < 14]
-            if not near:
+            if d is None:
                 continue
-            j = min(near)[1]
-            used.add(j)
-            d = dice[j]
             st["found_" + kind] += 1
             st["half_ok"] += d.half == t.half
             st["on_checker_ok"] += d.on_checker == t.on_checker
@@ -73,8 +69,8 @@ def score(scenes: list[Any], seed0: int) -> Counter[str]:
                 st["confident_wrong"] += d.value != t.value and d.value_confidence >= 0.6
             elif not t.moving:
                 st["cocked_hit"] += not d.flat
-        st["false_alarm"] += len(dice) - len(used)
-        st["false_alarm_confident"] += sum(1 for j, d in enumerate(dice) if j not in used and d.value_confidence >= 0.6)
+        st["false_alarm"] += len(false)
+        st["false_alarm_confident"] += sum(1 for d in false if d.value_confidence >= 0.6)
     return st
 
 
