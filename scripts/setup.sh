@@ -9,7 +9,7 @@ what="${1:-demo}"
 # Debian packages each use needs. gnubg is the test oracle; mosquitto the
 # tournament broker; chromium + chromium-driver the page tests and the kiosk.
 apt_demo=(python3-venv)
-apt_test=(python3-venv gnubg mosquitto chromium chromium-driver nodejs npm shellcheck)
+apt_test=(python3-venv gnubg mosquitto chromium chromium-driver nodejs npm shellcheck systemd openssl)
 if [ "$what" = test ]; then want=("${apt_test[@]}"); else want=("${apt_demo[@]}"); fi
 
 missing=()
