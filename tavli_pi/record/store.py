@@ -20,8 +20,10 @@ written, so a file we do not understand is never modified.
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -137,7 +139,7 @@ class MatchLog:
             raise _fail(p, "the folder does not exist", "create it first")
         try:
             if readonly:
-                conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True,
+                conn = sqlite3.connect(cls._readonly_uri(p), uri=True,
                                        isolation_level=None, check_same_thread=False)
             else:
                 conn = sqlite3.connect(str(p), isolation_level=None, check_same_thread=False)
@@ -155,6 +157,31 @@ class MatchLog:
             conn.close()
             raise
         return cls(p, conn, header_, readonly)
+
+    @staticmethod
+    def _readonly_uri(p: Path) -> str:
+        """The URI to read ``p`` without writing anything beside it.
+
+        SQLite reads a WAL database through a ``-shm`` file it creates next to
+        the log; in a read-only folder (a backup stick, a read-only mount) it
+        cannot, and the log would look damaged. A log with no pending WAL is
+        complete in its main file, so it is opened as immutable there; one
+        whose WAL still holds events cannot be read without that index, and is
+        read through a private copy of both files.
+        """
+        uri = f"{p.resolve().as_uri()}?mode=ro"
+        if os.access(p.parent, os.W_OK):
+            return uri
+        wal = p.with_name(p.name + "-wal")
+        shm = p.with_name(p.name + "-shm")
+        if not wal.exists() or wal.stat().st_size == 0:
+            return uri + "&immutable=1"
+        if shm.exists() and os.access(shm, os.R_OK):
+            return uri  # SQLite reads an existing index without writing it
+        copy = Path(tempfile.mkdtemp(prefix="tavli-log-")) / p.name
+        shutil.copyfile(p, copy)
+        shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        return f"{copy.as_uri()}?mode=ro"
 
     @staticmethod
     def _check_magic(p: Path) -> None:
