@@ -25,6 +25,7 @@ __all__ = [
     "CameraError",
     "LinkError",
     "ProtocolError",
+    "OutputFileError",
     "RecordError",
     "StoreError",
     "FormatError",
@@ -98,6 +99,10 @@ class LinkError(TavliError, OSError):
 
 class ProtocolError(LinkError):
     """A frame on the serial link was malformed or out of sequence."""
+
+
+class OutputFileError(TavliError, OSError):
+    """A file the user asked for (an export, a marker sheet, a calibration) could not be written."""
 
 
 class RecordError(TavliError):

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tavli_pi.record.export import FORMATS, export_text, load_record
-from tavli_pi.record.files import write_atomic
+from tavli_pi.files import write_atomic
 
 HELP = "export a match log (table.sqlite) as .mat (XG, gnubg), .sgf (gnubg) or position ids"
 

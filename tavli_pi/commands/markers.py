@@ -14,9 +14,10 @@ import cv2
 import numpy as np
 
 from tavli_pi.errors import ConfigError
+from tavli_pi.files import write_atomic
 from tavli_pi.vision.calibration import MARKER_DICT, MARKER_IDS
 
-__all__ = ["HELP", "add_arguments", "run", "marker_sheet", "write_pdf"]
+__all__ = ["HELP", "add_arguments", "run", "marker_sheet", "pdf_bytes"]
 
 HELP = "write the four ArUco corner markers to print (PDF or PNG)"
 
@@ -47,7 +48,7 @@ def marker_sheet(size_mm: float = 40.0) -> np.ndarray:
     return page
 
 
-def write_pdf(gray: np.ndarray, path: Path, dpi: int = _DPI) -> None:
+def pdf_bytes(gray: np.ndarray, dpi: int = _DPI) -> bytes:
     """A one-page PDF holding ``gray`` as a Flate-compressed 8-bit image (PDF 1.4, ISO 32000)."""
     h, w = gray.shape
     wpt, hpt = w * 72.0 / dpi, h * 72.0 / dpi
@@ -74,7 +75,7 @@ def write_pdf(gray: np.ndarray, path: Path, dpi: int = _DPI) -> None:
     for off in offsets:
         out += b"%010d 00000 n \n" % off
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    path.write_bytes(bytes(out))
+    return bytes(out)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,14 +83,14 @@ def run(args: argparse.Namespace) -> int:
     page = marker_sheet(args.size_mm)
     suffix = out.suffix.lower()
     if suffix == ".pdf":
-        try:
-            write_pdf(page, out)
-        except OSError as exc:
-            raise ConfigError(f"could not write {out} ({exc.strerror}); does the folder exist?") from exc
+        data = pdf_bytes(page)
     elif suffix == ".png":
-        if not cv2.imwrite(str(out), page):
-            raise ConfigError(f"could not write {out}; does the folder exist?")
+        ok, buf = cv2.imencode(".png", page)
+        if not ok:  # pragma: no cover - OpenCV always encodes a grey page
+            raise ConfigError(f"could not encode {out} as PNG")
+        data = buf.tobytes()
     else:
         raise ConfigError(f"{out}: give a .pdf or .png file name")
+    write_atomic(out, data)  # a full disk leaves no half-written sheet behind
     print(f"wrote {out}: markers {list(MARKER_IDS)} ({args.size_mm:g} mm); print at 100% scale")
     return 0

@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             cal.save(args.save_calibration)
         except OSError as exc:
-            raise CalibrationError(f"cannot write calibration {args.save_calibration} ({exc.strerror}); "
+            cause = exc.__cause__ if isinstance(exc.__cause__, OSError) else exc
+            raise CalibrationError(f"cannot write calibration {args.save_calibration} ({cause.strerror}); "
                                    "give a path in a folder that exists and is writable") from exc
     obs = BoardReader(cal).read(image)
     data = observation_json(obs)

@@ -44,7 +44,7 @@ from tavli_pi.record.game_record import (
     Resignation,
     Turn,
 )
-from tavli_pi.record.files import write_atomic
+from tavli_pi.files import write_atomic
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.moves import Move, apply_play, is_legal, parse_play

@@ -23,7 +23,7 @@ from pathlib import Path
 from tavli_pi import __version__ as _version
 from tavli_pi.record.game_record import CubeAction, GameRecord, MatchRecord, Resignation, Turn
 from tavli_pi.record.header import MatchHeader
-from tavli_pi.record.files import write_atomic
+from tavli_pi.files import write_atomic
 from tavli_pi.rules.moves import Move
 from tavli_pi.rules.position import Side
 

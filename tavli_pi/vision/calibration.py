@@ -261,7 +261,10 @@ class Calibration:
             ) from exc
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2) + "\n")
+        """Write the calibration as JSON, whole or not at all (a full disk leaves no empty file)."""
+        from tavli_pi.files import write_atomic
+
+        write_atomic(path, json.dumps(self.to_dict(), indent=2) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:

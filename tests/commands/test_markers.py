@@ -9,6 +9,7 @@ import pytest
 
 from tavli_pi.cli import main
 from tavli_pi.vision.calibration import find_marker_corners
+from tests.mounts import run_with_mount
 
 
 def test_png_sheet_markers_are_detected(tmp_path: Path) -> None:
@@ -31,4 +32,15 @@ def test_pdf_sheet_is_a_pdf(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["m.pdf", "m.png"])
 def test_missing_folder_is_a_clear_error(tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["markers", str(tmp_path / "no-such-dir" / name)]) == 2
-    assert "does the folder exist?" in capsys.readouterr().err
+    assert "exists and is writable" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["m.pdf", "m.png"])
+def test_a_full_disk_leaves_no_half_written_sheet(tmp_path: Path, name: str) -> None:
+    disk = tmp_path / "disk"
+    script = (f"import sys; from tavli_pi.cli import main; code = main(['markers', '{disk / name}']); "
+              f"import os; print(sorted(os.listdir('{disk}'))); sys.exit(code)")
+    proc = run_with_mount(disk, script, tmpfs_bytes=16 * 1024)  # the sheet is ~50-100 KB
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "cannot write" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stdout.strip() == "[]"  # no 0-byte file, no temp file left behind

@@ -9,6 +9,7 @@ import cv2
 import pytest
 
 from tavli_pi.cli import main
+from tests.mounts import run_with_mount
 
 CORNERS = "207,22 892,22 892,668 207,668"
 
@@ -74,3 +75,16 @@ def test_home_auto_learns_the_home_side_from_the_set_up_board(tmp_path: Path, ca
     data = json.loads(capsys.readouterr().out)
     assert (data["light"]["24"], data["light"]["13"], data["light"]["8"]) == (2, 5, 3)
     assert Calibration.load(str(cal)).home == "bottom-left"
+
+
+def test_a_full_disk_leaves_no_half_written_calibration(real_data: Path, tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    img = real_data / "boards/wtc2022/frame0.jpg"
+    script = (f"import os, sys; from tavli_pi.cli import main; "
+              f"open('{disk}/filler', 'wb').write(b'x' * 4096 * 3); "  # the disk is now nearly full
+              f"code = main(['read', '{img}', '--corners', '{CORNERS}', '--save-calibration', '{disk}/cal.json']); "
+              f"print(sorted(os.listdir('{disk}'))); sys.exit(code)")
+    proc = run_with_mount(disk, script, tmpfs_bytes=4 * 4096)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "cannot write calibration" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "['filler']"  # no empty cal.json, no temp file

@@ -1,15 +1,12 @@
 """A match log in a read-only folder (a backup stick, a read-only mount) is read, never called damaged.
 
-Root ignores file permissions, so the folder is made read-only the way a real
-one is: a read-only bind mount in a private mount namespace (``unshare -m``).
+The folder is a real read-only bind mount (tests/mounts.py).
 """
 
 from __future__ import annotations
 
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,25 +15,7 @@ from tavli_pi.record.export import export_text, load_record
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.record.store import MatchLog
 from tavli_pi.referee.events import Event
-
-UNSHARE = shutil.which("unshare")
-
-
-def _read_only(folder: Path, mount: Path, script: str) -> subprocess.CompletedProcess[str]:
-    """Run ``script`` (Python) with ``folder`` mounted read-only at ``mount``."""
-    if UNSHARE is None:
-        pytest.skip("unshare (util-linux) is needed to mount a folder read-only")
-    mount.mkdir()
-    shell = (f"mount --bind -o ro '{folder}' '{mount}' && touch '{mount}/probe' 2>/dev/null && exit 97; "
-             f"exec '{sys.executable}' -c \"$0\"")
-    proc = subprocess.run([UNSHARE, "-m", "sh", "-c", shell, script], capture_output=True, text=True,
-                          timeout=120)
-    if proc.returncode == 97:
-        pytest.fail("the bind mount was writable: the test would prove nothing")
-    if "mount:" in proc.stderr and proc.returncode != 0:
-        pytest.skip(f"cannot make a read-only mount here ({proc.stderr.strip()})")
-    return proc
-
+from tests.mounts import run_with_mount
 
 EXPORT = """
 import sys
@@ -61,7 +40,7 @@ def test_a_closed_log_in_a_read_only_folder_exports(tmp_path: Path, header: Matc
     shutil.copyfile(folder / "table.sqlite", tmp_path / "copy" / "table.sqlite")
     expected = export_text(load_record(tmp_path / "copy" / "table.sqlite"), "mat")
     mount = tmp_path / "ro"
-    proc = _read_only(folder, mount, EXPORT.format(log=mount / "table.sqlite"))
+    proc = run_with_mount(mount, EXPORT.format(log=mount / "table.sqlite"), read_only_of=folder)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == expected
     assert sorted(p.name for p in folder.iterdir()) == ["table.sqlite"]
@@ -86,7 +65,7 @@ def test_a_crashed_log_whose_wal_holds_events_exports_them_all(tmp_path: Path, h
     assert (folder / "table.sqlite-wal").stat().st_size > 0
     expected = export_text(load_record(live), "mat")
     mount = tmp_path / "ro"
-    proc = _read_only(folder, mount, EXPORT.format(log=mount / "table.sqlite"))
+    proc = run_with_mount(mount, EXPORT.format(log=mount / "table.sqlite"), read_only_of=folder)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == expected
     assert f"Game {len(load_record(live).games)}" in proc.stdout

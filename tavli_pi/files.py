@@ -1,4 +1,4 @@
-"""Writing export files so that a reader never sees half a file."""
+"""Writing files so that a reader never sees half a file (exports, marker sheets, calibrations)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from tavli_pi.errors import RecordError
+from tavli_pi.errors import OutputFileError
 
 __all__ = ["write_atomic"]
 
@@ -23,29 +23,30 @@ def _umask() -> int:
     return 0o022
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8, ``\\n`` newlines) to ``path`` via a synced temp file and rename.
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
+    """Write ``data`` (text as UTF-8 with ``\\n`` newlines, or bytes) to ``path`` via a synced temp
+    file and rename: a full disk or a kill leaves the old file or none, never half a file.
 
     The file gets the usual permissions (0666 less the umask), not the temp
-    file's 0600. A path that cannot be written raises :class:`RecordError`.
+    file's 0600. A path that cannot be written raises :class:`OutputFileError`.
     """
     p = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
     except OSError as exc:
-        raise RecordError(f"cannot write {p} ({exc.strerror}): check that the folder "
+        raise OutputFileError(f"cannot write {p} ({exc.strerror}): check that the folder "
                           f"{p.parent} exists and is writable") from exc
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        with os.fdopen(fd, "wb") as f:
             os.fchmod(f.fileno(), 0o666 & ~_umask())
-            f.write(text)
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, p)
     except OSError as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise RecordError(f"cannot write {p} ({exc.strerror}): give a writable file path") from exc
+        raise OutputFileError(f"cannot write {p} ({exc.strerror}): give a writable file path") from exc
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

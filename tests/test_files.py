@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tavli_pi.errors import RecordError
-from tavli_pi.record.files import write_atomic
+from tavli_pi.errors import OutputFileError
+from tavli_pi.files import write_atomic
 
 
 def test_writes_the_text_and_leaves_no_temp_file(tmp_path: Path) -> None:
@@ -32,13 +32,13 @@ def test_permissions_follow_the_umask_not_the_temp_file(tmp_path: Path, umask: i
 
 
 def test_missing_folder_is_a_record_error_naming_it(tmp_path: Path) -> None:
-    with pytest.raises(RecordError, match=r"folder .*nowhere exists"):
+    with pytest.raises(OutputFileError, match=r"folder .*nowhere exists"):
         write_atomic(tmp_path / "nowhere" / "match.mat", "x")
 
 
 def test_a_folder_as_target_is_a_record_error_and_cleans_up(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
-    with pytest.raises(RecordError, match="writable file path"):
+    with pytest.raises(OutputFileError, match="writable file path"):
         write_atomic(tmp_path / "out", "x")
     assert sorted(x.name for x in tmp_path.iterdir()) == ["out"]
     assert list((tmp_path / "out").iterdir()) == []
