@@ -80,7 +80,11 @@ run chown -R root:root "$PREFIX"
 echo "== configuration in $CONF_DIR"
 run mkdir -p "$CONF_DIR"
 if [ ! -e "$CONF_DIR/table.toml" ]; then
-  run install -m 0644 "$SRC/systemd/table.toml" "$CONF_DIR/table.toml"
+  # A fresh random 6-digit display PIN per table: a PIN shipped in the repo would be everyone's.
+  pin=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ' | tail -c 7 | sed 's/^/000000/' | tail -c 7)
+  run install -m 0640 -g "$SERVICE_USER" "$SRC/systemd/table.toml" "$CONF_DIR/table.toml"
+  run sed -i "s/PIN-SET-BY-INSTALL/$pin/" "$CONF_DIR/table.toml"
+  echo "the display PIN of this table is $pin (display.pin in $CONF_DIR/table.toml)"
 else
   echo "keeping the existing $CONF_DIR/table.toml"
 fi
