@@ -27,6 +27,7 @@ __all__ = [
     "ProtocolError",
     "OutputFileError",
     "RecordError",
+    "SnapshotError",
     "StoreError",
     "FormatError",
     "FeedError",
@@ -111,6 +112,10 @@ class RecordError(TavliError):
 
 class StoreError(RecordError, OSError):
     """The SQLite match log is missing, corrupt or foreign."""
+
+
+class SnapshotError(RecordError, ValueError):
+    """A referee snapshot in the match log cannot be restored (damaged, foreign or from another version)."""
 
 
 class FormatError(RecordError, ValueError):

@@ -34,20 +34,22 @@ from typing import Any, Literal
 
 from tavli_pi.errors import RecordError, StoreError
 from tavli_pi.record.header import MatchHeader
-from tavli_pi.referee.events import Event, TableState, from_dict, to_dict
+from tavli_pi.referee.events import Event, from_dict, to_dict
 
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
     "LoggedEvent",
     "MatchLog",
+    "Snapshot",
     "Synchronous",
 ]
 
 #: ``PRAGMA application_id`` of a tavli-pi match log: ASCII "TvPL".
 APPLICATION_ID = 0x54765042
-#: ``PRAGMA user_version``: the schema this code writes and reads.
-SCHEMA_VERSION = 1
+#: ``PRAGMA user_version``: the schema this code writes and reads (1 had no snapshots; it is
+#: upgraded in place, inside one transaction, the first time this code opens it for writing).
+SCHEMA_VERSION = 2
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _JPEG_SOI = b"\xff\xd8\xff"
@@ -74,7 +76,26 @@ _SCHEMA = (
     "CREATE TRIGGER frames_append_only_d BEFORE DELETE ON frames"
     " BEGIN SELECT RAISE(ABORT, 'the match log is append-only'); END",
 )
-_TABLES = {"meta", "events", "frames"}
+# schema 2: the referee's state after the last event of each batch, and the camera frame it had read
+_SCHEMA_2 = (
+    "CREATE TABLE snapshots (seq INTEGER PRIMARY KEY REFERENCES events(seq),"
+    " frame INTEGER NOT NULL, referee BLOB NOT NULL)",
+    "CREATE TRIGGER snapshots_append_only_u BEFORE UPDATE ON snapshots"
+    " BEGIN SELECT RAISE(ABORT, 'the match log is append-only'); END",
+    "CREATE TRIGGER snapshots_append_only_d BEFORE DELETE ON snapshots"
+    " BEGIN SELECT RAISE(ABORT, 'the match log is append-only'); END",
+)
+_TABLES = {"meta", "events", "frames"}  # every schema has these; schema 2 adds snapshots
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The referee's state (:mod:`tavli_pi.referee.snapshot` bytes) after event ``seq``, taken
+    when the camera had delivered frame ``frame``."""
+
+    seq: int
+    frame: int
+    referee: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +169,7 @@ class MatchLog:
         try:
             header_ = cls._adopt(p, conn, header, create and not readonly)
             if not readonly:
+                cls._upgrade(p, conn)
                 # Only now that the file is known to be ours may we change it.
                 mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
                 if str(mode).lower() != "wal":
@@ -239,12 +261,28 @@ class MatchLog:
             raise _fail(p, f"has an unreadable header ({exc})", "restore it from a backup") from exc
 
     @staticmethod
+    def _upgrade(p: Path, conn: sqlite3.Connection) -> None:
+        """Bring a schema-1 log to schema 2 (add the snapshots table), all or nothing."""
+        if conn.execute("PRAGMA user_version").fetchone()[0] >= 2:
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for stmt in _SCHEMA_2:
+                conn.execute(stmt)
+            conn.execute("PRAGMA user_version=2")
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise _fail(p, f"cannot upgrade the log to schema 2 ({exc})", "check the disk and permissions") from exc
+
+    @staticmethod
     def _initialise(p: Path, conn: sqlite3.Connection, header: MatchHeader) -> MatchHeader:
         # Created in rollback-journal mode so the header page with the
         # application_id reaches the main file at once; WAL comes after.
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for stmt in _SCHEMA:
+            for stmt in _SCHEMA + _SCHEMA_2:
                 conn.execute(stmt)
             conn.executemany(
                 "INSERT INTO meta(key, value) VALUES (?, ?)",
@@ -306,8 +344,14 @@ class MatchLog:
         return self.append_many([(event, frame)], expect_seq=expect_seq)[0]
 
     def append_many(self, items: Iterable[tuple[Event, bytes | None]], *,
-                    expect_seq: int | None = None) -> list[int]:
-        """Commit several events in one transaction (all or none)."""
+                    expect_seq: int | None = None,
+                    snapshot: tuple[int, bytes] | None = None) -> list[int]:
+        """Commit several events in one transaction (all or none).
+
+        ``snapshot`` is ``(frame index, referee bytes)``: the referee's state after
+        these events, stored with the last of them in the same transaction, so a
+        restart finds the events and the state that produced them, or neither.
+        """
         rows: list[tuple[str, float, int, str, bytes | None]] = []
         for event, frame in items:
             if not isinstance(event, Event):
@@ -328,7 +372,8 @@ class MatchLog:
                 if expect_seq is not None and seq != expect_seq:
                     conn.execute("ROLLBACK")
                     raise StoreError(f"{self._path}: expected to append event {expect_seq} but the "
-                                     f"log ends at {seq - 1}; resume from MatchLog.resume()")
+                                     f"log ends at {seq - 1}; another process is writing this log: "
+                                     "stop it, then restart to resume from the log")
                 now = time.time()
                 out: list[int] = []
                 for kind, at, game, body, frame in rows:
@@ -338,6 +383,9 @@ class MatchLog:
                         conn.execute("INSERT INTO frames(seq, jpeg) VALUES (?, ?)", (seq, frame))
                     out.append(seq)
                     seq += 1
+                if snapshot is not None and out:
+                    conn.execute("INSERT INTO snapshots(seq, frame, referee) VALUES (?, ?, ?)",
+                                 (out[-1], int(snapshot[0]), bytes(snapshot[1])))
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 if conn.in_transaction:
@@ -389,9 +437,37 @@ class MatchLog:
             row = self._query("SELECT jpeg FROM frames WHERE seq = ?", (seq,)).fetchone()
         return None if row is None else bytes(row[0])
 
-    def last_state(self) -> TableState | None:
-        ev = self.last()
-        return None if ev is None else ev.event.state
+    def last_snapshot(self) -> Snapshot | None:
+        """The newest referee snapshot, or None (an empty log, or one written before schema 2)."""
+        with self._lock:
+            if not self._has_snapshots():
+                return None
+            row = self._query("SELECT seq, frame, referee FROM snapshots ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else Snapshot(int(row[0]), int(row[1]), bytes(row[2]))
+
+    def _has_snapshots(self) -> bool:
+        row = self._query("SELECT 1 FROM sqlite_master WHERE type='table' AND name='snapshots'").fetchone()
+        return row is not None
+
+    def meta(self, key: str) -> str | None:
+        """A value the app keeps with the match (e.g. ``calibration``), or None."""
+        with self._lock:
+            row = self._query("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` (durably, replacing an older value; never the header)."""
+        if key in ("header", "format", "created"):
+            raise RecordError(f"the log's {key} is written once, when the log is created")
+        if self._readonly:
+            raise StoreError(f"{self._path}: opened read-only; open it without readonly to write")
+        with self._lock:
+            conn = self._c()
+            try:
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self._path}: could not write to the match log ({exc}); "
+                                 "check free disk space") from exc
 
     def _decode(self, seq: int, body: str) -> Event:
         try:
