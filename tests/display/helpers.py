@@ -72,3 +72,27 @@ def scripted_game(players: tuple[str, str] = ("Anna", "Bora")) -> list[E.Event]:
     out.append(E.RollAccepted(at=9.0, state=st(phase="rolled", position=p3, dice=(4, 3), **owned), side=Side.BLACK,
                               dice=(4, 3)))
     return out
+
+
+def long_game(turns: int = 36) -> list[E.Event]:
+    """``turns`` legal plays from the start (the first legal result of fixed dice): a long move list."""
+    from tavli_pi.rules.moves import legal_results
+
+    dice_seq = [(3, 1), (6, 4), (5, 2), (4, 4), (6, 5), (2, 1), (5, 3), (6, 6), (4, 2), (3, 3), (5, 5), (6, 3)]
+    pos = Position.start()
+    out: list[E.Event] = [E.GameStarted(at=0.0, state=state(phase="opening", position=pos), game_number=2,
+                                        score=(1, 0), crawford=False)]
+    for i in range(turns):
+        dice = dice_seq[i % len(dice_seq)]
+        results = legal_results(pos, dice)
+        if not results:
+            after, text = pos, ""
+        else:
+            after, text = results[0].position, format_play(results[0].plays[0])
+        if after.off[pos.turn] == 15:
+            break  # the game is over
+        nxt = end_turn(after)
+        out.append(E.PlayAccepted(at=float(i + 1), state=state(phase="awaiting_roll", position=nxt), side=pos.turn,
+                                  dice=dice, play=text, before=pos, after=after))
+        pos = nxt
+    return out
