@@ -26,6 +26,7 @@ from tavli_pi.referee.events import (
     GameStarted,
     IllegalPlay,
     IllegalPlayResolved,
+    NoLegalMove,
     OpeningRoll,
     PlayAccepted,
     RollAccepted,
@@ -110,6 +111,7 @@ class TableHistory:
     last_play: LastPlay | None = None
     opening: tuple[int, int] | None = None  # (White's die, Black's die) until the first roll after it
     _illegal: IllegalPlay | None = None
+    _last_turn: tuple[Side, object, int] | None = None  # the side, position key and row of the last turn
 
     def feed(self, event: Event) -> None:
         if isinstance(event, GameStarted):
@@ -117,12 +119,16 @@ class TableHistory:
             self.rows = []
             self.last_play = None
             self.opening = None
+            self._last_turn = None
         elif isinstance(event, OpeningRoll):
             self.opening = (event.white_die, event.black_die)
         elif isinstance(event, RollAccepted):
             self.opening = None
         elif isinstance(event, PlayAccepted):
             self._play(event.side, event.dice, event.before, event.after, event.play)
+        elif isinstance(event, NoLegalMove):
+            before = event.state.position.with_turn(event.side)  # the state may already be after the pass
+            self._play(event.side, event.dice, before, before, "")
         elif isinstance(event, IllegalPlay):
             self._illegal = event
         elif isinstance(event, IllegalPlayResolved) and self._illegal is not None:
@@ -145,13 +151,22 @@ class TableHistory:
         notation = text or format_play(play)
         sources, targets, hits = marks_of(side, play)
         self.last_play = LastPlay(side, dice, notation, sources, targets, hits)
-        self._add(side, f"{dice[0]}{dice[1]}: {notation or '(no move)'}")
+        entry = f"{dice[0]}{dice[1]}: {notation or '(no move)'}"
+        key = before.key()
+        last = self._last_turn
+        if last is not None and last[0] is side and last[1] == key and last[2] == len(self.rows) - 1:
+            # the same turn again (a pass reported, then the dice picked up; an E8 correction): replace it
+            self.rows[-1][side] = entry
+        else:
+            self._add(side, entry)
+        self._last_turn = (side, key, len(self.rows) - 1)
 
     def _add(self, side: Side, entry: str) -> None:
         """gnubg's layout: White's entries on the left, Black's on the right, one row per exchange."""
         if side is Side.WHITE or not self.rows or self.rows[-1][1]:
             self.rows.append(["", ""])
         self.rows[-1][side] = entry
+        self._last_turn = None
 
     def moves_json(self) -> list[dict[str, Any]]:
         return [{"n": i + 1, "white": w, "black": b} for i, (w, b) in enumerate(self.rows)]

@@ -40,6 +40,9 @@ def test_black_first_pass_and_an_illegal_play_let_stand() -> None:
     h = TableHistory()
     p0 = Position.start(Side.BLACK)
     after = Position.start(Side.BLACK)
+    # the real referee reports the pass (E7), then accepts the empty play when the dice leave: one entry
+    h.feed(E.NoLegalMove(at=0.5, state=state(position=p0.with_turn(Side.WHITE)), side=Side.BLACK, dice=(6, 5)))
+    assert h.rows == [["", "65: (no move)"]]
     h.feed(E.PlayAccepted(at=1.0, state=state(), side=Side.BLACK, dice=(6, 5), play="", before=p0, after=after))
     assert h.rows == [["", "65: (no move)"]]  # Black opened: White's column stays empty, as in gnubg
     ill = illegal()  # White 6-5 from the start, let stand: 13/7 13/8 seen as 24/13
@@ -61,3 +64,37 @@ def test_cube_pass_and_win_rows() -> None:
     h.feed(E.CubePassed(at=2.0, state=st, side=Side.WHITE, value=1))
     h.feed(E.GameOver(at=3.0, state=st, winner=Side.BLACK, points=1, result="pass", score=(0, 1)))
     assert h.rows == [["", "Doubles => 2"], ["Drops", "Wins 1 point"]]
+
+
+def test_the_move_list_agrees_with_the_match_record_of_whole_matches() -> None:
+    """Whole random matches (record.synthetic): each game's list holds the record's turns and cube actions.
+
+    The match record is what the .mat export writes (checked against gnubg in tests/record).
+    """
+    from tavli_pi.record.game_record import CubeAction, Turn, build_record
+    from tavli_pi.record.header import MatchHeader
+    from tavli_pi.record.synthetic import synthetic_match
+    from tavli_pi.rules.moves import format_play
+
+    for seed in range(6):
+        header = MatchHeader(players=("Alice", "Bob"), match_length=5)
+        events = synthetic_match(seed, header)
+        record = build_record(header, events)
+        lists: list[list[str]] = []
+        h = TableHistory()
+        for e in events:
+            if isinstance(e, E.GameStarted) and h.rows:
+                lists.append([x for row in h.rows for x in row if x])
+            h.feed(e)
+        lists.append([x for row in h.rows for x in row if x])
+        assert len(lists) == len(record.games)
+        for shown, game in zip(lists, record.games):
+            want = []
+            for a in game.actions:
+                if isinstance(a, Turn):
+                    want.append(f"{a.dice[0]}{a.dice[1]}: {format_play(a.play) or '(no move)'}")
+                elif isinstance(a, CubeAction):
+                    want.append({"double": f"Doubles => {a.value}", "take": "Takes", "drop": "Drops"}[a.action])
+            assert [x for x in shown if not x.startswith("Wins")] == want, (seed, game.number)
+            if game.result != "resign":
+                assert shown[-1] == f"Wins {game.points} point{'s' if game.points != 1 else ''}"
