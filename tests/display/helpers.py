@@ -49,7 +49,7 @@ def scripted_game(players: tuple[str, str] = ("Anna", "Bora")) -> list[E.Event]:
     out.append(E.GameStarted(at=0.0, state=st(phase="opening", position=p0), game_number=1, score=(0, 0),
                              crawford=False))
     out.append(E.OpeningRoll(at=1.0, state=st(phase="rolled", position=p0, dice=(3, 1)), white_die=3, black_die=1,
-                             winner=Side.WHITE))
+                             winner=Side.WHITE, rule="E1", message="White starts with 3-1."))
     t1, a1 = _play(p0, (3, 1), "8/5 6/5")
     p1 = end_turn(a1)
     out.append(E.PlayAccepted(at=2.0, state=st(phase="awaiting_roll", position=p1), side=Side.WHITE, dice=(3, 1),
@@ -70,7 +70,7 @@ def scripted_game(players: tuple[str, str] = ("Anna", "Bora")) -> list[E.Event]:
     out.append(E.PlayAccepted(at=8.0, state=st(phase="awaiting_roll", position=p3, **owned), side=Side.WHITE,
                               dice=(6, 2), play=t3, before=p2, after=a3))
     out.append(E.RollAccepted(at=9.0, state=st(phase="rolled", position=p3, dice=(4, 3), **owned), side=Side.BLACK,
-                              dice=(4, 3)))
+                              dice=(4, 3), rule="E2", message="Black rolled 4-3."))
     return out
 
 
