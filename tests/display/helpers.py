@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tavli_pi.referee import events as E
 from tavli_pi.rules.moves import apply_play, end_turn, format_play, parse_play
 from tavli_pi.rules.position import Position, Side
@@ -43,7 +45,9 @@ def scripted_game(players: tuple[str, str] = ("Anna", "Bora")) -> list[E.Event]:
     Ends with Black's 4-3 lying on the board, White's 13/7* 13/11 the last play
     and the cube on Black's side at 2.
     """
-    st = lambda **kw: state(players=players, **kw)  # noqa: E731
+    def st(**kw: Any) -> E.TableState:
+        return state(players=players, **kw)
+
     out: list[E.Event] = []
     p0 = Position.start()
     out.append(E.GameStarted(at=0.0, state=st(phase="opening", position=p0), game_number=1, score=(0, 0),

@@ -205,7 +205,7 @@ def test_binds_exactly_the_printed_address() -> None:
     try:
         assert srv.url == f"http://127.0.0.1:{srv.bound_port}/"
         assert Device(srv.url).get("/")[0] == 200
-        assert _refused("127.0.0.2", srv.bound_port)  # another loopback address: not bound
+        assert srv.bound_port is not None and _refused("127.0.0.2", srv.bound_port)  # another loopback address: not bound
     finally:
         srv.close()
     every = DisplayServer("0.0.0.0", 0, pin="2468").start()

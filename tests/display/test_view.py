@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from tavli_pi.display.history import TableHistory
 from tavli_pi.display.view import cube_text, view_of
 from tavli_pi.rules.ids import position_id
@@ -37,7 +39,7 @@ def test_cube_is_said_as_players_say_it() -> None:
     assert cube_text(2, None) == "centred at 2"  # an automatic double (C5) leaves it in the middle
 
 
-def _views() -> list[dict[str, object]]:
+def _views() -> list[dict[str, Any]]:
     h = TableHistory()
     out = []
     for i, e in enumerate(scripted_game(), 1):
