@@ -99,7 +99,7 @@ def dice_laid(dice: tuple[int, ...], roller: Side, opening: tuple[int, int] | No
             {"value": opening[0], "half": "right", "side": "white"},
         ]
     half = "right" if roller is Side.WHITE else "left"
-    return [{"value": d, "half": half, "side": roller.name.lower()} for d in dice]
+    return [{"value": d, "half": half, "side": roller.name.lower()} for d in dice[:2]]  # two dice, doubles too
 
 
 @dataclass(slots=True)

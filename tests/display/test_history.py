@@ -23,6 +23,7 @@ def test_marks_are_in_whites_numbering_net_of_hops() -> None:
 
 def test_dice_laid() -> None:
     assert dice_laid((5, 5), Side.WHITE) == [{"value": 5, "half": "right", "side": "white"}] * 2
+    assert len(dice_laid((5, 5, 5, 5), Side.WHITE)) == 2  # a double is still two dice on the table
     assert dice_laid((2, 1), Side.BLACK)[0]["half"] == "left"
     assert [d["side"] for d in dice_laid((6, 1), Side.WHITE, (6, 1))] == ["black", "white"]
 

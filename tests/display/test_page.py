@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tavli_pi.display import DisplayServer
+from tavli_pi.referee.events import PlayAccepted
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.ids import position_id
 
@@ -240,6 +241,10 @@ def test_the_move_list_scrolls_to_the_newest_move(browser: Any, served: Any, vie
     assert last_box
     rows = _rows(browser)
     assert rows[0][1].startswith("31: ") and rows[0][2].startswith("64: ")
+    last = events[-1]
+    assert isinstance(last, PlayAccepted) and last.play == "4/2 4/off"  # White bears one off
+    assert _points(browser, "#board rect.last-to") == ["off"]  # the checker that reached the tray
+    assert _points(browser, "#board circle.last-from") == ["4", "4"] and _points(browser, "#board circle.last-to") == ["2"]
     _no_overlaps(browser)
     if name.startswith("kiosk"):
         assert _in_view(browser, "#decisions button[data-action='pass']")
