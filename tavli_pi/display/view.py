@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavli_pi.referee.events import Event, TableState
+from tavli_pi.referee.events import Event, OpeningRoll, TableState
 from tavli_pi.rules.ids import XGInfo, position_id, xgid
 from tavli_pi.rules.position import Side
 
-__all__ = ["view_of", "verdict_of", "DECISIONS_BY_PHASE", "VERDICT_STYLE"]
+from .history import DICE_PHASES, TableHistory, dice_laid
+
+__all__ = ["view_of", "verdict_of", "cube_text", "DECISIONS_BY_PHASE", "VERDICT_STYLE"]
 
 #: Which touch buttons are due in each referee phase (the referee still checks).
 DECISIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
@@ -71,8 +73,31 @@ def _side(s: Side | None) -> str | None:
     return None if s is None else s.name.lower()
 
 
-def view_of(event: Event, seq: int) -> dict[str, Any]:
-    """Everything the page needs after ``event``; ``seq`` orders the updates."""
+def cube_text(value: int, owner: Side | None) -> str:
+    """The cube as players say it: ``centred``, ``Black owns 2`` (C1)."""
+    if owner is None:
+        return "centred" if value == 1 else f"centred at {value}"
+    return f"{owner.name.capitalize()} owns {value}"
+
+
+def _dice(event: Event, st: TableState, history: TableHistory | None) -> list[dict[str, Any]]:
+    """The dice lying on the board now, each with the drawn half it lies in."""
+    if isinstance(event, OpeningRoll):
+        return dice_laid((), Side.WHITE, (event.white_die, event.black_die))
+    if st.phase not in DICE_PHASES or len(st.dice) == 0:
+        return []
+    opening = history.opening if history is not None else None
+    if opening is not None and sorted(opening) != sorted(st.dice):
+        opening = None
+    return dice_laid(tuple(st.dice), st.position.turn, opening)
+
+
+def view_of(event: Event, seq: int, history: TableHistory | None = None) -> dict[str, Any]:
+    """Everything the page needs after ``event``; ``seq`` orders the updates.
+
+    ``history`` (already fed ``event``) adds the move list, the last play and
+    the opening dice; without it those are empty.
+    """
     st: TableState = event.state
     pos = st.position
     dice = tuple(st.dice)
@@ -95,10 +120,12 @@ def view_of(event: Event, seq: int) -> dict[str, Any]:
         "off": list(pos.off),
         "pips": [pos.pip_count(Side.WHITE), pos.pip_count(Side.BLACK)],
         "dice": list(dice),
+        "dice_laid": _dice(event, st, history),
         "cube": {
             "value": st.cube_value,
-            "shown": 64 if st.cube_value == 1 else st.cube_value,
+            "face": 64 if st.cube_value == 1 and st.cube_owner is None else st.cube_value,
             "owner": _side(st.cube_owner),
+            "text": cube_text(st.cube_value, st.cube_owner),
         },
         "score": list(st.score),
         "match_length": st.match_length,
@@ -110,4 +137,7 @@ def view_of(event: Event, seq: int) -> dict[str, Any]:
         "position_id": position_id(pos),
         "xgid": xgid(pos, info),
         "decisions": list(DECISIONS_BY_PHASE.get(st.phase, ())),
+        "game": history.game_number if history is not None else st.game_number,
+        "moves": history.moves_json() if history is not None else [],
+        "last_play": None if history is None or history.last_play is None else history.last_play.to_json(),
     }

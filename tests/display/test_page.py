@@ -1,8 +1,14 @@
-"""The table page in a real headless Chromium: shows the state, buttons work."""
+"""The table page in a real headless Chromium: shows the state, buttons work, players see what they expect.
+
+Screenshots at kiosk (800x480, 1280x720) and phone (390x844) sizes go to
+``$TAVLI_SCREENSHOTS`` if set, else to the test's temp dir.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,10 +16,14 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tavli_pi.display import DisplayServer
+from tavli_pi.referee.events import PlayAccepted
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.ids import position_id
 
-from .helpers import accepted, illegal
+from .helpers import accepted, illegal, long_game, scripted_game
+
+SIZES = {"kiosk-800x480": (800, 480), "kiosk-1280x720": (1280, 720), "phone-390x844": (390, 844)}
+BAR_X = 40 + 6 * (1400 - 2 * 40 - 90 - 80) / 12 + 40  # the board's middle (app.js: M + 6 * COL_W + BAR / 2)
 
 
 @pytest.fixture
@@ -26,8 +36,75 @@ def served() -> Iterator[tuple[DisplayServer, list[PlayerInput]]]:
         srv.close()
 
 
+@pytest.fixture
+def viewport(browser: Any) -> Iterator[Any]:
+    """Set the exact CSS viewport (and phone emulation); restored afterwards for the other tests."""
+
+    def size(width: int, height: int) -> None:
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+        )
+
+    yield size
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    out = Path(os.environ.get("TAVLI_SCREENSHOTS") or tmp_path)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
 def _text(browser: Any, id_: str) -> str:
     return str(browser.find_element(By.ID, id_).text)
+
+
+def _content(browser: Any, id_: str) -> str:
+    return str(browser.find_element(By.ID, id_).get_attribute("textContent"))
+
+
+def _points(browser: Any, css: str) -> list[str]:
+    return sorted(str(e.get_attribute("data-point")) for e in browser.find_elements(By.CSS_SELECTOR, css))
+
+
+def _dice(browser: Any) -> list[tuple[str, int, str]]:
+    """Each drawn die: its side, value and the half of the board its box lies in."""
+    out = []
+    for g in browser.find_elements(By.CSS_SELECTOR, "#board g.die"):
+        box = browser.execute_script("const b = arguments[0].getBBox(); return [b.x, b.x + b.width];", g)
+        half = "left" if box[1] < BAR_X else "right" if box[0] > BAR_X else "across"
+        side = "black" if "black" in g.get_attribute("class") else "white"
+        out.append((side, int(g.get_attribute("data-value")), half))
+    return sorted(out)
+
+
+def _rows(browser: Any) -> list[list[str]]:
+    rows = browser.find_elements(By.CSS_SELECTOR, "#move-list tbody tr")
+    return [[str(td.get_attribute("textContent")) for td in r.find_elements(By.TAG_NAME, "td")] for r in rows]
+
+
+def _in_view(browser: Any, css: str) -> bool:
+    return bool(browser.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;",
+        css,
+    ))
+
+
+def _no_overlaps(browser: Any) -> None:
+    """The board, facts, move list and buttons each keep their own space (nothing drawn over another)."""
+    parts = ["#board", "#facts", "#moves", "#decisions", "#verdict"]
+    boxes = browser.execute_script(
+        "return arguments[0].map((c) => { const r = document.querySelector(c).getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; });", parts)
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            b = boxes[j]
+            inter_w = min(a[2], b[2]) - max(a[0], b[0])
+            inter_h = min(a[3], b[3]) - max(a[1], b[1])
+            assert inter_w <= 1 or inter_h <= 1, f"{parts[i]} overlaps {parts[j]}: {a} {b}"
 
 
 def test_page_shows_state_and_updates_live(browser: Any, served: Any) -> None:
@@ -38,23 +115,21 @@ def test_page_shows_state_and_updates_live(browser: Any, served: Any) -> None:
     wait.until(lambda b: _text(b, "verdict") == "Play accepted")
     assert _text(browser, "score") == "1 – 0"
     assert _text(browser, "pips-white") == "163"
-    assert _text(browser, "position-id") == position_id(accepted().state.position)
+    assert _content(browser, "position-id") == position_id(accepted().state.position)
     assert browser.find_element(By.ID, "crawford").is_displayed() is False
-    # 30 checkers drawn on the board
-    assert len(browser.find_elements(By.CSS_SELECTOR, "#board circle")) == 30
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board circle.checker")) == 30
     # a pushed illegal play arrives without reloading
     srv.handle(illegal())
     wait.until(lambda b: _text(b, "verdict").startswith("Illegal play"))
     assert "illegal" in browser.find_element(By.ID, "verdict").get_attribute("class")
     assert _text(browser, "rule") == "rule M2"
     assert browser.find_element(By.ID, "crawford").is_displayed()
-    red = browser.find_elements(By.CSS_SELECTOR, "#board polygon.wrong")
-    assert sorted(int(p.get_attribute("data-point")) for p in red) == [13, 18]
+    assert _points(browser, "#board polygon.wrong") == ["13", "18"]
     due = [b.get_attribute("data-action") for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.due")]
     assert due == ["accept", "correct"]
 
 
-def test_buttons_send_decisions_with_the_pin(browser: Any, served: Any) -> None:
+def test_buttons_send_decisions_with_the_pin_and_the_pages_token(browser: Any, served: Any) -> None:
     srv, got = served
     srv.handle(illegal())
     browser.get(srv.url)
@@ -67,7 +142,110 @@ def test_buttons_send_decisions_with_the_pin(browser: Any, served: Any) -> None:
     wait.until(lambda b: "wrong table PIN" in _text(b, "input-status"))
     assert got == []
     pin.clear()
+    pin.send_keys("0246")  # a leading zero survives: the page sends the PIN as a string
+    browser.find_element(By.CSS_SELECTOR, "button[data-action='correct']").click()
+    wait.until(lambda b: "wrong table PIN" in _text(b, "input-status") and got == [])
+    pin.clear()
     pin.send_keys("2468")
     browser.find_element(By.CSS_SELECTOR, "button[data-action='correct']").click()
     wait.until(lambda b: _text(b, "input-status") == "sent: correct")
     assert got == [PlayerInput(Action.CORRECT, None, source="touch")]
+
+
+def test_a_page_of_another_origin_cannot_post_decisions(browser: Any, served: Any) -> None:
+    """A page served from elsewhere (here 'localhost', a different origin) posts as an attacker would."""
+    srv, got = served
+    other = srv.url.replace("127.0.0.1", "localhost")  # the table as the attacker's page names it
+    browser.get(srv.url + "static/style.css")  # the attacker's page: an origin of its own
+    result = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0] + 'api/input', {method: 'POST', mode: 'no-cors', headers: {'Content-Type': 'text/plain'},"
+        " body: JSON.stringify({action: 'take', pin: '2468'})}).then(() => done('sent'), (e) => done('blocked ' + e));",
+        other,
+    )
+    assert result in ("sent", "blocked TypeError: Failed to fetch")
+    assert got == []  # text/plain, no token, foreign Origin: refused whatever the browser let through
+
+
+@pytest.mark.parametrize("name", list(SIZES))
+def test_players_see_dice_last_play_moves_and_cube(browser: Any, served: Any, viewport: Any, shots: Path,
+                                                  name: str) -> None:
+    srv, _ = served
+    viewport(*SIZES[name])
+    events = scripted_game()
+    wait = WebDriverWait(browser, 15)
+    srv.handle(events[0])
+    srv.handle(events[1])  # the opening roll: one die in each half (E1)
+    browser.get(srv.url)
+    wait.until(lambda b: len(_dice(b)) == 2)
+    assert _dice(browser) == [("black", 1, "left"), ("white", 3, "right")]
+    assert _text(browser, "cube") == "centred"
+    assert browser.find_element(By.ID, "cube-drawn").get_attribute("data-owner") == "centre"
+    browser.save_screenshot(str(shots / f"{name}-opening.png"))
+    for e in events[2:]:
+        srv.handle(e)
+    wait.until(lambda b: len(_rows(b)) == 3 and len(_dice(b)) == 2 and _dice(b)[0][1] == 3)
+    # the dice where they lie: Black's 4-3 in Black's right-hand half (drawn left)
+    assert _dice(browser) == [("black", 3, "left"), ("black", 4, "left")]
+    # the last play, White's 13/11 13/7*: rings where checkers arrived, ghosts where they left
+    assert _points(browser, "#board circle.last-to") == ["11", "7"]
+    assert _points(browser, "#board circle.last-from") == ["13", "13"]
+    assert _content(browser, "last-play") == "Anna 62: 13/11 13/7*"
+    # the move list in gnubg notation, White (Anna) left, Black (Bora) right
+    assert _rows(browser) == [
+        ["1)", "31: 8/5 6/5", "64: 24/18 13/9"],
+        ["2)", "Doubles => 2", "Takes"],
+        ["3)", "62: 13/11 13/7*", ""],
+    ]
+    assert _content(browser, "ml-white") == "Anna" and _content(browser, "ml-black") == "Bora"
+    # the cube as players say it, drawn on Black's side at 2
+    assert _text(browser, "cube") == "Black owns 2"
+    cube = browser.find_element(By.ID, "cube-drawn")
+    assert cube.get_attribute("data-owner") == "black" and cube.get_attribute("data-face") == "2"
+    for css in ("#board", "#verdict", "#move-list"):
+        assert browser.find_element(By.CSS_SELECTOR, css).is_displayed()
+    _no_overlaps(browser)
+    if name.startswith("kiosk"):  # a kiosk never scrolls: the board, moves and buttons all in view
+        for css in ("#board", "#move-scroll", "#decisions button[data-action='pass']", "#verdict"):
+            assert _in_view(browser, css), f"{css} is off screen at {name}"
+    else:  # the phone: the board fills the width
+        width = browser.execute_script("return document.getElementById('board').getBoundingClientRect().width")
+        assert width >= SIZES[name][0] - 20
+    browser.save_screenshot(str(shots / f"{name}-game.png"))
+    assert (shots / f"{name}-game.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("name", ["kiosk-800x480", "phone-390x844"])
+def test_the_move_list_scrolls_to_the_newest_move(browser: Any, served: Any, viewport: Any, shots: Path,
+                                                  name: str) -> None:
+    srv, _ = served
+    viewport(*SIZES[name])
+    events = long_game()
+    plays = len(events) - 1  # after the game start; White first, one row per exchange
+    assert plays > 30
+    for e in events:
+        srv.handle(e)
+    browser.get(srv.url)
+    wait = WebDriverWait(browser, 15)
+    wait.until(lambda b: len(_rows(b)) == (plays + 1) // 2)
+    assert _content(browser, "game-number") == "2"
+    box = browser.find_element(By.ID, "move-scroll")
+    scroll_h, client_h, top = browser.execute_script(
+        "const e = arguments[0]; return [e.scrollHeight, e.clientHeight, e.scrollTop];", box)
+    assert scroll_h > client_h  # it scrolls ...
+    assert top + client_h >= scroll_h - 2  # ... and shows the newest move
+    last = browser.find_elements(By.CSS_SELECTOR, "#move-list tbody tr")[-1]
+    last_box = browser.execute_script(
+        "const a = arguments[0].getBoundingClientRect(), b = arguments[1].getBoundingClientRect();"
+        "return a.top >= b.top - 1 && a.bottom <= b.bottom + 1;", last, box)
+    assert last_box
+    rows = _rows(browser)
+    assert rows[0][1].startswith("31: ") and rows[0][2].startswith("64: ")
+    last = events[-1]
+    assert isinstance(last, PlayAccepted) and last.play == "4/2 4/off"  # White bears one off
+    assert _points(browser, "#board rect.last-to") == ["off"]  # the checker that reached the tray
+    assert _points(browser, "#board circle.last-from") == ["4", "4"] and _points(browser, "#board circle.last-to") == ["2"]
+    _no_overlaps(browser)
+    if name.startswith("kiosk"):
+        assert _in_view(browser, "#decisions button[data-action='pass']")
+    browser.save_screenshot(str(shots / f"{name}-long.png"))

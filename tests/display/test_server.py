@@ -1,4 +1,4 @@
-"""The display server over real HTTP and WebSocket on loopback."""
+"""The display server over real HTTP and WebSocket on loopback (aiohttp's own server)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tavli_pi.display import DisplayServer
 from tavli_pi.errors import ConfigError
 from tavli_pi.referee.inputs import Action, PlayerInput
 
+from .client import Device
 from .helpers import accepted, illegal
 
 
@@ -39,20 +40,13 @@ def server() -> Iterator[tuple[DisplayServer, list[PlayerInput], FakeClock]]:
         srv.close()
 
 
-def _post(url: str, body: Any) -> tuple[int, dict[str, Any]]:
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    req = urllib.request.Request(url + "api/input", data=data, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-
-
 def test_page_and_assets_are_served(server: Any) -> None:
     srv, _, _ = server
-    with urllib.request.urlopen(srv.url, timeout=10) as r:
-        assert b'id="verdict"' in r.read()
+    status, headers, page = Device(srv.url).get("/")
+    assert status == 200 and b'id="verdict"' in page
+    assert srv.csrf_token.encode() in page and b"{{CSRF_TOKEN}}" not in page
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert headers["x-frame-options"] == "DENY"
     for name in ("app.js", "style.css"):
         with urllib.request.urlopen(srv.url + "static/" + name, timeout=10) as r:
             assert r.status == 200 and len(r.read()) > 100
@@ -78,7 +72,7 @@ def test_websocket_pushes_each_event(server: Any) -> None:
 
     async def run() -> list[dict[str, Any]]:
         async with aiohttp.ClientSession() as s:
-            async with s.ws_connect(srv.url + "ws") as ws:
+            async with s.ws_connect(srv.url + "ws", origin=srv.url.rstrip("/")) as ws:
                 first = json.loads((await ws.receive(timeout=10)).data)
                 srv.handle(accepted())
                 second = json.loads((await ws.receive(timeout=10)).data)
@@ -91,33 +85,124 @@ def test_websocket_pushes_each_event(server: Any) -> None:
 
 def test_decisions_need_the_pin(server: Any) -> None:
     srv, got, _ = server
-    assert _post(srv.url, {"action": "double", "pin": "0000"})[0] == 403
+    dev = Device(srv.url)
+    status, body, _ = dev.post({"action": "double", "pin": "0000"})
+    assert status == 403 and "wrong table PIN" in body["error"]
     assert got == []
-    status, body = _post(srv.url, {"action": "double", "pin": "4711"})
-    assert status == 200 and body["ok"]
+    status, body, _ = dev.post({"action": "double", "pin": "4711"})
+    assert status == 200 and body == {"ok": True, "action": "double"}
     assert got == [PlayerInput(Action.DOUBLE, None, source="touch")]
 
 
-def test_bad_requests_get_clear_errors(server: Any) -> None:
+def test_bad_bodies_get_clear_errors(server: Any) -> None:
     srv, got, _ = server
-    status, body = _post(srv.url, b"not json")
-    assert status == 400 and "JSON" in body["error"]
-    status, body = _post(srv.url, {"action": "resign", "pin": "4711"})
+    dev = Device(srv.url)
+    status, body, _ = dev.post(b"not json")
+    assert status == 400 and "send JSON" in body["error"]
+    status, body, _ = dev.post({"action": "resign", "pin": "4711"})
     assert status == 400 and "use one of" in body["error"]
+    status, body, _ = dev.post(["double", "4711"])
+    assert status == 400 and "JSON object" in body["error"]
+    status, body, _ = dev.post({"action": "double"})
+    assert status == 400 and "no PIN" in body["error"]
+    status, body, _ = dev.post(b'{"action": "double", "pin": "' + b"1" * 5000 + b'"}')
+    assert status == 413 and "too large" in body["error"]
     assert got == []
 
 
-def test_wrong_pins_lock_out_until_the_clock_moves_on(server: Any) -> None:
-    srv, got, clock = server
-    for _ in range(3):
-        assert _post(srv.url, {"action": "take", "pin": "1"})[0] == 403
-    status, body = _post(srv.url, {"action": "take", "pin": "4711"})
-    assert status == 429 and "try again" in body["error"]
-    clock.t += 61
-    assert _post(srv.url, {"action": "take", "pin": "4711"})[0] == 200
+def test_a_numeric_pin_is_refused_and_never_counts_as_a_guess(server: Any) -> None:
+    srv, got, _ = server
+    dev = Device(srv.url)
+    for pin in (4711, 4711.0, True, ["4711"]):
+        status, body, _ = dev.post({"action": "take", "pin": pin})
+        assert status == 400 and "the PIN must be a JSON string" in body["error"], body
+    assert dev.post({"action": "take", "pin": "4711"})[0] == 200  # not locked by the refused requests
     assert [i.action for i in got] == [Action.TAKE]
 
 
+def test_text_plain_is_refused(server: Any) -> None:
+    srv, got, _ = server
+    status, body, _ = Device(srv.url).post({"action": "take", "pin": "4711"}, content_type="text/plain")
+    assert status == 415 and "application/json" in body["error"]
+    status, body, _ = Device(srv.url).post({"action": "take", "pin": "4711"},
+                                          content_type="application/x-www-form-urlencoded")
+    assert status == 415
+    assert got == []
+
+
+def test_missing_or_wrong_csrf_token_is_refused(server: Any) -> None:
+    srv, got, _ = server
+    dev = Device(srv.url)
+    for token in ("", "not-the-token", srv.csrf_token[:-1]):
+        status, body, _ = dev.post({"action": "take", "pin": "4711"}, token=token)
+        assert status == 403 and "CSRF token" in body["error"] and "reload" in body["error"]
+    assert got == []
+    other = DisplayServer("127.0.0.1", 0, pin="4711").start()  # another table's token is no good here
+    try:
+        assert other.csrf_token != srv.csrf_token
+        assert dev.post({"action": "take", "pin": "4711"}, token=other.csrf_token)[0] == 403
+    finally:
+        other.close()
+
+
+def test_cross_origin_posts_are_refused(server: Any) -> None:
+    srv, got, _ = server
+    dev = Device(srv.url)
+    port = srv.bound_port
+    for origin in ("http://evil.example", f"http://127.0.0.1:{port + 1}", f"https://127.0.0.1:{port}", "null"):
+        status, body, _ = dev.post({"action": "take", "pin": "4711"}, origin=origin)
+        assert status == 403 and "refused" in body["error"], origin
+    status, body, _ = dev.post({"action": "take", "pin": "4711"}, origin=None)
+    assert status == 403 and "no Origin" in body["error"]
+    # DNS rebinding: a foreign name resolving to the table; its Origin matches its Host, yet it is refused
+    status, body, _ = dev.post({"action": "take", "pin": "4711"}, origin=f"http://evil.example:{port}",
+                               host=f"evil.example:{port}")
+    assert status == 403 and "unknown host" in body["error"]
+    assert got == []
+
+
+def test_configured_extra_origins_are_allowed() -> None:
+    got: list[PlayerInput] = []
+    srv = DisplayServer("127.0.0.1", 0, pin="4711", on_input=got.append,
+                        allowed_origins=["https://Kiosk.Example:8443"]).start()
+    try:
+        dev = Device(srv.url)
+        assert dev.post({"action": "take", "pin": "4711"}, origin="https://kiosk.example:8443")[0] == 200
+        assert dev.post({"action": "take", "pin": "4711"}, origin="https://kiosk.example:9999")[0] == 403
+        # a name this machine answers to: the own origin on a local name is the page
+        port = srv.bound_port
+        assert dev.post({"action": "take", "pin": "4711"}, origin=f"http://localhost:{port}",
+                        host=f"localhost:{port}")[0] == 200
+    finally:
+        srv.close()
+    assert len(got) == 2
+    with pytest.raises(ConfigError, match="not an origin"):
+        DisplayServer("127.0.0.1", 0, pin="4711", allowed_origins=["kiosk.example"])
+
+
+def test_websocket_from_another_origin_is_refused(server: Any) -> None:
+    srv, _, _ = server
+
+    async def run(origin: str | None) -> int:
+        async with aiohttp.ClientSession() as s:
+            try:
+                headers = {} if origin is None else {"Origin": origin}
+                async with s.ws_connect(srv.url + "ws", headers=headers):
+                    return 101
+            except aiohttp.WSServerHandshakeError as e:
+                return e.status
+
+    assert asyncio.run(run("http://evil.example")) == 403
+    assert asyncio.run(run(None)) == 403
+    assert asyncio.run(run(srv.url.rstrip("/"))) == 101
+    for _ in range(200):  # the server drops the closed page on its own thread; ask it, no clock
+        if srv.live_sockets == 0:
+            break
+        urllib.request.urlopen(srv.url + "api/state", timeout=10).close()
+    assert srv.live_sockets == 0  # the refused ones never counted
+
+
 def test_a_missing_or_short_pin_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="display.pin"):
-        DisplayServer("127.0.0.1", 0, pin="12")
+    for pin in ("12", "", "12ab"):
+        with pytest.raises(ConfigError, match="display.pin"):
+            DisplayServer("127.0.0.1", 0, pin=pin)
