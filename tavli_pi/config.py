@@ -15,7 +15,7 @@ from typing import Any
 from tavli_pi.errors import ConfigError
 from tavli_pi.referee.settings import ILLEGAL_POLICIES, PREMATURE_POLICIES, RefereeSettings, check_clock_settings
 from tavli_pi.rules.settings import Settings
-from tavli_pi.tournament.clock import ClockSettings, Timeout
+from tavli_pi.referee.match_clock import ClockSettings, Timeout
 
 __all__ = ["TableConfig", "load_config", "parse_config"]
 

@@ -8,7 +8,7 @@ import pytest
 
 from tavli_pi.config import load_config, parse_config
 from tavli_pi.errors import ConfigError
-from tavli_pi.tournament.clock import ClockSettings, Timeout
+from tavli_pi.referee.match_clock import ClockSettings, Timeout
 
 REPO = Path(__file__).resolve().parent.parent
 

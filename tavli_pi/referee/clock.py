@@ -1,6 +1,6 @@
 """The referee's side of the match clock: why it is paused, and when it resets.
 
-:class:`~tavli_pi.tournament.clock.MatchClock` keeps the time (reserve plus a
+:class:`~tavli_pi.referee.match_clock.MatchClock` keeps the time (reserve plus a
 simple delay, flags). :class:`RefereeClock` adds what only the referee knows:
 
 - *holds*: the reasons the clock stands still. ``director`` (a PAUSE input),
@@ -24,7 +24,7 @@ Pure: time is the ``now`` argument of every call.
 from __future__ import annotations
 
 from tavli_pi.rules.position import Side
-from tavli_pi.tournament.clock import ClockSettings, Flag, MatchClock, Timeout
+from tavli_pi.referee.match_clock import ClockSettings, Flag, MatchClock, Timeout
 
 __all__ = ["RefereeClock", "HOLDS", "format_seconds"]
 

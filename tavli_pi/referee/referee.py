@@ -34,7 +34,7 @@ from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.moves import PlayResult, end_turn, format_play, judge, legal_results
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.scoring import GameValue, Resignation, game_winner, outcome_borne_off, outcome_passed
-from tavli_pi.tournament.clock import Timeout
+from tavli_pi.referee.match_clock import Timeout
 from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["Referee", "Verdict", "judge_evidence"]
