@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from tavli_pi.rules.position import Position, Side
@@ -23,23 +24,28 @@ __all__ = [
     "position_from_dict",
     "EventSink",
     "PHASES",
+    "Phase",
 ]
 
-#: Every ``TableState.phase`` the referee uses.
-PHASES = (
-    "setup",  # checking the starting (or resumed) position
-    "opening",  # waiting for the opening roll (E1)
-    "awaiting_roll",  # the side on roll may double (C2) or roll (E2)
-    "rolled",  # dice accepted; the play is in progress until the dice leave (E5)
-    "judging",  # the dice left; waiting for a clear view of the board
-    "illegal",  # an illegal play awaits the opponent's decision (E8)
-    "correcting",  # a legal play was demanded (E8)
-    "out_of_sync",  # the board is not the position the referee knows: restore it or confirm it
-    "cube",  # a double awaits take or pass (C3)
-    "resign",  # a resignation awaits an answer (S4)
-    "game_over",
-    "match_over",
-)
+class Phase(StrEnum):
+    """Every ``TableState.phase`` the referee uses. A ``StrEnum``: the JSON is the plain string."""
+
+    SETUP = "setup"  # checking the starting (or resumed) position
+    OPENING = "opening"  # waiting for the opening roll (E1)
+    AWAITING_ROLL = "awaiting_roll"  # the side on roll may double (C2) or roll (E2)
+    ROLLED = "rolled"  # dice accepted; the play is in progress until the dice leave (E5)
+    JUDGING = "judging"  # the dice left; waiting for a clear view of the board
+    ILLEGAL = "illegal"  # an illegal play awaits the opponent's decision (E8)
+    CORRECTING = "correcting"  # a legal play was demanded (E8)
+    OUT_OF_SYNC = "out_of_sync"  # the board is not the position the referee knows: restore it or confirm it
+    CUBE = "cube"  # a double awaits take or pass (C3)
+    RESIGN = "resign"  # a resignation awaits an answer (S4)
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
+
+#: Every phase, in the order of a game (kept for callers that list them).
+PHASES = tuple(Phase)
 
 
 def position_to_dict(p: Position) -> dict[str, Any]:
@@ -56,7 +62,7 @@ def position_from_dict(d: dict[str, Any]) -> Position:
 class TableState:
     """The whole table as the referee sees it after an event (for display/feed/link)."""
 
-    phase: str  # "setup", "opening", "awaiting_roll", "rolled", "illegal", "cube", "game_over", "match_over"
+    phase: Phase
     position: Position
     dice: tuple[int, ...] = ()
     cube_value: int = 1
@@ -117,7 +123,7 @@ def _state_from(d: dict[str, Any]) -> TableState:
     owner = d.get("cube_owner")
     clocks = d.get("clocks")
     return TableState(
-        phase=d["phase"],
+        phase=Phase(d["phase"]),
         position=position_from_dict(d["position"]),
         dice=tuple(d.get("dice", ())),
         cube_value=d.get("cube_value", 1),

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tavli_pi.referee import events as ev
+from tavli_pi.referee.events import Phase
 from tavli_pi.referee.clock import RefereeClock, format_seconds
 from tavli_pi.referee.dice import (
     DiceWatch,
@@ -29,7 +30,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import broken_rule, differing_points, one_play_reason, turn_after
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
-from tavli_pi.rules.cube import CubeState
+from tavli_pi.rules.cube import CubeState, automatic_double
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.moves import PlayResult, end_turn, format_play, judge, legal_results
 from tavli_pi.rules.position import Position, Side
@@ -39,8 +40,8 @@ from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["Referee", "Verdict", "judge_evidence"]
 
-_IN_GAME = ("awaiting_roll", "rolled", "judging", "illegal", "correcting", "out_of_sync")
-_CLOCKED = (*_IN_GAME, "cube", "resign")  # phases in which a clock may run
+_IN_GAME = (Phase.AWAITING_ROLL, Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC)
+_CLOCKED = (*_IN_GAME, Phase.CUBE, Phase.RESIGN)  # phases in which a clock may run
 _HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
                "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
 
@@ -72,7 +73,7 @@ class Referee:
         self.cube = CubeState()
         self.position = start or Position.start()
         self.game_number = self.match.games + 1
-        self.phase = "setup"
+        self.phase = Phase.SETUP
         self.dice: tuple[int, int] | tuple[()] = ()
         self.before = self.position
         self.results: tuple[PlayResult, ...] = ()
@@ -81,7 +82,7 @@ class Referee:
         self._now = 0.0
         self._out: list[ev.Event] = []
         self._setup_target = self.position
-        self._after_setup = "opening" if start is None else "awaiting_roll"
+        self._after_setup = Phase.OPENING if start is None else Phase.AWAITING_ROLL
         self._watch = DiceWatch(s.settle_frames, s.die_confidence, armed=False)
         self._prem = DiceWatch(s.settle_frames, s.die_confidence, armed=True)
         self._frames: list[Observation] = []
@@ -92,14 +93,14 @@ class Referee:
         self._observed: Position | None = None  # the illegal end position
         self._doubler: Side | None = None
         self._resign: Resignation | None = None
-        self._resume_phase = ""
+        self._resume_phase = Phase.AWAITING_ROLL
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
         self._auto_doubles = 0
         # out of sync (tavli_pi/referee/sync.py): the last known position, what the board shows
         self._sync_known: Position | None = None
         self._sync_roll_seen = False  # lost while judging a seen roll (else: an unseen change)
-        self._sync_resume = "awaiting_roll"  # the phase a restored board returns to
+        self._sync_resume = Phase.AWAITING_ROLL  # the phase a restored board returns to
         self._seen: Position | None = None  # the differing board as announced
         self._adoptable: Position | None = None  # the latest reading confident on every spot
         self._confirmed: list[Side] = []
@@ -129,29 +130,33 @@ class Referee:
             n, score, state.crawford and at_n1 and not won, at_n1 and not state.crawford and not won,
             crawford_rule, max(0, state.game_number - 1),
         )
-        fresh_game = state.phase in ("setup", "opening", "game_over")
+        fresh_game = state.phase in (Phase.SETUP, Phase.OPENING, Phase.GAME_OVER)
         ref = cls(s, match=match, players=state.players, start=None if fresh_game else state.position)
-        ref.game_number = state.game_number + (1 if state.phase == "game_over" else 0)
+        ref.game_number = state.game_number + (1 if state.phase == Phase.GAME_OVER else 0)
         if ref.clock is not None and state.clocks is not None:
             ref.clock.restore(state.clocks, 0.0)  # the reserves carry on; no clock runs until a press
-        if state.phase == "match_over":
-            ref.phase = "match_over"
+        if state.phase == Phase.MATCH_OVER:
+            ref.phase = Phase.MATCH_OVER
             return ref
+        if state.phase == Phase.OPENING and state.cube_value > 1:
+            # automatic doubles (C5) turned the cube before the crash: keep it and the count
+            ref.cube = CubeState(state.cube_value, None)
+            ref._auto_doubles = state.cube_value.bit_length() - 1
         if fresh_game:
             return ref
         ref.cube = CubeState(state.cube_value, state.cube_owner)
-        if state.phase in ("rolled", "judging", "illegal", "correcting", "out_of_sync") and len(state.dice) == 2:
-            ref.phase = "rolled"
+        if state.phase in (Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC) and len(state.dice) == 2:
+            ref.phase = Phase.ROLLED
             ref.dice = (state.dice[0], state.dice[1])
             ref.before = state.position
             ref.results = legal_results(state.position, ref.dice)
             ref._opening_turn = False
-        elif state.phase == "cube":
-            ref.phase = "cube"
+        elif state.phase == Phase.CUBE:
+            ref.phase = Phase.CUBE
             ref._doubler = state.position.turn
-        elif state.phase == "out_of_sync":
+        elif state.phase == Phase.OUT_OF_SYNC:
             # the board is checked against the last known position again (and the mismatch re-raised)
-            ref.phase = "awaiting_roll"
+            ref.phase = Phase.AWAITING_ROLL
         return ref
 
     # -- the state ----------------------------------------------------------------
@@ -193,24 +198,24 @@ class Referee:
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
         p = self.phase
-        if p == "setup":
+        if p == Phase.SETUP:
             self._setup(obs)
-        elif p == "opening":
+        elif p == Phase.OPENING:
             self._opening(obs)
-        elif p == "awaiting_roll":
+        elif p == Phase.AWAITING_ROLL:
             self._awaiting_roll(obs)
-        elif p == "rolled":
+        elif p == Phase.ROLLED:
             self._rolled(obs)
-        elif p == "judging":
+        elif p == Phase.JUDGING:
             self._collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
                 # keep it, and take it once the play is judged (a slow verdict must not lose a roll)
                 self._pending_roll = self._watch.feed(obs.dice, need=2)
             self._try_judge()
-        elif p in ("illegal", "correcting"):
+        elif p in (Phase.ILLEGAL, Phase.CORRECTING):
             self._after_illegal(obs)
-        elif p == "out_of_sync":
+        elif p == Phase.OUT_OF_SYNC:
             self._out_of_sync(obs)
         # cube, resign, game_over, match_over: the board is not watched
 
@@ -257,7 +262,7 @@ class Referee:
             self.phase = self._after_setup
             if self.clock is not None:
                 self.clock.new_game(self.match.score, self._now)
-            if self.phase == "opening":
+            if self.phase == Phase.OPENING:
                 self._emit(
                     ev.GameStarted, game_number=self.game_number, score=self.match.score,
                     crawford=self.match.crawford_game,
@@ -318,6 +323,18 @@ class Referee:
         bd = next(d.value for d in dice if d.half != white_half)
         if wd == bd:
             self.last_verdict = "tie: roll again"
+            cube = automatic_double(self.cube, self._auto_doubles, s.rules, match=self.match)
+            if cube != self.cube:
+                # C5: a tie in money play turns the centred cube, at most rules.max_automatic times a game
+                self.cube = cube
+                self._auto_doubles += 1
+                self.last_verdict = f"tie: the cube is at {cube.value}"
+                self._emit(
+                    ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="C5",
+                    message=f"Both rolled {wd}: automatic double, the cube is at {cube.value}; roll again.",
+                    extra={"automatic_double": cube.value},
+                )
+                return
             self._emit(
                 ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="E1",
                 message=f"Both rolled {wd}: roll again.",
@@ -373,7 +390,7 @@ class Referee:
         self.dice = dice
         self.before = self.position
         self.results = legal_results(self.position, dice)
-        self.phase = "rolled"
+        self.phase = Phase.ROLLED
         self._opening_turn = opening
         self._reset_view()
         self._prem.rearm()
@@ -406,7 +423,7 @@ class Referee:
                 early = self._prem.feed(theirs, need=2)
                 if early is not None:
                     self._premature_roll(early)
-                    if self.phase != "rolled":
+                    if self.phase != Phase.ROLLED:
                         return
         elif not theirs:
             self._prem.rearm()
@@ -414,7 +431,7 @@ class Referee:
                 self._premature = None
         if not mine and not obs.hand and not obs.motion:
             # E5: the roller picked up the dice; the play is final.
-            self.phase = "judging"
+            self.phase = Phase.JUDGING
             self._waited = 0
             self._asked = False
             self._watch.rearm()
@@ -454,7 +471,7 @@ class Referee:
     def _premature_stands(self, dice: tuple[DieReading, ...]) -> None:
         # the roller's play is final now; the early roll is processed once it is judged
         self._pending_roll = dice
-        self.phase = "judging"
+        self.phase = Phase.JUDGING
         self._try_judge()
 
     def _candidates(self) -> list[Position]:
@@ -511,7 +528,7 @@ class Referee:
             return winner
         self.position = end_turn(after)
         self.dice = ()
-        self.phase = "awaiting_roll"
+        self.phase = Phase.AWAITING_ROLL
         return None
 
     def _continue(self, winner: Side | None) -> None:
@@ -533,7 +550,7 @@ class Referee:
         self.wrong_points = j.wrong_points
         self.last_verdict = "illegal play"
         pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in j.wrong_points)
-        self.phase = "illegal"
+        self.phase = Phase.ILLEGAL
         rule = broken_rule(self.before, observed, self._dice2())
         self._emit(
             ev.IllegalPlay, side=side, dice=self._dice2(), before=self.before, observed=observed,
@@ -552,7 +569,7 @@ class Referee:
             self._watch.rearm()
 
     def _demand_correction(self) -> None:
-        self.phase = "correcting"
+        self.phase = Phase.CORRECTING
         self._reset_view()
         side = self.before.turn
         self._emit(ev.CorrectionDemanded, side=side, rule="E8",
@@ -580,7 +597,7 @@ class Referee:
 
     def _after_illegal(self, obs: Observation) -> None:
         side = self.before.turn
-        if self.phase == "illegal":
+        if self.phase == Phase.ILLEGAL:
             # E8: the opponent rolling accepts the illegal play.
             dice = self._watch.feed(obs.dice, need=2)
             if dice is not None:
@@ -613,8 +630,8 @@ class Referee:
     def _lose_sync(self, observed: Position, *, roll_seen: bool, why: str) -> None:
         self._sync_known = self.before if roll_seen else self.position
         self._sync_roll_seen = roll_seen
-        self._sync_resume = "awaiting_roll" if roll_seen else self.phase
-        self.phase = "out_of_sync"
+        self._sync_resume = Phase.AWAITING_ROLL if roll_seen else self.phase
+        self.phase = Phase.OUT_OF_SYNC
         self._pending_roll = None
         self._premature = None
         self._confirmed = []
@@ -708,7 +725,7 @@ class Referee:
         if meaning == "unplayed":
             self.dice = ()
             self.results = ()
-            self.phase = "awaiting_roll"
+            self.phase = Phase.AWAITING_ROLL
             self.last_verdict = "board restored"
             self._emit(ev.BoardResynced, position=known,
                        message=f"The board is back at the position before the roll: {_name(known.turn)}, "
@@ -772,7 +789,7 @@ class Referee:
         self.before = after
         self.dice = ()
         self.results = ()
-        self.phase = "awaiting_roll"
+        self.phase = Phase.AWAITING_ROLL
         self._either_may_roll = True
         self.last_verdict = "board adopted"
         self._emit(
@@ -789,7 +806,7 @@ class Referee:
         self.match = self.match.after_game(winner, points)
         if self.clock is not None:
             self.clock.end_game(self._now)
-        self.phase = "game_over"
+        self.phase = Phase.GAME_OVER
         self.dice = ()
         self.last_verdict = f"{_name(winner)} wins {points}"
         self._emit(
@@ -798,7 +815,7 @@ class Referee:
         )
         champion = self.match.is_over
         if champion is not None:
-            self.phase = "match_over"
+            self.phase = Phase.MATCH_OVER
             self.last_verdict = f"{_name(champion)} wins the match"
             self._emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
                        message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
@@ -808,11 +825,11 @@ class Referee:
         self.cube = CubeState()
         self.position = Position.start()
         self._setup_target = self.position
-        self._after_setup = "opening"
+        self._after_setup = Phase.OPENING
         self._auto_doubles = 0
         self._reported.clear()
         self._reset_view()
-        self.phase = "setup"
+        self.phase = Phase.SETUP
 
     # -- player inputs ------------------------------------------------------------------
     def _refuse(self, inp: PlayerInput, rule: str, message: str) -> None:
@@ -836,10 +853,10 @@ class Referee:
             self._director_clock(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
-        if self.phase == "out_of_sync":
+        if self.phase == Phase.OUT_OF_SYNC:
             self._confirm_board(inp)
             return
-        if self.phase == "illegal":
+        if self.phase == Phase.ILLEGAL:
             victim = self.before.turn.other
             if inp.side not in (None, victim):
                 self._refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
@@ -849,7 +866,7 @@ class Referee:
             else:
                 self._demand_correction()
             return
-        if self.phase == "rolled" and self._premature is not None and self._pending_roll is None \
+        if self.phase == Phase.ROLLED and self._premature is not None and self._pending_roll is None \
                 and self.settings.premature == "victim_option":
             victim = self.position.turn
             if inp.side not in (None, victim):
@@ -866,7 +883,7 @@ class Referee:
         self._refuse(inp, "", f"nothing to {inp.action} now")
 
     def _double(self, inp: PlayerInput) -> None:
-        if self.phase == "illegal":
+        if self.phase == Phase.ILLEGAL:
             # E8: the opponent doubling accepts the illegal play.
             doubler = self.before.turn.other
             if inp.side not in (None, doubler):
@@ -876,7 +893,11 @@ class Referee:
                 self._refuse(inp, "C2", self._why_no_double(doubler))
                 return
             self._resolve_illegal(accepted=True)
-        if self.phase != "awaiting_roll":
+            if self.phase is not Phase.AWAITING_ROLL:
+                return  # the accepted play ended the game: there is nothing left to double
+            self._offer_double(doubler)
+            return
+        if self.phase != Phase.AWAITING_ROLL:
             self._refuse(inp, "C2", "double on your turn, before rolling (C2)")
             return
         if self._either_may_roll and inp.side is not None and inp.side is not self.position.turn:
@@ -888,8 +909,11 @@ class Referee:
         if not self.cube.can_double(side, match=self.match, max_cube=self.settings.rules.max_cube):
             self._refuse(inp, "C2", self._why_no_double(side))
             return
+        self._offer_double(side)
+
+    def _offer_double(self, side: Side) -> None:
         self._doubler = side
-        self.phase = "cube"
+        self.phase = Phase.CUBE
         self.last_verdict = f"{_name(side)} doubles"
         self._emit(ev.CubeOffered, side=side, value=self.cube.value * 2, rule="C2",
                    message=f"{_name(side)} doubles to {self.cube.value * 2}: {_name(side.other)}, take or pass.")
@@ -902,7 +926,7 @@ class Referee:
         return f"the cube never exceeds {self.settings.rules.max_cube} (C4)"
 
     def _answer_double(self, inp: PlayerInput) -> None:
-        if self.phase != "cube" or self._doubler is None:
+        if self.phase != Phase.CUBE or self._doubler is None:
             self._refuse(inp, "C3", "no double to answer")
             return
         doubler = self._doubler
@@ -924,7 +948,7 @@ class Referee:
             self.cube = self.cube.beavered(taker, settings=rules, match=self.match)
         else:
             self.cube = self.cube.doubled(taker, max_cube=rules.max_cube)
-        self.phase = "awaiting_roll"
+        self.phase = Phase.AWAITING_ROLL
         self._doubler = None
         self.last_verdict = f"{_name(taker)} takes"
         self._emit(ev.CubeTaken, side=taker, value=self.cube.value, rule="C3",
@@ -939,14 +963,14 @@ class Referee:
             return
         self._resign = Resignation(inp.side, GameValue(inp.level))
         self._resume_phase = self.phase
-        self.phase = "resign"
+        self.phase = Phase.RESIGN
         self._emit(ev.Resigned, side=inp.side, level=inp.level, rule="S4",
                    message=f"{_name(inp.side)} resigns a {GameValue(inp.level).name.lower()}: "
                    f"{_name(inp.side.other)}, accept or play on.")
 
     def _answer_resign(self, inp: PlayerInput) -> None:
         r = self._resign
-        if self.phase != "resign" or r is None:
+        if self.phase != Phase.RESIGN or r is None:
             self._refuse(inp, "S4", "no resignation to answer")
             return
         if inp.side not in (None, r.winner):
@@ -964,11 +988,11 @@ class Referee:
     # -- the match clock (tavli_pi/referee/clock.py) ---------------------------------------------
     def _clock_owner(self) -> Side:
         """The side that is to act now, whose clock should run."""
-        if self.phase == "cube" and self._doubler is not None:
+        if self.phase == Phase.CUBE and self._doubler is not None:
             return self._doubler.other  # the taker decides
-        if self.phase == "resign" and self._resign is not None:
+        if self.phase == Phase.RESIGN and self._resign is not None:
             return self._resign.winner  # the opponent answers
-        if self.phase in ("rolled", "judging", "illegal", "correcting"):
+        if self.phase in (Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING):
             return self.before.turn  # the mover, until they press
         return self.position.turn
 
@@ -1042,9 +1066,9 @@ class Referee:
     def _hold_for_disputes(self, c: RefereeClock) -> None:
         """Pause while an illegal play is disputed (E8) or the board cannot be seen; resume after."""
         wants = {
-            "dispute": self.phase in ("illegal", "correcting"),
+            "dispute": self.phase in (Phase.ILLEGAL, Phase.CORRECTING),
             "clear_view": self._asked and self.phase in _IN_GAME,
-            "board": self.phase == "out_of_sync",
+            "board": self.phase == Phase.OUT_OF_SYNC,
         }
         for reason, on in wants.items():
             runs = c.running
@@ -1071,7 +1095,7 @@ class Referee:
                               "(clock.on_timeout = notify).", **info)
             return
         self._clock_event(c, loser, f"{_name(loser)}'s time ran out.", **info)
-        self.phase = "match_over"
+        self.phase = Phase.MATCH_OVER
         self.dice = ()
         self.wrong_points = ()
         self.last_verdict = f"{_name(winner)} wins the match on time"
