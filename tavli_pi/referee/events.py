@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from tavli_pi.rules.position import Position, Side
 
@@ -75,6 +75,8 @@ class TableState:
     last_verdict: str = ""
     wrong_points: tuple[int, ...] = ()  # physical (White's) numbering
     clocks: tuple[float, float] | None = None  # seconds left, by Side
+    clear_view: bool = False  # the referee asked for a clear view of the board and still waits for it
+    setup_wrong: bool = False  # the set-up was reported wrong and is not yet right (B3)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -136,6 +138,8 @@ def _state_from(d: dict[str, Any]) -> TableState:
         last_verdict=d.get("last_verdict", ""),
         wrong_points=tuple(d.get("wrong_points", ())),
         clocks=None if clocks is None else (clocks[0], clocks[1]),
+        clear_view=d.get("clear_view", False),
+        setup_wrong=d.get("setup_wrong", False),
     )
 
 
@@ -387,14 +391,16 @@ class BoardAdopted(Event):
     points: tuple[int, ...]  # White's numbering where they differ; 0 = bar, 25 = trays
 
 
-class EventSink:
-    """What every output implements: ``handle`` each event, ``close`` once.
+@runtime_checkable
+class EventSink(Protocol):
+    """What every output is: it ``handle``\ s each event and ``close``\ s once (idempotent).
 
-    Outputs never decide anything about the game; they only show, store or send.
+    A ``typing.Protocol``: the display, the GPIO signals, the table link, the
+    feed and the match log are sinks by having these two methods, no base
+    class or adapter needed. Outputs never decide anything about the game;
+    they only show, store or send.
     """
 
-    def handle(self, event: Event) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
+    def handle(self, event: Event) -> None: ...
 
-    def close(self) -> None:
-        """Release resources; idempotent."""
+    def close(self) -> None: ...

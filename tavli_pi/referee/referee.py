@@ -89,6 +89,7 @@ class Referee:
         self._waited = 0
         self._asked = False
         self._reported: set[tuple[Any, ...]] = set()
+        self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
         self._opening_turn = False
         self._observed: Position | None = None  # the illegal end position
         self._doubler: Side | None = None
@@ -176,6 +177,8 @@ class Referee:
             last_verdict=self.last_verdict,
             wrong_points=self.wrong_points,
             clocks=None if self.clock is None else self.clock.remaining(self._now),
+            clear_view=self._asked,
+            setup_wrong=self._setup_wrong,
         )
 
     def _emit(self, cls: type[ev.Event], **kw: Any) -> None:
@@ -257,6 +260,7 @@ class Referee:
         table = EvidenceTable(self._frames)
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn)
         if r.gap <= s.accept_gap:
+            self._setup_wrong = False
             self._emit(ev.SetupChecked, ok=True, message="The checkers are set up correctly.", rule="B3")
             self._reset_view()
             self.phase = self._after_setup
@@ -279,6 +283,7 @@ class Referee:
                 self._reported.add(key)
                 problems = self._describe(r, target)
                 self.last_verdict = "set up the checkers"
+                self._setup_wrong = True
                 self._emit(
                     ev.SetupChecked, ok=False, problems=problems, rule="B3",
                     message="Set up the checkers: " + "; ".join(problems),
