@@ -393,7 +393,7 @@ class BoardAdopted(Event):
 
 @runtime_checkable
 class EventSink(Protocol):
-    """What every output is: it ``handle``\ s each event and ``close``\ s once (idempotent).
+    """What every output is: it handles each event and closes once (idempotently).
 
     A ``typing.Protocol``: the display, the GPIO signals, the table link, the
     feed and the match log are sinks by having these two methods, no base
