@@ -580,7 +580,8 @@ class Referee:
         self._emit(ev.CorrectionDemanded, side=side, rule="E8",
                    message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self._dice2()))}.")
 
-    def _resolve_illegal(self, *, accepted: bool, after: Position | None = None) -> None:
+    def _resolve_illegal(self, *, accepted: bool, after: Position | None = None) -> bool:
+        """Settle the disputed play (E8); True when it ended the game."""
         side = self.before.turn
         if accepted:
             assert self._observed is not None
@@ -599,6 +600,7 @@ class Referee:
             else f"{_name(side)} corrected the play: {text}.",
         )
         self._continue(winner)
+        return winner is not None
 
     def _after_illegal(self, obs: Observation) -> None:
         side = self.before.turn
@@ -897,8 +899,7 @@ class Referee:
             if not self.cube.can_double(doubler, match=self.match, max_cube=self.settings.rules.max_cube):
                 self._refuse(inp, "C2", self._why_no_double(doubler))
                 return
-            self._resolve_illegal(accepted=True)
-            if self.phase is not Phase.AWAITING_ROLL:
+            if self._resolve_illegal(accepted=True):
                 return  # the accepted play ended the game: there is nothing left to double
             self._offer_double(doubler)
             return
