@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from tavli_pi.errors import RecordError, StoreError
 from tavli_pi.record.header import MatchHeader
-from tavli_pi.referee.events import Event, TableState, from_dict, to_dict
+from tavli_pi.referee.events import Event, from_dict, to_dict
 
 __all__ = [
     "APPLICATION_ID",
@@ -301,7 +301,8 @@ class MatchLog:
                 if expect_seq is not None and seq != expect_seq:
                     conn.execute("ROLLBACK")
                     raise StoreError(f"{self._path}: expected to append event {expect_seq} but the "
-                                     f"log ends at {seq - 1}; resume from MatchLog.resume()")
+                                     f"log ends at {seq - 1}; reopen it to resume "
+                                     "(tavli_pi.record.resume.open_for_resume)")
                 now = time.time()
                 out: list[int] = []
                 for kind, at, game, body, frame in rows:
@@ -361,10 +362,6 @@ class MatchLog:
         with self._lock:
             row = self._query("SELECT jpeg FROM frames WHERE seq = ?", (seq,)).fetchone()
         return None if row is None else bytes(row[0])
-
-    def last_state(self) -> TableState | None:
-        ev = self.last()
-        return None if ev is None else ev.event.state
 
     def _decode(self, seq: int, body: str) -> Event:
         try:
