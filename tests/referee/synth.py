@@ -181,3 +181,10 @@ def only(events: Sequence[Event], cls: type[E], index: int = 0) -> E:
     found = [e for e in events if isinstance(e, cls)]
     assert len(found) > index, f"no {cls.kind} event #{index} in {kinds(events)}"
     return found[index]
+
+
+def nth(events: Sequence[Event], index: int, cls: type[E]) -> E:
+    """``events[index]``, checked to be a ``cls`` (so its fields are typed)."""
+    e = events[index]
+    assert isinstance(e, cls), f"event #{index} is {e.kind}, not {cls.kind}"
+    return e
