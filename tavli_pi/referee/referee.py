@@ -25,10 +25,10 @@ from tavli_pi.referee.dice import (
     own_half,
     void_reason,
 )
-from tavli_pi.referee.evidence import EvidenceTable, Reading, counts_to_position, read, spot_counts
+from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.settings import RefereeSettings
-from tavli_pi.referee.sync import broken_rule, differing_points, one_play_reason, turn_after
+from tavli_pi.referee.sync import BoardSync, broken_rule, one_play_reason
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState, automatic_double
 from tavli_pi.rules.match import MatchState
@@ -98,14 +98,8 @@ class Referee:
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
         self._auto_doubles = 0
-        # out of sync (tavli_pi/referee/sync.py): the last known position, what the board shows
-        self._sync_known: Position | None = None
-        self._sync_roll_seen = False  # lost while judging a seen roll (else: an unseen change)
-        self._sync_resume = Phase.AWAITING_ROLL  # the phase a restored board returns to
-        self._seen: Position | None = None  # the differing board as announced
-        self._adoptable: Position | None = None  # the latest reading confident on every spot
-        self._confirmed: list[Side] = []
         self._either_may_roll = False  # after an adoption: the first roll may come from either side
+        self.sync = BoardSync(self)  # the out-of-sync recovery (sync.py)
         self.clock: RefereeClock | None = None
         if s.clock is not None:
             self.clock = RefereeClock(s.clock, self.match.length, self.match.score,
@@ -219,7 +213,7 @@ class Referee:
         elif p in (Phase.ILLEGAL, Phase.CORRECTING):
             self._after_illegal(obs)
         elif p == Phase.OUT_OF_SYNC:
-            self._out_of_sync(obs)
+            self.sync.watch(obs)
         # cube, resign, game_over, match_over: the board is not watched
 
     def _collect(self, obs: Observation) -> bool:
@@ -494,7 +488,7 @@ class Referee:
             why = one_play_reason(self.before, v.result, self._dice2())
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
-                self._lose_sync(v.result, roll_seen=True, why=why)
+                self.sync.lose(v.result, roll_seen=True, why=why)
             else:
                 self._illegal(v.result)
         else:
@@ -632,181 +626,7 @@ class Referee:
                  turn=self.position.turn)
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
-            self._lose_sync(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
-
-    def _lose_sync(self, observed: Position, *, roll_seen: bool, why: str) -> None:
-        self._sync_known = self.before if roll_seen else self.position
-        self._sync_roll_seen = roll_seen
-        self._sync_resume = Phase.AWAITING_ROLL if roll_seen else self.phase
-        self.phase = Phase.OUT_OF_SYNC
-        self._pending_roll = None
-        self._premature = None
-        self._confirmed = []
-        self._adoptable = None
-        self._waited = 0
-        self._asked = False
-        self._announce(observed, why)
-
-    def _announce(self, observed: Position, why: str = "") -> None:
-        known = self._sync_known
-        assert known is not None
-        self._seen = observed
-        pts = differing_points(known, observed)
-        self.wrong_points = pts
-        self.last_verdict = "board out of sync"
-        where = ", ".join("bar" if p == 0 else "trays" if p == 25 else str(p) for p in pts)
-        head = ""
-        if self._sync_roll_seen:
-            side = known.turn
-            head = f"{_name(side)}'s play with {'-'.join(map(str, self._dice2()))} cannot be judged ({why}). "
-        done = [_name(x) for x in self._confirmed]
-        if done:
-            todo = _name(self._confirmed[0].other)
-            tail = f"{done[0]} confirmed the board as it stands; {todo}, press ACCEPT too, or restore it."
-        else:
-            tail = "restore it, or both players confirm the board as it stands (ACCEPT)."
-        self._emit(
-            ev.BoardMismatch, known=known, observed=observed, points=pts,
-            reason="not_one_play" if self._sync_roll_seen else "unseen_change",
-            confirmed=tuple(x.name.lower() for x in self._confirmed),
-            message=f"{head}The board differs from the last known position at point(s) {where}: {tail}",
-        )
-
-    def _sync_targets(self) -> list[tuple[Position, str]]:
-        """Positions that put the referee back in step: (position, what it means)."""
-        known = self._sync_known
-        assert known is not None
-        if not self._sync_roll_seen:
-            return [(known, "restored")]
-        return [(p, "played") for p in self._candidates()] + [(known, "unplayed")]
-
-    def _confident_reading(self, table: EvidenceTable) -> Position | None:
-        """The board as read when every spot is confident and stable and it is a position (15 + 15)."""
-        s = self.settings
-        if table.frames < s.stable_frames:
-            return None
-        if float(min(table.conf_light.min(), table.conf_dark.min())) < s.illegal_confidence:
-            return None
-        for fl, fd in table.frame_argmax[-s.stable_frames:]:
-            if (fl != table.argmax_light).any() or (fd != table.argmax_dark).any():
-                return None
-        known = self._sync_known
-        turn = known.turn if known is not None else self.position.turn
-        return counts_to_position(table.argmax_light, table.argmax_dark, turn, s.light_is_white)
-
-    def _out_of_sync(self, obs: Observation) -> None:
-        s = self.settings
-        self._watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
-        if not self._collect(obs):
-            self._adoptable = None  # a hand or motion: the board may be changing
-            return
-        if len(self._frames) < s.stable_frames:
-            return
-        table = EvidenceTable(self._frames)
-        targets = self._sync_targets()
-        known = self._sync_known
-        assert known is not None
-        r = read(table, [p for p, _ in targets], light_is_white=s.light_is_white, turn=known.turn)
-        if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
-            self._resync(*targets[r.best])
-            return
-        self._adoptable = self._confident_reading(table)
-        fresh = (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
-                 and r.stable_frames >= s.stable_frames)
-        seen = self._seen
-        if fresh and r.free is not None and (seen is None or r.free.layout_key() != seen.layout_key()):
-            self._confirmed = []  # a different board: confirmations were for the old one
-            self._announce(r.free, "the board changed again")
-        if len(self._confirmed) == 2:
-            self._adopt()
-
-    def _resync(self, pos: Position, meaning: str) -> None:
-        known = self._sync_known
-        assert known is not None
-        self._clear_sync()
-        if meaning == "played":
-            self._emit(ev.BoardResynced, position=pos,
-                       message="The board matches a play of the roll again: back in step.")
-            self._accept_play(pos)
-            return
-        if meaning == "unplayed":
-            self.dice = ()
-            self.results = ()
-            self.phase = Phase.AWAITING_ROLL
-            self.last_verdict = "board restored"
-            self._emit(ev.BoardResynced, position=known,
-                       message=f"The board is back at the position before the roll: {_name(known.turn)}, "
-                       "roll again.")
-            return
-        self.phase = self._sync_resume
-        self.last_verdict = "board restored"
-        self._emit(ev.BoardResynced, position=known,
-                   message="The board is back at the last known position: play on.")
-
-    def _clear_sync(self) -> None:
-        self._sync_known = None
-        self._seen = None
-        self._adoptable = None
-        self._confirmed = []
-        self.wrong_points = ()
-        self._reset_view()
-
-    def _confirm_board(self, inp: PlayerInput) -> None:
-        """ACCEPT while out of sync: a player confirms the board as it stands.
-
-        Two confirmations adopt it, one per side: a press naming its side counts
-        for that side (again: refused); a press that cannot name its side (None:
-        a shared button, the touch page) counts for the first side not yet confirmed.
-        """
-        if inp.action is Action.CORRECT:
-            self._refuse(inp, "", "restore the board to the last known position, or both players press "
-                         "ACCEPT to confirm the board as it stands")
-            return
-        if len(self._confirmed) == 2:
-            self._refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
-                         "of every checker to adopt it")
-            return
-        side = inp.side
-        if side is None:
-            side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self._confirmed)
-        if side in self._confirmed:
-            self._refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
-                         "confirms too, or restore the board")
-            return
-        self._confirmed.append(side)
-        if len(self._confirmed) < 2:
-            assert self._seen is not None
-            self._announce(self._seen)
-            return
-        self._adopt()
-
-    def _adopt(self) -> None:
-        known, seen, board = self._sync_known, self._seen, self._adoptable
-        assert known is not None and seen is not None
-        if board is None or board.layout_key() != seen.layout_key():
-            # confirmed, but the referee must see that board clearly to carry on from it
-            self._ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
-                                 "to adopt the board", now=True)
-            return
-        turn = turn_after(known, board, roll_seen=self._sync_roll_seen)
-        after = board.with_turn(turn)
-        pts = differing_points(known, after)
-        self._clear_sync()
-        self.position = after
-        self.before = after
-        self.dice = ()
-        self.results = ()
-        self.phase = Phase.AWAITING_ROLL
-        self._either_may_roll = True
-        self.last_verdict = "board adopted"
-        self._emit(
-            ev.BoardAdopted, before=known, after=after, points=pts,
-            message=f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
-            "expected to roll (a roll in the other player's half is taken as theirs).",
-        )
-        winner = game_winner(after)
-        if winner is not None:
-            self._continue(winner)
+            self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side, points: int, result: str) -> None:
@@ -861,7 +681,7 @@ class Referee:
 
     def _decide(self, inp: PlayerInput) -> None:
         if self.phase == Phase.OUT_OF_SYNC:
-            self._confirm_board(inp)
+            self.sync.confirm(inp)
             return
         if self.phase == Phase.ILLEGAL:
             victim = self.before.turn.other

@@ -144,7 +144,7 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
     while st.turns < max_turns and ref.phase not in ("game_over", "setup", "match_over"):
         st.turns += 1
         if ref.phase == "out_of_sync" and rng.random() < 0.5:
-            known = ref._sync_known
+            known = ref.sync.state.known
             assert known is not None
             if rng.random() < 0.4:
                 truth = known  # the players put the board back as the referee knows it
