@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tavli_pi.referee import events as ev
-from tavli_pi.referee.events import Phase
-from tavli_pi.referee.clock import RefereeClock, format_seconds
+from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
     DiceWatch,
     bearing_off_no_contact,
@@ -25,25 +24,23 @@ from tavli_pi.referee.dice import (
     own_half,
     void_reason,
 )
+from tavli_pi.referee.events import Phase
 from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync, broken_rule, one_play_reason
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
-from tavli_pi.rules.cube import CubeState, automatic_double
+from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.moves import PlayResult, end_turn, format_play, judge, legal_results
 from tavli_pi.rules.position import Position, Side
-from tavli_pi.rules.scoring import GameValue, Resignation, game_winner, outcome_borne_off, outcome_passed
-from tavli_pi.referee.match_clock import Timeout
+from tavli_pi.rules.scoring import game_winner, outcome_borne_off
 from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["Referee", "Verdict", "judge_evidence"]
 
-_IN_GAME = (Phase.AWAITING_ROLL, Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC)
-_CLOCKED = (*_IN_GAME, Phase.CUBE, Phase.RESIGN)  # phases in which a clock may run
-_HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
-               "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
+
 
 
 def _name(side: Side) -> str:
@@ -92,14 +89,12 @@ class Referee:
         self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
         self._opening_turn = False
         self._observed: Position | None = None  # the illegal end position
-        self._doubler: Side | None = None
-        self._resign: Resignation | None = None
-        self._resume_phase = Phase.AWAITING_ROLL
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
-        self._auto_doubles = 0
         self._either_may_roll = False  # after an adoption: the first roll may come from either side
         self.sync = BoardSync(self)  # the out-of-sync recovery (sync.py)
+        self.offers = Offers(self)  # cube and resignation offers (offers.py)
+        self.timing = ClockKeeper(self)  # paddles, pauses, holds and flags of ``clock`` (clock.py)
         self.clock: RefereeClock | None = None
         if s.clock is not None:
             self.clock = RefereeClock(s.clock, self.match.length, self.match.score,
@@ -136,7 +131,7 @@ class Referee:
         if state.phase == Phase.OPENING and state.cube_value > 1:
             # automatic doubles (C5) turned the cube before the crash: keep it and the count
             ref.cube = CubeState(state.cube_value, None)
-            ref._auto_doubles = state.cube_value.bit_length() - 1
+            ref.offers.state.auto_doubles = state.cube_value.bit_length() - 1
         if fresh_game:
             return ref
         ref.cube = CubeState(state.cube_value, state.cube_owner)
@@ -148,7 +143,7 @@ class Referee:
             ref._opening_turn = False
         elif state.phase == Phase.CUBE:
             ref.phase = Phase.CUBE
-            ref._doubler = state.position.turn
+            ref.offers.state.doubler = state.position.turn
         elif state.phase == Phase.OUT_OF_SYNC:
             # the board is checked against the last known position again (and the mismatch re-raised)
             ref.phase = Phase.AWAITING_ROLL
@@ -183,13 +178,13 @@ class Referee:
         self._now = now
         self._out = []
         if self.clock is not None:
-            self._poll_clock(self.clock)
+            self.timing.poll()
         if isinstance(item, PlayerInput):
             self._on_input(item)
         else:
             self._on_observation(item)
         if self.clock is not None:
-            self._hold_for_disputes(self.clock)
+            self.timing.hold_for_disputes()
         return self._out
 
     # -- observations -------------------------------------------------------------
@@ -322,11 +317,9 @@ class Referee:
         bd = next(d.value for d in dice if d.half != white_half)
         if wd == bd:
             self.last_verdict = "tie: roll again"
-            cube = automatic_double(self.cube, self._auto_doubles, s.rules, match=self.match)
-            if cube != self.cube:
+            cube = self.offers.automatic_double()
+            if cube is not None:
                 # C5: a tie in money play turns the centred cube, at most rules.max_automatic times a game
-                self.cube = cube
-                self._auto_doubles += 1
                 self.last_verdict = f"tie: the cube is at {cube.value}"
                 self._emit(
                     ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="C5",
@@ -653,7 +646,7 @@ class Referee:
         self.position = Position.start()
         self._setup_target = self.position
         self._after_setup = Phase.OPENING
-        self._auto_doubles = 0
+        self.offers.new_game()
         self._reported.clear()
         self._reset_view()
         self.phase = Phase.SETUP
@@ -665,19 +658,19 @@ class Referee:
     def _on_input(self, inp: PlayerInput) -> None:
         a = inp.action
         if a is Action.DOUBLE:
-            self._double(inp)
+            self.offers.double(inp)
         elif a in (Action.TAKE, Action.PASS, Action.BEAVER):
-            self._answer_double(inp)
+            self.offers.answer_double(inp)
         elif a is Action.RESIGN:
-            self._resign_offer(inp)
+            self.offers.resign(inp)
         elif a in (Action.ACCEPT_RESIGN, Action.REJECT_RESIGN):
-            self._answer_resign(inp)
+            self.offers.answer_resign(inp)
         elif a in (Action.ACCEPT, Action.CORRECT):
             self._decide(inp)
         elif a is Action.PADDLE:
-            self._paddle(inp)
+            self.timing.paddle(inp)
         elif a in (Action.PAUSE, Action.RESUME):
-            self._director_clock(inp)
+            self.timing.director(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
         if self.phase == Phase.OUT_OF_SYNC:
@@ -709,225 +702,6 @@ class Referee:
             return
         self._refuse(inp, "", f"nothing to {inp.action} now")
 
-    def _double(self, inp: PlayerInput) -> None:
-        if self.phase == Phase.ILLEGAL:
-            # E8: the opponent doubling accepts the illegal play.
-            doubler = self.before.turn.other
-            if inp.side not in (None, doubler):
-                self._refuse(inp, "C2", f"only {_name(doubler)} may double now")
-                return
-            if not self.cube.can_double(doubler, match=self.match, max_cube=self.settings.rules.max_cube):
-                self._refuse(inp, "C2", self._why_no_double(doubler))
-                return
-            if self._resolve_illegal(accepted=True):
-                return  # the accepted play ended the game: there is nothing left to double
-            self._offer_double(doubler)
-            return
-        if self.phase != Phase.AWAITING_ROLL:
-            self._refuse(inp, "C2", "double on your turn, before rolling (C2)")
-            return
-        if self._either_may_roll and inp.side is not None and inp.side is not self.position.turn:
-            self.position = self.position.with_turn(inp.side)  # after an adopted board: who acts first
-        side = self.position.turn
-        if inp.side not in (None, side):
-            self._refuse(inp, "C2", f"only {_name(side)}, on roll, may double now (C2)")
-            return
-        if not self.cube.can_double(side, match=self.match, max_cube=self.settings.rules.max_cube):
-            self._refuse(inp, "C2", self._why_no_double(side))
-            return
-        self._offer_double(side)
-
-    def _offer_double(self, side: Side) -> None:
-        self._doubler = side
-        self.phase = Phase.CUBE
-        self.last_verdict = f"{_name(side)} doubles"
-        self._emit(ev.CubeOffered, side=side, value=self.cube.value * 2, rule="C2",
-                   message=f"{_name(side)} doubles to {self.cube.value * 2}: {_name(side.other)}, take or pass.")
-
-    def _why_no_double(self, side: Side) -> str:
-        if not self.match.cube_allowed:
-            return "no cube in " + ("a 1-point match (S3)" if self.match.length == 1 else "the Crawford game (S3)")
-        if self.cube.owner is not None and self.cube.owner is not side:
-            return f"{_name(self.cube.owner)} owns the cube (C2)"
-        return f"the cube never exceeds {self.settings.rules.max_cube} (C4)"
-
-    def _answer_double(self, inp: PlayerInput) -> None:
-        if self.phase != Phase.CUBE or self._doubler is None:
-            self._refuse(inp, "C3", "no double to answer")
-            return
-        doubler = self._doubler
-        taker = doubler.other
-        if inp.side not in (None, taker):
-            self._refuse(inp, "C3", f"{_name(taker)} answers the double (C3)")
-            return
-        if inp.action is Action.PASS:
-            out = outcome_passed(doubler, self.cube)
-            self._emit(ev.CubePassed, side=taker, value=self.cube.value, rule="C3",
-                       message=f"{_name(taker)} passes: {_name(doubler)} wins {self.cube.value}.")
-            self._game_over(doubler, out.points, "pass")
-            return
-        rules = self.settings.rules
-        if inp.action is Action.BEAVER:
-            if not self.cube.can_beaver(taker, settings=rules, match=self.match):
-                self._refuse(inp, "C5", "no beavers here (C5): take or pass")
-                return
-            self.cube = self.cube.beavered(taker, settings=rules, match=self.match)
-        else:
-            self.cube = self.cube.doubled(taker, max_cube=rules.max_cube)
-        self.phase = Phase.AWAITING_ROLL
-        self._doubler = None
-        self.last_verdict = f"{_name(taker)} takes"
-        self._emit(ev.CubeTaken, side=taker, value=self.cube.value, rule="C3",
-                   message=f"{_name(taker)} takes; the cube is at {self.cube.value}.")
-
-    def _resign_offer(self, inp: PlayerInput) -> None:
-        if self.phase not in _IN_GAME or inp.side is None:
-            self._refuse(inp, "S4", "resign during a game, naming the side that resigns (S4)")
-            return
-        if inp.level not in (1, 2, 3):
-            self._refuse(inp, "S4", "resign a single (1), gammon (2) or backgammon (3) game (S4)")
-            return
-        self._resign = Resignation(inp.side, GameValue(inp.level))
-        self._resume_phase = self.phase
-        self.phase = Phase.RESIGN
-        self._emit(ev.Resigned, side=inp.side, level=inp.level, rule="S4",
-                   message=f"{_name(inp.side)} resigns a {GameValue(inp.level).name.lower()}: "
-                   f"{_name(inp.side.other)}, accept or play on.")
-
-    def _answer_resign(self, inp: PlayerInput) -> None:
-        r = self._resign
-        if self.phase != Phase.RESIGN or r is None:
-            self._refuse(inp, "S4", "no resignation to answer")
-            return
-        if inp.side not in (None, r.winner):
-            self._refuse(inp, "S4", f"{_name(r.winner)} answers the resignation (S4)")
-            return
-        accepted = inp.action is Action.ACCEPT_RESIGN
-        self._resign = None
-        self.phase = self._resume_phase
-        self._emit(ev.ResignationAnswered, side=r.winner, accepted=accepted, rule="S4",
-                   message=f"{_name(r.winner)} " + ("accepts." if accepted else "plays on."))
-        if accepted:
-            pts = r.points(self.cube, settings=self.settings.rules, match=self.match)
-            self._game_over(r.winner, pts, "resign")
-
-    # -- the match clock (tavli_pi/referee/clock.py) ---------------------------------------------
-    def _clock_owner(self) -> Side:
-        """The side that is to act now, whose clock should run."""
-        if self.phase == Phase.CUBE and self._doubler is not None:
-            return self._doubler.other  # the taker decides
-        if self.phase == Phase.RESIGN and self._resign is not None:
-            return self._resign.winner  # the opponent answers
-        if self.phase in (Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING):
-            return self.before.turn  # the mover, until they press
-        return self.position.turn
-
-    def _clock_event(self, clock: RefereeClock, side: Side, message: str, **extra: Any) -> None:
-        self._emit(ev.ClockReading, side=side, remaining=clock.remaining(self._now), message=message,
-                   extra={"paused": clock.paused, "holds": sorted(clock.holds), **extra})
-
-    def _paddle(self, inp: PlayerInput) -> None:
-        c = self.clock
-        if c is None:
-            self._refuse(inp, "", "this table has no clock: set [clock] enabled = true to use the paddles")
-            return
-        if self.phase not in _CLOCKED:
-            self._refuse(inp, "", "the clocks are stopped between games: after the opening roll its loser "
-                         "presses, starting the winner's clock (USBGF clock rules 3.3)")
-            return
-        owner = self._clock_owner()
-        side = inp.side if inp.side is not None else (c.running if c.running is not None else owner.other)
-        if c.flagged(self._now) is not None:
-            self._refuse(inp, "", "time has run out: the clock waits for the director")
-            return
-        if c.holds:
-            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
-            self._refuse(inp, "", f"the clock is paused for {why}; it restarts when that is settled")
-            return
-        if c.running is None and side is owner:
-            self._refuse(inp, "", f"{_name(owner)} is to act: {_name(owner.other)} presses to start "
-                         f"{_name(owner)}'s clock (USBGF clock rules 3.3)")
-            return
-        if c.running is not None and c.running is not side:
-            self._refuse(inp, "", f"{_name(side)}'s clock is not running: {_name(c.running)} presses "
-                         "at the end of their turn")
-            return
-        c.press(side, self._now)
-        runs = c.running
-        assert runs is not None
-        left = c.remaining(self._now)[runs]
-        self._clock_event(c, runs, f"{_name(side)} pressed the clock: {_name(runs)}'s clock runs "
-                          f"({format_seconds(left)} left).", pressed_by=side.name.lower())
-
-    def _director_clock(self, inp: PlayerInput) -> None:
-        c = self.clock
-        if c is None:
-            self._refuse(inp, "", "this table has no clock: set [clock] enabled = true")
-            return
-        runs = c.running
-        if c.flagged(self._now) is not None:
-            self._refuse(inp, "", "time has run out: the clock stays stopped (clock.on_timeout)")
-            return
-        if runs is None:
-            self._refuse(inp, "", f"no clock is running to {inp.action}: the clocks are stopped")
-            return
-        if inp.action is Action.PAUSE:
-            if "director" in c.holds:
-                self._refuse(inp, "", "the clock is already paused by the director")
-                return
-            c.hold("director", self._now)
-            self._clock_event(c, runs, "The director paused the clock.")
-            return
-        if not {"director", "overtime"} & c.holds:
-            self._refuse(inp, "", "the director has not paused the clock")
-            return
-        c.release("overtime", self._now)
-        c.release("director", self._now)
-        if c.holds:
-            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
-            self._clock_event(c, runs, f"The director released the clock; it still waits for {why}.")
-        else:
-            self._clock_event(c, runs, "The director restarted the clock.")
-
-    def _hold_for_disputes(self, c: RefereeClock) -> None:
-        """Pause while an illegal play is disputed (E8) or the board cannot be seen; resume after."""
-        wants = {
-            "dispute": self.phase in (Phase.ILLEGAL, Phase.CORRECTING),
-            "clear_view": self._asked and self.phase in _IN_GAME,
-            "board": self.phase == Phase.OUT_OF_SYNC,
-        }
-        for reason, on in wants.items():
-            runs = c.running
-            if on and reason not in c.holds:
-                if c.hold(reason, self._now) and runs is not None:
-                    self._clock_event(c, runs, f"Clock paused for {_HOLD_NAMES[reason]}.")
-            elif not on and c.release(reason, self._now) and runs is not None:
-                self._clock_event(c, runs, "Clock running again.")
-
-    def _poll_clock(self, c: RefereeClock) -> None:
-        flag = c.poll(self._now)
-        if flag is None:
-            return
-        loser, winner = flag.side, flag.side.other
-        info = {"flag": flag.timeout.value, "flag_at": flag.at}
-        if flag.timeout is Timeout.OVERTIME:
-            self.last_verdict = f"{_name(loser)}: overtime"
-            self._clock_event(c, loser, f"{_name(loser)}'s reserve ran out: {format_seconds(c.settings.overtime)} "
-                              "of overtime (USBGF optional rule); the director restarts the clock.", **info)
-            return
-        if flag.timeout is Timeout.NOTIFY:
-            self.last_verdict = f"{_name(loser)}: time"
-            self._clock_event(c, loser, f"{_name(loser)}'s time ran out: call the director, who rules "
-                              "(clock.on_timeout = notify).", **info)
-            return
-        self._clock_event(c, loser, f"{_name(loser)}'s time ran out.", **info)
-        self.phase = Phase.MATCH_OVER
-        self.dice = ()
-        self.wrong_points = ()
-        self.last_verdict = f"{_name(winner)} wins the match on time"
-        self._emit(ev.MatchOver, winner=winner, score=self.match.score, extra={"reason": "time"},
-                   message=f"{_name(loser)}'s time ran out: {_name(winner)} wins the match (USBGF clock rules "
-                   "5, time expiration: a player whose reserve runs out loses the match).")
 
 
 def _white_point(spot: int, light_is_white: bool) -> int:

@@ -281,7 +281,7 @@ class BoardSync:
         self._clear()
         if meaning == "played":
             ref._emit(ev.BoardResynced, position=pos,
-                       message="The board matches a play of the roll again: back in step.")
+                      message="The board matches a play of the roll again: back in step.")
             ref._accept_play(pos)
             return
         if meaning == "unplayed":
@@ -290,13 +290,13 @@ class BoardSync:
             ref.phase = Phase.AWAITING_ROLL
             ref.last_verdict = "board restored"
             ref._emit(ev.BoardResynced, position=known,
-                       message=f"The board is back at the position before the roll: {_name(known.turn)}, "
-                       "roll again.")
+                      message=f"The board is back at the position before the roll: {_name(known.turn)}, "
+                      "roll again.")
             return
         ref.phase = self.state.resume
         ref.last_verdict = "board restored"
         ref._emit(ev.BoardResynced, position=known,
-                   message="The board is back at the last known position: play on.")
+                  message="The board is back at the last known position: play on.")
 
     def _clear(self) -> None:
         ref = self.ref
@@ -317,18 +317,18 @@ class BoardSync:
         ref = self.ref
         if inp.action is Action.CORRECT:
             ref._refuse(inp, "", "restore the board to the last known position, or both players press "
-                         "ACCEPT to confirm the board as it stands")
+                        "ACCEPT to confirm the board as it stands")
             return
         if len(self.state.confirmed) == 2:
             ref._refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
-                         "of every checker to adopt it")
+                        "of every checker to adopt it")
             return
         side = inp.side
         if side is None:
             side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self.state.confirmed)
         if side in self.state.confirmed:
             ref._refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
-                         "confirms too, or restore the board")
+                        "confirms too, or restore the board")
             return
         self.state.confirmed.append(side)
         if len(self.state.confirmed) < 2:
@@ -344,7 +344,7 @@ class BoardSync:
         if board is None or board.layout_key() != seen.layout_key():
             # confirmed, but the referee must see that board clearly to carry on from it
             ref._ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
-                                 "to adopt the board", now=True)
+                                "to adopt the board", now=True)
             return
         turn = turn_after(known, board, roll_seen=self.state.roll_seen)
         after = board.with_turn(turn)
