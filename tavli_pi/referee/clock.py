@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tavli_pi.referee import events as ev
-from tavli_pi.referee.events import Phase
+from tavli_pi.referee.events import IN_GAME, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.match_clock import ClockSettings, Flag, MatchClock, Timeout
 from tavli_pi.rules.position import Side
@@ -136,8 +136,7 @@ def _name(side: Side) -> str:
     return side.name.capitalize()
 
 
-_IN_GAME = (Phase.AWAITING_ROLL, Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC)
-_CLOCKED = (*_IN_GAME, Phase.CUBE, Phase.RESIGN)  # phases in which a clock may run
+_CLOCKED = (*IN_GAME, Phase.CUBE, Phase.RESIGN)  # phases in which a clock may run
 _HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
                "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
 
@@ -237,7 +236,7 @@ class ClockKeeper:
             return
         wants = {
             "dispute": ref.phase in (Phase.ILLEGAL, Phase.CORRECTING),
-            "clear_view": ref._asked and ref.phase in _IN_GAME,
+            "clear_view": ref._asked and ref.phase in IN_GAME,
             "board": ref.phase == Phase.OUT_OF_SYNC,
         }
         for reason, on in wants.items():

@@ -25,6 +25,7 @@ __all__ = [
     "EventSink",
     "PHASES",
     "Phase",
+    "IN_GAME",
 ]
 
 class Phase(StrEnum):
@@ -46,6 +47,8 @@ class Phase(StrEnum):
 
 #: Every phase, in the order of a game (kept for callers that list them).
 PHASES = tuple(Phase)
+#: The phases of a game in progress (a resignation may be offered, S4; a clear view is awaited).
+IN_GAME = (Phase.AWAITING_ROLL, Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC)
 
 
 def position_to_dict(p: Position) -> dict[str, Any]:

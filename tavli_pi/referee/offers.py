@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tavli_pi.referee import events as ev
-from tavli_pi.referee.events import Phase
+from tavli_pi.referee.events import IN_GAME, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.cube import CubeState, automatic_double
 from tavli_pi.rules.position import Side
@@ -28,8 +28,6 @@ def _name(side: Side) -> str:
     return side.name.capitalize()
 
 
-#: phases of a game in progress: a resignation may be offered (S4)
-_IN_GAME = (Phase.AWAITING_ROLL, Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC)
 
 
 @dataclass(slots=True)
@@ -139,7 +137,7 @@ class Offers:
 
     def resign(self, inp: PlayerInput) -> None:
         ref = self.ref
-        if ref.phase not in _IN_GAME or inp.side is None:
+        if ref.phase not in IN_GAME or inp.side is None:
             ref._refuse(inp, "S4", "resign during a game, naming the side that resigns (S4)")
             return
         if inp.level not in (1, 2, 3):
