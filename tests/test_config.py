@@ -147,3 +147,20 @@ def test_a_permission_error_reading_the_file_is_one_line(tmp_path: Path, monkeyp
     with pytest.raises(ConfigError, match=r"cannot be read \(permission denied\): make it readable") as err:
         load_config(p)
     assert "\n" not in str(err.value)
+
+
+def test_every_key_is_read_by_its_section() -> None:
+    # an accepted key that nothing reads would silently do nothing: each section's keys are its dataclass's fields
+    import dataclasses
+
+    from tavli_pi import config as C
+
+    sections = {"table": C.TableSection, "camera": C.CameraConfig, "signals": C.SignalsConfig,
+                "display": C.DisplayConfig, "record": C.RecordConfig, "link": C.LinkConfig, "feed": C.FeedConfig}
+    for name, cls in sections.items():
+        assert set(C._SCHEMA[name]) == {f.name for f in dataclasses.fields(cls)}, name
+    referee = {f.name for f in dataclasses.fields(C.RefereeSettings)}
+    assert set(C._SCHEMA["referee"]) <= referee
+    assert set(C._SCHEMA["rules"]) <= {f.name for f in dataclasses.fields(C.Settings)}
+    clock = {f.name for f in dataclasses.fields(C.ClockSettings)} | {"enabled", "reset_each_game"}
+    assert set(C._SCHEMA["clock"]) <= clock
