@@ -15,54 +15,43 @@ STOPPING=1 when it closes (:class:`~tavli_pi.service.Notifier`).
 
 from __future__ import annotations
 
+import os
 import queue
 import time
 import warnings
+from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from tavli_pi.config import TableConfig
-from tavli_pi.errors import TavliWarning
-from tavli_pi.referee.events import Event, EventSink
+from tavli_pi.errors import ConfigError, TavliWarning
+from tavli_pi.record.sink import LogSink, RecordPolicy
+from tavli_pi.referee.events import Event, EventSink, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
-from tavli_pi.rules.position import Side
-from tavli_pi.vision.observation import Observation
 from tavli_pi.rules.match import MatchState
+from tavli_pi.rules.position import Side
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Camera, Frame
+from tavli_pi.vision.observation import Observation
 
-__all__ = ["TableApp", "RecordSink", "PROVING_KINDS", "calibrate"]
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
 
-#: events whose frame is saved beside them in the log (the evidence for a dispute)
-PROVING_KINDS = frozenset(
-    {"play_accepted", "illegal_play", "illegal_play_resolved", "roll_void", "premature_roll",
-     "opening_roll", "roll_accepted", "setup_checked"}
-)
+    from tavli_pi.display.server import DisplayServer
+    from tavli_pi.link.table_link import TableLink
+    from tavli_pi.service import Notifier
+    from tavli_pi.signals.gpio import Signals
+    from tavli_pi.tournament.feed import TableFeed
+    from tavli_pi.vision.reader import BoardReader
 
+__all__ = ["TableApp", "calibrate", "EVENT_HISTORY"]
 
-class RecordSink(EventSink):
-    """Appends each event to the SQLite match log, with the proving frame as JPEG."""
-
-    def __init__(self, log: Any, *, save_frames: bool = True) -> None:
-        self.log = log
-        self.save_frames = save_frames
-        self.frame: np.ndarray | None = None
-
-    def handle(self, event: Event) -> None:
-        jpeg: bytes | None = None
-        if self.save_frames and self.frame is not None and event.kind in PROVING_KINDS:
-            ok, buf = cv2.imencode(".jpg", self.frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
-            jpeg = buf.tobytes() if ok else None
-        self.log.append(event, jpeg)
-
-    def close(self) -> None:
-        if not self.log.closed:
-            self.log.close()
+#: how many recent events :attr:`TableApp.events` keeps (the log keeps them all)
+EVENT_HISTORY = 1000
 
 
 def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
@@ -70,11 +59,17 @@ def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
     with ``table.home = "auto"`` the home side is learnt from the set-up board (B4)."""
     from tavli_pi.vision.calibrate import calibrate_image
 
-    return calibrate_image(image, config.corners or None, config.home, config.calibration or None)
+    cam = config.camera
+    return calibrate_image(image, cam.corners, config.table.home, cam.calibration)
 
 
 class TableApp:
-    """The main loop of one table."""
+    """The main loop of one table.
+
+    Time: the table runs on the frames' clock (``Frame.t``): the referee, the
+    signals and the table link all get the frame's time. ``clock`` is the wall
+    clock, used only to pace a replay and to feed the systemd watchdog.
+    """
 
     def __init__(
         self,
@@ -83,24 +78,24 @@ class TableApp:
         camera: Camera | None = None,
         calibration: Calibration | None = None,
         sinks: Sequence[EventSink] = (),
-        pin_factory: Any = None,
+        pin_factory: Factory | None = None,
         record: bool = True,
-        notifier: Any = None,
+        notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
         self.clock = clock
         self._inputs: queue.SimpleQueue[PlayerInput] = queue.SimpleQueue()
-        self.events: list[Event] = []
+        self.events: deque[Event] = deque(maxlen=EVENT_HISTORY)
         self.sinks: list[EventSink] = []
-        self.record: RecordSink | None = None
-        self.signals: Any = None
-        self.display: Any = None
+        self.record: LogSink | None = None
+        self.signals: Signals | None = None
+        self.display: DisplayServer | None = None
         self.wired: list[str] = []
-        self.link: Any = None
-        self.feed: Any = None
-        self.notifier: Any = None
-        self._reader: Any = None
+        self.link: TableLink | None = None
+        self.feed: TableFeed | None = None
+        self.notifier: Notifier | None = None
+        self._reader: BoardReader | None = None
         self._calibration = calibration
         self.camera = camera
         self.frames = 0
@@ -116,80 +111,98 @@ class TableApp:
     # -- construction -------------------------------------------------------------------
     def _make_referee(self, record: bool) -> Referee:
         cfg = self.config
-        match = MatchState(cfg.match_length, crawford_rule=cfg.referee.rules.crawford)
-        referee = Referee(cfg.referee, match=match, players=cfg.players)
+        table, rules = cfg.table, cfg.referee.rules
+        match = MatchState(table.match_length, crawford_rule=rules.crawford)
+        referee = Referee(cfg.referee, match=match, players=table.players)
         if not record:
             return referee
         from tavli_pi.record.header import MatchHeader
         from tavli_pi.record.resume import open_for_resume
 
-        header = MatchHeader(players=cfg.players, match_length=cfg.match_length,
-                             crawford=cfg.referee.rules.crawford, jacoby=cfg.referee.rules.jacoby,
-                             beavers=cfg.referee.rules.beavers, cube_limit=cfg.referee.rules.max_cube)
-        Path(cfg.log).parent.mkdir(parents=True, exist_ok=True)
-        log, info = open_for_resume(cfg.log, header)
-        self.record = RecordSink(log, save_frames=cfg.save_frames)
-        self.sinks.append(self.record)
-        self.wired.append(f"record:{cfg.log}")
+        header = MatchHeader(players=table.players, match_length=table.match_length,
+                             crawford=rules.crawford, jacoby=rules.jacoby,
+                             beavers=rules.beavers, cube_limit=rules.max_cube)
+        Path(cfg.record.log).parent.mkdir(parents=True, exist_ok=True)
+        log, info = open_for_resume(cfg.record.log, header)
+        # the log is not in ``sinks``: it is written first, with the frame that proves each verdict
+        self.record = LogSink(log, RecordPolicy(save_frames=cfg.record.save_frames))
+        self.wired.append(f"record:{cfg.record.log}")
         if info.state is not None:
             # resume after a crash from the last committed state
             self.wired.append(f"resumed at event {info.next_seq - 1}")
-            return Referee.from_state(info.state, cfg.referee, crawford_rule=cfg.referee.rules.crawford)
+            return Referee.from_state(info.state, cfg.referee, crawford_rule=rules.crawford)
         return referee
 
-    def _make_outputs(self, pin_factory: Any, notifier: Any) -> None:
+    def _make_outputs(self, pin_factory: Factory | None, notifier: Notifier | None) -> None:
         cfg = self.config
-        if cfg.signals:
-            from tavli_pi.signals.gpio import Signals
-            from tavli_pi.signals.pinout import load_pinout
-
-            factory = pin_factory
-            if factory is None and cfg.pin_factory == "mock":
-                from gpiozero.pins.mock import MockFactory
-
-                factory = MockFactory()
-            pinout = load_pinout(cfg.pinout or None)
-            # the clock's paddles on GPIO when there is a clock and no table unit to bring them
-            paddles = cfg.referee.clock is not None and not cfg.link_port and len(pinout.paddles) == 2
-            self.signals = Signals(pinout, pin_factory=factory, on_input=self.submit, paddles=paddles)
+        if cfg.signals.enabled:
+            self.signals = self._make_signals(pin_factory)
             self.sinks.append(self.signals)
-            self.wired.append("signals+paddles" if paddles else "signals")
-        if cfg.display:
+        if cfg.display.enabled:
             from tavli_pi.display.server import DisplayServer
 
-            self.display = DisplayServer(cfg.display_host, cfg.display_port, pin=cfg.display_pin,
-                                         on_input=self.submit)
+            pin = cfg.display.pin
+            assert pin is not None  # parse_config demands a PIN with the display on
+            self.display = DisplayServer(cfg.display.host, cfg.display.port, pin=pin, on_input=self.submit)
             self.display.start()
             self.sinks.append(self.display)
             self.wired.append(f"display:{self.display.url}")
-        if cfg.link_port:
+        port = cfg.link.port
+        if port is not None:
             from tavli_pi.link.table_link import TableLink
 
-            link = TableLink(cfg.link_port, on_paddle=self._paddle_from_link, clock=self.clock)
-            self.sinks.append(link)  # type: ignore[arg-type]  # TableLink has handle/close
-            self.link = link
-            self.wired.append(f"link:{cfg.link_port}")
-        if cfg.feed_broker:
+            if "://" not in port and not os.path.exists(port):
+                warnings.warn(f"{cfg.source}: link.port {port} names no device: is the table unit plugged in? "
+                              "The table runs without it and connects when it appears; check the port "
+                              "(ls /dev/ttyACM*) or remove [link] port", TavliWarning, stacklevel=3)
+            self.link = TableLink(port, on_paddle=self._paddle_from_link, clock=self.clock)
+            self.sinks.append(self.link)
+            self.wired.append(f"link:{port}")
+        fc = cfg.feed
+        if fc.broker is not None:
             from tavli_pi.tournament.feed import FeedSettings, TableFeed, parse_broker
 
-            host, port = parse_broker(cfg.feed_broker)
-            feed = TableFeed(FeedSettings(
-                host=host, port=port, event_slug=cfg.feed_event or "local", table_id=cfg.table_id,
-                username=cfg.feed_username or None, password=cfg.feed_password or None,
-                tls_ca=cfg.feed_tls_ca or None, outbox_path=cfg.feed_outbox or None,
+            host, bport = parse_broker(fc.broker)
+            self.feed = TableFeed(FeedSettings(
+                host=host, port=bport, event_slug=fc.event or "local", table_id=cfg.table.id,
+                username=fc.username, password=fc.password, tls_ca=fc.tls_ca, outbox_path=fc.outbox,
             ))
-            feed.start()
-            self.feed = feed
-            self.sinks.append(_FeedSink(feed))
-            self.wired.append(f"feed:{cfg.feed_broker}")
+            self.feed.start()
+            self.sinks.append(self.feed)
+            self.wired.append(f"feed:{fc.broker}")
         if notifier is None:
-            try:
-                from tavli_pi.service import Notifier
+            from tavli_pi.service import Notifier
 
-                notifier = Notifier.from_environment()
-            except ImportError:  # pragma: no cover - the service module is optional
-                notifier = None
+            notifier = Notifier.from_environment()
         self.notifier = notifier
+
+    def _make_signals(self, pin_factory: Factory | None) -> Signals:
+        from gpiozero.exc import BadPinFactory
+
+        from tavli_pi.signals.gpio import Signals
+        from tavli_pi.signals.pinout import load_pinout
+
+        sc = self.config.signals
+        factory = pin_factory
+        if factory is None and sc.pin_factory == "mock":
+            from gpiozero.pins.mock import MockFactory
+
+            factory = MockFactory()
+        pinout = load_pinout(sc.pinout)
+        # the clock's paddles on GPIO when there is a clock and no table unit to bring them
+        paddles = self.config.referee.clock is not None and self.config.link.port is None \
+            and len(pinout.paddles) == 2
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # gpiozero's fallback warnings: the error below says it all
+                signals = Signals(pinout, pin_factory=factory, on_input=self.submit, paddles=paddles)
+        except BadPinFactory as exc:
+            raise ConfigError(
+                f"{self.config.source}: signals.enabled = true but this machine has no GPIO pins ({exc}): "
+                "set [signals] pin_factory = \"mock\" to run without hardware, or enabled = false"
+            ) from exc
+        self.wired.append("signals+paddles" if paddles else "signals")
+        return signals
 
     # -- inputs and frames ------------------------------------------------------------------
     def submit(self, inp: PlayerInput) -> None:
@@ -199,10 +212,11 @@ class TableApp:
     def _paddle_from_link(self, side: Side) -> None:
         self.submit(PlayerInput(Action.PADDLE, side, source="link"))
 
-    def step(self, item: Observation | PlayerInput, now: float) -> list[Event]:
-        """One input or observation through the referee, its events to every output (log first)."""
+    def step(self, item: Observation | PlayerInput, now: float, frame: np.ndarray | None = None) -> list[Event]:
+        """One input or observation through the referee, its events to every output (log first,
+        with ``frame``, the image the observation was read from, as the evidence)."""
         got = self.referee.step(item, now)
-        self._dispatch(got)
+        self._dispatch(got, frame)
         return got
 
     def handle_inputs(self, now: float) -> list[Event]:
@@ -215,9 +229,11 @@ class TableApp:
                 return out
             out += self.step(inp, now)
 
-    def _dispatch(self, events: list[Event]) -> None:
+    def _dispatch(self, events: list[Event], frame: np.ndarray | None = None) -> None:
         for e in events:
             self.events.append(e)
+            if self.record is not None:
+                self.record.handle(e, frame)  # committed before anything shows it
             for sink in self.sinks:
                 sink.handle(e)
 
@@ -229,15 +245,14 @@ class TableApp:
             cal = self._calibration or calibrate(self.config, frame.image)
             self._calibration = cal
             self._reader = BoardReader(cal)
-        if self.record is not None:
-            self.record.frame = frame.image
-        out = self.handle_inputs(frame.t)
+        now = frame.t
+        out = self.handle_inputs(now)
         obs = self._reader.read(frame.image, frame.index)
-        out += self.step(obs, frame.t)
+        out += self.step(obs, now, frame.image)
         if self.signals is not None:
-            self.signals.tick(frame.t)
+            self.signals.tick(now)
         if self.link is not None:
-            self.link.poll(self.clock())
+            self.link.poll(now)
         self.frames += 1
         return out
 
@@ -247,12 +262,11 @@ class TableApp:
         if self.camera is None:
             from tavli_pi.vision.camera import open_camera
 
-            self.camera = open_camera(self.config.camera, fps=self.config.fps)
-        tick = getattr(self.notifier, "tick", None)
-        if self.notifier is not None:
-            self.notifier.ready(f"table {self.config.table_id}: " + ", ".join(self.wired or ["no outputs"]))
-        if tick is not None:
-            tick(self.clock())  # the first frame may be slow (calibration): feed the watchdog first
+            self.camera = open_camera(self.config.camera.source, fps=self.config.camera.fps)
+        n = self.notifier
+        if n is not None:
+            n.ready(f"table {self.config.table.id}: " + ", ".join(self.wired or ["no outputs"]))
+            n.tick(self.clock())  # the first frame may be slow (calibration): feed the watchdog first
         start = self.clock()
         while max_frames is None or self.frames < max_frames:
             frame = self.camera.read()
@@ -261,13 +275,13 @@ class TableApp:
             got = self.process(frame)
             if on_frame is not None:
                 on_frame(frame, got)
-            if tick is not None:
-                tick(self.clock())
+            if n is not None:
+                n.tick(self.clock())
             if pace > 0:
                 wait = start + frame.t * pace - self.clock()
                 if wait > 0:
                     time.sleep(wait)
-            if self.referee.phase == "match_over" and self._inputs.empty():
+            if self.referee.phase is Phase.MATCH_OVER and self._inputs.empty():
                 break
         return 0
 
@@ -276,10 +290,10 @@ class TableApp:
             return
         self.closed = True
         if self.notifier is not None:
-            stopping = getattr(self.notifier, "stopping", None)
-            if stopping is not None:
-                stopping()
-        for sink in reversed(self.sinks):
+            self.notifier.stopping()
+        # the outputs in reverse order of opening; the log, opened first, closes last
+        outputs: list[EventSink] = [*reversed(self.sinks), *([self.record] if self.record is not None else [])]
+        for sink in outputs:
             try:
                 sink.close()
             except Exception as exc:  # noqa: BLE001 - one output failing must not keep the others open
@@ -287,7 +301,7 @@ class TableApp:
                               TavliWarning, stacklevel=2)
         if self.camera is not None:
             self.camera.close()
-        if self.notifier is not None and hasattr(self.notifier, "close"):
+        if self.notifier is not None:
             self.notifier.close()
 
     def __enter__(self) -> TableApp:
@@ -295,15 +309,4 @@ class TableApp:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-class _FeedSink(EventSink):
-    def __init__(self, feed: Any) -> None:
-        self.feed = feed
-
-    def handle(self, event: Event) -> None:
-        self.feed.publish(event)
-
-    def close(self) -> None:
-        self.feed.close()
 

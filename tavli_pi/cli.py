@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TextIO
 
-from tavli_pi.errors import TavliError
+from tavli_pi.errors import TavliError, TavliWarning
 
 __all__ = ["main", "COMMANDS"]
 
@@ -49,8 +51,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    default_show = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        if issubclass(category, TavliWarning):  # ours say what to do: one line, no source location
+            print(f"tavli-pi {args.command}: warning: {message}", file=sys.stderr, flush=True)
+        else:
+            default_show(message, category, filename, lineno, file, line)
+
     try:
-        code: int = args._run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = show
+            code: int = args._run(args)
     except TavliError as exc:
         print(f"tavli-pi {args.command}: error: {exc}", file=sys.stderr)
         return 2

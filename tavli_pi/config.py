@@ -1,62 +1,129 @@
 """One table's configuration, from one TOML file (see config/table.example.toml).
 
-Every key is checked; a bad file raises ConfigError naming the key
-(``referee.premature``) and what to write instead. Unknown keys are errors
-too (a typo must not silently fall back to a default).
+Each ``[section]`` becomes one typed, frozen dataclass (``[feed]`` ->
+:class:`FeedConfig`, ``[display]`` -> :class:`DisplayConfig`, ...); the
+``[referee]``, ``[rules]`` and ``[clock]`` sections become the referee's own
+:class:`~tavli_pi.referee.settings.RefereeSettings`. The dataclasses' field
+defaults are the only defaults. Optional text keys are ``None`` when absent or
+``""``.
+
+Every key is checked; a bad file raises ConfigError naming the file and the
+key (``table.toml: referee.premature ...``) and what to write instead. Unknown
+keys are errors too (a typo must not silently fall back to a default), and so
+is a number that is not finite (``nan``, ``inf``).
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tavli_pi.errors import ConfigError
+from tavli_pi.referee.match_clock import ClockSettings, Timeout
 from tavli_pi.referee.settings import ILLEGAL_POLICIES, PREMATURE_POLICIES, RefereeSettings, check_clock_settings
 from tavli_pi.rules.settings import Settings
-from tavli_pi.tournament.clock import ClockSettings, Timeout
 
-__all__ = ["TableConfig", "load_config", "parse_config"]
+__all__ = [
+    "TableConfig", "TableSection", "CameraConfig", "SignalsConfig", "DisplayConfig", "RecordConfig",
+    "LinkConfig", "FeedConfig", "load_config", "parse_config",
+]
+
+Home = Literal["bottom-right", "bottom-left", "auto"]
 
 
-@dataclass(frozen=True)
-class TableConfig:
-    table_id: str = "table-1"
-    players: tuple[str, str] = ("White", "Black")
-    match_length: int = 0
-    home: str = "bottom-right"
-    camera: str = "picamera2"
+@dataclass(frozen=True, slots=True)
+class TableSection:
+    """``[table]``: who plays what, where the board lies (B4)."""
+
+    id: str = "table-1"
+    players: tuple[str, str] = ("White", "Black")  # White's first
+    match_length: int = 0  # 0 = money session
+    home: Home = "bottom-right"  # "auto": learnt from the set-up board
+    light_is_white: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """``[camera]``: the source (``picamera2``, ``opencv:0``, ``replay:PATH``, a registered scheme)."""
+
+    source: str = "picamera2"
     fps: float = 10.0
-    calibration: str = ""  # a calibration JSON; "" = the printed markers on the first frame
-    corners: str = ""  # "x,y x,y x,y x,y" instead of markers
-    referee: RefereeSettings = field(default_factory=RefereeSettings)
-    signals: bool = False
-    pinout: str = ""  # "" = hardware/pinout.toml
-    pin_factory: str = ""  # "" = gpiozero's default; "mock" = MockFactory (no hardware)
-    display: bool = False
-    display_host: str = "127.0.0.1"
-    display_port: int = 8080
-    display_pin: str = ""
+    calibration: str | None = None  # a calibration JSON; None = the printed markers on the first frame
+    corners: str | None = None  # "x,y x,y x,y x,y" instead of markers
+
+
+@dataclass(frozen=True, slots=True)
+class SignalsConfig:
+    """``[signals]``: the GPIO LEDs, buzzer and buttons."""
+
+    enabled: bool = False
+    pinout: str | None = None  # None = hardware/pinout.toml
+    pin_factory: Literal["mock"] | None = None  # None = gpiozero's default (the Pi's pins)
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """``[display]``: the table's web display."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8080
+    pin: str | None = None  # needed (4+ digits) when enabled
+
+
+@dataclass(frozen=True, slots=True)
+class RecordConfig:
+    """``[record]``: the SQLite match log."""
+
     log: str = "table.sqlite"
-    save_frames: bool = True
-    link_port: str = ""  # serial URL of the table unit; "" = none
-    feed_broker: str = ""  # MQTT broker host[:port]; "" = no feed
-    feed_event: str = ""
-    feed_username: str = ""
-    feed_password: str = ""
-    feed_tls_ca: str = ""  # CA file: TLS on
-    feed_outbox: str = ""  # SQLite file keeping unacknowledged events across restarts
-    source: str = ""  # the file it came from
+    save_frames: bool = True  # the proving frame of each verdict, as JPEG
 
 
+@dataclass(frozen=True, slots=True)
+class LinkConfig:
+    """``[link]``: the serial table unit."""
+
+    port: str | None = None  # a device ("/dev/ttyACM0") or a pyserial URL; None = no table unit
+
+
+@dataclass(frozen=True, slots=True)
+class FeedConfig:
+    """``[feed]``: the tournament feed over MQTT."""
+
+    broker: str | None = None  # host[:port]; None = no feed
+    event: str | None = None  # the event's slug; None = "local"
+    username: str | None = None
+    password: str | None = None
+    tls_ca: str | None = None  # CA file: TLS on
+    outbox: str | None = None  # SQLite file keeping unacknowledged events across restarts
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """The whole file: one dataclass per section."""
+
+    table: TableSection = field(default_factory=TableSection)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    referee: RefereeSettings = field(default_factory=RefereeSettings)  # [referee], [rules], [clock]
+    signals: SignalsConfig = field(default_factory=SignalsConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    record: RecordConfig = field(default_factory=RecordConfig)
+    link: LinkConfig = field(default_factory=LinkConfig)
+    feed: FeedConfig = field(default_factory=FeedConfig)
+    source: str = "config"  # the file it came from
+
+
+_NUM = (int, float)
 _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "table": {"id": str, "players": list, "match_length": int, "home": str, "light_is_white": bool},
-    "camera": {"source": str, "fps": (int, float), "calibration": str, "corners": str},
+    "camera": {"source": str, "fps": _NUM, "calibration": str, "corners": str},
     "referee": {
         "die_on_checker_void": bool, "premature": str, "illegal_policy": str, "settle_frames": int,
-        "stable_frames": int, "accept_margin": (int, float), "accept_gap": (int, float),
-        "illegal_gap": (int, float), "illegal_confidence": (int, float), "clear_view_after": int,
+        "stable_frames": int, "accept_margin": _NUM, "accept_gap": _NUM,
+        "illegal_gap": _NUM, "illegal_confidence": _NUM, "clear_view_after": int,
     },
     "rules": {
         "jacoby": bool, "automatic_doubles": bool, "max_automatic": int, "beavers": bool,
@@ -68,10 +135,13 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "link": {"port": str},
     "feed": {"broker": str, "event": str, "username": str, "password": str, "tls_ca": str, "outbox": str},
     "clock": {
-        "enabled": bool, "per_point": (int, float), "per_point_scored": (int, float), "delay": (int, float),
-        "on_timeout": str, "overtime": (int, float), "money_reserve": (int, float), "reset_each_game": bool,
+        "enabled": bool, "per_point": _NUM, "per_point_scored": _NUM, "delay": _NUM,
+        "on_timeout": str, "overtime": _NUM, "money_reserve": _NUM, "reset_each_game": bool,
     },
 }
+#: keys naming a file, read relative to the config file
+_PATHS = {("camera", "calibration"), ("signals", "pinout"), ("record", "log"), ("feed", "tls_ca"),
+          ("feed", "outbox")}
 
 
 def _check(data: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
@@ -85,13 +155,32 @@ def _check(data: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
             want = _SCHEMA[section].get(key)
             if want is None:
                 raise ConfigError(f"{where}: unknown key {section}.{key}; known: {', '.join(_SCHEMA[section])}")
-            if isinstance(value, bool) and want is not bool and bool not in (want if isinstance(want, tuple) else (want,)):
+            wants = want if isinstance(want, tuple) else (want,)
+            if isinstance(value, bool) and bool not in wants:
                 raise ConfigError(f"{where}: {section}.{key} must be a number, not true/false")
             if not isinstance(value, want):
-                names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
+                names = " or ".join(t.__name__ for t in wants)
                 raise ConfigError(f"{where}: {section}.{key} must be {names}, got {value!r}")
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ConfigError(f"{where}: {section}.{key} must be a finite number, got {value!r}")
         out[section] = body
     return out
+
+
+def _optional(body: dict[str, Any], section: str, base: Path) -> dict[str, Any]:
+    """A section's keys for its dataclass: "" becomes None, file keys are made relative to the file."""
+    out: dict[str, Any] = {}
+    for key, value in body.items():
+        if value == "" and _SCHEMA[section][key] is str:
+            value = None
+        elif (section, key) in _PATHS and isinstance(value, str):
+            value = _path(base, value)
+        out[key] = value
+    return out
+
+
+def _path(base: Path, p: str) -> str:
+    return str(base / p) if not Path(p).is_absolute() and ":" not in p else p
 
 
 def parse_config(text: str, where: str = "config") -> TableConfig:
@@ -100,9 +189,10 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{where} is not valid TOML: {exc}") from exc
     d = _check(raw, where)
-    t, c, r, ru = d.get("table", {}), d.get("camera", {}), d.get("referee", {}), d.get("rules", {})
-    s, di, rec = d.get("signals", {}), d.get("display", {}), d.get("record", {})
-    players = t.get("players", ["White", "Black"])
+    base = Path(where).parent if where != "config" else Path(".")
+    sec = {name: _optional(d.get(name, {}), name, base) for name in _SCHEMA}
+    t, c, s, di, fe = sec["table"], sec["camera"], sec["signals"], sec["display"], sec["feed"]
+    players = t.pop("players", ["White", "Black"])
     if len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
         raise ConfigError(f"{where}: table.players must be two names, White's first")
     if t.get("match_length", 0) < 0:
@@ -111,69 +201,45 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
         raise ConfigError(
             f"{where}: table.home must be bottom-right, bottom-left or auto (learnt from the set-up board) (B4)"
         )
+    table = TableSection(players=(players[0], players[1]), **t)
+    r = d.get("referee", {})
     if r.get("premature", "void") not in PREMATURE_POLICIES:
         raise ConfigError(f"{where}: referee.premature must be one of {', '.join(PREMATURE_POLICIES)} (E6)")
     if r.get("illegal_policy", "responsible-moves") not in ILLEGAL_POLICIES:
         raise ConfigError(f"{where}: referee.illegal_policy must be one of {', '.join(ILLEGAL_POLICIES)} (E8)")
-    if c.get("fps", 10.0) <= 0:
-        raise ConfigError(f"{where}: camera.fps must be positive")
-    if s.get("pin_factory", "") not in ("", "mock"):
+    if "fps" in c:
+        c["fps"] = float(c["fps"])
+        if c["fps"] <= 0:
+            raise ConfigError(f"{where}: camera.fps must be a positive number of frames a second, e.g. 10")
+    if s.get("pin_factory") not in (None, "mock"):
         raise ConfigError(f"{where}: signals.pin_factory must be \"\" (the real pins) or \"mock\"")
-    port = di.get("port", 8080)
-    if not 0 <= port <= 65535:
+    display = DisplayConfig(**di)
+    if not 0 <= display.port <= 65535:
         raise ConfigError(f"{where}: display.port must be 0-65535")
-    if di.get("enabled", False) and not (di.get("pin", "").isdigit() and len(di.get("pin", "")) >= 4):
+    if display.enabled and not (display.pin is not None and display.pin.isdigit() and len(display.pin) >= 4):
         raise ConfigError(f"{where}: display.pin must be at least 4 digits when the display is enabled")
-    fe = d.get("feed", {})
-    if fe.get("broker"):
+    feed = FeedConfig(**fe)
+    if feed.broker is not None:
         from tavli_pi.errors import FeedError
         from tavli_pi.tournament.feed import parse_broker
 
         try:
-            parse_broker(fe["broker"])
+            parse_broker(feed.broker)
         except FeedError as exc:
             raise ConfigError(f"{where}: feed.broker: {exc}") from exc
-    if fe.get("password") and not fe.get("username"):
+    if feed.password is not None and feed.username is None:
         raise ConfigError(f"{where}: feed.password needs feed.username")
-    clock = _clock(d.get("clock", {}), where)
+    ck = d.get("clock", {})
+    clock = _clock(ck, where)
     try:
-        rules = Settings(**ru)
-        referee = RefereeSettings(light_is_white=t.get("light_is_white", True), rules=rules, clock=clock,
-                                  clock_reset_each_game=d.get("clock", {}).get("reset_each_game", False), **r)
+        rules = Settings(**d.get("rules", {}))
+        referee = RefereeSettings(light_is_white=table.light_is_white, rules=rules, clock=clock,
+                                  clock_reset_each_game=ck.get("reset_each_game", False), **r)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from exc
-    base = Path(where).parent if where != "config" else Path(".")
-
-    def path(p: str) -> str:
-        return str(base / p) if p and not Path(p).is_absolute() and ":" not in p else p
-
     return TableConfig(
-        table_id=t.get("id", "table-1"),
-        players=(players[0], players[1]),
-        match_length=t.get("match_length", 0),
-        home=t.get("home", "bottom-right"),
-        camera=c.get("source", "picamera2"),
-        fps=float(c.get("fps", 10.0)),
-        calibration=path(c.get("calibration", "")),
-        corners=c.get("corners", ""),
-        referee=referee,
-        signals=s.get("enabled", False),
-        pinout=path(s.get("pinout", "")),
-        pin_factory=s.get("pin_factory", ""),
-        display=di.get("enabled", False),
-        display_host=di.get("host", "127.0.0.1"),
-        display_port=port,
-        display_pin=di.get("pin", ""),
-        log=path(rec.get("log", "table.sqlite")),
-        save_frames=rec.get("save_frames", True),
-        link_port=d.get("link", {}).get("port", ""),
-        feed_broker=d.get("feed", {}).get("broker", ""),
-        feed_event=fe.get("event", ""),
-        feed_username=fe.get("username", ""),
-        feed_password=fe.get("password", ""),
-        feed_tls_ca=path(fe.get("tls_ca", "")),
-        feed_outbox=path(fe.get("outbox", "")),
-        source=where,
+        table=table, camera=CameraConfig(**c), referee=referee, signals=SignalsConfig(**s), display=display,
+        record=RecordConfig(**sec["record"]), link=LinkConfig(**sec["link"]), feed=feed, source=where,
     )
 
 
@@ -194,9 +260,23 @@ def _clock(c: dict[str, Any], where: str) -> ClockSettings | None:
 
 
 def load_config(path: str | Path) -> TableConfig:
+    """The config in ``path``; ConfigError (one line, naming the file and what to do) if it cannot be read."""
     p = Path(path)
     try:
-        text = p.read_text()
+        data = p.read_bytes()
     except FileNotFoundError as exc:
         raise ConfigError(f"config file {p} not found: copy config/table.example.toml and edit it") from exc
+    except IsADirectoryError as exc:
+        raise ConfigError(f"config file {p} is a folder: give the table's .toml file inside it") from exc
+    except PermissionError as exc:
+        raise ConfigError(f"config file {p} cannot be read (permission denied): "
+                          f"make it readable by this user (chmod a+r {p})") from exc
+    except OSError as exc:
+        raise ConfigError(f"config file {p} cannot be read ({exc.strerror or exc}): "
+                          "check the path and the disk") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {p} is not a text (UTF-8 TOML) file: give the table's .toml "
+                          "file (see config/table.example.toml)") from exc
     return parse_config(text, str(p))

@@ -10,21 +10,16 @@ from __future__ import annotations
 __all__ = [
     "TavliError",
     "TavliWarning",
-    "LowConfidenceWarning",
     "ConfigError",
     "RulesError",
     "InvalidPositionError",
     "InvalidDiceError",
     "InvalidPlayError",
-    "IllegalPlayError",
-    "AmbiguousPlayError",
     "PositionIdError",
     "IllegalActionError",
     "VisionError",
     "CalibrationError",
     "CameraError",
-    "LinkError",
-    "ProtocolError",
     "OutputFileError",
     "RecordError",
     "SnapshotError",
@@ -40,10 +35,6 @@ class TavliError(Exception):
 
 class TavliWarning(UserWarning):
     """Root of the warnings for degraded operation (never a silent fallback)."""
-
-
-class LowConfidenceWarning(TavliWarning):
-    """A reading was too uncertain to act on."""
 
 
 class ConfigError(TavliError, ValueError):
@@ -66,14 +57,6 @@ class InvalidPlayError(RulesError):
     """A play could not be parsed or does not fit the position."""
 
 
-class IllegalPlayError(RulesError):
-    """A play that parses but breaks M1-M7."""
-
-
-class AmbiguousPlayError(RulesError):
-    """The evidence fits several plays and cannot tell which was made."""
-
-
 class PositionIdError(RulesError):
     """A gnubg Position ID, Match ID or XGID is malformed."""
 
@@ -92,14 +75,6 @@ class CalibrationError(VisionError, ValueError):
 
 class CameraError(VisionError, OSError):
     """A camera could not be opened or stopped delivering frames."""
-
-
-class LinkError(TavliError, OSError):
-    """The serial link to the table unit failed."""
-
-
-class ProtocolError(LinkError):
-    """A frame on the serial link was malformed or out of sequence."""
 
 
 class OutputFileError(TavliError, OSError):

@@ -16,6 +16,7 @@ from gpiozero.pins.mock import MockFactory
 
 from tavli_pi.app import TableApp
 from tavli_pi.config import parse_config
+from tavli_pi.referee.events import IllegalPlay
 from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.drive import Step, drive
 from tavli_pi.sim.render import render
@@ -72,8 +73,8 @@ def test_planted_illegal_play_is_flagged_and_corrected(tmp_path: Path) -> None:
     steps = run_game(tmp_path, moments, 21)
     planted = [i for i, m in enumerate(moments) if "illegal_play" in m.expect]
     assert planted and _illegal_calls(steps) == planted
-    call = next(e for s in steps for e in s.events if e.kind == "illegal_play")
-    assert call.rule.startswith("M") and call.wrong_points  # type: ignore[attr-defined]
+    call = next(e for s in steps for e in s.events if isinstance(e, IllegalPlay))
+    assert call.rule.startswith("M") and call.wrong_points
     resolved = [s.index for s in steps if "illegal_play_resolved" in s.kinds]
     assert resolved and resolved[0] > planted[0]
 

@@ -32,8 +32,9 @@ def test_a_listener_gets_the_tables_events_in_order(broker: Broker, tmp_path: Pa
     listener.start()
     try:
         assert listener.connected.wait(WAIT), listener.last_error
-        cfg = replace(parse_config(config(tmp_path, f"[feed]\nbroker = '{broker.host}:{broker.port}'\n"
-                                          "event = 'athens-open'\n[clock]\nenabled = true\n")), table_id="7")
+        cfg = parse_config(config(tmp_path, f"[feed]\nbroker = '{broker.host}:{broker.port}'\n"
+                                  "event = 'athens-open'\n[clock]\nenabled = true\n"))
+        cfg = replace(cfg, table=replace(cfg.table, id="7"))
         cam = SimCamera([(scene_from_position(Position.start()), 3)], fps=10.0)
         with TableApp(cfg, camera=cam, calibration=calibration(), pin_factory=MockFactory()) as app:
             assert f"feed:{broker.host}:{broker.port}" in app.wired

@@ -2,29 +2,31 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from tavli_pi.config import load_config, parse_config
+from tavli_pi.config import TableConfig, load_config, parse_config
 from tavli_pi.errors import ConfigError
-from tavli_pi.tournament.clock import ClockSettings, Timeout
+from tavli_pi.referee.match_clock import ClockSettings, Timeout
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def test_the_example_config_loads() -> None:
     cfg = load_config(REPO / "config" / "table.example.toml")
-    assert cfg.match_length == 3 and cfg.players == ("White", "Black")
+    assert cfg.table.match_length == 3 and cfg.table.players == ("White", "Black")
     assert cfg.referee.premature == "void" and cfg.referee.rules.crawford
-    assert cfg.log.endswith("config/table.sqlite")  # relative to the file
-    assert cfg.signals and cfg.pin_factory == "mock"
-    assert cfg.referee.clock is None and not cfg.feed_broker and not cfg.link_port  # off unless enabled
+    assert cfg.record.log.endswith("config/table.sqlite")  # relative to the file
+    assert cfg.signals.enabled and cfg.signals.pin_factory == "mock"
+    assert cfg.referee.clock is None and cfg.feed.broker is None and cfg.link.port is None  # off unless enabled
 
 
 def test_defaults_from_an_empty_file() -> None:
     cfg = parse_config("")
-    assert cfg.camera == "picamera2" and cfg.match_length == 0 and not cfg.display
+    assert cfg.camera.source == "picamera2" and cfg.table.match_length == 0 and not cfg.display.enabled
+    assert cfg == TableConfig(source="config")  # the dataclasses hold the only defaults
 
 
 @pytest.mark.parametrize(
@@ -57,6 +59,10 @@ def test_defaults_from_an_empty_file() -> None:
         ("[feed]\nbroker = 'h:1883'\npassword = 'x'", "feed.password"),
         ("[feed]\nqos = 2", "feed.qos"),
         ("[link]\nport = 7", "link.port"),
+        ("[camera]\nfps = nan", "camera.fps must be a finite number"),
+        ("[camera]\nfps = inf", "camera.fps must be a finite number"),
+        ("[clock]\ndelay = nan", "clock.delay must be a finite number"),
+        ("[referee]\naccept_gap = -inf", "referee.accept_gap must be a finite number"),
     ],
 )
 def test_a_bad_config_names_the_key(text: str, key: str) -> None:
@@ -81,9 +87,80 @@ def test_the_feed_section(tmp_path: Path) -> None:
     text = ("[feed]\nbroker = 'broker.local:8883'\nevent = 'athens-open'\nusername = 'table7'\n"
             "password = 's3cret'\ntls_ca = 'ca.crt'\noutbox = 'outbox.sqlite'\n")
     cfg = parse_config(text, str(tmp_path / "table.toml"))
-    assert (cfg.feed_broker, cfg.feed_event, cfg.feed_username) == ("broker.local:8883", "athens-open", "table7")
-    assert cfg.feed_tls_ca == str(tmp_path / "ca.crt") and cfg.feed_outbox == str(tmp_path / "outbox.sqlite")
+    f = cfg.feed
+    assert (f.broker, f.event, f.username) == ("broker.local:8883", "athens-open", "table7")
+    assert f.tls_ca == str(tmp_path / "ca.crt") and f.outbox == str(tmp_path / "outbox.sqlite")
 
 
 def test_home_may_be_learnt_from_the_set_up_board() -> None:
-    assert parse_config("[table]\nhome = 'auto'").home == "auto"
+    assert parse_config("[table]\nhome = 'auto'").table.home == "auto"
+
+
+def test_empty_text_keys_are_none() -> None:
+    cfg = parse_config("[link]\nport = ''\n[feed]\nbroker = ''\n[camera]\ncorners = ''\n[display]\npin = ''")
+    assert cfg.link.port is None and cfg.feed.broker is None and cfg.camera.corners is None
+    assert cfg.display.pin is None
+
+
+@pytest.mark.parametrize("data", [bytes(range(256)) * 4, b"\xff\xfe\x00garbage\x80\x81"])
+def test_a_file_of_random_bytes_is_a_one_line_error(tmp_path: Path, data: bytes) -> None:
+    p = tmp_path / "table.toml"
+    p.write_bytes(data)
+    with pytest.raises(ConfigError) as err:
+        load_config(p)
+    assert str(p) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_random_text_is_not_valid_toml(tmp_path: Path) -> None:
+    p = tmp_path / "table.toml"
+    p.write_text("ed8f 9a@@ [[ =")
+    with pytest.raises(ConfigError, match="is not valid TOML"):
+        load_config(p)
+
+
+def test_a_folder_is_not_a_config_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"is a folder: give the table's \.toml file"):
+        load_config(tmp_path)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file; the permission check cannot fail")
+def test_an_unreadable_file_says_how_to_fix_it(tmp_path: Path) -> None:
+    p = tmp_path / "table.toml"
+    p.write_text("[table]\n")
+    p.chmod(0)
+    try:
+        with pytest.raises(ConfigError, match=r"cannot be read \(permission denied\): make it readable"):
+            load_config(p)
+    finally:
+        p.chmod(0o644)
+
+
+def test_a_permission_error_reading_the_file_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same branch as above on a machine where the tests run as root (which reads every file)
+    p = tmp_path / "table.toml"
+    p.write_text("[table]\n")
+
+    def denied(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(ConfigError, match=r"cannot be read \(permission denied\): make it readable") as err:
+        load_config(p)
+    assert "\n" not in str(err.value)
+
+
+def test_every_key_is_read_by_its_section() -> None:
+    # an accepted key that nothing reads would silently do nothing: each section's keys are its dataclass's fields
+    import dataclasses
+
+    from tavli_pi import config as C
+
+    sections = {"table": C.TableSection, "camera": C.CameraConfig, "signals": C.SignalsConfig,
+                "display": C.DisplayConfig, "record": C.RecordConfig, "link": C.LinkConfig, "feed": C.FeedConfig}
+    for name, cls in sections.items():
+        assert set(C._SCHEMA[name]) == {f.name for f in dataclasses.fields(cls)}, name
+    referee = {f.name for f in dataclasses.fields(C.RefereeSettings)}
+    assert set(C._SCHEMA["referee"]) <= referee
+    assert set(C._SCHEMA["rules"]) <= {f.name for f in dataclasses.fields(C.Settings)}
+    clock = {f.name for f in dataclasses.fields(C.ClockSettings)} | {"enabled", "reset_each_game"}
+    assert set(C._SCHEMA["clock"]) <= clock

@@ -12,7 +12,22 @@ import tempfile
 import time
 from pathlib import Path
 
+from typing import Any
+
+from tavli_pi.vision.camera import Camera, register_camera
+
 HELP = "play a scripted, simulated 3-point match through the whole pipeline"
+
+
+def _open_sim(spec: str, **kw: Any) -> Camera:
+    """``sim:...`` cameras (see :func:`tavli_pi.sim.camera.open_sim_camera`); the simulator loads on first use."""
+    from tavli_pi.sim.camera import open_sim_camera
+
+    return open_sim_camera(spec, **kw)
+
+
+# the simulator is this command's source: ``[camera] source = "sim:..."`` works for every command
+register_camera("sim", _open_sim)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from gpiozero.pins.mock import MockFactory
 
     from tavli_pi.app import TableApp
-    from tavli_pi.config import TableConfig
+    from tavli_pi.config import CameraConfig, DisplayConfig, RecordConfig, SignalsConfig, TableConfig, TableSection
     from tavli_pi.record.export import export_all
     from tavli_pi.sim.camera import SimCamera
     from tavli_pi.sim.drive import drive
@@ -48,16 +63,18 @@ def run(args: argparse.Namespace) -> int:
         log.unlink()
     serve = not args.no_serve
     cfg = TableConfig(
-        table_id="demo", players=("White", "Black"), match_length=3, camera="sim", fps=10.0,
-        signals=True, pin_factory="mock", display=serve, display_port=args.port, display_pin="0000",
-        log=str(log),
+        table=TableSection(id="demo", players=("White", "Black"), match_length=3),
+        camera=CameraConfig(source="sim", fps=10.0),
+        signals=SignalsConfig(enabled=True, pin_factory="mock"),
+        display=DisplayConfig(enabled=serve, port=args.port, pin="0000"),
+        record=RecordConfig(log=str(log)),
     )
     moments = demo_match()
     # Installation step: calibrate the camera once on the clear, set-up board
     # (a real table uses the printed markers or --corners; the sim draws none).
     clear = render(scene_of(moments[1]))
     calibration = refine(Calibration(clear.truth.corners), clear.image)
-    camera = SimCamera(scenes_of(moments), fps=cfg.fps, seed=7)
+    camera = SimCamera(scenes_of(moments), fps=cfg.camera.fps, seed=7)
     t0 = time.perf_counter()
     mismatches: list[str] = []
     with TableApp(cfg, camera=camera, calibration=calibration, pin_factory=MockFactory()) as app:
@@ -73,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 mismatches.append(f"frame {step.index}: expected {', '.join(step.missing)}, "
                                   f"got {', '.join(step.kinds) or 'nothing'}")
             if serve and args.pace > 0:
-                time.sleep(args.pace / cfg.fps)  # a watchable pace (only when serving)
+                time.sleep(args.pace / cfg.camera.fps)  # a watchable pace (only when serving)
         ref = app.referee
         phase, score = ref.phase, ref.match.score
         if app.display is not None and args.linger > 0:

@@ -35,7 +35,10 @@ def marker_sheet(size_mm: float = 40.0) -> np.ndarray:
     """An A4 page at 300 dpi (grayscale) with the four markers and their labels."""
     if not 10.0 <= size_mm <= 90.0:
         raise ConfigError(f"--size-mm {size_mm} is out of range: use 10 to 90 mm")
-    px = lambda mm: int(round(mm / 25.4 * _DPI))  # noqa: E731
+
+    def px(mm: float) -> int:
+        return int(round(mm / 25.4 * _DPI))
+
     page = np.full((px(_A4_MM[1]), px(_A4_MM[0])), 255, np.uint8)
     dictionary = cv2.aruco.getPredefinedDictionary(MARKER_DICT)
     side = px(size_mm)

@@ -18,5 +18,5 @@ def run(args: argparse.Namespace) -> int:
 
     cfg = load_config(args.config)
     with TableApp(cfg) as app:
-        print(f"tavli-pi run: table {cfg.table_id}: " + ", ".join(app.wired or ["no outputs"]), flush=True)
+        print(f"tavli-pi run: table {cfg.table.id}: " + ", ".join(app.wired or ["no outputs"]), flush=True)
         return app.run(max_frames=args.max_frames)

@@ -78,37 +78,38 @@ class EventMapper:
     def apply(self, event: ev.Event) -> list[Command]:
         state = event.state
         buzz: list[Command] = []
-        if isinstance(event, ev.PlayAccepted):
-            self._last_play = frozenset(changed_leds(event.before, event.after))
-        elif isinstance(event, ev.IllegalPlay):
-            self._illegal_before = event.before
-            buzz.append(Buzz(Buzz.DOUBLE))
-        elif isinstance(event, ev.IllegalPlayResolved):
-            if self._illegal_before is not None:
-                self._last_play = frozenset(changed_leds(self._illegal_before, event.after))
-            self._illegal_before = None
-        elif isinstance(event, ev.RollVoid):
-            buzz.append(Buzz(Buzz.SHORT))
-        elif isinstance(event, ev.GameStarted):
-            self._last_play = frozenset()
-            self._illegal_before = None
-            self._running = NONE_SIDE
-        elif isinstance(event, (ev.GameOver, ev.MatchOver)):
-            self._last_play = frozenset()
-            self._running = NONE_SIDE
-            buzz.append(Buzz(Buzz.LONG))
-        elif isinstance(event, ev.ClockReading):
-            # a paused clock (dispute, clear view, director) runs for nobody
-            self._running = NONE_SIDE if event.extra.get("paused") else int(event.side)
+        match event:
+            case ev.PlayAccepted():
+                self._last_play = frozenset(changed_leds(event.before, event.after))
+            case ev.IllegalPlay():
+                self._illegal_before = event.before
+                buzz.append(Buzz(Buzz.DOUBLE))
+            case ev.IllegalPlayResolved():
+                if self._illegal_before is not None:
+                    self._last_play = frozenset(changed_leds(self._illegal_before, event.after))
+                self._illegal_before = None
+            case ev.RollVoid():
+                buzz.append(Buzz(Buzz.SHORT))
+            case ev.GameStarted():
+                self._last_play = frozenset()
+                self._illegal_before = None
+                self._running = NONE_SIDE
+            case ev.GameOver() | ev.MatchOver():
+                self._last_play = frozenset()
+                self._running = NONE_SIDE
+                buzz.append(Buzz(Buzz.LONG))
+            case ev.ClockReading():
+                # a paused clock (dispute, clear view, director) runs for nobody
+                self._running = NONE_SIDE if event.extra.get("paused") else int(event.side)
 
         roles = bytearray(Scene.N_LEDS)
         for led in self._last_play:
             roles[led] = Scene.LAST
-        if state.phase == "illegal":
+        if state.phase == ev.Phase.ILLEGAL:
             mover = event.side if isinstance(event, ev.IllegalPlay) else state.position.turn
-            for point in state.wrong_points or getattr(event, "wrong_points", ()):
+            for point in state.wrong_points or (event.wrong_points if isinstance(event, ev.IllegalPlay) else ()):
                 roles[led_for_point(point, mover)] = Scene.ILLEGAL
-        elif state.phase == "out_of_sync":
+        elif state.phase == ev.Phase.OUT_OF_SYNC:
             # the points that differ from the last known position: attention, not illegal
             for point in state.wrong_points:
                 roles[led_for_point(point, state.position.turn)] = Scene.ATTENTION

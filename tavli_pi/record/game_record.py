@@ -180,56 +180,61 @@ class RecordBuilder:
 
     # -- feeding ----------------------------------------------------------
     def feed(self, event: Event) -> None:
-        if isinstance(event, GameStarted):
-            self._close_open_game()
-            self._current = GameRecord(event.game_number, event.score, event.crawford)
-            self._actions = []
-            self._adopted = False
-            return
-        if isinstance(event, MatchOver):
-            self._finished = True
-            return
-        if isinstance(event, OpeningRoll) or event.kind in _IGNORED:
+        """One event, in log order: one ``match`` over the event types the record keeps."""
+        match event:
+            case GameStarted():
+                self._close_open_game()
+                self._current = GameRecord(event.game_number, event.score, event.crawford)
+                self._actions = []
+                self._adopted = False
+                return
+            case MatchOver():
+                self._finished = True
+                return
+            case OpeningRoll():
+                return
+        if event.kind in _IGNORED:
             return
         game = self._ensure_game(event)
-        if isinstance(event, PlayAccepted):
-            play, legal = play_from(event.before, event.after, event.dice, event.play)
-            self._add_turn(Turn(event.side, event.dice, play, event.before, event.after, legal))
-        elif isinstance(event, NoLegalMove):
-            pos = event.state.position.with_turn(event.side)  # the state is after the pass
-            self._add_turn(Turn(event.side, event.dice, (), pos, pos, True))
-        elif isinstance(event, IllegalPlay):
-            self._pending_illegal = event
-        elif isinstance(event, IllegalPlayResolved):
-            ill = self._pending_illegal
-            if ill is None:
-                raise RecordError("an illegal_play_resolved event without its illegal_play: "
-                                  "the log is out of order")
-            play, legal = play_from(ill.before, event.after, ill.dice, event.play)
-            self._add_turn(Turn(event.side, ill.dice, play, ill.before, event.after, legal))
-            self._pending_illegal = None
-        elif isinstance(event, BoardAdopted):
-            if not self._adopted:
-                turns = sum(1 for a in self._actions if isinstance(a, Turn))
-                self._current = replace(game, note=f"board adopted by the players after {turns} recorded "
-                                        "turn(s); later turns are not recorded (the log keeps the positions)")
-            self._adopted = True
-            self._pending_illegal = None
-        elif isinstance(event, CubeOffered):
-            self._pending_double = event.value
-            self._actions.append(CubeAction(event.side, "double", event.value))
-        elif isinstance(event, CubeTaken):
-            self._actions.append(CubeAction(event.side, "take", event.value))
-        elif isinstance(event, CubePassed):
-            self._actions.append(CubeAction(event.side, "drop", self._pending_double or 2 * event.value))
-        elif isinstance(event, Resigned):
-            self._actions.append(Resignation(event.side, event.level))
-        elif isinstance(event, ResignationAnswered):
-            if not event.accepted and self._actions and isinstance(self._actions[-1], Resignation):
-                self._actions.pop()  # a rejected resignation is not part of the game record
-        elif isinstance(event, GameOver):
-            self._current = replace(game, winner=event.winner, points=event.points, result=event.result)
-            self._close_open_game()
+        match event:
+            case PlayAccepted():
+                play, legal = play_from(event.before, event.after, event.dice, event.play)
+                self._add_turn(Turn(event.side, event.dice, play, event.before, event.after, legal))
+            case NoLegalMove():
+                pos = event.state.position.with_turn(event.side)  # the state is after the pass
+                self._add_turn(Turn(event.side, event.dice, (), pos, pos, True))
+            case IllegalPlay():
+                self._pending_illegal = event
+            case IllegalPlayResolved():
+                ill = self._pending_illegal
+                if ill is None:
+                    raise RecordError("an illegal_play_resolved event without its illegal_play: "
+                                      "the log is out of order")
+                play, legal = play_from(ill.before, event.after, ill.dice, event.play)
+                self._add_turn(Turn(event.side, ill.dice, play, ill.before, event.after, legal))
+                self._pending_illegal = None
+            case BoardAdopted():
+                if not self._adopted:
+                    turns = sum(1 for a in self._actions if isinstance(a, Turn))
+                    self._current = replace(game, note=f"board adopted by the players after {turns} recorded "
+                                            "turn(s); later turns are not recorded (the log keeps the positions)")
+                self._adopted = True
+                self._pending_illegal = None
+            case CubeOffered():
+                self._pending_double = event.value
+                self._actions.append(CubeAction(event.side, "double", event.value))
+            case CubeTaken():
+                self._actions.append(CubeAction(event.side, "take", event.value))
+            case CubePassed():
+                self._actions.append(CubeAction(event.side, "drop", self._pending_double or 2 * event.value))
+            case Resigned():
+                self._actions.append(Resignation(event.side, event.level))
+            case ResignationAnswered(accepted=False):
+                if self._actions and isinstance(self._actions[-1], Resignation):
+                    self._actions.pop()  # a rejected resignation is not part of the game record
+            case GameOver():
+                self._current = replace(game, winner=event.winner, points=event.points, result=event.result)
+                self._close_open_game()
 
     def _add_turn(self, turn: Turn) -> None:
         if self._adopted:

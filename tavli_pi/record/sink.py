@@ -1,25 +1,60 @@
-"""The match log as an output: an :class:`~tavli_pi.referee.events.EventSink` that commits every event."""
+"""The match log as an output: the record policy and the sink that commits every event.
+
+:data:`PROVING_KINDS` is the record policy: the verdicts whose camera frame is
+saved beside them (as JPEG) as the evidence for a dispute. The frame travels
+with the event it proves: ``LogSink.handle(event, frame)``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
 
 from tavli_pi.record.store import MatchLog
-from tavli_pi.referee.events import Event, EventSink
+from tavli_pi.referee.events import Event
 
-__all__ = ["LogSink"]
+__all__ = ["LogSink", "RecordPolicy", "PROVING_KINDS"]
+
+#: events whose frame is saved beside them in the log (the evidence for a dispute)
+PROVING_KINDS = frozenset(
+    {"play_accepted", "illegal_play", "illegal_play_resolved", "roll_void", "premature_roll",
+     "opening_roll", "roll_accepted", "setup_checked"}
+)
 
 
-class LogSink(EventSink):
-    """Append each event to ``log``; ``frame_for(event)`` may return the JPEG that proved it."""
+@dataclass(frozen=True, slots=True)
+class RecordPolicy:
+    """Which events keep their proving frame, and how it is stored.
 
-    def __init__(self, log: MatchLog, frame_for: Callable[[Event], bytes | None] | None = None) -> None:
-        self._log = log
-        self._frame_for = frame_for
+    >>> RecordPolicy().keeps_frame("play_accepted"), RecordPolicy(save_frames=False).keeps_frame("play_accepted")
+    (True, False)
+    """
 
-    def handle(self, event: Event) -> None:
-        frame = self._frame_for(event) if self._frame_for is not None else None
-        self._log.append(event, frame)
+    save_frames: bool = True
+    proving: frozenset[str] = PROVING_KINDS
+    jpeg_quality: int = 80
+
+    def keeps_frame(self, kind: str) -> bool:
+        return self.save_frames and kind in self.proving
+
+
+class LogSink:
+    """An :class:`~tavli_pi.referee.events.EventSink` that appends each event to ``log``,
+    with the frame that proved it (BGR image) when the policy keeps it."""
+
+    def __init__(self, log: MatchLog, policy: RecordPolicy = RecordPolicy()) -> None:
+        self.log = log
+        self.policy = policy
+
+    def handle(self, event: Event, frame: np.ndarray | None = None) -> None:
+        jpeg: bytes | None = None
+        if frame is not None and self.policy.keeps_frame(event.kind):
+            ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.policy.jpeg_quality])
+            jpeg = buf.tobytes() if ok else None
+        self.log.append(event, jpeg)
 
     def close(self) -> None:
-        self._log.close()
+        if not self.log.closed:
+            self.log.close()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.referee.events import (
+    Phase,
     ClockReading,
     CubeOffered,
     CubePassed,
@@ -85,7 +86,7 @@ def synthetic_match(
 
         def st(phase: str, p: Position, dice: tuple[int, ...] = (), verdict: str = "") -> TableState:
             return TableState(
-                phase=phase, position=p, dice=dice, cube_value=cube.value, cube_owner=cube.owner,
+                phase=Phase(phase), position=p, dice=dice, cube_value=cube.value, cube_owner=cube.owner,
                 score=match.score, match_length=h.match_length, crawford=match.crawford_game,
                 game_number=game_no, players=h.players, last_verdict=verdict,
                 clocks=(clocks[0], clocks[1]),
@@ -182,7 +183,7 @@ def synthetic_match(
 
 def _replace_phase(s: TableState, phase: str) -> TableState:
     return TableState(
-        phase=phase, position=s.position, dice=s.dice, cube_value=s.cube_value,
+        phase=Phase(phase), position=s.position, dice=s.dice, cube_value=s.cube_value,
         cube_owner=s.cube_owner, score=s.score, match_length=s.match_length, crawford=s.crawford,
         game_number=s.game_number, players=s.players, last_verdict=s.last_verdict,
         wrong_points=s.wrong_points, clocks=s.clocks,
@@ -194,7 +195,7 @@ def _game_over(out: list[Event], at: float, pos: Position, match: MatchState,
     new = match.after_game(winner, points)
     prev = out[-1].state
     state = TableState(
-        phase="game_over", position=pos, cube_value=prev.cube_value, cube_owner=prev.cube_owner,
+        phase=Phase.GAME_OVER, position=pos, cube_value=prev.cube_value, cube_owner=prev.cube_owner,
         score=new.score, match_length=prev.match_length, crawford=prev.crawford,
         game_number=prev.game_number, players=prev.players, clocks=prev.clocks,
     )

@@ -1,6 +1,6 @@
 """The referee's side of the match clock: why it is paused, and when it resets.
 
-:class:`~tavli_pi.tournament.clock.MatchClock` keeps the time (reserve plus a
+:class:`~tavli_pi.referee.match_clock.MatchClock` keeps the time (reserve plus a
 simple delay, flags). :class:`RefereeClock` adds what only the referee knows:
 
 - *holds*: the reasons the clock stands still. ``director`` (a PAUSE input),
@@ -18,15 +18,25 @@ simple delay, flags). :class:`RefereeClock` adds what only the referee knows:
   or after a restart is set). ``reset_each_game=True`` recomputes the reserve
   from the score at every game instead, for clubs that play it that way.
 
-Pure: time is the ``now`` argument of every call.
+Pure: time is the ``now`` argument of every call. :class:`ClockKeeper` is the
+referee's part that runs it: the paddles, the director's pause, holds while a
+dispute or the board needs attention, and flags.
 """
 
 from __future__ import annotations
 
-from tavli_pi.rules.position import Side
-from tavli_pi.tournament.clock import ClockSettings, Flag, MatchClock, Timeout
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["RefereeClock", "HOLDS", "format_seconds"]
+from tavli_pi.referee import events as ev
+from tavli_pi.referee.events import IN_GAME, Phase
+from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.match_clock import ClockSettings, Flag, MatchClock, Timeout
+from tavli_pi.rules.position import Side
+
+if TYPE_CHECKING:
+    from tavli_pi.referee.referee import Referee
+
+__all__ = ["RefereeClock", "ClockKeeper", "HOLDS", "format_seconds"]
 
 #: every reason the referee may hold the clock
 HOLDS = ("director", "dispute", "clear_view", "overtime")
@@ -120,3 +130,149 @@ class RefereeClock:
         """Set both reserves, e.g. to the last logged reading after a restart."""
         for side in Side:
             self.clock.set_remaining(side, remaining[side], now)
+
+
+def _name(side: Side) -> str:
+    return side.name.capitalize()
+
+
+_CLOCKED = (*IN_GAME, Phase.CUBE, Phase.RESIGN)  # phases in which a clock may run
+_HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
+               "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
+
+
+class ClockKeeper:
+    """The referee's handling of its :class:`RefereeClock` (``ref.clock``; nothing when None)."""
+
+    def __init__(self, ref: Referee) -> None:
+        self.ref = ref
+
+    def owner(self) -> Side:
+        """The side that is to act now, whose clock should run."""
+        ref = self.ref
+        if ref.phase == Phase.CUBE and ref.offers.state.doubler is not None:
+            return ref.offers.state.doubler.other  # the taker decides
+        if ref.phase == Phase.RESIGN and ref.offers.state.resign is not None:
+            return ref.offers.state.resign.winner  # the opponent answers
+        if ref.phase in (Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING):
+            return ref.before.turn  # the mover, until they press
+        return ref.position.turn
+
+    def _event(self, clock: RefereeClock, side: Side, message: str, **extra: Any) -> None:
+        ref = self.ref
+        ref._emit(ev.ClockReading, side=side, remaining=clock.remaining(ref._now), message=message,
+                  extra={"paused": clock.paused, "holds": sorted(clock.holds), **extra})
+
+    def paddle(self, inp: PlayerInput) -> None:
+        ref = self.ref
+        c = ref.clock
+        if c is None:
+            ref._refuse(inp, "", "this table has no clock: set [clock] enabled = true to use the paddles")
+            return
+        if ref.phase not in _CLOCKED:
+            ref._refuse(inp, "", "the clocks are stopped between games: after the opening roll its loser "
+                        "presses, starting the winner's clock (USBGF clock rules 3.3)")
+            return
+        owner = self.owner()
+        side = inp.side if inp.side is not None else (c.running if c.running is not None else owner.other)
+        if c.flagged(ref._now) is not None:
+            ref._refuse(inp, "", "time has run out: the clock waits for the director")
+            return
+        if c.holds:
+            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
+            ref._refuse(inp, "", f"the clock is paused for {why}; it restarts when that is settled")
+            return
+        if c.running is None and side is owner:
+            ref._refuse(inp, "", f"{_name(owner)} is to act: {_name(owner.other)} presses to start "
+                        f"{_name(owner)}'s clock (USBGF clock rules 3.3)")
+            return
+        if c.running is not None and c.running is not side:
+            ref._refuse(inp, "", f"{_name(side)}'s clock is not running: {_name(c.running)} presses "
+                        "at the end of their turn")
+            return
+        c.press(side, ref._now)
+        runs = c.running
+        assert runs is not None
+        left = c.remaining(ref._now)[runs]
+        self._event(c, runs, f"{_name(side)} pressed the clock: {_name(runs)}'s clock runs "
+                          f"({format_seconds(left)} left).", pressed_by=side.name.lower())
+
+    def director(self, inp: PlayerInput) -> None:
+        ref = self.ref
+        c = ref.clock
+        if c is None:
+            ref._refuse(inp, "", "this table has no clock: set [clock] enabled = true")
+            return
+        runs = c.running
+        if c.flagged(ref._now) is not None:
+            ref._refuse(inp, "", "time has run out: the clock stays stopped (clock.on_timeout)")
+            return
+        if runs is None:
+            ref._refuse(inp, "", f"no clock is running to {inp.action}: the clocks are stopped")
+            return
+        if inp.action is Action.PAUSE:
+            if "director" in c.holds:
+                ref._refuse(inp, "", "the clock is already paused by the director")
+                return
+            c.hold("director", ref._now)
+            self._event(c, runs, "The director paused the clock.")
+            return
+        if not {"director", "overtime"} & c.holds:
+            ref._refuse(inp, "", "the director has not paused the clock")
+            return
+        c.release("overtime", ref._now)
+        c.release("director", ref._now)
+        if c.holds:
+            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
+            self._event(c, runs, f"The director released the clock; it still waits for {why}.")
+        else:
+            self._event(c, runs, "The director restarted the clock.")
+
+    def hold_for_disputes(self) -> None:
+        """Pause while an illegal play is disputed (E8) or the board cannot be seen; resume after."""
+        ref = self.ref
+        c = ref.clock
+        if c is None:
+            return
+        wants = {
+            "dispute": ref.phase in (Phase.ILLEGAL, Phase.CORRECTING),
+            "clear_view": ref._asked and ref.phase in IN_GAME,
+            "board": ref.phase == Phase.OUT_OF_SYNC,
+        }
+        for reason, on in wants.items():
+            runs = c.running
+            if on and reason not in c.holds:
+                if c.hold(reason, ref._now) and runs is not None:
+                    self._event(c, runs, f"Clock paused for {_HOLD_NAMES[reason]}.")
+            elif not on and c.release(reason, ref._now) and runs is not None:
+                self._event(c, runs, "Clock running again.")
+
+    def poll(self) -> None:
+        """Report a flag that fell since the last step (USBGF clock rules 5)."""
+        ref = self.ref
+        c = ref.clock
+        if c is None:
+            return
+        flag = c.poll(ref._now)
+        if flag is None:
+            return
+        loser, winner = flag.side, flag.side.other
+        info = {"flag": flag.timeout.value, "flag_at": flag.at}
+        if flag.timeout is Timeout.OVERTIME:
+            ref.last_verdict = f"{_name(loser)}: overtime"
+            self._event(c, loser, f"{_name(loser)}'s reserve ran out: {format_seconds(c.settings.overtime)} "
+                              "of overtime (USBGF optional rule); the director restarts the clock.", **info)
+            return
+        if flag.timeout is Timeout.NOTIFY:
+            ref.last_verdict = f"{_name(loser)}: time"
+            self._event(c, loser, f"{_name(loser)}'s time ran out: call the director, who rules "
+                              "(clock.on_timeout = notify).", **info)
+            return
+        self._event(c, loser, f"{_name(loser)}'s time ran out.", **info)
+        ref.phase = Phase.MATCH_OVER
+        ref.dice = ()
+        ref.wrong_points = ()
+        ref.last_verdict = f"{_name(winner)} wins the match on time"
+        ref._emit(ev.MatchOver, winner=winner, score=ref.match.score, extra={"reason": "time"},
+                  message=f"{_name(loser)}'s time ran out: {_name(winner)} wins the match (USBGF clock rules "
+                  "5, time expiration: a player whose reserve runs out loses the match).")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from tavli_pi.rules.position import Position, Side
 
@@ -23,23 +24,31 @@ __all__ = [
     "position_from_dict",
     "EventSink",
     "PHASES",
+    "Phase",
+    "IN_GAME",
 ]
 
-#: Every ``TableState.phase`` the referee uses.
-PHASES = (
-    "setup",  # checking the starting (or resumed) position
-    "opening",  # waiting for the opening roll (E1)
-    "awaiting_roll",  # the side on roll may double (C2) or roll (E2)
-    "rolled",  # dice accepted; the play is in progress until the dice leave (E5)
-    "judging",  # the dice left; waiting for a clear view of the board
-    "illegal",  # an illegal play awaits the opponent's decision (E8)
-    "correcting",  # a legal play was demanded (E8)
-    "out_of_sync",  # the board is not the position the referee knows: restore it or confirm it
-    "cube",  # a double awaits take or pass (C3)
-    "resign",  # a resignation awaits an answer (S4)
-    "game_over",
-    "match_over",
-)
+class Phase(StrEnum):
+    """Every ``TableState.phase`` the referee uses. A ``StrEnum``: the JSON is the plain string."""
+
+    SETUP = "setup"  # checking the starting (or resumed) position
+    OPENING = "opening"  # waiting for the opening roll (E1)
+    AWAITING_ROLL = "awaiting_roll"  # the side on roll may double (C2) or roll (E2)
+    ROLLED = "rolled"  # dice accepted; the play is in progress until the dice leave (E5)
+    JUDGING = "judging"  # the dice left; waiting for a clear view of the board
+    ILLEGAL = "illegal"  # an illegal play awaits the opponent's decision (E8)
+    CORRECTING = "correcting"  # a legal play was demanded (E8)
+    OUT_OF_SYNC = "out_of_sync"  # the board is not the position the referee knows: restore it or confirm it
+    CUBE = "cube"  # a double awaits take or pass (C3)
+    RESIGN = "resign"  # a resignation awaits an answer (S4)
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
+
+#: Every phase, in the order of a game (kept for callers that list them).
+PHASES = tuple(Phase)
+#: The phases of a game in progress (a resignation may be offered, S4; a clear view is awaited).
+IN_GAME = (Phase.AWAITING_ROLL, Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC)
 
 
 def position_to_dict(p: Position) -> dict[str, Any]:
@@ -56,7 +65,7 @@ def position_from_dict(d: dict[str, Any]) -> Position:
 class TableState:
     """The whole table as the referee sees it after an event (for display/feed/link)."""
 
-    phase: str  # "setup", "opening", "awaiting_roll", "rolled", "illegal", "cube", "game_over", "match_over"
+    phase: Phase
     position: Position
     dice: tuple[int, ...] = ()
     cube_value: int = 1
@@ -69,6 +78,8 @@ class TableState:
     last_verdict: str = ""
     wrong_points: tuple[int, ...] = ()  # physical (White's) numbering
     clocks: tuple[float, float] | None = None  # seconds left, by Side
+    clear_view: bool = False  # the referee asked for a clear view of the board and still waits for it
+    setup_wrong: bool = False  # the set-up was reported wrong and is not yet right (B3)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,7 +128,7 @@ def _state_from(d: dict[str, Any]) -> TableState:
     owner = d.get("cube_owner")
     clocks = d.get("clocks")
     return TableState(
-        phase=d["phase"],
+        phase=Phase(d["phase"]),
         position=position_from_dict(d["position"]),
         dice=tuple(d.get("dice", ())),
         cube_value=d.get("cube_value", 1),
@@ -130,6 +141,8 @@ def _state_from(d: dict[str, Any]) -> TableState:
         last_verdict=d.get("last_verdict", ""),
         wrong_points=tuple(d.get("wrong_points", ())),
         clocks=None if clocks is None else (clocks[0], clocks[1]),
+        clear_view=d.get("clear_view", False),
+        setup_wrong=d.get("setup_wrong", False),
     )
 
 
@@ -381,14 +394,16 @@ class BoardAdopted(Event):
     points: tuple[int, ...]  # White's numbering where they differ; 0 = bar, 25 = trays
 
 
-class EventSink:
-    """What every output implements: ``handle`` each event, ``close`` once.
+@runtime_checkable
+class EventSink(Protocol):
+    """What every output is: it handles each event and closes once (idempotently).
 
-    Outputs never decide anything about the game; they only show, store or send.
+    A ``typing.Protocol``: the display, the GPIO signals, the table link, the
+    feed and the match log are sinks by having these two methods, no base
+    class or adapter needed. Outputs never decide anything about the game;
+    they only show, store or send.
     """
 
-    def handle(self, event: Event) -> None:  # pragma: no cover - interface
-        raise NotImplementedError
+    def handle(self, event: Event) -> None: ...
 
-    def close(self) -> None:
-        """Release resources; idempotent."""
+    def close(self) -> None: ...

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tavli_pi.referee import events as ev
-from tavli_pi.referee.clock import RefereeClock, format_seconds
+from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
     DiceWatch,
     bearing_off_no_contact,
@@ -24,25 +24,23 @@ from tavli_pi.referee.dice import (
     own_half,
     void_reason,
 )
-from tavli_pi.referee.evidence import EvidenceTable, Reading, counts_to_position, read, spot_counts
+from tavli_pi.referee.events import Phase
+from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.settings import RefereeSettings
-from tavli_pi.referee.sync import broken_rule, differing_points, one_play_reason, turn_after
+from tavli_pi.referee.sync import BoardSync, broken_rule, one_play_reason
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.moves import PlayResult, end_turn, format_play, judge, legal_results
 from tavli_pi.rules.position import Position, Side
-from tavli_pi.rules.scoring import GameValue, Resignation, game_winner, outcome_borne_off, outcome_passed
-from tavli_pi.tournament.clock import Timeout
+from tavli_pi.rules.scoring import game_winner, outcome_borne_off
 from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["Referee", "Verdict", "judge_evidence"]
 
-_IN_GAME = ("awaiting_roll", "rolled", "judging", "illegal", "correcting", "out_of_sync")
-_CLOCKED = (*_IN_GAME, "cube", "resign")  # phases in which a clock may run
-_HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
-               "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
+
 
 
 def _name(side: Side) -> str:
@@ -72,7 +70,7 @@ class Referee:
         self.cube = CubeState()
         self.position = start or Position.start()
         self.game_number = self.match.games + 1
-        self.phase = "setup"
+        self.phase = Phase.SETUP
         self.dice: tuple[int, int] | tuple[()] = ()
         self.before = self.position
         self.results: tuple[PlayResult, ...] = ()
@@ -81,29 +79,22 @@ class Referee:
         self._now = 0.0
         self._out: list[ev.Event] = []
         self._setup_target = self.position
-        self._after_setup = "opening" if start is None else "awaiting_roll"
+        self._after_setup = Phase.OPENING if start is None else Phase.AWAITING_ROLL
         self._watch = DiceWatch(s.settle_frames, s.die_confidence, armed=False)
         self._prem = DiceWatch(s.settle_frames, s.die_confidence, armed=True)
         self._frames: list[Observation] = []
         self._waited = 0
         self._asked = False
         self._reported: set[tuple[Any, ...]] = set()
+        self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
         self._opening_turn = False
         self._observed: Position | None = None  # the illegal end position
-        self._doubler: Side | None = None
-        self._resign: Resignation | None = None
-        self._resume_phase = ""
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
-        self._auto_doubles = 0
-        # out of sync (tavli_pi/referee/sync.py): the last known position, what the board shows
-        self._sync_known: Position | None = None
-        self._sync_roll_seen = False  # lost while judging a seen roll (else: an unseen change)
-        self._sync_resume = "awaiting_roll"  # the phase a restored board returns to
-        self._seen: Position | None = None  # the differing board as announced
-        self._adoptable: Position | None = None  # the latest reading confident on every spot
-        self._confirmed: list[Side] = []
         self._either_may_roll = False  # after an adoption: the first roll may come from either side
+        self.sync = BoardSync(self)  # the out-of-sync recovery (sync.py)
+        self.offers = Offers(self)  # cube and resignation offers (offers.py)
+        self.timing = ClockKeeper(self)  # paddles, pauses, holds and flags of ``clock`` (clock.py)
         self.clock: RefereeClock | None = None
         if s.clock is not None:
             self.clock = RefereeClock(s.clock, self.match.length, self.match.score,
@@ -129,29 +120,33 @@ class Referee:
             n, score, state.crawford and at_n1 and not won, at_n1 and not state.crawford and not won,
             crawford_rule, max(0, state.game_number - 1),
         )
-        fresh_game = state.phase in ("setup", "opening", "game_over")
+        fresh_game = state.phase in (Phase.SETUP, Phase.OPENING, Phase.GAME_OVER)
         ref = cls(s, match=match, players=state.players, start=None if fresh_game else state.position)
-        ref.game_number = state.game_number + (1 if state.phase == "game_over" else 0)
+        ref.game_number = state.game_number + (1 if state.phase == Phase.GAME_OVER else 0)
         if ref.clock is not None and state.clocks is not None:
             ref.clock.restore(state.clocks, 0.0)  # the reserves carry on; no clock runs until a press
-        if state.phase == "match_over":
-            ref.phase = "match_over"
+        if state.phase == Phase.MATCH_OVER:
+            ref.phase = Phase.MATCH_OVER
             return ref
+        if state.phase == Phase.OPENING and state.cube_value > 1:
+            # automatic doubles (C5) turned the cube before the crash: keep it and the count
+            ref.cube = CubeState(state.cube_value, None)
+            ref.offers.state.auto_doubles = state.cube_value.bit_length() - 1
         if fresh_game:
             return ref
         ref.cube = CubeState(state.cube_value, state.cube_owner)
-        if state.phase in ("rolled", "judging", "illegal", "correcting", "out_of_sync") and len(state.dice) == 2:
-            ref.phase = "rolled"
+        if state.phase in (Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC) and len(state.dice) == 2:
+            ref.phase = Phase.ROLLED
             ref.dice = (state.dice[0], state.dice[1])
             ref.before = state.position
             ref.results = legal_results(state.position, ref.dice)
             ref._opening_turn = False
-        elif state.phase == "cube":
-            ref.phase = "cube"
-            ref._doubler = state.position.turn
-        elif state.phase == "out_of_sync":
+        elif state.phase == Phase.CUBE:
+            ref.phase = Phase.CUBE
+            ref.offers.state.doubler = state.position.turn
+        elif state.phase == Phase.OUT_OF_SYNC:
             # the board is checked against the last known position again (and the mismatch re-raised)
-            ref.phase = "awaiting_roll"
+            ref.phase = Phase.AWAITING_ROLL
         return ref
 
     # -- the state ----------------------------------------------------------------
@@ -171,6 +166,8 @@ class Referee:
             last_verdict=self.last_verdict,
             wrong_points=self.wrong_points,
             clocks=None if self.clock is None else self.clock.remaining(self._now),
+            clear_view=self._asked,
+            setup_wrong=self._setup_wrong,
         )
 
     def _emit(self, cls: type[ev.Event], **kw: Any) -> None:
@@ -181,37 +178,37 @@ class Referee:
         self._now = now
         self._out = []
         if self.clock is not None:
-            self._poll_clock(self.clock)
+            self.timing.poll()
         if isinstance(item, PlayerInput):
             self._on_input(item)
         else:
             self._on_observation(item)
         if self.clock is not None:
-            self._hold_for_disputes(self.clock)
+            self.timing.hold_for_disputes()
         return self._out
 
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
         p = self.phase
-        if p == "setup":
+        if p == Phase.SETUP:
             self._setup(obs)
-        elif p == "opening":
+        elif p == Phase.OPENING:
             self._opening(obs)
-        elif p == "awaiting_roll":
+        elif p == Phase.AWAITING_ROLL:
             self._awaiting_roll(obs)
-        elif p == "rolled":
+        elif p == Phase.ROLLED:
             self._rolled(obs)
-        elif p == "judging":
+        elif p == Phase.JUDGING:
             self._collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
                 # keep it, and take it once the play is judged (a slow verdict must not lose a roll)
                 self._pending_roll = self._watch.feed(obs.dice, need=2)
             self._try_judge()
-        elif p in ("illegal", "correcting"):
+        elif p in (Phase.ILLEGAL, Phase.CORRECTING):
             self._after_illegal(obs)
-        elif p == "out_of_sync":
-            self._out_of_sync(obs)
+        elif p == Phase.OUT_OF_SYNC:
+            self.sync.watch(obs)
         # cube, resign, game_over, match_over: the board is not watched
 
     def _collect(self, obs: Observation) -> bool:
@@ -252,12 +249,13 @@ class Referee:
         table = EvidenceTable(self._frames)
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn)
         if r.gap <= s.accept_gap:
+            self._setup_wrong = False
             self._emit(ev.SetupChecked, ok=True, message="The checkers are set up correctly.", rule="B3")
             self._reset_view()
             self.phase = self._after_setup
             if self.clock is not None:
                 self.clock.new_game(self.match.score, self._now)
-            if self.phase == "opening":
+            if self.phase == Phase.OPENING:
                 self._emit(
                     ev.GameStarted, game_number=self.game_number, score=self.match.score,
                     crawford=self.match.crawford_game,
@@ -274,6 +272,7 @@ class Referee:
                 self._reported.add(key)
                 problems = self._describe(r, target)
                 self.last_verdict = "set up the checkers"
+                self._setup_wrong = True
                 self._emit(
                     ev.SetupChecked, ok=False, problems=problems, rule="B3",
                     message="Set up the checkers: " + "; ".join(problems),
@@ -318,6 +317,16 @@ class Referee:
         bd = next(d.value for d in dice if d.half != white_half)
         if wd == bd:
             self.last_verdict = "tie: roll again"
+            cube = self.offers.automatic_double()
+            if cube is not None:
+                # C5: a tie in money play turns the centred cube, at most rules.max_automatic times a game
+                self.last_verdict = f"tie: the cube is at {cube.value}"
+                self._emit(
+                    ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="C5",
+                    message=f"Both rolled {wd}: automatic double, the cube is at {cube.value}; roll again.",
+                    extra={"automatic_double": cube.value},
+                )
+                return
             self._emit(
                 ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="E1",
                 message=f"Both rolled {wd}: roll again.",
@@ -373,7 +382,7 @@ class Referee:
         self.dice = dice
         self.before = self.position
         self.results = legal_results(self.position, dice)
-        self.phase = "rolled"
+        self.phase = Phase.ROLLED
         self._opening_turn = opening
         self._reset_view()
         self._prem.rearm()
@@ -406,7 +415,7 @@ class Referee:
                 early = self._prem.feed(theirs, need=2)
                 if early is not None:
                     self._premature_roll(early)
-                    if self.phase != "rolled":
+                    if self.phase != Phase.ROLLED:
                         return
         elif not theirs:
             self._prem.rearm()
@@ -414,7 +423,7 @@ class Referee:
                 self._premature = None
         if not mine and not obs.hand and not obs.motion:
             # E5: the roller picked up the dice; the play is final.
-            self.phase = "judging"
+            self.phase = Phase.JUDGING
             self._waited = 0
             self._asked = False
             self._watch.rearm()
@@ -454,7 +463,7 @@ class Referee:
     def _premature_stands(self, dice: tuple[DieReading, ...]) -> None:
         # the roller's play is final now; the early roll is processed once it is judged
         self._pending_roll = dice
-        self.phase = "judging"
+        self.phase = Phase.JUDGING
         self._try_judge()
 
     def _candidates(self) -> list[Position]:
@@ -472,7 +481,7 @@ class Referee:
             why = one_play_reason(self.before, v.result, self._dice2())
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
-                self._lose_sync(v.result, roll_seen=True, why=why)
+                self.sync.lose(v.result, roll_seen=True, why=why)
             else:
                 self._illegal(v.result)
         else:
@@ -511,7 +520,7 @@ class Referee:
             return winner
         self.position = end_turn(after)
         self.dice = ()
-        self.phase = "awaiting_roll"
+        self.phase = Phase.AWAITING_ROLL
         return None
 
     def _continue(self, winner: Side | None) -> None:
@@ -533,7 +542,7 @@ class Referee:
         self.wrong_points = j.wrong_points
         self.last_verdict = "illegal play"
         pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in j.wrong_points)
-        self.phase = "illegal"
+        self.phase = Phase.ILLEGAL
         rule = broken_rule(self.before, observed, self._dice2())
         self._emit(
             ev.IllegalPlay, side=side, dice=self._dice2(), before=self.before, observed=observed,
@@ -552,13 +561,14 @@ class Referee:
             self._watch.rearm()
 
     def _demand_correction(self) -> None:
-        self.phase = "correcting"
+        self.phase = Phase.CORRECTING
         self._reset_view()
         side = self.before.turn
         self._emit(ev.CorrectionDemanded, side=side, rule="E8",
                    message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self._dice2()))}.")
 
-    def _resolve_illegal(self, *, accepted: bool, after: Position | None = None) -> None:
+    def _resolve_illegal(self, *, accepted: bool, after: Position | None = None) -> bool:
+        """Settle the disputed play (E8); True when it ended the game."""
         side = self.before.turn
         if accepted:
             assert self._observed is not None
@@ -577,10 +587,11 @@ class Referee:
             else f"{_name(side)} corrected the play: {text}.",
         )
         self._continue(winner)
+        return winner is not None
 
     def _after_illegal(self, obs: Observation) -> None:
         side = self.before.turn
-        if self.phase == "illegal":
+        if self.phase == Phase.ILLEGAL:
             # E8: the opponent rolling accepts the illegal play.
             dice = self._watch.feed(obs.dice, need=2)
             if dice is not None:
@@ -608,188 +619,14 @@ class Referee:
                  turn=self.position.turn)
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
-            self._lose_sync(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
-
-    def _lose_sync(self, observed: Position, *, roll_seen: bool, why: str) -> None:
-        self._sync_known = self.before if roll_seen else self.position
-        self._sync_roll_seen = roll_seen
-        self._sync_resume = "awaiting_roll" if roll_seen else self.phase
-        self.phase = "out_of_sync"
-        self._pending_roll = None
-        self._premature = None
-        self._confirmed = []
-        self._adoptable = None
-        self._waited = 0
-        self._asked = False
-        self._announce(observed, why)
-
-    def _announce(self, observed: Position, why: str = "") -> None:
-        known = self._sync_known
-        assert known is not None
-        self._seen = observed
-        pts = differing_points(known, observed)
-        self.wrong_points = pts
-        self.last_verdict = "board out of sync"
-        where = ", ".join("bar" if p == 0 else "trays" if p == 25 else str(p) for p in pts)
-        head = ""
-        if self._sync_roll_seen:
-            side = known.turn
-            head = f"{_name(side)}'s play with {'-'.join(map(str, self._dice2()))} cannot be judged ({why}). "
-        done = [_name(x) for x in self._confirmed]
-        if done:
-            todo = _name(self._confirmed[0].other)
-            tail = f"{done[0]} confirmed the board as it stands; {todo}, press ACCEPT too, or restore it."
-        else:
-            tail = "restore it, or both players confirm the board as it stands (ACCEPT)."
-        self._emit(
-            ev.BoardMismatch, known=known, observed=observed, points=pts,
-            reason="not_one_play" if self._sync_roll_seen else "unseen_change",
-            confirmed=tuple(x.name.lower() for x in self._confirmed),
-            message=f"{head}The board differs from the last known position at point(s) {where}: {tail}",
-        )
-
-    def _sync_targets(self) -> list[tuple[Position, str]]:
-        """Positions that put the referee back in step: (position, what it means)."""
-        known = self._sync_known
-        assert known is not None
-        if not self._sync_roll_seen:
-            return [(known, "restored")]
-        return [(p, "played") for p in self._candidates()] + [(known, "unplayed")]
-
-    def _confident_reading(self, table: EvidenceTable) -> Position | None:
-        """The board as read when every spot is confident and stable and it is a position (15 + 15)."""
-        s = self.settings
-        if table.frames < s.stable_frames:
-            return None
-        if float(min(table.conf_light.min(), table.conf_dark.min())) < s.illegal_confidence:
-            return None
-        for fl, fd in table.frame_argmax[-s.stable_frames:]:
-            if (fl != table.argmax_light).any() or (fd != table.argmax_dark).any():
-                return None
-        known = self._sync_known
-        turn = known.turn if known is not None else self.position.turn
-        return counts_to_position(table.argmax_light, table.argmax_dark, turn, s.light_is_white)
-
-    def _out_of_sync(self, obs: Observation) -> None:
-        s = self.settings
-        self._watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
-        if not self._collect(obs):
-            self._adoptable = None  # a hand or motion: the board may be changing
-            return
-        if len(self._frames) < s.stable_frames:
-            return
-        table = EvidenceTable(self._frames)
-        targets = self._sync_targets()
-        known = self._sync_known
-        assert known is not None
-        r = read(table, [p for p, _ in targets], light_is_white=s.light_is_white, turn=known.turn)
-        if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
-            self._resync(*targets[r.best])
-            return
-        self._adoptable = self._confident_reading(table)
-        fresh = (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
-                 and r.stable_frames >= s.stable_frames)
-        seen = self._seen
-        if fresh and r.free is not None and (seen is None or r.free.layout_key() != seen.layout_key()):
-            self._confirmed = []  # a different board: confirmations were for the old one
-            self._announce(r.free, "the board changed again")
-        if len(self._confirmed) == 2:
-            self._adopt()
-
-    def _resync(self, pos: Position, meaning: str) -> None:
-        known = self._sync_known
-        assert known is not None
-        self._clear_sync()
-        if meaning == "played":
-            self._emit(ev.BoardResynced, position=pos,
-                       message="The board matches a play of the roll again: back in step.")
-            self._accept_play(pos)
-            return
-        if meaning == "unplayed":
-            self.dice = ()
-            self.results = ()
-            self.phase = "awaiting_roll"
-            self.last_verdict = "board restored"
-            self._emit(ev.BoardResynced, position=known,
-                       message=f"The board is back at the position before the roll: {_name(known.turn)}, "
-                       "roll again.")
-            return
-        self.phase = self._sync_resume
-        self.last_verdict = "board restored"
-        self._emit(ev.BoardResynced, position=known,
-                   message="The board is back at the last known position: play on.")
-
-    def _clear_sync(self) -> None:
-        self._sync_known = None
-        self._seen = None
-        self._adoptable = None
-        self._confirmed = []
-        self.wrong_points = ()
-        self._reset_view()
-
-    def _confirm_board(self, inp: PlayerInput) -> None:
-        """ACCEPT while out of sync: a player confirms the board as it stands.
-
-        Two confirmations adopt it, one per side: a press naming its side counts
-        for that side (again: refused); a press that cannot name its side (None:
-        a shared button, the touch page) counts for the first side not yet confirmed.
-        """
-        if inp.action is Action.CORRECT:
-            self._refuse(inp, "", "restore the board to the last known position, or both players press "
-                         "ACCEPT to confirm the board as it stands")
-            return
-        if len(self._confirmed) == 2:
-            self._refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
-                         "of every checker to adopt it")
-            return
-        side = inp.side
-        if side is None:
-            side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self._confirmed)
-        if side in self._confirmed:
-            self._refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
-                         "confirms too, or restore the board")
-            return
-        self._confirmed.append(side)
-        if len(self._confirmed) < 2:
-            assert self._seen is not None
-            self._announce(self._seen)
-            return
-        self._adopt()
-
-    def _adopt(self) -> None:
-        known, seen, board = self._sync_known, self._seen, self._adoptable
-        assert known is not None and seen is not None
-        if board is None or board.layout_key() != seen.layout_key():
-            # confirmed, but the referee must see that board clearly to carry on from it
-            self._ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
-                                 "to adopt the board", now=True)
-            return
-        turn = turn_after(known, board, roll_seen=self._sync_roll_seen)
-        after = board.with_turn(turn)
-        pts = differing_points(known, after)
-        self._clear_sync()
-        self.position = after
-        self.before = after
-        self.dice = ()
-        self.results = ()
-        self.phase = "awaiting_roll"
-        self._either_may_roll = True
-        self.last_verdict = "board adopted"
-        self._emit(
-            ev.BoardAdopted, before=known, after=after, points=pts,
-            message=f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
-            "expected to roll (a roll in the other player's half is taken as theirs).",
-        )
-        winner = game_winner(after)
-        if winner is not None:
-            self._continue(winner)
+            self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side, points: int, result: str) -> None:
         self.match = self.match.after_game(winner, points)
         if self.clock is not None:
             self.clock.end_game(self._now)
-        self.phase = "game_over"
+        self.phase = Phase.GAME_OVER
         self.dice = ()
         self.last_verdict = f"{_name(winner)} wins {points}"
         self._emit(
@@ -798,7 +635,7 @@ class Referee:
         )
         champion = self.match.is_over
         if champion is not None:
-            self.phase = "match_over"
+            self.phase = Phase.MATCH_OVER
             self.last_verdict = f"{_name(champion)} wins the match"
             self._emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
                        message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
@@ -808,11 +645,11 @@ class Referee:
         self.cube = CubeState()
         self.position = Position.start()
         self._setup_target = self.position
-        self._after_setup = "opening"
-        self._auto_doubles = 0
+        self._after_setup = Phase.OPENING
+        self.offers.new_game()
         self._reported.clear()
         self._reset_view()
-        self.phase = "setup"
+        self.phase = Phase.SETUP
 
     # -- player inputs ------------------------------------------------------------------
     def _refuse(self, inp: PlayerInput, rule: str, message: str) -> None:
@@ -821,25 +658,25 @@ class Referee:
     def _on_input(self, inp: PlayerInput) -> None:
         a = inp.action
         if a is Action.DOUBLE:
-            self._double(inp)
+            self.offers.double(inp)
         elif a in (Action.TAKE, Action.PASS, Action.BEAVER):
-            self._answer_double(inp)
+            self.offers.answer_double(inp)
         elif a is Action.RESIGN:
-            self._resign_offer(inp)
+            self.offers.resign(inp)
         elif a in (Action.ACCEPT_RESIGN, Action.REJECT_RESIGN):
-            self._answer_resign(inp)
+            self.offers.answer_resign(inp)
         elif a in (Action.ACCEPT, Action.CORRECT):
             self._decide(inp)
         elif a is Action.PADDLE:
-            self._paddle(inp)
+            self.timing.paddle(inp)
         elif a in (Action.PAUSE, Action.RESUME):
-            self._director_clock(inp)
+            self.timing.director(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
-        if self.phase == "out_of_sync":
-            self._confirm_board(inp)
+        if self.phase == Phase.OUT_OF_SYNC:
+            self.sync.confirm(inp)
             return
-        if self.phase == "illegal":
+        if self.phase == Phase.ILLEGAL:
             victim = self.before.turn.other
             if inp.side not in (None, victim):
                 self._refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
@@ -849,7 +686,7 @@ class Referee:
             else:
                 self._demand_correction()
             return
-        if self.phase == "rolled" and self._premature is not None and self._pending_roll is None \
+        if self.phase == Phase.ROLLED and self._premature is not None and self._pending_roll is None \
                 and self.settings.premature == "victim_option":
             victim = self.position.turn
             if inp.side not in (None, victim):
@@ -865,219 +702,6 @@ class Referee:
             return
         self._refuse(inp, "", f"nothing to {inp.action} now")
 
-    def _double(self, inp: PlayerInput) -> None:
-        if self.phase == "illegal":
-            # E8: the opponent doubling accepts the illegal play.
-            doubler = self.before.turn.other
-            if inp.side not in (None, doubler):
-                self._refuse(inp, "C2", f"only {_name(doubler)} may double now")
-                return
-            if not self.cube.can_double(doubler, match=self.match, max_cube=self.settings.rules.max_cube):
-                self._refuse(inp, "C2", self._why_no_double(doubler))
-                return
-            self._resolve_illegal(accepted=True)
-        if self.phase != "awaiting_roll":
-            self._refuse(inp, "C2", "double on your turn, before rolling (C2)")
-            return
-        if self._either_may_roll and inp.side is not None and inp.side is not self.position.turn:
-            self.position = self.position.with_turn(inp.side)  # after an adopted board: who acts first
-        side = self.position.turn
-        if inp.side not in (None, side):
-            self._refuse(inp, "C2", f"only {_name(side)}, on roll, may double now (C2)")
-            return
-        if not self.cube.can_double(side, match=self.match, max_cube=self.settings.rules.max_cube):
-            self._refuse(inp, "C2", self._why_no_double(side))
-            return
-        self._doubler = side
-        self.phase = "cube"
-        self.last_verdict = f"{_name(side)} doubles"
-        self._emit(ev.CubeOffered, side=side, value=self.cube.value * 2, rule="C2",
-                   message=f"{_name(side)} doubles to {self.cube.value * 2}: {_name(side.other)}, take or pass.")
-
-    def _why_no_double(self, side: Side) -> str:
-        if not self.match.cube_allowed:
-            return "no cube in " + ("a 1-point match (S3)" if self.match.length == 1 else "the Crawford game (S3)")
-        if self.cube.owner is not None and self.cube.owner is not side:
-            return f"{_name(self.cube.owner)} owns the cube (C2)"
-        return f"the cube never exceeds {self.settings.rules.max_cube} (C4)"
-
-    def _answer_double(self, inp: PlayerInput) -> None:
-        if self.phase != "cube" or self._doubler is None:
-            self._refuse(inp, "C3", "no double to answer")
-            return
-        doubler = self._doubler
-        taker = doubler.other
-        if inp.side not in (None, taker):
-            self._refuse(inp, "C3", f"{_name(taker)} answers the double (C3)")
-            return
-        if inp.action is Action.PASS:
-            out = outcome_passed(doubler, self.cube)
-            self._emit(ev.CubePassed, side=taker, value=self.cube.value, rule="C3",
-                       message=f"{_name(taker)} passes: {_name(doubler)} wins {self.cube.value}.")
-            self._game_over(doubler, out.points, "pass")
-            return
-        rules = self.settings.rules
-        if inp.action is Action.BEAVER:
-            if not self.cube.can_beaver(taker, settings=rules, match=self.match):
-                self._refuse(inp, "C5", "no beavers here (C5): take or pass")
-                return
-            self.cube = self.cube.beavered(taker, settings=rules, match=self.match)
-        else:
-            self.cube = self.cube.doubled(taker, max_cube=rules.max_cube)
-        self.phase = "awaiting_roll"
-        self._doubler = None
-        self.last_verdict = f"{_name(taker)} takes"
-        self._emit(ev.CubeTaken, side=taker, value=self.cube.value, rule="C3",
-                   message=f"{_name(taker)} takes; the cube is at {self.cube.value}.")
-
-    def _resign_offer(self, inp: PlayerInput) -> None:
-        if self.phase not in _IN_GAME or inp.side is None:
-            self._refuse(inp, "S4", "resign during a game, naming the side that resigns (S4)")
-            return
-        if inp.level not in (1, 2, 3):
-            self._refuse(inp, "S4", "resign a single (1), gammon (2) or backgammon (3) game (S4)")
-            return
-        self._resign = Resignation(inp.side, GameValue(inp.level))
-        self._resume_phase = self.phase
-        self.phase = "resign"
-        self._emit(ev.Resigned, side=inp.side, level=inp.level, rule="S4",
-                   message=f"{_name(inp.side)} resigns a {GameValue(inp.level).name.lower()}: "
-                   f"{_name(inp.side.other)}, accept or play on.")
-
-    def _answer_resign(self, inp: PlayerInput) -> None:
-        r = self._resign
-        if self.phase != "resign" or r is None:
-            self._refuse(inp, "S4", "no resignation to answer")
-            return
-        if inp.side not in (None, r.winner):
-            self._refuse(inp, "S4", f"{_name(r.winner)} answers the resignation (S4)")
-            return
-        accepted = inp.action is Action.ACCEPT_RESIGN
-        self._resign = None
-        self.phase = self._resume_phase
-        self._emit(ev.ResignationAnswered, side=r.winner, accepted=accepted, rule="S4",
-                   message=f"{_name(r.winner)} " + ("accepts." if accepted else "plays on."))
-        if accepted:
-            pts = r.points(self.cube, settings=self.settings.rules, match=self.match)
-            self._game_over(r.winner, pts, "resign")
-
-    # -- the match clock (tavli_pi/referee/clock.py) ---------------------------------------------
-    def _clock_owner(self) -> Side:
-        """The side that is to act now, whose clock should run."""
-        if self.phase == "cube" and self._doubler is not None:
-            return self._doubler.other  # the taker decides
-        if self.phase == "resign" and self._resign is not None:
-            return self._resign.winner  # the opponent answers
-        if self.phase in ("rolled", "judging", "illegal", "correcting"):
-            return self.before.turn  # the mover, until they press
-        return self.position.turn
-
-    def _clock_event(self, clock: RefereeClock, side: Side, message: str, **extra: Any) -> None:
-        self._emit(ev.ClockReading, side=side, remaining=clock.remaining(self._now), message=message,
-                   extra={"paused": clock.paused, "holds": sorted(clock.holds), **extra})
-
-    def _paddle(self, inp: PlayerInput) -> None:
-        c = self.clock
-        if c is None:
-            self._refuse(inp, "", "this table has no clock: set [clock] enabled = true to use the paddles")
-            return
-        if self.phase not in _CLOCKED:
-            self._refuse(inp, "", "the clocks are stopped between games: after the opening roll its loser "
-                         "presses, starting the winner's clock (USBGF clock rules 3.3)")
-            return
-        owner = self._clock_owner()
-        side = inp.side if inp.side is not None else (c.running if c.running is not None else owner.other)
-        if c.flagged(self._now) is not None:
-            self._refuse(inp, "", "time has run out: the clock waits for the director")
-            return
-        if c.holds:
-            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
-            self._refuse(inp, "", f"the clock is paused for {why}; it restarts when that is settled")
-            return
-        if c.running is None and side is owner:
-            self._refuse(inp, "", f"{_name(owner)} is to act: {_name(owner.other)} presses to start "
-                         f"{_name(owner)}'s clock (USBGF clock rules 3.3)")
-            return
-        if c.running is not None and c.running is not side:
-            self._refuse(inp, "", f"{_name(side)}'s clock is not running: {_name(c.running)} presses "
-                         "at the end of their turn")
-            return
-        c.press(side, self._now)
-        runs = c.running
-        assert runs is not None
-        left = c.remaining(self._now)[runs]
-        self._clock_event(c, runs, f"{_name(side)} pressed the clock: {_name(runs)}'s clock runs "
-                          f"({format_seconds(left)} left).", pressed_by=side.name.lower())
-
-    def _director_clock(self, inp: PlayerInput) -> None:
-        c = self.clock
-        if c is None:
-            self._refuse(inp, "", "this table has no clock: set [clock] enabled = true")
-            return
-        runs = c.running
-        if c.flagged(self._now) is not None:
-            self._refuse(inp, "", "time has run out: the clock stays stopped (clock.on_timeout)")
-            return
-        if runs is None:
-            self._refuse(inp, "", f"no clock is running to {inp.action}: the clocks are stopped")
-            return
-        if inp.action is Action.PAUSE:
-            if "director" in c.holds:
-                self._refuse(inp, "", "the clock is already paused by the director")
-                return
-            c.hold("director", self._now)
-            self._clock_event(c, runs, "The director paused the clock.")
-            return
-        if not {"director", "overtime"} & c.holds:
-            self._refuse(inp, "", "the director has not paused the clock")
-            return
-        c.release("overtime", self._now)
-        c.release("director", self._now)
-        if c.holds:
-            why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
-            self._clock_event(c, runs, f"The director released the clock; it still waits for {why}.")
-        else:
-            self._clock_event(c, runs, "The director restarted the clock.")
-
-    def _hold_for_disputes(self, c: RefereeClock) -> None:
-        """Pause while an illegal play is disputed (E8) or the board cannot be seen; resume after."""
-        wants = {
-            "dispute": self.phase in ("illegal", "correcting"),
-            "clear_view": self._asked and self.phase in _IN_GAME,
-            "board": self.phase == "out_of_sync",
-        }
-        for reason, on in wants.items():
-            runs = c.running
-            if on and reason not in c.holds:
-                if c.hold(reason, self._now) and runs is not None:
-                    self._clock_event(c, runs, f"Clock paused for {_HOLD_NAMES[reason]}.")
-            elif not on and c.release(reason, self._now) and runs is not None:
-                self._clock_event(c, runs, "Clock running again.")
-
-    def _poll_clock(self, c: RefereeClock) -> None:
-        flag = c.poll(self._now)
-        if flag is None:
-            return
-        loser, winner = flag.side, flag.side.other
-        info = {"flag": flag.timeout.value, "flag_at": flag.at}
-        if flag.timeout is Timeout.OVERTIME:
-            self.last_verdict = f"{_name(loser)}: overtime"
-            self._clock_event(c, loser, f"{_name(loser)}'s reserve ran out: {format_seconds(c.settings.overtime)} "
-                              "of overtime (USBGF optional rule); the director restarts the clock.", **info)
-            return
-        if flag.timeout is Timeout.NOTIFY:
-            self.last_verdict = f"{_name(loser)}: time"
-            self._clock_event(c, loser, f"{_name(loser)}'s time ran out: call the director, who rules "
-                              "(clock.on_timeout = notify).", **info)
-            return
-        self._clock_event(c, loser, f"{_name(loser)}'s time ran out.", **info)
-        self.phase = "match_over"
-        self.dice = ()
-        self.wrong_points = ()
-        self.last_verdict = f"{_name(winner)} wins the match on time"
-        self._emit(ev.MatchOver, winner=winner, score=self.match.score, extra={"reason": "time"},
-                   message=f"{_name(loser)}'s time ran out: {_name(winner)} wins the match (USBGF clock rules "
-                   "5, time expiration: a player whose reserve runs out loses the match).")
 
 
 def _white_point(spot: int, light_is_white: bool) -> int:

@@ -7,7 +7,7 @@ from typing import Literal
 
 from tavli_pi.errors import ConfigError
 from tavli_pi.rules.settings import Settings
-from tavli_pi.tournament.clock import ClockSettings, Timeout
+from tavli_pi.referee.match_clock import ClockSettings, Timeout
 
 __all__ = ["RefereeSettings", "PREMATURE_POLICIES", "ILLEGAL_POLICIES", "check_clock_settings"]
 
@@ -36,7 +36,7 @@ class RefereeSettings:
     without a verdict ask the players for a clear view.
 
     Clock: ``clock`` (None = no clock at this table) are the match clock's
-    settings (USBGF by default, :mod:`tavli_pi.tournament.clock`);
+    settings (USBGF by default, :mod:`tavli_pi.referee.match_clock`);
     ``clock_reset_each_game`` recomputes the reserves from the score at every
     game instead of carrying them through the match (:mod:`tavli_pi.referee.clock`).
     """

@@ -21,15 +21,34 @@ What one play (legal or illegal) can do, and nothing else:
   illegal play may miscount or use a wrong die, not play a second roll; it may
   move a checker backwards, by at most the dice total.
 
-Pure: no I/O, no clock.
+The functions are pure (no I/O, no clock). :class:`BoardSync` is the
+referee's part that runs the recovery: it announces the mismatch
+(``board_out_of_sync``), watches for the board to be restored, and adopts the
+board once both players confirm it; its state is the plain
+:class:`SyncState`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tavli_pi.referee import events as ev
+from tavli_pi.referee.events import Phase
+from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, read
+from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.moves import legal_results, wrong_points
 from tavli_pi.rules.position import Position, Side
+from tavli_pi.rules.scoring import game_winner
+from tavli_pi.vision.observation import Observation
 
-__all__ = ["one_play_reason", "broken_rule", "moved_sides", "turn_after", "differing_points", "PIP_SLACK"]
+if TYPE_CHECKING:
+    from tavli_pi.referee.referee import Referee
+
+__all__ = [
+    "one_play_reason", "broken_rule", "moved_sides", "turn_after", "differing_points", "PIP_SLACK",
+    "BoardSync", "SyncState",
+]
 
 #: Pips a (mis)play may move beyond the dice total and still be one play: one die.
 PIP_SLACK = 6
@@ -136,3 +155,213 @@ def turn_after(known: Position, observed: Position, *, roll_seen: bool) -> Side:
 def differing_points(known: Position, observed: Position) -> tuple[int, ...]:
     """White-numbered spots where the two positions differ: 1-24, 0 = bar, 25 = trays."""
     return wrong_points(observed, known)
+
+
+def _name(side: Side) -> str:
+    return side.name.capitalize()
+
+
+@dataclass(slots=True)
+class SyncState:
+    """What the referee knows while out of sync (plain values: a snapshot can store them)."""
+
+    known: Position | None = None  # the last position the referee knows
+    roll_seen: bool = False  # lost while judging a seen roll (else: an unseen change)
+    resume: Phase = Phase.AWAITING_ROLL  # the phase a restored board returns to
+    seen: Position | None = None  # the differing board as announced
+    adoptable: Position | None = None  # the latest reading confident on every spot
+    confirmed: list[Side] = field(default_factory=list)  # the sides that confirmed ``seen``
+
+
+class BoardSync:
+    """The referee's out-of-sync recovery (phase ``out_of_sync``); see the module doc.
+
+    It acts on its referee (``ref``): the phase, the position and the events it emits.
+    """
+
+    def __init__(self, ref: Referee) -> None:
+        self.ref = ref
+        self.state = SyncState()
+
+    def lose(self, observed: Position, *, roll_seen: bool, why: str) -> None:
+        ref = self.ref
+        self.state.known = ref.before if roll_seen else ref.position
+        self.state.roll_seen = roll_seen
+        self.state.resume = Phase.AWAITING_ROLL if roll_seen else ref.phase
+        ref.phase = Phase.OUT_OF_SYNC
+        ref._pending_roll = None
+        ref._premature = None
+        self.state.confirmed = []
+        self.state.adoptable = None
+        ref._waited = 0
+        ref._asked = False
+        self._announce(observed, why)
+
+    def _announce(self, observed: Position, why: str = "") -> None:
+        ref = self.ref
+        known = self.state.known
+        assert known is not None
+        self.state.seen = observed
+        pts = differing_points(known, observed)
+        ref.wrong_points = pts
+        ref.last_verdict = "board out of sync"
+        where = ", ".join("bar" if p == 0 else "trays" if p == 25 else str(p) for p in pts)
+        head = ""
+        if self.state.roll_seen:
+            side = known.turn
+            head = f"{_name(side)}'s play with {'-'.join(map(str, ref._dice2()))} cannot be judged ({why}). "
+        done = [_name(x) for x in self.state.confirmed]
+        if done:
+            todo = _name(self.state.confirmed[0].other)
+            tail = f"{done[0]} confirmed the board as it stands; {todo}, press ACCEPT too, or restore it."
+        else:
+            tail = "restore it, or both players confirm the board as it stands (ACCEPT)."
+        ref._emit(
+            ev.BoardMismatch, known=known, observed=observed, points=pts,
+            reason="not_one_play" if self.state.roll_seen else "unseen_change",
+            confirmed=tuple(x.name.lower() for x in self.state.confirmed),
+            message=f"{head}The board differs from the last known position at point(s) {where}: {tail}",
+        )
+
+    def _targets(self) -> list[tuple[Position, str]]:
+        """Positions that put the referee back in step: (position, what it means)."""
+        ref = self.ref
+        known = self.state.known
+        assert known is not None
+        if not self.state.roll_seen:
+            return [(known, "restored")]
+        return [(p, "played") for p in ref._candidates()] + [(known, "unplayed")]
+
+    def _confident_reading(self, table: EvidenceTable) -> Position | None:
+        """The board as read when every spot is confident and stable and it is a position (15 + 15)."""
+        ref = self.ref
+        s = ref.settings
+        if table.frames < s.stable_frames:
+            return None
+        if float(min(table.conf_light.min(), table.conf_dark.min())) < s.illegal_confidence:
+            return None
+        for fl, fd in table.frame_argmax[-s.stable_frames:]:
+            if (fl != table.argmax_light).any() or (fd != table.argmax_dark).any():
+                return None
+        known = self.state.known
+        turn = known.turn if known is not None else ref.position.turn
+        return counts_to_position(table.argmax_light, table.argmax_dark, turn, s.light_is_white)
+
+    def watch(self, obs: Observation) -> None:
+        ref = self.ref
+        s = ref.settings
+        ref._watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
+        if not ref._collect(obs):
+            self.state.adoptable = None  # a hand or motion: the board may be changing
+            return
+        if len(ref._frames) < s.stable_frames:
+            return
+        table = EvidenceTable(ref._frames)
+        targets = self._targets()
+        known = self.state.known
+        assert known is not None
+        r = read(table, [p for p, _ in targets], light_is_white=s.light_is_white, turn=known.turn)
+        if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
+            self._resync(*targets[r.best])
+            return
+        self.state.adoptable = self._confident_reading(table)
+        fresh = (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
+                 and r.stable_frames >= s.stable_frames)
+        seen = self.state.seen
+        if fresh and r.free is not None and (seen is None or r.free.layout_key() != seen.layout_key()):
+            self.state.confirmed = []  # a different board: confirmations were for the old one
+            self._announce(r.free, "the board changed again")
+        if len(self.state.confirmed) == 2:
+            self._adopt()
+
+    def _resync(self, pos: Position, meaning: str) -> None:
+        ref = self.ref
+        known = self.state.known
+        assert known is not None
+        self._clear()
+        if meaning == "played":
+            ref._emit(ev.BoardResynced, position=pos,
+                      message="The board matches a play of the roll again: back in step.")
+            ref._accept_play(pos)
+            return
+        if meaning == "unplayed":
+            ref.dice = ()
+            ref.results = ()
+            ref.phase = Phase.AWAITING_ROLL
+            ref.last_verdict = "board restored"
+            ref._emit(ev.BoardResynced, position=known,
+                      message=f"The board is back at the position before the roll: {_name(known.turn)}, "
+                      "roll again.")
+            return
+        ref.phase = self.state.resume
+        ref.last_verdict = "board restored"
+        ref._emit(ev.BoardResynced, position=known,
+                  message="The board is back at the last known position: play on.")
+
+    def _clear(self) -> None:
+        ref = self.ref
+        self.state.known = None
+        self.state.seen = None
+        self.state.adoptable = None
+        self.state.confirmed = []
+        ref.wrong_points = ()
+        ref._reset_view()
+
+    def confirm(self, inp: PlayerInput) -> None:
+        """ACCEPT while out of sync: a player confirms the board as it stands.
+
+        Two confirmations adopt it, one per side: a press naming its side counts
+        for that side (again: refused); a press that cannot name its side (None:
+        a shared button, the touch page) counts for the first side not yet confirmed.
+        """
+        ref = self.ref
+        if inp.action is Action.CORRECT:
+            ref._refuse(inp, "", "restore the board to the last known position, or both players press "
+                        "ACCEPT to confirm the board as it stands")
+            return
+        if len(self.state.confirmed) == 2:
+            ref._refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
+                        "of every checker to adopt it")
+            return
+        side = inp.side
+        if side is None:
+            side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self.state.confirmed)
+        if side in self.state.confirmed:
+            ref._refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
+                        "confirms too, or restore the board")
+            return
+        self.state.confirmed.append(side)
+        if len(self.state.confirmed) < 2:
+            assert self.state.seen is not None
+            self._announce(self.state.seen)
+            return
+        self._adopt()
+
+    def _adopt(self) -> None:
+        ref = self.ref
+        known, seen, board = self.state.known, self.state.seen, self.state.adoptable
+        assert known is not None and seen is not None
+        if board is None or board.layout_key() != seen.layout_key():
+            # confirmed, but the referee must see that board clearly to carry on from it
+            ref._ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
+                                "to adopt the board", now=True)
+            return
+        turn = turn_after(known, board, roll_seen=self.state.roll_seen)
+        after = board.with_turn(turn)
+        pts = differing_points(known, after)
+        self._clear()
+        ref.position = after
+        ref.before = after
+        ref.dice = ()
+        ref.results = ()
+        ref.phase = Phase.AWAITING_ROLL
+        ref._either_may_roll = True
+        ref.last_verdict = "board adopted"
+        ref._emit(
+            ev.BoardAdopted, before=known, after=after, points=pts,
+            message=f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
+            "expected to roll (a roll in the other player's half is taken as theirs).",
+        )
+        winner = game_winner(after)
+        if winner is not None:
+            ref._continue(winner)

@@ -13,7 +13,8 @@ from typing import Any
 
 from gpiozero import LED, Button, Buzzer
 
-from tavli_pi.referee.events import Event, EventSink
+from tavli_pi.referee import events as ev
+from tavli_pi.referee.events import Event
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.position import Side
 from tavli_pi.signals.patterns import OUTPUTS, Pattern, standing_for, transient_for
@@ -30,7 +31,7 @@ _BUTTON_ACTIONS = {
 }
 
 
-class Signals(EventSink):
+class Signals:
     """LEDs + buzzer + buttons of one table."""
 
     def __init__(
@@ -62,9 +63,6 @@ class Signals(EventSink):
         self._transient: dict[str, tuple[float, Pattern]] = {}
         self._standing: dict[str, tuple[float, Pattern]] = {}
         self._value = {name: False for name in OUTPUTS}
-        self._clear_view = False
-        self._setup_wrong = False
-        self._phase = "setup"
         #: (time, output, on) for every change, at the injected times
         self.history: list[tuple[float, str, bool]] = []
 
@@ -79,31 +77,16 @@ class Signals(EventSink):
     def handle(self, event: Event) -> None:
         if self.closed:
             return
-        kind = event.kind
         now = event.at
-        if kind == "opening_roll" and getattr(event, "winner", 1) is None:
-            kind = "opening_tie"
-        elif kind == "illegal_play_resolved" and getattr(event, "accepted", False):
-            kind = "illegal_play_accepted"
-        elif kind == "setup_checked" and not getattr(event, "ok", True):
-            kind = "setup_wrong"
-        phase = event.state.phase
-        if kind == "clear_view_needed":
-            self._clear_view = True
-        elif kind not in ("action_refused", "resigned", "resignation_answered", "clock_reading") or phase != self._phase:
-            self._clear_view = False
-        if kind == "setup_wrong":
-            self._setup_wrong = True
-        elif kind == "setup_checked":
-            self._setup_wrong = False
-        standing = standing_for(phase, clear_view=self._clear_view, setup_wrong=self._setup_wrong)
+        kind = _pattern_kind(event)
+        state = event.state
+        standing = standing_for(state.phase, clear_view=state.clear_view, setup_wrong=state.setup_wrong)
         for name, pattern in standing.items():
             old = self._standing.get(name)
             if old is None or old[1] != pattern:
                 self._standing[name] = (now, pattern)
         for name, pattern in transient_for(kind).items():
             self._transient[name] = (now, pattern)
-        self._phase = phase
         self.tick(now)
 
     def tick(self, now: float) -> None:
@@ -137,3 +120,15 @@ class Signals(EventSink):
             b.close()
         for d in self._devices.values():
             d.close()
+
+
+def _pattern_kind(event: Event) -> str:
+    """The pattern an event sounds: its kind, split where one kind has two outcomes."""
+    match event:
+        case ev.OpeningRoll(winner=None):
+            return "opening_tie"
+        case ev.IllegalPlayResolved(accepted=True):
+            return "illegal_play_accepted"
+        case ev.SetupChecked(ok=False):
+            return "setup_wrong"
+    return event.kind

@@ -244,6 +244,10 @@ class TableFeed:
         with self._idle:
             return self._idle.wait_for(lambda: self._unacked == 0, timeout)
 
+    def handle(self, event: Event) -> None:
+        """An :class:`~tavli_pi.referee.events.EventSink`: :meth:`publish` the event."""
+        self.publish(event)
+
     def close(self, timeout: float = 5.0) -> None:
         """Stop after storing queued events in the outbox; unacknowledged ones stay there."""
         if self._started:

@@ -27,7 +27,7 @@ def calibrate_image(
     if calibration:
         cal = Calibration.load(calibration)
         if home and home != "auto":
-            cal = cal.with_(home=home)  # type: ignore[arg-type]
+            cal = cal.with_(home=home)
         if corners:
             pts = parse_corners(corners)
             check_corners(pts, image.shape)

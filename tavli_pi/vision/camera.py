@@ -1,8 +1,10 @@
 """Camera sources: one small interface, several implementations.
 
-``open_camera("picamera2" | "opencv:0" | "replay:PATH" | "sim:...")`` picks one
-by a config string. Picamera2 is imported only inside ``Picamera2Camera`` so
-this module imports cleanly on any machine.
+``open_camera("picamera2" | "opencv:0" | "replay:PATH")`` picks one by a config
+string; other sources register a scheme with :func:`register_camera` (the
+simulator's ``sim:`` is registered by ``tavli_pi.commands.demo``, so vision
+never imports the simulator). Picamera2 is imported only inside
+``Picamera2Camera`` so this module imports cleanly on any machine.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "OpenCVCamera",
     "ReplayCamera",
     "open_camera",
+    "register_camera",
     "IMAGE_SUFFIXES",
 ]
 
@@ -207,20 +210,31 @@ class ReplayCamera(Camera):
             self._cap.release()
 
 
-def _open_sim(spec: str, **kw: Any) -> Camera:
-    try:
-        from tavli_pi.sim import camera as sim_camera
-    except ImportError as exc:
-        raise CameraError("the simulator (tavli_pi.sim.camera) is not available") from exc
-    factory: Callable[..., Camera] | None = getattr(sim_camera, "open_sim_camera", None)
-    if factory is not None:
-        return factory(spec, **kw)
-    cam: Camera = sim_camera.SimCamera(**kw)
-    return cam
+#: camera schemes added by whoever owns a source: ``scheme -> factory(arg, **kw)``
+_REGISTRY: dict[str, Callable[..., Camera]] = {}
+
+
+def register_camera(scheme: str, factory: Callable[..., Camera]) -> None:
+    """Make ``open_camera("scheme:arg", **kw)`` return ``factory(arg, **kw)``.
+
+    The owner of a source registers it (``tavli_pi.commands.demo`` registers
+    the simulator as ``sim:``), so this module never imports them.
+
+    >>> register_camera("picamera2", lambda arg: None)
+    Traceback (most recent call last):
+    ...
+    ValueError: camera scheme 'picamera2' is built in
+    """
+    if scheme in _BUILT_IN:
+        raise ValueError(f"camera scheme {scheme!r} is built in")
+    _REGISTRY[scheme] = factory
+
+
+_BUILT_IN = ("picamera2", "opencv", "replay")
 
 
 def open_camera(spec: str, **kw: Any) -> Camera:
-    """Open a camera by config string: ``picamera2``, ``opencv:0``, ``replay:PATH``, ``sim:...``."""
+    """Open a camera by config string: ``picamera2``, ``opencv:0``, ``replay:PATH`` or a registered scheme."""
     kind, _, arg = spec.partition(":")
     if kind == "picamera2":
         return Picamera2Camera(**kw)
@@ -231,8 +245,8 @@ def open_camera(spec: str, **kw: Any) -> Camera:
         if not arg:
             raise CameraError("replay needs a path: replay:/path/to/video.mp4 or replay:/path/to/folder")
         return ReplayCamera(arg, **kw)
-    if kind == "sim":
-        return _open_sim(arg, **kw)
-    raise CameraError(
-        f"unknown camera {spec!r}; use picamera2, opencv:N, replay:PATH or sim:..."
-    )
+    factory = _REGISTRY.get(kind)
+    if factory is not None:
+        return factory(arg, **kw)
+    known = ", ".join(["picamera2", "opencv:N", "replay:PATH", *(f"{k}:..." for k in sorted(_REGISTRY))])
+    raise CameraError(f"unknown camera {spec!r}; use {known}")

@@ -138,7 +138,8 @@ def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -
     got = (parts[0] if len(parts) == 1 else np.concatenate(parts)).reshape(*shape, 2)
     rad = got[..., 0] * _COS
     rad += got[..., 1] * _SIN
-    return np.abs(rad, out=rad)
+    out: np.ndarray = np.abs(rad, out=rad)
+    return out
 
 
 def _pct(a: np.ndarray, q: float) -> np.ndarray:

@@ -43,16 +43,19 @@ def test_board_check_names_the_points_that_differ() -> None:
     assert check_board(start, hit).wrong_points == (2, 6, 8)
 
 
-def test_log_sink_commits_every_event(tmp_path: Path, header: MatchHeader, events: list[Event],
-                                      jpeg: bytes) -> None:
+def test_log_sink_commits_every_event(tmp_path: Path, header: MatchHeader, events: list[Event]) -> None:
     from tavli_pi.record.sink import LogSink
     from tavli_pi.record.store import MatchLog
     from tavli_pi.referee.events import PlayAccepted
 
-    sink = LogSink(MatchLog.open(tmp_path / "t.sqlite", header),
-                   lambda e: jpeg if isinstance(e, PlayAccepted) else None)
+    import numpy as np
+
+    from tavli_pi.record.sink import RecordPolicy
+
+    sink = LogSink(MatchLog.open(tmp_path / "t.sqlite", header), RecordPolicy(proving=frozenset({"play_accepted"})))
+    image = np.full((48, 64, 3), 128, np.uint8)
     for e in events[:30]:
-        sink.handle(e)
+        sink.handle(e, image)  # the frame travels with the event; the policy decides whether it is kept
     sink.close()
     sink.close()
     with MatchLog.open(tmp_path / "t.sqlite", readonly=True) as log:

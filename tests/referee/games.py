@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from tavli_pi.referee.events import BoardAdopted
+from tavli_pi.referee.events import BoardAdopted, PlayAccepted
 from tavli_pi.rules.moves import legal_results
 from tavli_pi.rules.position import Position, Side
 
@@ -65,9 +65,9 @@ def play_random_game(t: Table, rng: random.Random, *, max_turns: int = 500) -> G
                 st.illegal_calls += 1
             elif e.kind == "clear_view_needed":
                 st.clear_view += 1
-            elif e.kind == "play_accepted":
+            elif isinstance(e, PlayAccepted):
                 st.accepted += 1
-                if e.after.layout_key() != after.layout_key():  # type: ignore[attr-defined]
+                if e.after.layout_key() != after.layout_key():
                     st.wrong_accepts += 1
         if st.illegal_calls:
             break
@@ -144,7 +144,7 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
     while st.turns < max_turns and ref.phase not in ("game_over", "setup", "match_over"):
         st.turns += 1
         if ref.phase == "out_of_sync" and rng.random() < 0.5:
-            known = ref._sync_known
+            known = ref.sync.state.known
             assert known is not None
             if rng.random() < 0.4:
                 truth = known  # the players put the board back as the referee knows it

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tavli_pi.referee.dice import own_half
 from tavli_pi.referee.events import Event
@@ -170,3 +171,20 @@ class Table:
 
 def kinds(events: Sequence[Event]) -> list[str]:
     return [e.kind for e in events]
+
+
+E = TypeVar("E", bound=Event)
+
+
+def only(events: Sequence[Event], cls: type[E], index: int = 0) -> E:
+    """The ``index``-th event of type ``cls`` (typed, so tests read its fields without casts)."""
+    found = [e for e in events if isinstance(e, cls)]
+    assert len(found) > index, f"no {cls.kind} event #{index} in {kinds(events)}"
+    return found[index]
+
+
+def nth(events: Sequence[Event], index: int, cls: type[E]) -> E:
+    """``events[index]``, checked to be a ``cls`` (so its fields are typed)."""
+    e = events[index]
+    assert isinstance(e, cls), f"event #{index} is {e.kind}, not {cls.kind}"
+    return e

@@ -17,7 +17,7 @@ from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.position import Side
-from tavli_pi.tournament.clock import ClockSettings, Timeout
+from tavli_pi.referee.match_clock import ClockSettings, Timeout
 
 from .synth import Table, die, kinds
 from .test_referee import illegal_after, opened, play

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from tavli_pi.referee.events import IllegalPlay, RollVoid
 from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.settings import RefereeSettings
@@ -18,7 +19,7 @@ from tavli_pi.rules.moves import judge, legal_results
 from tavli_pi.rules.position import Side
 
 from .games import plant_illegal, play_random_game
-from .synth import Noise, Table, die, kinds, roll_dice
+from .synth import Noise, Table, die, kinds, nth, roll_dice
 
 NOISES = {
     "certain": Noise(),
@@ -86,11 +87,11 @@ def test_planted_illegal_plays_are_all_flagged_with_the_wrong_points() -> None:
                 continue
             planted += 1
             ev = t.move_and_pick_up(before, bad, dice, extra=12)
-            calls = [e for e in ev if e.kind == "illegal_play"]
+            calls = [e for e in ev if isinstance(e, IllegalPlay)]
             assert calls, f"planted illegal play not flagged: {kinds(ev)}"
             flagged += 1
             assert calls[0].rule.startswith("M") and "(E8)" in calls[0].message  # the movement rule broken
-            assert calls[0].wrong_points == judge(before, ref.dice, bad).wrong_points  # type: ignore[attr-defined]
+            assert calls[0].wrong_points == judge(before, ref.dice, bad).wrong_points
             t.press(Action.CORRECT)
             t.show(bad, hand=True)
             ev = []
@@ -125,8 +126,8 @@ def test_planted_etiquette_faults_are_flagged(fault: str, reason: str, rule: str
                 early = roll_dice(before.turn.other, (rng.randint(1, 6), rng.randint(1, 6)))
                 if not ref._opening_turn:
                     ev = t.show(after, 2, dice=tuple(dice) + early)
-                    voids = [e for e in ev if e.kind == "roll_void"]
-                    assert voids and voids[0].reason == reason and voids[0].rule == rule  # type: ignore[attr-defined]
+                    voids = [e for e in ev if isinstance(e, RollVoid)]
+                    assert voids and voids[0].reason == reason and voids[0].rule == rule
                     hits += 1
                     t.show(after, 2, dice=early)  # the victim picks up; the early dice lie void
                     t.show(after, hand=True)
@@ -144,7 +145,7 @@ def test_planted_etiquette_faults_are_flagged(fault: str, reason: str, rule: str
                                      flat=fault != "cocked", on_checker=fault == "on_checker"))
                 ev = t.throw(ref.position, badd)
                 assert kinds(ev) == ["roll_void"]
-                assert ev[0].reason == reason and ev[0].rule == rule  # type: ignore[attr-defined]
+                assert nth(ev, 0, RollVoid).reason == reason and ev[0].rule == rule
                 hits += 1
             ev = t.throw(ref.position, good)
             assert kinds(ev)[0] == "roll_accepted"

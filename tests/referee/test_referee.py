@@ -6,7 +6,21 @@ import random
 
 import pytest
 
-from tavli_pi.referee.events import from_dict, to_dict
+from tavli_pi.referee.events import (
+    CubeOffered,
+    GameOver,
+    IllegalPlay,
+    IllegalPlayResolved,
+    MatchOver,
+    OpeningRoll,
+    PlayAccepted,
+    PrematureRoll,
+    RollAccepted,
+    RollVoid,
+    SetupChecked,
+    from_dict,
+    to_dict,
+)
 from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.settings import RefereeSettings
@@ -14,7 +28,7 @@ from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
 
-from .synth import Noise, Table, die, kinds, observe, roll_dice
+from .synth import Noise, Table, die, kinds, nth, observe, roll_dice
 
 START = Position.start()
 
@@ -44,10 +58,10 @@ def play(t: Table, text: str) -> Position:
 def test_setup_then_game_started_then_opening_roll_B3_E1() -> None:
     t = Table(Referee())
     assert kinds(t.setup()) == ["setup_checked", "game_started"]
-    assert t.events[0].ok  # type: ignore[attr-defined]
+    assert nth(t.events, 0, SetupChecked).ok
     ev = t.throw(START, (die(5, "right"), die(2, "left")))
     assert kinds(ev) == ["opening_roll"]
-    assert ev[0].winner is Side.WHITE and ev[0].white_die == 5  # type: ignore[attr-defined]
+    assert nth(ev, 0, OpeningRoll).winner is Side.WHITE and nth(ev, 0, OpeningRoll).white_die == 5
     assert t.referee.phase == "rolled" and t.referee.dice == (5, 2)
 
 
@@ -56,8 +70,8 @@ def test_wrong_setup_names_the_points_B3() -> None:
     t = Table(Referee())
     ev = t.setup(bad)
     assert kinds(ev) == ["setup_checked"]
-    assert not ev[0].ok  # type: ignore[attr-defined]
-    text = " ".join(ev[0].problems)  # type: ignore[attr-defined]
+    assert not nth(ev, 0, SetupChecked).ok
+    text = " ".join(nth(ev, 0, SetupChecked).problems)
     assert "point 13" in text and "point 8" in text
     assert kinds(t.show(bad, 3)) == []  # said once
     assert kinds(t.setup()) == ["setup_checked", "game_started"]
@@ -67,19 +81,19 @@ def test_tied_opening_roll_is_rerolled_E1() -> None:
     t = Table(Referee())
     t.setup()
     ev = t.throw(START, (die(4, "right"), die(4, "left")))
-    assert kinds(ev) == ["opening_roll"] and ev[0].winner is None  # type: ignore[attr-defined]
+    assert kinds(ev) == ["opening_roll"] and nth(ev, 0, OpeningRoll).winner is None
     assert t.referee.phase == "opening"
     # the same dice lying there are not a new roll
     assert t.show(START, 3, dice=(die(4, "right"), die(4, "left"))) == []
     ev = t.throw(START, (die(2, "right"), die(6, "left")))
-    assert ev[0].winner is Side.BLACK and t.referee.position.turn is Side.BLACK  # type: ignore[attr-defined]
+    assert nth(ev, 0, OpeningRoll).winner is Side.BLACK and t.referee.position.turn is Side.BLACK
 
 
 def test_opening_both_dice_in_one_half_is_void_E1() -> None:
     t = Table(Referee())
     t.setup()
     ev = t.throw(START, (die(4, "right"), die(2, "right")))
-    assert kinds(ev) == ["roll_void"] and ev[0].reason == "same_half" and ev[0].rule == "E1"  # type: ignore[attr-defined]
+    assert kinds(ev) == ["roll_void"] and nth(ev, 0, RollVoid).reason == "same_half" and ev[0].rule == "E1"
 
 
 def test_opening_play_accepted_and_turns_alternate_E2_E5() -> None:
@@ -90,7 +104,7 @@ def test_opening_play_accepted_and_turns_alternate_E2_E5() -> None:
     assert ref.phase == "awaiting_roll" and ref.position.turn is Side.BLACK
     pos = ref.position
     ev = t.throw(pos, roll_dice(Side.BLACK, (6, 4)))
-    assert kinds(ev) == ["roll_accepted"] and ev[0].side is Side.BLACK  # type: ignore[attr-defined]
+    assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).side is Side.BLACK
 
 
 def test_play_not_judged_before_the_dice_leave_E5() -> None:
@@ -119,7 +133,7 @@ def test_void_rolls_E3(kw: dict[str, bool], half: str, reason: str) -> None:
     pos = t.referee.position
     ev = t.throw(pos, (die(6, "left"), die(2, half, **kw)))  # Black's right half is "left"
     assert kinds(ev) == ["roll_void"]
-    assert ev[0].reason == reason and ev[0].rule == "E3" and ev[0].side is Side.BLACK  # type: ignore[attr-defined]
+    assert nth(ev, 0, RollVoid).reason == reason and ev[0].rule == "E3" and nth(ev, 0, RollVoid).side is Side.BLACK
     assert t.referee.phase == "awaiting_roll"
     # the void dice lying there never become a roll; the reroll does
     assert t.show(pos, 3, dice=(die(6, "left"), die(2, half, **kw))) == []
@@ -149,7 +163,7 @@ def test_premature_roll_is_void_then_the_play_is_judged_E6() -> None:
     early = roll_dice(Side.WHITE, (6, 6))
     ev = t.show(after_b, 2, dice=bdice + early)
     assert kinds(ev) == ["premature_roll", "roll_void"]
-    assert ev[1].reason == "premature" and ev[1].rule == "E6" and ev[1].side is Side.WHITE  # type: ignore[attr-defined]
+    assert nth(ev, 1, RollVoid).reason == "premature" and ev[1].rule == "E6" and nth(ev, 1, RollVoid).side is Side.WHITE
     # Black picks up: judged; White's void dice lying there are not a roll
     ev = t.show(after_b, 2, dice=early)
     assert kinds(ev) == ["play_accepted"]
@@ -171,7 +185,7 @@ def test_premature_roll_stands_on_a_forced_play_E6() -> None:
     early = roll_dice(Side.BLACK, (5, 3))
     ev = t.show(after, 3, dice=dice + early)
     assert kinds(ev)[:3] == ["premature_roll", "play_accepted", "roll_accepted"]
-    assert ev[0].stands  # type: ignore[attr-defined]
+    assert nth(ev, 0, PrematureRoll).stands
     assert ref.phase == "rolled" and ref.position.turn is Side.BLACK and ref.dice == (5, 3)
 
 
@@ -189,7 +203,7 @@ def test_premature_roll_victim_option_E6() -> None:
     t.show(after_b, 2, dice=bd)
     early = roll_dice(Side.WHITE, (5, 5))
     ev = t.show(after_b, 2, dice=bd + early)
-    assert kinds(ev) == ["premature_roll"] and ev[0].pending  # type: ignore[attr-defined]
+    assert kinds(ev) == ["premature_roll"] and nth(ev, 0, PrematureRoll).pending
     ev = t.press(Action.ACCEPT, Side.BLACK)
     assert kinds(ev) == ["play_accepted", "roll_accepted"]
     assert ref.dice == (5, 5) and ref.position.turn is Side.WHITE
@@ -222,9 +236,9 @@ def test_illegal_play_names_points_and_nearest_then_correction_E8() -> None:
     dice = (die(3, "right"), die(1, "left"))
     ev = t.move_and_pick_up(t.referee.before, bad, dice)
     assert kinds(ev) == ["illegal_play"]
-    e = ev[0]
-    assert e.rule == "M1" and "(E8)" in e.message and set(e.wrong_points) == {4, 5}  # type: ignore[attr-defined]
-    assert e.nearest and e.observed == bad  # type: ignore[attr-defined]
+    e = nth(ev, 0, IllegalPlay)
+    assert e.rule == "M1" and "(E8)" in e.message and set(e.wrong_points) == {4, 5}
+    assert e.nearest and e.observed == bad
     assert t.referee.phase == "illegal"
     # only the opponent decides
     assert kinds(t.press(Action.CORRECT, Side.WHITE)) == ["action_refused"]
@@ -232,7 +246,7 @@ def test_illegal_play_names_points_and_nearest_then_correction_E8() -> None:
     t.show(bad, dice=(), hand=True)
     ev = t.show(legal, 2)
     assert kinds(ev) == ["illegal_play_resolved"]
-    assert not ev[0].accepted and ev[0].play == "8/5 6/5"  # type: ignore[attr-defined]
+    assert not nth(ev, 0, IllegalPlayResolved).accepted and nth(ev, 0, IllegalPlayResolved).play == "8/5 6/5"
     assert t.referee.position.turn is Side.BLACK and t.referee.position.layout_key() == legal.layout_key()
 
 
@@ -241,7 +255,7 @@ def test_illegal_play_accepted_by_the_opponent_E8() -> None:
     _, bad = illegal_after(t)
     t.move_and_pick_up(t.referee.before, bad, (die(3, "right"), die(1, "left")))
     ev = t.press(Action.ACCEPT)
-    assert kinds(ev) == ["illegal_play_resolved"] and ev[0].accepted  # type: ignore[attr-defined]
+    assert kinds(ev) == ["illegal_play_resolved"] and nth(ev, 0, IllegalPlayResolved).accepted
     assert t.referee.position.layout_key() == bad.layout_key()
 
 
@@ -303,14 +317,14 @@ def test_a_changing_board_restarts_the_evidence() -> None:
     ev += t.show(legal, dice=dice)  # changed unseen (no hand in any frame)
     ev += t.show(legal)  # the dice go
     assert kinds(ev) == ["play_accepted"]
-    assert ev[0].after == legal  # type: ignore[attr-defined]
+    assert nth(ev, 0, PlayAccepted).after == legal
 
 
 def test_double_take_and_cube_ownership_C2_C3() -> None:
     t = opened(match=MatchState(5))
     play(t, "8/5 6/5")
     ev = t.press(Action.DOUBLE)
-    assert kinds(ev) == ["cube_offered"] and ev[0].side is Side.BLACK and ev[0].value == 2  # type: ignore[attr-defined]
+    assert kinds(ev) == ["cube_offered"] and nth(ev, 0, CubeOffered).side is Side.BLACK and nth(ev, 0, CubeOffered).value == 2
     assert kinds(t.press(Action.TAKE, Side.BLACK)) == ["action_refused"]
     ev = t.press(Action.TAKE)
     assert kinds(ev) == ["cube_taken"] and t.referee.cube.owner is Side.WHITE
@@ -326,7 +340,7 @@ def test_double_pass_ends_the_game_C3_S1() -> None:
     t.press(Action.DOUBLE)
     ev = t.press(Action.PASS)
     assert kinds(ev) == ["cube_passed", "game_over"]
-    assert ev[1].winner is Side.BLACK and ev[1].points == 1 and ev[1].score == (0, 1)  # type: ignore[attr-defined]
+    assert nth(ev, 1, GameOver).winner is Side.BLACK and nth(ev, 1, GameOver).points == 1 and nth(ev, 1, GameOver).score == (0, 1)
     assert t.referee.phase == "setup" and t.referee.game_number == 2
 
 
@@ -351,8 +365,8 @@ def test_gammon_and_the_match_S1_S2() -> None:
     after = legal_results(pos, (6, 5))[0].position
     ev = t.move_and_pick_up(pos, after, dice)
     assert kinds(ev) == ["play_accepted", "game_over", "match_over"]
-    assert ev[1].result == "gammon" and ev[1].points == 2  # type: ignore[attr-defined]
-    assert ev[2].winner is Side.WHITE and ev[2].score == (3, 0)  # type: ignore[attr-defined]
+    assert nth(ev, 1, GameOver).result == "gammon" and nth(ev, 1, GameOver).points == 2
+    assert nth(ev, 2, MatchOver).winner is Side.WHITE and nth(ev, 2, MatchOver).score == (3, 0)
 
 
 def test_resignation_accepted_and_rejected_S4() -> None:
@@ -364,7 +378,7 @@ def test_resignation_accepted_and_rejected_S4() -> None:
     t.press(Action.RESIGN, Side.BLACK, level=2)
     ev = t.press(Action.ACCEPT_RESIGN, Side.WHITE)
     assert kinds(ev) == ["resignation_answered", "game_over"]
-    assert ev[1].points == 2 and ev[1].result == "resign"  # type: ignore[attr-defined]
+    assert nth(ev, 1, GameOver).points == 2 and nth(ev, 1, GameOver).result == "resign"
 
 
 def test_dark_is_white_mapping_and_halves() -> None:

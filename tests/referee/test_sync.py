@@ -17,7 +17,7 @@ import pytest
 from tavli_pi.record.game_record import Turn, build_record
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.record.mat import format_mat, parse_mat
-from tavli_pi.referee.events import BoardAdopted, BoardMismatch, from_dict, to_dict
+from tavli_pi.referee.events import BoardAdopted, BoardMismatch, RollAccepted, RollVoid, from_dict, to_dict
 from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.sync import broken_rule, moved_sides, one_play_reason, turn_after
@@ -25,7 +25,7 @@ from tavli_pi.rules.moves import apply_play, end_turn, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
 
 from .games import plant_illegal, play_random_game_with_misses
-from .synth import Noise, Table, die, kinds, roll_dice
+from .synth import Noise, Table, die, kinds, nth, roll_dice
 
 START = Position.start()
 
@@ -94,7 +94,7 @@ def test_out_of_sync_then_both_confirm_adopts_the_board() -> None:
     t = _opened()
     known, after = _missed_two_turns_then_judged(t)
     ev = t.press(Action.ACCEPT, Side.WHITE)
-    assert kinds(ev) == ["board_out_of_sync"] and ev[0].confirmed == ("white",)  # type: ignore[attr-defined]
+    assert kinds(ev) == ["board_out_of_sync"] and nth(ev, 0, BoardMismatch).confirmed == ("white",)
     assert "Black, press ACCEPT" in ev[0].message
     assert kinds(t.press(Action.ACCEPT, Side.WHITE)) == ["action_refused"]  # one confirmation per side
     ev = t.press(Action.ACCEPT)  # the touch page cannot tell who pressed: Black's confirmation
@@ -160,7 +160,7 @@ def test_unseen_change_confirmed_gives_the_turn_to_the_other_side() -> None:
     t.press(Action.ACCEPT)
     ev = t.press(Action.ACCEPT)
     assert kinds(ev) == ["board_adopted"]
-    assert ev[0].after.turn is Side.BLACK  # only White's checkers moved  # type: ignore[attr-defined]
+    assert nth(ev, 0, BoardAdopted).after.turn is Side.BLACK  # only White's checkers moved
     assert kinds(t.throw(pos, roll_dice(Side.BLACK, (2, 1)))) == ["roll_accepted"]
 
 
@@ -174,14 +174,14 @@ def test_after_an_adoption_the_first_roll_may_come_from_either_side() -> None:
     assert kinds(t.events[-1:]) == ["board_out_of_sync"]
     t.press(Action.ACCEPT, Side.BLACK)
     ev = t.press(Action.ACCEPT, Side.WHITE)
-    assert ev[0].after.turn is Side.WHITE  # both moved: the guess is White again  # type: ignore[attr-defined]
+    assert nth(ev, 0, BoardAdopted).after.turn is Side.WHITE  # both moved: the guess is White again
     ev = t.throw(pos, roll_dice(Side.BLACK, (5, 3)))
-    assert kinds(ev) == ["roll_accepted"] and ev[0].side is Side.BLACK  # type: ignore[attr-defined]
+    assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).side is Side.BLACK
     # once a roll is taken, the halves count again (E3)
     pos2 = legal_results(t.referee.position, (5, 3))[0].position
     t.move_and_pick_up(t.referee.position, pos2, roll_dice(Side.BLACK, (5, 3)))
     ev = t.throw(end_turn(pos2), roll_dice(Side.BLACK, (2, 2)))
-    assert kinds(ev) == ["roll_void"] and ev[0].reason == "left_half"  # type: ignore[attr-defined]
+    assert kinds(ev) == ["roll_void"] and nth(ev, 0, RollVoid).reason == "left_half"
 
 
 def test_confirming_needs_a_clear_view_of_the_board() -> None:
@@ -223,7 +223,7 @@ def test_a_roll_made_while_the_last_play_is_still_being_judged_is_kept_E5() -> N
     assert kinds(t.show(nxt, 2, dice=bdice, hand=True)) == []  # Black's roll settles under a hand
     ev = t.show(nxt, 2, dice=bdice)  # a clear view: the play, then the roll that waited
     assert kinds(ev) == ["play_accepted", "roll_accepted"]
-    assert ev[1].dice == (4, 1) and t.referee.phase == "rolled"  # type: ignore[attr-defined]
+    assert nth(ev, 1, RollAccepted).dice == (4, 1) and t.referee.phase == "rolled"
 
 
 # -- the pure check (tavli_pi/referee/sync.py) ------------------------------------------------

@@ -18,8 +18,8 @@ from tavli_pi.signals.pinout import load_pinout
 START = Position.start()
 
 
-def state(phase: str = "awaiting_roll") -> ev.TableState:
-    return ev.TableState(phase=phase, position=START)
+def state(phase: str = "awaiting_roll", *, clear_view: bool = False) -> ev.TableState:
+    return ev.TableState(phase=ev.Phase(phase), position=START, clear_view=clear_view)
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_correction_holds_red_and_cube_holds_amber(sig: Signals) -> None:
 
 
 def test_clear_view_blinks_amber_slowly_until_a_verdict(sig: Signals) -> None:
-    sig.handle(ev.ClearViewNeeded(at=0.0, state=state("judging"), reason="hand"))
+    sig.handle(ev.ClearViewNeeded(at=0.0, state=state("judging", clear_view=True), reason="hand"))
     assert at(sig, "amber", [0.1, 0.6, 1.1, 30.2]) == [True, False, True, True]
     sig.handle(ev.PlayAccepted(at=31.0, state=state(), side=Side.WHITE, dice=(3, 1), play="",
                                before=START, after=START))
@@ -90,8 +90,8 @@ def test_clear_view_blinks_amber_slowly_until_a_verdict(sig: Signals) -> None:
 
 def test_clear_view_stays_on_when_the_clock_pauses_for_it(sig: Signals) -> None:
     # the referee pauses the clock in the same step as it asks for a clear view
-    sig.handle(ev.ClearViewNeeded(at=0.0, state=state("judging"), reason="hand"))
-    sig.handle(ev.ClockReading(at=0.0, state=state("judging"), side=Side.WHITE, remaining=(600.0, 600.0),
+    sig.handle(ev.ClearViewNeeded(at=0.0, state=state("judging", clear_view=True), reason="hand"))
+    sig.handle(ev.ClockReading(at=0.0, state=state("judging", clear_view=True), side=Side.WHITE, remaining=(600.0, 600.0),
                                extra={"paused": True}))
     assert at(sig, "amber", [0.1, 0.6, 1.1]) == [True, False, True]
 
@@ -135,3 +135,12 @@ def test_pinout_errors_name_the_key(tmp_path: Path) -> None:
         load_pinout(p)
     with pytest.raises(ConfigError, match="not found"):
         load_pinout(tmp_path / "missing.toml")
+
+
+def test_standing_patterns_come_from_the_table_state_not_the_event_stream_B3(sig: Signals) -> None:
+    # the referee says the set-up is wrong in the state; any event carrying that state holds amber
+    wrong = ev.TableState(phase=ev.Phase.SETUP, position=START, setup_wrong=True)
+    sig.handle(ev.ActionRefused(at=0.0, state=wrong, side=None, action="double"))
+    assert at(sig, "amber", [0.1, 5.0]) == [True, True]
+    sig.handle(ev.SetupChecked(at=6.0, state=state("opening"), ok=True))
+    assert at(sig, "amber", [6.1]) == [False]

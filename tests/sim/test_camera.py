@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+import tavli_pi.commands.demo  # noqa: F401 - registers the sim: camera scheme
 from tavli_pi.errors import CameraError
 from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import SimCamera, open_sim_camera

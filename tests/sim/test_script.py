@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from tavli_pi.referee.events import GameOver
 from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.match import MatchState
 from tavli_pi.sim.script import demo_match
@@ -33,7 +34,7 @@ def test_the_demo_script_meets_every_expectation_at_the_observation_level() -> N
         if m.expect:
             window = []
         seen += kinds
-        results += [e.result for e in got if e.kind == "game_over"]  # type: ignore[attr-defined]
+        results += [e.result for e in got if isinstance(e, GameOver)]
     assert ref.phase == "match_over" and ref.match.score == (2, 3)
     for kind in ("opening_roll", "roll_void", "premature_roll", "illegal_play", "correction_demanded",
                  "illegal_play_resolved", "cube_offered", "cube_taken", "action_refused", "match_over"):

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from gpiozero import Button
-from gpiozero.pins.mock import MockFactory
 
 from tavli_pi.rules.position import Side
-from tavli_pi.tournament.clock import ClockSettings, Flag, MatchClock, Timeout, wire_paddles
+from tavli_pi.referee.match_clock import ClockSettings, Flag, MatchClock, Timeout
 
 W, B = Side.WHITE, Side.BLACK
 
@@ -127,16 +125,3 @@ def test_notify_flag_lets_the_director_set_time_and_play_on() -> None:
     c.resume(now=220.0)
     assert c.remaining(230.0) == (20.0, 120.0)
 
-
-def test_gpio_paddles_reach_the_callback() -> None:
-    factory = MockFactory()
-    white = Button(5, pin_factory=factory)
-    black = Button(6, pin_factory=factory)
-    presses: list[Side] = []
-    wire_paddles(white, black, presses.append)
-    factory.pin(6).drive_low()
-    factory.pin(6).drive_high()
-    factory.pin(5).drive_low()
-    assert presses == [B, W]
-    white.close()
-    black.close()

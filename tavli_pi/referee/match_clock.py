@@ -22,13 +22,12 @@ which stops their clock and starts the other one.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tavli_pi.rules.position import Side
 
-__all__ = ["Timeout", "ClockSettings", "Flag", "MatchClock", "wire_paddles"]
+__all__ = ["Timeout", "ClockSettings", "Flag", "MatchClock"]
 
 
 class Timeout(enum.Enum):
@@ -224,13 +223,3 @@ class MatchClock:
         self._since = None
         self._flag = self._last_flag = Flag(side, at, timeout)
 
-
-def wire_paddles(white: Any, black: Any, on_press: Callable[[Side], None]) -> None:
-    """Connect two gpiozero ``Button`` paddles to ``on_press(side)``.
-
-    The callback runs on gpiozero's thread; hand the press to the referee's
-    input queue with the time it happened rather than touching the clock there.
-    The firmware link calls ``on_press`` the same way for its paddles.
-    """
-    white.when_pressed = lambda *_: on_press(Side.WHITE)
-    black.when_pressed = lambda *_: on_press(Side.BLACK)
