@@ -141,9 +141,13 @@ class TableApp:
         if cfg.display.enabled:
             from tavli_pi.display.server import DisplayServer
 
-            pin = cfg.display.pin
-            assert pin is not None  # parse_config demands a PIN with the display on
-            self.display = DisplayServer(cfg.display.host, cfg.display.port, pin=pin, on_input=self.submit)
+            d = cfg.display
+            assert d.pin is not None  # parse_config demands a PIN with the display on
+            self.display = DisplayServer(
+                d.host, d.port, pin=d.pin, on_input=self.submit, max_attempts=d.lockout_attempts,
+                lockout_seconds=d.lockout_seconds, lockout_max_seconds=d.lockout_max_seconds,
+                tls_cert=d.tls_cert, tls_key=d.tls_key, max_sockets=d.max_sockets,
+                max_sockets_per_client=d.max_sockets_per_client, allowed_origins=d.allowed_origins)
             self.display.start()
             self.sinks.append(self.display)
             self.wired.append(f"display:{self.display.url}")

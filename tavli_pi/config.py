@@ -69,9 +69,17 @@ class DisplayConfig:
     """``[display]``: the table's web display."""
 
     enabled: bool = False
-    host: str = "127.0.0.1"
+    host: str = "127.0.0.1"  # the one address it binds and prints; "0.0.0.0" for phones (docs/display.md)
     port: int = 8080
     pin: str | None = None  # needed (4+ digits) when enabled
+    tls_cert: str | None = None  # PEM certificate and key: the page is served over HTTPS
+    tls_key: str | None = None
+    max_sockets: int = 16  # live pages at once, in all and per device
+    max_sockets_per_client: int = 4
+    allowed_origins: tuple[str, ...] = ()  # other origins allowed to post decisions (the page's own always is)
+    lockout_attempts: int = 5  # wrong PINs in a row that lock out the device that sent them (never the table)
+    lockout_seconds: float = 60.0  # the first lockout; each next one doubles, up to lockout_max_seconds
+    lockout_max_seconds: float = 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +138,11 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
         "backgammon_value": int, "max_cube": int, "crawford": bool,
     },
     "signals": {"enabled": bool, "pinout": str, "pin_factory": str},
-    "display": {"enabled": bool, "host": str, "port": int, "pin": str},
+    "display": {
+        "enabled": bool, "host": str, "port": int, "pin": str, "tls_cert": str, "tls_key": str,
+        "max_sockets": int, "max_sockets_per_client": int, "allowed_origins": list, "lockout_attempts": int,
+        "lockout_seconds": _NUM, "lockout_max_seconds": _NUM,
+    },
     "record": {"log": str, "save_frames": bool},
     "link": {"port": str},
     "feed": {"broker": str, "event": str, "username": str, "password": str, "tls_ca": str, "outbox": str},
@@ -141,7 +153,7 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
 }
 #: keys naming a file, read relative to the config file
 _PATHS = {("camera", "calibration"), ("signals", "pinout"), ("record", "log"), ("feed", "tls_ca"),
-          ("feed", "outbox")}
+          ("feed", "outbox"), ("display", "tls_cert"), ("display", "tls_key")}
 
 
 def _check(data: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
@@ -213,9 +225,23 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
             raise ConfigError(f"{where}: camera.fps must be a positive number of frames a second, e.g. 10")
     if s.get("pin_factory") not in (None, "mock"):
         raise ConfigError(f"{where}: signals.pin_factory must be \"\" (the real pins) or \"mock\"")
-    display = DisplayConfig(**di)
+    origins = di.pop("allowed_origins", [])
+    if not all(isinstance(o, str) and o.startswith(("http://", "https://")) for o in origins):
+        raise ConfigError(f"{where}: display.allowed_origins must be a list of origins such as "
+                          "\"https://table-1.local:8080\"")
+    display = DisplayConfig(allowed_origins=tuple(origins), **di)
     if not 0 <= display.port <= 65535:
         raise ConfigError(f"{where}: display.port must be 0-65535")
+    if display.host is None:
+        raise ConfigError(f"{where}: display.host must name one address: 127.0.0.1 (this screen only) "
+                          "or 0.0.0.0 (phones on the network too)")
+    if (display.tls_cert is None) != (display.tls_key is None):
+        raise ConfigError(f"{where}: display.tls_cert and display.tls_key go together (docs/display.md)")
+    for key in ("max_sockets", "max_sockets_per_client", "lockout_attempts"):
+        if getattr(display, key) < 1:
+            raise ConfigError(f"{where}: display.{key} must be at least 1")
+    if not 0 < display.lockout_seconds <= display.lockout_max_seconds:
+        raise ConfigError(f"{where}: display.lockout_seconds must be positive and at most lockout_max_seconds")
     if display.enabled and not (display.pin is not None and display.pin.isdigit() and len(display.pin) >= 4):
         raise ConfigError(f"{where}: display.pin must be at least 4 digits when the display is enabled")
     feed = FeedConfig(**fe)

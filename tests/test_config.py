@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,16 +126,25 @@ def test_a_folder_is_not_a_config_file(tmp_path: Path) -> None:
         load_config(tmp_path)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file; the permission check cannot fail")
 def test_an_unreadable_file_says_how_to_fix_it(tmp_path: Path) -> None:
     p = tmp_path / "table.toml"
     p.write_text("[table]\n")
     p.chmod(0)
+    tmp_path.chmod(0o755)
+    script = ("from tavli_pi.config import load_config\n"
+              f"try:\n    load_config({str(p)!r})\nexcept Exception as exc:\n    print(type(exc).__name__, exc)\n")
+    # Root reads every file, so the check runs as an unprivileged user, as on a real table.
+    cmd = [sys.executable, "-c", script]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        assert setpriv is not None, "setpriv (util-linux) is needed to run as an unprivileged user"
+        cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
     try:
-        with pytest.raises(ConfigError, match=r"cannot be read \(permission denied\): make it readable"):
-            load_config(p)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=REPO)
     finally:
         p.chmod(0o644)
+    assert out.stdout.startswith("ConfigError "), out.stdout + out.stderr
+    assert "cannot be read (permission denied): make it readable" in out.stdout
 
 
 def test_a_permission_error_reading_the_file_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
