@@ -15,6 +15,7 @@ STOPPING=1 when it closes (:class:`~tavli_pi.service.Notifier`).
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import time
@@ -22,18 +23,20 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from tavli_pi.config import TableConfig
-from tavli_pi.errors import ConfigError, TavliWarning
+from tavli_pi.errors import CalibrationError, ConfigError, SnapshotError, TavliWarning
+from tavli_pi.record.resume import header_mismatch
 from tavli_pi.record.sink import LogSink, RecordPolicy
+from tavli_pi.referee import snapshot
 from tavli_pi.referee.events import Event, EventSink, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.match import MatchState
-from tavli_pi.rules.position import Side
+from tavli_pi.rules.position import START_LAYOUT, Side
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Camera, Frame
 from tavli_pi.vision.observation import Observation
@@ -48,10 +51,12 @@ if TYPE_CHECKING:
     from tavli_pi.tournament.feed import TableFeed
     from tavli_pi.vision.reader import BoardReader
 
-__all__ = ["TableApp", "calibrate", "EVENT_HISTORY"]
+__all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY"]
 
 #: how many recent events :attr:`TableApp.events` keeps (the log keeps them all)
 EVENT_HISTORY = 1000
+#: the log's meta key for the calibration learnt at set-up (a resumed match reads with it)
+CALIBRATION_KEY = "calibration"
 
 
 def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
@@ -61,6 +66,43 @@ def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
 
     cam = config.camera
     return calibrate_image(image, cam.corners, config.table.home, cam.calibration)
+
+
+def setup_problem(obs: Observation, *, expect_start: bool = True) -> str | None:
+    """Why ``obs`` is no frame to learn the board from, or None: a hand, motion, or (for a new
+    match) a reading that is not the starting position (B3).
+
+    >>> from tavli_pi.vision.observation import SpotEvidence as S, certain as c
+    >>> light = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]
+    >>> def seen(lt, dk): return Observation(tuple(S(c(a), c(b)) for a, b in zip(lt, dk)), S(c(0), c(0)), S(c(0), c(0)))
+    >>> setup_problem(seen(light, light[::-1])) is None
+    True
+    >>> setup_problem(seen(light, [0] * 24))
+    'the board does not show the starting position (points 1, 12, 17, 19 differ)'
+    """
+    if obs.hand:
+        return "a hand is over the board"
+    if obs.motion:
+        return "the board is moving"
+    if not expect_start:
+        return None
+    want = [0] * 24
+    for point, n in START_LAYOUT.items():
+        want[point - 1] = n
+    light, dark = obs.best_counts()
+    wrong = [i + 1 for i in range(24) if light[i] != want[i] or dark[i] != want[23 - i]]
+    if wrong:
+        shown = ", ".join(map(str, wrong[:8])) + (" ..." if len(wrong) > 8 else "")
+        return f"the board does not show the starting position (points {shown} differ)"
+    return None
+
+
+@runtime_checkable
+class ScriptedInputs(Protocol):
+    """A source that also brings the players' inputs (the simulator's scripted matches):
+    ``inputs_at(i)`` are made just before frame ``i``."""
+
+    def inputs_at(self, index: int) -> Sequence[PlayerInput]: ...
 
 
 class TableApp:
@@ -97,6 +139,10 @@ class TableApp:
         self.notifier: Notifier | None = None
         self._reader: BoardReader | None = None
         self._calibration = calibration
+        self._resume_frame: int | None = None  # the camera frame the log's last snapshot was taken at
+        self._frame_index = -1  # the frame being processed (a snapshot's frame)
+        self._setup_confirmed = False  # the players confirmed a set-up board vision disagrees with
+        self._setup_wait = ""  # why calibration is waiting (said once per reason)
         self.camera = camera
         self.frames = 0
         self.closed = False
@@ -124,14 +170,35 @@ class TableApp:
                              beavers=rules.beavers, cube_limit=rules.max_cube)
         Path(cfg.record.log).parent.mkdir(parents=True, exist_ok=True)
         log, info = open_for_resume(cfg.record.log, header)
+        mismatch = None if info.empty else header_mismatch(info.header, header)
+        if mismatch is not None:
+            log.close()
+            raise ConfigError(f"{cfg.record.log}: {mismatch}: give this match its own [record] log, "
+                              f"or correct {cfg.source}'s [table] and [rules] to resume the logged match")
         # the log is not in ``sinks``: it is written first, with the frame that proves each verdict
         self.record = LogSink(log, RecordPolicy(save_frames=cfg.record.save_frames))
         self.wired.append(f"record:{cfg.record.log}")
-        if info.state is not None:
-            # resume after a crash from the last committed state
-            self.wired.append(f"resumed at event {info.next_seq - 1}")
-            return Referee.from_state(info.state, cfg.referee, crawford_rule=rules.crawford)
-        return referee
+        saved = log.meta(CALIBRATION_KEY)
+        if saved is not None and self._calibration is None:
+            # the board was learnt at set-up: a resumed match reads with the same calibration
+            self._calibration = Calibration.from_dict(json.loads(saved))
+        if info.state is None:
+            return referee
+        snap = log.last_snapshot()
+        if snap is not None:
+            try:
+                resumed = snapshot.loads(snap.referee)
+            except SnapshotError as exc:
+                warnings.warn(f"{cfg.record.log}: {exc}; resuming from the last logged table state "
+                              "instead (a turn in progress restarts at its last verdict)", TavliWarning,
+                              stacklevel=2)
+            else:
+                # exactly where the log ends: the referee as it was after its last committed event
+                self._resume_frame = snap.frame
+                self.wired.append(f"resumed at event {snap.seq} (frame {snap.frame}, {resumed.phase})")
+                return resumed
+        self.wired.append(f"resumed at event {info.next_seq - 1}")
+        return Referee.from_state(info.state, cfg.referee, crawford_rule=rules.crawford)
 
     def _make_outputs(self, pin_factory: Factory | None, notifier: Notifier | None) -> None:
         cfg = self.config
@@ -225,34 +292,111 @@ class TableApp:
 
     def handle_inputs(self, now: float) -> list[Event]:
         """Every queued player input through the referee, in the order they came."""
+        got = self._take_inputs(now)
+        self._dispatch(got)
+        return got
+
+    def _take_inputs(self, now: float) -> list[Event]:
         out: list[Event] = []
         while True:
             try:
                 inp = self._inputs.get_nowait()
             except queue.Empty:
                 return out
-            out += self.step(inp, now)
+            out += self.referee.step(inp, now)
 
     def _dispatch(self, events: list[Event], frame: np.ndarray | None = None) -> None:
+        """Commit ``events`` to the log in one transaction with the referee's state after them
+        (all or nothing, so a crash can never log a game start twice), then show them."""
+        if not events:
+            return
+        self.events.extend(events)
+        if self.record is not None:
+            self.record.commit(events, frame, (self._frame_index, snapshot.dumps(self.referee)))
         for e in events:
-            self.events.append(e)
-            if self.record is not None:
-                self.record.handle(e, frame)  # committed before anything shows it
             for sink in self.sinks:
                 sink.handle(e)
 
-    def process(self, frame: Frame) -> list[Event]:
-        """One frame through vision and the referee, and its events to every output."""
-        if self._reader is None:
-            from tavli_pi.vision.reader import BoardReader
+    def _start_reading(self, frame: Frame) -> BoardReader | None:
+        """The reader, once the board is calibrated; None while calibration waits for a clear board.
 
-            cal = self._calibration or calibrate(self.config, frame.image)
-            self._calibration = cal
-            self._reader = BoardReader(cal)
+        Calibration learns the board from a set-up frame, so it never takes the first frame
+        blindly: it waits for a frame with no hand and no motion whose reading is the starting
+        position (B3), or, when the reading disagrees, for the players to confirm the board
+        (``accept``). A resumed match reuses the calibration kept in its log.
+        """
+        from tavli_pi.vision.reader import BoardReader
+
+        if self._calibration is not None:
+            return BoardReader(self._calibration)
+        try:
+            cal = calibrate(self.config, frame.image)
+        except CalibrationError as exc:
+            self._waiting_for_setup(str(exc))
+            return None
+        reader = BoardReader(cal)
+        problem = setup_problem(reader.read(frame.image, frame.index),
+                                expect_start=self.referee.phase is Phase.SETUP)
+        if problem is not None and not (self._setup_confirmed and not problem.startswith("a hand")):
+            self._waiting_for_setup(problem)
+            return None
+        if self.record is not None:
+            self.record.log.set_meta(CALIBRATION_KEY, json.dumps(cal.to_dict()))
+        self._calibration = cal
+        self.wired.append(f"calibrated on frame {frame.index}")
+        return BoardReader(cal)
+
+    def _waiting_for_setup(self, why: str) -> None:
+        if why != self._setup_wait:
+            self._setup_wait = why
+            warnings.warn(f"calibration waits for a clear set-up board: {why}; clear the board, or press "
+                          "accept to confirm the board as it is", TavliWarning, stacklevel=3)
+
+    def _confirm_setup(self) -> None:
+        """Before calibration an ``accept`` from the players confirms the set-up board as it is."""
+        keep: list[PlayerInput] = []
+        while True:
+            try:
+                inp = self._inputs.get_nowait()
+            except queue.Empty:
+                break
+            if inp.action is Action.ACCEPT:
+                self._setup_confirmed = True
+            else:
+                keep.append(inp)
+        for inp in keep:
+            self._inputs.put(inp)
+
+    @property
+    def _primes_next(self) -> bool:
+        """The next frame only primes the reader (the first after a resume)."""
+        return self._reader is None and self._resume_frame is not None
+
+    def process(self, frame: Frame) -> list[Event]:
+        """One frame through vision and the referee, and its events to every output.
+
+        The frame's events are committed together, with the referee's state, before
+        any output shows them. The first frame after a resume only primes the reader
+        (motion is judged against the previous frame); the referee already saw it.
+        """
+        if self._reader is None:
+            self._confirm_setup()
+            self._reader = self._start_reading(frame)
+            if self._reader is None:  # still waiting for a clear set-up board
+                out = self._take_inputs(frame.t)
+                self._dispatch(out)
+                return out
+            if self._resume_frame is not None:
+                self._reader.read(frame.image, frame.index)
+                self._frame_index = frame.index
+                self._resume_frame = None
+                return []
         now = frame.t
-        out = self.handle_inputs(now)
+        self._frame_index = frame.index
+        out = self._take_inputs(now)
         obs = self._reader.read(frame.image, frame.index)
-        out += self.step(obs, now, frame.image)
+        out += self.referee.step(obs, now)
+        self._dispatch(out, frame.image)
         if self.signals is not None:
             self.signals.tick(now)
         if self.link is not None:
@@ -267,15 +411,23 @@ class TableApp:
             from tavli_pi.vision.camera import open_camera
 
             self.camera = open_camera(self.config.camera.source, fps=self.config.camera.fps)
+        if self._resume_frame is not None:
+            # a recorded or simulated source replays from the frame the log ends at (it primes the
+            # reader); a live camera simply goes on, its first frame priming the reader
+            self.camera.seek(self._resume_frame)
         n = self.notifier
         if n is not None:
             n.ready(f"table {self.config.table.id}: " + ", ".join(self.wired or ["no outputs"]))
             n.tick(self.clock())  # the first frame may be slow (calibration): feed the watchdog first
         start = self.clock()
+        scripted = self.camera if isinstance(self.camera, ScriptedInputs) else None
         while max_frames is None or self.frames < max_frames:
             frame = self.camera.read()
             if frame is None:
                 break
+            if scripted is not None and not self._primes_next:
+                for inp in scripted.inputs_at(frame.index):
+                    self.submit(inp)
             got = self.process(frame)
             if on_frame is not None:
                 on_frame(frame, got)

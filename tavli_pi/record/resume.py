@@ -18,7 +18,7 @@ from tavli_pi.record.store import LoggedEvent, MatchLog, Synchronous
 from tavli_pi.referee.events import MatchOver, TableState
 from tavli_pi.rules.position import Position
 
-__all__ = ["ResumeInfo", "BoardCheck", "resume_info", "open_for_resume", "check_board"]
+__all__ = ["ResumeInfo", "BoardCheck", "resume_info", "open_for_resume", "check_board", "header_mismatch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,3 +101,28 @@ def check_board(expected: Position, seen: Position) -> BoardCheck:
     return BoardCheck(False, tuple(wrong),
                       f"the board differs from the logged position at {where}: "
                       "set those points as the log shows, then resume")
+
+
+#: what makes two headers the same match (names, length and the rules that change the score)
+_IDENTITY = ("players", "match_length", "crawford", "jacoby", "beavers", "cube_limit")
+
+
+def _describe(h: MatchHeader) -> str:
+    length = "a money session" if h.match_length == 0 else f"a {h.match_length}-point match"
+    rules = [name for name in ("crawford", "jacoby", "beavers") if getattr(h, name)]
+    return (f"{h.players[0]} v {h.players[1]}, {length}"
+            + (f" ({', '.join(rules)}, cube to {h.cube_limit})" if rules else f" (cube to {h.cube_limit})"))
+
+
+def header_mismatch(logged: MatchHeader, configured: MatchHeader) -> str | None:
+    """Why a log cannot be resumed under this config, naming both matches; None when they agree.
+
+    >>> a = MatchHeader(players=("Ann", "Bob"), match_length=5)
+    >>> header_mismatch(a, a) is None
+    True
+    >>> print(header_mismatch(a, MatchHeader(players=("Cy", "Di"), match_length=3)))
+    the log holds Ann v Bob, a 5-point match (crawford, cube to 64); the config says Cy v Di, a 3-point match (crawford, cube to 64)
+    """
+    if all(getattr(logged, k) == getattr(configured, k) for k in _IDENTITY):
+        return None
+    return f"the log holds {_describe(logged)}; the config says {_describe(configured)}"

@@ -7,6 +7,7 @@ with the event it proves: ``LogSink.handle(event, frame)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -49,11 +50,20 @@ class LogSink:
         self.policy = policy
 
     def handle(self, event: Event, frame: np.ndarray | None = None) -> None:
+        self.commit([event], frame)
+
+    def commit(self, events: Sequence[Event], frame: np.ndarray | None = None,
+               snapshot: tuple[int, bytes] | None = None) -> None:
+        """Append ``events`` in one transaction, each with ``frame`` where the policy keeps it, and
+        ``snapshot`` (camera frame index, referee bytes): the state they left, for an exact resume."""
+        if not events:
+            return
         jpeg: bytes | None = None
-        if frame is not None and self.policy.keeps_frame(event.kind):
+        if frame is not None and any(self.policy.keeps_frame(e.kind) for e in events):
             ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.policy.jpeg_quality])
             jpeg = buf.tobytes() if ok else None
-        self.log.append(event, jpeg)
+        items = [(e, jpeg if self.policy.keeps_frame(e.kind) else None) for e in events]
+        self.log.append_many(items, snapshot=snapshot)
 
     def close(self) -> None:
         if not self.log.closed:

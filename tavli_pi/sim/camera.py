@@ -14,8 +14,8 @@ The ground truth of the last frame read is kept in ``last_truth``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,10 @@ from tavli_pi.rules.position import Position
 from tavli_pi.sim.render import Rendered, Truth, render
 from tavli_pi.sim.scene import Scene, scene_from_position
 from tavli_pi.vision.camera import Camera
+
+if TYPE_CHECKING:
+    from tavli_pi.referee.inputs import PlayerInput
+    from tavli_pi.sim.script import Moment
 
 __all__ = ["SimCamera", "open_sim_camera"]
 
@@ -83,6 +87,18 @@ class SimCamera(Camera):
         # Camera.read stamps the frame before advancing the index
         return self._index / self._fps
 
+    def seek(self, index: int) -> bool:
+        """Play on from frame ``index`` (forward only: the scenes are a stream); the frame's time
+        and sensor noise are those an unbroken run gives it."""
+        self._check_open()
+        if index < self._index:
+            return False
+        for _ in range(index - self._index):
+            if next(self._scenes, None) is None:
+                return False
+            self._index += 1
+        return True
+
     def _grab(self) -> np.ndarray | None:
         try:
             scene = next(self._scenes)
@@ -106,7 +122,8 @@ def open_sim_camera(spec: str = "", **kw: Any) -> SimCamera:
     """The camera behind ``open_camera("sim:...")``.
 
     ``sim:`` or ``sim:start[:N]`` shows the starting position (N frames,
-    default endless); ``sim:easy:N`` and ``sim:hard:N`` play N scenes of
+    default endless); ``sim:demo`` plays the demo's scripted match, with its
+    players' button presses (:class:`ScriptCamera`); ``sim:easy:N`` and ``sim:hard:N`` play N scenes of
     the seeded datasets. ``kw`` goes to ``SimCamera`` (fps, seed, clock) and,
     under ``scenes=``, replaces the spec by any iterable of scenes.
     """
@@ -123,9 +140,28 @@ def open_sim_camera(spec: str = "", **kw: Any) -> SimCamera:
                     yield scene
             return SimCamera(forever(), **kw)
         return SimCamera([(scene, count)], **kw)
+    if kind == "demo":
+        from tavli_pi.sim.script import demo_match
+
+        kw.setdefault("seed", 7)
+        return ScriptCamera(demo_match(), **kw)
     if kind in ("easy", "hard"):
         from tavli_pi.sim import datasets
 
         make = datasets.easy_scenes if kind == "easy" else datasets.hard_scenes
         return SimCamera(make(count if count is not None else 20, seed), **kw)
-    raise CameraError(f"unknown simulator source sim:{spec}; use sim:start, sim:easy:N or sim:hard:N")
+    raise CameraError(f"unknown simulator source sim:{spec}; use sim:start, sim:demo, sim:easy:N or sim:hard:N")
+
+
+class ScriptCamera(SimCamera):
+    """A scripted match as a camera: each moment's frame, and the player inputs made just before
+    it (``inputs_at``), which :meth:`tavli_pi.app.TableApp.run` submits before that frame."""
+
+    def __init__(self, moments: Sequence[Moment], **kw: Any) -> None:
+        from tavli_pi.sim.table import scenes_of
+
+        super().__init__(scenes_of(moments), **kw)
+        self.moments = tuple(moments)
+
+    def inputs_at(self, index: int) -> tuple[PlayerInput, ...]:
+        return self.moments[index].inputs if 0 <= index < len(self.moments) else ()

@@ -75,6 +75,11 @@ class Camera(ABC):
         self._index += 1
         return frame
 
+    def seek(self, index: int) -> bool:
+        """Make the next ``read()`` return frame ``index`` (a resumed match replays from where its
+        log ends). A live camera cannot: it returns False and goes on from now."""
+        return False
+
     def _release(self) -> None:  # noqa: B027 - optional hook
         pass
 
@@ -183,6 +188,18 @@ class ReplayCamera(Camera):
 
     def _now(self) -> float:
         return self._index / self._fps
+
+    def seek(self, index: int) -> bool:
+        """Replay from frame ``index`` (of the folder's images, or of the video)."""
+        self._check_open()
+        if index < 0 or (self._files and index >= len(self._files)):
+            return False
+        if self._files:
+            self._pos = index
+        elif not self._cap.set(cv2.CAP_PROP_POS_FRAMES, index):
+            return False
+        self._index = index
+        return True
 
     def _grab(self) -> np.ndarray | None:
         if self._files:
