@@ -206,7 +206,8 @@ def describe_connect_error(exc: BaseException | None, host: str, port: int) -> s
     if isinstance(exc, (TimeoutError, socket.timeout)):
         return f"no answer from {where}: check the address, the network and the firewall"
     if isinstance(exc, ssl.SSLError):
-        return f"TLS handshake with {where} failed ({exc.reason}): check --tls-ca and the broker's certificate"
+        why = getattr(exc, "reason", None) or exc
+        return f"TLS handshake with {where} failed ({why}): check --tls-ca and the broker's certificate"
     if isinstance(exc, OSError):
         return f"cannot reach {where} ({exc.strerror or exc}): check --broker and the network"
     return f"cannot reach {where}: check --broker and that the broker runs"
@@ -604,6 +605,7 @@ class FeedListener:
         self.status = BrokerStatus("connecting", self.address, f"connecting to the broker at {self.address}",
                                    self._now())
         self.last_error: str = ""
+        self._closing = False
 
     # -- API ------------------------------------------------------------------------
     def start(self) -> None:
@@ -612,6 +614,7 @@ class FeedListener:
         self._client.loop_start()
 
     def close(self) -> None:
+        self._closing = True
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -681,7 +684,7 @@ class FeedListener:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, rc: Any, props: Any = None) -> None:
         self.connected.clear()
-        if self.status.state == "up":
+        if self.status.state == "up" and not self._closing:
             self._set_status("down", f"lost the broker ({rc}); reconnecting")
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, rcs: Any, props: Any = None) -> None:

@@ -30,7 +30,8 @@ def free_port() -> int:
 
 
 class Broker:
-    def __init__(self, folder: Path, *, password_file: Path | None = None, tls: dict[str, Path] | None = None):
+    def __init__(self, folder: Path, *, password_file: Path | None = None, tls: dict[str, Path] | None = None,
+                 max_queued: int = 100000):
         self.folder = folder
         self.port = free_port()
         self.host = "127.0.0.1"
@@ -39,7 +40,7 @@ class Broker:
         lines = [
             f"listener {self.port} 127.0.0.1",
             "persistence true",
-            "max_queued_messages 100000",  # the default 1000 drops a director's backlog after an outage
+            f"max_queued_messages {max_queued}",  # the default 1000 drops a director's backlog after an outage
             f"persistence_location {folder}/",
             "log_dest stderr",
             "log_type error",
