@@ -635,6 +635,11 @@ class FeedListener:
         with self._done:
             return self._done.wait_for(lambda: self.processed >= n, timeout)
 
+    def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Block until ``predicate()`` holds, checked after each message taken (tests and benches)."""
+        with self._done:
+            return self._done.wait_for(predicate, timeout)
+
     def tick(self) -> None:
         """Ask again for gaps not filled after ``resend_after`` s; give up after ``resend_tries`` asks."""
         now = self._now()
@@ -680,7 +685,10 @@ class FeedListener:
             return
         self.last_error = ""
         base = f"tavli/{self.settings.event_slug}/table/+"
-        client.subscribe([(f"{base}/events", QOS), (f"{base}/state", QOS), (f"{base}/status", QOS)])
+        # events at QoS 1: the broker queues them while the director is away. State and status at QoS 0:
+        # they are retained, so every (re)subscribe brings the latest, and they never fill the director's
+        # queue (Mosquitto's max_queued_messages) with superseded copies.
+        client.subscribe([(f"{base}/events", QOS), (f"{base}/state", 0), (f"{base}/status", 0)])
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, rc: Any, props: Any = None) -> None:
         self.connected.clear()

@@ -164,9 +164,8 @@ def test_director_survives_hundreds_of_hostile_messages(broker: Broker, table7: 
         for e in events[half:]:
             table7.publish(e)
         assert table7.wait_delivered(WAIT)
-        with d.listener._done:  # noqa: SLF001  wait until the last event reached the dashboard
-            assert d.listener._done.wait_for(  # noqa: SLF001
-                lambda: any(t["table"] == "7" and t["seq"] == len(events) for t in d.dashboard.tables()), WAIT)
+        assert d.listener.wait_until(  # the last event reached the dashboard
+            lambda: any(t["table"] == "7" and t["seq"] == len(events) for t in d.dashboard.tables()), WAIT)
         shown = page_table(d, "7")
         want = fold(events)
         assert {k: shown[k] for k in SHOWN} == {k: want[k] for k in SHOWN}
@@ -196,16 +195,13 @@ def test_restart_with_the_same_client_id_survives_queued_and_retained_garbage(
         for restart in range(3):
             d = start_director(broker, "dash-restart")
             try:
-                with d.listener._done:  # noqa: SLF001
-                    assert d.listener._done.wait_for(  # noqa: SLF001
-                        lambda: d.listener.rejected["field"] + d.listener.rejected["json"] > 0
-                        and any(t["table"] == "7" and t["seq"] >= 5 + restart for t in d.dashboard.tables()), WAIT)
+                assert d.listener.wait_until(
+                    lambda: d.listener.rejected["field"] + d.listener.rejected["json"] > 0
+                    and any(t["table"] == "7" and t["seq"] >= 5 + restart for t in d.dashboard.tables()), WAIT)
                 assert d.listener.rejected["internal"] == 0
                 table7.publish(events[5 + restart])  # still alive: the next event gets through
                 assert table7.wait_delivered(WAIT)
-                with d.listener._done:  # noqa: SLF001
-                    assert d.listener._done.wait_for(  # noqa: SLF001
-                        lambda: page_table(d, "7")["seq"] == 6 + restart, WAIT)
+                assert d.listener.wait_until(lambda: page_table(d, "7")["seq"] == 6 + restart, WAIT)
             finally:
                 d.close()
     finally:
