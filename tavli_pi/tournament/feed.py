@@ -606,6 +606,7 @@ class FeedListener:
                                    self._now())
         self.last_error: str = ""
         self._closing = False
+        self._status_changed = threading.Condition()
 
     # -- API ------------------------------------------------------------------------
     def start(self) -> None:
@@ -634,6 +635,11 @@ class FeedListener:
         """Block until ``n`` messages were taken from the broker (tests and benches)."""
         with self._done:
             return self._done.wait_for(lambda: self.processed >= n, timeout)
+
+    def wait_status(self, state: str, timeout: float) -> bool:
+        """Block until the link to the broker is in ``state`` ("up", "down", "connecting")."""
+        with self._status_changed:
+            return self._status_changed.wait_for(lambda: self.status.state == state, timeout)
 
     def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until ``predicate()`` holds, checked after each message taken (tests and benches)."""
@@ -665,7 +671,9 @@ class FeedListener:
         old = self.status
         if old.state == state and old.text == text:
             return
-        self.status = BrokerStatus(state, self.address, text, self._now())
+        with self._status_changed:
+            self.status = BrokerStatus(state, self.address, text, self._now())
+            self._status_changed.notify_all()
         if state == "up":
             self.log.info("broker %s: %s", self.address, text)
         else:
