@@ -693,10 +693,10 @@ class FeedListener:
             return
         self.last_error = ""
         base = f"tavli/{self.settings.event_slug}/table/+"
-        # events at QoS 1: the broker queues them while the director is away. State and status at QoS 0:
-        # they are retained, so every (re)subscribe brings the latest, and they never fill the director's
-        # queue (Mosquitto's max_queued_messages) with superseded copies.
-        client.subscribe([(f"{base}/events", QOS), (f"{base}/state", 0), (f"{base}/status", 0)])
+        # All at QoS 1. (QoS 0 for the retained state/status would keep superseded copies out of the
+        # director's queue, but then the director sends nothing back for them and Nagle + delayed ACK
+        # hold the next event ~40 ms: bench/bench_feed.py median 0.6 ms -> 7-24 ms.)
+        client.subscribe([(f"{base}/events", QOS), (f"{base}/state", QOS), (f"{base}/status", QOS)])
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, rc: Any, props: Any = None) -> None:
         self.connected.clear()
