@@ -81,17 +81,17 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _depth(value: Any) -> int:
-    """Nesting depth of dicts/lists, without recursion."""
-    deepest, stack = 0, [(value, 1)]
+def _depth(value: dict[str, Any]) -> int:
+    """Nesting depth of dicts and lists, without recursion (only containers are visited)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         v, d = stack.pop()
-        if isinstance(v, dict):
-            deepest = max(deepest, d)
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
-            deepest = max(deepest, d)
-            stack.extend((x, d + 1) for x in v)
+        deepest = max(deepest, d)
+        for x in v.values() if type(v) is dict else v:
+            t = type(x)
+            if t is dict or t is list:
+                stack.append((x, d + 1))
     return deepest
 
 
@@ -105,7 +105,7 @@ def parse_payload(payload: bytes, max_bytes: int = MAX_PAYLOAD) -> dict[str, Any
         raise BadMessage("encoding", f"payload is not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
         data = json.loads(text, parse_constant=_no_constant)
-    except RecursionError:
+    except RecursionError:  # the C decoder stops at Python's recursion limit
         raise BadMessage("depth", "JSON nested too deeply to parse") from None
     except ValueError as exc:  # JSONDecodeError, NaN, and ints over Python's digit limit
         raise BadMessage("json", f"payload is not JSON ({_short(str(exc))})") from None
