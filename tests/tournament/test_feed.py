@@ -102,6 +102,44 @@ def test_sqlite_outbox_keeps_stream_numbering_and_unacked(tmp_path: Path) -> Non
     assert Outbox(None).stream != stream  # a memory outbox is a new stream each time
 
 
+def test_outbox_of_an_older_version_keeps_its_unacked_rows_and_answers_resends(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE outbox (seq INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload TEXT NOT NULL);"
+                     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                     "INSERT INTO meta VALUES ('stream', 'old1'), ('last_seq', '2');"
+                     "INSERT INTO outbox VALUES (1, 't', '{\"seq\":1}'), (2, 't', '{\"seq\":2}');")
+    db.commit()
+    db.close()
+    box = Outbox(str(path), keep=2)
+    assert box.stream == "old1" and [s for s, _, _ in box.pending()] == [1, 2]
+    for _ in range(3):
+        box.add("t", {})
+    for seq in range(1, 6):
+        box.ack(seq)
+    assert box.sent(1, 10) == [(4, '{"seq":4,"stream":"old1"}'), (5, '{"seq":5,"stream":"old1"}')]  # the last 2
+    assert len(box) == 0
+    box.close()
+
+
+def test_rate_limited_log_counts_what_it_holds_back(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from tavli_pi.tournament.feed import _RateLog
+
+    now = [0.0]
+    log = _RateLog(logging.getLogger("tavli_pi.test"), burst=3, window=60.0, clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, "tavli_pi.test"):
+        for i in range(10):
+            log.warning("json" if i % 2 else "size", f"bad {i}")
+        now[0] = 61.0
+        log.warning("json", "bad 10")
+    assert [r.getMessage() for r in caplog.records] == [
+        "bad 0", "bad 1", "bad 2", "... and 7 more bad feed messages not logged (json 4, size 3)", "bad 10"]
+
+
 def test_bad_tls_files_are_a_feed_error(tmp_path: Path) -> None:
     with pytest.raises(FeedError, match="tls-ca"):
         make_client(FeedSettings(tls_ca=str(tmp_path / "missing.crt")), "x", True)

@@ -115,7 +115,8 @@ def hostile_round(raw: Raw, r: int, real: list[bytes], stream: str) -> int:
     return n
 
 
-def test_director_survives_hundreds_of_hostile_messages(broker: Broker, table7: TableFeed) -> None:
+def test_director_survives_hundreds_of_hostile_messages(broker: Broker, table7: TableFeed,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
     events = match_events(3)
     half = len(events) // 2
     d = start_director(broker)
@@ -162,6 +163,8 @@ def test_director_survives_hundreds_of_hostile_messages(broker: Broker, table7: 
         assert rejected["internal"] == 0  # no message reached a bug
         assert d.listener.stats("7")["duplicates"] == 60 * 4
         assert d.listener.stats("7")["missing"] == []  # a rejected seq opened no gap
+        logged = [r for r in caplog.records if "bad feed message" in r.getMessage()]
+        assert len(logged) == 20  # rate-limited: the first 20 of the minute, the rest counted
 
         # the well-behaved table goes on; the page shows exactly what a clean feed gives
         for e in events[half:]:
