@@ -150,10 +150,12 @@ def test_status_and_resend_requests() -> None:
             check_status(bad)
     assert check_resend({"stream": "s1", "from": 3, "to": 9}, 500) == ("s1", 3, 9)
     assert check_resend({"stream": "s1", "from": 3, "to": 10**9}, 500) == ("s1", 3, 502)  # capped
-    for bad in ({"stream": "s1", "from": 9, "to": 3}, {"stream": "s1", "from": True, "to": 3},
-                {"stream": "s1", "from": 0, "to": 3}, {"from": 1, "to": 3}, {"stream": "s1", "from": "1", "to": 2}):
+    requests: list[dict[str, Any]] = [
+        {"stream": "s1", "from": 9, "to": 3}, {"stream": "s1", "from": True, "to": 3},
+        {"stream": "s1", "from": 0, "to": 3}, {"from": 1, "to": 3}, {"stream": "s1", "from": "1", "to": 2}]
+    for request in requests:
         with pytest.raises(BadMessage):
-            check_resend(bad, 500)
+            check_resend(request, 500)
 
 
 @pytest.mark.parametrize(("text", "want"), [

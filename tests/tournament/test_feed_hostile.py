@@ -134,7 +134,7 @@ def test_director_survives_hundreds_of_hostile_messages(broker: Broker, table7: 
             lst = d.listener
 
             def dealt_with() -> int:  # every hostile message: refused, a duplicate, or a table admitted
-                return sum(lst.rejected.values()) + lst.stats("7")["duplicates"] + lst.tables - 1
+                return sum(lst.rejected.values()) + int(lst.stats("7")["duplicates"]) + lst.tables - 1
 
             sent = hostile_round(raw, 0, real, table7.stream)  # warm-up: the table cap fills here
             assert lst.wait_until(lambda: dealt_with() == sent, WAIT), (dealt_with(), sent)
@@ -188,7 +188,7 @@ def test_restart_with_the_same_client_id_survives_queued_and_retained_garbage(
     d.close()  # the broker keeps this director's session (clean_session=False) and queues for it
     raw = Raw(broker)
     ev = topic(EVENT, "7", "events")
-    poison = [json.dumps({**to_dict(events[0]), "seq": 10**30, "stream": "s"}), json.dumps({
+    poison: list[bytes | str] = [json.dumps({**to_dict(events[0]), "seq": 10**30, "stream": "s"}), json.dumps({
         **to_dict(events[0]), "seq": 20_000_000, "stream": "s"}), b"\xff\xfe", b"[" * 5000]
     for p in poison:
         raw.send(ev, p)
