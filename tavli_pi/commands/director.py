@@ -14,7 +14,7 @@ import os
 import threading
 
 from tavli_pi.tournament.director import Director, DirectorError, check_port
-from tavli_pi.tournament.feed import FeedSettings, parse_broker
+from tavli_pi.tournament.feed import FeedSettings, parse_broker, topic
 
 HELP = "serve a live page of every table, fed by the tables over MQTT"
 
@@ -46,8 +46,6 @@ def port_from(text: str) -> int:
 def settings_from(args: argparse.Namespace) -> FeedSettings:
     host, port = parse_broker(args.broker, 8883 if args.tls_ca else 1883)
     if args.event != "+":
-        from tavli_pi.tournament.feed import topic
-
         topic(args.event, "+", "events")  # a FeedError for an event slug that is no topic level
     return FeedSettings(
         host=host,

@@ -369,8 +369,9 @@ class Director:
         self.pushed = 0
 
     def broker(self) -> dict[str, Any]:
-        """The link to the broker, as the page shows it."""
-        return self.listener.status.as_dict()
+        """The link to the broker as the page shows it, with the feed messages taken and refused."""
+        lst = self.listener
+        return {**lst.status.as_dict(), "accepted": lst.accepted, "refused": dict(lst.rejected)}
 
     def _on_status(self, status: BrokerStatus) -> None:  # paho's thread
         if self.server.loop.is_running():

@@ -325,6 +325,7 @@ class TableFeed:
         self._started = False
         self._budget = float(RESEND_BUDGET)
         self._budget_at = clock()
+        self._rate_log = _RateLog(LOG, 20, 60.0, clock)
         self.resent = 0  # events re-published on request
         self.resend_refused = 0  # requests ignored (malformed, another stream, over the budget)
 
@@ -402,7 +403,7 @@ class TableFeed:
             request = check_resend(parse_payload(bytes(msg.payload), 1024), max_count=1000)
         except BadMessage as exc:
             self.resend_refused += 1
-            LOG.warning("table %s: ignored a resend request: %s", self.settings.table_id, exc.detail)
+            self._rate_log.warning(exc.reason, f"table {self.settings.table_id}: ignored a resend request: {exc.detail}")
             return
         self._inbox.put(("resend", request))
 
@@ -543,8 +544,7 @@ class _RateLog:
         if now - self._start >= self.window:
             if self._held:
                 held = ", ".join(f"{k} {n}" for k, n in sorted(self._held.items()))
-                self.logger.warning("... and %d more bad feed messages not logged (%s)", sum(self._held.values()),
-                                    held)
+                self.logger.warning("... and %d more not logged (%s)", sum(self._held.values()), held)
             self._start, self._lines, self._held = now, 0, collections.Counter()
         if self._lines < self.burst:
             self._lines += 1
@@ -688,7 +688,9 @@ class FeedListener:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, rc: Any, props: Any = None) -> None:
         if rc.is_failure:
-            self.last_error = f"broker refused the connection: {rc} (check --username/--password)"
+            # CONNACK 4/5 (3.1.1) and 134/135 (5.0): bad user name or password, not authorised
+            hint = "check --username/--password" if rc.value in (4, 5, 134, 135) else "see the broker's log"
+            self.last_error = f"broker refused the connection: {rc} ({hint})"
             self._set_status("down", self.last_error)
             return
         self.last_error = ""

@@ -137,7 +137,7 @@ def test_rate_limited_log_counts_what_it_holds_back(caplog: pytest.LogCaptureFix
         now[0] = 61.0
         log.warning("json", "bad 10")
     assert [r.getMessage() for r in caplog.records] == [
-        "bad 0", "bad 1", "bad 2", "... and 7 more bad feed messages not logged (json 4, size 3)", "bad 10"]
+        "bad 0", "bad 1", "bad 2", "... and 7 more not logged (json 4, size 3)", "bad 10"]
 
 
 def test_bad_tls_files_are_a_feed_error(tmp_path: Path) -> None:

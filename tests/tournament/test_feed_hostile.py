@@ -172,6 +172,8 @@ def test_director_survives_hundreds_of_hostile_messages(broker: Broker, table7: 
         assert table7.wait_delivered(WAIT)
         assert d.listener.wait_until(  # the last event reached the dashboard
             lambda: any(t["table"] == "7" and t["seq"] == len(events) for t in d.dashboard.tables()), WAIT)
+        with urllib.request.urlopen(f"{d.server.url}api/tables", timeout=WAIT) as r:
+            assert json.load(r)["broker"]["refused"] == dict(d.listener.rejected)  # the page counts them too
         shown = page_table(d, "7")
         want = fold(events)
         assert {k: shown[k] for k in SHOWN} == {k: want[k] for k in SHOWN}
