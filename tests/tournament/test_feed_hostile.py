@@ -9,13 +9,21 @@ broker queued or retained for it. Network waits are on conditions, never sleeps.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
+import os
+import signal
+import subprocess
+import sys
+import threading
 import tracemalloc
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
@@ -24,7 +32,7 @@ from tavli_pi.referee.events import to_dict
 from tavli_pi.tournament.director import Director
 from tavli_pi.tournament.feed import FeedSettings, TableFeed, topic
 
-from .conftest import Broker
+from .conftest import Broker, free_port
 from .match_stream import match_events
 from .test_director import fold
 from .test_feed_check import BAD_EVENTS, BAD_STATES
@@ -214,3 +222,98 @@ def test_restart_with_the_same_client_id_survives_queued_and_retained_garbage(
                 d.close()
     finally:
         raw.close()
+
+
+# -- the real command, its resident memory ------------------------------------------------
+
+
+class PageWatcher:
+    """A websocket client of the director's page: waits for a table's seq (event-driven, no polling)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url.replace("http://", "ws://") + "ws"
+        self.seen: dict[str, int] = {}
+        self.cond = threading.Condition()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.task = asyncio.run_coroutine_threadsafe(self._run(), self.loop)
+
+    async def _run(self) -> None:
+        async with aiohttp.ClientSession() as session, session.ws_connect(self.url) as ws:
+            async for msg in ws:
+                data = msg.json()
+                tables = data.get("tables", []) if data["type"] == "snapshot" else (
+                    [data["table"]] if data["type"] == "table" else [])
+                with self.cond:
+                    for t in tables:
+                        self.seen[t["table"]] = t["seq"]
+                    self.cond.notify_all()
+
+    def wait_seq(self, table: str, seq: int) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: self.seen.get(table, 0) >= seq, WAIT)
+
+    def close(self) -> None:
+        """After the director stopped: the websocket has closed and ``_run`` returns."""
+        try:
+            self.task.result(WAIT)
+        except Exception:  # noqa: BLE001  a reset socket ends it too
+            pass
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(WAIT)
+        self.loop.close()
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_the_director_command_keeps_its_memory_under_a_flood(broker: Broker, table7: TableFeed) -> None:
+    """The issue's repro in a real `tavli-pi director` process: RSS, not tracemalloc."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tavli_pi.cli", "director", "--broker",
+                             f"{broker.host}:{broker.port}", "--port", str(port), "--client-id", "dash-rss"],
+                            cwd=Path(__file__).resolve().parents[2], env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    started = threading.Event()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if "director page on" in line:
+                started.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    raw = Raw(broker, "hostile-rss")
+    page = None
+    try:
+        assert started.wait(WAIT)
+        page = PageWatcher(f"http://127.0.0.1:{port}/")
+        events = match_events(3)
+        real = []
+        for i, e in enumerate(events[:10], 1):
+            table7.publish(e)
+            real.append(json.dumps({**to_dict(e), "seq": i, "stream": table7.stream, "table": "7"}).encode())
+        assert table7.wait_delivered(WAIT) and page.wait_seq("7", 10)
+        hostile_round(raw, 0, real, table7.stream)  # warm-up
+        table7.publish(events[10])
+        assert table7.wait_delivered(WAIT) and page.wait_seq("7", 11)  # after every hostile message
+        before = rss_kib(proc.pid)
+        for r in range(1, 6):
+            hostile_round(raw, r, real, table7.stream)
+        table7.publish(events[11])  # the broker delivers it after the flood: its arrival means all were taken
+        assert table7.wait_delivered(WAIT) and page.wait_seq("7", 12)
+        after = rss_kib(proc.pid)
+        print(f"\ndirector RSS {before / 1024:.1f} MiB -> {after / 1024:.1f} MiB after 5 more hostile rounds")
+        assert after - before < 20 * 1024  # before the fix, "seq": 20000000 alone took ~780 MB
+        assert proc.poll() is None
+    finally:
+        raw.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(WAIT) == 130
+        if page is not None:
+            page.close()
