@@ -370,8 +370,7 @@ class Director:
 
     def broker(self) -> dict[str, Any]:
         """The link to the broker as the page shows it, with the feed messages taken and refused."""
-        lst = self.listener
-        return {**lst.status.as_dict(), "accepted": lst.accepted, "refused": dict(lst.rejected)}
+        return {**self.listener.status.as_dict(), **self.listener.counts()}
 
     def _on_status(self, status: BrokerStatus) -> None:  # paho's thread
         if self.server.loop.is_running():

@@ -626,6 +626,11 @@ class FeedListener:
                     "missing": [list(r) for r in st.missing], "lost": [list(r) for r in st.lost],
                     "lost_total": st.lost_total, "filled": st.filled, "tries": st.tries}
 
+    def counts(self) -> dict[str, Any]:
+        """Messages accepted, and refused by reason (a copy; any thread)."""
+        with self._lock:
+            return {"accepted": self.accepted, "refused": dict(self.rejected)}
+
     @property
     def tables(self) -> int:
         with self._lock:
