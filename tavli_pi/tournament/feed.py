@@ -589,7 +589,7 @@ class FeedListener:
         self._rate_log = _RateLog(logger, log_burst, 60.0, self._now)
         self._streams: dict[str, _Stream] = {}
         self._lock = threading.RLock()
-        self._done = threading.Condition(self._lock)
+        self._done = threading.Condition()  # its own lock: a waiting predicate may read anything
         self.processed = 0  # messages taken from the broker, good or bad
         self.accepted = 0
         self.rejected: collections.Counter[str] = collections.Counter()
