@@ -71,8 +71,11 @@ def make_gap(b: Broker, feed: TableFeed, clock: Clock | None = None) -> tuple[Fe
     feed.publish(events[13])
     with got.cond:
         assert got.cond.wait_for(lambda: any(m.leaf == "gap" for m in got.messages), WAIT)
-        gap = next(m.data for m in got.messages if m.leaf == "gap")["missing"]
-        queued = [m.data["seq"] for m in got.messages if m.leaf == "events"][:-1]
+        first_gap = next(i for i, m in enumerate(got.messages) if m.leaf == "gap")
+        gap = got.messages[first_gap].data["missing"]
+        before = [m.data["seq"] for m in got.messages[:first_gap] if m.leaf == "events"]
+    assert before[-1] == 14  # the live event that showed the gap, just before the gap report
+    queued = before[:-1]
     # (1-3 may come again: QoS 1 redelivers what the first director had not acknowledged when it closed)
     assert len(gap) == 1 and gap[0][1] == 13 and [q for q in queued if q >= 4] == list(range(4, gap[0][0]))
     assert gap[0][1] - gap[0][0] + 1 >= 5  # Mosquitto dropped at least 5 of the 10
