@@ -202,3 +202,34 @@ def test_the_command_binds_what_it_prints_and_says_the_broker_is_dead(unstarted:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(WAIT) == 130
     assert not any("Traceback" in x for x in lines), "".join(lines)
+
+
+def test_open_pages_are_capped() -> None:
+    import asyncio
+
+    import aiohttp
+
+    from tavli_pi.tournament.director import WebServer, make_app
+
+    server = WebServer(make_app(lambda: [], max_sockets=2), port=0).start()
+
+    async def open_three() -> list[int]:
+        statuses: list[int] = []
+        async with aiohttp.ClientSession() as session:
+            sockets = []
+            for _ in range(3):
+                try:
+                    ws = await session.ws_connect(server.url + "ws")
+                    sockets.append(ws)
+                    assert (await ws.receive_json())["type"] == "snapshot"
+                    statuses.append(101)
+                except aiohttp.WSServerHandshakeError as exc:
+                    statuses.append(exc.status)
+            for ws in sockets:
+                await ws.close()
+        return statuses
+
+    try:
+        assert asyncio.run(open_three()) == [101, 101, 503]
+    finally:
+        server.stop()
