@@ -195,14 +195,28 @@ def _kind(name: str, v: Any) -> None:
         raise BadMessage("kind", f"{name} = {_short(repr(v))} is not an event kind of the referee")
 
 
+def position(name: str, v: Any) -> None:
+    """``{"points": 24 ints, "bar": 2, "off": 2, "turn"}`` (counts up to 30: lenient for every variant)."""
+    if not isinstance(v, dict):
+        raise _fail(name, v, "a position object")
+    _fields(v, POSITION_FIELDS, ("points", "bar", "off", "turn"), name + ".")
+
+
 SECONDS = number(-1e7, 1e7)
 POINT = integer(0, 25)
 DIE = integer(1, 6)
 COUNT = integer(0, 10**6)
 
+POSITION_FIELDS: dict[str, Check] = {
+    "points": list_of(integer(-30, 30), 24, 24),
+    "bar": list_of(integer(0, 30), 2, 2),
+    "off": list_of(integer(0, 30), 2, 2),
+    "turn": side,
+}
+
 STATE_FIELDS: dict[str, Check] = {
     "phase": text(40),
-    "position": dict_,
+    "position": position,
     "dice": list_of(DIE, 0, 4),
     "cube_value": integer(1, 1 << 16),
     "cube_owner": side,
@@ -246,6 +260,9 @@ EVENT_FIELDS: dict[str, Check] = {
     "nearest": list_of(text(200), 0, 50),
     "problems": list_of(text(200), 0, 50),
     "remaining": list_of(nullable(SECONDS), 2, 2, nullable=True),
+    "before": position,
+    "after": position,
+    "observed": nullable(position),
 }
 
 
@@ -259,7 +276,7 @@ def _fields(data: dict[str, Any], spec: dict[str, Check], required: tuple[str, .
 
 
 def check_state(state: dict[str, Any], where: str = "state.") -> None:
-    _fields(state, STATE_FIELDS, ("phase", "score", "players"), where)
+    _fields(state, STATE_FIELDS, ("phase", "position", "score", "players"), where)
 
 
 def check_event(data: dict[str, Any], table: str) -> None:
