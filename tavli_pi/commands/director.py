@@ -38,9 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def port_from(text: str) -> int:
     """``--port`` as an int 1-65535, else a one-line DirectorError."""
-    if not text.strip().isdigit():
-        raise DirectorError(f"--port {text!r} is not a number: use 1-65535, e.g. --port 8090")
-    return check_port(int(text))
+    try:
+        port = int(text.strip())
+    except ValueError:
+        raise DirectorError(f"--port {text!r} is not a number: use 1-65535, e.g. --port 8090") from None
+    return check_port(port)
 
 
 def settings_from(args: argparse.Namespace) -> FeedSettings:

@@ -133,7 +133,7 @@ def busy_port() -> Iterator[int]:
 
 BAD_ARGS: list[tuple[list[str], str]] = [
     (["--port", "70000"], "--port 70000 is not a TCP port: use 1-65535"),
-    (["--port", "-1"], "is not a number: use 1-65535"),
+    (["--port", "-1"], "--port -1 is not a TCP port: use 1-65535"),
     (["--port", "http"], "is not a number: use 1-65535"),
     (["--host", "192.0.2.1"], "not an address of this machine"),  # TEST-NET-1: on no machine
     (["--host", ""], "--host is empty"),
