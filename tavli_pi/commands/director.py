@@ -34,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="address the page listens on (default %(default)s: this machine only; 0.0.0.0: every interface)",
     )
     parser.add_argument("--port", default="8090", help="port of the page, 1-65535 (default %(default)s)")
+    parser.add_argument("--max-tables", default="200",
+                        help="tables followed at most; messages of more are refused (default %(default)s)")
 
 
 def port_from(text: str) -> int:
@@ -43,6 +45,17 @@ def port_from(text: str) -> int:
     except ValueError:
         raise DirectorError(f"--port {text!r} is not a number: use 1-65535, e.g. --port 8090") from None
     return check_port(port)
+
+
+def max_tables_from(text: str) -> int:
+    """``--max-tables`` as an int 1-100000, else a one-line DirectorError."""
+    try:
+        n = int(text.strip())
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 100_000:
+        raise DirectorError(f"--max-tables {text!r} is not a number 1-100000: e.g. --max-tables 200")
+    return n
 
 
 def settings_from(args: argparse.Namespace) -> FeedSettings:
@@ -69,9 +82,10 @@ def _log_to_stderr() -> None:
 
 def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     port = port_from(str(args.port))
+    max_tables = max_tables_from(str(args.max_tables))
     settings = settings_from(args)
     _log_to_stderr()
-    director = Director(settings, host=args.host, port=port)
+    director = Director(settings, host=args.host, port=port, max_tables=max_tables)
     director.start()
     url = director.server.url
     where = ""

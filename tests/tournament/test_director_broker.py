@@ -141,6 +141,7 @@ BAD_ARGS: list[tuple[list[str], str]] = [
     (["--broker", "mqtt://mqtt.club:1883"], "is not a broker address"),
     (["--broker", "mqtt club"], "is not a broker address"),
     (["--event", "a/b"], "bad event id"),
+    (["--max-tables", "0"], "--max-tables '0' is not a number 1-100000"),
 ]
 
 
