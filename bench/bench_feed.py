@@ -8,8 +8,10 @@ page on a free port), one websocket client of the page and one ``TableFeed``.
    (paho callback) and publish -> websocket message in the client.
 2. Throughput: a burst of events published back to back; events/s until the
    broker acknowledged all of them and until the page client saw the last one.
+3. Hostile: a burst of malformed messages (tests/tournament/test_feed_check.BAD_EVENTS,
+   round robin) from another client; messages/s until the director refused them all.
 
-Usage: .venv/bin/python bench/bench_feed.py [--latency N] [--burst M]
+Usage: .venv/bin/python bench/bench_feed.py [--latency N] [--burst M] [--hostile K] [--sqlite]
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--latency", type=int, default=300, help="events for the latency run")
     ap.add_argument("--burst", type=int, default=3000, help="events for the throughput run")
+    ap.add_argument("--hostile", type=int, default=3000, help="malformed messages for the hostile run")
     ap.add_argument("--sqlite", action="store_true", help="tables keep their outbox in a SQLite file")
     args = ap.parse_args()
 
@@ -120,9 +123,32 @@ def main() -> int:
             last = max((k[1] for k in page.arrived if k[0] == "2"), default=0)
             st = director.listener.stats("2")
             raise SystemExit(f"the page saw table 2 only up to seq {last}; director pushed {director.pushed};"
-                             f" listener last_seq {st['last_seq']} gaps {len(st['gaps'])} dups {st['duplicates']}")
+                             f" listener last_seq {st['last_seq']} missing {st['missing']} lost {st['lost_total']}"
+                             f" dups {st['duplicates']}")
         t_page = time.perf_counter() - t0
         feed.close()
+
+        # 3. hostile: malformed messages from another client, round robin over the test suite's bad inputs
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        from tests.tournament.test_feed_check import BAD_EVENTS
+
+        raw = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-hostile")
+        raw.connect(broker.host, broker.port)
+        raw.loop_start()
+        lst = director.listener
+        before = sum(lst.rejected.values())
+        t0 = time.perf_counter()
+        infos = [raw.publish("tavli/bench/table/7/events", BAD_EVENTS[i % len(BAD_EVENTS)][1], qos=1)
+                 for i in range(args.hostile)]
+        for info in infos:
+            info.wait_for_publish(60)
+        if not lst.wait_until(lambda: sum(lst.rejected.values()) - before >= args.hostile, 120):
+            raise SystemExit(f"the director refused only {sum(lst.rejected.values()) - before} of {args.hostile}")
+        t_hostile = time.perf_counter() - t0
+        raw.disconnect()
+        raw.loop_stop()
     finally:
         director.close()
         broker.stop()
@@ -137,6 +163,8 @@ def main() -> int:
           f"  ({t_enqueued / args.burst * 1e6:.1f} us per call)")
     print(f"  acknowledged by the broker      {args.burst / t_acked:10.0f} events/s")
     print(f"  arrived on the page             {args.burst / t_page:10.0f} events/s")
+    print(f"hostile, burst of {args.hostile} malformed messages ({len(BAD_EVENTS)} kinds, sizes up to 1 MB):")
+    print(f"  refused by the director         {args.hostile / t_hostile:10.0f} messages/s")
     return 0
 
 

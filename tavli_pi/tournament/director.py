@@ -8,13 +8,23 @@ Three small parts:
   the summaries, ``/ws`` a websocket that sends ``{"type": "snapshot"}`` once
   and then ``{"type": "table", "table": {...}}`` on every change.
 - :class:`WebServer` runs an aiohttp app on its own event-loop thread, so a
-  feed thread (paho) can push into it with :meth:`WebServer.call`.
-  :class:`Director` wires listener, dashboard and server together.
+  feed thread (paho) can push into it with :meth:`WebServer.call`. It listens
+  on exactly the address it reports in :attr:`WebServer.url` (127.0.0.1 by
+  default; "0.0.0.0" opens it to every interface), and a bad address or a port
+  in use is a :class:`DirectorError` with one line saying what to do.
+  :class:`Director` wires listener, dashboard and server together, and shows the
+  broker's state (``{"type": "broker"}`` on the websocket, ``"broker"`` in
+  ``/api/tables``): a broker that cannot be reached is a red banner on the page
+  and an error in the log until it is back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
+import ipaddress
+import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -23,9 +33,16 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tavli_pi.tournament.feed import FeedListener, FeedMessage, FeedSettings
+from tavli_pi.errors import TavliError
+from tavli_pi.tournament.feed import BrokerStatus, FeedListener, FeedMessage, FeedSettings
 
-__all__ = ["Dashboard", "Hub", "HUB", "make_app", "WebServer", "Director", "STATIC"]
+__all__ = ["Dashboard", "Hub", "HUB", "make_app", "WebServer", "Director", "DirectorError", "STATIC", "check_port"]
+
+LOG = logging.getLogger("tavli_pi.director")
+
+
+class DirectorError(TavliError, OSError):
+    """The director page cannot listen where it was asked to."""
 
 STATIC = Path(__file__).with_name("static")
 MAX_ALERTS = 12
@@ -55,6 +72,9 @@ class Dashboard:
         with self._lock:
             t = self._tables.setdefault(msg.table, _blank(msg.table, msg.event_slug))
             t["received_at"] = msg.received_at
+            stream = msg.data.get("stream")
+            if msg.leaf in ("state", "events") and stream and stream != t["stream"] and not msg.refill:
+                t["stream"], t["seq"] = stream, 0  # a table restarted without its outbox numbers from 1 again
             if msg.leaf == "status":
                 t["online"] = msg.data.get("status") == "online"
             elif msg.leaf == "state":
@@ -62,11 +82,13 @@ class Dashboard:
                     _take_state(t, msg.data.get("state") or {})
                     t["seq"] = msg.data.get("seq", 0)
                     t["online"] = t["online"] or t["online"] is None
+            elif msg.leaf == "gap":
+                _take_gap(t, msg.data.get("missing", []), msg.data.get("lost", []))
             elif msg.leaf == "events":
-                if msg.missed:
-                    _alert(t, "feed_gap", f"Feed lost events {msg.missed[0]}-{msg.missed[-1]}: raise the broker's"
-                           " max_queued_messages; the board above is still current", msg.missed[-1] + 1)
-                _take_event(t, msg.data)
+                if msg.refill:  # an older event resent to fill a gap: the board shown is newer
+                    t["refilled"] += 1
+                else:
+                    _take_event(t, msg.data)
             return dict(t)
 
 
@@ -79,7 +101,29 @@ def _blank(table: str, event_slug: str) -> dict[str, Any]:
         "table": table, "event": event_slug, "online": None, "seq": 0, "phase": "", "players": ["White", "Black"],
         "score": [0, 0], "match_length": 0, "crawford": False, "game_number": 0, "cube_value": 1,
         "cube_owner": None, "dice": [], "clocks": None, "last": "", "alerts": [], "result": "", "received_at": 0.0,
+        "stream": "", "refilled": 0,
     }
+
+
+def _ranges(ranges: list[list[int]]) -> str:
+    return ", ".join(f"{lo}-{hi}" if lo != hi else str(lo) for lo, hi in ranges)
+
+
+def _take_gap(t: dict[str, Any], missing: list[list[int]], lost: list[list[int]]) -> None:
+    """One "feed_gap" alert while events are missing, one "feed_lost" alert for those given up."""
+    had_gap = any(a["kind"] == "feed_gap" and a["open"] for a in t["alerts"])
+    t["alerts"] = [a for a in t["alerts"] if a["kind"] != "feed_gap"]
+    if missing:
+        _alert(t, "feed_gap", f"Feed gap: events {_ranges(missing)} missing; asked the table to resend them",
+               missing[0][0])
+    elif had_gap and not lost:
+        _alert(t, "feed_gap", "Feed gap filled: the table resent the missing events", t["seq"], open_=False)
+    if lost:
+        text = (f"Feed lost events {_ranges(lost)}: the table no longer has them (raise the broker's"
+                " max_queued_messages); the board above is still current")
+        if not any(a["kind"] == "feed_lost" and a["text"] == text for a in t["alerts"]):
+            t["alerts"] = [a for a in t["alerts"] if a["kind"] != "feed_lost"]
+            _alert(t, "feed_lost", text, lost[-1][0])
 
 
 def _take_state(t: dict[str, Any], s: dict[str, Any]) -> None:
@@ -157,26 +201,40 @@ class Hub:
 
 HUB = web.AppKey("hub", Hub)
 SNAPSHOT: web.AppKey[Callable[[], list[dict[str, Any]]]] = web.AppKey("snapshot")
+BROKER: web.AppKey[Callable[[], dict[str, Any]]] = web.AppKey("broker")
+MAX_SOCKETS = 200  # open pages at once; more get 503
 
 
-def make_app(snapshot: Callable[[], list[dict[str, Any]]], title: str = "tavli-pi director") -> web.Application:
+def _no_broker() -> dict[str, Any]:
+    return {}
+
+
+def make_app(
+    snapshot: Callable[[], list[dict[str, Any]]],
+    title: str = "tavli-pi director",
+    broker: Callable[[], dict[str, Any]] = _no_broker,
+    max_sockets: int = MAX_SOCKETS,
+) -> web.Application:
     """The dashboard app; push changes with ``app[HUB].broadcast({"type": "table", "table": ...})``."""
-    app = web.Application()
+    app = web.Application(client_max_size=1024)  # the page posts nothing
     app[HUB] = Hub()
     app[SNAPSHOT] = snapshot
+    app[BROKER] = broker
     index = (STATIC / "index.html").read_text(encoding="utf-8").replace("{{title}}", title)
 
     async def page(request: web.Request) -> web.Response:
         return web.Response(text=index, content_type="text/html")
 
     async def tables(request: web.Request) -> web.Response:
-        return web.json_response({"tables": request.app[SNAPSHOT]()})
+        return web.json_response({"tables": request.app[SNAPSHOT](), "broker": request.app[BROKER]()})
 
-    async def websocket(request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(heartbeat=20)
-        await ws.prepare(request)
+    async def websocket(request: web.Request) -> web.StreamResponse:
         hub = request.app[HUB]
-        await ws.send_json({"type": "snapshot", "tables": request.app[SNAPSHOT]()})
+        if len(hub.sockets) >= max_sockets:
+            return web.Response(status=503, text=f"over {max_sockets} open pages: close one and reload")
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024)
+        await ws.prepare(request)
+        await ws.send_json({"type": "snapshot", "tables": request.app[SNAPSHOT](), "broker": request.app[BROKER]()})
         hub.sockets.add(ws)
         try:
             async for msg in ws:  # the page sends nothing; this waits for the close
@@ -198,22 +256,62 @@ def make_app(snapshot: Callable[[], list[dict[str, Any]]], title: str = "tavli-p
     return app
 
 
+def check_port(port: int, flag: str = "--port") -> int:
+    """0 (a free port, for tests) or 1-65535, else a DirectorError saying what to use."""
+    if not 0 <= port <= 65535:
+        raise DirectorError(f"{flag} {port} is not a TCP port: use 1-65535, e.g. {flag} 8090")
+    return port
+
+
+def bind_error(host: str, port: int, exc: OSError) -> str:
+    """One line on why the page cannot listen on host:port, and what to do."""
+    where = f"{host}:{port}"
+    if isinstance(exc, socket.gaierror):
+        return (f"--host {host!r} is not an address of this machine ({exc.strerror}): use 127.0.0.1,"
+                " or 0.0.0.0 for every interface")
+    if exc.errno == errno.EADDRINUSE:
+        return f"port {port} on {host} is in use (another director?): stop it or pick another --port"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (f"--host {host} is not an address of this machine: use 127.0.0.1 (this machine only), 0.0.0.0 "
+                "(every interface) or one of the addresses `ip addr` lists")
+    if exc.errno == errno.EACCES:
+        return f"not allowed to listen on {where} (ports below 1024 need root): pick --port 8090"
+    return f"cannot listen on {where} ({exc.strerror or exc}): check --host and --port"
+
+
 class WebServer:
-    """An aiohttp app on its own event-loop thread (``port=0``: pick a free port)."""
+    """An aiohttp app on its own event-loop thread (``port=0``: pick a free port).
+
+    It listens on ``host`` exactly; :attr:`url` names that same address.
+    """
 
     def __init__(self, app: web.Application, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.app, self.host, self.port = app, host, port
+        if not host:
+            raise DirectorError("--host is empty: use 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)")
+        self.app, self.host, self.port = app, host, check_port(port)
         self.loop = asyncio.new_event_loop()
         self._runner = web.AppRunner(app)
         self._thread = threading.Thread(target=self.loop.run_forever, name="web", daemon=True)
 
     @property
     def url(self) -> str:
-        return f"http://{'127.0.0.1' if self.host in ('0.0.0.0', '') else self.host}:{self.port}/"
+        try:
+            bracket = ipaddress.ip_address(self.host).version == 6
+        except ValueError:
+            bracket = False
+        return f"http://{f'[{self.host}]' if bracket else self.host}:{self.port}/"
+
+    @property
+    def every_interface(self) -> bool:
+        return self.host in ("0.0.0.0", "::")
 
     def start(self) -> WebServer:
         self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(30)
+        try:
+            asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(30)
+        except OSError as exc:
+            self.stop()
+            raise DirectorError(bind_error(self.host, self.port, exc)) from None
         return self
 
     async def _start(self) -> None:
@@ -226,24 +324,57 @@ class WebServer:
         """Run ``coro_fn(*args)`` on the server's loop, from any thread; does not wait."""
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(coro_fn(*args)))
 
+    def every(self, seconds: float, fn: Callable[[], None]) -> None:
+        """Call ``fn()`` on the server's loop every ``seconds`` until the server stops."""
+
+        async def repeat() -> None:
+            while True:
+                await asyncio.sleep(seconds)
+                try:
+                    fn()
+                except Exception:  # noqa: BLE001  a periodic job never stops the page
+                    LOG.exception("periodic director job failed")
+
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(repeat()))
+
+    async def _cleanup(self) -> None:
+        await self._runner.cleanup()
+        tasks = [t for t in asyncio.all_tasks(self.loop) if t is not asyncio.current_task()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def stop(self) -> None:
         if self._thread.is_alive():
-            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self.loop).result(30)
+            asyncio.run_coroutine_threadsafe(self._cleanup(), self.loop).result(30)
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(10)
         self.loop.close()
 
 
 class Director:
-    """Listener -> Dashboard -> websocket pushes. ``start()`` returns at once."""
+    """Listener -> Dashboard -> websocket pushes. ``start()`` returns at once.
 
-    def __init__(self, settings: FeedSettings, host: str = "127.0.0.1", port: int = 8090) -> None:
+    ``listener_options`` go to :class:`FeedListener` (``max_tables``, ``max_jump``,
+    ``resend_after``, ``clock``, ...).
+    """
+
+    def __init__(self, settings: FeedSettings, host: str = "127.0.0.1", port: int = 8090,
+                 **listener_options: Any) -> None:
         self.dashboard = Dashboard()
         slug = "all events" if settings.event_slug == "+" else settings.event_slug
-        self.app = make_app(self.dashboard.tables, title=f"tavli-pi director: {slug}")
+        self.listener = FeedListener(settings, self._on_message, on_status=self._on_status, **listener_options)
+        self.app = make_app(self.dashboard.tables, title=f"tavli-pi director: {slug}", broker=self.broker)
         self.server = WebServer(self.app, host, port)
-        self.listener = FeedListener(settings, self._on_message)
         self.pushed = 0
+
+    def broker(self) -> dict[str, Any]:
+        """The link to the broker as the page shows it, with the feed messages taken and refused."""
+        return {**self.listener.status.as_dict(), **self.listener.counts()}
+
+    def _on_status(self, status: BrokerStatus) -> None:  # paho's thread
+        if self.server.loop.is_running():
+            self.server.call(self.app[HUB].broadcast, {"type": "broker", "broker": status.as_dict()})
 
     def _on_message(self, msg: FeedMessage) -> None:  # paho's thread
         summary = self.dashboard.apply(msg)
@@ -251,8 +382,9 @@ class Director:
         self.pushed += 1
 
     def start(self) -> Director:
-        self.server.start()
+        self.server.start()  # first: a bad --host or --port stops here, before any broker traffic
         self.listener.start()
+        self.server.every(1.0, self.listener.tick)
         return self
 
     def close(self) -> None:

@@ -75,9 +75,15 @@ def test_clock_flag_and_stale_state_do_not_rewind() -> None:
     old = d.apply(FeedMessage("7", "state", {"seq": 3, "state": to_dict(events[2])["state"]}))
     assert old["seq"] == len(events) and old["clocks"] == [0.0, 55.0]  # a stale retained state is ignored
     assert d.apply(FeedMessage("7", "status", {"status": "offline"}))["online"] is False
-    gap = d.apply(FeedMessage("7", "events", {**to_dict(events[-1]), "seq": len(events) + 3}, missed=(
-        len(events) + 1, len(events) + 2)))
-    assert gap["alerts"][0]["kind"] == "feed_gap" and "max_queued_messages" in gap["alerts"][0]["text"]
+    n = len(events)
+    gap = d.apply(FeedMessage("7", "gap", {"missing": [[n + 1, n + 2]], "lost": []}))
+    assert gap["alerts"][0]["kind"] == "feed_gap" and gap["alerts"][0]["open"]
+    assert f"events {n + 1}-{n + 2} missing" in gap["alerts"][0]["text"]
+    refill = d.apply(FeedMessage("7", "events", {**to_dict(events[1]), "seq": n + 1}, refill=True))
+    assert refill["seq"] == n and refill["refilled"] == 1 and refill["clocks"] == [0.0, 55.0]  # no rewind
+    lost = d.apply(FeedMessage("7", "gap", {"missing": [], "lost": [[n + 2, n + 2]]}))
+    assert [a["kind"] for a in lost["alerts"][:1]] == ["feed_lost"] and "max_queued_messages" in lost["alerts"][0]["text"]
+    assert not any(a["kind"] == "feed_gap" and a["open"] for a in lost["alerts"])
     assert [x["table"] for x in (d.apply(FeedMessage("12", "status", {"status": "online"})), )] == ["12"]
     assert [x["table"] for x in d.tables()] == ["7", "12"]  # numeric order
 
@@ -152,7 +158,7 @@ def test_cli_arguments_become_feed_settings(monkeypatch: pytest.MonkeyPatch) -> 
     s = settings_from(args)
     assert (s.host, s.port, s.username, s.password, s.tls_ca, s.event_slug) == (
         "mqtt.club", 8884, "td", "from-env", "/etc/ca.crt", "athens-open")
-    assert args.port == 9000
+    assert args.port == "9000"
     assert settings_from(parse(["--tls-ca", "x", "--broker", "h"])).port == 8883
 
 

@@ -102,6 +102,44 @@ def test_sqlite_outbox_keeps_stream_numbering_and_unacked(tmp_path: Path) -> Non
     assert Outbox(None).stream != stream  # a memory outbox is a new stream each time
 
 
+def test_outbox_of_an_older_version_keeps_its_unacked_rows_and_answers_resends(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE outbox (seq INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload TEXT NOT NULL);"
+                     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                     "INSERT INTO meta VALUES ('stream', 'old1'), ('last_seq', '2');"
+                     "INSERT INTO outbox VALUES (1, 't', '{\"seq\":1}'), (2, 't', '{\"seq\":2}');")
+    db.commit()
+    db.close()
+    box = Outbox(str(path), keep=2)
+    assert box.stream == "old1" and [s for s, _, _ in box.pending()] == [1, 2]
+    for _ in range(3):
+        box.add("t", {})
+    for seq in range(1, 6):
+        box.ack(seq)
+    assert box.sent(1, 10) == [(4, '{"seq":4,"stream":"old1"}'), (5, '{"seq":5,"stream":"old1"}')]  # the last 2
+    assert len(box) == 0
+    box.close()
+
+
+def test_rate_limited_log_counts_what_it_holds_back(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from tavli_pi.tournament.feed import _RateLog
+
+    now = [0.0]
+    log = _RateLog(logging.getLogger("tavli_pi.test"), burst=3, window=60.0, clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, "tavli_pi.test"):
+        for i in range(10):
+            log.warning("json" if i % 2 else "size", f"bad {i}")
+        now[0] = 61.0
+        log.warning("json", "bad 10")
+    assert [r.getMessage() for r in caplog.records] == [
+        "bad 0", "bad 1", "bad 2", "... and 7 more not logged (json 4, size 3)", "bad 10"]
+
+
 def test_bad_tls_files_are_a_feed_error(tmp_path: Path) -> None:
     with pytest.raises(FeedError, match="tls-ca"):
         make_client(FeedSettings(tls_ca=str(tmp_path / "missing.crt")), "x", True)
@@ -134,7 +172,7 @@ def test_whole_match_survives_a_broker_restart_without_loss_or_duplicates(broker
     received = got.wait_events(n)
     assert [d["seq"] for d in received] == list(range(1, n + 1))
     assert [from_dict(d) for d in received] == events  # every event intact, in order
-    assert lst.stats("7")["gaps"] == []
+    assert lst.stats("7")["missing"] == [] and lst.stats("7")["lost_total"] == 0
     feed.close()
     lst.close()
 
@@ -186,11 +224,14 @@ def test_redelivered_events_are_dropped_by_the_director(broker: Broker) -> None:
     raw.publish(t, json.dumps({**ev, "seq": 4, "stream": "s1", "table": "7"}), qos=1).wait_for_publish(WAIT)
     assert [d["seq"] for d in got.wait_events(4)] == [1, 2, 3, 4]
     assert lst.stats("7")["duplicates"] == 2
-    # a lost event (e.g. a broker queue overflow) is reported, not hidden
+    # a lost event (e.g. a broker queue overflow) is reported as a gap, not hidden
     raw.publish(t, json.dumps({**ev, "seq": 7, "stream": "s1", "table": "7"}), qos=1).wait_for_publish(WAIT)
     got.wait_events(5)
-    assert [m.missed for m in got.messages if m.leaf == "events"][-2:] == [(), (5, 6)]
-    assert lst.stats("7")["gaps"] == [5, 6]
+    with got.cond:
+        gaps = [m.data for m in got.messages if m.leaf == "gap"]
+    assert gaps == [{"missing": [[5, 6]], "lost": [], "stream": "s1"}]
+    assert lst.stats("7")["missing"] == [[5, 6]]
+    assert lst.rejected["json"] == 1  # the "not json" payload
     raw.loop_stop()
     raw.disconnect()
     lst.close()
@@ -198,17 +239,8 @@ def test_redelivered_events_are_dropped_by_the_director(broker: Broker) -> None:
 
 def test_username_and_password(auth_broker: Broker) -> None:
     bad = FeedListener(settings(auth_broker, username=USER, password="wrong", client_id="bad"), lambda m: None)
-    refused = threading.Event()
-    bad._client.on_connect_fail = lambda *a: refused.set()  # noqa: SLF001
-    orig = bad._client.on_connect  # noqa: SLF001
-
-    def on_connect(*a: object) -> None:
-        orig(*a)  # type: ignore[misc]
-        refused.set()
-
-    bad._client.on_connect = on_connect  # noqa: SLF001
     bad.start()
-    assert refused.wait(WAIT)
+    assert bad.wait_status("down", WAIT)  # the broker's CONNACK refused us
     assert not bad.connected.is_set() and "password" in bad.last_error
     bad.close()
 

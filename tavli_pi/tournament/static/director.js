@@ -56,6 +56,19 @@ function render(t) {
   card.classList.toggle("alarm", t.alerts.some(a => a.open));
 }
 
+// The director's link to the MQTT broker: a red banner while it is down, so stale cards are never taken for live.
+function showBroker(b) {
+  const el = document.getElementById("broker");
+  if (!b || !b.state) return;
+  el.dataset.state = b.state;
+  el.hidden = b.state === "up";
+  const since = b.since ? ` (since ${new Date(b.since * 1000).toLocaleTimeString()})` : "";
+  el.textContent = b.state === "down"
+    ? `MQTT broker ${b.address} unreachable${since}: ${b.text}. The cards below are not live.`
+    : `Connecting to the MQTT broker ${b.address}…`;
+  el.className = `broker ${b.state}`;
+}
+
 function connect(delay) {
   const link = document.getElementById("link");
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
@@ -63,8 +76,9 @@ function connect(delay) {
   ws.onmessage = ev => {
     const msg = JSON.parse(ev.data);
     lastMessageAt = performance.now();
-    if (msg.type === "snapshot") msg.tables.forEach(render);
+    if (msg.type === "snapshot") { msg.tables.forEach(render); showBroker(msg.broker); }
     else if (msg.type === "table") render(msg.table);
+    else if (msg.type === "broker") showBroker(msg.broker);
   };
   ws.onclose = () => {
     link.textContent = "reconnecting…"; link.className = "link down";
