@@ -137,23 +137,31 @@ def do_move(variant: Variant, board: Board, off: dict[str, int], c: str, p: int,
     return nb, no
 
 
+@cache
+def prime_block(variant: Variant, c: str, q: int) -> tuple[int, ...]:
+    """White-numbered points of the opponent's own points q..q+5 (F5)."""
+    r = route(variant, other(c))
+    return tuple(r[24 - y] for y in range(q, q + 6))
+
+
 def f4_f5_broken(variant: Variant, board: Board, off: dict[str, int], c: str,
                  st: TavliSettings) -> bool:
     if variant is not Variant.FEVGA:
         return False
-    held = {own(variant, c, q) for q in range(1, 25) if mine_on(board, c, q)}
-    if all(x in held for x in range(19, 25)):
-        return True  # F4
+    held = {q for q in range(1, 25) if mine_on(board, c, q)}
+    mine = route(variant, c)
+    if all(mine[24 - x] in held for x in range(19, 25)):
+        return True  # F4: all six points of the own starting quarter 19-24
     if st.prime is Prime.ALLOWED:
         return False
     o = other(c)
     if off[o] > 0:
-        return False
-    opp_points = [own(variant, o, q) for q in range(1, 25) if mine_on(board, o, q)]
+        return False  # F5 only while the opponent has borne off none
+    theirs = route(variant, o)
+    lowest = min(24 - theirs.index(q) for q in range(1, 25) if mine_on(board, o, q))
     for q in range(1, 20):
-        block = [own(variant, c, route(variant, o)[24 - y]) for y in range(q, q + 6)]
-        if all(x in held for x in block) and all(y > q + 5 for y in opp_points):
-            return True  # F5
+        if q + 5 < lowest and all(p in held for p in prime_block(variant, c, q)):
+            return True  # F5: six in a row in front of every opposing checker
     return False
 
 
