@@ -139,6 +139,14 @@ def parse_variant(name: object) -> Variant:
     )
 
 
+def _no_cube(key: str) -> None:
+    if "cube" in key.lower():
+        raise ConfigError(
+            f"setting {key!r}: there is no doubling cube in Plakoto, Fevga or a tavli match (V2, T3): "
+            "remove the key"
+        )
+
+
 def _enum_value(key: str, cls: type[Enum], value: object) -> Enum:
     for member in cls:
         if member.value == value:
@@ -155,6 +163,7 @@ def settings_from_mapping(values: Mapping[str, object]) -> TavliSettings:
     """
     kwargs: dict[str, object] = {}
     for key, value in values.items():
+        _no_cube(key)
         if key not in _RULE_ENUMS:
             raise ConfigError(
                 f"unknown setting {key!r}: the rule settings are {', '.join(RULE_KEYS)} (RULES-TAVLI.md)"
@@ -169,6 +178,7 @@ def match_settings_from_mapping(values: Mapping[str, object]) -> MatchSettings:
     ms = MatchSettings()
     length, games, starts, bg = ms.match_length, ms.games, ms.winner_starts, ms.portes_backgammon
     for key, value in values.items():
+        _no_cube(key)
         if key == "tavli.match_length":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ConfigError(f"tavli.match_length must be a whole number, got {value!r} (T1)")

@@ -96,6 +96,9 @@ def test_settings_keys_and_values() -> None:
                 {"tavli.portes_backgammon": 4}, {"tavli.cube": True}):
         with pytest.raises(ConfigError):
             match_settings_from_mapping(bad)
+    for key in ("plakoto.cube", "tavli.cube"):
+        with pytest.raises(ConfigError, match="V2"):
+            (settings_from_mapping if key.startswith("plakoto") else match_settings_from_mapping)({key: True})
     with pytest.raises(ConfigError, match="portes, plakoto or fevga"):
         parse_variant("narde")
 
