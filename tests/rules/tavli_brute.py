@@ -1,7 +1,7 @@
 """A deliberately simple second generator of Plakoto / Fevga plays, for the tests only.
 
-It shares no code with tavli_pi.rules.tavli_moves: the board is a dict of
-stacks (a list of colours, bottom first) in White's numbering, each side's
+It shares no code with tavli_pi.rules.tavli_moves: the board is a tuple of
+stacks (a string of colours, bottom first) in White's numbering, each side's
 route is written out as a list of points, and every order of every die is
 tried by plain recursion (a visited set only keeps the run time sane). The
 rules are transcribed from RULES-TAVLI.md one by one.
@@ -29,7 +29,8 @@ from tavli_pi.rules.tavli_settings import (
 )
 
 W, B = "w", "b"
-Board = dict[int, list[str]]
+#: index 1-24: White's point -> its stack, bottom first ("bww": a black checker pinned under two white)
+Board = tuple[str, ...]
 
 
 @cache
@@ -52,20 +53,20 @@ def other(c: str) -> str:
 
 
 def to_board(pos: TavliPosition) -> tuple[Board, dict[str, int], str]:
-    board: Board = {}
+    board = [""]
     toks = format_tavli_position(pos).split()
-    for i, tok in enumerate(toks[:24]):
-        stack: list[str] = []
+    for tok in toks[:24]:
+        stack = ""
         j = 0
         while j < len(tok) and tok != "-":
             c = tok[j]
             k = j + 1
             while k < len(tok) and tok[k].isdigit():
                 k += 1
-            stack += [c] * int(tok[j + 1:k])
+            stack += c * int(tok[j + 1:k])
             j = k
-        board[i + 1] = stack
-    return board, {W: int(toks[24]), B: int(toks[25])}, toks[26][0]
+        board.append(stack)
+    return tuple(board), {W: int(toks[24]), B: int(toks[25])}, toks[26][0]
 
 
 def to_text(board: Board, off: dict[str, int], turn: str) -> str:
@@ -109,7 +110,7 @@ def can_move(variant: Variant, board: Board, off: dict[str, int], c: str, p: int
         dest = board[path[j]]
         if not dest or dest[-1] == c:
             return True
-        if variant is Variant.PLAKOTO and dest == [other(c)]:
+        if variant is Variant.PLAKOTO and dest == other(c):
             return True  # lands on a lone checker and pins it (P3)
         return False
     # bearing off (V4, M6, P5)
@@ -125,16 +126,16 @@ def can_move(variant: Variant, board: Board, off: dict[str, int], c: str, p: int
 
 def do_move(variant: Variant, board: Board, off: dict[str, int], c: str, p: int, d: int
             ) -> tuple[Board, dict[str, int]]:
-    nb = {q: list(s) for q, s in board.items()}
+    nb = list(board)
     no = dict(off)
-    nb[p].pop()
+    nb[p] = nb[p][:-1]  # the top checker leaves (a checker it pinned is free again)
     path = route(variant, c)
     j = path.index(p) + d
     if j >= 24:
         no[c] += 1
     else:
-        nb[path[j]].append(c)
-    return nb, no
+        nb[path[j]] += c  # on top (pins a lone opposing checker, P3)
+    return tuple(nb), no
 
 
 @cache
@@ -192,24 +193,22 @@ def brute_ends(variant: Variant, pos: TavliPosition, dice: tuple[int, int],
     c = turn
     all_dice = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
     n_all = len(all_dice)
-    # (text, dice used, first die, broken F4/F5 at the end or the game ended)
-    found: set[tuple[str, int, int, bool]] = set()
+    # (board, off white, off black, dice used, first die, ended the game)
+    found: set[tuple[Board, int, int, int, int, bool]] = set()
     seen: set[tuple[object, ...]] = set()
 
     def rec(bd: Board, of: dict[str, int], left: list[int], first: int) -> None:
-        key = (tuple(tuple(bd[q]) for q in range(1, 25)), of[W], of[B], tuple(sorted(left)), first)
+        key = (bd, of[W], of[B], tuple(sorted(left)), first)
         if key in seen:
             return
         seen.add(key)
-        text = to_text(bd, of, turn)
         used = n_all - len(left)
         if used and decided(variant, bd, of, st):
-            found.add((text, n_all, first, True))  # V6: the game ended, the rest is void
+            found.add((bd, of[W], of[B], n_all, first, True))  # V6: the game ended, the rest is void
             return
-        broken = f4_f5_broken(variant, bd, of, c, st)
-        if used and st.block_check is BlockCheck.EVERY_MOVE and broken:
+        if used and st.block_check is BlockCheck.EVERY_MOVE and f4_f5_broken(variant, bd, of, c, st):
             return
-        found.add((text, used, first, not broken))
+        found.add((bd, of[W], of[B], used, first, False))
         for die in sorted(set(left)):
             rest = list(left)
             rest.remove(die)
@@ -219,16 +218,21 @@ def brute_ends(variant: Variant, pos: TavliPosition, dice: tuple[int, int],
                     rec(nb, no, rest, first or die)
 
     rec(board, off, all_dice, 0)
-    ok = [f for f in found if f[1] > 0 and f[3]]
-    if not ok:
+    best: list[tuple[Board, int, int, int, int, bool]] = []
+    most = 0
+    for n in range(n_all, 0, -1):  # V7: the most dice, among plays passing F4/F5 at their end (F6)
+        best = [f for f in found if f[3] == n and (
+            f[5] or not f4_f5_broken(variant, f[0], {W: f[1], B: f[2]}, c, st))]
+        if best:
+            most = n
+            break
+    if not best:
         return set()
-    most = max(f[1] for f in ok)
-    best = [f for f in ok if f[1] == most]
     if most == 1 and n_all == 2 and dice[0] != dice[1]:
-        big = max(dice)
-        if any(f[2] == big for f in best):
-            best = [f for f in best if f[2] == big]
-    return {f[0] for f in best}
+        big = max(dice)  # V7: one die of a non-double: the larger where possible
+        if any(f[4] == big for f in best):
+            best = [f for f in best if f[4] == big]
+    return {to_text(f[0], {W: f[1], B: f[2]}, turn) for f in best}
 
 
 def random_settings(rng: random.Random) -> TavliSettings:
