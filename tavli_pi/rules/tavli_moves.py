@@ -109,7 +109,8 @@ class _Turn:
     """Everything fixed for one turn, and the board conversions."""
 
     __slots__ = ("variant", "turn", "ix", "o", "closed", "mine_pinned", "opp_off",
-                 "plakoto", "mother", "through", "every_move", "route", "check_prime", "v0")
+                 "plakoto", "mother", "through", "every_move", "route", "check_prime", "v0",
+                 "pts0", "pins0", "sg")
 
     def __init__(self, variant: Variant, pos: TavliPosition, st: TavliSettings) -> None:
         self.variant = variant
@@ -137,6 +138,9 @@ class _Turn:
                 v.append(0)
                 o.append(-top)
         self.v0 = v
+        self.pts0 = pos.points
+        self.pins0 = pos.pinned
+        self.sg = sg
         self.o = o
         self.opp_off = pos.off[turn.other]
         self.mine_pinned = mine_pinned
@@ -165,26 +169,30 @@ class _Turn:
         self.route = route
 
     def position(self, v: list[int]) -> TavliPosition:
-        """The physical position of the mover's-view board ``v`` (turn unchanged)."""
-        pts = [0] * 24
-        pins = [0] * 24
-        sg = self.turn.sign
+        """The physical position of the mover's-view board ``v`` (turn unchanged).
+
+        Only the points that differ from the start of the turn are rewritten.
+        """
+        pts = list(self.pts0)
+        pins = list(self.pins0)
+        sg = self.sg
         o = self.o
         ix = self.ix
-        for i in range(1, 25):
+        v0 = self.v0
+        for i in [i for i in range(1, 25) if v[i] != v0[i]]:
             x = v[i]
             j = ix[i]
             if x:
                 f = x & 3
-                if f == 1:
+                if f == 1:  # (never changes within a turn; kept for completeness)
                     pts[j] = -sg * o[i]
                     pins[j] = sg
                 else:
                     pts[j] = sg * (x >> 2)
-                    if f == 2:
-                        pins[j] = -sg
-            elif o[i]:
+                    pins[j] = -sg if f == 2 else 0
+            else:
                 pts[j] = -sg * o[i]
+                pins[j] = 0
         off = (v[0] >> 2, self.opp_off) if self.turn is Side.WHITE else (self.opp_off, v[0] >> 2)
         return TavliPosition._trusted(tuple(pts), tuple(pins), off, self.turn)
 
@@ -218,37 +226,6 @@ class _Turn:
             return v[24] < 4  # no free checker left on the mover's own 24-point
         return self.o[1] == 0
 
-    def moves(self, v: list[int], d: int) -> list[int]:
-        """Sources from which die ``d`` can be played (V1, V4, P2-P5, F2, F3)."""
-        far = 24
-        while far and v[far] < 4:
-            far -= 1
-        closed = self.closed
-        out = []
-        for s in range(far, 0, -1):
-            x = v[s]
-            if x < 4 or x == 5:  # none of the mover's, or its one checker pinned (P4)
-                continue
-            t = s - d
-            if t >= 1:
-                if closed[t]:
-                    continue
-            else:
-                # V4/M6: all home; P5: none pinned; exact, or from the highest point
-                if far > 6 or self.mine_pinned or (t < 0 and s != far):
-                    continue
-            if s == 24 and not self.plakoto and x < _FULL:
-                # F3: the first checker off the 24-point must be through first
-                left = CHECKERS - (x >> 2)
-                if left == 1:
-                    r = 23
-                    while v[r] < 4:
-                        r -= 1
-                    if r > self.through:
-                        continue
-            out.append(s)
-        return out
-
     def step(self, v: list[int], s: int, d: int) -> tuple[list[int], TavliMove]:
         """The board after moving one checker from ``s`` by ``d`` (P3 pins and frees)."""
         w = v.copy()
@@ -272,22 +249,72 @@ class _Turn:
 _Layer = dict[tuple[int, ...], tuple[list[int], TavliPlay]]
 
 
+#: _MV[src][dst][pin]: every TavliMove, built once
+_MV: list[list[tuple[TavliMove, TavliMove]]] = [
+    [(TavliMove(a, b, False), TavliMove(a, b, True)) for b in range(25)] for a in range(25)
+]
+
+
 def _expand(tn: _Turn, layer: _Layer, d: int, terminal: _Layer) -> _Layer:
-    """Every state one move of ``d`` away from ``layer``; game-ending ones go to ``terminal``."""
+    """Every state one move of ``d`` away from ``layer``; game-ending ones go to ``terminal``.
+
+    :meth:`_Turn.moves` and :meth:`_Turn.step`, inlined (the generator's inner loop).
+    """
     out: _Layer = {}
     every = tn.every_move
+    closed = tn.closed
+    o = tn.o
+    fevga = not tn.plakoto
+    mine_pinned = tn.mine_pinned
+    through = tn.through
+    mother = tn.mother is not Mother.OFF
+    mv = _MV
     for v, play in layer.values():
-        for s in tn.moves(v, d):
-            w, mv = tn.step(v, s, d)
+        far = 24
+        while far and v[far] < 4:
+            far -= 1
+        bear = far <= 6 and not mine_pinned  # V4/M6 all home; P5 none pinned
+        for s in range(far, 0, -1):
+            x = v[s]
+            if x < 4 or x == 5:  # none of the mover's, or its one checker pinned (P4)
+                continue
+            t = s - d
+            if t >= 1:
+                if closed[t]:
+                    continue
+            elif not bear or (t < 0 and s != far):
+                continue
+            if s == 24 and fevga and x < _FULL:
+                # F3: the first checker off the 24-point must be through first
+                if x == _FULL - 4:
+                    r = 23
+                    while v[r] < 4:
+                        r -= 1
+                    if r > through:
+                        continue
+            w = v.copy()
+            x -= 4
+            w[s] = 0 if x == 2 else x  # the opposing checker it pinned is free again (P4)
+            pin = False
+            if t >= 1:
+                y = w[t]
+                if y == 0 and o[t] == 1:
+                    w[t] = 6  # P3: pins the lone opposing checker
+                    pin = True
+                else:
+                    w[t] = y + 4
+            else:
+                t = 0
+                w[0] += 4
             key = tuple(w)
             if key in out or key in terminal:
                 continue
-            if tn.terminal(w):
-                terminal[key] = (w, play + (mv,))
+            if (w[0] == _FULL or mother and (t == 1 or s == 24)) and tn.terminal(w):
+                terminal[key] = (w, play + (mv[s][t][pin],))
                 continue
             if every and tn.blocks(w):
                 continue  # F7 every-move: F4/F5 after each single move
-            out[key] = (w, play + (mv,))
+            out[key] = (w, play + (mv[s][t][pin],))
     return out
 
 
