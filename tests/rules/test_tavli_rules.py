@@ -356,3 +356,22 @@ def test_F7_block_check_end_of_play_or_every_move() -> None:
     assert judge(FE, q, (1, 1), made_broken, every).legal is False
     # the empty play is never refused: a position already breaking F4 with no move left
     assert legal_results(FE, p, (2, 1), end)
+
+
+def test_judge_names_the_nearest_legal_ends_as_for_portes() -> None:
+    s = TavliPosition.start(PL)
+    rs = legal_results(PL, s, (6, 5))
+    # observed: the pinner's checker and the pinned one read the wrong way round is 1 off
+    p = pos({24: "w15", 20: "b1", 1: "b14"}, turn=W)
+    pinned = next(r for r in legal_results(PL, p, (4, 1)) if r.position.stack(20) == (1, 1, -1))
+    misread = TavliPosition(pinned.position.points[:19] + (-1,) + pinned.position.points[20:],
+                            pinned.position.pinned[:19] + (1,) + pinned.position.pinned[20:],
+                            pinned.position.off, pinned.position.turn)
+    j = judge(PL, p, (4, 1), misread)
+    assert not j.legal and j.nearest[0] == (1, pinned) and j.wrong_points == (20,)
+    # a legal end is recognised whatever the side on roll in the observation
+    j = judge(PL, s, (6, 5), rs[0].position.with_turn(B))
+    assert j.legal and j.result == rs[0]
+    # k nearest, sorted by distance
+    j = judge(PL, s, (6, 5), s, k=5)
+    assert [d for d, _ in j.nearest] == sorted(d for d, _ in j.nearest) and len(j.nearest) == 2
