@@ -69,16 +69,18 @@ def to_board(pos: TavliPosition) -> tuple[Board, dict[str, int], str]:
     return tuple(board), {W: int(toks[24]), B: int(toks[25])}, toks[26][0]
 
 
+@cache
+def stack_token(st: str) -> str:
+    """A stack in the notation: "" -> "-", "www" -> "w3", "bww" -> "b1w2"."""
+    if not st:
+        return "-"
+    if len(set(st)) == 1:
+        return f"{st[0]}{len(st)}"
+    return f"{st[0]}1{st[1]}{len(st) - 1}"
+
+
 def to_text(board: Board, off: dict[str, int], turn: str) -> str:
-    toks = []
-    for p in range(1, 25):
-        st = board[p]
-        if not st:
-            toks.append("-")
-        elif len(set(st)) == 1:
-            toks.append(f"{st[0]}{len(st)}")
-        else:
-            toks.append(f"{st[0]}1{st[1]}{len(st) - 1}")
+    toks = [stack_token(board[p]) for p in range(1, 25)]
     return " ".join(toks + [str(off[W]), str(off[B]), "white" if turn == "w" else "black"])
 
 
@@ -149,7 +151,7 @@ def f4_f5_broken(variant: Variant, board: Board, off: dict[str, int], c: str,
                  st: TavliSettings) -> bool:
     if variant is not Variant.FEVGA:
         return False
-    held = {q for q in range(1, 25) if mine_on(board, c, q)}
+    held = {q for q in range(1, 25) if c in board[q]}
     mine = route(variant, c)
     if all(mine[24 - x] in held for x in range(19, 25)):
         return True  # F4: all six points of the own starting quarter 19-24
@@ -159,7 +161,7 @@ def f4_f5_broken(variant: Variant, board: Board, off: dict[str, int], c: str,
     if off[o] > 0:
         return False  # F5 only while the opponent has borne off none
     theirs = route(variant, o)
-    lowest = min(24 - theirs.index(q) for q in range(1, 25) if mine_on(board, o, q))
+    lowest = min(24 - theirs.index(q) for q in range(1, 25) if o in board[q])
     for q in range(1, 20):
         if q + 5 < lowest and all(p in held for p in prime_block(variant, c, q)):
             return True  # F5: six in a row in front of every opposing checker
