@@ -15,7 +15,7 @@ from tavli_pi.record.tavli_text import (
     record_to_json,
     replay,
 )
-from tavli_pi.rules.games import format_game_position
+from tavli_pi.rules.games import GamePosition, format_game_position
 from tavli_pi.rules.ids import parse_position
 from tavli_pi.rules.tavli_settings import (
     BlockCheck,
@@ -29,8 +29,8 @@ from tavli_pi.rules.tavli_settings import (
 from tests.record.tavli_games import random_match
 
 
-def _texts(positions: list[object], variant: Variant) -> list[str]:
-    return [format_game_position(variant, p) for p in positions]  # type: ignore[arg-type]
+def _texts(positions: list[GamePosition], variant: Variant) -> list[str]:
+    return [format_game_position(variant, p) for p in positions]
 
 
 SETTINGS = [
