@@ -61,7 +61,7 @@ def physical_to_own(variant: Variant, side: Side, phys: int) -> int:
 class TavliPosition:
     """24 points with pins, the trays and the side on roll (no bar, V2).
 
-    >>> TavliPosition.start(Variant.PLAKOTO).count(Side.BLACK, 24)
+    >>> TavliPosition.start(Variant.PLAKOTO).count(Side.BLACK, 24, Variant.PLAKOTO)
     15
     """
 
@@ -144,7 +144,7 @@ class TavliPosition:
         """Checkers of ``side`` (free or pinned) on White's point ``phys``."""
         return self.stack(phys)[side]
 
-    def count(self, side: Side, own: int, variant: Variant = Variant.PLAKOTO) -> int:
+    def count(self, side: Side, own: int, variant: Variant) -> int:
         """Checkers of ``side`` on its own point ``own`` (pinned ones included)."""
         return self.count_physical(side, own_to_physical(variant, side, own))
 
