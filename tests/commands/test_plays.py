@@ -167,3 +167,10 @@ def test_jsonl_mixed_games_one_output_line_per_input_line() -> None:
     assert out[7]["line"] == 8 and "error" in out[7]
     for o in out:
         assert ("error" in o) == ("line" in o)
+
+
+def test_a_finished_game_is_an_error_naming_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    mother = "b1w1 " + "- " * 4 + "w14 " + "- " * 13 + "b14 - - - - 0 0 black"
+    assert main(["plays", "--variant", "plakoto", mother, "3", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "game is over" in err and "P6" in err

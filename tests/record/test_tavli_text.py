@@ -68,17 +68,21 @@ def test_the_text_reads_as_documented() -> None:
 
 def test_many_random_matches_cover_all_three_games_and_pins() -> None:
     variants = set()
+    reasons = set()
     pins = 0
     for seed in range(12, 24):
         rec, positions = random_match(seed, match=MatchSettings(match_length=5))
         back = parse_record(format_record(rec))
         for g, seen in zip(back.games, positions):
             variants.add(g.variant)
+            reasons.add(g.result.reason if g.result else None)
             assert replay(g, back.settings) == seen
             if g.variant is Variant.PLAKOTO:
                 pins += sum("*" in t.play for t in g.turns)
     assert variants == {Variant.PORTES, Variant.PLAKOTO, Variant.FEVGA}
     assert pins > 0
+    # the text carries every kind of ending: V5 single and mars, P6 mother win and draw, S1
+    assert {"single", "gammon", "backgammon", "borne off", "mars", "mother", "mother draw"} <= reasons
 
 
 def test_json_round_trip_with_positions() -> None:
