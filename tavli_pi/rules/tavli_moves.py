@@ -246,7 +246,14 @@ class _Turn:
         return w, TavliMove(s, t, pin)
 
 
-_Layer = dict[tuple[int, ...], tuple[list[int], TavliPlay]]
+#: state key (``v`` packed 6 bits a slot, kept up to date move by move) -> (``v``, play)
+_Layer = dict[int, tuple[list[int], TavliPlay]]
+#: bit offset of each slot of ``v`` in a state key (every slot value is below 64)
+_SH = [6 * i for i in range(25)]
+
+
+def _key(v: list[int]) -> int:
+    return sum(x << sh for x, sh in zip(v, _SH))
 
 
 #: _MV[src][dst][pin]: every TavliMove, built once
@@ -258,7 +265,9 @@ _MV: list[list[tuple[TavliMove, TavliMove]]] = [
 def _expand(tn: _Turn, layer: _Layer, d: int, terminal: _Layer) -> _Layer:
     """Every state one move of ``d`` away from ``layer``; game-ending ones go to ``terminal``.
 
-    :meth:`_Turn.moves` and :meth:`_Turn.step`, inlined (the generator's inner loop).
+    The generator's inner loop: which checkers may move (V1, V4/M6, P2-P5, F2, F3)
+    and the move itself (P3 pins, P4 frees), as :meth:`_Turn.step` does it, inline.
+    A child's key is derived from its parent's, so a duplicate costs no copy.
     """
     out: _Layer = {}
     every = tn.every_move
@@ -269,7 +278,8 @@ def _expand(tn: _Turn, layer: _Layer, d: int, terminal: _Layer) -> _Layer:
     through = tn.through
     mother = tn.mother is not Mother.OFF
     mv = _MV
-    for v, play in layer.values():
+    sh = _SH
+    for k, (v, play) in layer.items():
         far = 24
         while far and v[far] < 4:
             far -= 1
@@ -292,24 +302,28 @@ def _expand(tn: _Turn, layer: _Layer, d: int, terminal: _Layer) -> _Layer:
                         r -= 1
                     if r > through:
                         continue
-            w = v.copy()
             x -= 4
-            w[s] = 0 if x == 2 else x  # the opposing checker it pinned is free again (P4)
+            if x == 2:
+                x = 0  # the opposing checker it pinned is free again (P4)
             pin = False
             if t >= 1:
-                y = w[t]
+                y = v[t]
                 if y == 0 and o[t] == 1:
-                    w[t] = 6  # P3: pins the lone opposing checker
+                    z = 6  # P3: pins the lone opposing checker
                     pin = True
                 else:
-                    w[t] = y + 4
+                    z = y + 4
+                key = k + ((x - v[s]) << sh[s]) + ((z - y) << sh[t])
             else:
                 t = 0
-                w[0] += 4
-            key = tuple(w)
+                z = v[0] + 4
+                key = k + ((x - v[s]) << sh[s]) + 4
             if key in out or key in terminal:
                 continue
-            if (w[0] == _FULL or mother and (t == 1 or s == 24)) and tn.terminal(w):
+            w = v.copy()
+            w[s] = x
+            w[t] = z
+            if (z == _FULL and not t or mother and (t == 1 or s == 24)) and tn.terminal(w):
                 terminal[key] = (w, play + (mv[s][t][pin],))
                 continue
             if every and tn.blocks(w):
@@ -338,7 +352,7 @@ def _generate(
             f"the game is over ({who}, {over.reason.value}: V5/P6): no play; start the next game"
         )
     tn = _Turn(variant, pos, st)
-    start: _Layer = {tuple(tn.v0): (tn.v0, ())}
+    start: _Layer = {_key(tn.v0): (tn.v0, ())}
     terminal: _Layer = {}
     if d1 == d2:
         layers = [start]
