@@ -3,7 +3,7 @@
 Pairs come from seeded random games played with random rule settings (every
 value of plakoto.mother, fevga.first_checker, fevga.prime, fevga.block_check
 occurs). The slow test checks 20,000 (position, roll) pairs per game; it is
-marked ``slow`` and still runs in CI (about 40-60 s per game on the 2-core CI
+marked ``slow`` and still runs in CI (31-33 s per game on the shared 2-core
 machine, most of it in the brute-force generator).
 """
 
