@@ -20,6 +20,10 @@ on other boards): it caches evaluations, so a repeat on the same board would
 time its cache. Before timing, gym-backgammon's plays are applied to the
 board and the set of resulting positions compared with ours on every pair.
 
+Then, per game, the same timing for Plakoto and Fevga (tavli_pi.rules.tavli_moves.
+legal_results, default settings) on N (position, roll) pairs from seeded random
+games of that game (tests/rules/tavli_brute.random_games), beside Portes.
+
 Run: .venv/bin/python bench/bench_plays.py [N] [--repeat R]
 """
 
@@ -41,7 +45,10 @@ sys.path.insert(0, str(ROOT))
 
 from tavli_pi.rules.moves import legal_results  # noqa: E402
 from tavli_pi.rules.position import Position, Side  # noqa: E402
+from tavli_pi.rules import tavli_moves  # noqa: E402
+from tavli_pi.rules.tavli_settings import Variant  # noqa: E402
 from tests.rules.gnubg_oracle import sample_pairs  # noqa: E402
+from tests.rules.tavli_brute import random_games  # noqa: E402
 
 Pair = tuple[Position, tuple[int, int]]
 Layout = tuple[tuple[int, ...], tuple[int, int], tuple[int, int]]
@@ -128,14 +135,41 @@ def gym_backgammon(pairs: list[Pair]) -> tuple[Calls, str] | str:
     return calls, f"gym-backgammon reached the same result set as ours on {agree} of {len(pairs)} pairs{first_diff}"
 
 
-def report(name: str, ts: list[float], ours: list[float] | None) -> None:
+def report(name: str, ts: list[float], ours: list[float] | None, label: str = "theirs / ours") -> None:
     med = statistics.median(ts) * 1e6
     mean = statistics.mean(ts) * 1e6
     line = f"{name:<40} median {med:7.1f} us   mean {mean:7.1f} us"
     if ours is not None:
         om, oa = statistics.median(ours) * 1e6, statistics.mean(ours) * 1e6
-        line += f"   (theirs / ours: median {med / om:4.2f}x, mean {mean / oa:4.2f}x)"
+        line += f"   ({label}: median {med / om:4.2f}x, mean {mean / oa:4.2f}x)"
     print(line)
+
+
+def per_game(n: int, repeat: int, portes: list[float]) -> None:
+    """Plakoto and Fevga legal-play time per (position, roll), beside Portes."""
+    print(f"per game, {n} pairs from seeded random games of each game (seed 12345), "
+          f"default settings, best of {repeat} per pair:")
+    report("  Portes  moves.legal_results", portes, None)
+    for variant in (Variant.PLAKOTO, Variant.FEVGA):
+        pairs = random_games(variant, n + WARM_UP, seed=12345, vary=False)
+        for p, d, st in pairs[n:]:
+            tavli_moves.legal_results(variant, p, d, st)
+        clock = time.perf_counter
+        ts: list[float] = []
+        results = 0
+        for p, d, st in pairs[:n]:
+            t_best = float("inf")
+            for _ in range(repeat):
+                t = clock()
+                rs = tavli_moves.legal_results(variant, p, d, st)
+                t = clock() - t
+                if t < t_best:
+                    t_best = t
+            ts.append(t_best)
+            results += len(rs)
+        name = f"  {variant.value.capitalize():<7} tavli_moves.legal_results"
+        report(name, ts, portes, "vs Portes")
+        print(f"  {'':<38} ({results / n:.1f} distinct results per pair on average)")
 
 
 def main() -> None:
@@ -190,6 +224,7 @@ def main() -> None:
         report(name, best[g], None if g == 0 else best[0])
     for note in notes:
         print(note)
+    per_game(timed, args.repeat, best[0])
     print(f"{'pygammon':<40} not run: no move generator API; Game validates one "
           "move at a time through input/output callbacks")
     print(f"{'nard-backgammon':<40} not run: implements Long Nardy (different "

@@ -1,4 +1,13 @@
-"""``tavli-pi plays``: every legal play of a position and roll (M1-M7)."""
+"""``tavli-pi plays``: every legal play of a position and roll (M1-M7; V1-V8, P, F).
+
+Portes (the default) takes a gnubg Position ID or XGID and answers as it always
+has. ``--variant plakoto|fevga`` takes the RULES-TAVLI.md notation and answers
+``{"variant", "position", "dice", "plays": [{"moves", "position"}]}`` where each
+play's position is the end position with the other side to move, its moves in
+the mover's own numbering; with no legal play (V8) one entry with empty moves
+and the position unchanged. ``--jsonl`` answers one request per input line,
+output line N for input line N; every error object carries ``"line": N``.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +16,40 @@ import json
 import sys
 from typing import Any, TextIO
 
-from tavli_pi.errors import InvalidDiceError, TavliError
+from tavli_pi.errors import ConfigError, InvalidDiceError, TavliError
 from tavli_pi.rules.ids import parse_position, position_id
 from tavli_pi.rules.moves import check_dice, format_play, legal_results
+from tavli_pi.rules.tavli_moves import end_turn, format_tavli_play, results_or_pass
+from tavli_pi.rules.tavli_position import format_tavli_position, parse_tavli_position
+from tavli_pi.rules.tavli_settings import TavliSettings, Variant, parse_variant, settings_from_mapping
 
-__all__ = ["HELP", "add_arguments", "run", "answer", "answer_line"]
+__all__ = ["HELP", "add_arguments", "run", "answer", "answer_tavli", "answer_line"]
 
-HELP = "list every legal play for a position (gnubg Position ID or XGID) and two dice"
+HELP = ("list every legal play for a position and two dice "
+        "(Portes: gnubg Position ID or XGID; Plakoto, Fevga: the RULES-TAVLI.md notation)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("position", nargs="?", help="gnubg Position ID or XGID; the side on roll moves")
+    parser.add_argument(
+        "position", nargs="?",
+        help="Portes: gnubg Position ID or XGID; Plakoto/Fevga: the RULES-TAVLI.md notation, "
+             "quoted (e.g. 'b15 - ... - w15 0 0 white'); the side on roll moves",
+    )
     parser.add_argument("d1", nargs="?", help="first die, 1-6")
     parser.add_argument("d2", nargs="?", help="second die, 1-6")
+    parser.add_argument(
+        "--variant", default="portes",
+        help="portes (default), plakoto or fevga (RULES-TAVLI.md)",
+    )
+    parser.add_argument(
+        "--setting", action="append", default=[], metavar="KEY=VALUE",
+        help="a rule setting of RULES-TAVLI.md, e.g. fevga.block_check=every-move (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--jsonl", action="store_true",
-        help='answer many requests: one {"position": ID, "dice": [d1, d2]} per stdin line',
+        help='answer many requests: one {"position": ..., "dice": [d1, d2]} per stdin line, '
+             'optionally with "variant" and "settings"; output line N answers input line N',
     )
 
 
@@ -48,27 +74,59 @@ def answer(position: str, dice: tuple[int, int]) -> dict[str, Any]:
     return {"position": position_id(pos), "dice": [d[0], d[1]], "plays": plays}
 
 
-def answer_line(line: str) -> dict[str, Any]:
-    """One --jsonl line in, one answer (or {"error": ...}) out; never raises."""
+def answer_tavli(
+    variant: Variant, position: str, dice: tuple[int, int], settings: TavliSettings = TavliSettings()
+) -> dict[str, Any]:
+    """The JSON answer for a Plakoto or Fevga request (raises TavliError on bad input)."""
+    pos = parse_tavli_position(position, variant)
+    d = check_dice(dice)
+    plays = [
+        {"moves": format_tavli_play(r.play), "position": format_tavli_position(end_turn(r.position))}
+        for r in results_or_pass(variant, pos, d, settings)
+    ]
+    return {"variant": variant.value, "position": format_tavli_position(pos),
+            "dice": [d[0], d[1]], "plays": plays}
+
+
+def _settings(raw: object) -> TavliSettings:
+    if raw is None:
+        return TavliSettings()
+    if not isinstance(raw, dict):
+        raise ConfigError('"settings" must be an object such as {"fevga.block_check": "every-move"}')
+    return settings_from_mapping(raw)
+
+
+def answer_line(line: str, number: int = 1) -> dict[str, Any]:
+    """One --jsonl line in, one answer (or {"error": ..., "line": N}) out; never raises."""
+    def error(msg: str, **extra: Any) -> dict[str, Any]:
+        return {"error": msg, "line": number, **extra}
+
+    if not line.strip():
+        return error('blank line: expected {"position": ..., "dice": [d1, d2]}')
     try:
         req = json.loads(line)
     except json.JSONDecodeError as exc:
-        return {"error": f"not JSON ({exc.msg} at column {exc.colno})"}
+        return error(f"not JSON ({exc.msg} at column {exc.colno})")
     if not isinstance(req, dict):
-        return {"error": 'expected an object {"position": ID, "dice": [d1, d2]}'}
+        return error('expected an object {"position": ..., "dice": [d1, d2]}')
     pid = req.get("position")
     dice = req.get("dice")
     try:
+        variant = parse_variant(req.get("variant", "portes"))
+        settings = _settings(req.get("settings"))
         if not isinstance(pid, str):
-            raise TavliErrorMissing('"position" must be a string: a gnubg Position ID or an XGID')
+            what = ("a gnubg Position ID or an XGID" if variant is Variant.PORTES
+                    else "the RULES-TAVLI.md notation")
+            raise TavliErrorMissing(f'"position" must be a string: {what}')
         if not isinstance(dice, list) or len(dice) != 2:
             raise InvalidDiceError('"dice" must be a list of two dice, e.g. [3, 1]')
-        return answer(pid, (_die(dice[0]), _die(dice[1])))
+        d = (_die(dice[0]), _die(dice[1]))
+        if variant is Variant.PORTES:
+            return answer(pid, d)
+        return answer_tavli(variant, pid, d, settings)
     except TavliError as exc:
-        out: dict[str, Any] = {"error": str(exc)}
-        if isinstance(pid, str):
-            out["position"] = pid
-        return out
+        extra: dict[str, Any] = {"position": pid} if isinstance(pid, str) else {}
+        return error(str(exc), **extra)
 
 
 class TavliErrorMissing(TavliError, ValueError):
@@ -76,10 +134,8 @@ class TavliErrorMissing(TavliError, ValueError):
 
 
 def _run_jsonl(stdin: TextIO, stdout: TextIO) -> int:
-    for line in stdin:
-        if not line.strip():
-            continue
-        stdout.write(json.dumps(answer_line(line), separators=(",", ":")) + "\n")
+    for number, line in enumerate(stdin, 1):
+        stdout.write(json.dumps(answer_line(line, number), separators=(",", ":")) + "\n")
         stdout.flush()
     return 0
 
@@ -91,7 +147,12 @@ def run(args: argparse.Namespace) -> int:
         return _run_jsonl(sys.stdin, sys.stdout)
     if args.position is None or args.d1 is None or args.d2 is None:
         raise InvalidDiceError("usage: tavli-pi plays POSITION D1 D2 [--json] (or --jsonl)")
-    result = answer(args.position, (_die(args.d1), _die(args.d2)))
+    variant = parse_variant(args.variant)
+    settings = settings_from_mapping(dict(_kv(x) for x in args.setting))
+    dice = (_die(args.d1), _die(args.d2))
+    if variant is not Variant.PORTES:
+        return _print_tavli(answer_tavli(variant, args.position, dice, settings), args.json)
+    result = answer(args.position, dice)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -100,6 +161,30 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result['position']}  roll {d1}-{d2}: {len(plays)} legal result{'s' if len(plays) != 1 else ''}")
     if not plays:
         print("  no legal move: the turn passes (E7, M4)")
+    for i, p in enumerate(plays, 1):
+        print(f"  {i:3d}. {p['moves']:<28} -> {p['position']}")
+    return 0
+
+
+def _kv(text: str) -> tuple[str, str]:
+    key, eq, value = text.partition("=")
+    if not eq:
+        raise ConfigError(f"--setting {text!r}: write KEY=VALUE, e.g. fevga.prime=allowed")
+    return key.strip(), value.strip()
+
+
+def _print_tavli(result: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(result))
+        return 0
+    plays = result["plays"]
+    d1, d2 = result["dice"]
+    n = len(plays) if plays[0]["moves"] else 0
+    print(f"{result['variant']} {result['position']}  roll {d1}-{d2}: "
+          f"{n} legal result{'s' if n != 1 else ''}")
+    if not n:
+        print("  no legal play: the turn passes, the board unchanged (V8)")
+        return 0
     for i, p in enumerate(plays, 1):
         print(f"  {i:3d}. {p['moves']:<28} -> {p['position']}")
     return 0

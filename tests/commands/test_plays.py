@@ -82,3 +82,95 @@ def test_jsonl_many_requests_in_one_process() -> None:
     assert "1-6" in out[3]["error"]
     assert out[4]["position"] == START and out[4]["dice"] == [6, 6]
     assert "position" in out[5]["error"]
+
+
+# -- Plakoto and Fevga (issue 13), and one answer per input line (issue 10) -------------
+PLAKOTO_START = "b15 " + "- " * 22 + "w15 0 0 white"
+FEVGA_START = "- " * 11 + "b15 " + "- " * 11 + "w15 0 0 white"
+
+
+def test_variant_json_lists_plays_with_end_positions_other_side_to_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plays", "--variant", "fevga", FEVGA_START, "5", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["variant"] == "fevga" and out["dice"] == [5, 5]
+    assert out["position"] == FEVGA_START
+    assert {p["moves"] for p in out["plays"]} == {"24/19/14/9 24/19", "24/19/14/9/4"}  # F3
+    for p in out["plays"]:
+        assert p["position"].endswith(" 0 0 black")
+    assert main(["plays", "--variant", "plakoto", PLAKOTO_START, "6", "5"]) == 0
+    text = capsys.readouterr().out
+    assert "2 legal results" in text and "24/18/13" in text
+
+
+def test_settings_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    runner_on_12 = "b15 " + "- " * 10 + "w1 " + "- " * 11 + "w14 0 0 white"
+    assert main(["plays", "--variant", "fevga", runner_on_12, "2", "1", "--json"]) == 0
+    default = {p["moves"] for p in json.loads(capsys.readouterr().out)["plays"]}
+    assert main(["plays", "--variant", "fevga", runner_on_12, "2", "1", "--json",
+                 "--setting", "fevga.first_checker=in-start-quarter"]) == 0
+    quarter = {p["moves"] for p in json.loads(capsys.readouterr().out)["plays"]}
+    assert "24/22 24/23" in quarter and "24/22 24/23" not in default
+
+
+def test_V8_no_play_is_one_entry_with_the_position_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
+    shut = "b11 " + "- " * 16 + "b2 b2 " + "- " * 4 + "w15 0 0 white"
+    assert main(["plays", "--variant", "plakoto", shut, "6", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["plays"] == [{"moves": "", "position": shut.replace("white", "black")}]
+    assert main(["plays", "--variant", "plakoto", shut, "6", "5"]) == 0
+    assert "V8" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv,why", [
+    (["plays", "--variant", "narde", PLAKOTO_START, "3", "1"], "portes, plakoto or fevga"),
+    (["plays", "--variant", "plakoto", PLAKOTO_START.replace("b15", "b2w3", 1), "3", "1"],
+     "one pinned checker"),
+    (["plays", "--variant", "plakoto", PLAKOTO_START.replace("w15", "w14"), "3", "1"], "15"),
+    (["plays", "--variant", "fevga", FEVGA_START, "3", "1", "--setting", "fevga.speed=fast"],
+     "unknown setting"),
+    (["plays", "--variant", "fevga", FEVGA_START, "3", "1", "--setting", "fevga.prime"], "KEY=VALUE"),
+    (["plays", "--variant", "plakoto", PLAKOTO_START.replace("b15", "q15", 1), "3", "1"], "'q15'"),
+])
+def test_tavli_errors_are_one_line(argv: list[str], why: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert why in err and "\n" not in err
+
+
+def test_jsonl_mixed_games_one_output_line_per_input_line() -> None:
+    lines = [
+        json.dumps({"variant": "fevga", "position": FEVGA_START, "dice": [5, 5],
+                    "settings": {"fevga.block_check": "every-move"}}),
+        "",
+        json.dumps({"position": START, "dice": [3, 1]}),
+        json.dumps({"variant": "plakoto", "position": PLAKOTO_START, "dice": [6, 5],
+                    "settings": {"plakoto.mother": "sometimes"}}),
+        json.dumps({"variant": "plakoto", "position": "b15 w15", "dice": [6, 5]}),
+        json.dumps({"variant": "tavla", "position": PLAKOTO_START, "dice": [6, 5]}),
+        json.dumps({"variant": "plakoto", "position": PLAKOTO_START, "dice": [6, 5],
+                    "settings": {"plakoto.mother": "two-points"}}),
+        "   ",
+    ]
+    proc = subprocess.run([sys.executable, "-m", "tavli_pi.cli", "plays", "--jsonl"],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert len(out) == len(lines)
+    assert out[0]["variant"] == "fevga" and len(out[0]["plays"]) == 2
+    assert out[1] == {"error": out[1]["error"], "line": 2} and "blank" in out[1]["error"]
+    assert "variant" not in out[2] and len(out[2]["plays"]) == 16  # Portes: today's format
+    assert out[3]["line"] == 4 and "plakoto.mother" in out[3]["error"]
+    assert out[4]["line"] == 5 and "27 tokens" in out[4]["error"]
+    assert out[5]["line"] == 6 and "unknown variant" in out[5]["error"]
+    assert out[6]["variant"] == "plakoto" and len(out[6]["plays"]) == 2
+    assert out[7]["line"] == 8 and "error" in out[7]
+    for o in out:
+        assert ("error" in o) == ("line" in o)
+
+
+def test_a_finished_game_is_an_error_naming_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    mother = "b1w1 " + "- " * 4 + "w14 " + "- " * 13 + "b14 - - - - 0 0 black"
+    assert main(["plays", "--variant", "plakoto", mother, "3", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "game is over" in err and "P6" in err
