@@ -14,6 +14,7 @@ from pathlib import Path
 
 from typing import Any
 
+from tavli_pi.errors import ConfigError
 from tavli_pi.vision.camera import Camera, register_camera
 
 HELP = "play a scripted, simulated 3-point match through the whole pipeline"
@@ -40,6 +41,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--linger", type=float, default=30.0,
                         help="seconds the display stays up after the match when serving (default 30)")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the match log an earlier demo left in --out (it is never replaced silently)")
+
+
+def prepare_out(out: Path, *, force: bool) -> Path:
+    """The demo's log path in ``out``, after checking the folder can take it: a file, an unwritable
+    folder or an earlier log (without ``force``) is a one-line error, and nothing is deleted."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file: give a folder for the demo's log and exports")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"--out {out} cannot be written ({exc.strerror}): give a writable folder") from exc
+    log = out / "table.sqlite"
+    if log.exists():
+        if not force:
+            raise ConfigError(f"{log} holds an earlier match: give another --out, or add --force to replace it")
+        for stale in (log, log.with_name(log.name + "-wal"), log.with_name(log.name + "-shm")):
+            stale.unlink(missing_ok=True)
+    return log
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,10 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from tavli_pi.vision.refine import refine
 
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="tavli-demo-"))
-    out.mkdir(parents=True, exist_ok=True)
-    log = out / "table.sqlite"
-    if log.exists():
-        log.unlink()
+    log = prepare_out(out, force=args.force)
     serve = not args.no_serve
     cfg = TableConfig(
         table=TableSection(id="demo", players=("White", "Black"), match_length=3),
