@@ -16,6 +16,7 @@ is a number that is not finite (``nan``, ``inf``).
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,13 +33,14 @@ __all__ = [
 ]
 
 Home = Literal["bottom-right", "bottom-left", "auto"]
+DEFAULT_TABLE_ID = "table-1"
 
 
 @dataclass(frozen=True, slots=True)
 class TableSection:
     """``[table]``: who plays what, where the board lies (B4)."""
 
-    id: str = "table-1"
+    id: str = DEFAULT_TABLE_ID
     players: tuple[str, str] = ("White", "Black")  # White's first
     match_length: int = 0  # 0 = money session
     home: Home = "bottom-right"  # "auto": learnt from the set-up board
@@ -86,7 +88,8 @@ class DisplayConfig:
 class RecordConfig:
     """``[record]``: the SQLite match log."""
 
-    log: str = "table.sqlite"
+    # absent: default_log(table id), the state folder, never the cwd or the source tree
+    log: str = field(default_factory=lambda: default_log(DEFAULT_TABLE_ID))
     save_frames: bool = True  # the proving frame of each verdict, as JPEG
 
 
@@ -191,6 +194,24 @@ def _optional(body: dict[str, Any], section: str, base: Path) -> dict[str, Any]:
     return out
 
 
+def default_log(table_id: str) -> str:
+    """Where a table's match log goes when ``[record] log`` is not given: the service's state folder
+    (systemd's ``$STATE_DIRECTORY``), else ``$XDG_STATE_HOME/tavli-pi`` (``~/.local/state/tavli-pi``),
+    as ``<table id>.sqlite``; never the current folder or the source tree.
+
+    >>> import os; os.environ["STATE_DIRECTORY"] = "/var/lib/tavli-pi"
+    >>> default_log("table-3")
+    '/var/lib/tavli-pi/table-3.sqlite'
+    >>> del os.environ["STATE_DIRECTORY"]
+    """
+    state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if not state:
+        xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        state = str(Path(xdg) / "tavli-pi")
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in table_id) or "table"
+    return str(Path(state) / f"{safe}.sqlite")
+
+
 def _path(base: Path, p: str) -> str:
     return str(base / p) if not Path(p).is_absolute() and ":" not in p else p
 
@@ -265,7 +286,8 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
         raise ConfigError(f"{where}: {exc}") from exc
     return TableConfig(
         table=table, camera=CameraConfig(**c), referee=referee, signals=SignalsConfig(**s), display=display,
-        record=RecordConfig(**sec["record"]), link=LinkConfig(**sec["link"]), feed=feed, source=where,
+        record=RecordConfig(**{"log": default_log(table.id), **sec["record"]}), link=LinkConfig(**sec["link"]),
+        feed=feed, source=where,
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tavli_pi.config import TableConfig, load_config, parse_config
+from tavli_pi.config import TableConfig, default_log, load_config, parse_config
 from tavli_pi.errors import ConfigError
 from tavli_pi.referee.match_clock import ClockSettings, Timeout
 
@@ -21,7 +21,9 @@ def test_the_example_config_loads() -> None:
     cfg = load_config(REPO / "config" / "table.example.toml")
     assert cfg.table.match_length == 3 and cfg.table.players == ("White", "Black")
     assert cfg.referee.premature == "void" and cfg.referee.rules.crawford
-    assert cfg.record.log.endswith("config/table.sqlite")  # relative to the file
+    assert cfg.camera.source == "sim:demo"  # runnable as it is: the demo's scripted match
+    assert cfg.record.log == default_log("table-1")  # never into the source tree
+    assert not cfg.record.log.startswith(str(REPO))
     assert cfg.signals.enabled and cfg.signals.pin_factory == "mock"
     assert cfg.referee.clock is None and cfg.feed.broker is None and cfg.link.port is None  # off unless enabled
 
@@ -176,3 +178,16 @@ def test_every_key_is_read_by_its_section() -> None:
     assert set(C._SCHEMA["rules"]) <= {f.name for f in dataclasses.fields(C.Settings)}
     clock = {f.name for f in dataclasses.fields(C.ClockSettings)} | {"enabled", "reset_each_game"}
     assert set(C._SCHEMA["clock"]) <= clock
+
+
+def test_a_relative_log_is_beside_the_config_and_the_default_is_the_state_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = tmp_path / "t.toml"
+    p.write_text("[table]\nid = 'club 7'\n[record]\nlog = 'logs/m.sqlite'\n")
+    assert load_config(p).record.log == str(tmp_path / "logs" / "m.sqlite")
+    p.write_text("[table]\nid = 'club 7'\n")
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/tavli-pi")
+    assert load_config(p).record.log == "/var/lib/tavli-pi/club_7.sqlite"  # systemd's StateDirectory
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert load_config(p).record.log == str(tmp_path / "state" / "tavli-pi" / "club_7.sqlite")

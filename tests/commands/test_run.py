@@ -61,3 +61,43 @@ def test_a_link_port_naming_no_device_is_a_clear_warning(tmp_path: Path, capsys:
     assert code == 0
     assert err.startswith("tavli-pi run: warning: ")
     assert "link.port /dev/ttyACM-none-here names no device: is the table unit plugged in?" in err
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_example_config_runs_as_the_readme_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Copied and run as it is, the example plays the scripted match and logs it to the state folder."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cfg = tmp_path / "my-table.toml"
+    cfg.write_text((REPO / "config" / "table.example.toml").read_text())
+    code, err = _run(tmp_path, capsys, cfg, "--max-frames", "60")
+    assert code == 0, err
+    log = tmp_path / "state" / "tavli-pi" / "table-1.sqlite"
+    from tavli_pi.record.store import MatchLog
+
+    with MatchLog.open(log, readonly=True) as ml:
+        kinds = [e.event.kind for e in ml.events()]
+    assert kinds[:3] == ["setup_checked", "game_started", "opening_roll"], kinds
+    assert not list((REPO / "config").glob("*.sqlite*"))  # nothing written into the source tree
+    # the same file run again resumes the logged match instead of starting it anew
+    code, err = _run(tmp_path, capsys, cfg, "--max-frames", "5")
+    assert code == 0, err
+    with MatchLog.open(log, readonly=True) as ml:
+        assert [e.event.kind for e in ml.events()].count("game_started") == 1
+
+
+def test_the_installed_table_config_is_a_real_tournament_table() -> None:
+    """systemd/table.toml, as install.sh writes it (a random PIN in place), runs a real table."""
+    from tavli_pi.config import parse_config
+
+    text = (REPO / "systemd" / "table.toml").read_text()
+    assert "PIN-SET-BY-INSTALL" in text
+    cfg = parse_config(text.replace("PIN-SET-BY-INSTALL", "493017"), "/etc/tavli-pi/table.toml")
+    assert cfg.camera.source == "picamera2" and cfg.signals.enabled and cfg.signals.pin_factory is None
+    assert cfg.display.enabled and cfg.display.pin == "493017"
+    assert cfg.table.match_length > 0 and cfg.referee.rules.crawford and cfg.referee.clock is not None
+    assert cfg.link.port == "/dev/ttyACM0" and cfg.record.log == "/var/lib/tavli-pi/table.sqlite"
+    with pytest.raises(Exception, match="display.pin must be at least 4 digits"):
+        parse_config(text, "/etc/tavli-pi/table.toml")  # never runs with the placeholder
