@@ -150,6 +150,7 @@ class TableApp:
             self.referee = self._make_referee(record)
             self._make_outputs(pin_factory, notifier)
             self.sinks.extend(sinks)
+            self._show_logged_game()
         except BaseException:
             self.close()
             raise
@@ -199,6 +200,16 @@ class TableApp:
                 return resumed
         self.wired.append(f"resumed at event {info.next_seq - 1}")
         return Referee.from_state(info.state, cfg.referee, crawford_rule=rules.crawford)
+
+    def _show_logged_game(self) -> None:
+        """After a resume the display shows the current game so far (its move list, the last play)
+        from the log; the other outputs only show what happens from now on."""
+        if self.display is None or self.record is None:
+            return
+        game = self.referee.game_number
+        for logged in self.record.log.events():
+            if logged.event.state.game_number == game:
+                self.display.handle(logged.event)
 
     def _make_outputs(self, pin_factory: Factory | None, notifier: Notifier | None) -> None:
         cfg = self.config
