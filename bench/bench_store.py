@@ -5,7 +5,8 @@
 Runs, in the same process and folder, synchronous=FULL (the default: every
 committed turn survives power loss) against NORMAL (WAL: survives a process
 crash, may lose the last commits on power loss), with and without a 640x480
-JPEG frame attached to every play. Prints one line per case.
+JPEG frame attached to every play, and with the referee snapshot the app commits with every
+batch (a mid-match referee pickled each time). Prints one line per case.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tavli_pi.record.header import MatchHeader  # noqa: E402
 from tavli_pi.record.store import MatchLog, Synchronous  # noqa: E402
 from tavli_pi.record.synthetic import synthetic_match  # noqa: E402
+from tavli_pi.referee import snapshot  # noqa: E402
 from tavli_pi.referee.events import Event, PlayAccepted  # noqa: E402
+from tavli_pi.referee.referee import Referee  # noqa: E402
 
 
 def _frame() -> bytes:
@@ -45,14 +48,34 @@ def _events(n: int) -> list[Event]:
     return out[:n]
 
 
-def run(sync: Synchronous, frames: bool, events: list[Event], jpeg: bytes, folder: Path) -> float:
-    p = folder / f"bench-{sync}-{frames}.sqlite"
+def run(sync: Synchronous, frames: bool, events: list[Event], jpeg: bytes, folder: Path,
+        referee: Referee | None = None) -> float:
+    """Events per second; with ``referee`` each commit also pickles it and stores the snapshot
+    (what the app does for an exact resume)."""
+    p = folder / f"bench-{sync}-{frames}-{referee is not None}.sqlite"
     with MatchLog.open(p, MatchHeader(), synchronous=sync) as log:
         t0 = time.perf_counter()
-        for e in events:
-            log.append(e, jpeg if frames and isinstance(e, PlayAccepted) else None)
+        for i, e in enumerate(events):
+            frame = jpeg if frames and isinstance(e, PlayAccepted) else None
+            if referee is None:
+                log.append(e, frame)
+            else:
+                log.append_many([(e, frame)], snapshot=(i, snapshot.dumps(referee)))
         dt = time.perf_counter() - t0
     return len(events) / dt
+
+
+def _mid_match_referee() -> Referee:
+    """The referee of the demo match after 120 frames (dice watches, evidence frames, the clock)."""
+    import tavli_pi.commands.demo  # noqa: F401  (registers sim:)
+    from tavli_pi.app import TableApp
+    from tavli_pi.config import parse_config
+
+    cfg = parse_config('[table]\nmatch_length = 3\n[camera]\nsource = "sim:demo"\n'
+                       'corners = "324.8,64.8 955.2,64.8 955.2,655.2 324.8,655.2"\n')
+    with TableApp(cfg, record=False) as app:
+        app.run(max_frames=120)
+        return app.referee
 
 
 def main() -> int:
@@ -67,8 +90,14 @@ def main() -> int:
         for frames in (False, True):
             for sync in ("FULL", "NORMAL"):
                 rate = run(sync, frames, events, jpeg, Path(d))  # type: ignore[arg-type]
-                print(f"synchronous={sync:<6} frames={'yes' if frames else 'no ':<3}  "
+                print(f"synchronous={sync:<6} frames={'yes' if frames else 'no ':<3}  snapshot=no   "
                       f"{rate:8.0f} events/s  ({1000 / rate:6.2f} ms per commit)")
+        ref = _mid_match_referee()
+        blob = len(snapshot.dumps(ref))
+        for sync in ("FULL", "NORMAL"):
+            rate = run(sync, True, events, jpeg, Path(d), ref)  # type: ignore[arg-type]
+            print(f"synchronous={sync:<6} frames=yes snapshot=yes "
+                  f"{rate:8.0f} events/s  ({1000 / rate:6.2f} ms per commit; referee {blob / 1024:.1f} KiB)")
     return 0
 
 
