@@ -11,7 +11,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-__all__ = ["lighting", "gaussian_blur", "noise", "jpeg", "motion_kernel"]
+__all__ = ["lighting", "gaussian_blur", "noise", "jpeg", "motion_kernel", "shadow", "band"]
 
 _LOW = (32, 18)  # low-resolution grid for light maps (w, h)
 
@@ -91,3 +91,49 @@ def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
     dx, dy = np.cos(a) * length / 2, np.sin(a) * length / 2
     cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1, cv2.LINE_AA)
     return k / max(float(k.sum()), 1e-6)
+
+
+def _box_px(img: np.ndarray, box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = box
+    return (int(round(x0 * w)), int(round(y0 * h)), int(round(x1 * w)), int(round(y1 * h)))
+
+
+def shadow(img: np.ndarray, box: tuple[float, float, float, float], alpha: float, angle: float) -> np.ndarray:
+    """A lamp's soft shadow: the ellipse inscribed in ``box`` (image fractions),
+    rotated by ``angle``, darkened by ``alpha`` (0-1) with a blurred edge."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = _box_px(img, box)
+    mask = np.zeros((h, w), np.uint8)
+    centre = ((x0 + x1) // 2, (y0 + y1) // 2)
+    axes = (max((x1 - x0) // 2, 1), max((y1 - y0) // 2, 1))
+    cv2.ellipse(mask, centre, axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
+    soft = max(min(axes) * 0.35, 2.0)
+    blurred = np.asarray(cv2.GaussianBlur(mask, (0, 0), soft), np.float32)
+    gain = (255 - blurred * alpha).astype(np.uint8)
+    out: np.ndarray = cv2.multiply(img, cv2.merge([gain, gain, gain]), scale=1.0 / 255.0)
+    return out
+
+
+def band(img: np.ndarray, box: tuple[float, float, float, float], alpha: float,
+         colour: tuple[int, int, int], text: str) -> np.ndarray:
+    """A broadcast band over the picture: ``colour`` at opacity ``alpha`` over
+    ``box`` (image fractions) with ``text`` in opaque white capitals."""
+    x0, y0, x1, y1 = _box_px(img, box)
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    out = img.copy()
+    if x1 <= x0 or y1 <= y0:
+        return out
+    roi = out[y0:y1, x0:x1]
+    tint = np.empty_like(roi)
+    tint[:] = colour
+    out[y0:y1, x0:x1] = cv2.addWeighted(roi, 1.0 - alpha, tint, alpha, 0.0)
+    if text:
+        bh = y1 - y0
+        scale = max(bh / 40.0, 0.3)
+        thick = max(int(round(bh / 18)), 1)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
+        org = (x0 + max((x1 - x0 - tw) // 2, 2), y0 + (bh + th) // 2)
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, (245, 245, 245), thick, cv2.LINE_AA)
+    return out
