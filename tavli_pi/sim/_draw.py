@@ -72,7 +72,7 @@ def _pearl(img: np.ndarray, x: float, y: float, r: float, body: BGR) -> None:
     layer = roi.copy()
     for _ in range(7):
         cx, cy = float(rng.uniform(-r * 0.7, r * 0.7)), float(rng.uniform(-r * 0.7, r * 0.7))
-        tint = tuple(int(np.clip(c + rng.uniform(-26, 20), 0, 255)) for c in body)
+        tint = tuple(int(np.clip(c + rng.uniform(-14, 12), 0, 255)) for c in body)
         ax, ay = float(rng.uniform(r * 0.2, r * 0.6)), float(rng.uniform(r * 0.1, r * 0.3))
         cv2.ellipse(layer, _p(cx + m + x - int(x), cy + m + y - int(y)), (_r(ax), _r(ay)),
                     float(rng.uniform(0, 180)), 0, 360, tint, -1, cv2.LINE_AA, SHIFT)

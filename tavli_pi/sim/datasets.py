@@ -55,6 +55,7 @@ __all__ = [
     "reallike_scenes",
     "reallike_set",
     "reallike_setup",
+    "reallike_game_tables",
 ]
 
 #: The camera poses ``hard_set`` draws from (and that keep the field in view
@@ -513,6 +514,23 @@ def reallike_scenes(n: int, seed: int = 0) -> list[Scene]:
 def reallike_set(n: int, seed: int = 0) -> list[Rendered]:
     """``n`` rendered real-like scenes (seeded)."""
     return [render(s, seed * 100003 + i) for i, s in enumerate(reallike_scenes(n, seed))]
+
+
+def reallike_game_tables(n: int, seed: int = 0) -> list[dict[str, Any]]:
+    """``n`` real-like tables to play games on: ``scene_of`` keyword arguments (``Scene``
+    fields as ``reallike_table`` gives them, plus the ``hand`` the game's moments show, a
+    hand, bare arm or sleeve, and the ``die_size``). Props stay off the field and out of
+    the home trays, since any position may be played on these tables. Seeded."""
+    rng = np.random.default_rng([seed, 4])
+    out = []
+    for _ in range(n):
+        kw = reallike_table(rng)
+        kw["cube"] = CubeSpec(1, "middle")
+        h = _reallike_hand(rng)
+        kw["hand"] = HandSpec(0.5, 0.78, 0.2, "bottom", h.kind, h.sleeve, h.skin)
+        kw["die_size"] = float(rng.uniform(0.55, 0.8)) if rng.random() < 0.5 else float(rng.uniform(0.8, 1.0))
+        out.append(kw)
+    return out
 
 
 def reallike_setup(scene: Scene) -> Scene:
