@@ -101,17 +101,20 @@ def _box_px(img: np.ndarray, box: tuple[float, float, float, float]) -> tuple[in
 
 def shadow(img: np.ndarray, box: tuple[float, float, float, float], alpha: float, angle: float) -> np.ndarray:
     """A lamp's soft shadow: the ellipse inscribed in ``box`` (image fractions),
-    rotated by ``angle``, darkened by ``alpha`` (0-1) with a blurred edge."""
+    rotated by ``angle``, darkened by ``alpha`` (0-1) with a blurred edge. Built at
+    an eighth of the resolution (a soft edge needs no more) and resized."""
     h, w = img.shape[:2]
-    x0, y0, x1, y1 = _box_px(img, box)
-    mask = np.zeros((h, w), np.uint8)
-    centre = ((x0 + x1) // 2, (y0 + y1) // 2)
-    axes = (max((x1 - x0) // 2, 1), max((y1 - y0) // 2, 1))
+    lw, lh = max(w // 8, 8), max(h // 8, 8)
+    x0, y0, x1, y1 = box
+    mask = np.zeros((lh, lw), np.uint8)
+    centre = (int(round((x0 + x1) / 2 * lw)), int(round((y0 + y1) / 2 * lh)))
+    axes = (max(int(round((x1 - x0) / 2 * lw)), 1), max(int(round((y1 - y0) / 2 * lh)), 1))
     cv2.ellipse(mask, centre, axes, angle, 0, 360, 255, -1, cv2.LINE_AA)
-    soft = max(min(axes) * 0.35, 2.0)
+    soft = max(min(axes) * 0.35, 0.5)
     blurred = np.asarray(cv2.GaussianBlur(mask, (0, 0), soft), np.float32)
     gain = (255 - blurred * alpha).astype(np.uint8)
-    out: np.ndarray = cv2.multiply(img, cv2.merge([gain, gain, gain]), scale=1.0 / 255.0)
+    g = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+    out: np.ndarray = cv2.multiply(img, cv2.merge([g, g, g]), scale=1.0 / 255.0)
     return out
 
 
@@ -134,6 +137,10 @@ def band(img: np.ndarray, box: tuple[float, float, float, float], alpha: float,
         scale = max(bh / 40.0, 0.3)
         thick = max(int(round(bh / 18)), 1)
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
+        if tw > x1 - x0 - 8:  # the text fits its band
+            scale *= (x1 - x0 - 8) / tw
+            thick = max(int(round(thick * (x1 - x0 - 8) / tw)), 1)
+            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
         org = (x0 + max((x1 - x0 - tw) // 2, 2), y0 + (bh + th) // 2)
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, (245, 245, 245), thick, cv2.LINE_AA)
     return out
