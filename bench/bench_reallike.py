@@ -10,7 +10,7 @@ current reader, calibrated two ways:
 It prints the per-spot error (a spot is a point, the bar or the trays, both colours;
 with and without the trays), confidently wrong spots (a colour's count wrong at
 confidence >= 0.9) per 10,000 spots, dice (legible: right / wrong / missed; small,
-under SMALL_DIE_PX px: given a value (right / wrong), said too small, missed;
+under SMALL_DIE_PX px: given a value (right / wrong), no value (too small), missed;
 phantom: a die read where none is; confidently wrong dice) and hands flagged.
 
 Part 2, games: ``--games`` random real-like games (``random_game`` on the tables of
@@ -18,7 +18,7 @@ Part 2, games: ``--games`` random real-like games (``random_game`` on the tables
 outputs, ``sim.drive``), half of them with a planted illegal play. It prints illegal
 calls on legal play and planted illegal plays caught, plus plays accepted.
 
-    .venv/bin/python bench/bench_reallike.py [--frames 200] [--games 6] [--seed 0]
+    .venv/bin/python bench/bench_reallike.py [--frames 120] [--games 6] [--seed 0] [--plain]
     .venv/bin/python bench/bench_reallike.py --frames 400 --games 200   # the issue's figures
 """
 
@@ -134,8 +134,8 @@ class FrameScore:
             tag = "small" if small else "legible"
             if got is None:
                 self.dice[f"{tag} missed"] += 1
-            elif _too_small(got):
-                self.dice[f"{tag} said too small"] += 1
+            elif _no_value(got):
+                self.dice[f"{tag} no value"] += 1
             elif got.value == t.value:
                 self.dice[f"{tag} right"] += 1
             else:
@@ -144,7 +144,7 @@ class FrameScore:
         for j, d in enumerate(obs.dice):
             if j not in used:
                 self.dice["phantom"] += 1
-                self.dice["confident phantom"] += (d.value_confidence >= CONFIDENT and not _too_small(d))
+                self.dice["confident phantom"] += (d.value_confidence >= CONFIDENT and not _no_value(d))
 
     def report(self, name: str) -> None:
         spots = max(self.spots, 1)
@@ -156,12 +156,12 @@ class FrameScore:
         print(f"  confidently wrong (>= {CONFIDENT}) spots: {self.confident_wrong} "
               f"= {10000 * self.confident_wrong / spots:.1f} per 10,000 spots; wrong spots by kind {dict(self.kinds)}")
         d = self.dice
-        legible = sum(d[f"legible {k}"] for k in ("right", "wrong", "missed", "said too small"))
-        small = sum(d[f"small {k}"] for k in ("right", "wrong", "missed", "said too small"))
+        legible = sum(d[f"legible {k}"] for k in ("right", "wrong", "missed", "no value"))
+        small = sum(d[f"small {k}"] for k in ("right", "wrong", "missed", "no value"))
         print(f"  dice: legible {legible}: right {d['legible right']}, wrong {d['legible wrong']}, "
-              f"missed {d['legible missed']}, said too small {d['legible said too small']}; "
+              f"missed {d['legible missed']}, found with no value {d['legible no value']}; "
               f"small (< {SMALL_DIE_PX:g} px) {small}: given a value {d['small right'] + d['small wrong']} "
-              f"(right {d['small right']}, wrong {d['small wrong']}), said too small {d['small said too small']}, "
+              f"(right {d['small right']}, wrong {d['small wrong']}), too small / no value {d['small no value']}, "
               f"missed {d['small missed']}; phantom {d['phantom']} ({d['confident phantom']} at >= {CONFIDENT}); "
               f"confidently wrong values {d['confidently wrong']}; tumbling seen "
               f"{d['tumbling seen']}/{d['tumbling seen'] + d['tumbling unseen']}")
@@ -174,8 +174,9 @@ def _conf(e: CountEvidence) -> float:
     return e.confidence
 
 
-def _too_small(d: Any) -> bool:
-    """Whether a die reading says it is too small to read (the reader to come may mark it)."""
+def _no_value(d: Any) -> bool:
+    """Whether a die reading gives no value: value 0, or marked too small to read
+    (a ``too_small`` attribute, which the reader to come may add)."""
     return bool(getattr(d, "too_small", False)) or d.value == 0
 
 
@@ -256,7 +257,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--frames", type=int, default=200, help="real-like frames to read (default 200)")
+    ap.add_argument("--frames", type=int, default=120, help="real-like frames to read (default 120; 400 for over 10,000 spots)")
     ap.add_argument("--games", type=int, default=6, help="real-like games through the app (default 6; the issue: 200)")
     ap.add_argument("--turns", type=int, default=8, help="turns a game (default 8)")
     ap.add_argument("--seed", type=int, default=0)

@@ -390,7 +390,8 @@ def test_game_tables_play_a_script() -> None:
 
 
 def test_sim_camera_plays_the_reallike_set() -> None:
-    with open_sim_camera("reallike:2", seed=5) as cam:
+    cam = open_sim_camera("reallike:2", seed=5)
+    with cam:
         frames = list(cam)
         truth = cam.last_truth
     assert len(frames) == 2 and truth is not None
