@@ -183,8 +183,11 @@ def _no_value(d: Any) -> bool:
 def frames(n: int, seed: int) -> None:
     scores = {"read": FrameScore(), "set-up": FrameScore()}
     mix: Counter[str] = Counter()
+    render_s: list[float] = []
     for i, scene in enumerate(reallike_scenes(n, seed)):
+        t0 = time.process_time()
         r = render(scene, seed * 100003 + i)
+        render_s.append(time.process_time() - t0)
         t = r.truth
         mix[f"{scene.width}x{scene.height}"] += 1
         mix[f"trays {scene.trays}"] += 1
@@ -200,7 +203,8 @@ def frames(n: int, seed: int) -> None:
                 sc.add(obs, t, time.process_time() - t0)
             except TavliError:
                 sc.fail(t)
-    print(f"real-like set: {n} frames, seed {seed}; {dict(sorted(mix.items()))}")
+    print(f"real-like set: {n} frames, seed {seed}; {dict(sorted(mix.items()))}; "
+          f"render CPU per frame: median {1000 * float(np.median(render_s)):.0f} ms")
     for mode, sc in scores.items():
         sc.report(f"reader, {mode} calibration")
 

@@ -424,8 +424,17 @@ def _free(x: float, y: float, r: float, discs: list[tuple[float, float, float]])
     return all((x - a) ** 2 + (y - b) ** 2 > (r + c + 3) ** 2 for a, b, c in discs)
 
 
-def _reallike_dice(rng: np.random.Generator, lay: L.Layout, discs: list[tuple[float, float, float]]) -> list[DieSpec]:
-    size = float(rng.uniform(0.55, 0.8)) if rng.random() < 0.5 else float(rng.uniform(0.8, 1.05))
+def _die_size(rng: np.random.Generator, width: int) -> float:
+    """A die's size: in 640x360 frames dice of 8-12 px; in 1280x720 frames small
+    (tournament) dice of 10-16 px half the time, else 15-21 px."""
+    if width < 1000:
+        return float(rng.uniform(0.95, 1.3))
+    return float(rng.uniform(0.55, 0.8)) if rng.random() < 0.5 else float(rng.uniform(0.8, 1.05))
+
+
+def _reallike_dice(rng: np.random.Generator, lay: L.Layout, discs: list[tuple[float, float, float]],
+                   width: int) -> list[DieSpec]:
+    size = _die_size(rng, width)
     n = int(rng.choice([0, 1, 2, 2, 2, 3]))
     left = rng.random() < 0.5
     bu = lay.bar_u
@@ -498,7 +507,7 @@ def reallike_scenes(n: int, seed: int = 0) -> list[Scene]:
         if cube.place in ("light", "dark"):
             cx, cy = lay.cube_xy(cube.place)
             discs.append((cx, cy, L.CUBE * 0.75))
-        dice = _reallike_dice(rng, lay, discs)
+        dice = _reallike_dice(rng, lay, discs, kw["width"])
         props = list(kw["props"])
         if rng.random() < 0.25:
             cup = _field_cup(rng, lay, discs)
@@ -528,7 +537,7 @@ def reallike_game_tables(n: int, seed: int = 0) -> list[dict[str, Any]]:
         kw["cube"] = CubeSpec(1, "middle")
         h = _reallike_hand(rng)
         kw["hand"] = HandSpec(0.5, 0.78, 0.2, "bottom", h.kind, h.sleeve, h.skin)
-        kw["die_size"] = float(rng.uniform(0.55, 0.8)) if rng.random() < 0.5 else float(rng.uniform(0.8, 1.0))
+        kw["die_size"] = min(_die_size(rng, kw["width"]), 1.0 if kw["width"] > 1000 else 1.3)
         out.append(kw)
     return out
 
