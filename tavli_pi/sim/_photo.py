@@ -11,7 +11,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-__all__ = ["lighting", "gaussian_blur", "noise", "jpeg", "motion_kernel", "shadow", "band"]
+__all__ = ["lighting", "gaussian_blur", "noise", "jpeg", "motion_kernel", "shadow", "band", "panel"]
 
 _LOW = (32, 18)  # low-resolution grid for light maps (w, h)
 
@@ -143,4 +143,37 @@ def band(img: np.ndarray, box: tuple[float, float, float, float], alpha: float,
             (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
         org = (x0 + max((x1 - x0 - tw) // 2, 2), y0 + (bh + th) // 2)
         cv2.putText(out, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, (245, 245, 245), thick, cv2.LINE_AA)
+    return out
+
+
+def panel(img: np.ndarray, box: tuple[float, float, float, float], colour: tuple[int, int, int], text: str) -> np.ndarray:
+    """An opaque broadcast panel: ``colour`` over ``box`` (image fractions), lines of
+    ``text`` (split at "|") in white, and two die-like logos (a red die showing 1 and
+    a white one showing 3), as on the WTC 2022 stream."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = _box_px(img, box)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    out = img.copy()
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return out
+    out[y0:y1, x0:x1] = colour
+    bw = x1 - x0
+    s = max(bw // 7, 4)
+    for k, (body, pip, pips) in enumerate((((40, 40, 200), (245, 245, 245), ((0, 0),)),
+                                            ((240, 240, 240), (30, 30, 30), ((-1, -1), (0, 0), (1, 1))))):
+        cx, cy = x0 + bw // 4 + k * bw // 2, y0 + s + 4
+        cv2.rectangle(out, (cx - s // 2, cy - s // 2), (cx + s // 2, cy + s // 2), body, -1, cv2.LINE_AA)
+        for a, b in pips:
+            cv2.circle(out, (cx + a * s // 4, cy + b * s // 4), max(s // 9, 1), pip, -1, cv2.LINE_AA)
+    lines = [t for t in text.split("|") if t]
+    y = y0 + 2 * s + 12
+    for t in lines:
+        scale = 0.4
+        (tw, th), _ = cv2.getTextSize(t, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
+        scale *= min((bw - 8) / max(tw, 1), 2.0)
+        (tw, th), _ = cv2.getTextSize(t, cv2.FONT_HERSHEY_DUPLEX, scale, 1)
+        y += th + 8
+        if y > y1 - 4:
+            break
+        cv2.putText(out, t, (x0 + (bw - tw) // 2, y), cv2.FONT_HERSHEY_DUPLEX, scale, (240, 230, 230), 1, cv2.LINE_AA)
     return out

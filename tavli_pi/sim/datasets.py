@@ -286,6 +286,7 @@ _INSERTS = ((26, 26, 28), (232, 234, 236), (40, 82, 34), (40, 40, 140))
 _WORDS = ("BACKGAMMON", "TAVLI", "WTC 2022", "PINETTI", "CLUB", "1 2 3", "MONTE CARLO", "XG")
 _INKS = ((60, 170, 214), (236, 236, 236), (24, 24, 24))
 _BANDS = ("WORLD TEAM CHAMPIONSHIPS 2022", "YOKOTA 1   MEZINI 0", "LIVE", "MATCH TO 11", "QLASH")
+_PANELS = ("YOKOTA|WORLD TEAM|CHAMPIONSHIPS|2022|MEZINI", "MATCH TO 11|SCORE 3 - 1", "LIVE|QLASH|TAVLI CUP")
 _SLEEVES = ((150, 150, 152), (170, 140, 230), (90, 50, 40), (230, 232, 234), (40, 40, 44))
 _SKINS = ((118, 150, 205), (96, 128, 180), (70, 96, 140), (150, 180, 226))
 _CUPS = ((28, 26, 24), (30, 50, 90), (40, 40, 150), (24, 70, 30))
@@ -399,6 +400,18 @@ def reallike_table(rng: np.random.Generator) -> dict[str, Any]:
         overlays.append(Overlay("shadow", (x0, y0, x0 + float(rng.uniform(0.3, 0.7)), y0 + float(rng.uniform(0.3, 0.7))),
                                 float(rng.uniform(0.2, 0.5)), angle=float(rng.uniform(0, 180))))
     lay = L.layout(home, trays, bar)
+    if rng.random() < 0.3:  # an opaque broadcast panel on the table beside the board, never over it
+        from tavli_pi.sim._pose import homography, project
+
+        bx0, by0, bx1, by1 = lay.board_rect
+        q = project(homography(pose, lay, width, height), np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]))
+        left, right = float(q[:, 0].min()) / width, float(q[:, 0].max()) / width
+        room = max(left, 1.0 - right)
+        if room > 0.1:
+            pw = min(room - 0.02, 0.22)
+            x0 = 0.005 if left >= 1.0 - right else 1.0 - pw - 0.005
+            overlays.append(Overlay("panel", (x0, 0.1, x0 + pw, 0.9), 1.0, _choice(rng, ((60, 60, 60), (90, 40, 20))),
+                                    _choice(rng, _PANELS)))
     place = str(rng.choice(["middle", "light", "dark", "none"], p=[0.5, 0.15, 0.15, 0.2]))
     return {
         "look": look, "build": _reallike_build(rng, bar), "trays": trays, "home": home, "pose": pose,

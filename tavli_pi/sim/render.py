@@ -239,6 +239,8 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
     for ov in scene.overlays:
         if ov.kind == "band":
             image = _photo.band(image, ov.box, ov.alpha, ov.colour, ov.text)
+        elif ov.kind == "panel":
+            image = _photo.panel(image, ov.box, ov.colour, ov.text)
     image = _photo.gaussian_blur(image, look.blur)
     ns = seed if noise_seed is None else int(noise_seed)
     image = _photo.noise(image, look.noise, np.random.default_rng([ns & 0xFFFFFFFF, 5]))

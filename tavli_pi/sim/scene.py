@@ -250,11 +250,13 @@ class Prop:
 @dataclass(frozen=True, slots=True)
 class Overlay:
     """Something over the picture, not on the board: a broadcast ``"band"``
-    (a semi-transparent strip with lettering), a lamp ``"shadow"`` (a
-    soft-edged darker patch). The box is in fractions of the image (x0, y0,
-    x1, y1); ``alpha`` is the band's opacity or the shadow's darkening."""
+    (a semi-transparent strip with lettering), a broadcast ``"panel"`` (opaque,
+    with lines of ``text`` split at "|" and die-like logos showing 1 and 3), a
+    lamp ``"shadow"`` (a soft-edged darker patch). The box is in fractions of
+    the image (x0, y0, x1, y1); ``alpha`` is the band's opacity or the
+    shadow's darkening (a panel is always opaque)."""
 
-    kind: Literal["band", "shadow"]
+    kind: Literal["band", "shadow", "panel"]
     box: tuple[float, float, float, float]
     alpha: float = 0.4
     colour: BGR = (60, 30, 20)
@@ -262,8 +264,8 @@ class Overlay:
     angle: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.kind not in ("band", "shadow"):
-            raise ConfigError(f"overlay kind {self.kind!r} is not band or shadow")
+        if self.kind not in ("band", "shadow", "panel"):
+            raise ConfigError(f"overlay kind {self.kind!r} is not band, panel or shadow")
         if not 0.0 <= self.alpha <= 1.0:
             raise ConfigError(f"overlay alpha {self.alpha} is outside 0-1")
 

@@ -396,3 +396,27 @@ def test_sim_camera_plays_the_reallike_set() -> None:
         truth = cam.last_truth
     assert len(frames) == 2 and truth is not None
     assert frames[-1].image.shape[1::-1] == truth.size
+
+
+def test_broadcast_panels_hide_nothing_on_the_board() -> None:
+    """An opaque panel (with die-like logos) lies on the table beside the board, never over it."""
+    scenes = [s for s in reallike_scenes(40, 0) if any(o.kind == "panel" for o in s.overlays)]
+    assert scenes
+    s = scenes[0]
+    r = render(s, 0)
+    plain = render(dataclasses.replace(s, overlays=tuple(o for o in s.overlays if o.kind != "panel")), 0)
+    panel = next(o for o in s.overlays if o.kind == "panel")
+    w, h = s.width, s.height
+    x0, y0, x1, y1 = panel.box[0] * w, panel.box[1] * h, panel.box[2] * w, panel.box[3] * h
+    ys, xs = np.nonzero(cv2.absdiff(plain.image, r.image).max(axis=2) > 0)
+    assert xs.min() >= x0 - 1 and xs.max() <= x1 + 1 and ys.min() >= y0 - 1 and ys.max() <= y1 + 1
+    assert r.truth.dice == plain.truth.dice and "panel" in r.truth.overlays
+    for sc in scenes:
+        rr = render(sc, 0)
+        assert rr.truth.layout is not None and rr.truth.homography is not None
+        bx0, by0, bx1, by1 = rr.truth.layout.board_rect
+        from tavli_pi.sim._pose import project
+
+        q = project(rr.truth.homography, np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]))
+        p = next(o for o in sc.overlays if o.kind == "panel")
+        assert p.box[2] * sc.width <= q[:, 0].min() or p.box[0] * sc.width >= q[:, 0].max()
