@@ -344,7 +344,7 @@ def test_reallike_set_covers_the_real_variety_with_complete_truth() -> None:
     assert {s.hand.kind for s in scenes if s.hand is not None} == {"hand", "arm", "sleeve"}
     assert any(s.build.insert is not None for s in scenes)
     assert any(p.kind == "logo" for s in scenes for p in s.build.prints)
-    assert {o.kind for s in scenes for o in s.overlays} == {"band", "shadow"}
+    assert {o.kind for s in scenes for o in s.overlays} == {"band", "shadow", "panel"}
     assert any(p.kind == "cup" and 0 <= p.u <= 1 and 0 <= p.v <= 1 for s in scenes for p in s.props)
     sizes = [d.size for s in scenes for d in s.dice]
     assert min(sizes) < 0.65 and max(sizes) > 0.9
