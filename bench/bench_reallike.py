@@ -184,6 +184,8 @@ def frames(n: int, seed: int) -> None:
     scores = {"read": FrameScore(), "set-up": FrameScore()}
     mix: Counter[str] = Counter()
     render_s: list[float] = []
+    # per-spot error by feature, set-up calibration: feature -> [wrong spots, spots]
+    by: dict[str, list[int]] = {}
     for i, scene in enumerate(reallike_scenes(n, seed)):
         t0 = time.process_time()
         r = render(scene, seed * 100003 + i)
@@ -200,16 +202,43 @@ def frames(n: int, seed: int) -> None:
                     cal = calibrate_read(r) if mode == "read" else calibrate_setup(setup)
                 t0 = time.process_time()
                 obs = BoardReader(cal).read(r.image)
+                wrong0 = sc.wrong
                 sc.add(obs, t, time.process_time() - t0)
             except TavliError:
+                wrong0 = sc.wrong
                 sc.fail(t)
+            if mode == "set-up":
+                for f in _features(scene):
+                    acc = by.setdefault(f, [0, 0])
+                    acc[0] += sc.wrong - wrong0
+                    acc[1] += 26
     print(f"real-like set: {n} frames, seed {seed}; {dict(sorted(mix.items()))}; "
           f"render CPU per frame: median {1000 * float(np.median(render_s)):.0f} ms")
     for mode, sc in scores.items():
         sc.report(f"reader, {mode} calibration")
+    print("  per-spot error by feature (set-up calibration): " + ", ".join(
+        f"{f} {100 * w / max(k, 1):.1f}%" for f, (w, k) in sorted(by.items())))
 
 
-def games(n: int, seed: int, turns: int, plain: bool = False) -> None:
+def _features(scene: Any) -> list[str]:
+    """The features of a real-like scene the per-feature figures are split by."""
+    out = [scene.look.board, f"trays {scene.trays}", "bar >= 70" if scene.build.bar >= 70 else "bar < 70",
+           f"{scene.width}x{scene.height}"]
+    if scene.build.insert is not None:
+        out.append("tray lining")
+    if scene.build.prints:
+        out.append("prints")
+    out += [f"overlay {o.kind}" for o in scene.overlays]
+    if any(p.kind == "cup" and 0 <= p.u <= 1 and 0 <= p.v <= 1 for p in scene.props):
+        out.append("cup on field")
+    if scene.hand is not None:
+        out.append(f"{scene.hand.kind} over board")
+    if abs(scene.pose.rotation_deg) > 90:
+        out.append("light at top")
+    return out
+
+
+def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = False) -> None:
     from gpiozero.pins.mock import MockFactory
 
     from tavli_pi.app import TableApp
@@ -253,6 +282,13 @@ def games(n: int, seed: int, turns: int, plain: bool = False) -> None:
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
         accepted += sum(s.kinds.count("play_accepted") for s in steps)
         setups += any("setup_checked" in s.kinds for s in steps)
+        if verbose:
+            look, build = kw.get("look"), kw.get("build")
+            print(f"  game {g}: {getattr(look, 'board', '?')}, trays {kw.get('trays', 'home')}, "
+                  f"bar {getattr(build, 'bar', 44)}, {kw.get('width', 1280)} px, hand {getattr(kw.get('hand'), 'kind', 'hand')}: "
+                  f"set-up {'read' if any('setup_checked' in s.kinds for s in steps) else 'never read'}, "
+                  f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
+                  f"planted at {[w.start for w in windows]}")
     print(f"referee over {n} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
           f"{time.monotonic() - t0:.0f} s:")
     print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
@@ -265,6 +301,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=6, help="real-like games through the app (default 6; the issue: 200)")
     ap.add_argument("--turns", type=int, default=8, help="turns a game (default 8)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--verbose", action="store_true", help="one line a game: its table and what the referee did")
     ap.add_argument("--plain", action="store_true", help="play the games on the plain e2e-test table instead "
                     "(checks the harness: today's reader follows those games)")
     args = ap.parse_args()
@@ -273,7 +310,7 @@ def main() -> None:
     if args.frames:
         frames(args.frames, args.seed)
     if args.games:
-        games(args.games, args.seed, args.turns, args.plain)
+        games(args.games, args.seed, args.turns, args.plain, args.verbose)
 
 
 if __name__ == "__main__":
