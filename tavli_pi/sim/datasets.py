@@ -506,7 +506,7 @@ def _reallike_hand(rng: np.random.Generator) -> HandSpec:
 
 def reallike_scenes(n: int, seed: int = 0) -> list[Scene]:
     """``n`` real-like scenes (seeded): a random table (``reallike_table``), 15 checkers a
-    colour on points (stacks up to 15), bar and trays, 0-3 dice of 8-24 px, a dice cup on
+    colour on points (stacks up to 15), bar and trays (or, one time in twenty, none at all), 0-3 dice of 8-24 px, a dice cup on
     the field one time in four, a hand, bare arm or sleeve one time in four."""
     rng = np.random.default_rng([seed, 3])
     out = []
@@ -514,6 +514,8 @@ def reallike_scenes(n: int, seed: int = 0) -> list[Scene]:
         kw = reallike_table(rng)
         tall = rng.random() < 0.4
         light, dark, bar, off = random_layout(rng, cap=15 if tall else 6, max_bar=2, max_off=6, min_cap=6 if tall else 1)
+        if rng.random() < 0.05:  # an empty board (as the beech photo in boards/more): nothing anywhere
+            light, dark, bar, off = (0,) * 24, (0,) * 24, (0, 0), (0, 0)
         lay = L.layout(kw["home"], kw["trays"], kw["build"].bar)
         discs = _discs(light, dark, bar, lay)
         cube: CubeSpec = kw["cube"]

@@ -113,6 +113,13 @@ class Truth:
     overlays: tuple[str, ...] = ()  # kinds of the overlays over the picture
     size: tuple[int, int] = (0, 0)  # image width, height
 
+    def to_image(self, pts: np.ndarray | list[tuple[float, float]]) -> np.ndarray:
+        """Canonical-board pixels (``layout`` coordinates: ``point_x``, ``stack``,
+        ``tray_box``...) to image pixels, (N, 2)."""
+        if self.homography is None:
+            raise ValueError("this truth has no homography")
+        return project(self.homography, np.asarray(pts, np.float64))
+
     def to_observation(self, frame_index: int = 0) -> Observation:
         """What a perfect vision would report for this frame (certain counts)."""
         def spot(a: int, b: int) -> SpotEvidence:
