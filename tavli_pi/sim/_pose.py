@@ -35,7 +35,7 @@ def _rx(a: float) -> np.ndarray:
 def homography(pose: CameraPose, lay: L.Layout, width: int, height: int) -> np.ndarray:
     """3x3 matrix mapping canonical pixels to image pixels."""
     f = float(width)
-    s0 = min(FIELD_FILL * height / L.FH, 0.75 * width / L.FW)
+    s0 = min(FIELD_FILL * height / L.FH, 0.75 * width / lay.fw)
     dist = f * pose.height / s0  # camera distance in canonical pixels
     d = math.radians(pose.tilt_dir_deg)
     rot = _rz(math.radians(pose.rotation_deg)) @ _rz(d) @ _rx(-math.radians(pose.tilt_deg)) @ _rz(-d)
@@ -44,7 +44,7 @@ def homography(pose: CameraPose, lay: L.Layout, width: int, height: int) -> np.n
     k = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
     # board plane (X, Y, 0) -> camera: rot @ (X, Y, 0) + (0, 0, dist)
     ext = np.column_stack([rot[:, 0], rot[:, 1], np.array([0.0, 0.0, dist])])
-    fcx = lay.fx0 + L.FW / 2
+    fcx = lay.fx0 + lay.fw / 2
     fcy = lay.fy0 + L.FH / 2
     to_centre = np.array([[1.0, 0, -fcx], [0, 1.0, -fcy], [0, 0, 1.0]])
     h = k @ ext @ to_centre

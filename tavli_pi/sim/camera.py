@@ -123,8 +123,8 @@ def open_sim_camera(spec: str = "", **kw: Any) -> SimCamera:
 
     ``sim:`` or ``sim:start[:N]`` shows the starting position (N frames,
     default endless); ``sim:demo`` plays the demo's scripted match, with its
-    players' button presses (:class:`ScriptCamera`); ``sim:easy:N`` and ``sim:hard:N`` play N scenes of
-    the seeded datasets. ``kw`` goes to ``SimCamera`` (fps, seed, clock) and,
+    players' button presses (:class:`ScriptCamera`); ``sim:easy:N``, ``sim:hard:N`` and
+    ``sim:reallike:N`` play N scenes of the seeded datasets. ``kw`` goes to ``SimCamera`` (fps, seed, clock) and,
     under ``scenes=``, replaces the spec by any iterable of scenes.
     """
     if "scenes" in kw:
@@ -145,12 +145,12 @@ def open_sim_camera(spec: str = "", **kw: Any) -> SimCamera:
 
         kw.setdefault("seed", 7)
         return ScriptCamera(demo_match(), **kw)
-    if kind in ("easy", "hard"):
+    if kind in ("easy", "hard", "reallike"):
         from tavli_pi.sim import datasets
 
-        make = datasets.easy_scenes if kind == "easy" else datasets.hard_scenes
+        make = {"easy": datasets.easy_scenes, "hard": datasets.hard_scenes, "reallike": datasets.reallike_scenes}[kind]
         return SimCamera(make(count if count is not None else 20, seed), **kw)
-    raise CameraError(f"unknown simulator source sim:{spec}; use sim:start, sim:demo, sim:easy:N or sim:hard:N")
+    raise CameraError(f"unknown simulator source sim:{spec}; use sim:start, sim:demo, sim:easy:N, sim:hard:N or sim:reallike:N")
 
 
 class ScriptCamera(SimCamera):

@@ -26,10 +26,10 @@ import cv2
 import numpy as np
 
 from tavli_pi.sim import _draw, _layout as L, _photo
-from tavli_pi.sim._boards import DESIGNS, Design, empty_board
+from tavli_pi.sim._boards import DESIGNS, Design, empty_board, print_box
 from tavli_pi.sim._dice import draw_die, footprint, side_values
 from tavli_pi.sim._pose import homography, project
-from tavli_pi.sim.scene import DieSpec, Scene
+from tavli_pi.sim.scene import DieSpec, Overlay, Scene
 from tavli_pi.vision.observation import (
     MAX_COUNT,
     CubeReading,
@@ -39,7 +39,7 @@ from tavli_pi.vision.observation import (
     certain,
 )
 
-__all__ = ["TruthDie", "Truth", "Rendered", "render", "die_half", "BAR_U"]
+__all__ = ["TruthDie", "TruthProp", "TruthPrint", "Truth", "Rendered", "render", "die_half", "BAR_U"]
 
 Half = Literal["left", "right", "bar", "outside"]
 
@@ -60,6 +60,31 @@ class TruthDie:
     on_checker: bool
     half: Half
     moving: bool = False
+    size_px: float = 0.0  # the die's edge in image pixels (added field)
+
+
+Where = Literal["field", "frame", "tray", "table"]
+
+
+@dataclass(frozen=True, slots=True)
+class TruthProp:
+    """A prop (dice cup, pencil, pad, clock) in the image: its centre, the
+    radius in image px of a circle that holds it, and what it lies on."""
+
+    kind: str
+    xy: tuple[float, float]
+    radius_px: float
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class TruthPrint:
+    """Lettering or a logo on the board: its kind and its box in the image
+    (x0, y0, x1, y1, the projected canonical box's bounds). Never a die."""
+
+    kind: str
+    text: str
+    box: tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +104,21 @@ class Truth:
     home: str = "bottom-right"
     trays: str = "home"
     homography: np.ndarray | None = None  # canonical px -> image px (3x3)
+    # -- added fields (the real-like set) ------------------------------------------
+    bar_u: tuple[float, float] = BAR_U  # the bar's extent in field u
+    layout: L.Layout | None = None  # the canonical board's geometry (points, trays)
+    props: tuple[TruthProp, ...] = ()
+    prints: tuple[TruthPrint, ...] = ()
+    hand_kind: str = ""  # "", "hand", "arm" or "sleeve"
+    overlays: tuple[str, ...] = ()  # kinds of the overlays over the picture
+    size: tuple[int, int] = (0, 0)  # image width, height
+
+    def to_image(self, pts: np.ndarray | list[tuple[float, float]]) -> np.ndarray:
+        """Canonical-board pixels (``layout`` coordinates: ``point_x``, ``stack``,
+        ``tray_box``...) to image pixels, (N, 2)."""
+        if self.homography is None:
+            raise ValueError("this truth has no homography")
+        return project(self.homography, np.asarray(pts, np.float64))
 
     def to_observation(self, frame_index: int = 0) -> Observation:
         """What a perfect vision would report for this frame (certain counts)."""
@@ -109,13 +149,13 @@ class Rendered:
     truth: Truth
 
 
-def die_half(u: float, v: float) -> Half:
+def die_half(u: float, v: float, bar_u: tuple[float, float] = BAR_U) -> Half:
     """Which half a die centred at field (u, v) lies in, from the light player's seat."""
     if not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0):
         return "outside"
-    if BAR_U[0] <= u <= BAR_U[1]:
+    if bar_u[0] <= u <= bar_u[1]:
         return "bar"
-    return "left" if u < BAR_U[0] else "right"
+    return "left" if u < bar_u[0] else "right"
 
 
 def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Rendered:
@@ -128,9 +168,10 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
     seed = int(seed)
     def stream(*key: int) -> np.random.Generator:
         return np.random.default_rng([seed & 0xFFFFFFFF, *key])
-    lay = L.layout(scene.home, scene.trays)
+    lay = L.layout(scene.home, scene.trays, scene.build.bar)
     d = DESIGNS[scene.look.board]
-    canvas = empty_board(scene.look.board, scene.home, scene.trays).copy()
+    canvas = empty_board(scene.look.board, scene.home, scene.trays, scene.build).copy()
+    st = d.checker
 
     for point in range(1, 25):
         nl, nd = scene.light[point - 1], scene.dark[point - 1]
@@ -138,11 +179,15 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
             continue
         for k, (x, y) in enumerate(lay.stack(point, nl + nd)):
             light = k < nl
-            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim)
+            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
     for light, n in ((True, scene.bar[0]), (False, scene.bar[1])):
         for x, y in lay.bar_stack(light, n):
-            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim)
+            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
     for light, n in ((True, scene.off[0]), (False, scene.off[1])):
+        if scene.trays == "none":
+            for x, y in lay.table_pile(light, n):
+                _draw.pile(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
+            continue
         for x, y in lay.tray_stripes(light, n):
             _draw.stripe(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim)
 
@@ -159,14 +204,32 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
         _die(canvas, spec, lay, d, stream(1, k), px_per_canon)
         x, y = lay.uv_to_px(spec.u, spec.v)
         xy = project(h, np.array([[x, y]]))[0]
+        edge = L.DIE * spec.size * (1.08 if spec.pose == "on_checker" else 1.0)
+        ends = project(h, np.array([[x - edge / 2, y], [x + edge / 2, y], [x, y - edge / 2], [x, y + edge / 2]]))
+        size_px = float(np.sqrt(np.hypot(*(ends[1] - ends[0])) * np.hypot(*(ends[3] - ends[2]))))
         truth_dice.append(TruthDie(
             xy=(float(xy[0]), float(xy[1])),
             value=spec.value,
             flat=spec.pose == "flat" and spec.motion_blur == 0,
             on_checker=spec.pose in ("leaning", "on_checker"),
-            half=die_half(spec.u, spec.v),
+            half=die_half(spec.u, spec.v, lay.bar_u),
             moving=spec.motion_blur > 0,
+            size_px=size_px,
         ))
+    truth_props = []
+    for pr in scene.props:
+        x, y = lay.uv_to_px(pr.u, pr.v)
+        _draw.prop(canvas, pr.kind, x, y, pr.size, pr.colour, pr.angle)
+        rad = _draw.prop_radius(pr.kind, pr.size)
+        pts = project(h, np.array([[x, y], [x + rad, y], [x, y + rad]]))
+        r_px = float(max(np.hypot(*(pts[1] - pts[0])), np.hypot(*(pts[2] - pts[0]))))
+        truth_props.append(TruthProp(pr.kind, (float(pts[0, 0]), float(pts[0, 1])), r_px, _where(lay, x, y)))
+    truth_prints = []
+    for pt in scene.build.prints:
+        bx0, by0, bx1, by1 = print_box(lay, pt)
+        q = project(h, np.array([[bx0, by0], [bx1, by0], [bx1, by1], [bx0, by1]]))
+        truth_prints.append(TruthPrint(pt.kind, pt.text, (float(q[:, 0].min()), float(q[:, 1].min()),
+                                                            float(q[:, 0].max()), float(q[:, 1].max()))))
 
     image = cv2.warpPerspective(
         canvas, h, (scene.width, scene.height), flags=cv2.INTER_LINEAR,
@@ -174,9 +237,17 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
     )
     if scene.hand is not None:
         _hand(image, scene, lay, h, px_per_canon, stream(3))
+    for ov in scene.overlays:
+        if ov.kind == "shadow":
+            image = _photo.shadow(image, ov.box, ov.alpha, ov.angle)
     look = scene.look
     if look.light_gradient > 0 or look.glare > 0:
         image = _photo.lighting(image, look.light_gradient, look.glare, stream(4))
+    for ov in scene.overlays:
+        if ov.kind == "band":
+            image = _photo.band(image, ov.box, ov.alpha, ov.colour, ov.text)
+        elif ov.kind == "panel":
+            image = _photo.panel(image, ov.box, ov.colour, ov.text)
     image = _photo.gaussian_blur(image, look.blur)
     ns = seed if noise_seed is None else int(noise_seed)
     image = _photo.noise(image, look.noise, np.random.default_rng([ns & 0xFFFFFFFF, 5]))
@@ -197,6 +268,13 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
         home=scene.home,
         trays=scene.trays,
         homography=h,
+        bar_u=lay.bar_u,
+        layout=lay,
+        props=tuple(truth_props),
+        prints=tuple(truth_prints),
+        hand_kind="" if scene.hand is None else scene.hand.kind,
+        overlays=tuple(o.kind for o in scene.overlays),
+        size=(scene.width, scene.height),
     )
     return Rendered(image=image, truth=truth)
 
@@ -205,7 +283,7 @@ def _hand(image: np.ndarray, scene: Scene, lay: L.Layout, h: np.ndarray, px_per_
     assert scene.hand is not None
     spec = scene.hand
     hx, hy = lay.uv_to_px(spec.u, spec.v)
-    jitter = float(rng.uniform(-0.3, 0.3)) * spec.size * L.FW
+    jitter = float(rng.uniform(-0.3, 0.3)) * spec.size * lay.fw
     reach = 2.0 * L.FH
     start = {
         "bottom": (hx + jitter, hy + reach),
@@ -214,7 +292,21 @@ def _hand(image: np.ndarray, scene: Scene, lay: L.Layout, h: np.ndarray, px_per_
         "right": (hx + reach, hy + jitter),
     }[spec.from_side]
     p = project(h, np.array([[hx, hy], start]))
-    _draw.hand(image, float(p[0, 0]), float(p[0, 1]), spec.size * L.FW * px_per_canon, float(p[1, 0]), float(p[1, 1]))
+    _draw.hand(image, float(p[0, 0]), float(p[0, 1]), spec.size * lay.fw * px_per_canon, float(p[1, 0]), float(p[1, 1]),
+               spec.kind, spec.sleeve, spec.skin)
+
+
+def _where(lay: L.Layout, x: float, y: float) -> Where:
+    """What the canonical point (x, y) lies on: the field, a tray, the frame or the table."""
+    u, v = lay.px_to_uv(x, y)
+    if 0.0 <= u <= 1.0 and 0.0 <= v <= 1.0:
+        return "field"
+    if lay.trays != "none":
+        for tx0 in lay.tray_columns:
+            if tx0 <= x <= tx0 + L.TRAY and lay.fy0 <= y <= lay.fy0 + L.FH:
+                return "tray"
+    bx0, by0, bx1, by1 = lay.board_rect
+    return "frame" if bx0 <= x <= bx1 and by0 <= y <= by1 else "table"
 
 
 def _local_scale(h: np.ndarray, lay: L.Layout) -> float:
@@ -228,14 +320,14 @@ def _die(
 ) -> None:
     x, y = lay.uv_to_px(spec.u, spec.v)
     sides = side_values(spec.value, rng)
-    tilt, scale, shadow = 0.0, 1.0, 3.0
+    tilt, scale, shadow = 0.0, spec.size, 3.0 * spec.size
     if spec.pose == "cocked":
         tilt = spec.tilt_deg if spec.tilt_deg is not None else float(rng.uniform(*_COCKED_TILT))
     elif spec.pose == "leaning":
         tilt = spec.tilt_deg if spec.tilt_deg is not None else float(rng.uniform(*_LEANING_TILT))
         shadow = 5.0
     elif spec.pose == "on_checker":
-        scale, shadow = 1.08, 7.0
+        scale, shadow = 1.08 * spec.size, 7.0
     if spec.motion_blur > 0 and spec.pose == "flat":
         tilt = float(rng.uniform(10.0, 40.0))  # a tumbling die is never square to the board
     if spec.motion_blur <= 0:

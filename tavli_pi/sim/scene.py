@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from tavli_pi.errors import ConfigError
 from tavli_pi.rules.position import Position, Side
+from tavli_pi.sim import _layout as L
 
 __all__ = [
     "DiePose",
@@ -30,6 +31,13 @@ __all__ = [
     "Home",
     "TraySide",
     "BOARDS",
+    "REAL_BOARDS",
+    "ALL_BOARDS",
+    "HandKind",
+    "Print",
+    "Build",
+    "Prop",
+    "Overlay",
     "DieSpec",
     "CubeSpec",
     "HandSpec",
@@ -43,10 +51,15 @@ DiePose = Literal["flat", "cocked", "leaning", "on_checker"]
 CubePlace = Literal["middle", "light", "dark", "none"]
 HandSide = Literal["bottom", "top", "left", "right"]
 Home = Literal["bottom-right", "bottom-left"]
-TraySide = Literal["home", "away"]
+TraySide = Literal["home", "away", "both", "none"]
+HandKind = Literal["hand", "arm", "sleeve"]
+BGR = tuple[int, int, int]
 
-#: The board designs ``Look.board`` accepts.
+#: The board designs of the easy and hard sets (``Look.board`` accepts these and ``REAL_BOARDS``).
 BOARDS: tuple[str, ...] = ("tournament", "wood", "green")
+#: Designs after the real boards in ../shared/data/real/boards (the real-like set).
+REAL_BOARDS: tuple[str, ...] = ("metal", "pinetti", "rosewood", "beech", "club")
+ALL_BOARDS: tuple[str, ...] = BOARDS + REAL_BOARDS
 
 _DIE_POSES = ("flat", "cocked", "leaning", "on_checker")
 _CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
@@ -61,7 +74,8 @@ class DieSpec:
     a checker or the frame (more tilted); ``"on_checker"`` lying on top of a
     checker. ``motion_blur`` > 0 (pixels) means the die is still tumbling.
     ``tilt_deg`` (added field) overrides the default tilt of a cocked or
-    leaning die.
+    leaning die. ``size`` (added field) scales the die's edge (1.0 = 24
+    canonical px, 0.44 of a point's width; tournament dice are smaller).
     """
 
     value: int
@@ -71,6 +85,7 @@ class DieSpec:
     pose: DiePose = "flat"
     motion_blur: float = 0.0
     tilt_deg: float | None = None
+    size: float = 1.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.value <= 6:
@@ -79,6 +94,8 @@ class DieSpec:
             raise ConfigError(f"die pose {self.pose!r} is not one of {_DIE_POSES}")
         if self.motion_blur < 0:
             raise ConfigError("motion_blur is a length in pixels and cannot be negative")
+        if not 0.2 <= self.size <= 2.0:
+            raise ConfigError(f"die size {self.size} is outside 0.2-2.0 (1.0 = the default die)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +117,23 @@ class HandSpec:
     """A hand reaching in from one side of the board to field point (u, v).
 
     ``size`` is the palm's width as a fraction of the field's width (0.1-0.3
-    looks like a real hand).
+    looks like a real hand). Added fields: ``kind`` ``"hand"`` (a palm and
+    fingers on a short bare forearm), ``"arm"`` (a long bare forearm across
+    the board), ``"sleeve"`` (a sleeve down to the wrist, only the hand
+    bare); ``sleeve`` and ``skin`` colours (None: the defaults).
     """
 
     u: float
     v: float
     size: float = 0.18
     from_side: HandSide = "bottom"
+    kind: HandKind = "hand"
+    sleeve: BGR | None = None
+    skin: BGR | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("hand", "arm", "sleeve"):
+            raise ConfigError(f"hand kind {self.kind!r} is not hand, arm or sleeve")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +178,96 @@ class Look:
     jpeg_quality: int | None = None
 
     def __post_init__(self) -> None:
-        if self.board not in BOARDS:
-            raise ConfigError(f"unknown board design {self.board!r}: use one of {BOARDS}")
+        if self.board not in ALL_BOARDS:
+            raise ConfigError(f"unknown board design {self.board!r}: use one of {ALL_BOARDS}")
         if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
             raise ConfigError("jpeg_quality must be 1-100 (or None for no re-encode)")
+
+
+@dataclass(frozen=True, slots=True)
+class Print:
+    """Lettering or a logo printed or engraved on the board, under the checkers.
+
+    ``(u, v)``: its centre in field coordinates (outside 0-1: on the frame);
+    ``size``: its height as a fraction of the field height; ``colour``: None
+    for an engraving (a darker shade of the surface under it). A ``"logo"``
+    is a ring round a die-like square of dots (as tournament logos are);
+    ``"text"`` is ``text`` in capitals.
+    """
+
+    kind: Literal["text", "logo"]
+    u: float
+    v: float
+    text: str = ""
+    size: float = 0.06
+    colour: BGR | None = None
+    angle: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("text", "logo"):
+            raise ConfigError(f"print kind {self.kind!r} is not text or logo")
+        if self.kind == "text" and not self.text:
+            raise ConfigError("a text print needs its text")
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """How the board is built (real boards differ): the bar's width in
+    canonical pixels (points are 54 wide; 30-220), the trays' lining colour
+    (``insert``; None = bare tray), and what is printed on the field."""
+
+    bar: int = L.BAR
+    insert: BGR | None = None
+    prints: tuple[Print, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 20 <= self.bar <= 240:
+            raise ConfigError(f"bar width {self.bar} is outside 20-240 canonical px")
+
+
+PropKind = Literal["cup", "pencil", "pad", "clock"]
+
+
+@dataclass(frozen=True, slots=True)
+class Prop:
+    """Something else on the table: a dice cup (upright, seen from above), a
+    pencil, a score pad or a game clock, centred at field ``(u, v)`` (outside
+    0-1: on the frame, in a tray or on the table). ``size`` scales it; a cup of
+    size 1 is 1.5 checkers across."""
+
+    kind: PropKind
+    u: float
+    v: float
+    size: float = 1.0
+    colour: BGR = (28, 26, 24)
+    angle: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("cup", "pencil", "pad", "clock"):
+            raise ConfigError(f"prop kind {self.kind!r} is not cup, pencil, pad or clock")
+
+
+@dataclass(frozen=True, slots=True)
+class Overlay:
+    """Something over the picture, not on the board: a broadcast ``"band"``
+    (a semi-transparent strip with lettering), a broadcast ``"panel"`` (opaque,
+    with lines of ``text`` split at "|" and die-like logos showing 1 and 3), a
+    lamp ``"shadow"`` (a soft-edged darker patch). The box is in fractions of
+    the image (x0, y0, x1, y1); ``alpha`` is the band's opacity or the
+    shadow's darkening (a panel is always opaque)."""
+
+    kind: Literal["band", "shadow", "panel"]
+    box: tuple[float, float, float, float]
+    alpha: float = 0.4
+    colour: BGR = (60, 30, 20)
+    text: str = ""
+    angle: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("band", "shadow", "panel"):
+            raise ConfigError(f"overlay kind {self.kind!r} is not band, panel or shadow")
+        if not 0.0 <= self.alpha <= 1.0:
+            raise ConfigError(f"overlay alpha {self.alpha} is outside 0-1")
 
 
 def _counts(name: str, values: tuple[int, ...]) -> None:
@@ -181,14 +294,17 @@ class Scene:
     width: int = 1280
     height: int = 720
     trays: TraySide = "home"  # added field: the tray column's side ("away" = as on the WTC 2022 board)
+    build: Build = field(default_factory=Build)  # added fields (the real-like set)
+    props: tuple[Prop, ...] = ()
+    overlays: tuple[Overlay, ...] = ()
 
     def __post_init__(self) -> None:
         _counts("light", self.light)
         _counts("dark", self.dark)
         if min(self.bar) < 0 or min(self.off) < 0:
             raise ConfigError("Scene.bar and Scene.off hold counts and cannot be negative")
-        if self.trays not in ("home", "away"):
-            raise ConfigError(f"trays {self.trays!r} is not home or away")
+        if self.trays not in L.TRAY_SIDES:
+            raise ConfigError(f"trays {self.trays!r} is not one of {L.TRAY_SIDES}")
         if self.home not in ("bottom-right", "bottom-left"):
             raise ConfigError(f"home {self.home!r} is not bottom-right or bottom-left")
         if self.width < 160 or self.height < 120:

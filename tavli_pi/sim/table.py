@@ -14,7 +14,7 @@ from typing import Any
 from tavli_pi.sim.scene import DieSpec, HandSpec, Scene, scene_from_position
 from tavli_pi.sim.script import Moment, ScriptDie
 
-__all__ = ["die_spec", "scene_of", "scenes_of", "DIE_PLACES"]
+__all__ = ["die_spec", "scene_of", "scenes_of", "DIE_PLACES", "HAND"]
 
 #: (u, v) of the two die places in each half (playing-field coordinates).
 DIE_PLACES: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
@@ -25,18 +25,24 @@ DIE_PLACES: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
 }
 
 
-def die_spec(d: ScriptDie, tilt: int = 0) -> DieSpec:
+def die_spec(d: ScriptDie, tilt: int = 0, size: float = 1.0) -> DieSpec:
     u, v = DIE_PLACES[d.half][d.slot % 2]
     angle = (17.0 * d.value + 23.0 * d.slot + tilt) % 90.0
     if d.moving:
-        return DieSpec(d.value, u - 0.04, v + 0.03, angle, "flat", motion_blur=18.0)
-    return DieSpec(d.value, u, v, angle, d.pose)
+        return DieSpec(d.value, u - 0.04, v + 0.03, angle, "flat", motion_blur=18.0, size=size)
+    return DieSpec(d.value, u, v, angle, d.pose, size=size)
 
 
-def scene_of(m: Moment, *, light_is_white: bool = True, **scene_kw: Any) -> Scene:
-    hand = HandSpec(0.5, 0.78, 0.2, "bottom") if m.hand else None
-    dice = tuple(die_spec(d) for d in m.dice)
-    return scene_from_position(m.position, light_is_white, dice=dice, hand=hand, **scene_kw)
+#: the hand a moment with ``hand`` shows unless a scene asks for another
+HAND = HandSpec(0.5, 0.78, 0.2, "bottom")
+
+
+def scene_of(m: Moment, *, light_is_white: bool = True, hand: HandSpec = HAND, die_size: float = 1.0,
+             **scene_kw: Any) -> Scene:
+    """The Scene of moment ``m``: ``hand`` is the hand shown when the moment has one (a
+    bare arm or a sleeve for real-like tables), ``die_size`` scales the dice."""
+    dice = tuple(die_spec(d, size=die_size) for d in m.dice)
+    return scene_from_position(m.position, light_is_white, dice=dice, hand=hand if m.hand else None, **scene_kw)
 
 
 def scenes_of(moments: Iterable[Moment], *, light_is_white: bool = True, **scene_kw: Any) -> Iterator[Scene]:

@@ -1,0 +1,317 @@
+"""Real-like benchmark (issue 9): today's reader and referee on tables as varied as real ones.
+
+Part 1, frames: the real-like set (``tavli_pi.sim.datasets.reallike_set``) read by the
+current reader, calibrated two ways:
+- ``read``: as ``tavli-pi read --corners`` does (``calibrate_image`` on the frame itself,
+  with the field corners and home side the simulator knows);
+- ``set-up``: as the app does at installation (the same table at set-up, rendered by
+  ``reallike_setup``, then ``refine(Calibration(corners, home), image)``), reading the
+  frame against that.
+It prints the per-spot error (a spot is a point, the bar or the trays, both colours;
+with and without the trays), confidently wrong spots (a colour's count wrong at
+confidence >= 0.9) per 10,000 spots, dice (legible: right / wrong / missed; small,
+under SMALL_DIE_PX px: given a value (right / wrong), no value (too small), missed;
+phantom: a die read where none is; confidently wrong dice) and hands flagged.
+
+Part 2, games: ``--games`` random real-like games (``random_game`` on the tables of
+``reallike_game_tables``) through the whole app (sim camera -> vision -> referee ->
+outputs, ``sim.drive``), half of them with a planted illegal play. It prints illegal
+calls on legal play and planted illegal plays caught, plus plays accepted.
+
+    .venv/bin/python bench/bench_reallike.py [--frames 120] [--games 6] [--seed 0] [--plain]
+    .venv/bin/python bench/bench_reallike.py --frames 400 --games 200   # the issue's figures
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import platform
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tavli_pi.errors import TavliError  # noqa: E402
+from tavli_pi.sim.datasets import (  # noqa: E402
+    SMALL_DIE_PX,
+    reallike_game_tables,
+    reallike_scenes,
+    reallike_setup,
+)
+from tavli_pi.sim.render import Rendered, Truth, render  # noqa: E402
+from tavli_pi.vision.calibrate import calibrate_image  # noqa: E402
+from tavli_pi.vision.calibration import Calibration  # noqa: E402
+from tavli_pi.vision.observation import CountEvidence, Observation  # noqa: E402
+from tavli_pi.vision.reader import BoardReader  # noqa: E402
+from tavli_pi.vision.refine import refine  # noqa: E402
+
+CONFIDENT = 0.9
+
+
+def corners_arg(truth: Truth) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.corners)
+
+
+def calibrate_read(r: Rendered) -> Calibration:
+    """As ``tavli-pi read --corners "..." --home ...`` calibrates a single photo."""
+    return calibrate_image(r.image, corners_arg(r.truth), r.truth.home)
+
+
+def calibrate_setup(setup: Rendered) -> Calibration:
+    """As the app is calibrated at installation: the set-up board's corners, refined on it."""
+    return refine(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
+
+
+class FrameScore:
+    def __init__(self) -> None:
+        self.frames = self.failed = 0
+        self.spots = self.wrong = self.wrong_no_trays = self.confident_wrong = 0
+        self.perfect = 0
+        self.dice: Counter[str] = Counter()
+        self.hands = self.hands_flagged = self.no_hand = self.false_hand = 0
+        self.seconds: list[float] = []
+        self.kinds: Counter[str] = Counter()  # where the wrong spots are
+
+    def fail(self, truth: Truth) -> None:
+        """A frame the reader could not calibrate on: every spot counts as wrong."""
+        self.frames += 1
+        self.failed += 1
+        self.spots += 26
+        self.wrong += 26
+        self.wrong_no_trays += 25
+        self._hands(truth, False)
+
+    def _hands(self, truth: Truth, flagged: bool) -> None:
+        if truth.hand:
+            self.hands += 1
+            self.hands_flagged += flagged
+        else:
+            self.no_hand += 1
+            self.false_hand += flagged
+
+    def add(self, obs: Observation, truth: Truth, seconds: float) -> None:
+        self.frames += 1
+        self.seconds.append(seconds)
+        spots = [(obs.points[i], truth.light[i], truth.dark[i], "point") for i in range(24)]
+        spots.append((obs.bar, truth.bar[0], truth.bar[1], "bar"))
+        spots.append((obs.off, truth.off[0], truth.off[1], "trays"))
+        bad = 0
+        for ev, nl, nd, kind in spots:
+            self.spots += 1
+            wrong = [e for e, n in ((ev.light, nl), (ev.dark, nd)) if e.best != min(n, 15)]
+            if wrong:
+                bad += 1
+                self.wrong += 1
+                self.wrong_no_trays += kind != "trays"
+                self.kinds[kind] += 1
+                self.confident_wrong += any(_conf(e) >= CONFIDENT for e in wrong)
+        self.perfect += bad == 0
+        self._hands(truth, obs.hand)
+        self._dice(obs, truth)
+
+    def _dice(self, obs: Observation, truth: Truth) -> None:
+        used: set[int] = set()
+        for t in truth.dice:
+            radius = max(0.9 * t.size_px, 8.0)
+            near = [(float(np.hypot(d.xy[0] - t.xy[0], d.xy[1] - t.xy[1])), j)
+                    for j, d in enumerate(obs.dice) if j not in used]
+            near = [x for x in near if x[0] < radius]
+            got = obs.dice[min(near)[1]] if near else None
+            if got is not None:
+                used.add(min(near)[1])
+            if t.moving:
+                self.dice["tumbling seen" if got is not None else "tumbling unseen"] += 1
+                continue
+            small = t.size_px < SMALL_DIE_PX
+            tag = "small" if small else "legible"
+            if got is None:
+                self.dice[f"{tag} missed"] += 1
+            elif _no_value(got):
+                self.dice[f"{tag} no value"] += 1
+            elif got.value == t.value:
+                self.dice[f"{tag} right"] += 1
+            else:
+                self.dice[f"{tag} wrong"] += 1
+                self.dice["confidently wrong"] += got.value_confidence >= CONFIDENT
+        for j, d in enumerate(obs.dice):
+            if j not in used:
+                self.dice["phantom"] += 1
+                self.dice["confident phantom"] += (d.value_confidence >= CONFIDENT and not _no_value(d))
+
+    def report(self, name: str) -> None:
+        spots = max(self.spots, 1)
+        no_trays = max(self.spots - self.frames, 1)
+        print(f"{name}: {self.frames} frames ({self.failed} not calibrated), "
+              f"per-spot error {100 * self.wrong / spots:.2f}% ({self.wrong}/{self.spots}), "
+              f"without the trays {100 * self.wrong_no_trays / no_trays:.2f}%, "
+              f"perfect frames {self.perfect}/{self.frames}")
+        print(f"  confidently wrong (>= {CONFIDENT}) spots: {self.confident_wrong} "
+              f"= {10000 * self.confident_wrong / spots:.1f} per 10,000 spots; wrong spots by kind {dict(self.kinds)}")
+        d = self.dice
+        legible = sum(d[f"legible {k}"] for k in ("right", "wrong", "missed", "no value"))
+        small = sum(d[f"small {k}"] for k in ("right", "wrong", "missed", "no value"))
+        print(f"  dice: legible {legible}: right {d['legible right']}, wrong {d['legible wrong']}, "
+              f"missed {d['legible missed']}, found with no value {d['legible no value']}; "
+              f"small (< {SMALL_DIE_PX:g} px) {small}: given a value {d['small right'] + d['small wrong']} "
+              f"(right {d['small right']}, wrong {d['small wrong']}), too small / no value {d['small no value']}, "
+              f"missed {d['small missed']}; phantom {d['phantom']} ({d['confident phantom']} at >= {CONFIDENT}); "
+              f"confidently wrong values {d['confidently wrong']}; tumbling seen "
+              f"{d['tumbling seen']}/{d['tumbling seen'] + d['tumbling unseen']}")
+        print(f"  hands flagged {self.hands_flagged}/{self.hands}; false hands {self.false_hand}/{self.no_hand}")
+        if self.seconds:
+            print(f"  read time per frame: median {1000 * float(np.median(self.seconds)):.0f} ms")
+
+
+def _conf(e: CountEvidence) -> float:
+    return e.confidence
+
+
+def _no_value(d: Any) -> bool:
+    """Whether a die reading gives no value: value 0, or marked too small to read
+    (a ``too_small`` attribute, which the reader to come may add)."""
+    return bool(getattr(d, "too_small", False)) or d.value == 0
+
+
+def frames(n: int, seed: int) -> None:
+    scores = {"read": FrameScore(), "set-up": FrameScore()}
+    mix: Counter[str] = Counter()
+    render_s: list[float] = []
+    # per-spot error by feature, set-up calibration: feature -> [wrong spots, spots]
+    by: dict[str, list[int]] = {}
+    for i, scene in enumerate(reallike_scenes(n, seed)):
+        t0 = time.process_time()
+        r = render(scene, seed * 100003 + i)
+        render_s.append(time.process_time() - t0)
+        t = r.truth
+        mix[f"{scene.width}x{scene.height}"] += 1
+        mix[f"trays {scene.trays}"] += 1
+        mix["wide bar (>= 70)" if scene.build.bar >= 70 else "bar < 70"] += 1
+        mix[scene.look.board] += 1
+        setup = render(reallike_setup(scene), seed * 100003 + i)
+        for mode, sc in scores.items():
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    cal = calibrate_read(r) if mode == "read" else calibrate_setup(setup)
+                t0 = time.process_time()
+                obs = BoardReader(cal).read(r.image)
+                wrong0 = sc.wrong
+                sc.add(obs, t, time.process_time() - t0)
+            except TavliError:
+                wrong0 = sc.wrong
+                sc.fail(t)
+            if mode == "set-up":
+                for f in _features(scene):
+                    acc = by.setdefault(f, [0, 0])
+                    acc[0] += sc.wrong - wrong0
+                    acc[1] += 26
+    print(f"real-like set: {n} frames, seed {seed}; {dict(sorted(mix.items()))}; "
+          f"render CPU per frame: median {1000 * float(np.median(render_s)):.0f} ms")
+    for mode, sc in scores.items():
+        sc.report(f"reader, {mode} calibration")
+    print("  per-spot error by feature (set-up calibration): " + ", ".join(
+        f"{f} {100 * w / max(k, 1):.1f}%" for f, (w, k) in sorted(by.items())))
+
+
+def _features(scene: Any) -> list[str]:
+    """The features of a real-like scene the per-feature figures are split by."""
+    out = [scene.look.board, f"trays {scene.trays}", "bar >= 70" if scene.build.bar >= 70 else "bar < 70",
+           f"{scene.width}x{scene.height}"]
+    if scene.build.insert is not None:
+        out.append("tray lining")
+    if scene.build.prints:
+        out.append("prints")
+    out += [f"overlay {o.kind}" for o in scene.overlays]
+    if any(p.kind == "cup" and 0 <= p.u <= 1 and 0 <= p.v <= 1 for p in scene.props):
+        out.append("cup on field")
+    if scene.hand is not None:
+        out.append(f"{scene.hand.kind} over board")
+    if abs(scene.pose.rotation_deg) > 90:
+        out.append("light at top")
+    return out
+
+
+def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = False) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from tavli_pi.app import TableApp
+    from tavli_pi.config import parse_config
+    from tavli_pi.sim.camera import SimCamera
+    from tavli_pi.sim.drive import drive
+    from tavli_pi.sim.script import random_game
+    from tavli_pi.sim.table import scene_of, scenes_of
+
+    tables = reallike_game_tables(n, seed)
+    if plain:  # the harness's own check: the easy table of tests/test_app_e2e.py
+        from tavli_pi.sim.scene import Look
+
+        tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
+    false_calls = planted = caught = accepted = plays = setups = 0
+    rng = np.random.default_rng([seed, 9])
+    t0 = time.monotonic()
+    for g, kw in enumerate(tables):
+        plant = int(rng.integers(2, turns)) if g % 2 == 0 else 0
+        moments = random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
+        clear = render(scene_of(moments[1], **kw))
+        cal = refine(Calibration(clear.truth.corners, home=kw["home"]), clear.image)
+        # windows where the planted illegal position stands on the board
+        windows: list[range] = []
+        for i, m in enumerate(moments):
+            if m.note == "an illegal play":
+                end = next(j for j in range(i, len(moments)) if moments[j].note == "corrected")
+                windows.append(range(i, end))
+        planted += len(windows)
+        plays += sum(1 for m in moments if "play_accepted" in m.expect)
+        with tempfile.TemporaryDirectory() as tmp:
+            cfg = parse_config(
+                f"[table]\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n"
+                "[signals]\nenabled = true\npin_factory = 'mock'\n"
+            )
+            camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
+            with TableApp(cfg, camera=camera, calibration=cal, pin_factory=MockFactory()) as app:
+                steps = list(drive(app, camera, moments))
+        calls = [s.index for s in steps if "illegal_play" in s.kinds]
+        caught += sum(1 for w in windows if any(c in w for c in calls))
+        false_calls += sum(1 for c in calls if not any(c in w for w in windows))
+        accepted += sum(s.kinds.count("play_accepted") for s in steps)
+        setups += any("setup_checked" in s.kinds for s in steps)
+        if verbose:
+            look, build = kw.get("look"), kw.get("build")
+            print(f"  game {g}: {getattr(look, 'board', '?')}, trays {kw.get('trays', 'home')}, "
+                  f"bar {getattr(build, 'bar', 44)}, {kw.get('width', 1280)} px, hand {getattr(kw.get('hand'), 'kind', 'hand')}: "
+                  f"set-up {'read' if any('setup_checked' in s.kinds for s in steps) else 'never read'}, "
+                  f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
+                  f"planted at {[w.start for w in windows]}")
+    print(f"referee over {n} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
+          f"{time.monotonic() - t0:.0f} s:")
+    print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
+          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{n}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--frames", type=int, default=120, help="real-like frames to read (default 120; 400 for over 10,000 spots)")
+    ap.add_argument("--games", type=int, default=6, help="real-like games through the app (default 6; the issue: 200)")
+    ap.add_argument("--turns", type=int, default=8, help="turns a game (default 8)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--verbose", action="store_true", help="one line a game: its table and what the referee did")
+    ap.add_argument("--plain", action="store_true", help="play the games on the plain e2e-test table instead "
+                    "(checks the harness: today's reader follows those games)")
+    args = ap.parse_args()
+    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}; "
+          f"command: {' '.join(sys.argv)}")
+    if args.frames:
+        frames(args.frames, args.seed)
+    if args.games:
+        games(args.games, args.seed, args.turns, args.plain, args.verbose)
+
+
+if __name__ == "__main__":
+    main()
