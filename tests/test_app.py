@@ -77,7 +77,11 @@ def test_resume_after_a_crash_from_the_log(tmp_path: Path) -> None:
     cam2 = SimCamera([(scene_from_position(Position.start()), 1)], fps=10.0)
     with TableApp(cfg, camera=cam2, calibration=calibration(), pin_factory=MockFactory()) as again:
         assert any(w.startswith("resumed at event 2") for w in again.wired)
-        assert again.referee.phase == "setup" and again.referee.game_number == 1
+        # exactly where it stopped: set-up checked and the game started, so the opening roll is due
+        # (it used to resume in "setup" and log the set-up and the game start a second time)
+        assert again.referee.phase == "opening" and again.referee.game_number == 1
+        again.run()
+        assert [e.kind for e in again.events if e.kind in ("setup_checked", "game_started")] == []
     app.close()
 
 
