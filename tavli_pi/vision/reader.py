@@ -30,6 +30,7 @@ import numpy as np
 from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.conserve import conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.hands import SCALE, decode_image, decode_mask, hand_cover, prone_share, shrink, skin_view
@@ -136,7 +137,7 @@ class BoardReader:
         marks.append(("hand", clock()))
         points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))
-        off = tray_evidence(canon, lay, cal)
+        off, off_source = conserved_off(points, bar, tray_evidence(canon, lay, cal), hand)
         marks.append(("trays", clock()))
         dice = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
         marks.append(("dice", clock()))
@@ -159,6 +160,7 @@ class BoardReader:
             motion=moving,
             confidence=conf,
             frame_index=frame_index,
+            off_source=off_source,
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
 
