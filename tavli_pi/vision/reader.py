@@ -30,9 +30,11 @@ import numpy as np
 from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.background import Difference, decode_background
 from tavli_pi.vision.conserve import conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
+from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.hands import SCALE, decode_image, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
@@ -50,12 +52,17 @@ WOODEN = 0.6
 class BoardReader:
     """Reads frames of one calibrated table, in order (see the module doc on motion)."""
 
-    def __init__(self, calibration: Calibration, motion: MotionGate | None = None) -> None:
+    def __init__(self, calibration: Calibration, motion: MotionGate | None = None, still_photo: bool = False) -> None:
+        """``still_photo``: the frames are single photographs (``tavli-pi read``), not a stream:
+        nothing is seen moving, so no die is reported as tumbling."""
         self.calibration = calibration
+        self.still_photo = still_photo
         self.layout = calibration.layout
         self.timings: dict[str, float] = {}
         self._prone = decode_mask(calibration.skin) if calibration.skin else None
         self._clear = decode_image(calibration.clear) if calibration.clear else None
+        #: the board learnt at set-up (None: the calibration learnt none)
+        self._background = decode_background(calibration.background) if calibration.background else None
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         self._wooden = self._prone is not None and self._clear is not None and prone_share(self._prone, self.layout) > WOODEN
         # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
@@ -139,7 +146,10 @@ class BoardReader:
         marks.append(("checkers", clock()))
         off, off_source = conserved_off(points, bar, tray_evidence(canon, lay, cal), hand)
         marks.append(("trays", clock()))
-        dice = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
+        diff = Difference(canon, self._background, lay) if self._background is not None else None
+        dice = vet_dice(find_dice(canon, lay, cal, disc_sites, hand_mask, image), cal, diff)
+        if self.still_photo:
+            dice = [d for d in dice if not d.moving]
         marks.append(("dice", clock()))
         cube = find_cube(canon, lay, cal, image)
         marks.append(("cube", clock()))
