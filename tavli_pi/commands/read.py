@@ -14,6 +14,7 @@ import argparse
 import dataclasses
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -171,9 +172,9 @@ def run(args: argparse.Namespace) -> int:
         agreement = setup_agreement(obs)
         if agreement.agrees or args.setup:
             cal = learn_from_setup(image, cal)
-            print(f"learnt this board from the set-up photo ({agreement.message()})")
+            print(f"learnt this board from the set-up photo ({agreement.message()})", file=sys.stderr)
         else:
-            print(f"not learnt: {agreement.message()} (then give --setup)")
+            print(f"saved without learning the board: {agreement.message()} (then give --setup)", file=sys.stderr)
         _save(cal, args.save_calibration)
     if args.annotate:
         _write_png(args.annotate, annotate(image, cal, obs))

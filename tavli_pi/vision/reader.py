@@ -35,6 +35,7 @@ from tavli_pi.vision.conserve import conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_vet import vet_dice
+from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands import SCALE, decode_image, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
@@ -144,7 +145,14 @@ class BoardReader:
         marks.append(("hand", clock()))
         points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))
-        off, off_source = conserved_off(points, bar, tray_evidence(canon, lay, cal), hand)
+        tray = tray_evidence(canon, lay, cal)
+        off, off_source = conserved_off(points, bar, tray, hand)
+        problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand)
+        if not any(s.light.best or s.dark.best for s in (*points, bar)):
+            problems.append("no checkers seen on the field: an empty board, or the field is not where it "
+                            "was looked for (check the corners)")
+        if problems:
+            points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
         diff = Difference(canon, self._background, lay) if self._background is not None else None
         dice = vet_dice(find_dice(canon, lay, cal, disc_sites, hand_mask, image), cal, diff)
@@ -160,6 +168,8 @@ class BoardReader:
         conf = float(np.mean([min(s.light.confidence, s.dark.confidence) for s in spots]))
         if hand:
             conf *= 0.3
+        if problems:
+            conf *= 0.5
         return Observation(
             points=tuple(points),
             bar=bar,
@@ -171,6 +181,7 @@ class BoardReader:
             confidence=conf,
             frame_index=frame_index,
             off_source=off_source,
+            problems=tuple(problems),
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
 
