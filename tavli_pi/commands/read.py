@@ -170,12 +170,14 @@ def run(args: argparse.Namespace) -> int:
         obs = dataclasses.replace(obs, problems=obs.problems + tuple(notes))
     if args.save_calibration:
         agreement = setup_agreement(obs)
-        if agreement.agrees or args.setup:
+        learn = agreement.agrees or args.setup
+        if learn:
             cal = learn_from_setup(image, cal)
+        _save(cal, args.save_calibration)
+        if learn:
             print(f"learnt this board from the set-up photo ({agreement.message()})", file=sys.stderr)
         else:
             print(f"saved without learning the board: {agreement.message()} (then give --setup)", file=sys.stderr)
-        _save(cal, args.save_calibration)
     if args.annotate:
         _write_png(args.annotate, annotate(image, cal, obs))
     data = observation_json(obs)

@@ -36,6 +36,7 @@ from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
+from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.hands import SCALE, decode_image, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
@@ -142,6 +143,13 @@ class BoardReader:
         skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
         hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin)
         hand = hand_share > HAND_SHARE
+        if not hand:
+            # an arm reaching over the field from outside it: needs nothing learnt about the board
+            arm, arm_share, arm_mask = photo_hand(canon, lay)
+            if arm:
+                hand, hand_share = True, max(hand_share, arm_share)
+                hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
+                                       interpolation=cv2.INTER_NEAREST)
         marks.append(("hand", clock()))
         points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))

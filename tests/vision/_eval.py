@@ -179,6 +179,8 @@ def score_real(frame: RealFrame, obs: Observation, die_radius: float) -> RealSco
             conf_wrong += ev.best != n and ev.confidence >= 0.9
         for k, (ev, n) in enumerate(((obs.off.light, off[0]), (obs.off.dark, off[1]))):
             known = obs.off_source[k] != "unknown"
+            if not known and lab.get("empty"):
+                continue  # no checkers at all: "unknown" trays are the honest answer, not a mistake
             if not known or ev.best != n:
                 errs.append(("off", n, ev.best if known else "unknown"))
             conf_wrong += known and ev.best != n and ev.confidence >= 0.9
