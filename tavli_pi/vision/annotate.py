@@ -65,20 +65,20 @@ def annotate(image: np.ndarray, cal: Calibration, obs: Observation) -> np.ndarra
             label += f" {conf:.1f}"
         ly = base + (1 if col.top else -1) * 0.47 * (by - ty)
         p = cal.to_image(np.asarray([[col.x - col.width * 0.45, ly]], np.float32))[0]
-        colour = _YELLOW if conf >= 0.9 else _RED
+        ink = _YELLOW if conf >= 0.9 else _RED
         _text(out, f"{col.point}", cal.to_image(np.asarray([[col.x - col.width * 0.3,
               base - (1 if col.top else -1) * 4]], np.float32))[0], (200, 200, 200), scale * 0.6)
-        _text(out, label, p, colour, scale * 0.7)
+        _text(out, label, p, ink, scale * 0.7)
     bl, bd = obs.bar.light.best, obs.bar.dark.best
     pm = cal.to_image(np.asarray([[(b0 + b1) / 2 - 10, (ty + by) / 2]], np.float32))[0]
     _text(out, f"bar L{bl} D{bd}", pm, _CYAN, scale * 0.7)
     home = tray_rects_both_sides(lay)[0]
-    for k, colour in enumerate(("light", "dark")):
-        xa, ya, xb, yb = home[colour]
+    for k, side in enumerate(("light", "dark")):
+        xa, ya, xb, yb = home[side]
         poly([(xa, ya), (xb, ya), (xb, yb), (xa, yb)], _CYAN, 1)
-        ev = obs.off.light if colour == "light" else obs.off.dark
+        tray = obs.off.light if side == "light" else obs.off.dark
         src = obs.off_source[k]
-        label = f"off {colour[0].upper()}{'?' if src == 'unknown' else ev.best} ({src})"
+        label = f"off {side[0].upper()}{'?' if src == 'unknown' else tray.best} ({src})"
         p = cal.to_image(np.asarray([[xa, (ya + yb) / 2]], np.float32))[0]
         _text(out, label, p, _CYAN, scale * 0.6)
     for d in obs.dice:
@@ -86,17 +86,18 @@ def annotate(image: np.ndarray, cal: Calibration, obs: Observation) -> np.ndarra
         c = (int(d.xy[0]), int(d.xy[1]))
         if d.value and not d.note:
             what = f"die {d.value}" + ("" if d.flat else " cocked") + ("" if d.value_confidence >= 0.6 else f" {d.value_confidence:.1f}")
-            col = _GREEN if d.flat else _YELLOW
+            ink = _GREEN if d.flat else _YELLOW
         else:
             what = d.note or ("tumbling" if d.moving else "die ?")
-            col = _RED
-        cv2.circle(out, c, int(r), col, 2, cv2.LINE_AA)
-        _text(out, what, (c[0] + r + 2, c[1]), col, scale * 0.6)
+            ink = _RED
+        cv2.circle(out, c, int(r), ink, 2, cv2.LINE_AA)
+        _text(out, what, (c[0] + r + 2, c[1]), ink, scale * 0.6)
     lines = []
     if obs.hand:
         lines.append("HAND over the board")
     lines += list(obs.problems)
     lines.append(f"confidence {obs.confidence:.2f}")
+    step = 34 * scale * 0.7
     for i, line in enumerate(lines):
-        _text(out, line, (10, 30 * scale * 1.4 * (i + 1)), _RED if i < len(lines) - 1 else _YELLOW, scale)
+        _text(out, line, (10, step * (i + 1)), _RED if i < len(lines) - 1 else _YELLOW, scale * 0.6)
     return out

@@ -25,7 +25,7 @@ import numpy as np
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.calibration import Calibration, check_corners, order_corners
 
-__all__ = ["field_candidates", "pattern_score", "find_field_corners", "ACCEPT"]
+__all__ = ["field_candidates", "pattern_score", "scored_candidates", "find_field_corners", "ACCEPT"]
 
 #: the weakest band's share of power at the point period a field must reach
 ACCEPT = 0.30
@@ -114,8 +114,8 @@ def pattern_score(image: np.ndarray, corners: np.ndarray) -> float:
     return float(min(shares))
 
 
-def find_field_corners(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """(corners TL TR BR BL in image px, pattern score) of the playing field, or CalibrationError."""
+def scored_candidates(image: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """(pattern score, corners) of every plausible field candidate, best score first."""
     if image is None or image.ndim != 3:
         raise CalibrationError("the picture is not a colour image; " + ADVICE)
     scored: list[tuple[float, np.ndarray]] = []
@@ -130,6 +130,12 @@ def find_field_corners(image: np.ndarray) -> tuple[np.ndarray, float]:
             continue
         scored.append((pattern_score(image, quad), quad))
     scored.sort(key=lambda t: -t[0])
+    return scored
+
+
+def find_field_corners(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """(corners TL TR BR BL in image px, pattern score) of the playing field, or CalibrationError."""
+    scored = scored_candidates(image)
     if not scored or scored[0][0] < ACCEPT:
         best = f" (best pattern score {scored[0][0]:.2f} < {ACCEPT})" if scored else ""
         raise CalibrationError(f"could not find the playing field without markers{best}; " + ADVICE)

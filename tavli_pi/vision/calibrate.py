@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tavli_pi.errors import CalibrationError
-from tavli_pi.vision.autocorners import find_field_corners
+from tavli_pi.vision.autocorners import ACCEPT, ADVICE, find_field_corners, scored_candidates
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home
 from tavli_pi.vision.refine import refine
@@ -27,19 +27,49 @@ HOMES = ("bottom-right", "bottom-left", "auto")
 ASSUMED = "found, seat assumed"
 
 
+#: field candidates (best pattern first) read to choose among
+CANDIDATES = 6
+
+
+def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, int]:
+    """How plausible the reading through ``corners`` is: (no doubt about it, share of stacks
+    seated in their slots, stacks) -- the field whose checkers sit in its slots is the field."""
+    from tavli_pi.vision import checkers as ck
+    from tavli_pi.vision.doubt import seating
+    from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.stacks import cv2_integral
+
+    cal = refine(Calibration(corners, source="found"), image)
+    obs = BoardReader(cal, still_photo=True).read(image)
+    canon = cal.warp(image)
+    seated, occ = seating(ck.gradients(canon), cv2_integral(canon), cal, obs.points)
+    return int(not obs.problems), seated / max(occ, 1), occ
+
+
 def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
     """(corners, source) of the playing field: the printed markers, else the picture itself.
 
-    Raises CalibrationError starting "no board found" when neither finds it.
+    In the picture, the candidates whose outline repeats at the points' period
+    (``autocorners.pattern_score``) are read, and the one whose reading is
+    plausible -- checkers seated in the slots, 15 a side -- is the field.
+    Raises CalibrationError starting "no board found" when neither way finds it.
     """
     try:
         return find_marker_corners(image), "markers"
     except CalibrationError as marker_err:
         try:
-            corners, _ = find_field_corners(image)
+            scored = [(s, q) for s, q in scored_candidates(image) if s >= ACCEPT][:CANDIDATES]
+            if not scored:
+                find_field_corners(image)  # raises with the reason
         except CalibrationError as exc:
             raise CalibrationError(f"no board found: {exc}") from marker_err
-        return corners, "found"
+        ranked = sorted(((_plausibility(image, q), s, q) for s, q in scored), key=lambda t: (t[0], t[1]), reverse=True)
+        (clean, seated, occ), _, best = ranked[0]
+        if not clean and seated < 0.5:
+            raise CalibrationError(
+                "no board found: no outline in the picture reads as a playing field with its checkers in place "
+                "(an empty board cannot be found this way); " + ADVICE) from marker_err
+        return best, "found"
 
 
 def calibrate_image(
@@ -51,7 +81,7 @@ def calibrate_image(
     if calibration:
         cal = Calibration.load(calibration)
         if home and home != "auto":
-            cal = cal.with_(home=home)  # type: ignore[arg-type]
+            cal = cal.with_(home=home)
         if corners:
             pts = parse_corners(corners)
             check_corners(pts, image.shape)

@@ -138,7 +138,7 @@ def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -
     got = (parts[0] if len(parts) == 1 else np.concatenate(parts)).reshape(*shape, 2)
     rad = got[..., 0] * _COS
     rad += got[..., 1] * _SIN
-    return np.abs(rad, out=rad)
+    return np.asarray(np.abs(rad, out=rad))
 
 
 def _pct(a: np.ndarray, q: float) -> np.ndarray:

@@ -124,7 +124,7 @@ def relight(clear: np.ndarray, small: np.ndarray) -> np.ndarray:
         coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
     gain = np.exp(np.clip(full @ coef, -1.0, 1.0)).reshape(h, w).astype(np.float32)
     out = clear.astype(np.float32) * gain[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(out, 0, 255).astype(np.uint8))
 
 
 def skin_view(
@@ -148,9 +148,9 @@ def skin_view(
     """
     mask = skin_mask(small)
     for bgr in checkers:
-        swatch = np.uint8([[np.clip(np.round(bgr), 0, 255)]])
+        swatch = np.asarray([[np.clip(np.round(bgr), 0, 255)]], np.uint8)
         if skin_mask(swatch)[0, 0]:
-            d = small.astype(np.float32) - np.float32(bgr)
+            d = small.astype(np.float32) - np.asarray(bgr, np.float32)
             mask[cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) < NEAR_CHECKER] = 0
     if prone is not None and prone.shape == mask.shape:
         count = ~prone

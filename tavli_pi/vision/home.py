@@ -53,7 +53,7 @@ def learn_home(corners: np.ndarray, image: np.ndarray, *, source: str = "corners
     fits: list[tuple[float, Calibration]] = []
     for pts in (np.asarray(corners, np.float32), _turned(corners)):
         for home in ("bottom-right", "bottom-left"):
-            cal = refine(Calibration(pts, home=home, source=source), image)  # type: ignore[arg-type]
+            cal = refine(Calibration(pts, home=home, source=source), image)
             fits.append((start_fit(BoardReader(cal).read(image)), cal))
     fits.sort(key=lambda f: f[0], reverse=True)
     (best, cal), (second, _) = fits[0], fits[1]
