@@ -49,10 +49,11 @@ def seating(g: ck.Gradients, integral: np.ndarray, cal: Calibration, points: Seq
 
 
 def doubt(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvidence,
-          tray: SpotEvidence, hand: bool) -> list[str]:
+          tray: SpotEvidence, hand: bool, off_source: tuple[str, str] = ("tray", "tray")) -> list[str]:
     """The reasons to doubt the reading as a whole (one line each, for the user).
 
-    ``tray``: the trays as read there (before conservation).
+    ``tray``: the trays as read there (before conservation); ``off_source``: where the
+    conserved tray counts came from (``conserve.conserved_off``).
     """
     out = []
     n_seated, n_occ = seated
@@ -67,6 +68,9 @@ def doubt(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvid
         seen = getattr(tray, colour).best
         if on > 15:
             out.append(f"{on} {colour} checkers read on the board: more than 15 (B1)")
+        elif 0 < on < 15 and off_source[0 if colour == "light" else 1] == "unknown":
+            out.append(f"{on} {colour} checkers read on the board, and neither the board nor the tray "
+                       "says where the others are (B1)")
         elif on < 15 and abs(on + seen - 15) > MISSING:
             out.append(f"{on} {colour} checkers read on the board and {seen} seen in the tray: "
                        f"{abs(15 - on - seen)} {'missing' if on + seen < 15 else 'too many'} (B1)")

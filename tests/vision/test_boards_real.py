@@ -102,6 +102,6 @@ def test_without_corners_the_field_is_found_or_refused_never_misread(found) -> N
     for n in refused:
         assert str(found[n]).startswith("no board found"), n
     scores = _scores(found)
-    assert sum(s.confident_wrong for s in scores) <= 2
+    assert sum(s.confident_wrong for s in scores) == 0
     perfect = [name for name, v in found.items() if not isinstance(v, Exception) and v[1].perfect]
     assert {"frame0.jpg", "bcv-test3.jpg"} <= set(perfect), perfect
