@@ -30,9 +30,12 @@ MAX_IN = 0.45
 MIN_OUT = 0.03
 
 
-def photo_hand(canon: np.ndarray, lay: Layout) -> tuple[bool, float, np.ndarray]:
-    """(hand over the board?, share of the field it covers, its quarter-scale mask)."""
-    skin = skin_view(shrink(canon)) > 0
+def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None) -> tuple[bool, float, np.ndarray]:
+    """(hand over the board?, share of the field it covers, its quarter-scale mask).
+
+    ``small``: ``shrink(canon)`` when the caller has made it already.
+    """
+    skin = skin_view(shrink(canon) if small is None else small) > 0
     h, w = skin.shape
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
     x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)

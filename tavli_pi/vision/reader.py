@@ -145,7 +145,7 @@ class BoardReader:
         hand = hand_share > HAND_SHARE
         if not hand:
             # an arm reaching over the field from outside it: needs nothing learnt about the board
-            arm, arm_share, arm_mask = photo_hand(canon, lay)
+            arm, arm_share, arm_mask = photo_hand(canon, lay, small)
             if arm:
                 hand, hand_share = True, max(hand_share, arm_share)
                 hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
