@@ -157,8 +157,8 @@ class BoardReader:
         off, off_source = conserved_off(points, bar, tray, hand)
         problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
-            problems.append("no checkers seen on the field: an empty board, or the field is not where it "
-                            "was looked for (check the corners)")
+            problems = ["no checkers seen on the field: an empty board, or the field is not where it "
+                            "was looked for (check the corners)"]
         if problems or hand:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
