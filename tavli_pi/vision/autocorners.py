@@ -62,10 +62,16 @@ def field_candidates(image: np.ndarray, max_n: int = 40) -> list[np.ndarray]:
             # the hull: checkers at the points' bases notch the surface's outline
             hull = cv2.convexHull(c)
             peri = cv2.arcLength(hull, True)
-            quad = cv2.approxPolyDP(hull, 0.02 * peri, True)
-            if len(quad) != 4 or not cv2.isContourConvex(quad):
-                continue
-            found.append((a, order_corners(quad.reshape(4, 2).astype(np.float32) / scale)))
+            # a corner point covered by a dark triangle or checker cuts the hull's corner off:
+            # coarser approximations and the hull's least rotated rectangle are candidates too
+            for eps in (0.02, 0.04, 0.07):
+                quad = cv2.approxPolyDP(hull, eps * peri, True)
+                if len(quad) == 4 and cv2.isContourConvex(quad):
+                    found.append((a, order_corners(quad.reshape(4, 2).astype(np.float32) / scale)))
+                    break
+            else:
+                box = cv2.boxPoints(cv2.minAreaRect(hull))
+                found.append((a, order_corners(np.asarray(box, np.float32) / scale)))
     # the bar splits the surface: the field is also a pair of halves side by side
     halves = [q for a, q in found if a <= 0.5 * area_img]
     size = float(max(w, h))
