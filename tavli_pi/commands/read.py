@@ -26,6 +26,7 @@ from tavli_pi.rules.position import Position
 from tavli_pi.vision.annotate import annotate
 from tavli_pi.vision.calibrate import ASSUMED, HOMES, calibrate_image
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.doubt import temper
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.quality import field_problem, image_problem
 from tavli_pi.vision.reader import BoardReader
@@ -167,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
         notes.append("field found in the picture; the light player's seat and home side were assumed "
                      "(light at the bottom, home bottom-right): give --home, or photograph the set-up board")
     if notes:
-        obs = dataclasses.replace(obs, problems=obs.problems + tuple(notes))
+        # the numbering may be turned round: no point's count can be sure
+        obs = dataclasses.replace(obs, problems=obs.problems + tuple(notes),
+                                  points=tuple(temper(s) for s in obs.points))
     if args.save_calibration:
         agreement = setup_agreement(obs)
         learn = agreement.agrees or args.setup

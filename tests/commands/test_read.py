@@ -157,3 +157,16 @@ def test_home_auto_learns_the_home_side_from_the_set_up_board(tmp_path: Path, ca
     data = json.loads(capsys.readouterr().out)
     assert (data["light"]["24"], data["light"]["13"], data["light"]["8"]) == (2, 5, 3)
     assert Calibration.load(str(cal)).home == "bottom-left"
+
+
+def test_without_corners_the_field_is_found_and_an_assumed_seat_is_said_and_not_sure(
+        real_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    img = real_data / "boards/more/bcv-test3.jpg"
+    assert main(["read", str(img), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    truth = json.loads((real_data / "boards/more/labels.json").read_text())["frames"]["bcv-test3.jpg"]
+    assert {p: n for p, n in data["light"].items() if n} == truth["light"]
+    assert {p: n for p, n in data["dark"].items() if n} == truth["dark"]
+    # not the start position: which side the light player sits is assumed, so nothing is sure
+    assert any("assumed" in p for p in data["problems"]) and not data["complete"]
+    assert max(data["confidence_light"].values()) <= 0.75
