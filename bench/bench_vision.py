@@ -139,10 +139,42 @@ def corners_off() -> None:
           f"{sure_wrong} wrong at confidence >= 0.9; {refused} refused (corners outside the picture)")
 
 
+def sim_setup(n: int = 30) -> None:
+    """Simulated boards read with a calibration learnt from the same table set up to start (B3),
+    as the app will: the start position rendered with the scene's look and camera, then the scene."""
+    import dataclasses
+
+    from tavli_pi.rules.position import Position
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.scene import scene_from_position
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.setup import learn_from_setup
+    from tests.vision._eval import spot_errors
+
+    for kind, scenes in (("easy", easy_scenes(n, 11)), ("hard (no hand)", [s for s in hard_scenes(40, 11) if s.hand is None][:n])):
+        wrong = spots = sure_wrong = 0
+        for i, sc in enumerate(scenes):
+            start = dataclasses.replace(scene_from_position(Position.start(), home=sc.home), look=sc.look, pose=sc.pose)
+            s0 = render(start, i)
+            cal = learn_from_setup(s0.image, Calibration(s0.truth.corners, home=s0.truth.home))  # type: ignore[arg-type]
+            r = render(sc, i)
+            obs = BoardReader(cal).read(r.image)
+            t = r.truth
+            light, dark = {p + 1: v for p, v in enumerate(t.light)}, {p + 1: v for p, v in enumerate(t.dark)}
+            wrong += len(spot_errors(obs, light, dark, t.bar))
+            spots += 25
+            for p in range(1, 25):
+                for ev, v in ((obs.points[p - 1].light, light[p]), (obs.points[p - 1].dark, dark[p])):
+                    sure_wrong += ev.best != v and ev.confidence >= 0.9
+        print(f"sim {kind} with a set-up calibration (learn_from_setup): per-spot error {100 * wrong / spots:.2f}% "
+              f"({wrong}/{spots}), counts wrong at confidence >= 0.9: {sure_wrong}")
+
+
 def main() -> None:
     cv2.setNumThreads(1)
     real_boards()
     corners_off()
+    sim_setup()
     if "--real" in sys.argv:
         return
     labels = wtc_labels(REAL)
