@@ -17,7 +17,7 @@ from tavli_pi.vision.autocorners import ACCEPT, ADVICE, find_field_corners, scor
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import check_fit
+from tavli_pi.vision.setup import check_fit, learn_from_setup
 
 __all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field"]
 
@@ -77,7 +77,9 @@ def calibrate_image(
 ) -> Calibration:
     """A calibration for ``image``: a calibration file (optionally with new corners or
     home side), else ``corners`` ("x,y x,y x,y x,y"), else the printed ArUco markers,
-    else the field found in the picture."""
+    else the field found in the picture. Where the home side is learnt from the picture
+    (``home="auto"``, or a found field), the picture shows the start position, and the
+    board is learnt from it (``setup.learn_from_setup``)."""
     if calibration:
         cal = Calibration.load(calibration)
         if home and home != "auto":
@@ -97,10 +99,16 @@ def calibrate_image(
     check_corners(pts, image.shape)
     if home == "auto" or (source == "found" and home is None):
         try:
-            return learn_home(pts, image, source=source)
+            cal = learn_home(pts, image, source=source)
         except CalibrationError:
             if home == "auto":
                 raise
+        else:
+            # the picture reads as the start position (B3): learn the board from it
+            try:
+                return learn_from_setup(image, cal)
+            except CalibrationError:
+                return cal
     if source == "found" and home is None:
         source = ASSUMED
     cal = Calibration(pts, home=home or "bottom-right", source=source)  # type: ignore[arg-type]
