@@ -1,6 +1,7 @@
 """Vision benchmark: accuracy on real and simulated boards, and speed per frame (one core).
 
-Run: .venv/bin/python bench/bench_vision.py
+Run: .venv/bin/python bench/bench_vision.py  (``--real``: only the real boards, with annotated
+pictures written to bench/out/)
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from tavli_pi.vision.reader import BoardReader  # noqa: E402
 from tests.vision._eval import sim_calibration, spot_errors, wtc_calibration, wtc_labels  # noqa: E402
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "real"
+#: annotated pictures of every real frame (not committed)
+OUT = Path(__file__).resolve().parent / "out"
 
 
 def boards(name: str, items: list[tuple[BoardReader, np.ndarray, dict[int, int], dict[int, int], tuple[int, int]]]) -> None:
@@ -41,8 +44,139 @@ def boards(name: str, items: list[tuple[BoardReader, np.ndarray, dict[int, int],
           f"true count: mean log-lik {np.mean(np.log(pt)):.3f}, p<0.01 in {int((pt < 0.01).sum())}/{len(pt)}")
 
 
+def _corner_text(c: np.ndarray) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in np.asarray(c).reshape(4, 2))
+
+
+def real_boards(out_dir: Path | None = OUT) -> None:
+    """Every labelled real frame (wtc2022 and more), read as ``tavli-pi read`` reads it.
+
+    Modes: ``corners`` (the labelled corners and home, calibrated on the frame itself, one photo),
+    ``found`` (no corners, no markers: the field found in the picture), ``calibrated`` (WTC: frame0's
+    calibration, made with its corners; the rosewood board: learnt from its own set-up photo).
+    """
+    from tavli_pi.errors import CalibrationError
+    from tavli_pi.vision.annotate import annotate
+    from tavli_pi.vision.calibrate import calibrate_image
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.refine import refine
+    from tavli_pi.vision.setup import learn_from_setup
+    from tests.vision._eval import real_frames, score_real
+
+    frames = real_frames(REAL)
+    wtc0 = next(f for f in frames if f.name == "frame0.jpg")
+    wtc_cal = refine(Calibration(wtc0.corners, home=wtc0.label["home"]), wtc0.image)
+    setup = {f.name: learn_from_setup(f.image, refine(Calibration(f.corners, home=f.label["home"]), f.image))
+             for f in frames if f.name == "bcv-hough-test12.jpg"}
+    for mode in ("corners", "found", "calibrated"):
+        tot = {"spots": 0, "wrong": 0, "conf_wrong": 0, "perfect": 0, "complete": 0, "hand_ok": 0, "frames": 0,
+               "dice_right": 0, "dice_legible": 0, "dice_false": 0, "dice_false_valued": 0, "no_board": 0}
+        lines = []
+        for f in frames:
+            try:
+                if mode == "corners":
+                    cal = calibrate_image(f.image, _corner_text(f.corners), f.label["home"])
+                elif mode == "found":
+                    cal = calibrate_image(f.image)
+                elif f.board_set == "wtc2022":
+                    cal = wtc_cal
+                elif f.name in setup:
+                    cal = setup[f.name]
+                else:
+                    continue
+            except CalibrationError as exc:
+                tot["frames"] += 1
+                tot["no_board"] += 1
+                lines.append(f"  {f.name}: {str(exc)[:70]}")
+                continue
+            obs = BoardReader(cal, still_photo=True).read(f.image)
+            sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
+            tot["frames"] += 1
+            tot["spots"] += sc.spots
+            tot["wrong"] += len(sc.spot_errors)
+            tot["conf_wrong"] += sc.confident_wrong
+            tot["complete"] += sc.perfect is not None
+            tot["perfect"] += bool(sc.perfect)
+            tot["hand_ok"] += sc.hand_ok
+            for k in ("dice_right", "dice_legible", "dice_false", "dice_false_valued"):
+                tot[k] += getattr(sc, k)
+            lines.append(f"  {f.name}: errors {sc.spot_errors[:4]}{' ...' if len(sc.spot_errors) > 4 else ''} "
+                         f"hand {obs.hand}/{f.label['hand']} dice {sc.dice_right}/{sc.dice_legible} false {sc.dice_false}")
+            if out_dir is not None:
+                out_dir.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(out_dir / f"{mode}-{Path(f.name).stem}.png"), annotate(f.image, cal, obs))
+        print(f"real boards, {mode}: {tot['frames']} frames; complete boards perfect (trays included) "
+              f"{tot['perfect']}/{tot['complete']}; wrong spots {tot['wrong']}/{tot['spots']} "
+              f"(confidently wrong, conf >= 0.9: {tot['conf_wrong']}); hand flag right {tot['hand_ok']}/{tot['frames'] - tot['no_board']}; "
+              f"legible dice right {tot['dice_right']}/{tot['dice_legible']}; false dice {tot['dice_false']} "
+              f"({tot['dice_false_valued']} with a value); no board found {tot['no_board']}")
+        for line in lines:
+            print(line)
+
+
+def corners_off() -> None:
+    """The labelled corners moved 40 px (4 ways) on every labelled hand-free frame: how many counts
+    are then wrong at confidence 0.9 or more (the worst output there is)."""
+    from tavli_pi.errors import CalibrationError
+    from tavli_pi.vision.calibrate import calibrate_image
+    from tests.vision._eval import real_frames, score_real
+
+    readings = wrong = sure_wrong = refused = 0
+    for f in real_frames(REAL):
+        if f.truth is None or f.label["hand"]:
+            continue
+        for shift in ((40, 0), (0, 40), (-40, -40), (30, -20)):
+            try:
+                cal = calibrate_image(f.image, _corner_text(f.corners + np.float32(shift)), f.label["home"])
+            except CalibrationError:
+                refused += 1  # corners outside the picture: refused, nothing read
+                continue
+            sc = score_real(f, BoardReader(cal, still_photo=True).read(f.image), 30)
+            readings += 1
+            wrong += len(sc.spot_errors)
+            sure_wrong += sc.confident_wrong
+    print(f"real boards, corners 40 px off: {readings} readings, {wrong} wrong spots, "
+          f"{sure_wrong} wrong at confidence >= 0.9; {refused} refused (corners outside the picture)")
+
+
+def sim_setup(n: int = 30) -> None:
+    """Simulated boards read with a calibration learnt from the same table set up to start (B3),
+    as the app will: the start position rendered with the scene's look and camera, then the scene."""
+    import dataclasses
+
+    from tavli_pi.rules.position import Position
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.scene import scene_from_position
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.setup import learn_from_setup
+    from tests.vision._eval import spot_errors
+
+    for kind, scenes in (("easy", easy_scenes(n, 11)), ("hard (no hand)", [s for s in hard_scenes(40, 11) if s.hand is None][:n])):
+        wrong = spots = sure_wrong = 0
+        for i, sc in enumerate(scenes):
+            start = dataclasses.replace(scene_from_position(Position.start(), home=sc.home), look=sc.look, pose=sc.pose)
+            s0 = render(start, i)
+            cal = learn_from_setup(s0.image, Calibration(s0.truth.corners, home=s0.truth.home))  # type: ignore[arg-type]
+            r = render(sc, i)
+            obs = BoardReader(cal).read(r.image)
+            t = r.truth
+            light, dark = {p + 1: v for p, v in enumerate(t.light)}, {p + 1: v for p, v in enumerate(t.dark)}
+            wrong += len(spot_errors(obs, light, dark, t.bar))
+            spots += 25
+            for p in range(1, 25):
+                for ev, v in ((obs.points[p - 1].light, light[p]), (obs.points[p - 1].dark, dark[p])):
+                    sure_wrong += ev.best != v and ev.confidence >= 0.9
+        print(f"sim {kind} with a set-up calibration (learn_from_setup): per-spot error {100 * wrong / spots:.2f}% "
+              f"({wrong}/{spots}), counts wrong at confidence >= 0.9: {sure_wrong}")
+
+
 def main() -> None:
     cv2.setNumThreads(1)
+    real_boards()
+    corners_off()
+    sim_setup()
+    if "--real" in sys.argv:
+        return
     labels = wtc_labels(REAL)
     cal = wtc_calibration(REAL)
     reader = BoardReader(cal)

@@ -14,6 +14,8 @@ SHARED_REAL = REPO.parent / "shared" / "data" / "real"
 @pytest.fixture(scope="session")
 def real_data() -> Path:
     if not SHARED_REAL.is_dir():
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"real photographs not found at {SHARED_REAL}: CI must have ../shared/data/real")
         pytest.skip(f"real photographs not found at {SHARED_REAL}")
     return SHARED_REAL
 

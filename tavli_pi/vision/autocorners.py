@@ -25,7 +25,7 @@ import numpy as np
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.calibration import Calibration, check_corners, order_corners
 
-__all__ = ["field_candidates", "pattern_score", "find_field_corners", "ACCEPT"]
+__all__ = ["field_candidates", "pattern_score", "scored_candidates", "find_field_corners", "ACCEPT"]
 
 #: the weakest band's share of power at the point period a field must reach
 ACCEPT = 0.30
@@ -62,10 +62,16 @@ def field_candidates(image: np.ndarray, max_n: int = 40) -> list[np.ndarray]:
             # the hull: checkers at the points' bases notch the surface's outline
             hull = cv2.convexHull(c)
             peri = cv2.arcLength(hull, True)
-            quad = cv2.approxPolyDP(hull, 0.02 * peri, True)
-            if len(quad) != 4 or not cv2.isContourConvex(quad):
-                continue
-            found.append((a, order_corners(quad.reshape(4, 2).astype(np.float32) / scale)))
+            # a corner point covered by a dark triangle or checker cuts the hull's corner off:
+            # coarser approximations and the hull's least rotated rectangle are candidates too
+            for eps in (0.02, 0.04, 0.07):
+                quad = cv2.approxPolyDP(hull, eps * peri, True)
+                if len(quad) == 4 and cv2.isContourConvex(quad):
+                    found.append((a, order_corners(quad.reshape(4, 2).astype(np.float32) / scale)))
+                    break
+            else:
+                box = cv2.boxPoints(cv2.minAreaRect(hull))
+                found.append((a, order_corners(np.asarray(box, np.float32) / scale)))
     # the bar splits the surface: the field is also a pair of halves side by side
     halves = [q for a, q in found if a <= 0.5 * area_img]
     size = float(max(w, h))
@@ -114,8 +120,8 @@ def pattern_score(image: np.ndarray, corners: np.ndarray) -> float:
     return float(min(shares))
 
 
-def find_field_corners(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """(corners TL TR BR BL in image px, pattern score) of the playing field, or CalibrationError."""
+def scored_candidates(image: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """(pattern score, corners) of every plausible field candidate, best score first."""
     if image is None or image.ndim != 3:
         raise CalibrationError("the picture is not a colour image; " + ADVICE)
     scored: list[tuple[float, np.ndarray]] = []
@@ -130,6 +136,12 @@ def find_field_corners(image: np.ndarray) -> tuple[np.ndarray, float]:
             continue
         scored.append((pattern_score(image, quad), quad))
     scored.sort(key=lambda t: -t[0])
+    return scored
+
+
+def find_field_corners(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """(corners TL TR BR BL in image px, pattern score) of the playing field, or CalibrationError."""
+    scored = scored_candidates(image)
     if not scored or scored[0][0] < ACCEPT:
         best = f" (best pattern score {scored[0][0]:.2f} < {ACCEPT})" if scored else ""
         raise CalibrationError(f"could not find the playing field without markers{best}; " + ADVICE)

@@ -149,6 +149,9 @@ class Calibration:
     skin: str = ""  # where the clear board is skin-coloured (vision.hands.encode_mask)
     checker_r: float = 0.455  # checker radius as a fraction of the point width (refined)
     clear: str = ""  # the clear board at quarter scale (vision.hands.encode_image), for hands on wood
+    #: the board as learnt at set-up (vision.background.encode_background): the empty field,
+    #: trays and anything printed on them, against which dice and hands must stand out
+    background: str = ""
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -232,6 +235,7 @@ class Calibration:
             "field_bgr": list(self.field_bgr) if self.field_bgr else None,
             "checker_r": self.checker_r,
             "clear": self.clear,
+            "background": self.background,
         }
 
     @classmethod
@@ -253,6 +257,7 @@ class Calibration:
                 field_bgr=tuple(float(v) for v in d["field_bgr"]) if d.get("field_bgr") else None,  # type: ignore[arg-type]
                 checker_r=float(d.get("checker_r", 0.455)),
                 clear=str(d.get("clear", "")),
+                background=str(d.get("background", "")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

@@ -383,7 +383,8 @@ def find_dice(
             for dx, dy, dr in discs
         )
         u, v = lay.to_uv(bx, by)
-        xy = cal.to_image(np.asarray([[bx, by]], np.float32))[0]
+        ends = cal.to_image(np.asarray([[bx, by], [bx - side / 2, by], [bx + side / 2, by]], np.float32))
+        xy = ends[0]
         out.append(
             DieReading(
                 xy=(float(xy[0]), float(xy[1])),
@@ -392,6 +393,7 @@ def find_dice(
                 flat=bool(not die.cocked and not on_checker),
                 on_checker=bool(on_checker),
                 half=lay.half_of(u, v),  # type: ignore[arg-type]
+                size_px=float(np.hypot(*(ends[2] - ends[1]))),
             )
         )
 

@@ -73,6 +73,10 @@ class DieReading:
     on_checker: bool
     half: Half
     moving: bool = False
+    #: why no value was given ("" when read): e.g. "too small to read (9 px, need 12)"
+    note: str = ""
+    #: the die's side in image pixels (0 when not measured)
+    size_px: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,12 @@ class Observation:
     motion: bool = False
     confidence: float = 1.0
     frame_index: int = 0
+    #: where each tray count comes from (light, dark): "tray" (read there and agreeing with
+    #: conservation, 15 = board + bar + off), "implied" (the tray could not be read or
+    #: disagreed: the count is 15 - board - bar), "unknown" (neither can be trusted)
+    off_source: tuple[str, str] = ("tray", "tray")
+    #: what was found wrong with the picture or the board (one line each, for the user)
+    problems: tuple[str, ...] = ()
     extras: dict[str, float] = field(default_factory=dict, compare=False)
 
     def best_counts(self) -> tuple[list[int], list[int]]:

@@ -30,8 +30,13 @@ import numpy as np
 from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.background import Difference, decode_background
+from tavli_pi.vision.conserve import conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
+from tavli_pi.vision.dice_vet import vet_dice
+from tavli_pi.vision.doubt import doubt, seating, temper
+from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.hands import SCALE, decode_image, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
@@ -49,12 +54,17 @@ WOODEN = 0.6
 class BoardReader:
     """Reads frames of one calibrated table, in order (see the module doc on motion)."""
 
-    def __init__(self, calibration: Calibration, motion: MotionGate | None = None) -> None:
+    def __init__(self, calibration: Calibration, motion: MotionGate | None = None, still_photo: bool = False) -> None:
+        """``still_photo``: the frames are single photographs (``tavli-pi read``), not a stream:
+        nothing is seen moving, so no die is reported as tumbling."""
         self.calibration = calibration
+        self.still_photo = still_photo
         self.layout = calibration.layout
         self.timings: dict[str, float] = {}
         self._prone = decode_mask(calibration.skin) if calibration.skin else None
         self._clear = decode_image(calibration.clear) if calibration.clear else None
+        #: the board learnt at set-up (None: the calibration learnt none)
+        self._background = decode_background(calibration.background) if calibration.background else None
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         self._wooden = self._prone is not None and self._clear is not None and prone_share(self._prone, self.layout) > WOODEN
         # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
@@ -133,12 +143,29 @@ class BoardReader:
         skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
         hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin)
         hand = hand_share > HAND_SHARE
+        if not hand:
+            # an arm reaching over the field from outside it: needs nothing learnt about the board
+            arm, arm_share, arm_mask = photo_hand(canon, lay, small)
+            if arm:
+                hand, hand_share = True, max(hand_share, arm_share)
+                hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
+                                       interpolation=cv2.INTER_NEAREST)
         marks.append(("hand", clock()))
         points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))
-        off = tray_evidence(canon, lay, cal)
+        tray = tray_evidence(canon, lay, cal)
+        off, off_source = conserved_off(points, bar, tray, hand)
+        problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand, off_source)
+        if not any(s.light.best or s.dark.best for s in (*points, bar)):
+            problems = ["no checkers seen on the field: an empty board, or the field is not where it "
+                            "was looked for (check the corners)"]
+        if problems or hand:  # a hand may hide or hold checkers: no count under it is sure
+            points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
-        dice = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
+        diff = Difference(canon, self._background, lay) if self._background is not None else None
+        dice = vet_dice(find_dice(canon, lay, cal, disc_sites, hand_mask, image), cal, diff)
+        if self.still_photo:
+            dice = [d for d in dice if not d.moving]
         marks.append(("dice", clock()))
         cube = find_cube(canon, lay, cal, image)
         marks.append(("cube", clock()))
@@ -149,6 +176,8 @@ class BoardReader:
         conf = float(np.mean([min(s.light.confidence, s.dark.confidence) for s in spots]))
         if hand:
             conf *= 0.3
+        if problems:
+            conf *= 0.5
         return Observation(
             points=tuple(points),
             bar=bar,
@@ -159,6 +188,8 @@ class BoardReader:
             motion=moving,
             confidence=conf,
             frame_index=frame_index,
+            off_source=off_source,
+            problems=tuple(problems),
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from tavli_pi.cli import main
@@ -56,8 +57,90 @@ def test_bad_corners_exit_2(real_data: Path, capsys: pytest.CaptureFixture[str])
     img = real_data / "boards/wtc2022/frame0.jpg"
     assert main(["read", str(img), "--corners", "1,2 3,4"]) == 2
     assert "four" in capsys.readouterr().err
-    assert main(["read", str(img)]) == 2  # no markers in a broadcast frame
-    assert "markers" in capsys.readouterr().err
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1 and "Traceback" not in out.err
+    return out.err
+
+
+def test_pictures_with_no_readable_board_say_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    black = tmp_path / "black.png"
+    cv2.imwrite(str(black), np.zeros((720, 1280, 3), np.uint8))
+    assert main(["read", str(black)]) == 2
+    assert "too dark" in _one_line_error(capsys)
+    noise = tmp_path / "noise.png"
+    cv2.imwrite(str(noise), (np.random.default_rng(0).random((480, 640, 3)) * 60 + 90).astype(np.uint8))
+    assert main(["read", str(noise)]) == 2
+    assert "no board found" in _one_line_error(capsys)
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.full((60, 80, 3), 128, np.uint8))
+    assert main(["read", str(tiny)]) == 2
+    assert "too small" in _one_line_error(capsys)
+
+
+def test_a_one_pixel_field_is_refused(real_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    img = real_data / "boards/wtc2022/frame0.jpg"
+    assert main(["read", str(img), "--corners", "500,300 501,300 501,301 500,301"]) == 2
+    err = _one_line_error(capsys)
+    assert "corners" in err or "field" in err
+
+
+@pytest.mark.parametrize("shift", [(40, 0), (0, 40), (-40, -40), (30, -20)])
+def test_corners_40_px_off_are_never_read_with_confidence(real_data: Path, capsys: pytest.CaptureFixture[str],
+                                                          shift: tuple[int, int]) -> None:
+    img = real_data / "boards/wtc2022/frame1.jpg"
+    pts = [(207, 22), (892, 22), (892, 668), (207, 668)]
+    corners = " ".join(f"{x + shift[0]},{y + shift[1]}" for x, y in pts)
+    assert main(["read", str(img), "--corners", corners, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    truth = json.loads((real_data / "boards/wtc2022/labels.json").read_text())["frames"]["frame1.jpg"]
+    wrong_sure = [p for p in data["light"] if data["light"][p] != truth["light"].get(p, 0)
+                  and data["confidence_light"][p] >= 0.9]
+    wrong_sure += [p for p in data["dark"] if data["dark"][p] != truth["dark"].get(p, 0)
+                   and data["confidence_dark"][p] >= 0.9]
+    assert not wrong_sure and not data["complete"] and data["xgid"] is None
+    assert data["problems"]
+
+
+def test_annotate_and_position_ids_of_a_complete_reading(real_data: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from tavli_pi.rules.ids import parse_xgid, position_from_id
+
+    img = real_data / "boards/wtc2022/frame1.jpg"
+    out = tmp_path / "read.png"
+    assert main(["read", str(img), "--corners", CORNERS, "--annotate", str(out)]) == 0
+    text = capsys.readouterr().out
+    drawn = cv2.imread(str(out))
+    photo = cv2.imread(str(img))
+    assert drawn is not None and drawn.shape == photo.shape and np.abs(drawn.astype(int) - photo).sum() > 0
+    xg = next(line.split()[0] for line in text.splitlines() if line.startswith("XGID="))
+    pid = next(line.split()[-1] for line in text.splitlines() if line.startswith("gnubg Position ID"))
+    pos, _ = parse_xgid(xg)
+    assert position_from_id(pid).points == pos.points
+    truth = json.loads((real_data / "boards/wtc2022/labels.json").read_text())["frames"]["frame1.jpg"]
+    assert [pos.points[p - 1] for p in (3, 9, 18)] == [truth["light"]["3"], -truth["dark"]["9"], -truth["dark"]["18"]]
+
+
+def test_save_calibration_learns_from_a_set_up_photo_and_refuses_another_board(
+        real_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    setup = real_data / "boards/more/bcv-hough-test12.jpg"
+    lab = json.loads((real_data / "boards/more/labels.json").read_text())["frames"]["bcv-hough-test12.jpg"]
+    corners = " ".join(f"{x},{y}" for x, y in lab["corners"])
+    cal = tmp_path / "rosewood.json"
+    # the reading of this set-up photo differs from B3 in one stack: learnt only when confirmed (--setup)
+    assert main(["read", str(setup), "--corners", corners, "--home", lab["home"], "--save-calibration", str(cal)]) == 0
+    assert "then give --setup" in capsys.readouterr().err
+    assert main(["read", str(setup), "--corners", corners, "--home", lab["home"], "--setup",
+                 "--save-calibration", str(cal)]) == 0
+    assert "learnt this board" in capsys.readouterr().err
+    assert main(["read", str(setup), "--calibration", str(cal), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["light"]["13"] == 5 and data["dark"]["12"] == 5
+    other = real_data / "boards/wtc2022/frame0.jpg"
+    assert main(["read", str(other), "--calibration", str(cal)]) == 2
+    assert "this calibration does not fit this board" in _one_line_error(capsys)
 
 
 def test_home_auto_learns_the_home_side_from_the_set_up_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,3 +171,16 @@ def test_a_full_disk_leaves_no_half_written_calibration(real_data: Path, tmp_pat
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "cannot write calibration" in proc.stderr and "Traceback" not in proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "['filler']"  # no empty cal.json, no temp file
+
+
+def test_without_corners_the_field_is_found_and_an_assumed_seat_is_said_and_not_sure(
+        real_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    img = real_data / "boards/more/bcv-test3.jpg"
+    assert main(["read", str(img), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    truth = json.loads((real_data / "boards/more/labels.json").read_text())["frames"]["bcv-test3.jpg"]
+    assert {p: n for p, n in data["light"].items() if n} == truth["light"]
+    assert {p: n for p, n in data["dark"].items() if n} == truth["dark"]
+    # not the start position: which side the light player sits is assumed, so nothing is sure
+    assert any("assumed" in p for p in data["problems"]) and not data["complete"]
+    assert max(data["confidence_light"].values()) <= 0.75

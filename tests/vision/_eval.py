@@ -108,3 +108,107 @@ def pair_dice(truth: Sequence[Any], dice: Sequence[Any], radius: float) -> tuple
         pairs.append((t, dice[j]))
     return pairs, [d for j, d in enumerate(dice) if j not in used]
 
+
+
+# -- the labelled real boards (wtc2022 and more), scored the way bench/RESULTS.md reports them ----------
+
+BOARD_SETS = ("wtc2022", "more")
+
+
+@dataclasses.dataclass
+class RealFrame:
+    board_set: str
+    name: str
+    label: dict[str, Any]
+    image: np.ndarray
+
+    @property
+    def corners(self) -> np.ndarray:
+        return np.float32(self.label["corners"])
+
+    @property
+    def truth(self) -> tuple[dict[int, int], dict[int, int], tuple[int, int], tuple[int, int]] | None:
+        """(light, dark, bar, off) when the frame's counts are labelled."""
+        lab = self.label
+        if "light" not in lab:
+            return None
+        return ({int(k): v for k, v in lab["light"].items()}, {int(k): v for k, v in lab["dark"].items()},
+                (lab["bar"]["light"], lab["bar"]["dark"]), (lab["off"]["light"], lab["off"]["dark"]))
+
+
+def real_frames(real: Path) -> list[RealFrame]:
+    out = []
+    for bs in BOARD_SETS:
+        labels = json.loads((real / "boards" / bs / "labels.json").read_text())["frames"]
+        for name, lab in labels.items():
+            img = cv2.imread(str(real / "boards" / bs / name))
+            assert img is not None, name
+            out.append(RealFrame(bs, name, lab, img))
+    return out
+
+
+@dataclasses.dataclass
+class RealScore:
+    """What one reading of one labelled frame got right and wrong."""
+
+    spot_errors: list[Any]  # (spot, truth, read) for points, bar and both trays (when labelled)
+    confident_wrong: int  # spots read wrong with confidence >= 0.9
+    spots: int
+    perfect: bool | None  # complete boards only: every spot right, trays included
+    hand_ok: bool
+    dice_right: int  # legible labelled dice read with the right value
+    dice_legible: int
+    dice_false: int  # reported dice with no labelled die near them
+    dice_false_valued: int  # ... of which given a value
+
+
+def score_real(frame: RealFrame, obs: Observation, die_radius: float) -> RealScore:
+    lab = frame.label
+    truth = frame.truth
+    errs: list[Any] = []
+    conf_wrong = spots = 0
+    perfect: bool | None = None
+    if truth is not None and not lab["hand"]:
+        light, dark, bar, off = truth
+        errs = spot_errors(obs, light, dark, bar)
+        spots = 2 * 25 + 2
+        for p in range(1, 25):
+            for ev, n in ((obs.points[p - 1].light, light.get(p, 0)), (obs.points[p - 1].dark, dark.get(p, 0))):
+                conf_wrong += ev.best != n and ev.confidence >= 0.9
+        for ev, n in ((obs.bar.light, bar[0]), (obs.bar.dark, bar[1])):
+            conf_wrong += ev.best != n and ev.confidence >= 0.9
+        for k, (ev, n) in enumerate(((obs.off.light, off[0]), (obs.off.dark, off[1]))):
+            known = obs.off_source[k] != "unknown"
+            if not known and lab.get("empty"):
+                continue  # no checkers at all: "unknown" trays are the honest answer, not a mistake
+            if not known or ev.best != n:
+                errs.append(("off", n, ev.best if known else "unknown"))
+            conf_wrong += known and ev.best != n and ev.confidence >= 0.9
+        if lab["complete"]:
+            perfect = not errs
+    true_dice = [d for d in lab.get("dice", [])]
+    # pair globally by distance (two touching dice: each reading goes to its nearest labelled die)
+    cand = sorted((float(np.hypot(g.xy[0] - d["xy"][0], g.xy[1] - d["xy"][1])), i, j)
+                  for i, d in enumerate(true_dice) for j, g in enumerate(obs.dice))
+    got_of: dict[int, Any] = {}
+    used: set[int] = set()
+    for dist, i, j in cand:
+        if dist < die_radius and i not in got_of and j not in used:
+            got_of[i] = obs.dice[j]
+            used.add(j)
+    false = [g for j, g in enumerate(obs.dice) if j not in used]
+    right = legible = 0
+    for i, d in enumerate(true_dice):
+        if d.get("value") and d.get("flat", True) is not False:
+            legible += 1
+            got = got_of.get(i)
+            right += got is not None and got.value == d["value"]
+    if "dice" not in lab:  # hand frames: the dice are not labelled; nothing to score
+        false = []
+    return RealScore(errs, conf_wrong, spots, perfect, obs.hand == lab["hand"], right, legible, len(false),
+                     sum(1 for d in false if d.value))
+
+
+@dataclasses.dataclass
+class _Die:
+    xy: tuple[float, float]

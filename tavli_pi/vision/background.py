@@ -1,0 +1,114 @@
+"""The board as learnt at set-up: the background dice and hands must stand out from.
+
+At set-up the reader keeps the canonical (top-down) view of the board at half
+scale. Everything printed on the board -- lettering, logos, a tray insert, the
+cube in its place, an overlay burnt into a broadcast -- is in it, so later a
+die is only reported where the picture has changed from it, and a hand is a
+large skin-coloured change over the field.
+
+Differences are measured after matching the overall brightness (a lamp turned
+up, the camera's exposure) and against the frame's own change level: most of
+the board has not changed, so the median change is the noise.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+
+from tavli_pi.vision.layout import Layout
+
+__all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "fit_score"]
+
+#: the stored background is 1/BG_SCALE of the canonical image
+BG_SCALE = 2
+#: a place stands out when its mean change exceeds the frame's noise by this many grey levels ...
+STAND_OUT = 18.0
+#: ... and this many times the frame's typical change
+STAND_OUT_X = 3.0
+
+
+def encode_background(canon: np.ndarray) -> str:
+    """``"jpg:base64"`` of the canonical view at 1/BG_SCALE (for the calibration file)."""
+    h, w = canon.shape[:2]
+    small = cv2.resize(canon, (w // BG_SCALE, h // BG_SCALE), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:  # pragma: no cover - JPEG encoding of a uint8 image does not fail
+        raise ValueError("cannot encode the background")
+    return "jpg:" + base64.b64encode(buf.tobytes()).decode()
+
+
+def decode_background(text: str) -> np.ndarray | None:
+    """The stored half-scale view, or None when ``text`` holds none or is damaged."""
+    kind, _, data = text.partition(":")
+    if kind != "jpg" or not data:
+        return None
+    try:
+        raw = np.frombuffer(base64.b64decode(data), np.uint8)
+    except ValueError:
+        return None
+    img = cv2.imdecode(raw, cv2.IMREAD_COLOR)
+    return img if img is not None and img.size else None
+
+
+class Difference:
+    """How one frame differs from the learnt background (half scale, brightness matched)."""
+
+    def __init__(self, canon: np.ndarray, background: np.ndarray, lay: Layout) -> None:
+        bh, bw = background.shape[:2]
+        small = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        bg = background.astype(np.float32)
+        y0, y1 = int(lay.top_y / BG_SCALE), int(lay.bottom_y / BG_SCALE)
+        x0, x1 = int(lay.mx / BG_SCALE), int((lay.mx + lay.field_w) / BG_SCALE)
+        field_now, field_bg = small[y0:y1, x0:x1], bg[y0:y1, x0:x1]
+        gain = (np.median(field_bg.reshape(-1, 3), axis=0) + 1.0) / (np.median(field_now.reshape(-1, 3), axis=0) + 1.0)
+        self.diff = np.abs(small * np.clip(gain, 0.5, 2.0) - bg).max(axis=2)
+        self.diff = cv2.GaussianBlur(self.diff, (3, 3), 0)
+        typical = float(np.median(self.diff[y0:y1, x0:x1]))
+        self.threshold = max(STAND_OUT + typical, STAND_OUT_X * typical)
+
+    def change(self, x: float, y: float, r: float) -> float:
+        """Mean change over the disc of radius ``r`` at canonical (x, y)."""
+        cx, cy, rr = x / BG_SCALE, y / BG_SCALE, max(1.5, r / BG_SCALE)
+        h, w = self.diff.shape
+        xa, xb = max(0, int(cx - rr)), min(w, int(np.ceil(cx + rr)) + 1)
+        ya, yb = max(0, int(cy - rr)), min(h, int(np.ceil(cy + rr)) + 1)
+        if xb <= xa or yb <= ya:
+            return 0.0
+        return float(self.diff[ya:yb, xa:xb].mean())
+
+    def stands_out(self, x: float, y: float, r: float) -> bool:
+        return self.change(x, y, r) > self.threshold
+
+    def changed_mask(self) -> np.ndarray:
+        """Half-scale bool mask of where the frame plainly differs from the background."""
+        return np.asarray(self.diff > self.threshold)
+
+
+def fit_score(canon: np.ndarray, background: np.ndarray, lay: Layout) -> float:
+    """How well a frame fits the board the background was learnt on (-1..1).
+
+    The correlation of the two views' edge maps over the field at quarter
+    scale: the points, the bar and the frame line up on the same board however
+    the checkers stand; on another board, or with the camera moved, they do not.
+    """
+    bh, bw = background.shape[:2]
+    a = cv2.cvtColor(cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    b = cv2.cvtColor(background, cv2.COLOR_BGR2GRAY)
+    a = cv2.resize(a, (bw // 2, bh // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+    b = cv2.resize(b, (bw // 2, bh // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def edges(g: np.ndarray) -> np.ndarray:
+        gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+        return np.asarray(cv2.GaussianBlur(np.hypot(gx, gy), (5, 5), 0))
+
+    s = 2 * BG_SCALE
+    y0, y1 = int(lay.top_y / s), int(lay.bottom_y / s)
+    x0, x1 = int(lay.mx / s), int((lay.mx + lay.field_w) / s)
+    ea, eb = edges(a)[y0:y1, x0:x1].ravel(), edges(b)[y0:y1, x0:x1].ravel()
+    ea, eb = ea - ea.mean(), eb - eb.mean()
+    den = float(np.sqrt((ea * ea).sum() * (eb * eb).sum()))
+    return float((ea * eb).sum() / den) if den > 0 else 0.0

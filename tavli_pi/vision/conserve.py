@@ -1,0 +1,81 @@
+"""Borne-off counts that agree with conservation (15 = board + bar + off, per colour).
+
+A tray is read by how far a run of colour reaches in it (``trays.py``); an
+insert, a dice cup or the tray's own wood can look like such a run, and a tall
+stack on the board can be misread. Neither witness is trusted alone: the count
+off is scored by both at once,
+
+    P(off = k)  ~  P_tray(k) * P_board(board + bar = 15 - k),
+
+where ``P_board`` is the distribution of the number of that colour's checkers
+on the points and the bar (the spots' count evidence convolved). A sure board
+overrules a tray that holds an insert; a tray read clearly overrules a board
+whose tall stack is in doubt; where they disagree and neither is sure the
+result is spread, so it is not confident. Each count is marked:
+
+- ``"tray"``: the tray's own reading is the answer;
+- ``"implied"``: the answer is the count the board implies, not the tray's reading;
+- ``"unknown"``: no count is likely enough (below ``KNOWN``), or a hand covers
+  the board and the tray disagrees with it; the evidence is then flat: no guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
+
+__all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "board_total", "conserved_off"]
+
+#: checkers per colour (B1)
+CHECKERS = 15
+#: the least posterior probability of the best count for the count to be known
+KNOWN = 0.4
+#: evidence that says nothing: every count 0..15 equally likely
+UNKNOWN = CountEvidence(tuple(1.0 / (MAX_COUNT + 1) for _ in range(MAX_COUNT + 1)))
+
+
+def board_total(spots: Sequence[CountEvidence]) -> np.ndarray:
+    """P(total = j) for j = 0..15 of the counts on ``spots`` (independent), unnormalised
+    (the mass above 15 is dropped: more than 15 of a colour cannot be)."""
+    total = np.zeros(CHECKERS + 1)
+    total[0] = 1.0
+    for e in spots:
+        total = np.convolve(total, np.asarray(e.probs))[: CHECKERS + 1]
+    return total
+
+
+def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool) -> tuple[CountEvidence, str]:
+    implied = CHECKERS - sum(e.best for e in spots)
+    if hand:
+        # checkers under a hand (or in it) are not on the board as read: the board is no witness
+        if 0 <= implied <= MAX_COUNT and tray.best == implied:
+            return tray, "tray"
+        return UNKNOWN, "unknown"
+    on = board_total(spots)
+    post = np.asarray(tray.probs) * on[::-1]  # off = k  <=>  on the board and bar = 15 - k
+    if post.sum() <= 1e-12:
+        return UNKNOWN, "unknown"
+    post = post / post.sum()
+    best = int(np.argmax(post))
+    if post[best] < KNOWN:
+        return UNKNOWN, "unknown"
+    ev = CountEvidence(tuple(float(v) for v in post))
+    return ev, "tray" if best == tray.best else "implied"
+
+
+def conserved_off(
+    points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence, hand: bool
+) -> tuple[SpotEvidence, tuple[str, str]]:
+    """Tray evidence checked against conservation, and where each count comes from.
+
+    A board with no checker of either colour on it is no game position (both sides cannot have
+    borne off all 15): the trays are then unknown, never "15 off".
+    """
+    if all(s.light.best == 0 and s.dark.best == 0 for s in (*points, bar)):
+        return SpotEvidence(UNKNOWN, UNKNOWN), ("unknown", "unknown")
+    light, ls = _one([p.light for p in points] + [bar.light], tray.light, hand)
+    dark, ds = _one([p.dark for p in points] + [bar.dark], tray.dark, hand)
+    return SpotEvidence(light, dark), (ls, ds)

@@ -1,0 +1,92 @@
+"""Is the reading to be doubted as a whole? Then no count in it may be confident.
+
+Two checks that need no knowledge of the board:
+
+- **seating**: checkers stand on the points from the field's edge, so on a
+  field placed right the first checker of each occupied point is a clear ring
+  exactly where the layout expects it. When the corners are off (by hand, or a
+  field found in the picture) stacks still seem to appear, but their first
+  checkers do not sit in the slots: fewer than ``SEATED`` of the occupied
+  points have a clear first ring.
+- **conservation**: each colour's checkers on the points, the bar and the tray
+  (as read there) add up to 15 (B1). A reading short of checkers or over 15 has
+  missed or imagined some.
+
+``doubt`` returns the reasons; ``temper`` flattens every count's evidence so
+that none reaches the confidence at which a wrong count would do harm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tavli_pi.vision import checkers as ck
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.observation import CountEvidence, SpotEvidence
+from tavli_pi.vision.stacks import spot_chains
+
+__all__ = ["SEATED", "RING", "seating", "doubt", "temper"]
+
+#: the least share of occupied points whose first checker is a clear ring where expected
+SEATED = 0.6
+#: a first slot with a ring fit above this holds a clear checker
+RING = 0.3
+#: more checkers of a colour than this neither on the board nor seen in its tray make a reading doubtful
+#: (one or two may be in a player's hand, or lie in a tray that does not show them)
+MISSING = 2
+#: the most any count's probability may be in a doubted reading
+DOUBTED_MAX = 0.75
+
+
+def seating(g: ck.Gradients, integral: np.ndarray, cal: Calibration, points: Sequence[SpotEvidence]) -> tuple[int, int]:
+    """(occupied points whose first checker rings clearly in its slot, occupied points)."""
+    ch = spot_chains(g, integral, cal.layout, cal, slots=1)
+    occ = [i for i, s in enumerate(points) if s.light.best or s.dark.best]
+    seated = [i for i in occ if ch.full[i, 0] > RING]
+    return len(seated), len(occ)
+
+
+def doubt(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvidence,
+          tray: SpotEvidence, hand: bool, off_source: tuple[str, str] = ("tray", "tray")) -> list[str]:
+    """The reasons to doubt the reading as a whole (one line each, for the user).
+
+    ``tray``: the trays as read there (before conservation); ``off_source``: where the
+    conserved tray counts came from (``conserve.conserved_off``).
+    """
+    out = []
+    n_seated, n_occ = seated
+    if n_occ >= 3 and n_seated < SEATED * n_occ:
+        out.append(f"the checkers do not sit where the field's points are ({n_seated} of {n_occ} stacks "
+                   "start in their slot): the field's corners are probably off; give --corners or "
+                   "calibrate from a set-up photo")
+    if hand:
+        return out  # checkers under or in a hand are not on the board as read
+    for colour in ("light", "dark"):
+        on = sum(getattr(s, colour).best for s in (*points, bar))
+        seen = getattr(tray, colour).best
+        if on > 15:
+            out.append(f"{on} {colour} checkers read on the board: more than 15 (B1)")
+        elif 0 < on < 15 and off_source[0 if colour == "light" else 1] == "unknown":
+            out.append(f"{on} {colour} checkers read on the board, and neither the board nor the tray "
+                       "says where the others are (B1)")
+        elif on < 15 and abs(on + seen - 15) > MISSING:
+            out.append(f"{on} {colour} checkers read on the board and {seen} seen in the tray: "
+                       f"{abs(15 - on - seen)} {'missing' if on + seen < 15 else 'too many'} (B1)")
+    return out
+
+
+def _flatten(e: CountEvidence) -> CountEvidence:
+    p = np.asarray(e.probs, np.float64)
+    for power in (0.6, 0.4, 0.25, 0.15, 0.08):
+        if p.max() <= DOUBTED_MAX:
+            break
+        p = np.asarray(e.probs, np.float64) ** power
+        p = p / p.sum()
+    return CountEvidence(tuple(float(v) for v in p))
+
+
+def temper(spot: SpotEvidence) -> SpotEvidence:
+    """The same best counts, none more probable than ``DOUBTED_MAX``."""
+    return SpotEvidence(_flatten(spot.light), _flatten(spot.dark))

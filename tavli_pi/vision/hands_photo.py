@@ -1,0 +1,65 @@
+"""A hand or arm over the board in a single photo, with nothing learnt about the board.
+
+Skin colour alone does not tell a hand from a red point or a wooden field. What
+does: a hand over the board belongs to an arm, and the arm comes from outside
+the field. So a hand here is a skin-coloured region that lies over the field
+*and* runs on across the field's edge into the frame beyond it, on a side
+where the frame itself is not skin-coloured (points end at the field's edge;
+a wooden frame is skin-coloured all along and tells nothing). A board whose
+frame is skin-coloured on every side needs its set-up calibration, where a
+hand is a change from the learnt board instead.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tavli_pi.vision.hands import SCALE, shrink, skin_view
+from tavli_pi.vision.layout import Layout
+
+__all__ = ["photo_hand", "FRAME_SKIN"]
+
+#: a frame band more skin-coloured than this (share of its pixels) is the board's own colour
+FRAME_SKIN = 0.35
+#: the least share of the field a hand covers
+MIN_IN = 0.004
+#: the most: a skin-coloured region over most of the field is the field (leather, wood)
+MAX_IN = 0.45
+#: the least share of a frame band the arm crossing it covers
+MIN_OUT = 0.03
+
+
+def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None) -> tuple[bool, float, np.ndarray]:
+    """(hand over the board?, share of the field it covers, its quarter-scale mask).
+
+    ``small``: ``shrink(canon)`` when the caller has made it already.
+    """
+    skin = skin_view(shrink(canon) if small is None else small) > 0
+    h, w = skin.shape
+    x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
+    x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
+    by, bx = max(2, int(0.05 * (y1 - y0))), max(2, int(0.05 * (x1 - x0)))
+    bands = {
+        "top": (slice(max(0, y0 - by), max(0, y0 - 1)), slice(x0, x1)),
+        "bottom": (slice(min(h, y1 + 1), min(h, y1 + by)), slice(x0, x1)),
+        "left": (slice(y0, y1), slice(max(0, x0 - bx), max(0, x0 - 1))),
+        "right": (slice(y0, y1), slice(min(w, x1 + 1), min(w, x1 + bx))),
+    }
+    n, labels = cv2.connectedComponents(skin.astype(np.uint8), connectivity=8)
+    field = labels[y0:y1, x0:x1]
+    area = float(max(1, field.size))
+    hand = np.zeros((h, w), bool)
+    for name, (ys, xs) in bands.items():
+        band = labels[ys, xs]
+        if band.size == 0:
+            continue
+        ids, counts = np.unique(band[band > 0], return_counts=True)
+        for i, c in zip(ids, counts):
+            inside = float((field == i).sum())
+            others = float(((band > 0) & (band != i)).sum()) / band.size
+            if MIN_IN * area <= inside <= MAX_IN * area and c >= MIN_OUT * band.size and others < FRAME_SKIN \
+                    and c < (1.0 - FRAME_SKIN) * band.size:
+                hand |= labels == i
+    share = float(hand[y0:y1, x0:x1].sum()) / area
+    return bool(hand.any()), share, hand

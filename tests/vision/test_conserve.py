@@ -1,0 +1,47 @@
+"""Tray counts agree with conservation (15 = board + bar + off, B1), or are unknown."""
+
+from __future__ import annotations
+
+from tavli_pi.vision.conserve import UNKNOWN, conserved_off
+from tavli_pi.vision.observation import SpotEvidence, certain
+from tavli_pi.vision.stacks import spread_evidence
+
+
+def _board(light: dict[int, int], dark: dict[int, int], sure: float = 1.0) -> list[SpotEvidence]:
+    def ev(n: int):  # type: ignore[no-untyped-def]
+        return certain(n) if sure >= 1.0 else spread_evidence(n, sure)
+    return [SpotEvidence(ev(light.get(p, 0)), ev(dark.get(p, 0))) for p in range(1, 25)]
+
+
+BAR = SpotEvidence(certain(0), certain(0))
+START = ({6: 5, 8: 3, 13: 5, 24: 2}, {1: 2, 12: 5, 17: 3, 19: 5})
+
+
+def test_a_sure_board_overrules_a_tray_insert_read_as_checkers() -> None:
+    # the insert reads as 15 light checkers off, but all 15 stand on the board
+    tray = SpotEvidence(spread_evidence(15, 0.75), spread_evidence(0, 0.3))
+    off, src = conserved_off(_board(*START), BAR, tray, hand=False)
+    assert (off.light.best, off.dark.best) == (0, 0)
+    assert src == ("implied", "tray")
+
+
+def test_a_clear_tray_overrules_a_doubtful_tall_stack() -> None:
+    # 12 light checkers off, 3 on point 1 read with doubt (2, 3 or 4)
+    points = _board({1: 3}, {24: 15})
+    points[0] = SpotEvidence(spread_evidence(3, 0.9), certain(0))
+    tray = SpotEvidence(spread_evidence(12, 0.4), certain(0))
+    off, src = conserved_off(points, BAR, tray, hand=False)
+    assert off.light.best == 12 and src[0] == "tray"
+
+
+def test_an_empty_board_has_unknown_trays_never_fifteen_off() -> None:
+    tray = SpotEvidence(spread_evidence(15, 0.75), spread_evidence(15, 0.75))
+    off, src = conserved_off(_board({}, {}), BAR, tray, hand=False)
+    assert src == ("unknown", "unknown") and off.light == UNKNOWN and off.dark == UNKNOWN
+
+
+def test_with_a_hand_over_the_board_a_disagreeing_tray_is_unknown() -> None:
+    tray = SpotEvidence(spread_evidence(4, 0.3), spread_evidence(0, 0.3))
+    off, src = conserved_off(_board(*START), BAR, tray, hand=True)
+    assert src == ("unknown", "tray")
+    assert max(off.light.probs) < 0.1  # flat: no guess

@@ -1,0 +1,53 @@
+"""Dice that are not there are not reported; dice too small to read get no value."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tavli_pi.vision.background import Difference, decode_background, encode_background
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice_vet import NEED_PX, vet_dice
+from tavli_pi.vision.observation import DieReading
+
+CAL = Calibration(np.float32([[100, 50], [700, 50], [700, 600], [100, 600]]))
+
+
+def _die(x: float, y: float, value: int = 5, conf: float = 0.95, size: float = 20.0) -> DieReading:
+    return DieReading((x, y), value, conf, True, False, "right", size_px=size)
+
+
+def test_a_die_below_the_readable_size_has_no_value_and_says_why() -> None:
+    (d,) = vet_dice([_die(550, 300, size=9.0)], CAL, None)
+    assert d.value == 0 and d.value_confidence == 0.0
+    assert d.note == f"too small to read (9 px, need {NEED_PX})"
+
+
+def test_small_readable_dice_are_never_fully_confident() -> None:
+    (d,) = vet_dice([_die(550, 300, conf=1.0, size=14.0)], CAL, None)
+    assert d.value == 5 and d.value_confidence <= 0.85
+
+
+def test_without_a_learnt_board_nothing_outside_the_field_is_a_die() -> None:
+    # an overlay letter beside the field (WTC 2022 broadcast): read as a confident 1
+    kept = vet_dice([_die(760, 300, value=1, conf=1.0), _die(400, 300)], CAL, None)
+    assert [d.xy for d in kept] == [(400, 300)]
+
+
+def test_a_value_read_at_no_confidence_is_no_die() -> None:
+    assert vet_dice([_die(400, 300, value=1, conf=0.04)], CAL, None) == []
+
+
+def test_with_a_learnt_board_only_what_stands_out_from_it_is_a_die() -> None:
+    rng = np.random.default_rng(1)
+    w, h = CAL.layout.size
+    board = (rng.random((h, w, 3)) * 30 + 100).astype(np.uint8)
+    board[200:215, 300:315] = 20  # a printed logo: part of the board
+    bg = decode_background(encode_background(board))
+    assert bg is not None
+    now = board.copy()
+    now[300:318, 200:218] = 250  # a die thrown since
+    diff = Difference(now, bg, CAL.layout)
+    logo = CAL.to_image(np.float32([[307, 207]]))[0]
+    thrown = CAL.to_image(np.float32([[209, 309]]))[0]
+    kept = vet_dice([_die(*logo), _die(*thrown)], CAL, diff)
+    assert len(kept) == 1 and np.allclose(kept[0].xy, thrown)
