@@ -70,31 +70,17 @@ def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
 
 def setup_problem(obs: Observation, *, expect_start: bool = True) -> str | None:
     """Why ``obs`` is no frame to learn the board from, or None: a hand, motion, or (for a new
-    match) a reading that is not the starting position (B3).
+    match) a reading that is not the starting position (B3, :func:`tavli_pi.vision.setup.setup_agreement`)."""
+    from tavli_pi.vision.setup import setup_agreement
 
-    >>> from tavli_pi.vision.observation import SpotEvidence as S, certain as c
-    >>> light = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]
-    >>> def seen(lt, dk): return Observation(tuple(S(c(a), c(b)) for a, b in zip(lt, dk)), S(c(0), c(0)), S(c(0), c(0)))
-    >>> setup_problem(seen(light, light[::-1])) is None
-    True
-    >>> setup_problem(seen(light, [0] * 24))
-    'the board does not show the starting position (points 1, 12, 17, 19 differ)'
-    """
     if obs.hand:
         return "a hand is over the board"
     if obs.motion:
         return "the board is moving"
     if not expect_start:
         return None
-    want = [0] * 24
-    for point, n in START_LAYOUT.items():
-        want[point - 1] = n
-    light, dark = obs.best_counts()
-    wrong = [i + 1 for i in range(24) if light[i] != want[i] or dark[i] != want[23 - i]]
-    if wrong:
-        shown = ", ".join(map(str, wrong[:8])) + (" ..." if len(wrong) > 8 else "")
-        return f"the board does not show the starting position (points {shown} differ)"
-    return None
+    agreement = setup_agreement(obs)
+    return None if agreement.agrees else agreement.message()
 
 
 @runtime_checkable
@@ -351,6 +337,15 @@ class TableApp:
         if problem is not None and not (self._setup_confirmed and not problem.startswith("a hand")):
             self._waiting_for_setup(problem)
             return None
+        if self.config.camera.calibration is None and self.referee.phase is Phase.SETUP:
+            # the set-up board is the training example: this board's checkers, pitch and background
+            from tavli_pi.vision.setup import learn_from_setup
+
+            try:
+                cal = learn_from_setup(frame.image, cal)
+            except CalibrationError as exc:
+                self._waiting_for_setup(str(exc))
+                return None
         if self.record is not None:
             self.record.log.set_meta(CALIBRATION_KEY, json.dumps(cal.to_dict()))
         self._calibration = cal
