@@ -66,8 +66,12 @@ def calibrate_read(r: Rendered) -> Calibration:
 
 
 def calibrate_setup(setup: Rendered) -> Calibration:
-    """As the app is calibrated at installation: the set-up board's corners, refined on it."""
-    return refine(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
+    """As the app calibrates: the set-up board's corners, then this board learnt from the set-up
+    frame (``vision.setup.learn_from_setup``: checker looks, pitch, background)."""
+    from tavli_pi.vision.setup import learn_from_setup
+
+    base = refine(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
+    return learn_from_setup(setup.image, base)
 
 
 class FrameScore:

@@ -13,12 +13,11 @@ the board has not changed, so the median change is the noise.
 
 from __future__ import annotations
 
-import base64
-
 import cv2
 import numpy as np
 
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.stored_image import decode_image, encode_image
 
 __all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "fit_score"]
 
@@ -34,23 +33,12 @@ def encode_background(canon: np.ndarray) -> str:
     """``"jpg:base64"`` of the canonical view at 1/BG_SCALE (for the calibration file)."""
     h, w = canon.shape[:2]
     small = cv2.resize(canon, (w // BG_SCALE, h // BG_SCALE), interpolation=cv2.INTER_AREA)
-    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    if not ok:  # pragma: no cover - JPEG encoding of a uint8 image does not fail
-        raise ValueError("cannot encode the background")
-    return "jpg:" + base64.b64encode(buf.tobytes()).decode()
+    return encode_image(small, "jpg", quality=92)
 
 
 def decode_background(text: str) -> np.ndarray | None:
     """The stored half-scale view, or None when ``text`` holds none or is damaged."""
-    kind, _, data = text.partition(":")
-    if kind != "jpg" or not data:
-        return None
-    try:
-        raw = np.frombuffer(base64.b64decode(data), np.uint8)
-    except ValueError:
-        return None
-    img = cv2.imdecode(raw, cv2.IMREAD_COLOR)
-    return img if img is not None and img.size else None
+    return decode_image(text, "jpg")
 
 
 class Difference:

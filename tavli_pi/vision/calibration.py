@@ -148,7 +148,7 @@ class Calibration:
     field_bgr: tuple[float, float, float] | None = None  # the bare playing surface
     skin: str = ""  # where the clear board is skin-coloured (vision.hands.encode_mask)
     checker_r: float = 0.455  # checker radius as a fraction of the point width (refined)
-    clear: str = ""  # the clear board at quarter scale (vision.hands.encode_image), for hands on wood
+    clear: str = ""  # the clear board at quarter scale (vision.stored_image.encode_image), for hands on wood
     #: the board as learnt at set-up (vision.background.encode_background): the empty field,
     #: trays and anything printed on them, against which dice and hands must stand out
     background: str = ""

@@ -24,7 +24,7 @@ import numpy as np
 from tavli_pi.vision.layout import Layout
 
 __all__ = ["shrink", "skin_view", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
-           "encode_image", "decode_image", "relight", "prone_share", "CHANGE"]
+           "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
 SCALE = 4
@@ -65,23 +65,6 @@ def decode_mask(text: str) -> np.ndarray:
     h, w = (int(v) for v in size.split("x"))
     bits = np.unpackbits(np.frombuffer(base64.b64decode(data), np.uint8))[: h * w]
     return bits.reshape(h, w).astype(bool)
-
-
-def encode_image(image: np.ndarray) -> str:
-    """``"png:base64"`` of a small BGR image (the clear board, for the calibration file)."""
-    ok, buf = cv2.imencode(".png", image)
-    if not ok:  # pragma: no cover - PNG encoding of a uint8 image does not fail
-        raise ValueError("cannot encode the clear board image")
-    return "png:" + base64.b64encode(buf.tobytes()).decode()
-
-
-def decode_image(text: str) -> np.ndarray | None:
-    """The image ``encode_image`` stored, or None when ``text`` holds none."""
-    kind, _, data = text.partition(":")
-    if kind != "png" or not data:
-        return None
-    img = cv2.imdecode(np.frombuffer(base64.b64decode(data), np.uint8), cv2.IMREAD_COLOR)
-    return img if isinstance(img, np.ndarray) else None
 
 
 def shrink(canon: np.ndarray) -> np.ndarray:

@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision import checkers as ck
-from tavli_pi.vision.hands import encode_image, encode_mask, shrink, skin_prone
+from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
+from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.calibration import DEFAULT_DARK, DEFAULT_LIGHT, Calibration
 from tavli_pi.vision.layout import DEFAULT_BAR
 

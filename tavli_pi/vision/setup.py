@@ -28,7 +28,8 @@ import numpy as np
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.background import decode_background, encode_background, fit_score
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.hands import encode_image, encode_mask, shrink, skin_prone
+from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
+from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.home import START_DARK, START_LIGHT
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.refine import learn_radius, refine_edges
