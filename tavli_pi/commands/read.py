@@ -5,18 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
-
-import cv2
+from typing import TYPE_CHECKING, Any
 
 from tavli_pi.errors import CalibrationError, VisionError
-from tavli_pi.vision.calibrate import HOMES, calibrate_image
-from tavli_pi.vision.observation import Observation
-from tavli_pi.vision.reader import BoardReader
 
-__all__ = ["HELP", "add_arguments", "run", "observation_json", "calibrate_image"]
+if TYPE_CHECKING:  # cv2 and the reader load only when the command runs (issue 12: fast start-up)
+    from tavli_pi.vision.observation import Observation
+
+__all__ = ["HELP", "HOMES", "add_arguments", "run", "observation_json"]
 
 HELP = "read checkers, dice, cube and hands from one board photograph"
+#: ``--home`` choices: ``tavli_pi.vision.calibrate.HOMES`` without importing cv2 (tests/test_cli.py checks)
+HOMES = ("bottom-right", "bottom-left", "auto")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +62,13 @@ def observation_json(obs: Observation) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from tavli_pi.threads import pin_threads
+    from tavli_pi.vision.calibrate import calibrate_image
+    from tavli_pi.vision.reader import BoardReader
+
+    pin_threads()
     path = Path(args.image)
     if path.is_dir():
         raise VisionError(f"{path} is a folder; give the path of a board photograph (.jpg or .png)")
