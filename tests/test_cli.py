@@ -124,4 +124,4 @@ def test_run_opens_a_sim_camera_from_config_in_a_fresh_process(tmp_path: Path) -
                    f"[record]\nlog = '{tmp_path / 'table.sqlite'}'\n")
     r = _probe(["run", "--config", str(cfg), "--max-frames", "2"])
     assert r["code"] == 0, r
-    assert "tavli_pi.sim" in r["loaded"]  # loaded on first use, by the camera registry
+    assert "tavli_pi.sim" in str(r["loaded"])  # loaded on first use, by the camera registry
