@@ -48,12 +48,32 @@ def _own_counts(pos: Position, side: Side) -> list[int]:
     return pts
 
 
+# The key's bits, least significant first, as text: "1" * n + "0" per entry.
+# A point's value v (White > 0, Black < 0) gives White's run and Black's run;
+# joining the runs and reading the text reversed as binary is the key
+# (issue 12: a few C calls instead of a Python loop per point).
+_RUN_W = {v: "1" * v + "0" if v > 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
+_RUN_B = {v: "1" * -v + "0" if v < 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
+_RUN = ["1" * n + "0" for n in range(CHECKERS + 1)]
+
+
 def position_id(pos: Position) -> str:
     """The gnubg Position ID of ``pos``, written as ``pos.turn`` being on roll.
 
     >>> position_id(Position.start())
     '4HPwATDgc/ABMA'
     """
+    pts = pos.points
+    bar_w, bar_b = pos.bar
+    white = "".join(map(_RUN_W.__getitem__, pts)) + _RUN[bar_w]
+    black = "".join(map(_RUN_B.__getitem__, reversed(pts))) + _RUN[bar_b]
+    bits = black + white if pos.turn is Side.WHITE else white + black
+    key = int(bits[::-1], 2)
+    return binascii.b2a_base64(key.to_bytes(10, "little"), newline=False).decode("ascii")[:14]
+
+
+def _position_id_reference(pos: Position) -> str:
+    """:func:`position_id` bit by bit, as the manual describes it (tests compare the two)."""
     key = 0
     bit = 0
     for side in (pos.turn.other, pos.turn):
@@ -81,22 +101,14 @@ def position_from_id(pid: str, turn: Side = Side.WHITE) -> Position:
         raw = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError) as exc:
         raise PositionIdError(f"{pid!r} is not Base64: {exc}; copy the Position ID again") from None
-    key = int.from_bytes(raw, "little")
-    counts: list[list[int]] = [[], []]
-    bit = 0
-    for who in (0, 1):
-        while len(counts[who]) < 25:
-            n = 0
-            while bit < 80 and (key >> bit) & 1:
-                n += 1
-                bit += 1
-            if bit >= 80:
-                raise PositionIdError(f"{pid!r} runs out of bits: not a valid Position ID; "
-                                      "copy it again from gnubg (e.g. 4HPwATDgc/ABMA)")
-            bit += 1
-            counts[who].append(n)
-    if key >> bit:
+    # the 80 bits, least significant first; runs of 1s ended by 0s are the counts
+    runs = format(int.from_bytes(raw, "little"), "080b")[::-1].split("0")
+    if len(runs) <= 50:  # fewer than 50 ends
+        raise PositionIdError(f"{pid!r} runs out of bits: not a valid Position ID; "
+                              "copy it again from gnubg (e.g. 4HPwATDgc/ABMA)")
+    if "1" in "".join(runs[50:]):
         raise PositionIdError(f"{pid!r} has stray bits after the position: not a valid Position ID")
+    counts = [[len(r) for r in runs[:25]], [len(r) for r in runs[25:50]]]
     for who in (0, 1):
         if sum(counts[who]) > CHECKERS:
             raise PositionIdError(
@@ -152,9 +164,7 @@ def xgid(pos: Position, info: XGInfo = XGInfo()) -> str:
     >>> xgid(Position.start())
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:6'
     """
-    chars = [_xg_char(-pos.bar[1])]
-    chars.extend(_xg_char(v) for v in pos.points)
-    chars.append(_xg_char(pos.bar[0]))
+    board = _XG[-pos.bar[1]] + "".join(map(_XG.__getitem__, pos.points)) + _XG[pos.bar[0]]
     owner = 0 if info.cube_owner is None else (1 if info.cube_owner is Side.WHITE else -1)
     turn = 1 if pos.turn is Side.WHITE else -1
     if info.cube_action:
@@ -166,7 +176,7 @@ def xgid(pos: Position, info: XGInfo = XGInfo()) -> str:
     else:
         cj = (1 if info.jacoby else 0) + (2 if info.beaver else 0)
     fields = [
-        "".join(chars),
+        board,
         str(_log2(info.cube_value, "the cube value")),
         str(owner),
         str(turn),
@@ -184,6 +194,10 @@ def _xg_char(v: int) -> str:
     if v == 0:
         return "-"
     return chr(ord("A") + v - 1) if v > 0 else chr(ord("a") - v - 1)
+
+
+#: a point's value -> its XGID character
+_XG = {v: _xg_char(v) for v in range(-CHECKERS, CHECKERS + 1)}
 
 
 def _xg_int(text: str, field: str, s: str) -> int:

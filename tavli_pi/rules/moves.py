@@ -45,6 +45,7 @@ __all__ = [
     "apply_play",
     "end_turn",
     "format_play",
+    "canonical_play",
     "parse_play",
     "is_legal",
     "judge",
@@ -620,6 +621,15 @@ def legal_results(pos: Position, dice: tuple[int, int]) -> tuple[PlayResult, ...
     return tuple(_generate(pos, dice).values())
 
 
+def canonical_play(r: PlayResult) -> Play:
+    """``r.plays[0]`` (the canonical play), without building the other plays of a generated result."""
+    if type(r) is _LazyResult:
+        codes = r._codes
+        if codes is not None:
+            return _to_play(_canonical(codes if isinstance(codes, tuple) else codes[0]))
+    return r.plays[0]
+
+
 def legal_plays(pos: Position, dice: tuple[int, int]) -> tuple[Play, ...]:
     """The canonical play of every distinct result."""
     return tuple(r.plays[0] for r in legal_results(pos, dice))
@@ -673,44 +683,91 @@ def format_play(play: Play) -> str:
     point shown only where it hit (``13/7*/5``); the first move landing on a
     blot marked ``*``; identical moves grouped as ``(n)``. An empty play (no
     legal move) is ``""``. The per-die steps stay in the :data:`Play` itself.
+
+    Speed (issue 12, ``plays --jsonl``): one and two moves (every non-double)
+    take a direct path; three and four moves (doubles) the general one,
+    remembered per play. Both give the same text (tests/rules/test_moves_notation.py).
     """
+    n = len(play)
+    if n == 2:
+        a, b = play
+        s1, d1, s2, d2 = a.src, a.dst, b.src, b.dst
+        h1, h2 = a.hit, b.hit
+        if (s1, d1) < (s2, d2):  # sorted by (source, destination), highest first
+            s1, d1, h1, s2, d2, h2 = s2, d2, h2, s1, d1, h1
+        pt = _PT
+        # hit points: d1 if h1 (or h2 with d2 == d1); the first chain to reach a hit point gets the star
+        star1 = h1 or (h2 and d2 == d1)
+        star2 = h2 and d2 != d1
+        if d1 and s2 == d1:  # one checker, two hops: s1/d1/d2 (d1 shown only where it hit)
+            if star1:
+                return f"{pt[s1]}/{pt[d1]}*/{pt[d2]}{'*' if star2 else ''}"
+            return f"{pt[s1]}/{pt[d2]}{'*' if star2 else ''}"
+        if s1 == s2 and d1 == d2:
+            return f"{pt[s1]}/{pt[d1]}{'*' if star1 else ''}(2)"
+        return f"{pt[s1]}/{pt[d1]}{'*' if star1 else ''} {pt[s2]}/{pt[d2]}{'*' if star2 else ''}"
+    if n == 1:
+        m = play[0]
+        return f"{_PT[m.src]}/{_PT[m.dst]}{'*' if m.hit else ''}"
+    text = _FORMATTED.get(play)
+    if text is None:
+        if len(_FORMATTED) >= _FORMATTED_MAX:
+            _FORMATTED.clear()
+        text = _FORMATTED[play] = _format_general(play)
+    return text
+
+
+#: point number -> its notation (0 is off, 25 the bar)
+_PT = ["off", *(str(i) for i in range(1, 25)), "bar"]
+#: plays of three or four moves already written (bounded: cleared when full)
+_FORMATTED: dict[Play, str] = {}
+_FORMATTED_MAX = 1 << 16
+
+
+def _format_general(play: Play) -> str:
+    """:func:`format_play` for any number of moves (the one-line rules in its doc, step by step)."""
     hit_points = {m.dst for m in play if m.hit}
-    chains = [[m.src, m.dst] for m in sorted(play, key=lambda m: (m.src, m.dst), reverse=True)]
+    chains = [[s, d] for s, d in sorted([(m.src, m.dst) for m in play], reverse=True)]
     merged = True
     while merged:  # join a move ending where another starts (one checker)
         merged = False
         for i, a in enumerate(chains):
-            if a[-1] == 0:
+            end = a[-1]
+            if end == 0:
                 continue
             for j, c in enumerate(chains):
-                if j != i and c[0] == a[-1]:
+                if c[0] == end and j != i:
                     a.extend(c[1:])
                     del chains[j]
                     merged = True
                     break
             if merged:
                 break
+    pt = _PT
     starred: set[int] = set()
-    groups: list[tuple[list[int], list[bool], int]] = []
+    out: list[str] = []
+    prev: list[int] | None = None
+    n = 0
     for c in chains:
-        stars = []
-        for p in c[1:]:
-            first = p in hit_points and p not in starred
-            if first:
+        parts = [pt[c[0]]]
+        last = len(c) - 1
+        for k in range(1, last + 1):
+            p = c[k]
+            if p in hit_points and p not in starred:
                 starred.add(p)
-            stars.append(first)
-        if groups and groups[-1][0] == c:
-            prev = groups[-1]
-            groups[-1] = (c, [x or y for x, y in zip(prev[1], stars)], prev[2] + 1)
-        else:
-            groups.append((c, stars, 1))
-    out = []
-    for c, stars, n in groups:
-        text = _pt(c[0])
-        last = len(c) - 2
-        for k, (p, star) in enumerate(zip(c[1:], stars)):
-            if star or k == last:
-                text += f"/{_pt(p)}{'*' if star else ''}"
+                parts.append(f"/{pt[p]}*")
+            elif k == last:
+                parts.append(f"/{pt[p]}")
+            # an identical chain just before has starred its points: same text
+        if c == prev:
+            n += 1
+            continue
+        if prev is not None:
+            out.append(text if n == 1 else f"{text}({n})")
+        text = "".join(parts)
+        prev = c
+        n = 1
+    if prev is not None:
         out.append(text if n == 1 else f"{text}({n})")
     return " ".join(out)
 
