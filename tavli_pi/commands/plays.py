@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from tavli_pi.errors import ConfigError, InvalidDiceError, TavliError
 from tavli_pi.rules.ids import parse_position, position_id
-from tavli_pi.rules.moves import canonical_play, check_dice, format_play, legal_results
+from tavli_pi.rules.moves import canonical_text, check_dice, legal_results
 from tavli_pi.rules.tavli_moves import end_turn, format_tavli_play, results_or_pass
 from tavli_pi.rules.tavli_position import format_tavli_position, parse_tavli_position
 from tavli_pi.rules.tavli_settings import TavliSettings, Variant, parse_variant, settings_from_mapping
@@ -68,7 +68,7 @@ def answer(position: str, dice: tuple[int, int]) -> dict[str, Any]:
     pos = parse_position(position)
     d = check_dice(dice)
     plays = [
-        {"moves": format_play(canonical_play(r)), "position": position_id(r.position)}
+        {"moves": canonical_text(r), "position": position_id(r.position)}
         for r in legal_results(pos, d)
     ]
     return {"position": position_id(pos), "dice": [d[0], d[1]], "plays": plays}

@@ -48,13 +48,15 @@ def _own_counts(pos: Position, side: Side) -> list[int]:
     return pts
 
 
-# The key's bits, least significant first, as text: "1" * n + "0" per entry.
-# A point's value v (White > 0, Black < 0) gives White's run and Black's run;
-# joining the runs and reading the text reversed as binary is the key
-# (issue 12: a few C calls instead of a Python loop per point).
-_RUN_W = {v: "1" * v + "0" if v > 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
-_RUN_B = {v: "1" * -v + "0" if v < 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
-_RUN = ["1" * n + "0" for n in range(CHECKERS + 1)]
+# The key's bits as binary text, most significant first: the runs ("1" * n
+# + "0" per entry, least significant first) in reverse order, each reversed.
+# The mover's runs come last in the key, so first here: its bar, then its
+# points 24..1; then the other side's bar and points. A point's value v
+# (White > 0, Black < 0) picks White's run or Black's (issue 12: a few C
+# calls instead of a Python loop per point).
+_REV_W = {v: "0" + "1" * v if v > 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
+_REV_B = {v: "0" + "1" * -v if v < 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
+_REV = ["0" + "1" * n for n in range(CHECKERS + 1)]
 
 
 def position_id(pos: Position) -> str:
@@ -65,11 +67,10 @@ def position_id(pos: Position) -> str:
     """
     pts = pos.points
     bar_w, bar_b = pos.bar
-    white = "".join(map(_RUN_W.__getitem__, pts)) + _RUN[bar_w]
-    black = "".join(map(_RUN_B.__getitem__, reversed(pts))) + _RUN[bar_b]
-    bits = black + white if pos.turn is Side.WHITE else white + black
-    key = int(bits[::-1], 2)
-    return binascii.b2a_base64(key.to_bytes(10, "little"), newline=False).decode("ascii")[:14]
+    white = _REV[bar_w] + "".join(map(_REV_W.__getitem__, reversed(pts)))  # White's own points 24..1
+    black = _REV[bar_b] + "".join(map(_REV_B.__getitem__, pts))  # Black's own points 24..1
+    bits = white + black if pos.turn is Side.WHITE else black + white
+    return binascii.b2a_base64(int(bits, 2).to_bytes(10, "little"), newline=False).decode("ascii")[:14]
 
 
 def _position_id_reference(pos: Position) -> str:

@@ -46,6 +46,7 @@ __all__ = [
     "end_turn",
     "format_play",
     "canonical_play",
+    "canonical_text",
     "parse_play",
     "is_legal",
     "judge",
@@ -621,6 +622,25 @@ def legal_results(pos: Position, dice: tuple[int, int]) -> tuple[PlayResult, ...
     return tuple(_generate(pos, dice).values())
 
 
+def canonical_text(r: PlayResult) -> str:
+    """``format_play(r.plays[0])``, remembered per raw code for generated results (``plays --jsonl``)."""
+    if type(r) is _LazyResult:
+        codes = r._codes
+        if codes is not None:
+            code = _canonical(codes if isinstance(codes, tuple) else codes[0])
+            text = _CODE_TEXT.get(code)
+            if text is None:
+                if len(_CODE_TEXT) >= _FORMATTED_MAX:
+                    _CODE_TEXT.clear()
+                text = _CODE_TEXT[code] = format_play(_to_play(code))
+            return text
+    return format_play(r.plays[0])
+
+
+#: canonical raw code -> its text (bounded: cleared when full)
+_CODE_TEXT: dict[tuple[int, ...], str] = {}
+
+
 def canonical_play(r: PlayResult) -> Play:
     """``r.plays[0]`` (the canonical play), without building the other plays of a generated result."""
     if type(r) is _LazyResult:
@@ -747,6 +767,7 @@ def _format_general(play: Play) -> str:
     starred: set[int] = set()
     out: list[str] = []
     prev: list[int] | None = None
+    text = ""
     n = 0
     for c in chains:
         parts = [pt[c[0]]]

@@ -169,13 +169,14 @@ def _reference_format(play: tuple[Move, ...]) -> str:
 def test_fast_format_equals_the_reference_on_every_play_in_any_order() -> None:
     import random
 
-    from tavli_pi.rules.moves import canonical_play
+    from tavli_pi.rules.moves import canonical_play, canonical_text
 
     rng = random.Random(12)
     n = 0
     for pos, dice in sample_pairs(1500, seed=2612):
         for r in legal_results(pos, dice):
             assert canonical_play(r) == r.plays[0]
+            assert canonical_text(r) == _reference_format(r.plays[0])
             for play in r.plays:
                 shuffled = list(play)
                 rng.shuffle(shuffled)
