@@ -23,7 +23,7 @@ from tavli_pi.rules.tavli_moves import end_turn, format_tavli_play, results_or_p
 from tavli_pi.rules.tavli_position import format_tavli_position, parse_tavli_position
 from tavli_pi.rules.tavli_settings import TavliSettings, Variant, parse_variant, settings_from_mapping
 
-__all__ = ["HELP", "add_arguments", "run", "answer", "answer_tavli", "answer_line"]
+__all__ = ["HELP", "add_arguments", "run", "answer", "answer_tavli", "answer_line", "dumps_answer"]
 
 HELP = ("list every legal play for a position and two dice "
         "(Portes: gnubg Position ID or XGID; Plakoto, Fevga: the RULES-TAVLI.md notation)")
@@ -133,9 +133,24 @@ class TavliErrorMissing(TavliError, ValueError):
     """A --jsonl request lacks a field."""
 
 
+def dumps_answer(result: dict[str, Any]) -> str:
+    """``json.dumps(result, separators=(",", ":"))``, written directly for a Portes answer (issue 12).
+
+    A Portes answer's strings are Position IDs (Base64) and gnubg move texts
+    (digits, ``bar``, ``off``, ``/*()`` and spaces): nothing JSON escapes, so
+    the text is the encoder's, byte for byte (tests/commands/test_plays.py).
+    """
+    plays = result.get("plays")
+    if plays is not None and len(result) == 3:  # {"position", "dice", "plays"}: Portes
+        d1, d2 = result["dice"]
+        body = ",".join([f'{{"moves":"{p["moves"]}","position":"{p["position"]}"}}' for p in plays])
+        return f'{{"position":"{result["position"]}","dice":[{d1},{d2}],"plays":[{body}]}}'
+    return json.dumps(result, separators=(",", ":"))
+
+
 def _run_jsonl(stdin: TextIO, stdout: TextIO) -> int:
     for number, line in enumerate(stdin, 1):
-        stdout.write(json.dumps(answer_line(line, number), separators=(",", ":")) + "\n")
+        stdout.write(dumps_answer(answer_line(line, number)) + "\n")
         stdout.flush()
     return 0
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass
+from operator import mul, neg, sub
 
 from tavli_pi.errors import InvalidPositionError, PositionIdError
 from tavli_pi.rules.position import CHECKERS, Position, Side
@@ -109,32 +110,28 @@ def position_from_id(pid: str, turn: Side = Side.WHITE) -> Position:
                               "copy it again from gnubg (e.g. 4HPwATDgc/ABMA)")
     if "1" in "".join(runs[50:]):
         raise PositionIdError(f"{pid!r} has stray bits after the position: not a valid Position ID")
-    counts = [[len(r) for r in runs[:25]], [len(r) for r in runs[25:50]]]
-    for who in (0, 1):
-        if sum(counts[who]) > CHECKERS:
+    opp = [len(r) for r in runs[:25]]
+    mover = [len(r) for r in runs[25:50]]
+    for counts in (opp, mover):
+        if sum(counts) > CHECKERS:
             raise PositionIdError(
-                f"{pid!r} gives a side {sum(counts[who])} checkers (max {CHECKERS}): not a valid Position ID"
+                f"{pid!r} gives a side {sum(counts)} checkers (max {CHECKERS}): not a valid Position ID"
             )
-    opp, mover = counts[0], counts[1]
-    pts = [0] * 24
-    for i in range(24):
-        # mover's own point i+1 and opponent's own point 24-i are the same point
-        m, o = mover[i], opp[23 - i]
-        if m and o:
-            raise PositionIdError(f"{pid!r} puts both sides on one point: not a valid Position ID")
-        pts[i] = m - o
+    # mover's own point i+1 and opponent's own point 24-i are the same point
+    opp_here = opp[23::-1]
+    if any(map(mul, mover[:24], opp_here)):
+        raise PositionIdError(f"{pid!r} puts both sides on one point: not a valid Position ID")
+    pts = tuple(map(sub, mover[:24], opp_here))
     if turn is Side.BLACK:
-        pts = [-v for v in pts[::-1]]
+        pts = tuple(map(neg, pts[::-1]))
     bar = [0, 0]
     off = [0, 0]
     bar[turn] = mover[24]
     bar[1 - turn] = opp[24]
     off[turn] = CHECKERS - sum(mover)
     off[1 - turn] = CHECKERS - sum(opp)
-    try:
-        return Position(tuple(pts), (bar[0], bar[1]), (off[0], off[1]), turn)
-    except InvalidPositionError as exc:
-        raise PositionIdError(f"{pid!r}: {exc}") from None
+    # valid by construction: 15 checkers a side at most (the rest off), no point held by both
+    return Position._trusted(pts, (bar[0], bar[1]), (off[0], off[1]), turn)
 
 
 @dataclass(frozen=True)
