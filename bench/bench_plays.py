@@ -37,6 +37,9 @@ import argparse
 import gc
 import io
 import json
+import os
+import subprocess
+import tempfile
 from functools import partial
 import importlib.util
 import statistics
@@ -288,6 +291,64 @@ def gnubg_jsonl(lines: list[str]) -> Callable[[io.StringIO], None] | str:
     return run
 
 
+#: the gnubg bindings' side of ``plays --jsonl`` as its own process (the same job as :func:`gnubg_jsonl`)
+GNUBG_JSONL_SCRIPT = """
+import json, sys
+import gnubg
+ci, ec = gnubg.cubeinfo(), gnubg.evalcontext()
+def apply(board, mv):
+    opp, me = list(board[0]), list(board[1])
+    for i in range(0, len(mv), 2):
+        s = mv[i]
+        t = mv[i + 1] if i + 1 < len(mv) else 0
+        me[s - 1] -= 1
+        if t > 0:
+            me[t - 1] += 1
+            if opp[24 - t] == 1:
+                opp[24 - t] = 0
+                opp[24] += 1
+    return tuple(opp), tuple(me)
+for n, line in enumerate(sys.stdin, 1):
+    req = json.loads(line)
+    try:
+        b = gnubg.positionfromid(req["position"])
+        d = req["dice"]
+        plays = [{"moves": gnubg.movetupletostring(m["move"], b), "position": gnubg.positionid(apply(b, m["move"]))}
+                 for m in gnubg.findbestmoves(b, ci, ec, (d[0], d[1]))]
+        ans = {"position": req["position"], "dice": d, "plays": plays}
+    except Exception as exc:
+        ans = {"error": str(exc), "line": n}
+    sys.stdout.write(json.dumps(ans, separators=(",", ":")) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def _process_cpu(cmd: list[str], stdin_path: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one process reading ``stdin_path``."""
+    with open(stdin_path, "rb") as f:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=f, stdout=subprocess.DEVNULL)
+        _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{cmd[0]} failed")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def jsonl_processes(lines: list[str], repeat: int) -> None:
+    """Whole processes, as a user runs them: ``tavli-pi plays --jsonl`` against a Python script on the bindings."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp, "lines.jsonl")
+        src.write_text("".join(lines))
+        entry = str(Path(sys.executable).with_name("tavli-pi"))
+        ours = [_process_cpu([entry, "plays", "--jsonl"], src) for _ in range(repeat)]
+        theirs = [_process_cpu([sys.executable, "-c", GNUBG_JSONL_SCRIPT], src) for _ in range(repeat)]
+    o, g = min(c for _, c in ours), min(c for _, c in theirs)
+    print(f"  whole processes (start-up included), best of {repeat}: tavli-pi plays --jsonl {o:.3f} s CPU "
+          f"({min(w for w, _ in ours):.3f} s wall); python + gnubg bindings {g:.3f} s CPU "
+          f"({min(w for w, _ in theirs):.3f} s wall); ours / gnubg {o / g:.2f}x")
+
+
 def jsonl_vs_gnubg(pairs: list[Pair], repeat: int) -> None:
     """``plays --jsonl`` (in-process, CPU) against the gnubg bindings on the same lines."""
     from tavli_pi.commands.plays import _run_jsonl
@@ -327,6 +388,7 @@ def jsonl_vs_gnubg(pairs: list[Pair], repeat: int) -> None:
     )
     print(f"  same plays (text and end Position ID, as sets) on {same} of {len(lines)} lines; the others "
           "bear off, where the bindings' move tuple stops at the first 'off' (so their text and position are wrong)")
+    jsonl_processes(lines, repeat)
 
 
 def main() -> None:

@@ -748,21 +748,22 @@ def _format_general(play: Play) -> str:
     """:func:`format_play` for any number of moves (the one-line rules in its doc, step by step)."""
     hit_points = {m.dst for m in play if m.hit}
     chains = [[s, d] for s, d in sorted([(m.src, m.dst) for m in play], reverse=True)]
-    merged = True
-    while merged:  # join a move ending where another starts (one checker)
-        merged = False
-        for i, a in enumerate(chains):
-            end = a[-1]
-            if end == 0:
-                continue
-            for j, c in enumerate(chains):
-                if c[0] == end and j != i:
-                    a.extend(c[1:])
-                    del chains[j]
-                    merged = True
+    # Join a move ending where another starts (one checker), the first such in order. A chain
+    # can only go on with a later one (sources are sorted high to low and every hop goes down),
+    # so one pass, each chain extended as far as it goes, joins as a restart after each join would.
+    i = 0
+    while i < len(chains):
+        a = chains[i]
+        end = a[-1]
+        while end:
+            for j in range(i + 1, len(chains)):
+                if chains[j][0] == end:
+                    a.extend(chains.pop(j)[1:])
+                    end = a[-1]
                     break
-            if merged:
+            else:
                 break
+        i += 1
     pt = _PT
     starred: set[int] = set()
     out: list[str] = []
