@@ -7,8 +7,9 @@ demo's CPU by 1.5x). Two steps:
 
 * :func:`pin_env` sets the thread variables read by OpenBLAS, OpenMP, MKL,
   BLIS and Accelerate when they load, so call it before numpy or cv2 is
-  imported (the CLI does, first thing). A variable the operator already set
-  is kept: that is a deliberate choice.
+  imported (the CLI does, first thing). A variable already set is kept for
+  the libraries that only read the environment; OpenCV and OpenBLAS are
+  pinned by :func:`pin_threads` all the same.
 * :func:`pin_threads` also pins what is already loaded: ``cv2.setNumThreads(1)``
   and every OpenBLAS library in this process (numpy's and OpenCV's own) through
   its ``*_set_num_threads`` entry point (ctypes; Linux, where loaded libraries
