@@ -100,6 +100,13 @@ def test_read_home_choices_match_the_vision_calibration() -> None:
     assert HOMES == calibrate.HOMES
 
 
+def test_export_format_choices_match_the_exporters() -> None:
+    from tavli_pi.commands.export import FORMATS
+    from tavli_pi.record import export
+
+    assert FORMATS == tuple(sorted(export.FORMATS))
+
+
 def test_chosen_command() -> None:
     assert chosen_command(["plays", "X", "3", "1"]) == "plays"
     assert chosen_command(["--help"]) == ""
