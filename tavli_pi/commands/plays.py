@@ -19,8 +19,6 @@ from typing import Any, TextIO
 from tavli_pi.errors import ConfigError, InvalidDiceError, TavliError
 from tavli_pi.rules.ids import parse_position, position_id
 from tavli_pi.rules.moves import canonical_text, check_dice, legal_results
-from tavli_pi.rules.tavli_moves import end_turn, format_tavli_play, results_or_pass
-from tavli_pi.rules.tavli_position import format_tavli_position, parse_tavli_position
 from tavli_pi.rules.tavli_settings import TavliSettings, Variant, parse_variant, settings_from_mapping
 
 __all__ = ["HELP", "add_arguments", "run", "answer", "answer_tavli", "answer_line", "dumps_answer"]
@@ -78,6 +76,10 @@ def answer_tavli(
     variant: Variant, position: str, dice: tuple[int, int], settings: TavliSettings = TavliSettings()
 ) -> dict[str, Any]:
     """The JSON answer for a Plakoto or Fevga request (raises TavliError on bad input)."""
+    # imported here: Portes (the default) answers without loading the tavli rules (issue 12)
+    from tavli_pi.rules.tavli_moves import end_turn, format_tavli_play, results_or_pass
+    from tavli_pi.rules.tavli_position import format_tavli_position, parse_tavli_position
+
     pos = parse_tavli_position(position, variant)
     d = check_dice(dice)
     plays = [
