@@ -17,7 +17,7 @@ import sys
 from typing import Any, TextIO
 
 from tavli_pi.errors import ConfigError, InvalidDiceError, TavliError
-from tavli_pi.rules.ids import parse_position, position_id
+from tavli_pi.rules.ids import parse_position, position_id, position_ids
 from tavli_pi.rules.moves import canonical_text, check_dice, legal_results
 from tavli_pi.rules.tavli_settings import TavliSettings, Variant, parse_variant, settings_from_mapping
 
@@ -65,10 +65,9 @@ def answer(position: str, dice: tuple[int, int]) -> dict[str, Any]:
     """The JSON answer for one request (raises TavliError on bad input)."""
     pos = parse_position(position)
     d = check_dice(dice)
-    plays = [
-        {"moves": canonical_text(r), "position": position_id(r.position)}
-        for r in legal_results(pos, d)
-    ]
+    results = legal_results(pos, d)
+    ids = position_ids([r.position for r in results])
+    plays = [{"moves": canonical_text(r), "position": pid} for r, pid in zip(results, ids)]
     return {"position": position_id(pos), "dice": [d[0], d[1]], "plays": plays}
 
 

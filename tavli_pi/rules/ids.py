@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import mul, neg, sub
 
@@ -31,6 +32,7 @@ from tavli_pi.rules.position import CHECKERS, Position, Side
 
 __all__ = [
     "position_id",
+    "position_ids",
     "position_from_id",
     "XGInfo",
     "xgid",
@@ -72,6 +74,25 @@ def position_id(pos: Position) -> str:
     black = _REV[bar_b] + "".join(map(_REV_B.__getitem__, pts))  # Black's own points 24..1
     bits = white + black if pos.turn is Side.WHITE else black + white
     return binascii.b2a_base64(int(bits, 2).to_bytes(10, "little"), newline=False).decode("ascii")[:14]
+
+
+def position_ids(positions: Iterable[Position]) -> list[str]:
+    """:func:`position_id` of each position (one loop, its lookups hoisted: ``plays`` lists many)."""
+    rev_w = _REV_W.__getitem__
+    rev_b = _REV_B.__getitem__
+    rev = _REV
+    join = "".join
+    b64 = binascii.b2a_base64
+    white_turn = Side.WHITE
+    out = []
+    for pos in positions:
+        pts = pos.points
+        bar_w, bar_b = pos.bar
+        white = rev[bar_w] + join(map(rev_w, reversed(pts)))
+        black = rev[bar_b] + join(map(rev_b, pts))
+        bits = white + black if pos.turn is white_turn else black + white
+        out.append(b64(int(bits, 2).to_bytes(10, "little"), newline=False).decode("ascii")[:14])
+    return out
 
 
 def _position_id_reference(pos: Position) -> str:

@@ -14,6 +14,7 @@ from tavli_pi.rules.ids import (
     parse_xgid,
     position_from_id,
     position_id,
+    position_ids,
     xgid,
 )
 from tavli_pi.rules.position import Position, Side
@@ -114,7 +115,9 @@ def test_fast_position_id_equals_the_bit_by_bit_one_on_game_positions() -> None:
 
     n = 0
     for pos, dice in sample_pairs(600, seed=77):
-        for q in (pos, pos.with_turn(pos.turn.other), *(r.position for r in legal_results(pos, dice))):
+        qs = (pos, pos.with_turn(pos.turn.other), *(r.position for r in legal_results(pos, dice)))
+        assert position_ids(qs) == [_position_id_reference(q) for q in qs]
+        for q in qs:
             pid = position_id(q)
             assert pid == _position_id_reference(q)
             assert position_from_id(pid, q.turn) == q
