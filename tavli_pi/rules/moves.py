@@ -632,7 +632,7 @@ def canonical_text(r: PlayResult) -> str:
             if text is None:
                 if len(_CODE_TEXT) >= _FORMATTED_MAX:
                     _CODE_TEXT.clear()
-                text = _CODE_TEXT[code] = format_play(_to_play(code))
+                text = _CODE_TEXT[code] = format_play(_to_play(code)) if len(code) <= 4 else _format_code(code)
             return text
     return format_play(r.plays[0])
 
@@ -746,8 +746,18 @@ _FORMATTED_MAX = 1 << 16
 
 def _format_general(play: Play) -> str:
     """:func:`format_play` for any number of moves (the one-line rules in its doc, step by step)."""
-    hit_points = {m.dst for m in play if m.hit}
-    chains = [[s, d] for s, d in sorted([(m.src, m.dst) for m in play], reverse=True)]
+    return _format_moves(sorted([(m.src, m.dst) for m in play], reverse=True), {m.dst for m in play if m.hit})
+
+
+def _format_code(code: tuple[int, ...]) -> str:
+    """:func:`format_play` of a raw code (``src, dst, ...``; a negative ``dst`` hit), no ``Move`` built."""
+    dsts = code[1::2]
+    return _format_moves(sorted(zip(code[0::2], map(abs, dsts)), reverse=True), {-t for t in dsts if t < 0})
+
+
+def _format_moves(moves: list[tuple[int, int]], hit_points: set[int]) -> str:
+    """The text of moves sorted by (source, destination), highest first, and the points hit."""
+    chains = [[s, d] for s, d in moves]
     # Join a move ending where another starts (one checker), the first such in order. A chain
     # can only go on with a later one (sources are sorted high to low and every hop goes down),
     # so one pass, each chain extended as far as it goes, joins as a restart after each join would.
@@ -765,32 +775,37 @@ def _format_general(play: Play) -> str:
                 break
         i += 1
     pt = _PT
-    starred: set[int] = set()
+    if not hit_points:  # no stars: each chain is its first and last point
+        texts = [f"{pt[c[0]]}/{pt[c[-1]]}" for c in chains]
+    else:
+        starred: set[int] = set()
+        texts = []
+        for c in chains:
+            text = pt[c[0]]
+            last = len(c) - 1
+            for k in range(1, last + 1):
+                p = c[k]
+                if p in hit_points and p not in starred:  # the first landing on a hit point
+                    starred.add(p)
+                    text += f"/{pt[p]}*"
+                elif k == last:
+                    text += f"/{pt[p]}"
+            texts.append(text)
+    # identical chains in a row are one group "(n)", written as the first of them
+    # (which took any star: the later ones find their points starred)
     out: list[str] = []
     prev: list[int] | None = None
-    text = ""
+    first = ""
     n = 0
-    for c in chains:
-        parts = [pt[c[0]]]
-        last = len(c) - 1
-        for k in range(1, last + 1):
-            p = c[k]
-            if p in hit_points and p not in starred:
-                starred.add(p)
-                parts.append(f"/{pt[p]}*")
-            elif k == last:
-                parts.append(f"/{pt[p]}")
-            # an identical chain just before has starred its points: same text
+    for c, text in zip(chains, texts):
         if c == prev:
             n += 1
             continue
         if prev is not None:
-            out.append(text if n == 1 else f"{text}({n})")
-        text = "".join(parts)
-        prev = c
-        n = 1
+            out.append(first if n == 1 else f"{first}({n})")
+        prev, first, n = c, text, 1
     if prev is not None:
-        out.append(text if n == 1 else f"{text}({n})")
+        out.append(first if n == 1 else f"{first}({n})")
     return " ".join(out)
 
 
