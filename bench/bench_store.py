@@ -67,7 +67,6 @@ def run(sync: Synchronous, frames: bool, events: list[Event], jpeg: bytes, folde
 
 def _mid_match_referee() -> Referee:
     """The referee of the demo match after 120 frames (dice watches, evidence frames, the clock)."""
-    import tavli_pi.commands.demo  # noqa: F401  (registers sim:)
     from tavli_pi.app import TableApp
     from tavli_pi.config import parse_config
 

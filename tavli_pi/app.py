@@ -37,6 +37,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.position import START_LAYOUT, Side
+from tavli_pi.threads import pin_threads
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Camera, Frame
 from tavli_pi.vision.observation import Observation
@@ -111,6 +112,7 @@ class TableApp:
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        pin_threads()  # one OpenCV and BLAS thread: pools only add overhead per frame (issue 12)
         self.config = config
         self.clock = clock
         self._inputs: queue.SimpleQueue[PlayerInput] = queue.SimpleQueue()
@@ -414,8 +416,10 @@ class TableApp:
             on_frame: Callable[[Frame, list[Event]], None] | None = None) -> int:
         """Read frames until the camera runs dry (or ``max_frames``); ``pace`` > 0 plays in real time."""
         if self.camera is None:
+            from tavli_pi.sources import register_sources
             from tavli_pi.vision.camera import open_camera
 
+            register_sources()  # sim:... without importing the simulator before it is used
             self.camera = open_camera(self.config.camera.source, fps=self.config.camera.fps)
         if self._resume_frame is not None:
             # a recorded or simulated source replays from the frame the log ends at (it primes the

@@ -3,6 +3,13 @@
 Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
 ``run(args) -> int``. Errors of the ``TavliError`` tree become a one-line
 message and exit status 2; nothing else is swallowed.
+
+Start-up (issue 12): only the chosen subcommand's module is imported, and a
+command module imports its heavy libraries (cv2, aiohttp, paho, gpiozero, the
+simulator) inside ``run``, so ``tavli-pi --help`` and ``tavli-pi plays`` load
+none of them. ``--help`` lists the commands from :data:`COMMANDS` (the same
+one-line ``HELP``; tests/test_cli.py checks they agree). Before any command
+runs, OpenCV and BLAS are pinned to one thread (:mod:`tavli_pi.threads`).
 """
 
 from __future__ import annotations
@@ -16,18 +23,20 @@ from types import ModuleType
 from typing import TextIO
 
 from tavli_pi.errors import TavliError, TavliWarning
+from tavli_pi.threads import pin_env
 
 __all__ = ["main", "COMMANDS"]
 
-#: subcommand name -> module under tavli_pi.commands
-COMMANDS: dict[str, str] = {
-    "demo": "demo",
-    "plays": "plays",
-    "run": "run",
-    "director": "director",
-    "read": "read",
-    "markers": "markers",
-    "export": "export",
+#: subcommand name -> (module under tavli_pi.commands, its one-line HELP)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "play a scripted, simulated 3-point match through the whole pipeline"),
+    "plays": ("plays", "list every legal play for a position and two dice "
+              "(Portes: gnubg Position ID or XGID; Plakoto, Fevga: the RULES-TAVLI.md notation)"),
+    "run": ("run", "run one table (camera, vision, referee, signals, display, log) from a config file"),
+    "director": ("director", "serve a live page of every table, fed by the tables over MQTT"),
+    "read": ("read", "read checkers, dice, cube and hands from one board photograph"),
+    "markers": ("markers", "write the four ArUco corner markers to print (PDF or PNG)"),
+    "export": ("export", "export a match log (table.sqlite) as .mat (XG, gnubg), .sgf (gnubg) or position ids"),
 }
 
 
@@ -35,21 +44,34 @@ def _load(module: str) -> ModuleType:
     return importlib.import_module(f"tavli_pi.commands.{module}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that subcommand's module is imported (the others are listed)."""
     parser = argparse.ArgumentParser(
         prog="tavli-pi", description="A camera referee for backgammon and tavli."
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module in COMMANDS.items():
-        mod = _load(module)
-        p = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
-        mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+    for name, (module, help_) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_)
+        if only is None or name == only:
+            mod = _load(module)
+            mod.add_arguments(p)
+            p.set_defaults(_run=mod.run)
     return parser
 
 
+def chosen_command(argv: Sequence[str]) -> str:
+    """The subcommand named on the command line ("" if none: usage or --help only)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else ""
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    pin_env()  # before the command imports numpy or cv2: their thread pools read it once
+    parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
     default_show = warnings.showwarning
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-import tavli_pi.commands.demo  # noqa: F401  (registers the sim: cameras)
 from tavli_pi.app import TableApp
 from tavli_pi.config import parse_config
 from tavli_pi.errors import ConfigError

@@ -12,23 +12,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from typing import Any
-
 from tavli_pi.errors import ConfigError
-from tavli_pi.vision.camera import Camera, register_camera
 
 HELP = "play a scripted, simulated 3-point match through the whole pipeline"
-
-
-def _open_sim(spec: str, **kw: Any) -> Camera:
-    """``sim:...`` cameras (see :func:`tavli_pi.sim.camera.open_sim_camera`); the simulator loads on first use."""
-    from tavli_pi.sim.camera import open_sim_camera
-
-    return open_sim_camera(spec, **kw)
-
-
-# the simulator is this command's source: ``[camera] source = "sim:..."`` works for every command
-register_camera("sim", _open_sim)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -12,9 +12,10 @@ import argparse
 import logging
 import os
 import threading
+from typing import TYPE_CHECKING
 
-from tavli_pi.tournament.director import Director, DirectorError, check_port
-from tavli_pi.tournament.feed import FeedSettings, parse_broker, topic
+if TYPE_CHECKING:  # aiohttp and paho load only when the director runs (issue 12: fast start-up)
+    from tavli_pi.tournament.feed import FeedSettings
 
 HELP = "serve a live page of every table, fed by the tables over MQTT"
 
@@ -40,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def port_from(text: str) -> int:
     """``--port`` as an int 1-65535, else a one-line DirectorError."""
+    from tavli_pi.tournament.director import DirectorError, check_port
+
     try:
         port = int(text.strip())
     except ValueError:
@@ -49,6 +52,8 @@ def port_from(text: str) -> int:
 
 def max_tables_from(text: str) -> int:
     """``--max-tables`` as an int 1-100000, else a one-line DirectorError."""
+    from tavli_pi.tournament.director import DirectorError
+
     try:
         n = int(text.strip())
     except ValueError:
@@ -59,6 +64,8 @@ def max_tables_from(text: str) -> int:
 
 
 def settings_from(args: argparse.Namespace) -> FeedSettings:
+    from tavli_pi.tournament.feed import FeedSettings, parse_broker, topic
+
     host, port = parse_broker(args.broker, 8883 if args.tls_ca else 1883)
     if args.event != "+":
         topic(args.event, "+", "events")  # a FeedError for an event slug that is no topic level
@@ -81,6 +88,8 @@ def _log_to_stderr() -> None:
 
 
 def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
+    from tavli_pi.tournament.director import Director
+
     port = port_from(str(args.port))
     max_tables = max_tables_from(str(args.max_tables))
     settings = settings_from(args)

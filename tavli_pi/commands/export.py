@@ -6,15 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from tavli_pi.record.export import FORMATS, export_text, load_record
-from tavli_pi.files import write_atomic
-
 HELP = "export a match log (table.sqlite) as .mat (XG, gnubg), .sgf (gnubg) or position ids"
+#: ``--format`` choices: the keys of ``tavli_pi.record.export.FORMATS``, listed here so that
+#: ``export --help`` imports no record code (issue 12; tests/test_cli.py checks they agree)
+FORMATS = ("ids", "mat", "sgf")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("db", help="the match log, e.g. table.sqlite")
-    parser.add_argument("--format", choices=sorted(FORMATS), default="mat",
+    parser.add_argument("--format", choices=FORMATS, default="mat",
                         help="mat: Jellyfish/XG text; sgf: GNU Backgammon; ids: the gnubg Position ID and "
                         "XGID before every turn (default: mat)")
     parser.add_argument("--out", default=None,
@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tavli_pi.files import write_atomic
+    from tavli_pi.record.export import export_text, load_record
+
     record = load_record(args.db)
     text = export_text(record, args.format)
     if args.out in (None, "-"):

@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import zlib
 from pathlib import Path
-
-import cv2
-import numpy as np
+from typing import TYPE_CHECKING
 
 from tavli_pi.errors import ConfigError
 from tavli_pi.files import write_atomic
-from tavli_pi.vision.calibration import MARKER_DICT, MARKER_IDS
+
+if TYPE_CHECKING:  # cv2 and numpy load only when the command runs (issue 12: fast start-up)
+    import numpy as np
 
 __all__ = ["HELP", "add_arguments", "run", "marker_sheet", "pdf_bytes"]
 
@@ -33,6 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def marker_sheet(size_mm: float = 40.0) -> np.ndarray:
     """An A4 page at 300 dpi (grayscale) with the four markers and their labels."""
+    import cv2
+    import numpy as np
+
+    from tavli_pi.vision.calibration import MARKER_DICT, MARKER_IDS
+
     if not 10.0 <= size_mm <= 90.0:
         raise ConfigError(f"--size-mm {size_mm} is out of range: use 10 to 90 mm")
 
@@ -53,6 +58,8 @@ def marker_sheet(size_mm: float = 40.0) -> np.ndarray:
 
 def pdf_bytes(gray: np.ndarray, dpi: int = _DPI) -> bytes:
     """A one-page PDF holding ``gray`` as a Flate-compressed 8-bit image (PDF 1.4, ISO 32000)."""
+    import numpy as np
+
     h, w = gray.shape
     wpt, hpt = w * 72.0 / dpi, h * 72.0 / dpi
     data = zlib.compress(np.ascontiguousarray(gray).tobytes())
@@ -82,6 +89,10 @@ def pdf_bytes(gray: np.ndarray, dpi: int = _DPI) -> bytes:
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from tavli_pi.vision.calibration import MARKER_IDS
+
     out = Path(args.out)
     page = marker_sheet(args.size_mm)
     suffix = out.suffix.lower()

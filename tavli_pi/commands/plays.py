@@ -17,13 +17,11 @@ import sys
 from typing import Any, TextIO
 
 from tavli_pi.errors import ConfigError, InvalidDiceError, TavliError
-from tavli_pi.rules.ids import parse_position, position_id
-from tavli_pi.rules.moves import check_dice, format_play, legal_results
-from tavli_pi.rules.tavli_moves import end_turn, format_tavli_play, results_or_pass
-from tavli_pi.rules.tavli_position import format_tavli_position, parse_tavli_position
+from tavli_pi.rules.ids import parse_position, position_id, position_ids
+from tavli_pi.rules.moves import canonical_text, check_dice, legal_results
 from tavli_pi.rules.tavli_settings import TavliSettings, Variant, parse_variant, settings_from_mapping
 
-__all__ = ["HELP", "add_arguments", "run", "answer", "answer_tavli", "answer_line"]
+__all__ = ["HELP", "add_arguments", "run", "answer", "answer_tavli", "answer_line", "dumps_answer"]
 
 HELP = ("list every legal play for a position and two dice "
         "(Portes: gnubg Position ID or XGID; Plakoto, Fevga: the RULES-TAVLI.md notation)")
@@ -67,10 +65,9 @@ def answer(position: str, dice: tuple[int, int]) -> dict[str, Any]:
     """The JSON answer for one request (raises TavliError on bad input)."""
     pos = parse_position(position)
     d = check_dice(dice)
-    plays = [
-        {"moves": format_play(r.plays[0]), "position": position_id(r.position)}
-        for r in legal_results(pos, d)
-    ]
+    results = legal_results(pos, d)
+    ids = position_ids([r.position for r in results])
+    plays = [{"moves": canonical_text(r), "position": pid} for r, pid in zip(results, ids)]
     return {"position": position_id(pos), "dice": [d[0], d[1]], "plays": plays}
 
 
@@ -78,6 +75,10 @@ def answer_tavli(
     variant: Variant, position: str, dice: tuple[int, int], settings: TavliSettings = TavliSettings()
 ) -> dict[str, Any]:
     """The JSON answer for a Plakoto or Fevga request (raises TavliError on bad input)."""
+    # imported here: Portes (the default) answers without loading the tavli rules (issue 12)
+    from tavli_pi.rules.tavli_moves import end_turn, format_tavli_play, results_or_pass
+    from tavli_pi.rules.tavli_position import format_tavli_position, parse_tavli_position
+
     pos = parse_tavli_position(position, variant)
     d = check_dice(dice)
     plays = [
@@ -133,9 +134,24 @@ class TavliErrorMissing(TavliError, ValueError):
     """A --jsonl request lacks a field."""
 
 
+def dumps_answer(result: dict[str, Any]) -> str:
+    """``json.dumps(result, separators=(",", ":"))``, written directly for a Portes answer (issue 12).
+
+    A Portes answer's strings are Position IDs (Base64) and gnubg move texts
+    (digits, ``bar``, ``off``, ``/*()`` and spaces): nothing JSON escapes, so
+    the text is the encoder's, byte for byte (tests/commands/test_plays.py).
+    """
+    plays = result.get("plays")
+    if plays is not None and len(result) == 3:  # {"position", "dice", "plays"}: Portes
+        d1, d2 = result["dice"]
+        body = ",".join([f'{{"moves":"{p["moves"]}","position":"{p["position"]}"}}' for p in plays])
+        return f'{{"position":"{result["position"]}","dice":[{d1},{d2}],"plays":[{body}]}}'
+    return json.dumps(result, separators=(",", ":"))
+
+
 def _run_jsonl(stdin: TextIO, stdout: TextIO) -> int:
     for number, line in enumerate(stdin, 1):
-        stdout.write(json.dumps(answer_line(line, number), separators=(",", ":")) + "\n")
+        stdout.write(dumps_answer(answer_line(line, number)) + "\n")
         stdout.flush()
     return 0
 

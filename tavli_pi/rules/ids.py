@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import mul, neg, sub
 
 from tavli_pi.errors import InvalidPositionError, PositionIdError
 from tavli_pi.rules.position import CHECKERS, Position, Side
 
 __all__ = [
     "position_id",
+    "position_ids",
     "position_from_id",
     "XGInfo",
     "xgid",
@@ -48,12 +51,52 @@ def _own_counts(pos: Position, side: Side) -> list[int]:
     return pts
 
 
+# The key's bits as binary text, most significant first: the runs ("1" * n
+# + "0" per entry, least significant first) in reverse order, each reversed.
+# The mover's runs come last in the key, so first here: its bar, then its
+# points 24..1; then the other side's bar and points. A point's value v
+# (White > 0, Black < 0) picks White's run or Black's (issue 12: a few C
+# calls instead of a Python loop per point).
+_REV_W = {v: "0" + "1" * v if v > 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
+_REV_B = {v: "0" + "1" * -v if v < 0 else "0" for v in range(-CHECKERS, CHECKERS + 1)}
+_REV = ["0" + "1" * n for n in range(CHECKERS + 1)]
+
+
 def position_id(pos: Position) -> str:
     """The gnubg Position ID of ``pos``, written as ``pos.turn`` being on roll.
 
     >>> position_id(Position.start())
     '4HPwATDgc/ABMA'
     """
+    pts = pos.points
+    bar_w, bar_b = pos.bar
+    white = _REV[bar_w] + "".join(map(_REV_W.__getitem__, reversed(pts)))  # White's own points 24..1
+    black = _REV[bar_b] + "".join(map(_REV_B.__getitem__, pts))  # Black's own points 24..1
+    bits = white + black if pos.turn is Side.WHITE else black + white
+    return binascii.b2a_base64(int(bits, 2).to_bytes(10, "little"), newline=False).decode("ascii")[:14]
+
+
+def position_ids(positions: Iterable[Position]) -> list[str]:
+    """:func:`position_id` of each position (one loop, its lookups hoisted: ``plays`` lists many)."""
+    rev_w = _REV_W.__getitem__
+    rev_b = _REV_B.__getitem__
+    rev = _REV
+    join = "".join
+    b64 = binascii.b2a_base64
+    white_turn = Side.WHITE
+    out = []
+    for pos in positions:
+        pts = pos.points
+        bar_w, bar_b = pos.bar
+        white = rev[bar_w] + join(map(rev_w, reversed(pts)))
+        black = rev[bar_b] + join(map(rev_b, pts))
+        bits = white + black if pos.turn is white_turn else black + white
+        out.append(b64(int(bits, 2).to_bytes(10, "little"), newline=False).decode("ascii")[:14])
+    return out
+
+
+def _position_id_reference(pos: Position) -> str:
+    """:func:`position_id` bit by bit, as the manual describes it (tests compare the two)."""
     key = 0
     bit = 0
     for side in (pos.turn.other, pos.turn):
@@ -81,47 +124,35 @@ def position_from_id(pid: str, turn: Side = Side.WHITE) -> Position:
         raw = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError) as exc:
         raise PositionIdError(f"{pid!r} is not Base64: {exc}; copy the Position ID again") from None
-    key = int.from_bytes(raw, "little")
-    counts: list[list[int]] = [[], []]
-    bit = 0
-    for who in (0, 1):
-        while len(counts[who]) < 25:
-            n = 0
-            while bit < 80 and (key >> bit) & 1:
-                n += 1
-                bit += 1
-            if bit >= 80:
-                raise PositionIdError(f"{pid!r} runs out of bits: not a valid Position ID; "
-                                      "copy it again from gnubg (e.g. 4HPwATDgc/ABMA)")
-            bit += 1
-            counts[who].append(n)
-    if key >> bit:
+    # the 80 bits, least significant first; runs of 1s ended by 0s are the counts
+    runs = format(int.from_bytes(raw, "little"), "080b")[::-1].split("0")
+    if len(runs) <= 50:  # fewer than 50 ends
+        raise PositionIdError(f"{pid!r} runs out of bits: not a valid Position ID; "
+                              "copy it again from gnubg (e.g. 4HPwATDgc/ABMA)")
+    if "1" in "".join(runs[50:]):
         raise PositionIdError(f"{pid!r} has stray bits after the position: not a valid Position ID")
-    for who in (0, 1):
-        if sum(counts[who]) > CHECKERS:
+    opp = [len(r) for r in runs[:25]]
+    mover = [len(r) for r in runs[25:50]]
+    for counts in (opp, mover):
+        if sum(counts) > CHECKERS:
             raise PositionIdError(
-                f"{pid!r} gives a side {sum(counts[who])} checkers (max {CHECKERS}): not a valid Position ID"
+                f"{pid!r} gives a side {sum(counts)} checkers (max {CHECKERS}): not a valid Position ID"
             )
-    opp, mover = counts[0], counts[1]
-    pts = [0] * 24
-    for i in range(24):
-        # mover's own point i+1 and opponent's own point 24-i are the same point
-        m, o = mover[i], opp[23 - i]
-        if m and o:
-            raise PositionIdError(f"{pid!r} puts both sides on one point: not a valid Position ID")
-        pts[i] = m - o
+    # mover's own point i+1 and opponent's own point 24-i are the same point
+    opp_here = opp[23::-1]
+    if any(map(mul, mover[:24], opp_here)):
+        raise PositionIdError(f"{pid!r} puts both sides on one point: not a valid Position ID")
+    pts = tuple(map(sub, mover[:24], opp_here))
     if turn is Side.BLACK:
-        pts = [-v for v in pts[::-1]]
+        pts = tuple(map(neg, pts[::-1]))
     bar = [0, 0]
     off = [0, 0]
     bar[turn] = mover[24]
     bar[1 - turn] = opp[24]
     off[turn] = CHECKERS - sum(mover)
     off[1 - turn] = CHECKERS - sum(opp)
-    try:
-        return Position(tuple(pts), (bar[0], bar[1]), (off[0], off[1]), turn)
-    except InvalidPositionError as exc:
-        raise PositionIdError(f"{pid!r}: {exc}") from None
+    # valid by construction: 15 checkers a side at most (the rest off), no point held by both
+    return Position._trusted(pts, (bar[0], bar[1]), (off[0], off[1]), turn)
 
 
 @dataclass(frozen=True)
@@ -152,9 +183,7 @@ def xgid(pos: Position, info: XGInfo = XGInfo()) -> str:
     >>> xgid(Position.start())
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:6'
     """
-    chars = [_xg_char(-pos.bar[1])]
-    chars.extend(_xg_char(v) for v in pos.points)
-    chars.append(_xg_char(pos.bar[0]))
+    board = _XG[-pos.bar[1]] + "".join(map(_XG.__getitem__, pos.points)) + _XG[pos.bar[0]]
     owner = 0 if info.cube_owner is None else (1 if info.cube_owner is Side.WHITE else -1)
     turn = 1 if pos.turn is Side.WHITE else -1
     if info.cube_action:
@@ -166,7 +195,7 @@ def xgid(pos: Position, info: XGInfo = XGInfo()) -> str:
     else:
         cj = (1 if info.jacoby else 0) + (2 if info.beaver else 0)
     fields = [
-        "".join(chars),
+        board,
         str(_log2(info.cube_value, "the cube value")),
         str(owner),
         str(turn),
@@ -184,6 +213,10 @@ def _xg_char(v: int) -> str:
     if v == 0:
         return "-"
     return chr(ord("A") + v - 1) if v > 0 else chr(ord("a") - v - 1)
+
+
+#: a point's value -> its XGID character
+_XG = {v: _xg_char(v) for v in range(-CHECKERS, CHECKERS + 1)}
 
 
 def _xg_int(text: str, field: str, s: str) -> int:

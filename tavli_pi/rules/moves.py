@@ -45,6 +45,8 @@ __all__ = [
     "apply_play",
     "end_turn",
     "format_play",
+    "canonical_play",
+    "canonical_text",
     "parse_play",
     "is_legal",
     "judge",
@@ -620,6 +622,34 @@ def legal_results(pos: Position, dice: tuple[int, int]) -> tuple[PlayResult, ...
     return tuple(_generate(pos, dice).values())
 
 
+def canonical_text(r: PlayResult) -> str:
+    """``format_play(r.plays[0])``, remembered per raw code for generated results (``plays --jsonl``)."""
+    if type(r) is _LazyResult:
+        codes = r._codes
+        if codes is not None:
+            code = _canonical(codes if isinstance(codes, tuple) else codes[0])
+            text = _CODE_TEXT.get(code)
+            if text is None:
+                if len(_CODE_TEXT) >= _FORMATTED_MAX:
+                    _CODE_TEXT.clear()
+                text = _CODE_TEXT[code] = format_play(_to_play(code)) if len(code) <= 4 else _format_code(code)
+            return text
+    return format_play(r.plays[0])
+
+
+#: canonical raw code -> its text (bounded: cleared when full)
+_CODE_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def canonical_play(r: PlayResult) -> Play:
+    """``r.plays[0]`` (the canonical play), without building the other plays of a generated result."""
+    if type(r) is _LazyResult:
+        codes = r._codes
+        if codes is not None:
+            return _to_play(_canonical(codes if isinstance(codes, tuple) else codes[0]))
+    return r.plays[0]
+
+
 def legal_plays(pos: Position, dice: tuple[int, int]) -> tuple[Play, ...]:
     """The canonical play of every distinct result."""
     return tuple(r.plays[0] for r in legal_results(pos, dice))
@@ -673,45 +703,109 @@ def format_play(play: Play) -> str:
     point shown only where it hit (``13/7*/5``); the first move landing on a
     blot marked ``*``; identical moves grouped as ``(n)``. An empty play (no
     legal move) is ``""``. The per-die steps stay in the :data:`Play` itself.
+
+    Speed (issue 12, ``plays --jsonl``): one and two moves (every non-double)
+    take a direct path; three and four moves (doubles) the general one,
+    remembered per play. Both give the same text (tests/rules/test_moves_notation.py).
     """
-    hit_points = {m.dst for m in play if m.hit}
-    chains = [[m.src, m.dst] for m in sorted(play, key=lambda m: (m.src, m.dst), reverse=True)]
-    merged = True
-    while merged:  # join a move ending where another starts (one checker)
-        merged = False
-        for i, a in enumerate(chains):
-            if a[-1] == 0:
-                continue
-            for j, c in enumerate(chains):
-                if j != i and c[0] == a[-1]:
-                    a.extend(c[1:])
-                    del chains[j]
-                    merged = True
+    n = len(play)
+    if n == 2:
+        a, b = play
+        s1, d1, s2, d2 = a.src, a.dst, b.src, b.dst
+        h1, h2 = a.hit, b.hit
+        if (s1, d1) < (s2, d2):  # sorted by (source, destination), highest first
+            s1, d1, h1, s2, d2, h2 = s2, d2, h2, s1, d1, h1
+        pt = _PT
+        # hit points: d1 if h1 (or h2 with d2 == d1); the first chain to reach a hit point gets the star
+        star1 = h1 or (h2 and d2 == d1)
+        star2 = h2 and d2 != d1
+        if d1 and s2 == d1:  # one checker, two hops: s1/d1/d2 (d1 shown only where it hit)
+            if star1:
+                return f"{pt[s1]}/{pt[d1]}*/{pt[d2]}{'*' if star2 else ''}"
+            return f"{pt[s1]}/{pt[d2]}{'*' if star2 else ''}"
+        if s1 == s2 and d1 == d2:
+            return f"{pt[s1]}/{pt[d1]}{'*' if star1 else ''}(2)"
+        return f"{pt[s1]}/{pt[d1]}{'*' if star1 else ''} {pt[s2]}/{pt[d2]}{'*' if star2 else ''}"
+    if n == 1:
+        m = play[0]
+        return f"{_PT[m.src]}/{_PT[m.dst]}{'*' if m.hit else ''}"
+    text = _FORMATTED.get(play)
+    if text is None:
+        if len(_FORMATTED) >= _FORMATTED_MAX:
+            _FORMATTED.clear()
+        text = _FORMATTED[play] = _format_general(play)
+    return text
+
+
+#: point number -> its notation (0 is off, 25 the bar)
+_PT = ["off", *(str(i) for i in range(1, 25)), "bar"]
+#: plays of three or four moves already written (bounded: cleared when full)
+_FORMATTED: dict[Play, str] = {}
+_FORMATTED_MAX = 1 << 16
+
+
+def _format_general(play: Play) -> str:
+    """:func:`format_play` for any number of moves (the one-line rules in its doc, step by step)."""
+    return _format_moves(sorted([(m.src, m.dst) for m in play], reverse=True), {m.dst for m in play if m.hit})
+
+
+def _format_code(code: tuple[int, ...]) -> str:
+    """:func:`format_play` of a raw code (``src, dst, ...``; a negative ``dst`` hit), no ``Move`` built."""
+    dsts = code[1::2]
+    return _format_moves(sorted(zip(code[0::2], map(abs, dsts)), reverse=True), {-t for t in dsts if t < 0})
+
+
+def _format_moves(moves: list[tuple[int, int]], hit_points: set[int]) -> str:
+    """The text of moves sorted by (source, destination), highest first, and the points hit."""
+    chains = [[s, d] for s, d in moves]
+    # Join a move ending where another starts (one checker), the first such in order. A chain
+    # can only go on with a later one (sources are sorted high to low and every hop goes down),
+    # so one pass, each chain extended as far as it goes, joins as a restart after each join would.
+    i = 0
+    while i < len(chains):
+        a = chains[i]
+        end = a[-1]
+        while end:
+            for j in range(i + 1, len(chains)):
+                if chains[j][0] == end:
+                    a.extend(chains.pop(j)[1:])
+                    end = a[-1]
                     break
-            if merged:
+            else:
                 break
-    starred: set[int] = set()
-    groups: list[tuple[list[int], list[bool], int]] = []
-    for c in chains:
-        stars = []
-        for p in c[1:]:
-            first = p in hit_points and p not in starred
-            if first:
-                starred.add(p)
-            stars.append(first)
-        if groups and groups[-1][0] == c:
-            prev = groups[-1]
-            groups[-1] = (c, [x or y for x, y in zip(prev[1], stars)], prev[2] + 1)
-        else:
-            groups.append((c, stars, 1))
-    out = []
-    for c, stars, n in groups:
-        text = _pt(c[0])
-        last = len(c) - 2
-        for k, (p, star) in enumerate(zip(c[1:], stars)):
-            if star or k == last:
-                text += f"/{_pt(p)}{'*' if star else ''}"
-        out.append(text if n == 1 else f"{text}({n})")
+        i += 1
+    pt = _PT
+    if not hit_points:  # no stars: each chain is its first and last point
+        texts = [f"{pt[c[0]]}/{pt[c[-1]]}" for c in chains]
+    else:
+        starred: set[int] = set()
+        texts = []
+        for c in chains:
+            text = pt[c[0]]
+            last = len(c) - 1
+            for k in range(1, last + 1):
+                p = c[k]
+                if p in hit_points and p not in starred:  # the first landing on a hit point
+                    starred.add(p)
+                    text += f"/{pt[p]}*"
+                elif k == last:
+                    text += f"/{pt[p]}"
+            texts.append(text)
+    # identical chains in a row are one group "(n)", written as the first of them
+    # (which took any star: the later ones find their points starred)
+    out: list[str] = []
+    prev: list[int] | None = None
+    first = ""
+    n = 0
+    for c, text in zip(chains, texts):
+        if c == prev:
+            n += 1
+            continue
+        if prev is not None:
+            out.append(first if n == 1 else f"{first}({n})")
+        prev, first, n = c, text, 1
+    if prev is not None:
+        out.append(first if n == 1 else f"{first}({n})")
     return " ".join(out)
 
 

@@ -2,7 +2,7 @@
 
 ``open_camera("picamera2" | "opencv:0" | "replay:PATH")`` picks one by a config
 string; other sources register a scheme with :func:`register_camera` (the
-simulator's ``sim:`` is registered by ``tavli_pi.commands.demo``, so vision
+simulator's ``sim:`` is registered lazily by ``tavli_pi.sources``, so vision
 never imports the simulator). Picamera2 is imported only inside
 ``Picamera2Camera`` so this module imports cleanly on any machine.
 """
@@ -234,7 +234,7 @@ _REGISTRY: dict[str, Callable[..., Camera]] = {}
 def register_camera(scheme: str, factory: Callable[..., Camera]) -> None:
     """Make ``open_camera("scheme:arg", **kw)`` return ``factory(arg, **kw)``.
 
-    The owner of a source registers it (``tavli_pi.commands.demo`` registers
+    The owner of a source registers it (``tavli_pi.sources`` registers
     the simulator as ``sim:``), so this module never imports them.
 
     >>> register_camera("picamera2", lambda arg: None)

@@ -174,3 +174,21 @@ def test_a_finished_game_is_an_error_naming_the_rule(capsys: pytest.CaptureFixtu
     assert main(["plays", "--variant", "plakoto", mother, "3", "1"]) == 2
     err = capsys.readouterr().err
     assert "game is over" in err and "P6" in err
+
+
+def test_jsonl_answers_are_the_json_encoders_text_byte_for_byte() -> None:
+    """The Portes answer is written directly (issue 12): the same bytes as json.dumps."""
+    from tavli_pi.commands.plays import answer_line, dumps_answer
+    from tavli_pi.rules.ids import position_id, xgid
+    from tests.rules.gnubg_oracle import sample_pairs
+
+    lines = [json.dumps({"position": xgid(p) if i % 5 == 0 else position_id(p), "dice": [d[0], d[1]]})
+             for i, (p, d) in enumerate(sample_pairs(400, seed=612))]
+    lines += ['', 'nope', '{"position": "4HPwATDgc/ABMA", "dice": [7, 1]}',
+              '{"variant": "plakoto", "position": "' + PLAKOTO_START + '", "dice": [3, 1]}']
+    portes = 0
+    for n, line in enumerate(lines, 1):
+        result = answer_line(line, n)
+        assert dumps_answer(result) == json.dumps(result, separators=(",", ":"))
+        portes += "plays" in result and "variant" not in result
+    assert portes == 400

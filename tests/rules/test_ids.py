@@ -7,7 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tavli_pi.errors import PositionIdError
-from tavli_pi.rules.ids import XGInfo, parse_position, parse_xgid, position_from_id, position_id, xgid
+from tavli_pi.rules.ids import (
+    XGInfo,
+    _position_id_reference,
+    parse_position,
+    parse_xgid,
+    position_from_id,
+    position_id,
+    position_ids,
+    xgid,
+)
 from tavli_pi.rules.position import Position, Side
 
 START_XG = "XGID=-b----E-C---eE---c-e----B-"
@@ -97,3 +106,33 @@ def positions(draw: st.DrawFn) -> Position:
 def test_round_trips(pos: Position) -> None:
     assert position_from_id(position_id(pos), pos.turn) == pos
     assert parse_xgid(xgid(pos))[0] == pos
+    assert position_id(pos) == _position_id_reference(pos)  # the fast path (issue 12)
+
+
+def test_fast_position_id_equals_the_bit_by_bit_one_on_game_positions() -> None:
+    from tavli_pi.rules.moves import legal_results
+    from tests.rules.gnubg_oracle import sample_pairs
+
+    n = 0
+    for pos, dice in sample_pairs(600, seed=77):
+        qs = (pos, pos.with_turn(pos.turn.other), *(r.position for r in legal_results(pos, dice)))
+        assert position_ids(qs) == [_position_id_reference(q) for q in qs]
+        for q in qs:
+            pid = position_id(q)
+            assert pid == _position_id_reference(q)
+            assert position_from_id(pid, q.turn) == q
+            n += 1
+    assert n > 5000
+
+
+@pytest.mark.parametrize("key, why", [
+    ((1 << 80) - 1, "runs out of bits"),  # no ends at all
+    (1 << 60, "stray bits"),  # bits 0-49 are the 50 ends; bit 60 is past them
+    ((1 << 16) - 1, "gives a side 16 checkers"),  # a first run of 16
+])
+def test_bad_keys_give_the_same_one_line_errors(key: int, why: str) -> None:
+    import base64
+
+    pid = base64.b64encode(key.to_bytes(10, "little")).decode()[:14]
+    with pytest.raises(PositionIdError, match=why):
+        position_from_id(pid)

@@ -116,3 +116,78 @@ def test_parse_with_dice_rejects_illegal_plays() -> None:
         parse_play(START, "24/20 6/5", (3, 1))
     with pytest.raises(InvalidPlayError, match="no blot"):
         parse_play(START, "13/10*")
+
+
+# -- the fast paths write what the step-by-step rules write (issue 12) --------------
+def _reference_format(play: tuple[Move, ...]) -> str:
+    """format_play's rules done literally, one step each (the text before the fast paths)."""
+    hit_points = {m.dst for m in play if m.hit}
+    chains = [[m.src, m.dst] for m in sorted(play, key=lambda m: (m.src, m.dst), reverse=True)]
+    merged = True
+    while merged:
+        merged = False
+        for i, a in enumerate(chains):
+            if a[-1] == 0:
+                continue
+            for j, c in enumerate(chains):
+                if j != i and c[0] == a[-1]:
+                    a.extend(c[1:])
+                    del chains[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    starred: set[int] = set()
+    groups: list[tuple[list[int], list[bool], int]] = []
+    for c in chains:
+        stars = []
+        for p in c[1:]:
+            first = p in hit_points and p not in starred
+            if first:
+                starred.add(p)
+            stars.append(first)
+        if groups and groups[-1][0] == c:
+            prev = groups[-1]
+            groups[-1] = (c, [x or y for x, y in zip(prev[1], stars)], prev[2] + 1)
+        else:
+            groups.append((c, stars, 1))
+
+    def pt(n: int) -> str:
+        return "bar" if n == 25 else "off" if n == 0 else str(n)
+
+    out = []
+    for c, stars, n in groups:
+        text = pt(c[0])
+        last = len(c) - 2
+        for k, (p, star) in enumerate(zip(c[1:], stars)):
+            if star or k == last:
+                text += f"/{pt(p)}{'*' if star else ''}"
+        out.append(text if n == 1 else f"{text}({n})")
+    return " ".join(out)
+
+
+def test_fast_format_equals_the_reference_on_every_play_in_any_order() -> None:
+    import random
+
+    from tavli_pi.rules.moves import canonical_play, canonical_text
+
+    rng = random.Random(12)
+    n = 0
+    for pos, dice in sample_pairs(1500, seed=2612):
+        for r in legal_results(pos, dice):
+            assert canonical_play(r) == r.plays[0]
+            assert canonical_text(r) == _reference_format(r.plays[0])
+            for play in r.plays:
+                shuffled = list(play)
+                rng.shuffle(shuffled)
+                for p in (play, tuple(reversed(play)), tuple(shuffled)):
+                    assert format_play(p) == _reference_format(p), p
+                    n += 1
+    for _ in range(20000):  # any moves at all, as parse_play may build them
+        moves = []
+        for _ in range(rng.randint(1, 4)):
+            s = rng.randint(1, 25)
+            d = rng.randint(0, s - 1)
+            moves.append(Move(s, d, d > 0 and rng.random() < 0.3))
+        assert format_play(tuple(moves)) == _reference_format(tuple(moves)), moves
+    assert n > 50000

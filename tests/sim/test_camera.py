@@ -7,12 +7,12 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-import tavli_pi.commands.demo  # noqa: F401 - registers the sim: camera scheme
 from tavli_pi.errors import CameraError
 from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import SimCamera, open_sim_camera
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import DieSpec, Scene, scene_from_position
+from tavli_pi.sources import register_sources
 from tavli_pi.vision.camera import Camera, open_camera
 
 START = scene_from_position(Position.start())
@@ -88,6 +88,7 @@ def test_bad_inputs() -> None:
 
 
 def test_open_camera_sim_specs() -> None:
+    register_sources()  # what the app does before it opens its configured camera
     with open_camera("sim:start:2", fps=2.0) as cam:
         assert [f.t for f in cam] == [0.0, 0.5]
     endless = open_camera("sim:")

@@ -1,0 +1,183 @@
+"""What ``tavli-pi read IMAGE`` does once it runs (the reader, OpenCV): kept apart from
+``commands/read.py`` so that ``tavli-pi --help`` and ``plays`` never import OpenCV (issue 12).
+
+The field comes from ``--calibration``, ``--corners``, the printed markers, or
+the picture itself. ``--save-calibration`` on a photo of the board set up to
+start (B3) learns the board (``vision.setup.learn_from_setup``); ``--setup``
+confirms a set-up photo the reader does not read as the start position.
+``--annotate OUT.png`` draws what was read over the photo. A complete reading
+prints its XGID and gnubg Position ID (light = White = X).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from tavli_pi.errors import CalibrationError, InvalidPositionError, VisionError
+from tavli_pi.files import write_atomic
+from tavli_pi.rules.ids import position_id, xgid
+from tavli_pi.rules.position import Position
+from tavli_pi.vision.annotate import annotate
+from tavli_pi.vision.calibrate import ASSUMED, calibrate_image
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.doubt import temper
+from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.quality import field_problem, image_problem
+from tavli_pi.vision.reader import BoardReader
+from tavli_pi.vision.setup import learn_from_setup, setup_agreement
+
+__all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "SURE"]
+
+#: every spot's count must be at least this sure for the reading to count as a complete position
+SURE = 0.5
+
+
+def complete_position(obs: Observation) -> Position | None:
+    """The position read, light = White, when the reading is complete and sure; else None."""
+    if obs.hand or obs.problems or "unknown" in obs.off_source:
+        return None
+    spots = [*obs.points, obs.bar, obs.off]
+    if min(min(s.light.confidence, s.dark.confidence) for s in spots) < SURE:
+        return None
+    light, dark = obs.best_counts()
+    if any(a and b for a, b in zip(light, dark)):
+        return None
+    try:
+        pos = Position.from_counts(
+            {p + 1: n for p, n in enumerate(light) if n},
+            {25 - (p + 1): n for p, n in enumerate(dark) if n},
+            bar=(obs.bar.light.best, obs.bar.dark.best),
+        )
+    except InvalidPositionError:
+        return None
+    if pos.off != (obs.off.light.best, obs.off.dark.best):
+        return None
+    return pos
+
+
+def observation_json(obs: Observation) -> dict[str, Any]:
+    light, dark = obs.best_counts()
+    pos = complete_position(obs)
+    return {
+        "light": {str(i + 1): n for i, n in enumerate(light)},
+        "dark": {str(i + 1): n for i, n in enumerate(dark)},
+        "confidence_light": {str(i + 1): round(s.light.confidence, 3) for i, s in enumerate(obs.points)},
+        "confidence_dark": {str(i + 1): round(s.dark.confidence, 3) for i, s in enumerate(obs.points)},
+        "bar": {"light": obs.bar.light.best, "dark": obs.bar.dark.best},
+        "off": {"light": obs.off.light.best if obs.off_source[0] != "unknown" else None,
+                "dark": obs.off.dark.best if obs.off_source[1] != "unknown" else None},
+        "off_source": {"light": obs.off_source[0], "dark": obs.off_source[1]},
+        "dice": [
+            {
+                "xy": [round(d.xy[0], 1), round(d.xy[1], 1)],
+                "value": d.value if d.value else None,
+                "confidence": round(d.value_confidence, 3),
+                "flat": d.flat,
+                "on_checker": d.on_checker,
+                "half": d.half,
+                "size_px": round(d.size_px, 1),
+                **({"note": d.note} if d.note else {}),
+            }
+            for d in obs.dice
+        ],
+        # the face shown: a cube at 1 (centred, C1) shows 64
+        "cube": ({"value": 64 if obs.cube.value == 1 else obs.cube.value, "place": obs.cube.place}
+                 if obs.cube else {"value": 64, "place": "none"}),
+        "hand": obs.hand,
+        "confidence": round(obs.confidence, 3),
+        "problems": list(obs.problems),
+        "complete": pos is not None,
+        "xgid": xgid(pos) if pos else None,
+        "position_id": position_id(pos) if pos else None,
+    }
+
+
+def _load(path: Path) -> Any:
+    if path.is_dir():
+        raise VisionError(f"{path} is a folder; give the path of a board photograph (.jpg or .png)")
+    if not path.is_file():
+        raise VisionError(f"{path} does not exist; give the path of a board photograph")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise VisionError(f"{path} is not an image OpenCV can read; use a .jpg or .png")
+    return image
+
+
+def _write_png(path: str, image: Any) -> None:
+    """The annotated picture, whole or not at all (write_atomic)."""
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:  # pragma: no cover - OpenCV encodes any BGR image as PNG
+        raise VisionError(f"cannot encode the annotated picture for {path}")
+    write_atomic(path, buf.tobytes())
+
+
+def _save(cal: Calibration, path: str) -> None:
+    try:
+        cal.save(path)
+    except OSError as exc:
+        cause = exc.__cause__ if isinstance(exc.__cause__, OSError) else exc
+        raise CalibrationError(f"cannot write calibration {path} ({cause.strerror}); "
+                               "give a path in a folder that exists and is writable") from exc
+
+
+def read_photo(args: argparse.Namespace) -> int:
+    image = _load(Path(args.image))
+    problem = image_problem(image)
+    if problem:
+        raise VisionError(problem)
+    cal = calibrate_image(image, args.corners, args.home, args.calibration)
+    problem = field_problem(cal.corners)
+    if problem:
+        raise VisionError(problem)
+    obs = BoardReader(cal, still_photo=True).read(image)
+    notes: list[str] = []
+    if cal.source == ASSUMED:
+        notes.append("field found in the picture; the light player's seat and home side were assumed "
+                     "(light at the bottom, home bottom-right): give --home, or photograph the set-up board")
+    if notes:
+        # the numbering may be turned round: no point's count can be sure
+        obs = dataclasses.replace(obs, problems=obs.problems + tuple(notes),
+                                  points=tuple(temper(s) for s in obs.points))
+    if args.save_calibration:
+        agreement = setup_agreement(obs)
+        learn = agreement.agrees or args.setup
+        if learn:
+            cal = learn_from_setup(image, cal)
+        _save(cal, args.save_calibration)
+        if learn:
+            print(f"learnt this board from the set-up photo ({agreement.message()})", file=sys.stderr)
+        else:
+            print(f"saved without learning the board: {agreement.message()} (then give --setup)", file=sys.stderr)
+    if args.annotate:
+        _write_png(args.annotate, annotate(image, cal, obs))
+    data = observation_json(obs)
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    pts = " ".join(
+        f"{p}:{'L' if data['light'][p] else 'D'}{data['light'][p] or data['dark'][p]}"
+        for p in data["light"]
+        if data["light"][p] or data["dark"][p]
+    )
+    print(f"points {pts}")
+    off = {k: (v if v is not None else "unknown") for k, v in data["off"].items()}
+    print(f"bar {data['bar']} off {off} ({data['off_source']['light']}/{data['off_source']['dark']}) "
+          f"hand {data['hand']} confidence {data['confidence']}")
+    for d in data["dice"]:
+        what = d.get("note") or (f"{d['value']}" if d["value"] else "unread")
+        print(f"die {what} at {d['xy']} flat={d['flat']} half={d['half']}")
+    for p in data["problems"]:
+        print(f"note: {p}")
+    if data["complete"]:
+        print(f"{data['xgid']}  (light = White = X, White to play)")
+        print(f"gnubg Position ID {data['position_id']}")
+    else:
+        print("not a complete position: no XGID (see the counts' confidence, hands and notes above)")
+    return 0
