@@ -286,8 +286,10 @@ class Outbox:
 class TableFeed:
     """Publishes one table's events and state; survives broker outages; answers resends.
 
-    >>> feed = TableFeed(FeedSettings(host="broker.local", table_id="7"))  # doctest: +SKIP
-    >>> feed.start(); feed.publish(event); feed.close()                     # doctest: +SKIP
+    Use (it needs a broker, so this is no doctest)::
+
+        feed = TableFeed(FeedSettings(host="broker.local", table_id="7"))
+        feed.start(); feed.publish(event); feed.close()
 
     Order is kept across reconnects: paho resends what it had in flight right
     after the CONNACK, so new events wait until those are acknowledged.
