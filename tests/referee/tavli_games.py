@@ -1,0 +1,196 @@
+"""Drive Plakoto and Fevga (and the tavli match) through the referee at the Observation level.
+
+The driver keeps the truth with the pure rules (``rules.games.legal_ends``)
+and plays random legal plays; planted illegal plays are the true end with one
+checker pushed a pip too far or back, a second checker off the Fevga 24-point
+before the first is through (F3), or a block F4/F5 forbids, and must all be
+called illegal and then corrected (E8).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from tavli_pi.referee.events import GameOver, IllegalPlay, PlayAccepted
+from tavli_pi.referee.referee import Referee
+from tavli_pi.referee.settings import RefereeSettings
+from tavli_pi.rules.games import End, legal_ends
+from tavli_pi.rules.position import CHECKERS, Side
+from tavli_pi.rules.tavli_match import TavliMatch
+from tavli_pi.rules.tavli_moves import breaks_blocks
+from tavli_pi.rules.tavli_position import TavliPosition, own_to_physical
+from tavli_pi.rules.tavli_settings import MatchSettings, TavliSettings, Variant
+
+from .synth import Noise, Table, die, roll_dice
+
+__all__ = ["TavliStats", "tavli_table", "play_random_tavli_game", "move_checker", "plant_tavli_illegal"]
+
+
+def tavli_table(variant: Variant, *, settings: TavliSettings | None = None, noise: Noise = Noise(),
+                seed: int = 1, start: TavliPosition | None = None, match_length: int = 1) -> Table:
+    """A referee of a tavli match of one game kind (so every game is ``variant``)."""
+    m = TavliMatch(MatchSettings(match_length=match_length, games=(variant,)))
+    ref = Referee(RefereeSettings(), tavli=m, tavli_settings=settings or TavliSettings(), start=start)
+    return Table(ref, rng=random.Random(seed), noise=noise)
+
+
+def move_checker(pos: TavliPosition, variant: Variant, side: Side, own_from: int, own_to: int
+                 ) -> TavliPosition | None:
+    """``pos`` with one free checker of ``side`` moved between its own points (0 = off), pinning
+    (P3) or releasing as a real hand would; None when no such position exists (a closed point)."""
+    pts, pins = list(pos.points), list(pos.pinned)
+    off = list(pos.off)
+    sign = side.sign
+    i = own_to_physical(variant, side, own_from) - 1
+    if pts[i] * sign <= 0:
+        return None  # no free checker of side there
+    pts[i] -= sign
+    if pts[i] == 0 and pins[i] == -sign:
+        pins[i] = 0
+        pts[i] = -sign  # the pinned checker is free again (P4)
+    if own_to <= 0:
+        off[side] += 1
+    else:
+        j = own_to_physical(variant, side, own_to) - 1
+        if pts[j] * sign < 0:
+            if abs(pts[j]) > 1 or pins[j] or variant is Variant.FEVGA:
+                return None
+            pts[j], pins[j] = sign, -sign  # lands on a lone checker: pins it (P3)
+        else:
+            pts[j] += sign
+    try:
+        return TavliPosition(tuple(pts), tuple(pins), (off[0], off[1]), pos.turn)
+    except Exception:
+        return None
+
+
+def _legal(variant: Variant, before: TavliPosition, dice: tuple[int, int], settings: TavliSettings,
+           pos: TavliPosition) -> bool:
+    key = pos.layout_key()
+    return any(e.position.layout_key() == key for e in legal_ends(variant, before, dice, settings))
+
+
+def plant_tavli_illegal(variant: Variant, before: TavliPosition, after: TavliPosition, dice: tuple[int, int],
+                        settings: TavliSettings, rng: random.Random) -> tuple[TavliPosition, str] | None:
+    """An illegal end of the mover's turn near ``after``, and what kind it is.
+
+    Fevga first: a second checker off the 24-point before the first is
+    through (F3) when the mover still has all 15 there; a formation F4/F5
+    forbids when one checker's step makes one; else a checker pushed one pip.
+    """
+    side = before.turn
+    own = [before.off[side]] + [before.count(side, p, variant) for p in range(1, 25)]
+    if variant is Variant.FEVGA and own[24] == CHECKERS and dice[0] != dice[1]:
+        a = move_checker(before, variant, side, 24, 24 - dice[0])
+        b = None if a is None else move_checker(a, variant, side, 24, 24 - dice[1])
+        if b is not None and not _legal(variant, before, dice, settings, b):
+            return b, "F3"
+    sources = [p for p in range(1, 25) if after.count(side, p, variant) > 0]
+    rng.shuffle(sources)
+    if variant is Variant.FEVGA:
+        for p in sources:
+            for q in range(p - 1, max(0, p - 7), -1):
+                cand = move_checker(after, variant, side, p, q)
+                if cand is not None and breaks_blocks(cand, side, settings) \
+                        and not _legal(variant, before, dice, settings, cand):
+                    quarter = all(cand.count(side, x, variant) for x in range(19, 25))
+                    return cand, "F4" if quarter else "F5"
+    for p in sources:
+        for q in (p - 1, p + 1):
+            if not 1 <= q <= 24:
+                continue
+            cand = move_checker(after, variant, side, p, q)
+            if cand is not None and not _legal(variant, before, dice, settings, cand):
+                return cand, "pushed"
+    return None
+
+
+@dataclass
+class TavliStats:
+    turns: int = 0
+    accepted: int = 0
+    wrong_accepts: int = 0  # accepted an end other than the truth
+    illegal_calls: int = 0  # illegal calls on legal plays (must stay 0)
+    planted: int = 0
+    caught: int = 0  # planted illegal plays called illegal
+    corrected: int = 0  # and then corrected (E8)
+    planted_kinds: dict[str, int] = field(default_factory=dict)
+    caught_rules: dict[str, int] = field(default_factory=dict)
+    unclear: int = 0
+    over: GameOver | None = None
+    turns_played: list[tuple[Side, tuple[int, int], str, TavliPosition]] = field(default_factory=list)
+
+
+def play_random_tavli_game(t: Table, variant: Variant, rng: random.Random, *, plant: float = 0.0,
+                           settings: TavliSettings | None = None, max_turns: int = 600) -> TavliStats:
+    """One game from the set-up to its end, legal plays at random; ``plant`` the chance of an illegal one."""
+    st = TavliStats()
+    settings = settings or TavliSettings()
+    ref = t.referee
+    start = ref.position
+    assert isinstance(start, TavliPosition)
+    t.setup(start)
+    white_half = "right" if t.light_is_white else "left"
+    black_half = "left" if t.light_is_white else "right"
+    while ref.phase == "opening":
+        wd, bd = rng.randint(1, 6), rng.randint(1, 6)
+        t.throw(start, (die(wd, white_half), die(bd, black_half)))
+        t.show(start, dice=(), hand=True)  # the single dice are picked up (V3: not played)
+    while ref.phase == "awaiting_roll" and st.turns < max_turns:
+        st.turns += 1
+        pos = ref.position
+        assert isinstance(pos, TavliPosition)
+        side = pos.turn
+        values = (rng.randint(1, 6), rng.randint(1, 6))
+        dice = roll_dice(side, values, light_is_white=t.light_is_white)
+        t.throw(pos, dice)
+        assert ref.phase == "rolled", (ref.phase, [e.kind for e in t.events[-5:]])
+        ends: tuple[End, ...] = legal_ends(variant, pos, ref.dice if len(ref.dice) == 2 else values, settings)
+        chosen = rng.choice(ends)
+        after = chosen.position
+        assert isinstance(after, TavliPosition)
+        planted = None
+        if plant and rng.random() < plant:
+            planted = plant_tavli_illegal(variant, pos, after, (ref.dice[0], ref.dice[1]), settings, rng)
+        n0 = len(t.events)
+        if planted is not None:
+            bad, kind = planted
+            st.planted += 1
+            st.planted_kinds[kind] = st.planted_kinds.get(kind, 0) + 1
+            t.move_and_pick_up(pos, bad, dice, extra=12)
+            got = t.events[n0:]
+            ills = [e for e in got if isinstance(e, IllegalPlay)]
+            if ills:
+                st.caught += 1
+                st.caught_rules[ills[0].rule] = st.caught_rules.get(ills[0].rule, 0) + 1
+                n1 = len(t.events)
+                t.show(after, hand=True)  # the mover puts a legal play on the board (E8)
+                t.show(after, 4)
+                if any(e.kind == "illegal_play_resolved" for e in t.events[n1:]):
+                    st.corrected += 1
+            else:
+                st.unclear += 1
+                break
+        else:
+            t.move_and_pick_up(pos, after, dice, extra=12)
+            for e in t.events[n0:]:
+                if isinstance(e, IllegalPlay):
+                    st.illegal_calls += 1
+                elif isinstance(e, PlayAccepted):
+                    st.accepted += 1
+                    if e.after.layout_key() != after.layout_key():
+                        st.wrong_accepts += 1
+                elif e.kind == "clear_view_needed":
+                    st.unclear += 1
+            if st.illegal_calls or ref.phase in ("judging", "rolled"):
+                break
+        st.turns_played.append((side, values, chosen.moves, after))
+    for e in t.events:
+        if isinstance(e, GameOver):
+            st.over = e
+    return st
+
+
+def breaks(pos: TavliPosition, side: Side, settings: TavliSettings) -> bool:
+    return breaks_blocks(pos, side, settings)
