@@ -194,3 +194,71 @@ def play_random_tavli_game(t: Table, variant: Variant, rng: random.Random, *, pl
 
 def breaks(pos: TavliPosition, side: Side, settings: TavliSettings) -> bool:
     return breaks_blocks(pos, side, settings)
+
+
+@dataclass
+class MatchRun:
+    """A whole tavli match driven through the referee: per game its variant and every true position."""
+
+    games: list[tuple[Variant, list[object]]] = field(default_factory=list)
+    illegal_calls: int = 0
+    wrong_accepts: int = 0
+
+
+def play_tavli_match(t: Table, rng: random.Random, *, settings: TavliSettings | None = None,
+                     max_turns: int = 600) -> MatchRun:
+    """A tavli match of random legal plays, game after game (Portes, Plakoto, Fevga, ...), until it is over.
+
+    Each game's truth (its start with the side that played first, then the
+    position after every turn, the next side on roll) is kept for checking the record.
+    """
+    from tavli_pi.rules.games import End as _End
+    from tavli_pi.rules.games import legal_ends as _ends
+
+    settings = settings or TavliSettings()
+    ref = t.referee
+    run = MatchRun()
+    assert ref.tavli is not None
+    while ref.phase != "match_over":
+        assert ref.phase == "setup", ref.phase
+        variant = ref.game.variant
+        start = ref.position
+        t.setup(start)
+        truth: list[object] = []
+        readings: tuple[object, ...] = ()
+        while ref.phase == "opening":
+            wd, bd = rng.randint(1, 6), rng.randint(1, 6)
+            readings = (die(wd, "right"), die(bd, "left"))
+            t.throw(start, readings)  # type: ignore[arg-type]
+            if ref.phase != "rolled":
+                t.show(start, dice=(), hand=True)
+        turns = 0
+        while ref.phase in ("awaiting_roll", "rolled") and turns < max_turns:
+            turns += 1
+            if ref.phase == "awaiting_roll":
+                pos = ref.position
+                values = (rng.randint(1, 6), rng.randint(1, 6))
+                readings = roll_dice(pos.turn, values)
+                t.throw(pos, readings)  # type: ignore[arg-type]
+            assert ref.phase == "rolled", (ref.phase, [e.kind for e in t.events[-4:]])
+            before = ref.before
+            if not truth:
+                truth.append(before)
+            dice = (ref.dice[0], ref.dice[1])
+            ends: tuple[_End, ...] = _ends(variant, before, dice, settings)
+            after = rng.choice(ends).position
+            n0 = len(t.events)
+            t.move_and_pick_up(before, after, readings, extra=12)  # type: ignore[arg-type]
+            for e in t.events[n0:]:
+                if isinstance(e, IllegalPlay):
+                    run.illegal_calls += 1
+                elif isinstance(e, PlayAccepted) and e.after.layout_key() != after.layout_key():
+                    run.wrong_accepts += 1
+            truth.append(after.with_turn(after.turn.other))
+            if run.illegal_calls or ref.phase in ("judging", "rolled"):
+                run.games.append((variant, truth))
+                return run
+        run.games.append((variant, truth))
+        if turns >= max_turns:
+            break
+    return run
