@@ -35,7 +35,7 @@ from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.hands import SCALE, decode_image, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
-from tavli_pi.vision.stacks import cv2_integral, read_spots
+from tavli_pi.vision.stacks import cv2_integral, read_spots_pinned
 from tavli_pi.vision.trays import tray_evidence
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
@@ -134,7 +134,7 @@ class BoardReader:
         hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin)
         hand = hand_share > HAND_SHARE
         marks.append(("hand", clock()))
-        points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
+        points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))
         off = tray_evidence(canon, lay, cal)
         marks.append(("trays", clock()))
@@ -159,6 +159,7 @@ class BoardReader:
             motion=moving,
             confidence=conf,
             frame_index=frame_index,
+            pinned=pinned,
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
 
