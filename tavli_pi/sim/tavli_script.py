@@ -41,6 +41,8 @@ class TavliScriptWriter:
         self.variant = Variant.PORTES
         self.position: GamePosition = Position.start()
         self._pending: list[PlayerInput] = []
+        #: still frames a roll lies before the roller moves (the referee needs 2 alike, E2)
+        self.settled = 2
 
     @staticmethod
     def half(side: Side) -> Half:
@@ -76,7 +78,7 @@ class TavliScriptWriter:
         dice = (ScriptDie(white, "right", 0), ScriptDie(black, "left", 1))
         moving = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in dice)
         self._add(1, dice=moving, note=f"opening roll: White {white}, Black {black}")
-        self._add(SETTLED, dice=dice, expect=("opening_roll",))
+        self._add(SETTLED, dice=dice, expect=("opening_roll",))  # the opening keeps the usual settling
         self.position = self.position.with_turn(Side.WHITE if white > black else Side.BLACK)
         if self.variant is not Variant.PORTES:
             self._add(1, hand=True, note="the single dice are picked up (V3)")
@@ -87,7 +89,7 @@ class TavliScriptWriter:
         side = self.position.turn
         self._add(1, dice=self._dice(side, values, moving=True), note=note or f"{side.name.lower()} rolls")
         dice = self._dice(side, values)
-        self._add(SETTLED, dice=dice, expect=("roll_accepted",))
+        self._add(self.settled, dice=dice, expect=("roll_accepted",))
         return dice
 
     def ends(self, dice: tuple[ScriptDie, ...]) -> tuple[End, ...]:
@@ -213,17 +215,41 @@ def _plakoto(w: TavliScriptWriter) -> None:
     w.play(w.roll((3, 3)), by_moves("20/17/14/11/8*"), note="White pins the Black checker (P3)")
     w.play(w.roll((2, 1)), first, note="Black plays; its pinned checker cannot move (P4)")
     w.play(w.roll((5, 3)), by_moves("24/19 8/5"), note="White moves on: the Black checker is free again (P4)")
-    for values in ((2, 1), (6, 6), (1, 2), (6, 6), (2, 1), (6, 6), (1, 2)):
-        if w.over():
-            break
+    def runner(pos: GamePosition, ends: tuple[End, ...]) -> End:
+        # Black's most advanced checker runs toward White's 24-point (Black's own 1)
+        def key(e: End) -> tuple[int, int]:
+            p = e.position
+            assert isinstance(p, TavliPosition)
+            lead = min(o for o in range(1, 25) if p.count(Side.BLACK, o, v))
+            return (lead, -_pips(v, p, Side.BLACK))
+        return min(ends, key=key)
+
+    def wait(pos: GamePosition, ends: tuple[End, ...]) -> End:
+        # pin the mother when it stands alone; else keep the runner where it is
+        def key(e: End) -> tuple[int, int, int]:
+            p = e.position
+            assert isinstance(p, TavliPosition)
+            lead = min(o for o in range(1, 25) if p.count(Side.BLACK, o, v))
+            return (0 if p.pinned[white_24 - 1] == 1 else 1, -lead, -_pips(v, p, Side.BLACK))
+        return min(ends, key=key)
+
+    w.play(w.roll((6, 6)), runner, note="Black runs a checker toward White's 24-point")
+    for values in ((6, 6), (2, 1), (6, 6), (2, 1), (6, 6)):
         if w.position.turn is Side.WHITE:
-            w.play(w.roll(values), leave_mother)
+            w.play(w.roll(values), leave_mother, note="White leaves its 24-point, all but the mother")
         else:
-            w.play(w.roll(values), laggard(v))
+            w.play(w.roll(values), wait)
     while not w.over():
-        side = w.position.turn
-        dice = w.roll((6, 5) if side is Side.BLACK else (2, 1))
-        w.play(dice, pin_mother if side is Side.BLACK else leave_mother)
+        pos = w.position
+        assert isinstance(pos, TavliPosition)
+        if pos.turn is Side.BLACK:
+            # the roll that brings Black's runner onto the lone mother
+            lead = min(o for o in range(1, 25) if pos.count(Side.BLACK, o, v) and pos.pinned[
+                own_to_physical(v, Side.BLACK, o) - 1] != -1)
+            d = min(max(lead - 1, 1), 6)
+            w.play(w.roll((d, 1) if d != 1 else (2, 1)), wait)
+        else:
+            w.play(w.roll((2, 1)), leave_mother)
     w.moments[-1] = Moment(w.moments[-1].position, (), False, w.moments[-1].inputs,
                            "Black pins White's mother: Black wins 2 at once (P6)", ("play_accepted", "game_over"))
 
@@ -242,10 +268,19 @@ def _fevga(w: TavliScriptWriter) -> None:
     pts[own_to_physical(v, Side.BLACK, 22) - 1] -= 1  # ... and its 22
     bad = TavliPosition(tuple(pts), before.pinned, before.off, before.turn)
     w.illegal_then_correct(dice, bad, good, note="Black moves a second checker off its 24-point (F3)")
-    white = iter([(6, 5), (6, 6), (5, 5), (6, 6), (6, 6), (5, 5), (6, 6), (6, 6), (4, 4), (6, 6), (5, 5)] + [(6, 6)] * 12)
+    pick = racer(v)
+
+    def best_double(pos: GamePosition) -> tuple[int, int]:
+        # the double that takes White furthest (a scripted lucky streak: the race must end soon)
+        def left(d: int) -> int:
+            ends = legal_ends(v, pos, (d, d), w.settings)
+            return _pips(v, pick(pos, ends).position, Side.WHITE)
+        d = min((6, 5, 4, 3), key=left)
+        return (d, d)
+
     while not w.over():
         if w.position.turn is Side.WHITE:
-            w.play(w.roll(next(white)), racer(v))
+            w.play(w.roll(best_double(w.position)), pick)
         else:
             w.play(w.roll((2, 1)), laggard(v))
     w.moments[-1] = Moment(w.moments[-1].position, (), False, w.moments[-1].inputs,
