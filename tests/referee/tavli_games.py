@@ -262,3 +262,69 @@ def play_tavli_match(t: Table, rng: random.Random, *, settings: TavliSettings | 
         if turns >= max_turns:
             break
     return run
+
+
+def block_scenario(rng: random.Random, rule: str) -> tuple[TavliPosition, tuple[int, int], TavliPosition] | None:
+    """A Fevga position, a roll and an illegal end of it that makes the formation ``rule`` forbids:
+    F4 (all six of White's 19-24) or F5 (six consecutive points of Black's route in front of every Black
+    checker, Black having borne off none). None when the random draw does not make one."""
+    from tavli_pi.rules.tavli_position import physical_to_own
+
+    v = Variant.FEVGA
+    pts = [0] * 24
+    if rule == "F4":
+        missing = rng.randint(19, 23)
+        held = [p for p in range(19, 24) if p != missing]
+        for p in held:
+            pts[p - 1] = rng.randint(1, 2)
+        rest = CHECKERS - sum(pts)
+        low = rng.sample(range(2, 11), 2)
+        pts[low[0] - 1] = 1
+        pts[low[1] - 1] = 1
+        pts[23] = rest - 2
+        d = 24 - missing
+        hops = [(24, missing)]
+        black_home = 12  # Black's 24-point: all 15 there
+        pts[black_home - 1] = -CHECKERS
+    else:
+        # Black's own q..q+5 as White's points; Black's checkers all on its own points above q+5
+        q = rng.randint(5, 12)
+        route = [own_to_physical(v, Side.BLACK, o) for o in range(q, q + 6)]
+        if any(p in (12,) for p in route):
+            return None
+        gap = rng.choice(route)
+        for p in route:
+            if p != gap:
+                pts[p - 1] = 1
+        src = next((p for p in range(min(24, gap + 6), gap, -1) if p not in route and p != 12), None)
+        if src is None:
+            return None
+        d = src - gap
+        pts[src - 1] += CHECKERS - sum(x for x in pts if x > 0)
+        hops = [(src, gap)]
+        pts[12 - 1] = -CHECKERS  # Black's 24-point: every Black checker behind the prime (own 24 > q + 5)
+        if physical_to_own(v, Side.BLACK, 12) <= q + 5:
+            return None
+    if not 1 <= d <= 6:
+        return None
+    try:
+        pos = TavliPosition(tuple(pts), (0,) * 24, (0, 0), Side.WHITE)
+    except Exception:
+        return None
+    other = rng.randint(1, 6)
+    dice = (max(d, other), min(d, other))
+    bad: TavliPosition | None = pos
+    for a, b in hops:
+        bad = move_checker(bad, v, Side.WHITE, a, b) if bad is not None else None
+    if bad is None:
+        return None
+    # the other die: a low checker one step on (or nothing else to move: the illegal end uses one die)
+    lows = [p for p in range(2, 12) if bad.count(Side.WHITE, p, v) and p - other >= 1
+            and bad.stack(p - other)[1] == 0]
+    if lows:
+        bad = move_checker(bad, v, Side.WHITE, lows[0], lows[0] - other)
+    if bad is None or not breaks_blocks(bad, Side.WHITE, TavliSettings()) or _legal(v, pos, dice, TavliSettings(), bad):
+        return None
+    if rule == "F5" and all(bad.count(Side.WHITE, p, v) for p in range(19, 25)):
+        return None  # that is an F4 break as well: the scenario is F5's alone
+    return pos, dice, bad

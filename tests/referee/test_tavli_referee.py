@@ -263,3 +263,22 @@ def test_random_games_every_planted_illegal_play_is_caught(variant: Variant) -> 
     assert planted >= 10 and caught == planted and corrected == planted
     if variant is Variant.FEVGA:
         assert "F3" in rules
+
+
+@pytest.mark.parametrize("rule", ["F4", "F5"])
+def test_random_block_breaks_are_caught_with_their_rule(rule: str) -> None:
+    from .tavli_games import block_scenario
+
+    rng = random.Random(7)
+    done = 0
+    while done < 5:
+        sc = block_scenario(rng, rule)
+        if sc is None:
+            continue
+        pos, values, bad = sc
+        t = tavli_table(Variant.FEVGA, start=pos, seed=done, noise=Noise(level=0.3))
+        t.setup(pos)
+        got = _turn(t, pos, values, bad)
+        assert "illegal_play" in got, (str(pos), values, str(bad), got)
+        assert only(t.events, IllegalPlay).rule == rule
+        done += 1
