@@ -82,3 +82,24 @@ def test_demo_tavli_mat_holds_the_portes_game_alone(demo: tuple[int, Path]) -> N
     rec = load_record(out / "table.sqlite")
     assert len(rec.games) == 1 and rec.games[0].points == 2 and rec.games[0].number == 1
     assert (out / "match.mat").read_text().count(" Game ") == 1
+
+
+def test_export_command_writes_the_tavli_formats(demo: tuple[int, Path], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = demo
+    db = str(out / "table.sqlite")
+    assert main(["export", db, "--format", "tavli", "--out", str(tmp_path / "m.txt")]) == 0
+    assert (tmp_path / "m.txt").read_text() == (out / "match.tavli.txt").read_text()
+    assert main(["export", db, "--format", "json", "--out", str(tmp_path / "m.json")]) == 0
+    assert json.loads((tmp_path / "m.json").read_text())["games"][1]["variant"] == "plakoto"
+    assert main(["export", db, "--format", "mat", "--out", str(tmp_path / "m.mat")]) == 0
+
+
+def test_export_of_a_portes_log_refuses_the_tavli_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tavli_pi.record.header import MatchHeader
+
+    db = tmp_path / "p.sqlite"
+    MatchLog.open(db, MatchHeader(players=("A", "B"))).close()
+    code = main(["export", str(db), "--format", "tavli"])
+    err = capsys.readouterr().err
+    assert code != 0 and "Portes match" in err and err.count("\n") == 1
