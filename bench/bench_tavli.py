@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tavli_pi.rules.games import legal_ends, start_position  # noqa: E402
+from tavli_pi.rules.games import game_result, legal_ends, start_position  # noqa: E402
 from tavli_pi.rules.position import Position, Side  # noqa: E402
 from tavli_pi.rules.tavli_position import TavliPosition  # noqa: E402
 from tavli_pi.rules.tavli_settings import TavliSettings, Variant  # noqa: E402
@@ -38,6 +38,8 @@ def _random_positions(variant: Variant, rng: random.Random, want: int, keep: obj
     while len(out) < want:
         pos = start_position(variant, Side.WHITE)
         for _ in range(120):
+            if game_result(variant, pos) is not None:
+                break
             ends = legal_ends(variant, pos, (rng.randint(1, 6), rng.randint(1, 6)))
             after = rng.choice(ends).position
             assert isinstance(after, TavliPosition)

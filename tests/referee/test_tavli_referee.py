@@ -282,3 +282,23 @@ def test_random_block_breaks_are_caught_with_their_rule(rule: str) -> None:
         assert "illegal_play" in got, (str(pos), values, str(bad), got)
         assert only(t.events, IllegalPlay).rule == rule
         done += 1
+
+
+def test_a_tavli_referee_snapshots_and_resumes_exactly() -> None:
+    from tavli_pi.referee import snapshot
+
+    pos = _stacks({24: "w15", 1: "b14", 18: "b1"})
+    t = _at(Variant.PLAKOTO, pos)
+    after = _end(Variant.PLAKOTO, pos, (6, 1), "24/18* 24/23")
+    _turn(t, pos, (6, 1), after)
+    ref = t.referee
+    back = snapshot.loads(snapshot.dumps(ref))
+    assert back.state == ref.state and back.game.variant is Variant.PLAKOTO and back.tavli == ref.tavli
+    # from the last logged TableState alone (the log's fallback): the same game and match
+    again = Referee.from_state(from_dict(to_dict(only(t.events, PlayAccepted))).state)
+    assert again.game.variant is Variant.PLAKOTO and again.tavli == ref.tavli
+    assert again.position == ref.position and again.phase == "setup"  # the board is checked first (B3)
+    t2 = Table(again)
+    t2.setup(ref.position)  # the pin read back from the board as it lies
+    assert again.phase == "awaiting_roll" and again.position == ref.position
+    assert not any(e.kind == "board_out_of_sync" for e in t2.events)
