@@ -291,5 +291,8 @@ def test_the_page_shows_the_game_pinned_checkers_and_the_tavli_score(browser: An
     assert _content(browser, "tavli-games") == "Portes: White +2"
     assert _content(browser, "last-play").endswith("61: 24/18* 24/23")
     assert _content(browser, "xgid") == "" and _content(browser, "position-id").startswith("b14 ")
+    # no cube in a tavli match (V2, T3): none drawn, none due
+    assert not browser.find_elements(By.ID, "cube-drawn") and _content(browser, "cube") == "none (V2)"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#decisions button.due")
     _no_overlaps(browser)
     browser.save_screenshot(str(shots / "tavli-plakoto-pin.png"))

@@ -143,7 +143,7 @@ function drawBoard(v) {
     const ds = byHalf[half];
     ds.forEach((d, i) => drawDie(svg, HALF_CENTRE[half] + (i - (ds.length - 1) / 2) * 95, H / 2, d.value, d.side));
   }
-  drawCube(svg, v.cube);
+  if (!v.tavli) drawCube(svg, v.cube);  // no cube in a tavli match (RULES-TAVLI.md V2, T3)
 }
 
 function fmtClock(s) {
@@ -192,7 +192,7 @@ function render(v) {
     ? v.tavli.history.map((g) => `${name(g.game)}: ${g.winner ? `${name(g.winner)} +${g.points}` : "draw"}`).join(" · ") : "";
   $("crawford").hidden = !v.crawford;
   $("dice").textContent = v.dice.length ? v.dice.join(" ") : "–";
-  $("cube").textContent = v.cube.text;
+  $("cube").textContent = v.tavli ? "none (V2)" : v.cube.text;
   $("pips-white").textContent = v.pips[0];
   $("pips-black").textContent = v.pips[1];
   $("turn").textContent = v.turn ? v.players[v.turn === "white" ? 0 : 1] : "–";
