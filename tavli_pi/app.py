@@ -36,6 +36,7 @@ from tavli_pi.referee.events import Event, EventSink, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.match import MatchState
+from tavli_pi.rules.tavli_match import TavliMatch
 from tavli_pi.rules.position import START_LAYOUT, Side
 from tavli_pi.threads import pin_threads
 from tavli_pi.vision.calibration import Calibration
@@ -147,16 +148,27 @@ class TableApp:
     def _make_referee(self, record: bool) -> Referee:
         cfg = self.config
         table, rules = cfg.table, cfg.referee.rules
-        match = MatchState(table.match_length, crawford_rule=rules.crawford)
-        referee = Referee(cfg.referee, match=match, players=table.players)
+        game = cfg.game
+        if game.tavli:
+            # Plakoto, Fevga or the tavli match (RULES-TAVLI.md): no cube, no Crawford (V2, T3, T4)
+            referee = Referee(cfg.referee, players=table.players, tavli=TavliMatch(game.match),
+                              tavli_settings=game.settings)
+        else:
+            match = MatchState(table.match_length, crawford_rule=rules.crawford)
+            referee = Referee(cfg.referee, match=match, players=table.players)
         if not record:
             return referee
         from tavli_pi.record.header import MatchHeader
         from tavli_pi.record.resume import open_for_resume
+        from tavli_pi.record.tavli_log import rules_text
 
-        header = MatchHeader(players=table.players, match_length=table.match_length,
-                             crawford=rules.crawford, jacoby=rules.jacoby,
-                             beavers=rules.beavers, cube_limit=rules.max_cube)
+        if game.tavli:
+            header = MatchHeader(players=table.players, match_length=game.match.match_length, crawford=False,
+                                 game=game.game, rules=rules_text(game.match, game.settings))
+        else:
+            header = MatchHeader(players=table.players, match_length=table.match_length,
+                                 crawford=rules.crawford, jacoby=rules.jacoby,
+                                 beavers=rules.beavers, cube_limit=rules.max_cube)
         Path(cfg.record.log).parent.mkdir(parents=True, exist_ok=True)
         log, info = open_for_resume(cfg.record.log, header)
         mismatch = None if info.empty else header_mismatch(info.header, header)
@@ -187,7 +199,8 @@ class TableApp:
                 self.wired.append(f"resumed at event {snap.seq} (frame {snap.frame}, {resumed.phase})")
                 return resumed
         self.wired.append(f"resumed at event {info.next_seq - 1}")
-        return Referee.from_state(info.state, cfg.referee, crawford_rule=rules.crawford)
+        return Referee.from_state(info.state, cfg.referee, crawford_rule=rules.crawford,
+                                  tavli_settings=game.settings if game.tavli else None)
 
     def _show_logged_game(self) -> None:
         """After a resume the display shows the current game so far (its move list, the last play)

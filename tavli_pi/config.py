@@ -26,11 +26,21 @@ from tavli_pi.errors import ConfigError
 from tavli_pi.referee.match_clock import ClockSettings, Timeout
 from tavli_pi.referee.settings import ILLEGAL_POLICIES, PREMATURE_POLICIES, RefereeSettings, check_clock_settings
 from tavli_pi.rules.settings import Settings
+from tavli_pi.rules.tavli_settings import (
+    MatchSettings,
+    TavliSettings,
+    match_settings_from_mapping,
+    settings_from_mapping,
+)
 
 __all__ = [
     "TableConfig", "TableSection", "CameraConfig", "SignalsConfig", "DisplayConfig", "RecordConfig",
-    "LinkConfig", "FeedConfig", "load_config", "parse_config",
+    "LinkConfig", "FeedConfig", "GameConfig", "GAMES", "load_config", "parse_config",
 ]
+
+#: ``[rules] game``: Portes alone, Plakoto or Fevga alone, or the tavli match of all three (T2)
+GAMES = ("portes", "plakoto", "fevga", "tavli")
+
 
 Home = Literal["bottom-right", "bottom-left", "auto"]
 DEFAULT_TABLE_ID = "table-1"
@@ -113,6 +123,26 @@ class FeedConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class GameConfig:
+    """``[rules] game`` and ``[tavli]``: which game the table referees (RULES-TAVLI.md).
+
+    ``game`` "portes" (default) is backgammon as always. "plakoto" or "fevga"
+    plays that game only, every game of a match to ``match.match_length``;
+    "tavli" is the tavli match, ``match.games`` in rotation (T2). ``settings``
+    are the Plakoto/Fevga rule settings (P6, F3, F5, F7).
+    """
+
+    game: str = "portes"
+    match: MatchSettings = field(default_factory=MatchSettings)
+    settings: TavliSettings = field(default_factory=TavliSettings)
+
+    @property
+    def tavli(self) -> bool:
+        """Refereed as a tavli match (any game but plain Portes)."""
+        return self.game != "portes"
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     """The whole file: one dataclass per section."""
 
@@ -124,6 +154,7 @@ class TableConfig:
     record: RecordConfig = field(default_factory=RecordConfig)
     link: LinkConfig = field(default_factory=LinkConfig)
     feed: FeedConfig = field(default_factory=FeedConfig)
+    game: GameConfig = field(default_factory=GameConfig)  # [rules] game, [tavli]
     source: str = "config"  # the file it came from
 
 
@@ -138,7 +169,13 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     },
     "rules": {
         "jacoby": bool, "automatic_doubles": bool, "max_automatic": int, "beavers": bool,
-        "backgammon_value": int, "max_cube": int, "crawford": bool,
+        "backgammon_value": int, "max_cube": int, "crawford": bool, "game": str,
+    },
+    # [tavli]: the match keys of RULES-TAVLI.md without "tavli.", and the rule settings as
+    # dotted keys (plakoto.mother = ..., fevga.first_checker = ...): checked by _game()
+    "tavli": {
+        "match_length": int, "games": list, "winner_starts": bool, "portes_backgammon": int,
+        "plakoto": dict, "fevga": dict,
     },
     "signals": {"enabled": bool, "pinout": str, "pin_factory": str},
     "display": {
@@ -168,6 +205,9 @@ def _check(data: dict[str, Any], where: str) -> dict[str, dict[str, Any]]:
             raise ConfigError(f"{where}: {section} must be a table ([{section}])")
         for key, value in body.items():
             want = _SCHEMA[section].get(key)
+            if section == "tavli" and "cube" in key.lower():
+                raise ConfigError(f"{where}: tavli.{key}: there is no doubling cube in Plakoto, Fevga or a "
+                                  "tavli match (V2, T3): remove the key")
             if want is None:
                 raise ConfigError(f"{where}: unknown key {section}.{key}; known: {', '.join(_SCHEMA[section])}")
             wants = want if isinstance(want, tuple) else (want,)
@@ -278,8 +318,11 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
         raise ConfigError(f"{where}: feed.password needs feed.username")
     ck = d.get("clock", {})
     clock = _clock(ck, where)
+    rules_raw = dict(d.get("rules", {}))
+    game = _game(rules_raw, d.get("tavli", {}), t.get("match_length", 0), where)
+    rules_raw.pop("game", None)
     try:
-        rules = Settings(**d.get("rules", {}))
+        rules = Settings(**rules_raw)
         referee = RefereeSettings(light_is_white=table.light_is_white, rules=rules, clock=clock,
                                   clock_reset_each_game=ck.get("reset_each_game", False), **r)
     except ConfigError as exc:
@@ -287,8 +330,56 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
     return TableConfig(
         table=table, camera=CameraConfig(**c), referee=referee, signals=SignalsConfig(**s), display=display,
         record=RecordConfig(**{"log": default_log(table.id), **sec["record"]}), link=LinkConfig(**sec["link"]),
-        feed=feed, source=where,
+        feed=feed, game=game, source=where,
     )
+
+
+#: [rules] keys that ask for a doubling cube (C2-C5): refused outside Portes (V2, T3)
+_CUBE_KEYS = {"jacoby": False, "automatic_doubles": False, "beavers": False}
+
+
+def _game(rules: dict[str, Any], tavli: dict[str, Any], table_length: int, where: str) -> GameConfig:
+    """``[rules] game`` and ``[tavli]`` as a :class:`GameConfig` (ConfigError naming the key)."""
+    game = rules.get("game", "portes")
+    if game not in GAMES:
+        raise ConfigError(f"{where}: rules.game must be one of {', '.join(GAMES)} (RULES-TAVLI.md T2), "
+                          f"got {game!r}")
+    if game == "portes":
+        if tavli:
+            raise ConfigError(f"{where}: [tavli] is only read with rules.game = \"plakoto\", \"fevga\" or "
+                              "\"tavli\": set rules.game or remove [tavli]")
+        return GameConfig()
+    for key, off in _CUBE_KEYS.items():
+        if rules.get(key, off) != off:
+            raise ConfigError(f"{where}: rules.{key} asks for the doubling cube, and there is none in "
+                              f"Plakoto, Fevga or a tavli match (V2, T3): remove it or set it to false")
+    if rules.get("crawford", False):
+        raise ConfigError(f"{where}: rules.crawford: a tavli match has no Crawford rule (T4): remove it")
+    for key in ("max_cube", "max_automatic"):
+        if key in rules:
+            raise ConfigError(f"{where}: rules.{key} is a cube setting, and there is no cube in Plakoto, "
+                              f"Fevga or a tavli match (V2, T3): remove it")
+    rule_keys: dict[str, object] = {}
+    match_keys: dict[str, object] = {}
+    for key, value in tavli.items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                rule_keys[f"{key}.{sub}"] = v
+        else:
+            match_keys[f"tavli.{key}"] = value
+    if "tavli.match_length" not in match_keys and table_length > 0:
+        match_keys["tavli.match_length"] = table_length
+    if game != "tavli":
+        if "tavli.games" in match_keys:
+            raise ConfigError(f"{where}: tavli.games is for rules.game = \"tavli\"; with {game!r} every "
+                              "game is " + game.capitalize())
+        match_keys["tavli.games"] = [game]
+    try:
+        settings = settings_from_mapping(rule_keys)
+        match = match_settings_from_mapping(match_keys)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: [tavli] {exc}") from exc
+    return GameConfig(game, match, settings)
 
 
 def _clock(c: dict[str, Any], where: str) -> ClockSettings | None:

@@ -175,7 +175,9 @@ def test_every_key_is_read_by_its_section() -> None:
         assert set(C._SCHEMA[name]) == {f.name for f in dataclasses.fields(cls)}, name
     referee = {f.name for f in dataclasses.fields(C.RefereeSettings)}
     assert set(C._SCHEMA["referee"]) <= referee
-    assert set(C._SCHEMA["rules"]) <= {f.name for f in dataclasses.fields(C.Settings)}
+    # rules.game is GameConfig.game; [tavli] holds MatchSettings' fields and the dotted rule settings
+    assert set(C._SCHEMA["rules"]) <= {f.name for f in dataclasses.fields(C.Settings)} | {"game"}
+    assert set(C._SCHEMA["tavli"]) == {f.name for f in dataclasses.fields(C.MatchSettings)} | {"plakoto", "fevga"}
     clock = {f.name for f in dataclasses.fields(C.ClockSettings)} | {"enabled", "reset_each_game"}
     assert set(C._SCHEMA["clock"]) <= clock
 
@@ -191,3 +193,59 @@ def test_a_relative_log_is_beside_the_config_and_the_default_is_the_state_folder
     monkeypatch.delenv("STATE_DIRECTORY")
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert load_config(p).record.log == str(tmp_path / "state" / "tavli-pi" / "club_7.sqlite")
+
+
+# -- [rules] game and [tavli] (RULES-TAVLI.md) -------------------------------------------------
+TAVLI = """
+[table]
+match_length = 3
+[rules]
+game = "tavli"
+[tavli]
+winner_starts = false
+plakoto.mother = "two-points"
+fevga.block_check = "every-move"
+"""
+
+
+def test_tavli_game_and_settings() -> None:
+    from tavli_pi.rules.tavli_settings import BlockCheck, Mother, Variant
+
+    cfg = parse_config(TAVLI)
+    g = cfg.game
+    assert g.game == "tavli" and g.tavli
+    assert g.match.match_length == 3 and not g.match.winner_starts  # T1 from [table] when [tavli] omits it
+    assert g.match.games == (Variant.PORTES, Variant.PLAKOTO, Variant.FEVGA)
+    assert g.settings.mother is Mother.TWO_POINTS and g.settings.block_check is BlockCheck.EVERY_MOVE
+    assert parse_config("").game.game == "portes" and not parse_config("").game.tavli
+
+
+def test_a_single_game_kind_plays_only_that_game() -> None:
+    from tavli_pi.rules.tavli_settings import Variant
+
+    g = parse_config('[rules]\ngame = "fevga"\n[tavli]\nmatch_length = 7\n').game
+    assert g.match.games == (Variant.FEVGA,) and g.match.match_length == 7
+
+
+@pytest.mark.parametrize("text,words", [
+    ('[rules]\ngame = "plakoto"\nautomatic_doubles = true\n', ["automatic_doubles", "V2"]),
+    ('[rules]\ngame = "fevga"\njacoby = true\n', ["jacoby", "V2"]),
+    ('[rules]\ngame = "tavli"\nbeavers = true\n', ["beavers", "V2"]),
+    ('[rules]\ngame = "tavli"\nmax_cube = 8\n', ["max_cube", "V2"]),
+    ('[rules]\ngame = "plakoto"\n[tavli]\ncube = true\n', ["tavli.cube", "V2"]),
+    ('[rules]\ngame = "plakoto"\n[tavli]\nplakoto.cube_limit = 2\n', ["cube", "V2"]),
+    ('[rules]\ngame = "tavli"\ncrawford = true\n', ["crawford", "T4"]),
+    ('[rules]\ngame = "backgammon"\n', ["rules.game", "portes, plakoto, fevga, tavli"]),
+    ('[rules]\ngame = "tavli"\n[tavli]\nplakoto.mother = "three"\n', ["plakoto.mother", "two-points"]),
+    ('[rules]\ngame = "tavli"\n[tavli]\nfevga.speed = "fast"\n', ["fevga.speed"]),
+    ('[rules]\ngame = "tavli"\n[tavli]\nmatch_length = 0\n', ["match_length", "T1"]),
+    ('[rules]\ngame = "fevga"\n[tavli]\ngames = ["portes"]\n', ["tavli.games"]),
+    ('[tavli]\nmatch_length = 5\n', ["[tavli]", "rules.game"]),
+])
+def test_bad_tavli_configs_are_refused_with_the_rule(text: str, words: list[str]) -> None:
+    with pytest.raises(ConfigError) as exc:
+        parse_config(text)
+    msg = str(exc.value)
+    assert "\n" not in msg
+    for w in words:
+        assert w in msg, msg

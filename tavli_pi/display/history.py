@@ -32,7 +32,9 @@ from tavli_pi.referee.events import (
     RollAccepted,
 )
 from tavli_pi.rules.moves import Play, format_play
+from tavli_pi.rules.games import GamePosition
 from tavli_pi.rules.position import Position, Side, physical_point
+from tavli_pi.rules.tavli_position import TavliPosition
 
 __all__ = ["TableHistory", "LastPlay", "marks_of", "dice_laid", "DICE_PHASES"]
 
@@ -84,6 +86,20 @@ def marks_of(side: Side, play: Play) -> tuple[tuple[int | str, ...], tuple[int |
     targets = tuple(phys(p, "off") for p in sorted(dsts, reverse=True))
     hits = tuple(physical_point(side, m.dst) for m in play if m.hit)
     return sources, targets, hits
+
+
+def tavli_marks(side: Side, before: TavliPosition, after: TavliPosition
+                ) -> tuple[tuple[int | str, ...], tuple[int | str, ...], tuple[int, ...]]:
+    """Plakoto/Fevga: the White-numbered points ``side``'s checkers left and reached, and the new pins (P3)."""
+    sources: list[int | str] = []
+    targets: list[int | str] = []
+    for p in range(24, 0, -1):
+        d = after.count_physical(side, p) - before.count_physical(side, p)
+        sources += [p] * max(0, -d)
+        targets += [p] * max(0, d)
+    targets += ["off"] * (after.off[side] - before.off[side])
+    pins = tuple(p for p in range(1, 25) if after.pinned[p - 1] == -side.sign and before.pinned[p - 1] != after.pinned[p - 1])
+    return tuple(sources), tuple(targets), pins
 
 
 def dice_laid(dice: tuple[int, ...], roller: Side, opening: tuple[int, int] | None = None) -> list[dict[str, Any]]:
@@ -143,13 +159,23 @@ class TableHistory:
             self._add(event.side, "Drops")
         elif isinstance(event, GameOver):
             pts = f"{event.points} point{'s' if event.points != 1 else ''}"
-            self._add(event.winner, f"Wins {pts}")
+            if event.winner is None:
+                self._add(Side.WHITE, "Draw (P6)")
+            else:
+                self._add(event.winner, f"Wins {pts}")
 
-    def _play(self, side: Side, dice: tuple[int, int], before: Position, after: Position, text: str) -> None:
+    def _play(self, side: Side, dice: tuple[int, int], before: GamePosition, after: GamePosition,
+              text: str) -> None:
         self.opening = None
-        play, _legal = play_from(before, after, dice, text)
-        notation = text or format_play(play)
-        sources, targets, hits = marks_of(side, play)
+        if isinstance(before, TavliPosition) and isinstance(after, TavliPosition):
+            # Plakoto/Fevga: the referee's text (the mover's own numbering); pins marked like hits
+            notation = text
+            sources, targets, hits = tavli_marks(side, before, after)
+        else:
+            assert isinstance(before, Position) and isinstance(after, Position)
+            play, _legal = play_from(before, after, dice, text)
+            notation = text or format_play(play)
+            sources, targets, hits = marks_of(side, play)
         self.last_play = LastPlay(side, dice, notation, sources, targets, hits)
         entry = f"{dice[0]}{dice[1]}: {notation or '(no move)'}"
         key = before.key()

@@ -11,6 +11,8 @@ from typing import Any
 from tavli_pi.referee.events import Event, OpeningRoll, TableState
 from tavli_pi.rules.ids import XGInfo, position_id, xgid
 from tavli_pi.rules.position import Side
+from tavli_pi.rules.tavli_position import TavliPosition, format_tavli_position
+from tavli_pi.rules.tavli_settings import Variant
 
 from .history import DICE_PHASES, TableHistory, dice_laid
 
@@ -92,6 +94,21 @@ def _dice(event: Event, st: TableState, history: TableHistory | None) -> list[di
     return dice_laid(tuple(st.dice), st.position.turn, opening)
 
 
+def _tavli(st: TableState) -> dict[str, Any] | None:
+    """The tavli match for the page (T1-T4): the game being played, the score, the games so far."""
+    m = st.tavli
+    if m is None:
+        return None
+    return {
+        "match_length": m.settings.match_length,
+        "score": list(m.score),
+        "game": st.variant,
+        "games": [g.value for g in m.settings.games],
+        "history": [{"game": g.variant.value, "winner": None if g.winner is None else g.winner.name.lower(),
+                     "points": g.points} for g in m.history],
+    }
+
+
 def view_of(event: Event, seq: int, history: TableHistory | None = None) -> dict[str, Any]:
     """Everything the page needs after ``event``; ``seq`` orders the updates.
 
@@ -109,16 +126,32 @@ def view_of(event: Event, seq: int, history: TableHistory | None = None) -> dict
         crawford=st.crawford,
         match_length=st.match_length,
     )
+    if isinstance(pos, TavliPosition):
+        variant = Variant(st.variant)
+        board: dict[str, Any] = {
+            "points": list(pos.points), "pinned": list(pos.pinned), "bar": [0, 0], "off": list(pos.off),
+            "pips": [pos.pip_count(Side.WHITE, variant), pos.pip_count(Side.BLACK, variant)],
+            "position_id": format_tavli_position(pos), "xgid": "",
+        }
+    else:
+        board = {
+            "points": list(pos.points), "pinned": [0] * 24, "bar": list(pos.bar), "off": list(pos.off),
+            "pips": [pos.pip_count(Side.WHITE), pos.pip_count(Side.BLACK)],
+            "position_id": position_id(pos), "xgid": xgid(pos, info),
+        }
     return {
         "seq": seq,
         "kind": event.kind,
         "phase": st.phase,
         "players": list(st.players),
         "turn": _side(pos.turn),
-        "points": list(pos.points),
-        "bar": list(pos.bar),
-        "off": list(pos.off),
-        "pips": [pos.pip_count(Side.WHITE), pos.pip_count(Side.BLACK)],
+        "points": board["points"],
+        "pinned": board["pinned"],  # +1 a White checker pinned under Black's, -1 the reverse (P3)
+        "bar": board["bar"],
+        "off": board["off"],
+        "pips": board["pips"],
+        "variant": st.variant,
+        "tavli": _tavli(st),
         "dice": list(dice),
         "dice_laid": _dice(event, st, history),
         "cube": {
@@ -134,9 +167,11 @@ def view_of(event: Event, seq: int, history: TableHistory | None = None) -> dict
         "clocks": None if st.clocks is None else list(st.clocks),
         "verdict": verdict_of(event),
         "wrong_points": list(st.wrong_points),
-        "position_id": position_id(pos),
-        "xgid": xgid(pos, info),
-        "decisions": list(DECISIONS_BY_PHASE.get(st.phase, ())),
+        "position_id": board["position_id"],
+        "xgid": board["xgid"],
+        # no cube in Plakoto, Fevga or a tavli match (V2, T3): no cube decisions are ever due
+        "decisions": [d for d in DECISIONS_BY_PHASE.get(st.phase, ())
+                      if st.tavli is None or d not in ("double", "take", "pass")],
         "game": history.game_number if history is not None else st.game_number,
         "moves": history.moves_json() if history is not None else [],
         "last_play": None if history is None or history.last_play is None else history.last_play.to_json(),

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from tavli_pi.link.protocol import NO_CLOCK, NONE_SIDE, Buzz, ClockSet, Scene, ScoreSet
 from tavli_pi.referee import events as ev
+from tavli_pi.rules.games import GamePosition
 from tavli_pi.rules.position import Position, Side
+from tavli_pi.rules.tavli_position import TavliPosition
 
 __all__ = ["UnitView", "Command", "EventMapper", "changed_leds", "led_for_point", "initial_view"]
 
@@ -55,10 +57,13 @@ def led_for_point(point: int, mover: Side) -> int:
     return point - 1
 
 
-def changed_leds(before: Position, after: Position) -> set[int]:
-    """LEDs of the points, bar and trays whose checkers differ between two positions."""
+def changed_leds(before: GamePosition, after: GamePosition) -> set[int]:
+    """LEDs of the points, bar and trays whose checkers differ between two positions
+    (a Plakoto point whose pinned checker changed counts too, P3)."""
     leds = {i for i in range(24) if before.points[i] != after.points[i]}
-    if before.bar != after.bar:
+    if isinstance(before, TavliPosition) and isinstance(after, TavliPosition):
+        leds |= {i for i in range(24) if before.pinned[i] != after.pinned[i]}
+    elif isinstance(before, Position) and isinstance(after, Position) and before.bar != after.bar:
         leds.add(BAR_LED)
     for side in Side:
         if before.off[side] != after.off[side]:
@@ -72,7 +77,7 @@ class EventMapper:
     def __init__(self) -> None:
         self.view = initial_view()
         self._last_play: frozenset[int] = frozenset()
-        self._illegal_before: Position | None = None
+        self._illegal_before: GamePosition | None = None
         self._running: int = NONE_SIDE
 
     def apply(self, event: ev.Event) -> list[Command]:

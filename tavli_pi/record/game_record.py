@@ -180,7 +180,17 @@ class RecordBuilder:
 
     # -- feeding ----------------------------------------------------------
     def feed(self, event: Event) -> None:
-        """One event, in log order: one ``match`` over the event types the record keeps."""
+        """One event, in log order: one ``match`` over the event types the record keeps.
+
+        In a tavli match only the Portes games are kept (the formats cannot hold
+        Plakoto or Fevga; they are exported as the tavli text record).
+        """
+        if event.state.variant != "portes":
+            if isinstance(event, GameStarted):
+                self._close_open_game()
+            elif isinstance(event, MatchOver):
+                self._finished = True
+            return
         match event:
             case GameStarted():
                 self._close_open_game()
@@ -198,10 +208,11 @@ class RecordBuilder:
         game = self._ensure_game(event)
         match event:
             case PlayAccepted():
-                play, legal = play_from(event.before, event.after, event.dice, event.play)
-                self._add_turn(Turn(event.side, event.dice, play, event.before, event.after, legal))
+                b, a = _portes(event.before), _portes(event.after)
+                play, legal = play_from(b, a, event.dice, event.play)
+                self._add_turn(Turn(event.side, event.dice, play, b, a, legal))
             case NoLegalMove():
-                pos = event.state.position.with_turn(event.side)  # the state is after the pass
+                pos = _portes(event.state.position).with_turn(event.side)  # the state is after the pass
                 self._add_turn(Turn(event.side, event.dice, (), pos, pos, True))
             case IllegalPlay():
                 self._pending_illegal = event
@@ -210,8 +221,9 @@ class RecordBuilder:
                 if ill is None:
                     raise RecordError("an illegal_play_resolved event without its illegal_play: "
                                       "the log is out of order")
-                play, legal = play_from(ill.before, event.after, ill.dice, event.play)
-                self._add_turn(Turn(event.side, ill.dice, play, ill.before, event.after, legal))
+                b, a = _portes(ill.before), _portes(event.after)
+                play, legal = play_from(b, a, ill.dice, event.play)
+                self._add_turn(Turn(event.side, ill.dice, play, b, a, legal))
                 self._pending_illegal = None
             case BoardAdopted():
                 if not self._adopted:
@@ -265,11 +277,26 @@ class RecordBuilder:
         games = list(self._games)
         if self._current is not None:
             games.append(replace(self._current, actions=tuple(self._actions)))
+        if self._header.game != "portes":
+            # the Portes games of a tavli match alone: numbered 1.. with their own running score
+            score = [0, 0]
+            renumbered = []
+            for n, g in enumerate(games, 1):
+                renumbered.append(replace(g, number=n, score=(score[0], score[1]), crawford=False))
+                if g.winner is not None:
+                    score[g.winner] += g.points
+            games = renumbered
         return MatchRecord(self._header, tuple(games), self._finished)
 
 
 _IGNORED = frozenset({"setup_checked", "roll_accepted", "roll_void", "clear_view_needed",
                       "clock_reading", "board_out_of_sync", "board_resynced"})
+
+
+def _portes(p: object) -> Position:
+    if not isinstance(p, Position):
+        raise RecordError("a Portes game's event holds a Plakoto/Fevga position: the log is damaged")
+    return p
 
 
 def build_record(header: MatchHeader, events: Iterable[Event]) -> MatchRecord:

@@ -31,6 +31,10 @@ class MatchHeader:
     jacoby: bool = False
     beavers: bool = False
     cube_limit: int = 64
+    #: the game (RULES-TAVLI.md): "portes", or "plakoto" / "fevga" / "tavli" with ``rules`` (their settings,
+    #: ``key=value`` joined by "; ") -- a Plakoto/Fevga match is exported as the tavli text record
+    game: str = "portes"
+    rules: str = ""
 
     def __post_init__(self) -> None:
         if len(self.players) != 2 or not all(isinstance(p, str) and p.strip() for p in self.players):

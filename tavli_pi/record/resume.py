@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.record.store import LoggedEvent, MatchLog, Synchronous
 from tavli_pi.referee.events import MatchOver, TableState
+from tavli_pi.rules.games import GamePosition
 from tavli_pi.rules.position import Position
 
 __all__ = ["ResumeInfo", "BoardCheck", "resume_info", "open_for_resume", "check_board", "header_mismatch"]
@@ -32,7 +33,7 @@ class ResumeInfo:
     finished: bool  # a MatchOver was logged
 
     @property
-    def position(self) -> Position | None:
+    def position(self) -> GamePosition | None:
         """The checkers the board must show to resume (None: set up the start)."""
         return None if self.state is None else self.state.position
 
@@ -104,11 +105,13 @@ def check_board(expected: Position, seen: Position) -> BoardCheck:
 
 
 #: what makes two headers the same match (names, length and the rules that change the score)
-_IDENTITY = ("players", "match_length", "crawford", "jacoby", "beavers", "cube_limit")
+_IDENTITY = ("players", "match_length", "crawford", "jacoby", "beavers", "cube_limit", "game", "rules")
 
 
 def _describe(h: MatchHeader) -> str:
     length = "a money session" if h.match_length == 0 else f"a {h.match_length}-point match"
+    if h.game != "portes":
+        return f"{h.players[0]} v {h.players[1]}, {length} of {h.game} ({h.rules})"
     rules = [name for name in ("crawford", "jacoby", "beavers") if getattr(h, name)]
     return (f"{h.players[0]} v {h.players[1]}, {length}"
             + (f" ({', '.join(rules)}, cube to {h.cube_limit})" if rules else f" (cube to {h.cube_limit})"))

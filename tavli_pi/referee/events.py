@@ -13,6 +13,12 @@ from enum import StrEnum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from tavli_pi.rules.position import Position, Side
+from tavli_pi.rules.tavli_match import GameEntry, TavliMatch
+from tavli_pi.rules.tavli_position import TavliPosition
+from tavli_pi.rules.tavli_settings import MatchSettings, Variant
+
+#: a Portes position, or a Plakoto/Fevga one (pinned checkers, RULES-TAVLI.md)
+GamePosition = Position | TavliPosition
 
 __all__ = [
     "TableState",
@@ -51,14 +57,42 @@ PHASES = tuple(Phase)
 IN_GAME = (Phase.AWAITING_ROLL, Phase.ROLLED, Phase.JUDGING, Phase.ILLEGAL, Phase.CORRECTING, Phase.OUT_OF_SYNC)
 
 
-def position_to_dict(p: Position) -> dict[str, Any]:
+def position_to_dict(p: GamePosition) -> dict[str, Any]:
+    """A Portes position with its bar; a Plakoto/Fevga one with ``pinned`` (+1 a White checker pinned
+    under Black's, -1 a Black one under White's) and no bar (V2)."""
+    if isinstance(p, TavliPosition):
+        return {"points": list(p.points), "pinned": list(p.pinned), "off": list(p.off),
+                "turn": p.turn.name.lower()}
     return {"points": list(p.points), "bar": list(p.bar), "off": list(p.off), "turn": p.turn.name.lower()}
 
 
-def position_from_dict(d: dict[str, Any]) -> Position:
+def position_from_dict(d: dict[str, Any]) -> Any:
+    """Inverse of :func:`position_to_dict` (a :data:`GamePosition`)."""
+    if "pinned" in d:
+        return TavliPosition(tuple(d["points"]), tuple(d["pinned"]), (d["off"][0], d["off"][1]),
+                             Side[d["turn"].upper()])
     return Position(
         tuple(d["points"]), (d["bar"][0], d["bar"][1]), (d["off"][0], d["off"][1]), Side[d["turn"].upper()]
     )
+
+
+def tavli_to_dict(m: TavliMatch) -> dict[str, Any]:
+    """The tavli match (T1-T4): length, rotation, score and the games played."""
+    s = m.settings
+    return {
+        "match_length": s.match_length, "games": [g.value for g in s.games], "winner_starts": s.winner_starts,
+        "portes_backgammon": s.portes_backgammon, "score": list(m.score), "variant": m.variant.value,
+        "history": [{"variant": g.variant.value, "winner": None if g.winner is None else g.winner.name.lower(),
+                     "points": g.points} for g in m.history],
+    }
+
+
+def tavli_from_dict(d: dict[str, Any]) -> TavliMatch:
+    s = MatchSettings(d["match_length"], tuple(Variant(g) for g in d["games"]), d["winner_starts"],
+                      d["portes_backgammon"])
+    hist = tuple(GameEntry(Variant(g["variant"]), None if g["winner"] is None else Side[g["winner"].upper()],
+                           g["points"]) for g in d["history"])
+    return TavliMatch(s, (d["score"][0], d["score"][1]), hist)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,7 +100,7 @@ class TableState:
     """The whole table as the referee sees it after an event (for display/feed/link)."""
 
     phase: Phase
-    position: Position
+    position: GamePosition
     dice: tuple[int, ...] = ()
     cube_value: int = 1
     cube_owner: Side | None = None  # None = centred
@@ -80,6 +114,8 @@ class TableState:
     clocks: tuple[float, float] | None = None  # seconds left, by Side
     clear_view: bool = False  # the referee asked for a clear view of the board and still waits for it
     setup_wrong: bool = False  # the set-up was reported wrong and is not yet right (B3)
+    variant: str = "portes"  # the game being played: portes, plakoto or fevga (RULES-TAVLI.md)
+    tavli: TavliMatch | None = None  # the tavli match (T1-T4): its score, rotation and games; None outside one
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,8 +139,10 @@ def _register(cls: type[Event]) -> type[Event]:
 
 
 def _value(v: Any) -> Any:
-    if isinstance(v, Position):
+    if isinstance(v, (Position, TavliPosition)):
         return position_to_dict(v)
+    if isinstance(v, TavliMatch):
+        return tavli_to_dict(v)
     if isinstance(v, Side):
         return v.name.lower()
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
@@ -143,6 +181,8 @@ def _state_from(d: dict[str, Any]) -> TableState:
         clocks=None if clocks is None else (clocks[0], clocks[1]),
         clear_view=d.get("clear_view", False),
         setup_wrong=d.get("setup_wrong", False),
+        variant=d.get("variant", "portes"),
+        tavli=None if d.get("tavli") is None else tavli_from_dict(d["tavli"]),
     )
 
 
@@ -161,7 +201,7 @@ def from_dict(d: dict[str, Any]) -> Event:
             v = _state_from(v)
         elif v is not None and str(f.type).startswith("Side"):
             v = Side[v.upper()]
-        elif v is not None and str(f.type).startswith("Position"):
+        elif v is not None and str(f.type).startswith(("Position", "GamePosition")):
             v = position_from_dict(v)
         elif isinstance(v, list):
             v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
@@ -231,8 +271,8 @@ class PlayAccepted(Event):
     side: Side
     dice: tuple[int, int]
     play: str
-    before: Position
-    after: Position
+    before: GamePosition
+    after: GamePosition
 
 
 @_register
@@ -241,8 +281,8 @@ class IllegalPlay(Event):
     kind: ClassVar[str] = "illegal_play"
     side: Side
     dice: tuple[int, int]
-    before: Position
-    observed: Position | None
+    before: GamePosition
+    observed: GamePosition | None
     wrong_points: tuple[int, ...]  # White's numbering; 0 = bar, 25 = tray
     nearest: tuple[str, ...]  # nearest legal plays, notation
 
@@ -254,7 +294,7 @@ class IllegalPlayResolved(Event):
     side: Side
     accepted: bool  # True: the opponent let it stand (E8); False: corrected
     play: str
-    after: Position
+    after: GamePosition
 
 
 @_register
@@ -308,7 +348,7 @@ class ResignationAnswered(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameOver(Event):
     kind: ClassVar[str] = "game_over"
-    winner: Side
+    winner: Side | None  # None: a drawn Plakoto game (P6)
     points: int
     result: str  # "single", "gammon", "backgammon", "pass", "resign"
     score: tuple[int, int]
@@ -363,8 +403,8 @@ class BoardMismatch(Event):
     play: the players restore ``known`` or both confirm ``observed`` (ACCEPT)."""
 
     kind: ClassVar[str] = "board_out_of_sync"
-    known: Position  # the last position the referee knows (before the unjudged change)
-    observed: Position | None  # the board as read (None: not a whole 15 + 15 reading)
+    known: GamePosition  # the last position the referee knows (before the unjudged change)
+    observed: GamePosition | None  # the board as read (None: not a whole 15 + 15 reading)
     points: tuple[int, ...]  # White's numbering where they differ; 0 = bar, 25 = trays
     reason: str  # "unseen_change" (no roll seen) or "not_one_play" (judged against a stale board)
     confirmed: tuple[str, ...] = ()  # sides ("white", "black") that confirmed the board as seen
@@ -376,7 +416,7 @@ class BoardResynced(Event):
     """The board matches a position the referee knows again (restored by the players)."""
 
     kind: ClassVar[str] = "board_resynced"
-    position: Position
+    position: GamePosition
 
 
 @_register
@@ -389,8 +429,8 @@ class BoardAdopted(Event):
     """
 
     kind: ClassVar[str] = "board_adopted"
-    before: Position
-    after: Position  # ``after.turn``: the side the referee expects to roll next
+    before: GamePosition
+    after: GamePosition  # ``after.turn``: the side the referee expects to roll next
     points: tuple[int, ...]  # White's numbering where they differ; 0 = bar, 25 = trays
 
 

@@ -16,13 +16,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from tavli_pi.errors import InvalidPositionError
 from tavli_pi.rules.position import CHECKERS, Position, Side
 from tavli_pi.vision.observation import MAX_COUNT, Observation
+
+if TYPE_CHECKING:
+    from tavli_pi.referee.game import GameRules
+    from tavli_pi.rules.games import GamePosition
 
 __all__ = [
     "SPOTS",
@@ -80,6 +84,12 @@ def counts_to_position(
         return Position(tuple(pts), (bar[0], bar[1]), (off[0], off[1]), turn)
     except InvalidPositionError:
         return None
+
+
+def _portes(p: object) -> Position:
+    if not isinstance(p, Position):
+        raise InvalidPositionError("a Portes reading needs Portes positions (give the game's rules)")
+    return p
 
 
 class EvidenceTable:
@@ -155,7 +165,7 @@ class Reading:
     gap: float
     free_light: tuple[int, ...]
     free_dark: tuple[int, ...]
-    free: Position | None
+    free: GamePosition | None
     differing: tuple[int, ...]
     min_confidence: float
     stable_frames: int
@@ -163,15 +173,25 @@ class Reading:
 
 def read(
     table: EvidenceTable,
-    candidates: Sequence[Position],
+    candidates: Sequence[GamePosition],
     *,
     light_is_white: bool = True,
     turn: Side = Side.WHITE,
+    game: GameRules | None = None,
+    hints: Sequence[GamePosition] = (),
 ) -> Reading:
-    """Score ``candidates`` against ``table`` (see :class:`Reading`)."""
+    """Score ``candidates`` against ``table`` (see :class:`Reading`).
+
+    ``game`` gives the per-spot counts of the game being played (Portes when
+    None; a Plakoto point may hold both colours, P3); ``hints`` (and the best
+    candidate) say which colour is pinned where the reading has one of each.
+    """
     if not candidates:
         raise ValueError("read() needs at least one candidate position")
-    pairs = [spot_counts(p, light_is_white) for p in candidates]
+    if game is None:
+        pairs = [spot_counts(_portes(p), light_is_white) for p in candidates]
+    else:
+        pairs = [game.spot_counts(p, light_is_white) for p in candidates]
     light = np.stack([a for a, _ in pairs])
     dark = np.stack([b for _, b in pairs])
     scores = table.score(light, dark)
@@ -200,7 +220,8 @@ def read(
         gap=gap,
         free_light=fl,
         free_dark=fd,
-        free=counts_to_position(fl, fd, turn, light_is_white),
+        free=counts_to_position(fl, fd, turn, light_is_white) if game is None
+        else game.counts_to_position(fl, fd, turn, light_is_white, (*hints, candidates[best])),
         differing=differing,
         min_confidence=conf,
         stable_frames=stable,

@@ -53,6 +53,8 @@ class Offers:
     def automatic_double(self) -> CubeState | None:
         """A tied opening roll (E1): the turned cube when automatic doubles apply (C5, C4), else None."""
         ref = self.ref
+        if not ref.game.cube:
+            return None  # V2, T3: no cube
         cube = automatic_double(ref.cube, self.state.auto_doubles, ref.settings.rules, match=ref.match)
         if cube == ref.cube:
             return None
@@ -62,6 +64,11 @@ class Offers:
 
     def double(self, inp: PlayerInput) -> None:
         ref = self.ref
+        if not ref.game.cube:
+            game = ref.game.variant.value.capitalize()
+            ref._refuse(inp, "V2", f"there is no doubling cube in {game}" +
+                        (" in a tavli match (T3)" if ref.tavli is not None else "") + " (V2): play on")
+            return
         if ref.phase == Phase.ILLEGAL:
             # E8: the opponent doubling accepts the illegal play.
             doubler = ref.before.turn.other

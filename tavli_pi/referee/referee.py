@@ -13,6 +13,7 @@ clear view. Never a verdict from a frame with a hand or motion in it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from tavli_pi.referee import events as ev
@@ -25,17 +26,20 @@ from tavli_pi.referee.dice import (
     void_reason,
 )
 from tavli_pi.referee.events import Phase
-from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
+from tavli_pi.referee.game import GameRules, TavliRules, rules_for
+from tavli_pi.referee.evidence import EvidenceTable, Reading, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.settings import RefereeSettings
-from tavli_pi.referee.sync import BoardSync, broken_rule, one_play_reason
+from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
-from tavli_pi.rules.moves import PlayResult, end_turn, format_play, judge, legal_results
+from tavli_pi.rules.games import End, GamePosition, game_result
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.scoring import game_winner, outcome_borne_off
+from tavli_pi.rules.tavli_match import TavliMatch
+from tavli_pi.rules.tavli_settings import TavliSettings, Variant
 from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["Referee", "Verdict", "judge_evidence"]
@@ -60,26 +64,36 @@ class Referee:
         *,
         match: MatchState | None = None,
         players: tuple[str, str] = ("White", "Black"),
-        start: Position | None = None,
+        start: GamePosition | None = None,
+        tavli: TavliMatch | None = None,
+        tavli_settings: TavliSettings | None = None,
     ) -> None:
         self.settings = settings or RefereeSettings()
         s = self.settings
         rules = s.rules
+        #: a tavli match (T1-T4) when not None: games rotate, no cube, no Crawford
+        self.tavli = tavli
+        self.tavli_settings = tavli_settings or TavliSettings()
+        if tavli is not None:
+            match = match or MatchState(tavli.settings.match_length, crawford_rule=False,
+                                        score=tavli.score, games=len(tavli.history))
         self.match = match or MatchState(0, crawford_rule=rules.crawford)
+        self.game: GameRules = self._rules_now()
         self.players = players
         self.cube = CubeState()
-        self.position = start or Position.start()
+        self.position: GamePosition = start or self.game.start(self._starter() or Side.WHITE)
         self.game_number = self.match.games + 1
         self.phase = Phase.SETUP
         self.dice: tuple[int, int] | tuple[()] = ()
-        self.before = self.position
-        self.results: tuple[PlayResult, ...] = ()
+        self.before: GamePosition = self.position
+        self.results: tuple[End, ...] = ()
         self.last_verdict = ""
         self.wrong_points: tuple[int, ...] = ()
         self._now = 0.0
         self._out: list[ev.Event] = []
         self._setup_target = self.position
-        self._after_setup = Phase.OPENING if start is None else Phase.AWAITING_ROLL
+        self._after_setup = Phase.OPENING if start is None and self._starter() is None else Phase.AWAITING_ROLL
+        self._announce_game = tavli is not None and start is None  # a tavli game announces itself after set-up
         self._watch = DiceWatch(s.settle_frames, s.die_confidence, armed=False)
         self._prem = DiceWatch(s.settle_frames, s.die_confidence, armed=True)
         self._frames: list[Observation] = []
@@ -88,7 +102,7 @@ class Referee:
         self._reported: set[tuple[Any, ...]] = set()
         self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
         self._opening_turn = False
-        self._observed: Position | None = None  # the illegal end position
+        self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
         self._either_may_roll = False  # after an adoption: the first roll may come from either side
@@ -103,7 +117,8 @@ class Referee:
     # -- resume ---------------------------------------------------------------
     @classmethod
     def from_state(
-        cls, state: ev.TableState, settings: RefereeSettings | None = None, *, crawford_rule: bool = True
+        cls, state: ev.TableState, settings: RefereeSettings | None = None, *, crawford_rule: bool = True,
+        tavli_settings: TavliSettings | None = None,
     ) -> Referee:
         """A referee that carries on from the last committed TableState (crash resume).
 
@@ -114,14 +129,18 @@ class Referee:
         s = settings or RefereeSettings()
         score = state.score
         n = state.match_length
-        at_n1 = crawford_rule and n >= 2 and max(score) == n - 1
-        won = n > 0 and max(score) >= n
-        match = MatchState(
-            n, score, state.crawford and at_n1 and not won, at_n1 and not state.crawford and not won,
-            crawford_rule, max(0, state.game_number - 1),
-        )
         fresh_game = state.phase in (Phase.SETUP, Phase.OPENING, Phase.GAME_OVER)
-        ref = cls(s, match=match, players=state.players, start=None if fresh_game else state.position)
+        if state.tavli is not None:
+            ref = cls(s, players=state.players, start=None if fresh_game else state.position,
+                      tavli=state.tavli, tavli_settings=tavli_settings)
+        else:
+            at_n1 = crawford_rule and n >= 2 and max(score) == n - 1
+            won = n > 0 and max(score) >= n
+            match = MatchState(
+                n, score, state.crawford and at_n1 and not won, at_n1 and not state.crawford and not won,
+                crawford_rule, max(0, state.game_number - 1),
+            )
+            ref = cls(s, match=match, players=state.players, start=None if fresh_game else state.position)
         ref.game_number = state.game_number + (1 if state.phase == Phase.GAME_OVER else 0)
         if ref.clock is not None and state.clocks is not None:
             ref.clock.restore(state.clocks, 0.0)  # the reserves carry on; no clock runs until a press
@@ -139,7 +158,7 @@ class Referee:
             ref.phase = Phase.ROLLED
             ref.dice = (state.dice[0], state.dice[1])
             ref.before = state.position
-            ref.results = legal_results(state.position, ref.dice)
+            ref.results = ref.game.ends(state.position, ref.dice)
             ref._opening_turn = False
         elif state.phase == Phase.CUBE:
             ref.phase = Phase.CUBE
@@ -168,7 +187,19 @@ class Referee:
             clocks=None if self.clock is None else self.clock.remaining(self._now),
             clear_view=self._asked,
             setup_wrong=self._setup_wrong,
+            variant=self.game.variant.value,
+            tavli=self.tavli,
         )
+
+    # -- the game being played (portes, or a game of a tavli match) ------------------------
+    def _starter(self) -> Side | None:
+        """Who starts the game by rolling both dice (V3: the last game's winner), else None."""
+        return None if self.tavli is None else self.tavli.starter
+
+    def _rules_now(self) -> GameRules:
+        if self.tavli is None:
+            return rules_for(Variant.PORTES)
+        return rules_for(self.tavli.variant, self.tavli_settings, self.tavli.settings, cube=False)
 
     def _emit(self, cls: type[ev.Event], **kw: Any) -> None:
         self._out.append(cls(at=self._now, state=self.state, **kw))
@@ -247,7 +278,7 @@ class Referee:
             return  # hands are normal while the players set up
         target = self._setup_target
         table = EvidenceTable(self._frames)
-        r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn)
+        r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
         if r.gap <= s.accept_gap:
             self._setup_wrong = False
             self._emit(ev.SetupChecked, ok=True, message="The checkers are set up correctly.", rule="B3")
@@ -255,11 +286,12 @@ class Referee:
             self.phase = self._after_setup
             if self.clock is not None:
                 self.clock.new_game(self.match.score, self._now)
-            if self.phase == Phase.OPENING:
+            if self.phase == Phase.OPENING or self._announce_game:
+                self._announce_game = False
                 self._emit(
                     ev.GameStarted, game_number=self.game_number, score=self.match.score,
-                    crawford=self.match.crawford_game,
-                    message=f"Game {self.game_number}" + (" (Crawford game)" if self.match.crawford_game else ""),
+                    crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
+                    message=self._game_title(),
                 )
             if obs.dice:
                 self._watch.disarm()  # dice lying from before do not count as a roll
@@ -280,9 +312,17 @@ class Referee:
             return
         self._ask_clear_view("the checker counts cannot be read")
 
-    def _describe(self, r: Reading, target: Position) -> tuple[str, ...]:
+    def _game_title(self) -> str:
+        if self.tavli is None:
+            return f"Game {self.game_number}" + (" (Crawford game)" if self.match.crawford_game else "")
+        starter = self._starter()
+        first = f"; {_name(starter)} won the last game and starts by rolling both dice (V3)" if starter is not None else ""
+        return (f"Game {self.game_number} of the tavli match to {self.match.length}: "
+                f"{self.game.variant.value.capitalize()}{first}")
+
+    def _describe(self, r: Reading, target: GamePosition) -> tuple[str, ...]:
         light_is_white = self.settings.light_is_white
-        tl, td = spot_counts(target, light_is_white)
+        tl, td = self.game.spot_counts(target, light_is_white)
         light = Side.WHITE if light_is_white else Side.BLACK
         out: list[str] = []
         for i in r.differing:
@@ -334,6 +374,17 @@ class Referee:
             return
         winner = Side.WHITE if wd > bd else Side.BLACK
         self.position = self.position.with_turn(winner)
+        if isinstance(self.game, TavliRules):
+            # V3: the single dice are not played; the winner rolls both dice for the first play
+            self.phase = Phase.AWAITING_ROLL
+            self.before = self.position
+            self.last_verdict = f"{_name(winner)} starts"  # the single dice still lie: not a roll
+            self._emit(
+                ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="V3",
+                message=f"{_name(winner)} starts ({max(wd, bd)} against {min(wd, bd)}): "
+                f"{_name(winner)}, roll both dice for the first play.",
+            )
+            return
         self._start_turn((max(wd, bd), min(wd, bd)), opening=True)
         self.last_verdict = f"{_name(winner)} starts"
         self._emit(
@@ -381,7 +432,7 @@ class Referee:
     def _start_turn(self, dice: tuple[int, int], *, opening: bool) -> None:
         self.dice = dice
         self.before = self.position
-        self.results = legal_results(self.position, dice)
+        self.results = self.game.ends(self.position, dice)
         self.phase = Phase.ROLLED
         self._opening_turn = opening
         self._reset_view()
@@ -437,7 +488,8 @@ class Referee:
         early = roller.other
         values = sorted((d.value for d in dice), reverse=True)
         pair = (values[0], values[1])
-        exception = len(self.results) <= 1 or bearing_off_no_contact(self.before)
+        exception = len(self.results) <= 1 or (
+            isinstance(self.before, Position) and bearing_off_no_contact(self.before))
         stands = exception or s.premature == "stands"
         self._premature = dice
         if not stands and s.premature == "victim_option":
@@ -466,7 +518,7 @@ class Referee:
         self.phase = Phase.JUDGING
         self._try_judge()
 
-    def _candidates(self) -> list[Position]:
+    def _candidates(self) -> list[GamePosition]:
         if not self.results:
             return [self.before]
         return [r.position for r in self.results]
@@ -474,11 +526,11 @@ class Referee:
     def _try_judge(self) -> None:
         side = self.before.turn
         frames = self._frames
-        v = judge_evidence(frames, self._candidates(), self.settings, side)
+        v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before)
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
         elif v.kind == "illegal" and v.result is not None:
-            why = one_play_reason(self.before, v.result, self._dice2())
+            why = self.game.one_play_reason(self.before, v.result, self._dice2())
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
                 self.sync.lose(v.result, roll_seen=True, why=why)
@@ -487,45 +539,55 @@ class Referee:
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
 
-    def _play_text(self, after: Position) -> str:
+    def _play_text(self, after: GamePosition) -> str:
         for r in self.results:
             if r.position.layout_key() == after.layout_key():
-                return format_play(r.plays[0])
+                return r.moves
         return ""
 
-    def _accept_play(self, after: Position) -> None:
+    def _accept_play(self, after: GamePosition) -> None:
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
-        winner = self._commit(after)
+        over = self._commit(after)
+        note = self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""
         self._emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
-            rule="E5", message=f"{_name(side)} played {text or '(no move)'}.",
+            rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
         )
-        self._continue(winner)
+        self._continue(over)
 
     def _dice2(self) -> tuple[int, int]:
         d = self.dice
         return (d[0], d[1]) if len(d) == 2 else (0, 0)
 
-    def _commit(self, after: Position) -> Side | None:
-        """The turn is over with ``after`` on the board: the state the event carries."""
+    def _commit(self, after: GamePosition) -> bool:
+        """The turn is over with ``after`` on the board: the state the event carries. True: the game is over."""
         self._reset_view()
         self._observed = None
         self.wrong_points = ()
-        winner = game_winner(after)
-        if winner is not None:
+        if self.game.finished(after):
             self.position = after
-            return winner
-        self.position = end_turn(after)
+            return True
+        self.position = self.game.end_turn(after)
         self.dice = ()
         self.phase = Phase.AWAITING_ROLL
-        return None
+        return False
 
-    def _continue(self, winner: Side | None) -> None:
-        if winner is not None:
-            out = outcome_borne_off(self.position, self.cube, settings=self.settings.rules, match=self.match)
+    def _continue(self, over: bool) -> None:
+        if over:
+            pos = self.position
+            if self.tavli is not None:
+                # V5, P6 (and T3 for a Portes game of the match): points from the position alone
+                res = game_result(self.game.variant, pos, self.tavli_settings, self.tavli.settings)
+                assert res is not None
+                self._game_over(res.winner, res.points, res.reason)
+                return
+            assert isinstance(pos, Position)
+            winner = game_winner(pos)
+            assert winner is not None
+            out = outcome_borne_off(pos, self.cube, settings=self.settings.rules, match=self.match)
             self._game_over(winner, out.points, out.value.name.lower())
             return
         pending = self._pending_roll
@@ -534,19 +596,18 @@ class Referee:
         if pending is not None:
             self._roll(pending)
 
-    def _illegal(self, observed: Position) -> None:
+    def _illegal(self, observed: GamePosition) -> None:
         side = self.before.turn
-        j = judge(self.before, self._dice2(), observed)
-        nearest = tuple(format_play(r.plays[0]) or "(no move)" for _, r in j.nearest)
+        nearest, wrong = self.game.nearest(self.before, self._dice2(), observed)
         self._observed = observed
-        self.wrong_points = j.wrong_points
+        self.wrong_points = wrong
         self.last_verdict = "illegal play"
-        pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in j.wrong_points)
+        pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in wrong)
         self.phase = Phase.ILLEGAL
-        rule = broken_rule(self.before, observed, self._dice2())
+        rule = self.game.broken_rule(self.before, observed, self._dice2())
         self._emit(
             ev.IllegalPlay, side=side, dice=self._dice2(), before=self.before, observed=observed,
-            wrong_points=j.wrong_points, nearest=nearest, rule=rule,
+            wrong_points=wrong, nearest=nearest, rule=rule,
             message=f"Illegal play by {_name(side)} ({rule}): check point(s) {pts}. Legal would be e.g. "
             f"{nearest[0]}. {_name(side.other)} may accept it or demand a legal play (E8).",
         )
@@ -567,7 +628,7 @@ class Referee:
         self._emit(ev.CorrectionDemanded, side=side, rule="E8",
                    message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self._dice2()))}.")
 
-    def _resolve_illegal(self, *, accepted: bool, after: Position | None = None) -> bool:
+    def _resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
         """Settle the disputed play (E8); True when it ended the game."""
         side = self.before.turn
         if accepted:
@@ -580,14 +641,14 @@ class Referee:
             end = after
             text = self._play_text(after)
             self.last_verdict = "play corrected"
-        winner = self._commit(end)
+        over = self._commit(end)
         self._emit(
             ev.IllegalPlayResolved, side=side, accepted=accepted, play=text, after=end, rule="E8",
             message=f"{_name(side.other)} accepted the play as it stands." if accepted
             else f"{_name(side)} corrected the play: {text}.",
         )
-        self._continue(winner)
-        return winner is not None
+        self._continue(over)
+        return over
 
     def _after_illegal(self, obs: Observation) -> None:
         side = self.before.turn
@@ -600,7 +661,7 @@ class Referee:
                 return
         if not self._collect(obs):
             return
-        v = judge_evidence(self._frames, self._candidates(), self.settings, side)
+        v = judge_evidence(self._frames, self._candidates(), self.settings, side, game=self.game, known=self.before)
         if v.kind == "legal" and v.result is not None:
             self._resolve_illegal(accepted=False, after=v.result)
 
@@ -616,22 +677,28 @@ class Referee:
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
         r = read(EvidenceTable(self._frames), [self.position], light_is_white=s.light_is_white,
-                 turn=self.position.turn)
+                 turn=self.position.turn, game=self.game, hints=(self.position,))
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
-    def _game_over(self, winner: Side, points: int, result: str) -> None:
-        self.match = self.match.after_game(winner, points)
+    def _game_over(self, winner: Side | None, points: int, result: str) -> None:
+        if self.tavli is not None:
+            self.tavli = self.tavli.after_game(winner, points)
+            self.match = replace(self.match, score=self.tavli.score, games=self.match.games + 1)
+        else:
+            assert winner is not None
+            self.match = self.match.after_game(winner, points)
         if self.clock is not None:
             self.clock.end_game(self._now)
         self.phase = Phase.GAME_OVER
         self.dice = ()
-        self.last_verdict = f"{_name(winner)} wins {points}"
+        rule, message = self._game_over_words(winner, points, result)
+        self.last_verdict = "a draw" if winner is None else f"{_name(winner)} wins {points}"
         self._emit(
-            ev.GameOver, winner=winner, points=points, result=result, score=self.match.score, rule="S1",
-            message=f"{_name(winner)} wins a {result} game: {points} point(s).",
+            ev.GameOver, winner=winner, points=points, result=result, score=self.match.score, rule=rule,
+            message=message,
         )
         champion = self.match.is_over
         if champion is not None:
@@ -640,16 +707,35 @@ class Referee:
             self._emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
                        message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
             return
-        # the next game: set up again (B3)
+        # the next game: set up again (B3); in a tavli match the next game of the rotation (T2)
         self.game_number += 1
         self.cube = CubeState()
-        self.position = Position.start()
+        self.game = self._rules_now()
+        starter = self._starter()
+        self.position = self.game.start(starter or Side.WHITE)
         self._setup_target = self.position
-        self._after_setup = Phase.OPENING
+        self._after_setup = Phase.OPENING if starter is None else Phase.AWAITING_ROLL
+        self._announce_game = self.tavli is not None
         self.offers.new_game()
         self._reported.clear()
         self._reset_view()
         self.phase = Phase.SETUP
+
+    def _game_over_words(self, winner: Side | None, points: int, result: str) -> tuple[str, str]:
+        """The rule and message of a game's end (S1; V5, P6 in Plakoto and Fevga)."""
+        if self.tavli is None:
+            assert winner is not None
+            return "S1", f"{_name(winner)} wins a {result} game: {points} point(s)."
+        game = self.game.variant.value.capitalize()
+        if winner is None:
+            return "P6", f"Both mothers are pinned: the {game} game is a draw, 0 points each (P6)."
+        if result == "mother":
+            return "P6", (f"{_name(winner.other)}'s mother is pinned: {_name(winner)} wins the {game} game, "
+                          f"{points} points (P6).")
+        rule = "T3" if self.game.variant is Variant.PORTES else "V5"
+        kind = "a mars" if result in ("mars", "gammon") else "a " + result
+        return rule, (f"{_name(winner)} wins the {game} game with {kind}: {points} point(s) ({rule}); "
+                      f"tavli score {self.match.score[0]}-{self.match.score[1]}.")
 
     # -- player inputs ------------------------------------------------------------------
     def _refuse(self, inp: PlayerInput, rule: str, message: str) -> None:

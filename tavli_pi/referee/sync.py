@@ -39,7 +39,7 @@ from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.moves import legal_results, wrong_points
 from tavli_pi.rules.position import Position, Side
-from tavli_pi.rules.scoring import game_winner
+from tavli_pi.rules.games import GamePosition
 from tavli_pi.vision.observation import Observation
 
 if TYPE_CHECKING:
@@ -165,11 +165,11 @@ def _name(side: Side) -> str:
 class SyncState:
     """What the referee knows while out of sync (plain values: a snapshot can store them)."""
 
-    known: Position | None = None  # the last position the referee knows
+    known: GamePosition | None = None  # the last position the referee knows
     roll_seen: bool = False  # lost while judging a seen roll (else: an unseen change)
     resume: Phase = Phase.AWAITING_ROLL  # the phase a restored board returns to
-    seen: Position | None = None  # the differing board as announced
-    adoptable: Position | None = None  # the latest reading confident on every spot
+    seen: GamePosition | None = None  # the differing board as announced
+    adoptable: GamePosition | None = None  # the latest reading confident on every spot
     confirmed: list[Side] = field(default_factory=list)  # the sides that confirmed ``seen``
 
 
@@ -183,7 +183,7 @@ class BoardSync:
         self.ref = ref
         self.state = SyncState()
 
-    def lose(self, observed: Position, *, roll_seen: bool, why: str) -> None:
+    def lose(self, observed: GamePosition, *, roll_seen: bool, why: str) -> None:
         ref = self.ref
         self.state.known = ref.before if roll_seen else ref.position
         self.state.roll_seen = roll_seen
@@ -197,12 +197,12 @@ class BoardSync:
         ref._asked = False
         self._announce(observed, why)
 
-    def _announce(self, observed: Position, why: str = "") -> None:
+    def _announce(self, observed: GamePosition, why: str = "") -> None:
         ref = self.ref
         known = self.state.known
         assert known is not None
         self.state.seen = observed
-        pts = differing_points(known, observed)
+        pts = ref.game.differing_points(known, observed)
         ref.wrong_points = pts
         ref.last_verdict = "board out of sync"
         where = ", ".join("bar" if p == 0 else "trays" if p == 25 else str(p) for p in pts)
@@ -223,7 +223,7 @@ class BoardSync:
             message=f"{head}The board differs from the last known position at point(s) {where}: {tail}",
         )
 
-    def _targets(self) -> list[tuple[Position, str]]:
+    def _targets(self) -> list[tuple[GamePosition, str]]:
         """Positions that put the referee back in step: (position, what it means)."""
         ref = self.ref
         known = self.state.known
@@ -232,7 +232,7 @@ class BoardSync:
             return [(known, "restored")]
         return [(p, "played") for p in ref._candidates()] + [(known, "unplayed")]
 
-    def _confident_reading(self, table: EvidenceTable) -> Position | None:
+    def _confident_reading(self, table: EvidenceTable) -> GamePosition | None:
         """The board as read when every spot is confident and stable and it is a position (15 + 15)."""
         ref = self.ref
         s = ref.settings
@@ -245,7 +245,10 @@ class BoardSync:
                 return None
         known = self.state.known
         turn = known.turn if known is not None else ref.position.turn
-        return counts_to_position(table.argmax_light, table.argmax_dark, turn, s.light_is_white)
+        if isinstance(ref.position, Position):
+            return counts_to_position(table.argmax_light, table.argmax_dark, turn, s.light_is_white)
+        hints = () if known is None else (known,)
+        return ref.game.counts_to_position(table.argmax_light, table.argmax_dark, turn, s.light_is_white, hints)
 
     def watch(self, obs: Observation) -> None:
         ref = self.ref
@@ -260,7 +263,8 @@ class BoardSync:
         targets = self._targets()
         known = self.state.known
         assert known is not None
-        r = read(table, [p for p, _ in targets], light_is_white=s.light_is_white, turn=known.turn)
+        r = read(table, [p for p, _ in targets], light_is_white=s.light_is_white, turn=known.turn,
+                 game=ref.game, hints=(known,))
         if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
             self._resync(*targets[r.best])
             return
@@ -274,7 +278,7 @@ class BoardSync:
         if len(self.state.confirmed) == 2:
             self._adopt()
 
-    def _resync(self, pos: Position, meaning: str) -> None:
+    def _resync(self, pos: GamePosition, meaning: str) -> None:
         ref = self.ref
         known = self.state.known
         assert known is not None
@@ -346,9 +350,12 @@ class BoardSync:
             ref._ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
                                 "to adopt the board", now=True)
             return
-        turn = turn_after(known, board, roll_seen=self.state.roll_seen)
+        if isinstance(known, Position) and isinstance(board, Position):
+            turn = turn_after(known, board, roll_seen=self.state.roll_seen)
+        else:
+            turn = known.turn.other if self.state.roll_seen else known.turn
         after = board.with_turn(turn)
-        pts = differing_points(known, after)
+        pts = ref.game.differing_points(known, after)
         self._clear()
         ref.position = after
         ref.before = after
@@ -362,6 +369,5 @@ class BoardSync:
             message=f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
             "expected to roll (a roll in the other player's half is taken as theirs).",
         )
-        winner = game_winner(after)
-        if winner is not None:
-            ref._continue(winner)
+        if ref.game.finished(after):
+            ref._continue(True)

@@ -7,11 +7,16 @@ unconstrained reading; never an illegal call on weak evidence.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tavli_pi.referee.evidence import EvidenceTable, Reading, read
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import Observation
+
+if TYPE_CHECKING:
+    from tavli_pi.referee.game import GameRules
+    from tavli_pi.rules.games import GamePosition
 
 __all__ = ["Verdict", "judge_evidence", "frame_argmax", "confidently_differs"]
 
@@ -21,7 +26,7 @@ class Verdict:
 
     __slots__ = ("kind", "result", "reading", "reason")
 
-    def __init__(self, kind: str, result: Position | None, reading: Reading | None, reason: str = "") -> None:
+    def __init__(self, kind: str, result: GamePosition | None, reading: Reading | None, reason: str = "") -> None:
         self.kind = kind  # "legal", "illegal", "unclear"
         self.result = result  # the accepted end position (legal) or the observed one (illegal)
         self.reading = reading
@@ -35,9 +40,12 @@ def frame_argmax(obs: Observation) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def judge_evidence(
     frames: Sequence[Observation],
-    candidates: Sequence[Position],
+    candidates: Sequence[GamePosition],
     settings: RefereeSettings,
     turn: Side,
+    *,
+    game: GameRules | None = None,
+    known: GamePosition | None = None,
 ) -> Verdict:
     """Judge clear frames of a still board against the legal end positions.
 
@@ -54,7 +62,8 @@ def judge_evidence(
     if any(o.hand or o.motion for o in frames):
         return Verdict("unclear", None, None, "a hand or motion over the board")
     table = EvidenceTable(frames)
-    r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn)
+    r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn, game=game,
+             hints=() if known is None else (known,))
     if (
         r.gap >= settings.illegal_gap
         and r.free is not None

@@ -119,6 +119,7 @@ class Truth:
         if self.homography is None:
             raise ValueError("this truth has no homography")
         return project(self.homography, np.asarray(pts, np.float64))
+    pinned: tuple[int, ...] = ()  # as Scene.pinned
 
     def to_observation(self, frame_index: int = 0) -> Observation:
         """What a perfect vision would report for this frame (certain counts)."""
@@ -140,6 +141,7 @@ class Truth:
             hand=self.hand,
             motion=self.motion,
             frame_index=frame_index,
+            pinned=tuple(self.pinned) or (0,) * 24,
         )
 
 
@@ -177,8 +179,10 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
         nl, nd = scene.light[point - 1], scene.dark[point - 1]
         if nl + nd == 0:
             continue
+        pin = scene.pinned[point - 1] if scene.pinned else 0
         for k, (x, y) in enumerate(lay.stack(point, nl + nd)):
-            light = k < nl
+            # a pinned checker lies at the base, the pinner's on top (P3); else light first
+            light = (k == 0) if pin == 1 else (k > 0) if pin == -1 else k < nl
             _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
     for light, n in ((True, scene.bar[0]), (False, scene.bar[1])):
         for x, y in lay.bar_stack(light, n):
@@ -275,6 +279,7 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
         hand_kind="" if scene.hand is None else scene.hand.kind,
         overlays=tuple(o.kind for o in scene.overlays),
         size=(scene.width, scene.height),
+        pinned=tuple(scene.pinned),
     )
     return Rendered(image=image, truth=truth)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tavli_pi.rules.tavli_position import TavliPosition
 from tavli_pi.errors import ConfigError
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.sim import _layout as L
@@ -297,12 +298,20 @@ class Scene:
     build: Build = field(default_factory=Build)  # added fields (the real-like set)
     props: tuple[Prop, ...] = ()
     overlays: tuple[Overlay, ...] = ()
+    #: per point (light numbering): +1 the base checker is a light one pinned under dark ones, -1 the
+    #: reverse (Plakoto, RULES-TAVLI.md P3), 0 none; () no pins anywhere
+    pinned: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         _counts("light", self.light)
         _counts("dark", self.dark)
         if min(self.bar) < 0 or min(self.off) < 0:
             raise ConfigError("Scene.bar and Scene.off hold counts and cannot be negative")
+        if self.pinned and (len(self.pinned) != 24 or any(
+                p and (self.light[i] if p == 1 else self.dark[i]) != 1 or p and not (self.dark[i] if p == 1 else self.light[i])
+                for i, p in enumerate(self.pinned))):
+            raise ConfigError("Scene.pinned needs 24 entries; a pin is one checker under at least one of the "
+                              "other colour (P3)")
         if self.trays not in L.TRAY_SIDES:
             raise ConfigError(f"trays {self.trays!r} is not one of {L.TRAY_SIDES}")
         if self.home not in ("bottom-right", "bottom-left"):
@@ -319,14 +328,23 @@ class Scene:
 
 
 def scene_from_position(
-    pos: Position, light_is_white: bool = True, **kw: Any
+    pos: Position | TavliPosition, light_is_white: bool = True, **kw: Any
 ) -> Scene:
     """The Scene showing ``pos``; ``kw`` sets any other Scene field.
 
     White's numbering (B2) is the light player's numbering when
     ``light_is_white``; otherwise the light player is Black and White's
-    point ``p`` is the light player's ``25 - p``.
+    point ``p`` is the light player's ``25 - p``. A Plakoto/Fevga position
+    (:class:`TavliPosition`) may hold pinned checkers (P3): drawn at the base.
     """
+    if isinstance(pos, TavliPosition):
+        wt = tuple(pos.stack(p)[0] for p in range(1, 25))
+        bk = tuple(pos.stack(p)[1] for p in range(1, 25))
+        pins = tuple(pos.pinned)
+        if light_is_white:
+            return Scene(light=wt, dark=bk, off=(pos.off[0], pos.off[1]), pinned=pins, **kw)
+        return Scene(light=bk[::-1], dark=wt[::-1], off=(pos.off[1], pos.off[0]),
+                     pinned=tuple(-p for p in pins[::-1]), **kw)
     white = tuple(max(n, 0) for n in pos.points)
     black = tuple(max(-n, 0) for n in pos.points)
     w, b = int(Side.WHITE), int(Side.BLACK)

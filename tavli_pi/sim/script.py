@@ -23,6 +23,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.moves import PlayResult, legal_results
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.scoring import game_winner
+from tavli_pi.rules.tavli_position import TavliPosition
 
 __all__ = ["ScriptDie", "Moment", "ScriptWriter", "demo_match", "random_game", "runner_bot"]
 
@@ -43,7 +44,7 @@ class ScriptDie:
 class Moment:
     """One camera frame's worth of the table."""
 
-    position: Position
+    position: Position | TavliPosition  # a Plakoto/Fevga moment holds a TavliPosition (pinned checkers)
     dice: tuple[ScriptDie, ...] = ()
     hand: bool = False
     inputs: tuple[PlayerInput, ...] = ()  # made just before this frame

@@ -110,6 +110,9 @@ class Observation:
     #: what was found wrong with the picture or the board (one line each, for the user)
     problems: tuple[str, ...] = ()
     extras: dict[str, float] = field(default_factory=dict, compare=False)
+    #: per point (light numbering) the pinned checker at the base of a two-colour stack (Plakoto, P3):
+    #: +1 a light checker under dark ones, -1 a dark one under light ones, 0 none; () when not read
+    pinned: tuple[int, ...] = ()
 
     def best_counts(self) -> tuple[list[int], list[int]]:
         """Best-guess light and dark counts per point (index 0 = point 1)."""

@@ -41,7 +41,7 @@ from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, s
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation
-from tavli_pi.vision.stacks import cv2_integral, read_spots
+from tavli_pi.vision.stacks import cv2_integral, read_spots_pinned
 from tavli_pi.vision.trays import tray_evidence
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
@@ -152,7 +152,7 @@ class BoardReader:
                 hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
                                        interpolation=cv2.INTER_NEAREST)
         marks.append(("hand", clock()))
-        points, bar, disc_sites = read_spots(canon, g, lay, cal, integral)
+        points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))
         tray = tray_evidence(canon, lay, cal)
         off, off_source = conserved_off(points, bar, tray, hand)
@@ -191,6 +191,7 @@ class BoardReader:
             frame_index=frame_index,
             off_source=off_source,
             problems=tuple(problems),
+            pinned=pinned,
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
 

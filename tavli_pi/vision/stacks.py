@@ -31,6 +31,8 @@ from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
+from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
+from tavli_pi.vision.tallstack import period_loglik
 
 __all__ = [
     "SLOTS",
@@ -43,6 +45,7 @@ __all__ = [
     "posterior",
     "spread_evidence",
     "read_spots",
+    "read_spots_pinned",
     "chain_loglik_many",
     "posterior_many",
     "ZERO",
@@ -262,7 +265,17 @@ SQUEEZE_PRIOR = -8.0
 def read_spots(
     canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]]]:
-    """Evidence for the 24 points (light numbering) and the bar, and the checkers' discs (x, y, r).
+    """Evidence for the 24 points (light numbering) and the bar, and the checkers' discs (x, y, r)."""
+    points, bar, sites, _pins = read_spots_pinned(canon, g, lay, cal, integral)
+    return points, bar, sites
+
+
+def read_spots_pinned(
+    canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None
+) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
+    """:func:`read_spots` and, per point, the pinned checker's colour (+1 light, -1 dark, 0 none; P3).
+
+    Evidence for the 24 points (light numbering) and the bar, and the checkers' discs (x, y, r).
 
     All 24 points are scored at once (arrays over points x hypotheses);
     ``integral`` (cv2.integral of ``canon``) may be passed in when already made.
@@ -285,10 +298,19 @@ def read_spots(
     colour = np.stack(
         [_log(lt_last) + _log(p_lt[:24, 0]), _log(1 - lt_last) + _log(1 - p_lt[:24, 0])], axis=1
     )  # (24, 2)
+    # tall stacks (13-15): the rims' period along the stack (vision/tallstack.py)
+    lx, ly = _last_xy(ch, base, sign, d_last)
+    gray = canon.mean(axis=2) if canon.ndim == 3 else canon
+    # the first checker lies against the field's edge: its centre one radius in
+    y_first = base[:24] + sign[:24] * r[:24]
+    period = period_loglik(gray, ch.x[:24, 0], y_first, lx, ly, (lz > -3.0) & (d_last >= 5.0 * r[:24]))
     squeezed = (
-        RIM_GAIN * sq[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None] + colour[:, :, None]
+        RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None]
+        + colour[:, :, None]
     )
-    lt, dk = posterior_many(np.concatenate([chain, squeezed], axis=2), counts)
+    # Plakoto: a pinned checker under the other colour's (vision/pinned.py, RULES-TAVLI.md P3)
+    pin_l = pinned_loglik(p_occ[:24], p_lt[:24]) + np.where(far, _log(1 - p_last)[:, None], 0.0)[:, None, :]
+    lt, dk, pins = posterior_with_pins(np.concatenate([chain, squeezed], axis=2), counts, pin_l, TEMPER)
     points = [SpotEvidence(a, b) for a, b in zip(_evidence_many(lt), _evidence_many(dk))]
     # bar: light below the middle, dark above (either colour allowed in either half)
     blt, bdk = posterior_many(chain_loglik_many(p_occ[24:], p_lt[24:]), np.arange(SLOTS + 1))
@@ -299,7 +321,7 @@ def read_spots(
     ii, kk = np.nonzero(p_occ > 0.5)
     sites = [(float(ch.x[i, k]), float(ch.y[i, k]), float(r[i])) for i, k in zip(ii, kk)]
     sites += _squeezed_sites(points, ch, base, sign, r, lz, d_last)
-    return points, bar, sites
+    return points, bar, sites, tuple(int(v) for v in pins)
 
 
 def _squeezed_sites(

@@ -249,3 +249,50 @@ def test_the_move_list_scrolls_to_the_newest_move(browser: Any, served: Any, vie
     if name.startswith("kiosk"):
         assert _in_view(browser, "#decisions button[data-action='pass']")
     browser.save_screenshot(str(shots / f"{name}-long.png"))
+
+
+def _plakoto_pin_events() -> list[Any]:
+    """A tavli match's Plakoto game, refereed from synthetic frames: White pins a Black checker (P3)."""
+    from tests.referee.synth import Table, roll_dice
+    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.settings import RefereeSettings
+    from tavli_pi.rules.games import legal_ends
+    from tavli_pi.rules.position import Side
+    from tavli_pi.rules.tavli_match import GameEntry, TavliMatch
+    from tavli_pi.rules.tavli_position import TavliPosition
+    from tavli_pi.rules.tavli_settings import MatchSettings, Variant
+
+    m = TavliMatch(MatchSettings(match_length=3), (2, 0), (GameEntry(Variant.PORTES, Side.WHITE, 2),))
+    pos = TavliPosition.from_stacks({24: "w15", 1: "b14", 18: "b1"})
+    t = Table(Referee(RefereeSettings(), tavli=m, start=pos, players=("Anna", "Bora")))
+    t.setup(pos)
+    after = next(e.position for e in legal_ends(Variant.PLAKOTO, pos, (6, 1)) if e.moves == "24/18* 24/23")
+    dice = roll_dice(Side.WHITE, (6, 1))
+    t.throw(pos, dice)
+    t.move_and_pick_up(pos, after, dice)
+    assert any(e.kind == "play_accepted" for e in t.events)
+    return t.events
+
+
+def test_the_page_shows_the_game_pinned_checkers_and_the_tavli_score(browser: Any, served: Any, viewport: Any,
+                                                                    shots: Path) -> None:
+    srv, _ = served
+    viewport(*SIZES["kiosk-1280x720"])
+    for e in _plakoto_pin_events():
+        srv.handle(e)
+    browser.get(srv.url)
+    wait = WebDriverWait(browser, 15)
+    wait.until(lambda b: _content(b, "variant") == "Plakoto" and _points(b, "#board circle.pinned") == ["18"])
+    pinned = browser.find_element(By.CSS_SELECTOR, "#board circle.pinned")
+    assert pinned.get_attribute("data-side") == "black"  # Black's checker under White's (P3)
+    assert browser.find_element(By.ID, "variant").is_displayed()
+    assert _content(browser, "match-length") == "tavli to 3"
+    assert _content(browser, "score") == "2 – 0"
+    assert _content(browser, "tavli-games") == "Portes: White +2"
+    assert _content(browser, "last-play").endswith("61: 24/18* 24/23")
+    assert _content(browser, "xgid") == "" and _content(browser, "position-id").startswith("b14 ")
+    # no cube in a tavli match (V2, T3): none drawn, none due
+    assert not browser.find_elements(By.ID, "cube-drawn") and _content(browser, "cube") == "none (V2)"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#decisions button.due")
+    _no_overlaps(browser)
+    browser.save_screenshot(str(shots / "tavli-plakoto-pin.png"))

@@ -70,3 +70,16 @@ def test_led_numbering() -> None:
     assert led_for_point(24, Side.BLACK) == 23
     assert led_for_point(0, Side.WHITE) == 24
     assert led_for_point(25, Side.WHITE) == 25 and led_for_point(25, Side.BLACK) == 26
+
+
+def test_a_plakoto_pin_lights_its_point_like_a_portes_play() -> None:
+    # RULES-TAVLI.md P3: White's 24/18* pins Black's checker on 18; the LEDs show the play as for Portes
+    from tavli_pi.rules.games import legal_ends
+    from tavli_pi.rules.tavli_position import TavliPosition
+    from tavli_pi.rules.tavli_settings import Variant
+
+    before = TavliPosition.from_stacks({24: "w15", 1: "b14", 18: "b1"})
+    after = next(e.position for e in legal_ends(Variant.PLAKOTO, before, (6, 1)) if e.moves == "24/18* 24/23")
+    assert changed_leds(before, after) == {17, 22, 23}  # points 18 (the pin), 23 and 24, 0-based LEDs
+    unpinned = TavliPosition.from_stacks({24: "w13", 23: "w1", 18: "w1b1", 1: "b14"})
+    assert changed_leds(after, unpinned) == {17}  # the same counts, the other colour pinned

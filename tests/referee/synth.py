@@ -19,7 +19,11 @@ from tavli_pi.referee.events import Event
 from tavli_pi.referee.evidence import spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
+from tavli_pi.referee.game import TavliRules
+from tavli_pi.rules.games import GamePosition
 from tavli_pi.rules.position import Position, Side
+from tavli_pi.rules.tavli_position import TavliPosition
+from tavli_pi.rules.tavli_settings import Variant
 from tavli_pi.vision.observation import (
     MAX_COUNT,
     CountEvidence,
@@ -84,7 +88,7 @@ def roll_dice(side: Side, values: tuple[int, int], *, light_is_white: bool = Tru
 
 
 def observe(
-    pos: Position,
+    pos: GamePosition,
     *,
     light_is_white: bool = True,
     rng: random.Random | None = None,
@@ -96,7 +100,11 @@ def observe(
 ) -> Observation:
     """An Observation of ``pos`` (White's numbering) as a reader would report it."""
     rng = rng or random.Random(0)
-    light, dark = spot_counts(pos, light_is_white)
+    if isinstance(pos, TavliPosition):
+        # a pinned checker counts for its colour on its point (P3)
+        light, dark = TavliRules(Variant.PLAKOTO).spot_counts(pos, light_is_white)
+    else:
+        light, dark = spot_counts(pos, light_is_white)
     hidden: set[int] = set()
     if hand:
         start = rng.randrange(24)
@@ -132,7 +140,7 @@ class Table:
         self.events.extend(out)
         return out
 
-    def show(self, pos: Position, n: int = 1, *, dice: Sequence[DieReading] = (), hand: bool = False,
+    def show(self, pos: GamePosition, n: int = 1, *, dice: Sequence[DieReading] = (), hand: bool = False,
              motion: bool = False) -> list[Event]:
         out: list[Event] = []
         for _ in range(n):
@@ -145,16 +153,16 @@ class Table:
     def press(self, action: Action, side: Side | None = None, level: int = 0) -> list[Event]:
         return self.feed(PlayerInput(action, side, level))
 
-    def setup(self, pos: Position | None = None) -> list[Event]:
+    def setup(self, pos: GamePosition | None = None) -> list[Event]:
         return self.show(pos or Position.start(), 2)
 
-    def throw(self, pos: Position, dice: Sequence[DieReading], settled: int = 2) -> list[Event]:
+    def throw(self, pos: GamePosition, dice: Sequence[DieReading], settled: int = 2) -> list[Event]:
         """Dice tumbling (one frame), then lying still."""
         moving = [DieReading(d.xy, d.value, 0.3, True, False, d.half, True) for d in dice]
         out = self.show(pos, dice=moving, motion=True)
         return out + self.show(pos, settled, dice=dice)
 
-    def move_and_pick_up(self, before: Position, after: Position, dice: Sequence[DieReading],
+    def move_and_pick_up(self, before: GamePosition, after: GamePosition, dice: Sequence[DieReading],
                          *, still: int = 2, extra: int = 6) -> list[Event]:
         """A hand moves the checkers, the board stands with the dice down, the dice go."""
         out = self.show(before, dice=dice, hand=True)

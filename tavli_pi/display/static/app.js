@@ -80,9 +80,17 @@ function drawBoard(v) {
     if (wrong.has(p)) Object.assign(attrs, { class: "wrong", stroke: "#ff2a2a", "stroke-width": 8 });
     el("polygon", attrs, svg);
     const n = v.points[p - 1];
-    const count = Math.abs(n);
+    // Plakoto (RULES-TAVLI.md P3): a pinned checker lies at the base, under the pinner's checkers
+    const pin = (v.pinned || [])[p - 1] || 0;
+    const under = pin ? 1 : 0;
+    if (pin) {
+      const { x: cx, y: cy } = checkerAt(p, 0);
+      el("circle", { cx, cy, r: R, fill: pin > 0 ? "#f7f7f2" : "#151515", stroke: "#e0532b", "stroke-width": 7,
+        class: "checker pinned", "data-point": p, "data-side": pin > 0 ? "white" : "black" }, svg);
+    }
+    const count = Math.abs(n) + under;
     const shown = Math.min(count, 5);
-    for (let i = 0; i < shown; i++) {
+    for (let i = under; i < shown; i++) {
       const { x: cx, y: cy } = checkerAt(p, i);
       el("circle", { cx, cy, r: R, fill: n > 0 ? "#f7f7f2" : "#151515", stroke: "#888", "stroke-width": 3, class: "checker" }, svg);
     }
@@ -135,7 +143,7 @@ function drawBoard(v) {
     const ds = byHalf[half];
     ds.forEach((d, i) => drawDie(svg, HALF_CENTRE[half] + (i - (ds.length - 1) / 2) * 95, H / 2, d.value, d.side));
   }
-  drawCube(svg, v.cube);
+  if (!v.tavli) drawCube(svg, v.cube);  // no cube in a tavli match (RULES-TAVLI.md V2, T3)
 }
 
 function fmtClock(s) {
@@ -174,10 +182,17 @@ function render(v) {
   $("name-white").textContent = v.players[0];
   $("name-black").textContent = v.players[1];
   $("score").textContent = `${v.score[0]} – ${v.score[1]}`;
-  $("match-length").textContent = v.match_length ? `match to ${v.match_length}` : "money game";
+  $("match-length").textContent = v.tavli ? `tavli to ${v.tavli.match_length}`
+    : v.match_length ? `match to ${v.match_length}` : "money game";
+  // the game being played (RULES-TAVLI.md): Portes, Plakoto or Fevga, and the games of the tavli match so far
+  const name = (g) => g.charAt(0).toUpperCase() + g.slice(1);
+  $("variant").textContent = name(v.variant || "portes");
+  $("variant").hidden = !v.tavli && (v.variant || "portes") === "portes";
+  $("tavli-games").textContent = v.tavli
+    ? v.tavli.history.map((g) => `${name(g.game)}: ${g.winner ? `${name(g.winner)} +${g.points}` : "draw"}`).join(" · ") : "";
   $("crawford").hidden = !v.crawford;
   $("dice").textContent = v.dice.length ? v.dice.join(" ") : "–";
-  $("cube").textContent = v.cube.text;
+  $("cube").textContent = v.tavli ? "none (V2)" : v.cube.text;
   $("pips-white").textContent = v.pips[0];
   $("pips-black").textContent = v.pips[1];
   $("turn").textContent = v.turn ? v.players[v.turn === "white" ? 0 : 1] : "–";
