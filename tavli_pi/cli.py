@@ -36,7 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "director": ("director", "serve a live page of every table, fed by the tables over MQTT"),
     "read": ("read", "read checkers, dice, cube and hands from one board photograph"),
     "markers": ("markers", "write the four ArUco corner markers to print (PDF or PNG)"),
-    "export": ("export", "export a match log (table.sqlite) as .mat (XG, gnubg), .sgf (gnubg) or position ids"),
+    "export": ("export", "export a match log (table.sqlite) as .mat (XG, gnubg), .sgf (gnubg) or position ids; "
+               "a Plakoto/Fevga/tavli match also as the tavli text record or JSON"),
 }
 
 
