@@ -160,7 +160,13 @@ class BoardReader:
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "
                             "was looked for (check the corners)"]
-        if problems or hand:  # a hand may hide or hold checkers: no count under it is sure
+        # a reading two or more checkers of a colour away from 15 (B1) has a count wrong somewhere:
+        # no count in it is sure, even within doubt's tolerance (one checker out of view, in a
+        # player's hand beside the board, happens on real frames and is left alone)
+        short = not hand and any(
+            abs(sum(getattr(s, c).best for s in (*points, bar)) + getattr(off, c).best - 15) >= 2
+            for c in ("light", "dark"))
+        if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
         diff = Difference(canon, self._background, lay) if self._background is not None else None

@@ -17,9 +17,9 @@ from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
 from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.calibration import DEFAULT_DARK, DEFAULT_LIGHT, Calibration
-from tavli_pi.vision.layout import DEFAULT_BAR
+from tavli_pi.vision.layout import DEFAULT_BAR, Layout
 
-__all__ = ["refine_edges", "learn_radius", "learn_colours", "refine"]
+__all__ = ["bar_run", "refine_edges", "learn_radius", "learn_colours", "refine"]
 
 
 def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
@@ -59,16 +59,72 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
 
     u0, s0 = strongest(-0.06, 0.10, +1)
     u1, s1 = strongest(0.90, 1.06, -1)
-    b0, t0 = strongest(0.40, 0.50, -1)
-    b1, t1 = strongest(0.50, 0.60, +1)
     floor = 30.0
     u0 = u0 if s0 > floor else cal.u0
     u1 = u1 if s1 > floor else cal.u1
-    bar = (b0, b1) if min(t0, t1) > floor and b1 - b0 > 0.012 else DEFAULT_BAR
+    b0, t0 = strongest(0.40, 0.50, -1)
+    b1, t1 = strongest(0.50, 0.60, +1)
+    stepped = (b0, b1) if min(t0, t1) > floor and b1 - b0 > 0.012 else None
+    # the bar as the points see it: a bar wider than the steps' window, or of the
+    # surface's own colour, shows no step in the middle band (or only lettering's)
+    run = bar_run(canon, lay, u0, u1)
+    if stepped is None:
+        bar = run if run is not None else DEFAULT_BAR
+    elif run is not None and run[0] < stepped[0] - 0.015 and run[1] > stepped[1] + 0.015:
+        bar = run  # the steps were inside a wider bar (lettering or a rail on it)
+    else:
+        bar = stepped
     cal = cal.with_(field_bgr=(float(surface[0]), float(surface[1]), float(surface[2])))
     if not (u0 < bar[0] < bar[1] < u1) or (u1 - u0) < 0.8:
         return cal
     return cal.with_(u0=float(u0), u1=float(u1), bar=(float(bar[0]), float(bar[1])))
+
+
+def bar_run(canon: np.ndarray, lay: Layout, u0: float, u1: float) -> tuple[float, float] | None:
+    """The bar as the run of columns round the field's middle that look the same at the field's
+    edges as across its middle band (field fractions), or None when no clear run is there.
+
+    Every point's column shows its triangle (or a checker) at the field edge and the
+    playing surface in the middle band; the bar looks alike at both, whatever its width and
+    even when it has the surface's colour (then the middle band alone cannot show it). The
+    threshold is learnt from this board's own point columns, not fixed.
+    """
+    fw, fh, mx, my = lay.field_w, lay.field_h, lay.mx, lay.my
+
+    def rows(a: float, b: float) -> np.ndarray:
+        return np.asarray(np.median(canon[my + int(a * fh) : my + int(b * fh)], axis=0))
+
+    mid = rows(0.43, 0.57)
+    d = np.maximum(np.linalg.norm(rows(0.01, 0.05) - mid, axis=1), np.linalg.norm(rows(0.95, 0.99) - mid, axis=1))
+    n = len(d)
+    centre = mx + 0.5 * (u0 + u1) * fw
+    span = (u1 - u0) * fw
+    pts = np.r_[int(centre - 0.42 * span) : int(centre - 0.25 * span), int(centre + 0.25 * span) : int(centre + 0.42 * span)]
+    pts = pts[(pts >= 0) & (pts < n)]
+    if len(pts) < 10:
+        return None
+    typical = float(np.median(d[pts]))
+    thr = 0.3 * typical
+    c = int(round(centre))
+    if typical < 40.0 or not 0 <= c < n:
+        return None
+    # bridge short interruptions (lettering along a wide bar, a rail): well under a point's width
+    k = max(3, int(0.03 * fw) | 1)
+    low = cv2.morphologyEx((d <= thr).astype(np.uint8)[None, :], cv2.MORPH_CLOSE, np.ones((1, k), np.uint8))[0] > 0
+    if not low[c]:
+        return None
+    a = c
+    while a > 0 and low[a - 1]:
+        a -= 1
+    b = c
+    while b < n - 1 and low[b + 1]:
+        b += 1
+    left, right = (a - mx) / fw, (b + 1 - mx) / fw
+    width = (right - left) / (u1 - u0)
+    off_centre = abs((left + right) / 2 - (u0 + u1) / 2) / (u1 - u0)
+    if not 0.03 <= width <= 0.3 or off_centre > 0.02:
+        return None
+    return float(left), float(right)
 
 
 def _first_slots(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> ck.Chains:

@@ -1,0 +1,27 @@
+"""The bar found from the points (refine.bar_run, refine_edges), on real-like tables (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tavli_pi.sim import _layout as L
+from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
+from tavli_pi.sim.render import render
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.layout import DEFAULT_BAR
+from tavli_pi.vision.refine import refine_edges
+
+# tables of the real-like set (seed 0) whose bar the middle-band steps alone missed: wide bars
+# (106-196 of 54 px points) and a bar of the playing surface's own colour (24)
+WIDE = [1, 9, 19, 20, 21, 24, 26]
+
+
+@pytest.mark.parametrize("index", WIDE)
+def test_a_wide_or_surface_coloured_bar_is_found_from_the_points(index: int) -> None:
+    scene = reallike_scenes(max(WIDE) + 1, 0)[index]
+    setup = render(reallike_setup(scene), index)
+    cal = refine_edges(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
+    bar = scene.build.bar
+    truth = (6 * L.PW / (12 * L.PW + bar), (6 * L.PW + bar) / (12 * L.PW + bar))
+    assert cal.layout.bar != DEFAULT_BAR
+    assert abs(cal.layout.bar[0] - truth[0]) < 0.012 and abs(cal.layout.bar[1] - truth[1]) < 0.012, (cal.layout.bar, truth)
