@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import io
 import json
 import os
@@ -250,6 +251,27 @@ def gc_cost(names: list[str], calls: list[Calls], timed: int) -> None:
               f"cost of GC {1e6 * (per[True] - per[False]):7.1f}")
 
 
+def gnubg_apply(board: tuple[tuple[int, ...], tuple[int, ...]],
+                mv: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A gnubg move tuple applied to a gnubg board, for the end Position ID.
+
+    gnubg's board: (opponent, mover), each own points 1..24 then the bar; move tuples are 1-based
+    (25 bar, 0 off); a bear-off ends the bindings' tuple (off is 0, read as its end): "(5,)" for 5/off.
+    The same source runs in-process and in :data:`GNUBG_JSONL_SCRIPT`'s own process.
+    """
+    opp, me = list(board[0]), list(board[1])
+    for i in range(0, len(mv), 2):
+        s = mv[i]
+        t = mv[i + 1] if i + 1 < len(mv) else 0
+        me[s - 1] -= 1
+        if t > 0:
+            me[t - 1] += 1
+            if opp[24 - t] == 1:
+                opp[24 - t] = 0
+                opp[24] += 1
+    return tuple(opp), tuple(me)
+
+
 def gnubg_jsonl(lines: list[str]) -> Callable[[io.StringIO], None] | str:
     """The gnubg bindings doing ``plays --jsonl``'s job: each play's text and end Position ID, as JSON."""
     try:
@@ -259,21 +281,6 @@ def gnubg_jsonl(lines: list[str]) -> Callable[[io.StringIO], None] | str:
     ci = gnubg.cubeinfo()
     ec = gnubg.evalcontext()
 
-    def apply(board: Any, mv: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        # gnubg's board: (opponent, mover), each own points 1..24 then the bar; move tuples are 1-based (25 bar, 0 off)
-        # a bear-off ends the bindings' tuple (off is 0, read as its end): "(5,)" for 5/off(4)
-        opp, me = list(board[0]), list(board[1])
-        for i in range(0, len(mv), 2):
-            s = mv[i]
-            t = mv[i + 1] if i + 1 < len(mv) else 0
-            me[s - 1] -= 1
-            if t > 0:
-                me[t - 1] += 1
-                if opp[24 - t] == 1:
-                    opp[24 - t] = 0
-                    opp[24] += 1
-        return tuple(opp), tuple(me)
-
     def run(out: io.StringIO) -> None:
         for n, line in enumerate(lines, 1):
             req = json.loads(line)
@@ -281,7 +288,7 @@ def gnubg_jsonl(lines: list[str]) -> Callable[[io.StringIO], None] | str:
                 b = gnubg.positionfromid(req["position"])
                 d = req["dice"]
                 plays = [{"moves": gnubg.movetupletostring(m["move"], b),
-                          "position": gnubg.positionid(apply(b, m["move"]))}
+                          "position": gnubg.positionid(gnubg_apply(b, m["move"]))}
                          for m in gnubg.findbestmoves(b, ci, ec, (d[0], d[1]))]
                 ans: dict[str, Any] = {"position": req["position"], "dice": d, "plays": plays}
             except Exception as exc:
@@ -296,31 +303,20 @@ GNUBG_JSONL_SCRIPT = """
 import json, sys
 import gnubg
 ci, ec = gnubg.cubeinfo(), gnubg.evalcontext()
-def apply(board, mv):
-    opp, me = list(board[0]), list(board[1])
-    for i in range(0, len(mv), 2):
-        s = mv[i]
-        t = mv[i + 1] if i + 1 < len(mv) else 0
-        me[s - 1] -= 1
-        if t > 0:
-            me[t - 1] += 1
-            if opp[24 - t] == 1:
-                opp[24 - t] = 0
-                opp[24] += 1
-    return tuple(opp), tuple(me)
+APPLY_SOURCE
 for n, line in enumerate(sys.stdin, 1):
     req = json.loads(line)
     try:
         b = gnubg.positionfromid(req["position"])
         d = req["dice"]
-        plays = [{"moves": gnubg.movetupletostring(m["move"], b), "position": gnubg.positionid(apply(b, m["move"]))}
+        plays = [{"moves": gnubg.movetupletostring(m["move"], b), "position": gnubg.positionid(gnubg_apply(b, m["move"]))}
                  for m in gnubg.findbestmoves(b, ci, ec, (d[0], d[1]))]
         ans = {"position": req["position"], "dice": d, "plays": plays}
     except Exception as exc:
         ans = {"error": str(exc), "line": n}
     sys.stdout.write(json.dumps(ans, separators=(",", ":")) + "\\n")
     sys.stdout.flush()
-"""
+""".replace("APPLY_SOURCE\n", inspect.getsource(gnubg_apply))
 
 
 def _process_cpu(cmd: list[str], stdin_path: Path) -> tuple[float, float]:
