@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import faulthandler
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -68,10 +70,19 @@ def chosen_command(argv: Sequence[str]) -> str:
     return ""
 
 
+def stacks_on_usr1() -> None:
+    """``kill -USR1 <pid>`` prints every thread's stack to stderr: where a hung service waits."""
+    try:
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
+    except (AttributeError, ValueError, OSError):  # no SIGUSR1 (Windows), or stderr is no file (in-process tests)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     pin_env()  # before the command imports numpy or cv2: their thread pools read it once
+    stacks_on_usr1()
     parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
     default_show = warnings.showwarning

@@ -60,6 +60,8 @@ TOUCH_ACTIONS: frozenset[Action] = frozenset(
 CSRF_HEADER = "X-Tavli-CSRF"
 #: A decision is a few dozen bytes; anything bigger is refused unread.
 MAX_BODY_BYTES = 4096
+#: seconds the page waits for open requests when it stops (aiohttp's default is 60)
+SHUTDOWN_S = 3.0
 
 _STATIC = {
     "index.html": "text/html",
@@ -266,7 +268,7 @@ class DisplayServer(EventSink):
         )
         app.on_response_prepare.append(self._headers)
         sock = self._bind()
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=SHUTDOWN_S)
         await self._runner.setup()
         site = web.SockSite(self._runner, sock, ssl_context=self._ssl)
         await site.start()

@@ -46,6 +46,8 @@ class DirectorError(TavliError, OSError):
 
 STATIC = Path(__file__).with_name("static")
 MAX_ALERTS = 12
+#: seconds the page waits for open requests when it stops (aiohttp's default is 60: Ctrl-C must not hang)
+SHUTDOWN_S = 3.0
 SIDES = ("white", "black")
 
 
@@ -290,7 +292,7 @@ class WebServer:
             raise DirectorError("--host is empty: use 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)")
         self.app, self.host, self.port = app, host, check_port(port)
         self.loop = asyncio.new_event_loop()
-        self._runner = web.AppRunner(app)
+        self._runner = web.AppRunner(app, shutdown_timeout=SHUTDOWN_S)
         self._thread = threading.Thread(target=self.loop.run_forever, name="web", daemon=True)
 
     @property
@@ -346,7 +348,7 @@ class WebServer:
 
     def stop(self) -> None:
         if self._thread.is_alive():
-            asyncio.run_coroutine_threadsafe(self._cleanup(), self.loop).result(30)
+            asyncio.run_coroutine_threadsafe(self._cleanup(), self.loop).result(SHUTDOWN_S + 5)
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(10)
         self.loop.close()

@@ -193,4 +193,13 @@ def test_cli_serves_the_page(broker: Broker) -> None:
         assert b"new WebSocket" in js
     finally:
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(WAIT) == 130
+        try:
+            code = proc.wait(WAIT)
+        except subprocess.TimeoutExpired:  # hung: its stacks (faulthandler on SIGUSR1) say where
+            proc.send_signal(signal.SIGUSR1)
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            raise AssertionError("director did not stop on SIGINT:\n" + "".join(out)) from None
+        assert code == 130, "".join(out)
