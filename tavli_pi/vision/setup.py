@@ -112,8 +112,10 @@ def learn_from_setup(frame: np.ndarray, calibration: Calibration) -> Calibration
     """
     if frame is None or frame.ndim != 3 or frame.size == 0:
         raise CalibrationError("the set-up frame is not a colour image; check the camera")
-    cal = refine_edges(calibration.with_(u0=0.0, u1=1.0), frame)
-    cal = start_geometry(cal, frame)  # the points where the start position's stacks stand
+    given = calibration.with_(u0=0.0, u1=1.0)
+    cal = refine_edges(given, frame)
+    # the points where the start position's stacks stand (from the refined edges, else the corners as given)
+    cal = start_geometry(cal, frame, given.with_(bar=cal.bar), given)
     cal = learn_radius(cal, frame)
     canon = cal.warp(frame)
     light, dark = _start_colours(cal, canon)
