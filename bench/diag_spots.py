@@ -70,7 +70,7 @@ def geometry_off(cal: Any, scene: Any) -> float:
     lay = SL.layout(scene.home, scene.trays, scene.build.bar)
     true = Calibration(cal.corners, home=cal.home, u0=0.0, u1=1.0, bar=lay.bar_u, v0=cal.v0, v1=cal.v1).layout
     got = cal.layout
-    return max(abs(a.x - b.x) / b.width for a, b in zip(got.columns, true.columns))
+    return float(max(abs(a.x - b.x) / b.width for a, b in zip(got.columns, true.columns)))
 
 
 def classify(tl: int, td: int, rl: int, rd: int) -> tuple[str, int]:

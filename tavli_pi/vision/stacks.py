@@ -378,7 +378,8 @@ def read_spots_pinned(
     feats = setup_slot_features(canon, lay, cal, ch) if SETUP_W.any() else None
     if feats is not None:
         # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
-        searched = np.arange(SLOTS)[None, :] < (ch.searched if ch.searched is not None else SLOTS)[:, None]
+        depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
+        searched = np.arange(SLOTS)[None, :] < depth[:, None]
         p_occ = np.where(searched, setup_slot_probability(feats), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
     x, base, sign, r = spot_geometry(lay, cal)
