@@ -18,6 +18,12 @@ n rims between the two ends and are scored by how well rims sit at the
 predicted places and not half-way between them. The two families are mixed
 by how much the first slot looks like an overlapped checker.
 
+With a board learnt at set-up (``Calibration.background``, ``learn_from_setup``) each searched
+slot's p_k comes instead from ``setup_slot_probability``: the ring features plus how the slot
+differs from the set-up view and how near its colour is to this board's checkers (a print, a
+band's letters or a busy surface unchanged since set-up is no checker; a checker darkened by a
+shadow keeps its hue).
+
 Likelihoods are tempered and floored: when the evidence is ambiguous the
 probability spreads over the plausible counts instead of betting on one.
 """
