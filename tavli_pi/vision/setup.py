@@ -32,7 +32,7 @@ from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
 from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.home import START_DARK, START_LIGHT
 from tavli_pi.vision.observation import Observation
-from tavli_pi.vision.refine import learn_radius, refine_edges
+from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
 from tavli_pi.vision.stacks import spot_geometry
 
 __all__ = ["SetupAgreement", "setup_agreement", "learn_from_setup", "fit_of", "check_fit", "FIT"]
@@ -112,7 +112,10 @@ def learn_from_setup(frame: np.ndarray, calibration: Calibration) -> Calibration
     """
     if frame is None or frame.ndim != 3 or frame.size == 0:
         raise CalibrationError("the set-up frame is not a colour image; check the camera")
-    cal = refine_edges(calibration.with_(u0=0.0, u1=1.0), frame)
+    given = calibration.with_(u0=0.0, u1=1.0)
+    cal = refine_edges(given, frame)
+    # the points where the start position's stacks stand (from the refined edges, else the corners as given)
+    cal = start_geometry(cal, frame, given.with_(bar=cal.bar), given)
     cal = learn_radius(cal, frame)
     canon = cal.warp(frame)
     light, dark = _start_colours(cal, canon)

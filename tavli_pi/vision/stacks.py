@@ -18,6 +18,12 @@ n rims between the two ends and are scored by how well rims sit at the
 predicted places and not half-way between them. The two families are mixed
 by how much the first slot looks like an overlapped checker.
 
+With a board learnt at set-up (``Calibration.background``, ``learn_from_setup``) each searched
+slot's p_k comes instead from ``setup_slot_probability``: the ring features plus how the slot
+differs from the set-up view and how near its colour is to this board's checkers (a print, a
+band's letters or a busy surface unchanged since set-up is no checker; a checker darkened by a
+shadow keeps its hue).
+
 Likelihoods are tempered and floored: when the evidence is ambiguous the
 probability spreads over the plausible counts instead of betting on one.
 """
@@ -28,6 +34,9 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision import checkers as ck
+from functools import lru_cache
+
+from tavli_pi.vision.background import BG_SCALE, decode_background
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
@@ -49,6 +58,9 @@ __all__ = [
     "chain_loglik_many",
     "posterior_many",
     "ZERO",
+    "setup_slot_features",
+    "setup_slot_probability",
+    "start_slots",
 ]
 
 #: slots traced per chain (a row of touching checkers reaches the field's middle after ~6.5)
@@ -138,6 +150,91 @@ def slot_probability(ch: ck.Chains) -> np.ndarray:
 #: seeds other than the tests' and the bench's: see bench/fit_slots.py)
 SLOT_W = np.asarray([27.231, -4.419, -5.181, 7.058, 15.256, 2.553])
 SLOT_B = -6.818
+
+
+@lru_cache(maxsize=1)
+def start_slots() -> np.ndarray:
+    """(26, SLOTS) bool: the slots the start position fills (first n of each start stack, B3;
+    the bar's two halves hold none)."""
+    from tavli_pi.vision.home import START_DARK, START_LIGHT  # (home reads with a BoardReader)
+
+    out = np.zeros((26, SLOTS), bool)
+    for p in range(1, 25):
+        out[p - 1, : START_LIGHT.get(p, 0) + START_DARK.get(p, 0)] = True
+    return out
+
+
+@lru_cache(maxsize=4)
+def _background(text: str) -> np.ndarray | None:
+    bg = decode_background(text)
+    return None if bg is None else bg.astype(np.float32)
+
+
+#: features per slot of the set-up model (see setup_slot_features)
+N_SETUP = ck.N_FEATURES + 6
+
+
+def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck.Chains) -> np.ndarray | None:
+    """Per slot (26, SLOTS, N_SETUP): the ring features and how the slot compares with the board
+    as learnt at set-up (``cal.background``, ``cal.light_bgr`` / ``dark_bgr``), or None when the
+    calibration learnt no board.
+
+    Added to the ring features: log(1 + the slot's change from the set-up view) and log(1 + the
+    frame's typical change over the field), both after matching the overall brightness (as
+    ``background.Difference``); log(1 + the slot colour's distance to the nearer of this board's
+    two checker colours); log(1 + its distance to the set-up view's colour there); log(1 + the
+    chromaticity distance to the nearer checker colour: a shadowed checker keeps its hue); the
+    ring-only logit (``slot_probability``'s, clipped to +-10).
+    """
+    bg = _background(cal.background) if cal.background else None
+    if bg is None:
+        return None
+    bh, bw = bg.shape[:2]
+    small = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    y0, y1 = int(lay.top_y / BG_SCALE), int(lay.bottom_y / BG_SCALE)
+    x0, x1 = int(lay.mx / BG_SCALE), int((lay.mx + lay.field_w) / BG_SCALE)
+    now, then = small[y0:y1, x0:x1].reshape(-1, 3), bg[y0:y1, x0:x1].reshape(-1, 3)
+    if len(now) == 0:
+        return None
+    gain = np.clip((np.median(then, axis=0) + 1.0) / (np.median(now, axis=0) + 1.0), 0.5, 2.0)
+    diff = np.abs(small * gain - bg).max(axis=2)
+    typical = float(np.median(diff[y0:y1, x0:x1]))
+    r = spot_geometry(lay, cal)[3][:, None] * np.ones((1, ch.x.shape[1]), np.float32)
+    hx, hy, hr = ch.x / BG_SCALE, ch.y / BG_SCALE, 0.5 * r / BG_SCALE
+    chg = ck.box_means(np.asarray(cv2.integral(diff), np.float64)[..., None], hx, hy, hr)[..., 0]
+    bgc = ck.box_means(np.asarray(cv2.integral(bg), np.float64), hx, hy, hr) / gain
+    light, dark = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
+    checker = np.minimum(np.linalg.norm(ch.bgr - light, axis=-1), np.linalg.norm(ch.bgr - dark, axis=-1))
+    board = np.linalg.norm(ch.bgr - bgc, axis=-1)
+
+    def chroma(c: np.ndarray) -> np.ndarray:
+        return np.asarray(100.0 * c / (c.sum(axis=-1, keepdims=True) + 30.0))
+
+    # a lamp's shadow or an overlay darkens a checker: its hue stays (chromaticity, scaled to 100)
+    hue = np.minimum(np.linalg.norm(chroma(ch.bgr) - chroma(light), axis=-1),
+                     np.linalg.norm(chroma(ch.bgr) - chroma(dark), axis=-1))
+    ring = np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0)
+    extra = np.stack([np.log1p(chg), np.full(chg.shape, np.log1p(typical)), np.log1p(checker), np.log1p(board),
+                      np.log1p(hue), ring], axis=-1)
+    return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
+
+
+def setup_slot_probability(feats: np.ndarray) -> np.ndarray:
+    """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
+    slot -- empty at set-up, or filled by the start position (fitted on simulated real-like
+    tables, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
+    filled = start_slots()[:, : feats.shape[1]]
+    z = np.where(filled, feats @ SETUP_W[1, :-1] + SETUP_W[1, -1], feats @ SETUP_W[0, :-1] + SETUP_W[0, -1])
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
+
+
+#: the set-up slot model's weights: row 0 for slots empty at set-up, row 1 for slots the start
+#: position fills; columns: ring features (checkers.ring_features), log change, log typical
+#: change, log distance to a checker colour, log distance to the set-up colour, bias
+SETUP_W = np.asarray([
+    [-0.659, 4.322, -0.128, -1.424, -5.065, 0.480, 3.119, -1.861, -1.001, -1.257, -1.213, 0.639, 1.979],
+    [10.610, -3.216, 2.931, -3.037, -7.662, 2.985, 0.352, -3.525, -0.139, -0.459, -1.975, 0.716, 8.529],
+])
 
 
 def _log(p: np.ndarray) -> np.ndarray:
@@ -284,6 +381,12 @@ def read_spots_pinned(
         integral = cv2_integral(canon)
     ch = spot_chains(g, integral, lay, cal, stop=True)
     p_occ = slot_probability(ch)
+    feats = setup_slot_features(canon, lay, cal, ch) if SETUP_W.any() else None
+    if feats is not None:
+        # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
+        depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
+        searched = np.arange(SLOTS)[None, :] < depth[:, None]
+        p_occ = np.where(searched, setup_slot_probability(feats), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
     x, base, sign, r = spot_geometry(lay, cal)
     sq, lz, d_last = squeezed_loglik(g, integral, ch, base[:24], sign[:24], r[:24], cal.light_bgr, cal.dark_bgr)

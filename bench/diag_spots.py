@@ -1,0 +1,180 @@
+"""Why are points read wrong on the real-like set? (issue 9 diagnostic)
+
+Reads the first ``--frames`` real-like frames (``bench_reallike``'s set, seed 0) with a
+set-up calibration (``learn_from_setup``, as the app does) and classes every wrong point:
+
+- ``missed``: checkers there, none read; ``phantom``: none there, some read;
+- ``under`` / ``over``: the right colour, too few / too many; ``colour``: the other colour;
+
+split by the true stack height, board design and the scene's features, with the
+confidence of the wrong count. ``--annotate N`` writes the N frames with the most wrong
+points to ``bench/out/diag_spots/`` (``vision/annotate.py``, plus the truth of every wrong
+point in red), to look at. Rendered frames are cached under ``/tmp/diag_spots_cache``.
+
+    nice .venv/bin/python bench/diag_spots.py --frames 120 --annotate 12
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import pickle
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_reallike import _features, calibrate_setup  # noqa: E402
+
+from tavli_pi.errors import TavliError  # noqa: E402
+from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
+from tavli_pi.sim.render import render  # noqa: E402
+from tavli_pi.vision.annotate import annotate  # noqa: E402
+from tavli_pi.vision.reader import BoardReader  # noqa: E402
+
+CACHE = Path("/tmp/diag_spots_cache")
+OUT = Path(__file__).resolve().parent / "out" / "diag_spots"
+
+
+def _height(n: int) -> str:
+    return str(n) if n <= 3 else ("4-5" if n <= 5 else ("6-9" if n <= 9 else "10-15"))
+
+
+def rendered(i: int, scene: Any, seed: int) -> tuple[Any, Any]:
+    """(frame, set-up frame) of scene ``i``, from the cache when there."""
+    path = CACHE / f"{seed}_{i}.pkl"
+    if path.exists():
+        with path.open("rb") as f:
+            got: tuple[Any, Any] = pickle.load(f)
+            return got
+    r = render(scene, seed * 100003 + i)
+    s = render(reallike_setup(scene), seed * 100003 + i)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        pickle.dump((r, s), f)
+    return r, s
+
+
+def geometry_off(cal: Any, scene: Any) -> float:
+    """The largest distance, in point widths, of a point's column (as calibrated) from where it is."""
+    from tavli_pi.sim import _layout as SL
+    from tavli_pi.vision.calibration import Calibration
+
+    lay = SL.layout(scene.home, scene.trays, scene.build.bar)
+    true = Calibration(cal.corners, home=cal.home, u0=0.0, u1=1.0, bar=lay.bar_u, v0=cal.v0, v1=cal.v1).layout
+    got = cal.layout
+    return float(max(abs(a.x - b.x) / b.width for a, b in zip(got.columns, true.columns)))
+
+
+def classify(tl: int, td: int, rl: int, rd: int) -> tuple[str, int]:
+    """(kind of error, the true height) of one point read (rl, rd) where (tl, td) stand."""
+    t, r = tl + td, rl + rd
+    if t == 0:
+        return "phantom", 0
+    if r == 0:
+        return "missed", t
+    if (tl > 0) != (rl > 0):
+        return "colour", t
+    return ("under" if r < t else "over"), t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--frames", type=int, default=120)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--start", type=int, default=0, help="first frame (to look at a later slice)")
+    ap.add_argument("--annotate", type=int, default=0, help="write the N worst frames to bench/out/diag_spots")
+    ap.add_argument("--list", action="store_true", help="one line per wrong point")
+    args = ap.parse_args()
+    kinds: Counter[str] = Counter()
+    by: dict[str, Counter[str]] = {}
+    spots: Counter[str] = Counter()
+    conf_hist: Counter[str] = Counter()
+    confident: list[str] = []
+    worst: list[tuple[int, int]] = []
+    geo_off: list[tuple[float, int]] = []
+    total = wrong_total = 0
+    scenes = reallike_scenes(args.start + args.frames, args.seed)
+    for i in range(args.start, args.start + args.frames):
+        scene = scenes[i]
+        r, s = rendered(i, scene, args.seed)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cal = calibrate_setup(s)
+            obs = BoardReader(cal).read(r.image)
+        except TavliError as e:
+            print(f"frame {i}: {e}")
+            continue
+        t = r.truth
+        feats = _features(scene)
+        off = geometry_off(cal, scene)
+        geo_off.append((round(off, 2), i))
+        if off > 0.25:
+            feats = feats + ["GEOMETRY OFF"]
+        bad = 0
+        wrong_pts = []
+        for p in range(24):
+            ev = obs.points[p]
+            tl, td = t.light[p], t.dark[p]
+            rl, rd = ev.light.best, ev.dark.best
+            total += 1
+            for f in feats:
+                spots[f] += 1
+            spots[f"height {_height(tl + td)}"] += 1
+            if (rl, rd) == (min(tl, 15), min(td, 15)):
+                continue
+            bad += 1
+            wrong_total += 1
+            kind, h = classify(tl, td, rl, rd)
+            conf = max(e.confidence for e, n, m in ((ev.light, tl, rl), (ev.dark, td, rd)) if n != m)
+            kinds[kind] += 1
+            key = f"{kind} h{_height(h)}"
+            by.setdefault("kind/height", Counter())[key] += 1
+            for f in feats:
+                by.setdefault("feature", Counter())[f] += 1
+            by.setdefault("height", Counter())[f"height {_height(h)}"] += 1
+            conf_hist["<0.5" if conf < 0.5 else ("0.5-0.9" if conf < 0.9 else ">=0.9")] += 1
+            line = (f"frame {i:3d} point {p + 1:2d}: true L{tl} D{td} read L{rl} D{rd} ({kind}, conf {conf:.2f}) "
+                    f"hand={obs.hand} problems={len(obs.problems)} [{', '.join(feats)}]")
+            if conf >= 0.9:
+                confident.append(line)
+            if args.list:
+                print(line)
+            wrong_pts.append((p, tl, td, rl, rd))
+        worst.append((bad, i))
+        if args.annotate and bad:
+            OUT.mkdir(parents=True, exist_ok=True)
+            img = annotate(r.image, cal, obs)
+            canon = cal.warp(img)
+            for p, tl, td, rl, rd in wrong_pts:
+                col = cal.layout.columns[p]
+                y = cal.layout.top_y - 8 if col.top else cal.layout.bottom_y + 22
+                cv2.putText(canon, f"{tl}/{td}", (int(col.x - 14), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                            (0, 0, 255), 2, cv2.LINE_AA)
+            cv2.imwrite(str(OUT / f"f{i:03d}_{bad}.png"), np.concatenate(
+                [cv2.resize(img, (int(img.shape[1] * canon.shape[0] / img.shape[0]), canon.shape[0])), canon], axis=1))
+    print(f"{args.frames} frames from {args.start}, seed {args.seed}: {wrong_total}/{total} points wrong "
+          f"({100 * wrong_total / max(total, 1):.2f}%)")
+    print("by kind:", dict(kinds.most_common()))
+    print("confidence of the wrong count:", dict(conf_hist))
+    for name, c in by.items():
+        if name == "feature" or name == "height":
+            print(f"by {name} (wrong / points, %):", ", ".join(
+                f"{k} {v}/{spots[k]} {100 * v / max(spots[k], 1):.1f}" for k, v in sorted(c.items())))
+        else:
+            print(f"by {name}:", dict(c.most_common()))
+    print("geometry off by > 0.25 point:", sorted(x for x in geo_off if x[0] > 0.25))
+    print("worst frames:", sorted(worst, reverse=True)[:15])
+    for line in confident:
+        print("CONFIDENT", line)
+
+
+if __name__ == "__main__":
+    main()
