@@ -32,6 +32,7 @@ roll whatever it shows).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -358,12 +359,108 @@ def find_dice(
     discs: list[tuple[float, float, float]],
     hand_mask: np.ndarray | None,
     image: np.ndarray | None = None,
+    fine: bool = True,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
     ``image`` (the original frame) is used to read the pips and the outline at
-    full resolution; without it the canonical image is used.
+    full resolution; without it the canonical image is used. With ``fine`` (and
+    ``image``) the search is made a second time in a view FINE times finer, warped
+    from the frame itself (``fine_view``): a die of 12-16 canonical px has pips of
+    2 px there, too small for the pip finder, or pips of a large photo lost to the
+    canonical view's coarse sampling. Dice the fine view finds where the canonical
+    one found none (or no value) are added.
     """
+    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True)
+    if not fine or image is None:
+        return out
+    view, flay, fcal = fine_view(image, cal, FINE)
+    fdiscs = [(x * FINE, y * FINE, r * FINE) for x, y, r in discs]
+    fmask = None
+    if hand_mask is not None and hand_mask.shape == canon.shape[:2]:
+        fmask = cv2.resize(hand_mask, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_NEAREST)
+    more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False)
+    return _merge(out, more)
+
+
+#: how much finer than the canonical view the second dice search looks
+FINE = 2.0
+
+
+class _ScaledCal:
+    """A calibration seen through a view ``k`` times finer than the canonical one: what the dice
+    finder asks of it (layout, the mapping to the frame, the learnt colours)."""
+
+    def __init__(self, cal: Calibration, k: float) -> None:
+        base = cal.layout
+        self.k = k
+        self.layout = Layout(int(round(base.field_w * k)), int(round(base.field_h * k)), base.home,
+                             base.u0, base.u1, base.bar, base.v0, base.v1)
+        self._cal = cal
+        # canonical -> fine: the fine layout's margins are rounded from its own width
+        self._off = np.asarray([self.layout.mx - base.mx * k, self.layout.my - base.my * k], np.float32)
+        self.light_bgr, self.dark_bgr, self.field_bgr = cal.light_bgr, cal.dark_bgr, cal.field_bgr
+        self.checker_r = cal.checker_r
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        return self._cal.to_image((np.asarray(pts, np.float32).reshape(-1, 2) - self._off) / self.k)
+
+    def to_canonical(self, pts: np.ndarray) -> np.ndarray:
+        return np.asarray(self._cal.to_canonical(pts) * self.k + self._off)
+
+
+def fine_view(image: np.ndarray, cal: Calibration, k: float) -> tuple[np.ndarray, Layout, Calibration]:
+    """The field ``k`` times finer than the canonical view, warped from ``image`` (area-averaged
+    where the frame has more pixels than the view, so pips are not lost between samples)."""
+    sc = _ScaledCal(cal, k)
+    lay = sc.layout
+    w, h = lay.size
+    dst = np.asarray([lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(cal.corners, np.float32), dst)
+    # frame px per view px near the field's middle: shrink the frame first when above 1.5
+    mid = np.asarray([[[w / 2, h / 2]], [[w / 2 + 10, h / 2]]], np.float32)
+    back = cv2.perspectiveTransform(mid, np.linalg.inv(m)).reshape(2, 2)
+    ratio = float(np.hypot(*(back[1] - back[0]))) / 10.0
+    src = image
+    if ratio > 1.5:
+        f = 1.0 / ratio
+        src = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        m = m @ np.diag([1.0 / f, 1.0 / f, 1.0])
+    view = cv2.warpPerspective(src, m, (w, h), flags=cv2.INTER_LINEAR)
+    return view, lay, sc  # type: ignore[return-value]
+
+
+def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
+    """``base`` with the dice of ``more`` that it lacks: a die ``base`` missed, or found with no
+    value (a die both read, with different values, keeps ``base``'s reading at lower confidence)."""
+    out = list(base)
+    for d in more:
+        reach = max(d.size_px, 8.0) * 0.8
+        near = [i for i, b in enumerate(out) if not b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
+        if not near:
+            if not d.moving:
+                out.append(d)
+            continue
+        i = near[0]
+        b = out[i]
+        if b.value == 0 and d.value:
+            out[i] = d
+        elif b.value and d.value and b.value != d.value:
+            out[i] = dataclasses.replace(b, value_confidence=b.value_confidence * 0.5)
+    return out
+
+
+def _find(
+    canon: np.ndarray,
+    lay: Layout,
+    cal: Calibration,
+    discs: list[tuple[float, float, float]],
+    hand_mask: np.ndarray | None,
+    image: np.ndarray | None,
+    tumbling: bool,
+) -> list[DieReading]:
+    """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
+    calibration), reported in image pixels."""
     pitch = lay.pitch
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     spots = find_spots(gray)
@@ -494,6 +591,8 @@ def find_dice(
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
             report(die, side)
     # 3. dice still tumbling
+    if not tumbling:
+        return out
     for mx, my, _ in find_tumbling(gray, lay, discs, hand_mask, taken, [(s[0], s[1]) for s in spots], blobs):
         u, v = lay.to_uv(mx, my)
         xy = cal.to_image(np.asarray([[mx, my]], np.float32))[0]
