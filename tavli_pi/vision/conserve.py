@@ -16,7 +16,16 @@ result is spread, so it is not confident. Each count is marked:
 - ``"tray"``: the tray's own reading is the answer;
 - ``"implied"``: the answer is the count the board implies, not the tray's reading;
 - ``"unknown"``: no count is likely enough (below ``KNOWN``), or a hand covers
-  the board and the tray disagrees with it; the evidence is then flat: no guess.
+  the board and the tray, read without a learnt empty tray, disagrees with it;
+  the evidence is then flat: no guess.
+
+Under a hand the board is no witness (checkers may be in the hand). A tray read
+against its empty look learnt at set-up (``tray_learnt``) that holds checkers is
+still read: its own reading is given (marked ``"tray"``; the reader tempers every
+count under a hand). An empty reading is no such evidence (on a board without
+trays the borne-off checkers lie elsewhere), nor is a tray read without a learnt
+empty look (an insert could be counted as checkers): these are given only where
+they agree with the board.
 """
 
 from __future__ import annotations
@@ -47,11 +56,12 @@ def board_total(spots: Sequence[CountEvidence]) -> np.ndarray:
     return total
 
 
-def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool) -> tuple[CountEvidence, str]:
+def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool,
+         tray_learnt: bool = False) -> tuple[CountEvidence, str]:
     implied = CHECKERS - sum(e.best for e in spots)
     if hand:
         # checkers under a hand (or in it) are not on the board as read: the board is no witness
-        if 0 <= implied <= MAX_COUNT and tray.best == implied:
+        if (tray_learnt and tray.best > 0) or (0 <= implied <= MAX_COUNT and tray.best == implied):
             return tray, "tray"
         return UNKNOWN, "unknown"
     on = board_total(spots)
@@ -67,15 +77,16 @@ def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool) -> tup
 
 
 def conserved_off(
-    points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence, hand: bool
+    points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence, hand: bool, tray_learnt: bool = False
 ) -> tuple[SpotEvidence, tuple[str, str]]:
-    """Tray evidence checked against conservation, and where each count comes from.
+    """Tray evidence checked against conservation, and where each count comes from
+    (``tray_learnt``: the trays were read against their empty look learnt at set-up).
 
     A board with no checker of either colour on it is no game position (both sides cannot have
     borne off all 15): the trays are then unknown, never "15 off".
     """
     if all(s.light.best == 0 and s.dark.best == 0 for s in (*points, bar)):
         return SpotEvidence(UNKNOWN, UNKNOWN), ("unknown", "unknown")
-    light, ls = _one([p.light for p in points] + [bar.light], tray.light, hand)
-    dark, ds = _one([p.dark for p in points] + [bar.dark], tray.dark, hand)
+    light, ls = _one([p.light for p in points] + [bar.light], tray.light, hand, tray_learnt)
+    dark, ds = _one([p.dark for p in points] + [bar.dark], tray.dark, hand, tray_learnt)
     return SpotEvidence(light, dark), (ls, ds)

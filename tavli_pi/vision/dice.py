@@ -168,6 +168,26 @@ def _clusters(spots: list[Spot], reach: float) -> list[list[Spot]]:
     return out
 
 
+def _split_pairs(groups: list[list[Spot]], pitch: float) -> list[list[Spot]]:
+    """Groups with more spots than one face has, or wider than one die, split in two: two dice
+    side by side (their pips within a die's reach of each other) are two candidates. The halves
+    are new lists (``find_dice`` knows them by identity: a half is a die only with a clear face)."""
+    out: list[list[Spot]] = []
+    for g in groups:
+        pts = np.asarray([(x, y) for x, y, _ in g], np.float32)
+        wide = len(g) >= 4 and float(np.ptp(pts, axis=0).max()) > DIE_RANGE[1] * pitch
+        if not (7 <= len(g) <= 12 or wide):
+            out.append(g)
+            continue
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+        _, labels, _ = cv2.kmeans(pts, 2, np.zeros(len(g), np.int32), crit, 3, cv2.KMEANS_PP_CENTERS)
+        lab = labels.ravel()
+        halves = [[s for s, k in zip(g, lab) if k == j] for j in (0, 1)]
+        out.extend(h for h in halves if h)
+        out.append(g)  # the whole group too: one die's crowded pips stay one candidate
+    return out
+
+
 def _size_and_span(group: list[Spot]) -> tuple[int, float]:
     xs, ys = [s[0] for s in group], [s[1] for s in group]
     return len(group), max(max(xs) - min(xs), max(ys) - min(ys))
@@ -430,11 +450,21 @@ def fine_view(image: np.ndarray, cal: Calibration, k: float) -> tuple[np.ndarray
     return view, lay, sc  # type: ignore[return-value]
 
 
+#: the fine view adds a die only with a face this clear ...
+FINE_CONFIDENCE = 0.6
+#: ... of at least this many pips (a lone round spot -- a screw head, a rivet, a dot of print --
+#: is the commonest thing mistaken for a die, and the fine view sees many more of them)
+FINE_PIPS = 2
+
+
 def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
     """``base`` with the dice of ``more`` that it lacks: a die ``base`` missed, or found with no
-    value (a die both read, with different values, keeps ``base``'s reading at lower confidence)."""
+    value (a die both read, with different values, keeps ``base``'s reading at lower confidence).
+    Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``."""
     out = list(base)
     for d in more:
+        if d.value < FINE_PIPS or d.value_confidence < FINE_CONFIDENCE:
+            continue
         reach = max(d.size_px, 8.0) * 0.8
         near = [i for i, b in enumerate(out) if not b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
         if not near:
@@ -446,7 +476,9 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
         if b.value == 0 and d.value:
             out[i] = d
         elif b.value and d.value and b.value != d.value:
-            out[i] = dataclasses.replace(b, value_confidence=b.value_confidence * 0.5)
+            # two readings of one die disagree: the clearer stands, in doubt
+            keep = d if d.value_confidence > b.value_confidence else b
+            out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
     return out
 
 
@@ -497,7 +529,10 @@ def _find(
     # 1. dice found by their pips
     lone: list[tuple[_Die, float]] = []
     # most spots first; of as many, the widest first (a die's two pips before two specks of its shadow's edge)
-    for group in sorted(_paired(_clusters(spots, REACH * pitch), PAIR_REACH * pitch), key=_size_and_span, reverse=True):
+    whole = _paired(_clusters(spots, REACH * pitch), PAIR_REACH * pitch)
+    groups = _split_pairs(whole, pitch)
+    halves = {id(g) for g in groups} - {id(g) for g in whole}
+    for group in sorted(groups, key=_size_and_span, reverse=True):
         pts = np.asarray([(x, y) for x, y, _ in group])
         span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
         if len(group) > 12 or span > 1.1 * pitch:
@@ -521,6 +556,8 @@ def _find(
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
         die = _examine(canon, src, to_src, (bx, by), side, ang, square, pitch)
+        if id(group) in halves and (die is None or die.confidence < FINE_CONFIDENCE):
+            continue  # half of a split group: a die only with a clear face
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die

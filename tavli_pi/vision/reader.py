@@ -156,7 +156,7 @@ class BoardReader:
         marks.append(("checkers", clock()))
         diff = Difference(canon, self._background, lay) if self._background is not None else None
         tray = tray_evidence(canon, lay, cal, diff)
-        off, off_source = conserved_off(points, bar, tray, hand)
+        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=diff is not None)
         problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "

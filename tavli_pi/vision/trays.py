@@ -43,6 +43,11 @@ LIP = 0.45
 #: spread of a tray's count (checkers): SIGMA[0] + SIGMA[1] * count. A tray read alone is off by
 #: one often enough (a lone checker's rim missed, the lip) that a count of it is never sure
 SIGMA = (0.5, 0.04)
+#: probability floor of every count (before normalising): about one tray in six is misread
+#: outright (a dark checker on a dark lining, a dice cup, checkers lying beside a board with no
+#: trays), so a count far from the tray's reading keeps real probability and a sure board
+#: overrules it (``conserve.py``)
+FLOOR = 0.015
 
 
 def tray_rects_both_sides(lay: Layout) -> list[dict[str, tuple[int, int, int, int]]]:
@@ -192,5 +197,5 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
             if contrast > best[colour][1]:
                 best[colour] = (n, contrast)
     light, dark = best["light"][0], best["dark"][0]
-    return SpotEvidence(spread_evidence(light, SIGMA[0] + SIGMA[1] * light),
-                        spread_evidence(dark, SIGMA[0] + SIGMA[1] * dark))
+    return SpotEvidence(spread_evidence(light, SIGMA[0] + SIGMA[1] * light, FLOOR),
+                        spread_evidence(dark, SIGMA[0] + SIGMA[1] * dark, FLOOR))
