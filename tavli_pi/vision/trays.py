@@ -140,6 +140,11 @@ def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int
             gap += 1
             if gap > max_gap:
                 break
+    # the run's far end fades through the last checker's rim and shadow: it ends where the change
+    # falls below TAIL of the run's own level (on a light tray dark checkers change less than light)
+    level = float(np.median(change[start : end + 1]))
+    while end > start and change[end] < TAIL * level:
+        end -= 1
     return end + 1, float(change[start : end + 1].mean())
 
 
@@ -158,10 +163,32 @@ def _row_change(diff: Difference, rect: tuple[int, int, int, int], rows: int) ->
     return np.asarray(np.interp(at, np.arange(len(prof), dtype=np.float64), prof), np.float32)
 
 
+#: a tray row changed from its empty look stands out by at least this many grey levels ...
+CHANGE_FLOOR = 14.0
+#: ... and by this many times the trays' own noise (their quietest rows' change) plus CHANGE_FLOOR / 2
+CHANGE_X = 3.0
+
+
+#: a changed run ends where its rows fall below this share of the run's median change
+TAIL = 0.4
+
+
+def change_threshold(diff: Difference, rects: list[tuple[int, int, int, int]]) -> float:
+    """The change a tray row must show to hold a checker, from the trays' own noise: the
+    quietest fifth of the rows of every tray rectangle (most trays are empty in most frames;
+    the field's change, where the checkers moved since set-up, says nothing about the trays')."""
+    rows = [_row_change(diff, r, r[3] - r[1]) for r in rects if r[2] - r[0] >= 4 and r[3] - r[1] >= 8]
+    if not rows:
+        return diff.threshold
+    noise = float(np.percentile(np.concatenate(rows), 20))
+    return max(CHANGE_FLOOR, CHANGE_X * noise + CHANGE_FLOOR / 2)
+
+
 def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_bottom: bool,
-               pitch: float, diff: Difference | None = None) -> tuple[float, float]:
+               pitch: float, diff: Difference | None = None, threshold: float = 0.0) -> tuple[float, float]:
     """(estimated count, contrast) of checkers standing in one tray (``diff``: the frame's change
-    from the board learnt at set-up; the run is then where the tray changed from its empty look)."""
+    from the board learnt at set-up; the run is then where the tray changed from its empty look
+    by more than ``threshold``, ``change_threshold`` when 0)."""
     x0, y0, x1, y1 = rect
     w = x1 - x0
     if w < 4 or y1 - y0 < 8:
@@ -175,7 +202,7 @@ def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_botto
         change = _row_change(diff, rect, y1 - y0)
         if from_bottom:
             change = change[::-1]
-        reach, contrast = changed_run(change, diff.threshold, lead=lead, max_gap=gap)
+        reach, contrast = changed_run(change, threshold or change_threshold(diff, [rect]), lead=lead, max_gap=gap)
     else:
         reach, contrast = run_length(prof, lead=lead, max_gap=gap)
     if reach == 0:
@@ -191,9 +218,12 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
     learnt at set-up, when there is one)."""
     pitch = max(2.0, THICKNESS * 2.0 * cal.checker_r * lay.pitch)
     best = {"light": (0.0, 0.0), "dark": (0.0, 0.0)}
-    for rects in tray_rects_both_sides(lay):
+    sides = tray_rects_both_sides(lay)
+    threshold = change_threshold(diff, [r for rects in sides for r in rects.values()]) if diff is not None else 0.0
+    for rects in sides:
         for colour, rect in rects.items():
-            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch, diff=diff)
+            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch, diff=diff,
+                                     threshold=threshold)
             if contrast > best[colour][1]:
                 best[colour] = (n, contrast)
     light, dark = best["light"][0], best["dark"][0]
