@@ -18,10 +18,10 @@ a row is occupied where the tray differs from its empty look, not from its far
 end: a tray lining, an insert, lettering or the tray's own wood are in the
 empty look and are never counted as checkers.
 
-The count is given as evidence that allows for the tray's own errors: one
-checker more or fewer than read (a lone checker's rim, the lip) is not
-unlikely, so a board read surely overrules a tray one checker off
-(``conserve.py``), and a tray read alone is never sure.
+The count is given as evidence that allows for the tray's own gross errors
+(``FLOOR``): a count far from the one read keeps real probability, so a board
+read surely overrules a tray holding a cup or an unlearnt insert
+(``conserve.py``).
 """
 
 from __future__ import annotations
@@ -40,9 +40,8 @@ __all__ = ["THICKNESS", "tray_rects_both_sides", "run_length", "tray_count", "tr
 THICKNESS = 0.19
 #: the tray's lip before the first checker plus the last rim's overhang, in checker thicknesses
 LIP = 0.45
-#: spread of a tray's count (checkers): SIGMA[0] + SIGMA[1] * count. A tray read alone is off by
-#: one often enough (a lone checker's rim missed, the lip) that a count of it is never sure
-SIGMA = (0.5, 0.04)
+#: spread of a tray's count (checkers): SIGMA[0] + SIGMA[1] * count
+SIGMA = (0.35, 0.03)
 #: probability floor of every count (before normalising): about one tray in six is misread
 #: outright (a dark checker on a dark lining, a dice cup, checkers lying beside a board with no
 #: trays), so a count far from the tray's reading keeps real probability and a sure board
