@@ -399,7 +399,7 @@ def find_dice(
     fmask = None
     if hand_mask is not None and hand_mask.shape == canon.shape[:2]:
         fmask = cv2.resize(hand_mask, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_NEAREST)
-    more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False)
+    more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True)
     return _merge(out, more)
 
 
@@ -490,9 +490,12 @@ def _find(
     hand_mask: np.ndarray | None,
     image: np.ndarray | None,
     tumbling: bool,
+    strict_pairs: bool = False,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
-    calibration), reported in image pixels."""
+    calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
+    them may be a die with a clear face (in the fine view a die beside a dark point shows no
+    outline, and its pips come out two or three)."""
     pitch = lay.pitch
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     spots = find_spots(gray)
@@ -548,7 +551,7 @@ def _find(
             if len(group) >= 2:
                 ang = _angle_of(pts)  # the pips square the die better than an outline with its shadow
         else:
-            if len(group) < 3 or layout_error(pts) > 0.1:
+            if len(group) < 2 or (len(group) >= 3 and layout_error(pts) > 0.1) or (len(group) == 2 and not strict_pairs):
                 continue  # neither a die's outline nor a clear pip layout
             bx, by = (float(v) for v in pts.mean(axis=0))
             side = max(default_side, span * 1.4)
@@ -556,8 +559,10 @@ def _find(
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
         die = _examine(canon, src, to_src, (bx, by), side, ang, square, pitch)
-        if id(group) in halves and (die is None or die.confidence < FINE_CONFIDENCE):
-            continue  # half of a split group: a die only with a clear face
+        if (id(group) in halves or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
+            continue  # half of a split group, or two spots with no outline: a die only with a clear face
+        if body is None and len(group) == 2 and die is not None and die.value <= 2:
+            continue  # ... that shows more than the two spots (any two specks read as a two)
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die
