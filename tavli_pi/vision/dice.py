@@ -168,11 +168,18 @@ def _clusters(spots: list[Spot], reach: float) -> list[list[Spot]]:
     return out
 
 
-def _split_pairs(groups: list[list[Spot]], pitch: float) -> list[list[Spot]]:
+#: the span of a face's corner pips as a share of the die's side
+PIP_SPAN = 0.55
+
+
+def _split_pairs(groups: list[list[Spot]], pitch: float) -> tuple[list[list[Spot]], dict[int, int]]:
     """Groups with more spots than one face has, or wider than one die, split in two: two dice
-    side by side (their pips within a die's reach of each other) are two candidates. The halves
-    are new lists (``find_dice`` knows them by identity: a half is a die only with a clear face)."""
+    side by side (their pips within a die's reach of each other) are two candidates. Returns the
+    groups with the halves added, and each half's parent group (by identity): a half is a die only
+    with a clear face. The halves must lie a die apart (two dice cannot be closer than one side):
+    a cocked die's top and side face are closer, and stay one candidate."""
     out: list[list[Spot]] = []
+    parent: dict[int, int] = {}
     for g in groups:
         pts = np.asarray([(x, y) for x, y, _ in g], np.float32)
         wide = len(g) >= 4 and float(np.ptp(pts, axis=0).max()) > DIE_RANGE[1] * pitch
@@ -183,9 +190,21 @@ def _split_pairs(groups: list[list[Spot]], pitch: float) -> list[list[Spot]]:
         _, labels, _ = cv2.kmeans(pts, 2, np.zeros(len(g), np.int32), crit, 3, cv2.KMEANS_PP_CENTERS)
         lab = labels.ravel()
         halves = [[s for s, k in zip(g, lab) if k == j] for j in (0, 1)]
-        out.extend(h for h in halves if h)
+        if not all(halves):
+            out.append(g)
+            continue
+        hp = [np.asarray([(x, y) for x, y, _ in h], np.float32) for h in halves]
+        # a face's pips span about PIP_SPAN of its side (a 5's or 6's corner pips)
+        side = max(float(np.ptp(p, axis=0).max()) for p in hp) / PIP_SPAN
+        if float(np.hypot(*(hp[0].mean(axis=0) - hp[1].mean(axis=0)))) < 0.8 * side:
+            out.append(g)
+            continue
+        for h in halves:
+            if h:
+                out.append(h)
+                parent[id(h)] = id(g)
         out.append(g)  # the whole group too: one die's crowded pips stay one candidate
-    return out
+    return out, parent
 
 
 def _size_and_span(group: list[Spot]) -> tuple[int, float]:
@@ -533,8 +552,7 @@ def _find(
     lone: list[tuple[_Die, float]] = []
     # most spots first; of as many, the widest first (a die's two pips before two specks of its shadow's edge)
     whole = _paired(_clusters(spots, REACH * pitch), PAIR_REACH * pitch)
-    groups = _split_pairs(whole, pitch)
-    halves = {id(g) for g in groups} - {id(g) for g in whole}
+    groups, halves = _split_pairs(whole, pitch)
     for group in sorted(groups, key=_size_and_span, reverse=True):
         pts = np.asarray([(x, y) for x, y, _ in group])
         span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
