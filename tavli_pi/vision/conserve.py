@@ -11,7 +11,9 @@ where ``P_board`` is the distribution of the number of that colour's checkers
 on the points and the bar (the spots' count evidence convolved). A sure board
 overrules a tray that holds an insert; a tray read clearly overrules a board
 whose tall stack is in doubt; where they disagree and neither is sure the
-result is spread, so it is not confident. Each count is marked:
+result is spread, so it is not confident; and whenever the tray's reading and
+the count the board implies differ, no count is surer than ``DISAGREE_MAX``
+(one witness is misread, and which is not always plain). Each count is marked:
 
 - ``"tray"``: the tray's own reading is the answer;
 - ``"implied"``: the answer is the count the board implies, not the tray's reading;
@@ -42,6 +44,9 @@ __all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "board_total", "conserved_off"]
 CHECKERS = 15
 #: the least posterior probability of the best count for the count to be known
 KNOWN = 0.4
+#: the most probable a count may be when the tray's reading and the count the board implies
+#: differ (a lone checker's rim lost on a dark lining, or a checker out of view: one is misread)
+DISAGREE_MAX = 0.8
 #: evidence that says nothing: every count 0..15 equally likely
 UNKNOWN = CountEvidence(tuple(1.0 / (MAX_COUNT + 1) for _ in range(MAX_COUNT + 1)))
 
@@ -72,8 +77,21 @@ def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool,
     best = int(np.argmax(post))
     if post[best] < KNOWN:
         return UNKNOWN, "unknown"
+    if tray.best != implied:
+        post = _doubted(post)  # the two witnesses disagree: one of them is misread, so neither is sure
     ev = CountEvidence(tuple(float(v) for v in post))
     return ev, "tray" if best == tray.best else "implied"
+
+
+def _doubted(p: np.ndarray) -> np.ndarray:
+    """``p`` (normalised) with the same best count, flattened until none is above ``DISAGREE_MAX``."""
+    out = p
+    for power in (0.7, 0.5, 0.35, 0.25, 0.15, 0.08):
+        if out.max() <= DISAGREE_MAX:
+            break
+        out = p**power
+        out = out / out.sum()
+    return out
 
 
 def conserved_off(

@@ -68,3 +68,17 @@ def test_a_sure_board_overrules_a_tray_that_missed_checkers() -> None:
     off, src = conserved_off(_board({6: 2, 8: 3, 13: 5, 24: 2}, START[1]), BAR, tray, hand=False)
     assert off.light.best == 3 and src[0] == "implied"
     assert off.dark.best == 0 and src[1] == "tray"
+
+
+def test_when_tray_and_board_disagree_no_count_is_sure() -> None:
+    """A tray read one short (a lone checker's rim lost on a dark lining) against a board with
+    one checker out of view look alike: whichever wins, it is not confident (measured: a
+    real-like tray read 1 for 2 at confidence 0.93 before this cap)."""
+    for tray_n in (0, 1, 3):
+        tray = SpotEvidence(spread_evidence(tray_n, 0.38, 0.015), certain(0))
+        off, _ = conserved_off(_board({6: 3, 8: 3, 13: 5, 24: 2}, START[1]), BAR, tray, hand=False)
+        assert off.light.confidence <= 0.8 + 1e-9, tray_n
+    # agreement stays sure
+    tray = SpotEvidence(spread_evidence(2, 0.38, 0.015), certain(0))
+    off, src = conserved_off(_board({6: 3, 8: 3, 13: 5, 24: 2}, START[1]), BAR, tray, hand=False)
+    assert off.light.best == 2 and off.light.confidence > 0.95 and src[0] == "tray"
