@@ -84,13 +84,13 @@ def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool,
 
 
 def _doubted(p: np.ndarray) -> np.ndarray:
-    """``p`` (normalised) with the same best count, flattened until none is above ``DISAGREE_MAX``."""
-    out = p
-    for power in (0.7, 0.5, 0.35, 0.25, 0.15, 0.08):
-        if out.max() <= DISAGREE_MAX:
-            break
-        out = p**power
-        out = out / out.sum()
+    """``p`` (normalised) with the same best count, mixed with the flat evidence just enough that
+    none is above ``DISAGREE_MAX``."""
+    m, flat = float(p.max()), 1.0 / len(p)
+    if m <= DISAGREE_MAX:
+        return p
+    a = (m - DISAGREE_MAX) / (m - flat)
+    out: np.ndarray = (1.0 - a) * p + a * flat
     return out
 
 
