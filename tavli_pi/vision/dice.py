@@ -471,9 +471,10 @@ def fine_view(image: np.ndarray, cal: Calibration, k: float) -> tuple[np.ndarray
 
 #: the fine view adds a die only with a face this clear ...
 FINE_CONFIDENCE = 0.6
-#: ... of at least this many pips (a lone round spot -- a screw head, a rivet, a dot of print --
-#: is the commonest thing mistaken for a die, and the fine view sees many more of them)
-FINE_PIPS = 2
+#: ... of at least this many pips (a lone round spot or two -- a screw head, a dot of print, the
+#: strokes of a letter, a checker's highlight -- is the commonest thing mistaken for a die's one
+#: or two, and the fine view sees many more of them)
+FINE_PIPS = 3
 
 
 def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
