@@ -94,7 +94,8 @@ def test_dice_are_only_reported_where_there_are_dice(by_corners) -> None:  # typ
         for d in obs.dice:
             if d.size_px and d.size_px < NEED_PX:
                 assert d.value == 0 and d.note.startswith("too small to read")
-    assert sum(s.dice_right for s in scores) >= 6
+    # measured 15 of 18 legible dice (7 before the fine view and the split of touching dice)
+    assert sum(s.dice_right for s in scores) >= 13
 
 
 def test_small_and_touching_dice_are_read_at_the_photo_s_resolution(by_corners) -> None:  # type: ignore[no-untyped-def]
