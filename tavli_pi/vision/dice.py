@@ -479,8 +479,8 @@ FINE_PIPS = 3
 
 
 def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
-    """``base`` with the dice of ``more`` that it lacks: a die ``base`` missed, or found with no
-    value (a die both read, with different values, keeps ``base``'s reading at lower confidence).
+    """``base`` with the dice of ``more`` that it lacks: a die ``base`` missed, or found flat with
+    no value (a die both read, with different values, keeps ``base``'s reading at lower confidence).
     Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``."""
     out = list(base)
     for d in more:
@@ -494,9 +494,10 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             continue
         i = near[0]
         b = out[i]
-        if b.value == 0 and d.value:
-            out[i] = d
-        elif b.value and d.value and b.value != d.value:
+        if b.value == 0 and b.flat and d.value:
+            out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll)
+        elif b.value and d.value and b.value != d.value and b.flat:
+            # (a cocked die's confidence is its verdict's, which stands whatever face is read)
             # two readings of one die disagree: the clearer stands, in doubt
             keep = d if d.value_confidence > b.value_confidence else b
             out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
