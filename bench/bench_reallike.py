@@ -83,6 +83,9 @@ class FrameScore:
         self.hands = self.hands_flagged = self.no_hand = self.false_hand = 0
         self.seconds: list[float] = []
         self.kinds: Counter[str] = Counter()  # where the wrong spots are
+        # tray counts (one a colour): right, wrong (a count given), unknown (reported as unknown,
+        # scored wrong above unless the tray is empty), each by where the count came from
+        self.trays: Counter[str] = Counter()
 
     def fail(self, truth: Truth) -> None:
         """A frame the reader could not calibrate on: every spot counts as wrong."""
@@ -118,6 +121,15 @@ class FrameScore:
                 self.kinds[kind] += 1
                 self.confident_wrong += any(_conf(e) >= CONFIDENT for e in wrong)
         self.perfect += bad == 0
+        for colour, n, src in (("light", truth.off[0], obs.off_source[0]), ("dark", truth.off[1], obs.off_source[1])):
+            e = getattr(obs.off, colour)
+            if src == "unknown":
+                self.trays["unknown"] += 1
+                self.trays["unknown, hand"] += obs.hand
+            else:
+                ok = e.best == min(n, 15)
+                self.trays[f"{'right' if ok else 'wrong'} {src}"] += 1
+                self.trays["confidently wrong"] += not ok and e.confidence >= CONFIDENT
         self._hands(truth, obs.hand)
         self._dice(obs, truth)
 
@@ -169,6 +181,11 @@ class FrameScore:
               f"missed {d['small missed']}; phantom {d['phantom']} ({d['confident phantom']} at >= {CONFIDENT}); "
               f"confidently wrong values {d['confidently wrong']}; tumbling seen "
               f"{d['tumbling seen']}/{d['tumbling seen'] + d['tumbling unseen']}")
+        t = self.trays
+        print(f"  tray counts {2 * (self.frames - self.failed)}: right {t['right tray'] + t['right implied']} "
+              f"(tray {t['right tray']}, implied {t['right implied']}), wrong {t['wrong tray'] + t['wrong implied']} "
+              f"(tray {t['wrong tray']}, implied {t['wrong implied']}; {t['confidently wrong']} at >= {CONFIDENT}), "
+              f"unknown {t['unknown']} ({t['unknown, hand']} with a hand over the board)")
         print(f"  hands flagged {self.hands_flagged}/{self.hands}; false hands {self.false_hand}/{self.no_hand}")
         if self.seconds:
             print(f"  read time per frame: median {1000 * float(np.median(self.seconds)):.0f} ms")

@@ -11,12 +11,23 @@ where ``P_board`` is the distribution of the number of that colour's checkers
 on the points and the bar (the spots' count evidence convolved). A sure board
 overrules a tray that holds an insert; a tray read clearly overrules a board
 whose tall stack is in doubt; where they disagree and neither is sure the
-result is spread, so it is not confident. Each count is marked:
+result is spread, so it is not confident; and whenever the tray's reading and
+the count the board implies differ, no count is surer than ``DISAGREE_MAX``
+(one witness is misread, and which is not always plain). Each count is marked:
 
 - ``"tray"``: the tray's own reading is the answer;
 - ``"implied"``: the answer is the count the board implies, not the tray's reading;
 - ``"unknown"``: no count is likely enough (below ``KNOWN``), or a hand covers
-  the board and the tray disagrees with it; the evidence is then flat: no guess.
+  the board and the tray, read without a learnt empty tray, disagrees with it;
+  the evidence is then flat: no guess.
+
+Under a hand the board is no witness (checkers may be in the hand). A tray read
+against its empty look learnt at set-up (``tray_learnt``) that holds checkers is
+still read: its own reading is given (marked ``"tray"``; the reader tempers every
+count under a hand). An empty reading is no such evidence (on a board without
+trays the borne-off checkers lie elsewhere), nor is a tray read without a learnt
+empty look (an insert could be counted as checkers): these are given only where
+they agree with the board.
 """
 
 from __future__ import annotations
@@ -33,6 +44,9 @@ __all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "board_total", "conserved_off"]
 CHECKERS = 15
 #: the least posterior probability of the best count for the count to be known
 KNOWN = 0.4
+#: the most probable a count may be when the tray's reading and the count the board implies
+#: differ (a lone checker's rim lost on a dark lining, or a checker out of view: one is misread)
+DISAGREE_MAX = 0.8
 #: evidence that says nothing: every count 0..15 equally likely
 UNKNOWN = CountEvidence(tuple(1.0 / (MAX_COUNT + 1) for _ in range(MAX_COUNT + 1)))
 
@@ -47,11 +61,12 @@ def board_total(spots: Sequence[CountEvidence]) -> np.ndarray:
     return total
 
 
-def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool) -> tuple[CountEvidence, str]:
+def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool,
+         tray_learnt: bool = False) -> tuple[CountEvidence, str]:
     implied = CHECKERS - sum(e.best for e in spots)
     if hand:
         # checkers under a hand (or in it) are not on the board as read: the board is no witness
-        if 0 <= implied <= MAX_COUNT and tray.best == implied:
+        if (tray_learnt and tray.best > 0) or (0 <= implied <= MAX_COUNT and tray.best == implied):
             return tray, "tray"
         return UNKNOWN, "unknown"
     on = board_total(spots)
@@ -62,20 +77,34 @@ def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool) -> tup
     best = int(np.argmax(post))
     if post[best] < KNOWN:
         return UNKNOWN, "unknown"
+    if tray.best != implied:
+        post = _doubted(post)  # the two witnesses disagree: one of them is misread, so neither is sure
     ev = CountEvidence(tuple(float(v) for v in post))
     return ev, "tray" if best == tray.best else "implied"
 
 
+def _doubted(p: np.ndarray) -> np.ndarray:
+    """``p`` (normalised) with the same best count, mixed with the flat evidence just enough that
+    none is above ``DISAGREE_MAX``."""
+    m, flat = float(p.max()), 1.0 / len(p)
+    if m <= DISAGREE_MAX:
+        return p
+    a = (m - DISAGREE_MAX) / (m - flat)
+    out: np.ndarray = (1.0 - a) * p + a * flat
+    return out
+
+
 def conserved_off(
-    points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence, hand: bool
+    points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence, hand: bool, tray_learnt: bool = False
 ) -> tuple[SpotEvidence, tuple[str, str]]:
-    """Tray evidence checked against conservation, and where each count comes from.
+    """Tray evidence checked against conservation, and where each count comes from
+    (``tray_learnt``: the trays were read against their empty look learnt at set-up).
 
     A board with no checker of either colour on it is no game position (both sides cannot have
     borne off all 15): the trays are then unknown, never "15 off".
     """
     if all(s.light.best == 0 and s.dark.best == 0 for s in (*points, bar)):
         return SpotEvidence(UNKNOWN, UNKNOWN), ("unknown", "unknown")
-    light, ls = _one([p.light for p in points] + [bar.light], tray.light, hand)
-    dark, ds = _one([p.dark for p in points] + [bar.dark], tray.dark, hand)
+    light, ls = _one([p.light for p in points] + [bar.light], tray.light, hand, tray_learnt)
+    dark, ds = _one([p.dark for p in points] + [bar.dark], tray.dark, hand, tray_learnt)
     return SpotEvidence(light, dark), (ls, ds)

@@ -32,6 +32,7 @@ roll whatever it shows).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -165,6 +166,45 @@ def _clusters(spots: list[Spot], reach: float) -> list[list[Spot]]:
                 todo.extend(new.tolist())
             out.append([pts[m] for m in members])
     return out
+
+
+#: the span of a face's corner pips as a share of the die's side
+PIP_SPAN = 0.55
+
+
+def _split_pairs(groups: list[list[Spot]], pitch: float) -> tuple[list[list[Spot]], dict[int, int]]:
+    """Groups with more spots than one face has, or wider than one die, split in two: two dice
+    side by side (their pips within a die's reach of each other) are two candidates. Returns the
+    groups with the halves added, and each half's parent group (by identity): a half is a die only
+    with a clear face. The halves must lie a die apart (two dice cannot be closer than one side):
+    a cocked die's top and side face are closer, and stay one candidate."""
+    out: list[list[Spot]] = []
+    parent: dict[int, int] = {}
+    for g in groups:
+        pts = np.asarray([(x, y) for x, y, _ in g], np.float32)
+        wide = len(g) >= 4 and float(np.ptp(pts, axis=0).max()) > DIE_RANGE[1] * pitch
+        if not (7 <= len(g) <= 12 or wide):
+            out.append(g)
+            continue
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+        _, labels, _ = cv2.kmeans(pts, 2, np.zeros(len(g), np.int32), crit, 3, cv2.KMEANS_PP_CENTERS)
+        lab = labels.ravel()
+        halves = [[s for s, k in zip(g, lab) if k == j] for j in (0, 1)]
+        if not all(halves):
+            out.append(g)
+            continue
+        hp = [np.asarray([(x, y) for x, y, _ in h], np.float32) for h in halves]
+        # a face's pips span about PIP_SPAN of its side (a 5's or 6's corner pips)
+        side = max(float(np.ptp(p, axis=0).max()) for p in hp) / PIP_SPAN
+        if float(np.hypot(*(hp[0].mean(axis=0) - hp[1].mean(axis=0)))) < 0.8 * side:
+            out.append(g)
+            continue
+        for h in halves:
+            if h:
+                out.append(h)
+                parent[id(h)] = id(g)
+        out.append(g)  # the whole group too: one die's crowded pips stay one candidate
+    return out, parent
 
 
 def _size_and_span(group: list[Spot]) -> tuple[int, float]:
@@ -358,12 +398,126 @@ def find_dice(
     discs: list[tuple[float, float, float]],
     hand_mask: np.ndarray | None,
     image: np.ndarray | None = None,
+    fine: bool = True,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
     ``image`` (the original frame) is used to read the pips and the outline at
-    full resolution; without it the canonical image is used.
+    full resolution; without it the canonical image is used. With ``fine`` (and
+    ``image``) the search is made a second time in a view FINE times finer, warped
+    from the frame itself (``fine_view``): a die of 12-16 canonical px has pips of
+    2 px there, too small for the pip finder, or pips of a large photo lost to the
+    canonical view's coarse sampling. Dice the fine view finds where the canonical
+    one found none (or no value) are added.
     """
+    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True)
+    if not fine or image is None:
+        return out
+    view, flay, fcal = fine_view(image, cal, FINE)
+    fdiscs = [(x * FINE, y * FINE, r * FINE) for x, y, r in discs]
+    fmask = None
+    if hand_mask is not None and hand_mask.shape == canon.shape[:2]:
+        fmask = cv2.resize(hand_mask, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_NEAREST)
+    more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True)
+    return _merge(out, more)
+
+
+#: how much finer than the canonical view the second dice search looks (1.5: dice of 12-16
+#: canonical px get pips of 3-4 px, which the pip finder's 5 px hat keeps; 2.0 found fewer real dice)
+FINE = 1.5
+
+
+class _ScaledCal:
+    """A calibration seen through a view ``k`` times finer than the canonical one: what the dice
+    finder asks of it (layout, the mapping to the frame, the learnt colours)."""
+
+    def __init__(self, cal: Calibration, k: float) -> None:
+        base = cal.layout
+        self.k = k
+        self.layout = Layout(int(round(base.field_w * k)), int(round(base.field_h * k)), base.home,
+                             base.u0, base.u1, base.bar, base.v0, base.v1)
+        self._cal = cal
+        # canonical -> fine: the fine layout's margins are rounded from its own width
+        self._off = np.asarray([self.layout.mx - base.mx * k, self.layout.my - base.my * k], np.float32)
+        self.light_bgr, self.dark_bgr, self.field_bgr = cal.light_bgr, cal.dark_bgr, cal.field_bgr
+        self.checker_r = cal.checker_r
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        return self._cal.to_image((np.asarray(pts, np.float32).reshape(-1, 2) - self._off) / self.k)
+
+    def to_canonical(self, pts: np.ndarray) -> np.ndarray:
+        return np.asarray(self._cal.to_canonical(pts) * self.k + self._off)
+
+
+def fine_view(image: np.ndarray, cal: Calibration, k: float) -> tuple[np.ndarray, Layout, Calibration]:
+    """The field ``k`` times finer than the canonical view, warped from ``image`` (area-averaged
+    where the frame has more pixels than the view, so pips are not lost between samples)."""
+    sc = _ScaledCal(cal, k)
+    lay = sc.layout
+    w, h = lay.size
+    dst = np.asarray([lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32)
+    m = cv2.getPerspectiveTransform(np.asarray(cal.corners, np.float32), dst)
+    # frame px per view px near the field's middle: shrink the frame first when above 1.5
+    mid = np.asarray([[[w / 2, h / 2]], [[w / 2 + 10, h / 2]]], np.float32)
+    back = cv2.perspectiveTransform(mid, np.linalg.inv(m)).reshape(2, 2)
+    ratio = float(np.hypot(*(back[1] - back[0]))) / 10.0
+    src = image
+    if ratio > 1.5:
+        f = 1.0 / ratio
+        src = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        m = m @ np.diag([1.0 / f, 1.0 / f, 1.0])
+    view = cv2.warpPerspective(src, m, (w, h), flags=cv2.INTER_LINEAR)
+    return view, lay, sc  # type: ignore[return-value]
+
+
+#: the fine view adds a die only with a face this clear ...
+FINE_CONFIDENCE = 0.6
+#: ... of at least this many pips (a lone round spot or two -- a screw head, a dot of print, the
+#: strokes of a letter, a checker's highlight -- is the commonest thing mistaken for a die's one
+#: or two, and the fine view sees many more of them)
+FINE_PIPS = 3
+
+
+def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
+    """``base`` with the dice of ``more`` that it lacks: a die ``base`` missed, or found flat with
+    no value (a die both read, with different values, keeps ``base``'s reading at lower confidence).
+    Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``."""
+    out = list(base)
+    for d in more:
+        if d.value < FINE_PIPS or d.value_confidence < FINE_CONFIDENCE:
+            continue
+        reach = max(d.size_px, 8.0) * 0.8
+        near = [i for i, b in enumerate(out) if not b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
+        if not near:
+            if not d.moving:
+                out.append(d)
+            continue
+        i = near[0]
+        b = out[i]
+        if b.value == 0 and b.flat and d.value:
+            out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll)
+        elif b.value and d.value and b.value != d.value and b.flat:
+            # (a cocked die's confidence is its verdict's, which stands whatever face is read)
+            # two readings of one die disagree: the clearer stands, in doubt
+            keep = d if d.value_confidence > b.value_confidence else b
+            out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
+    return out
+
+
+def _find(
+    canon: np.ndarray,
+    lay: Layout,
+    cal: Calibration,
+    discs: list[tuple[float, float, float]],
+    hand_mask: np.ndarray | None,
+    image: np.ndarray | None,
+    tumbling: bool,
+    strict_pairs: bool = False,
+) -> list[DieReading]:
+    """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
+    calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
+    them may be a die with a clear face (in the fine view a die beside a dark point shows no
+    outline, and its pips come out two or three)."""
     pitch = lay.pitch
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     spots = find_spots(gray)
@@ -400,7 +554,9 @@ def find_dice(
     # 1. dice found by their pips
     lone: list[tuple[_Die, float]] = []
     # most spots first; of as many, the widest first (a die's two pips before two specks of its shadow's edge)
-    for group in sorted(_paired(_clusters(spots, REACH * pitch), PAIR_REACH * pitch), key=_size_and_span, reverse=True):
+    whole = _paired(_clusters(spots, REACH * pitch), PAIR_REACH * pitch)
+    groups, halves = _split_pairs(whole, pitch)
+    for group in sorted(groups, key=_size_and_span, reverse=True):
         pts = np.asarray([(x, y) for x, y, _ in group])
         span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
         if len(group) > 12 or span > 1.1 * pitch:
@@ -416,7 +572,7 @@ def find_dice(
             if len(group) >= 2:
                 ang = _angle_of(pts)  # the pips square the die better than an outline with its shadow
         else:
-            if len(group) < 3 or layout_error(pts) > 0.1:
+            if len(group) < 2 or (len(group) >= 3 and layout_error(pts) > 0.1) or (len(group) == 2 and not strict_pairs):
                 continue  # neither a die's outline nor a clear pip layout
             bx, by = (float(v) for v in pts.mean(axis=0))
             side = max(default_side, span * 1.4)
@@ -424,6 +580,10 @@ def find_dice(
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
         die = _examine(canon, src, to_src, (bx, by), side, ang, square, pitch)
+        if (id(group) in halves or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
+            continue  # half of a split group, or two spots with no outline: a die only with a clear face
+        if body is None and len(group) == 2 and die is not None and die.value <= 2:
+            continue  # ... that shows more than the two spots (any two specks read as a two)
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die
@@ -494,6 +654,8 @@ def find_dice(
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
             report(die, side)
     # 3. dice still tumbling
+    if not tumbling:
+        return out
     for mx, my, _ in find_tumbling(gray, lay, discs, hand_mask, taken, [(s[0], s[1]) for s in spots], blobs):
         u, v = lay.to_uv(mx, my)
         xy = cal.to_image(np.asarray([[mx, my]], np.float32))[0]

@@ -154,8 +154,9 @@ class BoardReader:
         marks.append(("hand", clock()))
         points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral)
         marks.append(("checkers", clock()))
-        tray = tray_evidence(canon, lay, cal)
-        off, off_source = conserved_off(points, bar, tray, hand)
+        diff = Difference(canon, self._background, lay) if self._background is not None else None
+        tray = tray_evidence(canon, lay, cal, diff)
+        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=diff is not None)
         problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "
@@ -169,7 +170,6 @@ class BoardReader:
         if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
-        diff = Difference(canon, self._background, lay) if self._background is not None else None
         dice = vet_dice(find_dice(canon, lay, cal, disc_sites, hand_mask, image), cal, diff)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]

@@ -12,12 +12,23 @@ checkers show, their spacing corrects it.
 
 The tray column stands beside the field on the home side or on the other side
 (boards differ); both are read and the one holding checkers wins.
+
+With a board learnt at set-up (``background.py``: the trays are empty then, B3)
+a row is occupied where the tray differs from its empty look, not from its far
+end: a tray lining, an insert, lettering or the tray's own wood are in the
+empty look and are never counted as checkers.
+
+The count is given as evidence that allows for the tray's own gross errors
+(``FLOOR``): a count far from the one read keeps real probability, so a board
+read surely overrules a tray holding a cup or an unlearnt insert
+(``conserve.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from tavli_pi.vision.background import BG_SCALE, Difference
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, SpotEvidence
@@ -29,6 +40,13 @@ __all__ = ["THICKNESS", "tray_rects_both_sides", "run_length", "tray_count", "tr
 THICKNESS = 0.19
 #: the tray's lip before the first checker plus the last rim's overhang, in checker thicknesses
 LIP = 0.45
+#: spread of a tray's count (checkers): SIGMA[0] + SIGMA[1] * count
+SIGMA = (0.35, 0.03)
+#: probability floor of every count (before normalising): about one tray in six is misread
+#: outright (a dark checker on a dark lining, a dice cup, checkers lying beside a board with no
+#: trays), so a count far from the tray's reading keeps real probability and a sure board
+#: overrules it (``conserve.py``)
+FLOOR = 0.015
 
 
 def tray_rects_both_sides(lay: Layout) -> list[dict[str, tuple[int, int, int, int]]]:
@@ -106,9 +124,70 @@ def _pitch_from_rims(profile: np.ndarray, length: int, guess: float) -> float:
     return float(lag)
 
 
+def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int) -> tuple[int, float]:
+    """How far rows changed from the empty tray (``change`` per row, from the tray's end) reach
+    from its start: (index after the run, the run's mean change); (0, 0) when nothing there changed."""
+    occupied = change > threshold
+    start = next((i for i in range(min(lead, len(change))) if occupied[i]), None)
+    if start is None:
+        return 0, 0.0
+    end, gap = start, 0
+    for i in range(start, len(change)):
+        if occupied[i]:
+            end, gap = i, 0
+        else:
+            gap += 1
+            if gap > max_gap:
+                break
+    # the run's far end fades through the last checker's rim and shadow: it ends where the change
+    # falls below TAIL of the run's own level (on a light tray dark checkers change less than light)
+    level = float(np.median(change[start : end + 1]))
+    while end > start and change[end] < TAIL * level:
+        end -= 1
+    return end + 1, float(change[start : end + 1].mean())
+
+
+def _row_change(diff: Difference, rect: tuple[int, int, int, int], rows: int) -> np.ndarray:
+    """Mean change from the learnt empty tray per canonical row of ``rect``'s middle columns."""
+    x0, y0, x1, y1 = rect
+    w = x1 - x0
+    xa, xb = (x0 + int(w * 0.2)) // BG_SCALE, max((x1 - int(w * 0.2)) // BG_SCALE, (x0 + int(w * 0.2)) // BG_SCALE + 1)
+    ya, yb = y0 // BG_SCALE, max(-(-y1 // BG_SCALE), y0 // BG_SCALE + 1)
+    half = diff.diff[ya:yb, xa:xb]
+    if half.size == 0:
+        return np.zeros(rows, np.float32)
+    prof = half.mean(axis=1)
+    # back to canonical rows (each half-scale row covers BG_SCALE of them)
+    at = (np.arange(rows, dtype=np.float64) + y0 + 0.5) / BG_SCALE - ya - 0.5
+    return np.asarray(np.interp(at, np.arange(len(prof), dtype=np.float64), prof), np.float32)
+
+
+#: a tray row changed from its empty look stands out by at least this many grey levels ...
+CHANGE_FLOOR = 14.0
+#: ... and by this many times the trays' own noise (their quietest rows' change) plus CHANGE_FLOOR / 2
+CHANGE_X = 3.0
+
+
+#: a changed run ends where its rows fall below this share of the run's median change
+TAIL = 0.4
+
+
+def change_threshold(diff: Difference, rects: list[tuple[int, int, int, int]]) -> float:
+    """The change a tray row must show to hold a checker, from the trays' own noise: the
+    quietest fifth of the rows of every tray rectangle (most trays are empty in most frames;
+    the field's change, where the checkers moved since set-up, says nothing about the trays')."""
+    rows = [_row_change(diff, r, r[3] - r[1]) for r in rects if r[2] - r[0] >= 4 and r[3] - r[1] >= 8]
+    if not rows:
+        return diff.threshold
+    noise = float(np.percentile(np.concatenate(rows), 20))
+    return max(CHANGE_FLOOR, CHANGE_X * noise + CHANGE_FLOOR / 2)
+
+
 def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_bottom: bool,
-               pitch: float) -> tuple[float, float]:
-    """(estimated count, contrast) of checkers standing in one tray."""
+               pitch: float, diff: Difference | None = None, threshold: float = 0.0) -> tuple[float, float]:
+    """(estimated count, contrast) of checkers standing in one tray (``diff``: the frame's change
+    from the board learnt at set-up; the run is then where the tray changed from its empty look
+    by more than ``threshold``, ``change_threshold`` when 0)."""
     x0, y0, x1, y1 = rect
     w = x1 - x0
     if w < 4 or y1 - y0 < 8:
@@ -117,7 +196,14 @@ def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_botto
     prof = canon[y0:y1, xa:xb].astype(np.float32).mean(axis=1)
     if from_bottom:
         prof = prof[::-1]
-    reach, contrast = run_length(prof, lead=int(pitch * 1.5) + 4, max_gap=max(2, int(0.8 * pitch)))
+    lead, gap = int(pitch * 1.5) + 4, max(2, int(0.8 * pitch))
+    if diff is not None:
+        change = _row_change(diff, rect, y1 - y0)
+        if from_bottom:
+            change = change[::-1]
+        reach, contrast = changed_run(change, threshold or change_threshold(diff, [rect]), lead=lead, max_gap=gap)
+    else:
+        reach, contrast = run_length(prof, lead=lead, max_gap=gap)
     if reach == 0:
         return 0.0, 0.0
     p = _pitch_from_rims(prof, reach, pitch)
@@ -126,14 +212,19 @@ def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_botto
     return min(float(MAX_COUNT), max(0.0, reach - LIP * p) / p), contrast
 
 
-def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration) -> SpotEvidence:
-    """Count likelihoods for the light and the dark tray."""
+def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Difference | None = None) -> SpotEvidence:
+    """Count likelihoods for the light and the dark tray (``diff``: the frame against the board
+    learnt at set-up, when there is one)."""
     pitch = max(2.0, THICKNESS * 2.0 * cal.checker_r * lay.pitch)
     best = {"light": (0.0, 0.0), "dark": (0.0, 0.0)}
-    for rects in tray_rects_both_sides(lay):
+    sides = tray_rects_both_sides(lay)
+    threshold = change_threshold(diff, [r for rects in sides for r in rects.values()]) if diff is not None else 0.0
+    for rects in sides:
         for colour, rect in rects.items():
-            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch)
+            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch, diff=diff,
+                                     threshold=threshold)
             if contrast > best[colour][1]:
                 best[colour] = (n, contrast)
     light, dark = best["light"][0], best["dark"][0]
-    return SpotEvidence(spread_evidence(light, 0.3 + 0.03 * light), spread_evidence(dark, 0.3 + 0.03 * dark))
+    return SpotEvidence(spread_evidence(light, SIGMA[0] + SIGMA[1] * light, FLOOR),
+                        spread_evidence(dark, SIGMA[0] + SIGMA[1] * dark, FLOOR))

@@ -45,3 +45,40 @@ def test_with_a_hand_over_the_board_a_disagreeing_tray_is_unknown() -> None:
     off, src = conserved_off(_board(*START), BAR, tray, hand=True)
     assert src == ("unknown", "tray")
     assert max(off.light.probs) < 0.1  # flat: no guess
+
+
+def test_under_a_hand_a_learnt_tray_holding_checkers_is_read() -> None:
+    """A hand over the field (the board is then no witness) does not hide a tray read against
+    its empty look learnt at set-up: checkers seen there are given, marked as the tray's."""
+    tray = SpotEvidence(spread_evidence(4, 0.35, 0.015), spread_evidence(0, 0.35, 0.015))
+    off, src = conserved_off(_board(*START), BAR, tray, hand=True, tray_learnt=True)
+    assert off.light.best == 4 and src[0] == "tray"
+    # an empty reading is no evidence under a hand (on a board with no trays the checkers lie
+    # elsewhere): it stands only where the board agrees -- here it does (start position: 0 off)
+    assert off.dark.best == 0 and src[1] == "tray"
+    off, src = conserved_off(_board({6: 4, 8: 3, 13: 5, 24: 2}, START[1]), BAR,
+                             SpotEvidence(spread_evidence(0, 0.35, 0.015), certain(0)), hand=True, tray_learnt=True)
+    assert src[0] == "unknown" and off.light == UNKNOWN
+
+
+def test_a_sure_board_overrules_a_tray_that_missed_checkers() -> None:
+    """A tray read empty that holds 3 (dark checkers on a dark lining) against a sure board
+    with 12 on it: the count implied by the board is given, marked as such."""
+    tray = SpotEvidence(spread_evidence(0, 0.35, 0.015), spread_evidence(0, 0.35, 0.015))
+    off, src = conserved_off(_board({6: 2, 8: 3, 13: 5, 24: 2}, START[1]), BAR, tray, hand=False)
+    assert off.light.best == 3 and src[0] == "implied"
+    assert off.dark.best == 0 and src[1] == "tray"
+
+
+def test_when_tray_and_board_disagree_no_count_is_sure() -> None:
+    """A tray read one short (a lone checker's rim lost on a dark lining) against a board with
+    one checker out of view look alike: whichever wins, it is not confident (measured: a
+    real-like tray read 1 for 2 at confidence 0.93 before this cap)."""
+    for tray_n in (0, 1, 3):
+        tray = SpotEvidence(spread_evidence(tray_n, 0.38, 0.015), certain(0))
+        off, _ = conserved_off(_board({6: 3, 8: 3, 13: 5, 24: 2}, START[1]), BAR, tray, hand=False)
+        assert off.light.confidence <= 0.8 + 1e-9, tray_n
+    # agreement stays sure
+    tray = SpotEvidence(spread_evidence(2, 0.38, 0.015), certain(0))
+    off, src = conserved_off(_board({6: 3, 8: 3, 13: 5, 24: 2}, START[1]), BAR, tray, hand=False)
+    assert off.light.best == 2 and off.light.confidence > 0.95 and src[0] == "tray"

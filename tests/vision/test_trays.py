@@ -39,3 +39,41 @@ def test_empty_trays_read_zero() -> None:
     off = BoardReader(cal).read(render(scene_from_position(Position.start(), look=Look(noise=2.0)), seed=3).image).off
     assert (off.light.best, off.dark.best) == (0, 0)
     assert off.light.p(0) > 0.9 and off.dark.p(0) > 0.9
+
+
+@pytest.mark.parametrize("lining", [(40, 40, 140), (232, 234, 236), (35, 60, 40)])
+def test_a_lined_tray_is_read_against_its_empty_look_learnt_at_set_up(lining: tuple[int, int, int]) -> None:
+    """Issue 9: a tray lining is in the empty tray learnt at set-up (B3: the trays are empty
+    then), so only checkers added since count; the count agrees with conservation (B1)."""
+    from tavli_pi.sim.scene import Build
+    from tavli_pi.vision.setup import learn_from_setup
+
+    build = Build(insert=lining)
+    clear = render(scene_from_position(Position.start(), build=build))
+    cal = learn_from_setup(clear.image, refine(Calibration(clear.truth.corners), clear.image))
+    rng = random.Random(7)
+    for k in range(4):
+        n, m = rng.randint(1, 9), rng.randint(1, 9)
+        pos = Position.from_counts({1: 15 - n}, {2: 15 - m})
+        r = render(scene_from_position(pos, look=Look(noise=2.0), build=build), seed=k)
+        obs = BoardReader(cal).read(r.image)
+        assert (obs.off.light.best, obs.off.dark.best) == (n, m), (lining, n, m, obs.off_source)
+        assert "unknown" not in obs.off_source
+
+
+def test_a_tray_read_alone_keeps_room_for_a_gross_misread() -> None:
+    """A tray's reading is evidence, not certainty: a count far from it keeps real probability,
+    so a sure board can overrule a cup or an insert read as checkers (conserve.py)."""
+    import numpy as np
+
+    from tavli_pi.vision.trays import changed_run, tray_evidence
+
+    change = np.asarray([30.0, 60, 62, 61, 60, 58, 25, 10, 5, 4, 5, 4, 5, 4, 4, 5])
+    # the run from the tray's end, its faded tail (the last rim's shadow) trimmed to the run's level
+    assert changed_run(change, 14.0, lead=4, max_gap=2)[0] == 7
+    assert changed_run(np.full(16, 5.0), 14.0, lead=4, max_gap=2) == (0, 0.0)
+    clear = render(scene_from_position(Position.start()))
+    cal = refine(Calibration(clear.truth.corners), clear.image)
+    ev = tray_evidence(cal.warp(clear.image), cal.layout, cal)
+    assert ev.light.best == 0 and ev.dark.best == 0
+    assert 0.6 < ev.light.confidence < 0.95 and ev.light.p(15) > 0.005
