@@ -26,7 +26,8 @@ afresh. The Observation is the one a full read of the frame gives
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``hand``, ``checkers``, ``trays``, ``dice``,
 ``cube``, ``total``); ``last_kind`` whether the last read was ``full``,
-``changed`` (some points kept) or ``unchanged`` (the reading reused).
+``changed`` (some points kept) or ``unchanged`` (the reading reused), and
+``last_reread`` how many of the 24 points it read.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class BoardReader:
         self.still_photo = still_photo
         self.incremental = incremental
         self.last_kind = "full"
+        self.last_reread = 24
         self._feet = Footprints.of(calibration.layout, calibration) if incremental else None
         self._kept: _Kept | None = None
         self.layout = calibration.layout
@@ -161,7 +163,7 @@ class BoardReader:
         marks.append(("motion", clock()))
         if kept is not None and moved is not None and not moved.any():
             # nothing changed since the last reading: it stands (only motion is judged anew)
-            self.last_kind = "unchanged"
+            self.last_kind, self.last_reread = "unchanged", 0
             self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
             self.timings["total"] = marks[-1][1] - marks[0][1]
             obs = kept.obs
@@ -183,15 +185,15 @@ class BoardReader:
                                        interpolation=cv2.INTER_NEAREST)
         marks.append(("hand", clock()))
         if kept is None:
-            self.last_kind = "full"
+            self.last_kind, self.last_reread = "full", 24
             cols: list[int] = []
             points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral, site_columns=cols)
             spots = _Spots.of(range(24), points, disc_sites, cols, pinned, small, g.scale)
         else:
-            self.last_kind = "changed"
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
             again = spots.stale(small, g.scale, self._feet)
+            self.last_kind, self.last_reread = "changed", len(again)
             cols = []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
                                                               site_columns=cols)
