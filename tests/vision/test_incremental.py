@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tavli_pi.rules.position import Position
-from tavli_pi.sim.camera import SimCamera
+from tavli_pi.sim.camera import Item, SimCamera
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import DieSpec, HandSpec, Look, Scene, scene_from_position
 from tavli_pi.sim.script import demo_match, random_game
@@ -39,12 +39,13 @@ def _differences(a: Observation, b: Observation) -> list[str]:
             for f in dataclasses.fields(Observation) if getattr(a, f.name) != getattr(b, f.name)]
 
 
-def _compare(scenes: Iterable[Scene], seed: int, *, vary: bool = True) -> dict[str, list[int]]:
+def _compare(scenes: Iterable[Item], seed: int, *, vary: bool = True) -> dict[str, list[int]]:
     """Read every frame with a full and an incremental reader; fail on the first difference.
     Returns, per kind of incremental read, how many points each read."""
     full = inc = None
     kinds: dict[str, list[int]] = {}
-    with SimCamera(scenes, fps=10.0, seed=seed, vary=vary) as cam:
+    cam = SimCamera(scenes, fps=10.0, seed=seed, vary=vary)
+    with cam:
         for frame in cam:
             if full is None or inc is None:
                 truth = cam.last_truth
