@@ -219,8 +219,10 @@ class BoardReader:
         if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
-        diff = Difference(canon, self._background, lay) if self._background is not None else None
-        dice = vet_dice(find_dice(canon, lay, cal, disc_sites, hand_mask, image), cal, diff)
+        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
+        # the board learnt at set-up vets what was found (vet_dice looks at it only when there is a die)
+        diff = Difference(canon, self._background, lay) if self._background is not None and found else None
+        dice = vet_dice(found, cal, diff)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
         marks.append(("dice", clock()))

@@ -312,7 +312,7 @@ def read_spots_pinned(
     )  # (P, 2)
     # tall stacks (13-15): the rims' period along the stack (vision/tallstack.py)
     lx, ly = _last_xy(ch, base, sign, d_last)
-    gray = canon.mean(axis=2) if canon.ndim == 3 else canon
+    gray = _gray(canon)
     # the first checker lies against the field's edge: its centre one radius in
     y_first = base[:P] + sign[:P] * r[:P]
     period = period_loglik(gray, ch.x[:P, 0], y_first, lx, ly, (lz > -3.0) & (d_last >= 5.0 * r[:P]))
@@ -407,6 +407,17 @@ def _evidence_many(p: np.ndarray) -> list[CountEvidence]:
 def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     C = len(d_last)
     return ch.x[:C, 0], base[:C] + sign[:C] * d_last
+
+
+def _gray(canon: np.ndarray) -> np.ndarray:
+    """``canon.mean(axis=2)`` to the bit (three uint8 sum exactly in float64), 6x faster."""
+    if canon.ndim != 3:
+        return canon
+    out = canon[..., 0].astype(np.float64)
+    for c in range(1, canon.shape[2]):
+        out += canon[..., c]
+    out /= canon.shape[2]
+    return out
 
 
 def cv2_integral(canon: np.ndarray) -> np.ndarray:
