@@ -6,7 +6,8 @@ then the dice, the cube and any hand, and packs the evidence into an
 ``Observation`` in the light player's numbering.
 
 The reader is stateful in one way: it remembers the previous frame's
-canonical view and sets ``Observation.motion`` when the picture changed
+board at quarter scale (``incremental.GateView``, made straight from the frame)
+and sets ``Observation.motion`` when the picture changed
 since then (``MotionGate`` on the board only, so people round the table do
 not count) or a die is reported tumbling. The referee never gives a verdict
 from such a frame. The first frame a reader sees has no previous one and
@@ -49,7 +50,7 @@ from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_photo import photo_hand
-from tavli_pi.vision.incremental import Footprints, changed_pixels
+from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
@@ -90,7 +91,8 @@ class BoardReader:
         self._wooden = self._prone is not None and self._clear is not None and prone_share(self._prone, self.layout) > WOODEN
         # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
         self._maps = calibration.warp_maps()
-        # the gate compares the quarter-scale board the hand finder makes anyway
+        # the gate compares the board at quarter scale, made straight from the frame (no warp)
+        self._view = GateView(calibration)
         self.motion = motion if motion is not None else MotionGate(width=self.layout.size[0] // SCALE,
                                                                    share=BOARD_SHARE)
         self._settled: np.ndarray | None = None  # where last frame's changes are explained (see _moving)
@@ -154,14 +156,11 @@ class BoardReader:
         clock = time.perf_counter
         marks = [("start", clock())]
         cal, lay = self.calibration, self.layout
-        canon = self.warp(image)
-        marks.append(("warp", clock()))
-        small = shrink(canon)
-        changed = self.motion(small)
+        view = self._view(image)
+        changed = self.motion(view)
         kept = self._kept if self.incremental else None
-        moved = changed_pixels(small, kept.small) if kept is not None else None
         marks.append(("motion", clock()))
-        if kept is not None and moved is not None and not moved.any():
+        if kept is not None and not any_changed(view, kept.view):
             # nothing changed since the last reading: it stands (only motion is judged anew)
             self.last_kind, self.last_reread = "unchanged", 0
             self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
@@ -170,6 +169,9 @@ class BoardReader:
             moving = self._moving(changed, obs.hand, kept.skin, obs.dice)
             return dataclasses.replace(obs, motion=moving, frame_index=frame_index,
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
+        canon = self.warp(image)
+        small = shrink(canon)
+        marks.append(("warp", clock()))
         g = ck.gradients(canon)
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
@@ -188,23 +190,23 @@ class BoardReader:
             self.last_kind, self.last_reread = "full", 24
             cols: list[int] = []
             points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral, site_columns=cols)
-            spots = _Spots.of(range(24), points, disc_sites, cols, pinned, small, g.scale)
+            spots = _Spots.of(range(24), points, disc_sites, cols, pinned, view, g.scale)
         else:
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
-            again = spots.stale(small, g.scale, self._feet)
+            again = spots.stale(view, g.scale, self._feet)
             self.last_kind, self.last_reread = "changed", len(again)
             cols = []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
                                                               site_columns=cols)
-            spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, small, g.scale))
+            spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, g.scale))
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
         if kept is not None and not (
-                self._feet is not None and self._feet.trays_changed(changed_pixels(small, kept.tray_small))):
-            tray, tray_small = kept.tray, kept.tray_small
+                self._feet is not None and self._feet.trays_changed(changed_pixels(view, kept.tray_view))):
+            tray, tray_view = kept.tray, kept.tray_view
         else:
-            tray, tray_small = tray_evidence(canon, lay, cal), small
+            tray, tray_view = tray_evidence(canon, lay, cal), view
         off, off_source = conserved_off(points, bar, tray, hand)
         problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
@@ -253,7 +255,7 @@ class BoardReader:
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
         if self.incremental:
-            self._kept = _Kept(small, skin, obs, spots, tray, tray_small)
+            self._kept = _Kept(view, skin, obs, spots, tray, tray_view)
         return obs
 
 
@@ -329,12 +331,12 @@ class _Spots:
 class _Kept:
     """The last reading and what it was read from (the incremental reader's memory)."""
 
-    small: np.ndarray
+    view: np.ndarray  # the GateView it was read from
     skin: np.ndarray
     obs: Observation
     spots: _Spots
     tray: SpotEvidence
-    tray_small: np.ndarray
+    tray_view: np.ndarray
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:
