@@ -75,6 +75,8 @@ def _loop(moments: Sequence[Moment], stream: list[tuple[int, Frame]], cal: Calib
         cfg = parse_config(f"[table]\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n")
         kinds: dict[str, list[tuple[float, float]]] = {}
         events: list[str] = []
+        vision.clear()
+        stages.clear()
         with TableApp(cfg, calibration=cal, pin_factory=MockFactory(), incremental=incremental) as app:
             seen = -1
             cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -89,13 +91,45 @@ def _loop(moments: Sequence[Moment], stream: list[tuple[int, Frame]], cal: Calib
                 reader = app._reader  # noqa: SLF001 - which kind of read the frame took
                 kind = reader.last_kind if reader is not None else "none"
                 kinds.setdefault(kind, []).append((c, w))
+                if reader is not None:
+                    vision.setdefault(kind, []).append(reader.timings["total"])
+                    if kind == "changed":
+                        for k, v in reader.timings.items():
+                            stages.setdefault(k, []).append(v)
             cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     return kinds, cpu, wall, events
+
+
+#: per kind of read, the reader's own wall time (``BoardReader.timings``), and per stage on changed frames
+vision: dict[str, list[float]] = {}
+stages: dict[str, list[float]] = {}
 
 
 def _ms(xs: list[float]) -> str:
     a = np.asarray(xs) * 1000
     return f"median {np.median(a):6.1f} p90 {np.percentile(a, 90):6.1f} ms"
+
+
+def _single(frames: list[Frame], cal: Calibration) -> None:
+    """One frame read again and again (CPU time): a full read, and an unchanged incremental one."""
+    from tavli_pi.vision.reader import BoardReader
+
+    img = frames[len(frames) // 2].image
+    full = BoardReader(cal)
+    cpu = []
+    for _ in range(25):
+        c = time.process_time()
+        full.read(img)
+        cpu.append(time.process_time() - c)
+    inc = BoardReader(cal, incremental=True)
+    inc.read(img)
+    same = []
+    for _ in range(300):
+        c = time.process_time()
+        inc.read(img)
+        same.append(time.process_time() - c)
+    print(f"  one frame read 25 times, full read: cpu {_ms(cpu)} (min {1000 * min(cpu):.1f}); "
+          f"incremental, unchanged: cpu {_ms(same)}")
 
 
 def main() -> None:
@@ -109,6 +143,7 @@ def main() -> None:
         frames, cal = _frames(moments, seed)
         video = len(frames) / 10.0
         print(f"\n{name}: {len(frames)} frames = {video:.1f} s of video at 10 fps")
+        _single(frames, cal)
         for fps in (10, 15):
             stream = _at(frames, fps)
             per: dict[bool, tuple[float, list[str]]] = {}
@@ -121,8 +156,11 @@ def main() -> None:
                 for kind in ("full", "changed", "unchanged"):
                     got = kinds.get(kind, [])
                     if got:
-                        print(f"    {kind:9s} x{len(got):3d}: cpu {_ms([c for c, _ in got])}; "
-                              f"wall {_ms([w for _, w in got])}")
+                        print(f"    {kind:9s} x{len(got):3d}: process() cpu {_ms([c for c, _ in got])}; "
+                              f"wall {_ms([w for _, w in got])}; the reader alone (wall) {_ms(vision[kind])}")
+                if stages:
+                    print("    changed frames, reader stages (median wall ms): "
+                          + ", ".join(f"{k} {1000 * np.median(v):.1f}" for k, v in stages.items()))
             off, on = per[False], per[True]
             print(f"  {fps} fps: incremental on/off CPU {on[0] / off[0]:.2f}x; the same events: {on[1] == off[1]}")
     print(f"\nload average at end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
