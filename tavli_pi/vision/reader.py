@@ -48,7 +48,7 @@ from tavli_pi.vision.conserve import conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_vet import vet_dice
-from tavli_pi.vision.doubt import doubt, seating, temper
+from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, shrink, skin_view
@@ -208,7 +208,12 @@ class BoardReader:
         else:
             tray, tray_view = tray_evidence(canon, lay, cal), view
         off, off_source = conserved_off(points, bar, tray, hand)
-        problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand, off_source)
+        if kept is None:
+            spots.ring = first_rings(g, integral, cal)
+        elif again:
+            spots.ring = spots.ring.copy()
+            spots.ring[sorted(again)] = first_rings(g, integral, cal, sorted(again))
+        problems = doubt(seating(g, integral, cal, points, spots.ring), points, bar, tray, hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "
                             "was looked for (check the corners)"]
@@ -277,6 +282,8 @@ class _Spots:
         self.pin: dict[int, int] = {}
         self.small: dict[int, np.ndarray] = {}
         self.scale: dict[int, float] = {}
+        #: each point's first-slot ring (doubt.first_rings), for doubt.seating
+        self.ring = np.zeros(24, np.float32)
 
     @classmethod
     def of(cls, which: Sequence[int] | range, points: Sequence[SpotEvidence], sites: Sequence[Site],
@@ -293,7 +300,7 @@ class _Spots:
     def copy(self) -> _Spots:
         out = _Spots()
         out.evidence, out.site_of, out.pin = dict(self.evidence), dict(self.site_of), dict(self.pin)
-        out.small, out.scale = dict(self.small), dict(self.scale)
+        out.small, out.scale, out.ring = dict(self.small), dict(self.scale), self.ring
         return out
 
     def update(self, other: _Spots) -> None:

@@ -312,10 +312,10 @@ def read_spots_pinned(
     )  # (P, 2)
     # tall stacks (13-15): the rims' period along the stack (vision/tallstack.py)
     lx, ly = _last_xy(ch, base, sign, d_last)
-    gray = _gray(canon)
     # the first checker lies against the field's edge: its centre one radius in
     y_first = base[:P] + sign[:P] * r[:P]
-    period = period_loglik(gray, ch.x[:P, 0], y_first, lx, ly, (lz > -3.0) & (d_last >= 5.0 * r[:P]))
+    tall = (lz > -3.0) & (d_last >= 5.0 * r[:P])
+    period = period_loglik(_gray(canon) if tall.any() else canon, ch.x[:P, 0], y_first, lx, ly, tall)
     squeezed = (
         RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None]
         + colour[:, :, None]
