@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.cube import _strips
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stacks import spot_geometry
@@ -115,10 +116,12 @@ class GateView:
 @dataclass(frozen=True)
 class Footprints:
     """Rectangles (y0, y1, x0, x1) on the quarter-scale grid: ``spots[i]`` for point i (0-23) and
-    the bar (24, 25: its halves), ``trays`` for every tray rectangle (both sides)."""
+    the bar (24, 25: its halves), ``trays`` for every tray rectangle (both sides), ``cube`` for
+    the strips the cube is looked for in (``cube._strips``, the whole height)."""
 
     spots: tuple[tuple[int, int, int, int], ...]
     trays: tuple[tuple[int, int, int, int], ...]
+    cube: tuple[tuple[int, int, int, int], ...]
 
     @classmethod
     def of(cls, lay: Layout, cal: Calibration) -> Footprints:
@@ -139,7 +142,9 @@ class Footprints:
             ya, yb = bi - si * BEHIND * ri, bi + si * ALONG * ri
             spots.append(grid(xi - ACROSS * ri, min(ya, yb), xi + ACROSS * ri, max(ya, yb)))
         trays = [grid(x0, y0, x1, y1) for rects in tray_rects_both_sides(lay) for x0, y0, x1, y1 in rects.values()]
-        return cls(tuple(spots), tuple(trays))
+        # the cube is read from its square in the strips (a cube's edge is at most 1.05 pitch)
+        cube = [grid(a, 0, b, h) for a, b in _strips(lay, w)]
+        return cls(tuple(spots), tuple(trays), tuple(cube))
 
     def spots_changed(self, changed: np.ndarray, among: Iterable[int] | None = None) -> set[int]:
         """The spots (0-25; or of ``among``) with a changed pixel in their footprint."""
@@ -153,3 +158,6 @@ class Footprints:
 
     def trays_changed(self, changed: np.ndarray) -> bool:
         return any(changed[y0:y1, x0:x1].any() for y0, y1, x0, x1 in self.trays)
+
+    def cube_changed(self, changed: np.ndarray) -> bool:
+        return any(changed[y0:y1, x0:x1].any() for y0, y1, x0, x1 in self.cube)

@@ -233,7 +233,11 @@ class BoardReader:
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
         marks.append(("dice", clock()))
-        cube = find_cube(canon, lay, cal, image)
+        if kept is not None and self._feet is not None and not self._feet.cube_changed(
+                changed_pixels(view, kept.cube_view)):
+            cube, cube_view = kept.obs.cube, kept.cube_view
+        else:
+            cube, cube_view = find_cube(canon, lay, cal, image), view
         marks.append(("cube", clock()))
         self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
         self.timings["total"] = marks[-1][1] - marks[0][1]
@@ -260,7 +264,7 @@ class BoardReader:
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
         if self.incremental:
-            self._kept = _Kept(view, skin, obs, spots, tray, tray_view)
+            self._kept = _Kept(view, skin, obs, spots, tray, tray_view, cube_view)
         return obs
 
 
@@ -344,6 +348,7 @@ class _Kept:
     spots: _Spots
     tray: SpotEvidence
     tray_view: np.ndarray
+    cube_view: np.ndarray
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:
