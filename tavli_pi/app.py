@@ -98,7 +98,8 @@ class TableApp:
 
     Time: the table runs on the frames' clock (``Frame.t``): the referee, the
     signals and the table link all get the frame's time. ``clock`` is the wall
-    clock, used only to pace a replay and to feed the systemd watchdog.
+    clock, used only to pace a replay and to feed the systemd watchdog. ``incremental``: the
+    reader reads only what changed since the last frame (the same readings; issue 12).
     """
 
     def __init__(
@@ -112,6 +113,7 @@ class TableApp:
         record: bool = True,
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.monotonic,
+        incremental: bool = True,
     ) -> None:
         pin_threads()  # one OpenCV and BLAS thread: pools only add overhead per frame (issue 12)
         self.config = config
@@ -127,6 +129,8 @@ class TableApp:
         self.feed: TableFeed | None = None
         self.notifier: Notifier | None = None
         self._reader: BoardReader | None = None
+        #: read only what changed since the last frame (vision/incremental.py; the same readings)
+        self.incremental = incremental
         self._calibration = calibration
         self._resume_frame: int | None = None  # the camera frame the log's last snapshot was taken at
         self._frame_index = -1  # the frame being processed (a snapshot's frame)
@@ -340,7 +344,7 @@ class TableApp:
         from tavli_pi.vision.reader import BoardReader
 
         if self._calibration is not None:
-            return BoardReader(self._calibration)
+            return BoardReader(self._calibration, incremental=self.incremental)
         try:
             cal = calibrate(self.config, frame.image)
         except CalibrationError as exc:
@@ -365,7 +369,7 @@ class TableApp:
             self.record.log.set_meta(CALIBRATION_KEY, json.dumps(cal.to_dict()))
         self._calibration = cal
         self.wired.append(f"calibrated on frame {frame.index}")
-        return BoardReader(cal)
+        return BoardReader(cal, incremental=self.incremental)
 
     def _waiting_for_setup(self, why: str) -> None:
         if why != self._setup_wait:

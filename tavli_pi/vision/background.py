@@ -52,8 +52,9 @@ class Difference:
         x0, x1 = int(lay.mx / BG_SCALE), int((lay.mx + lay.field_w) / BG_SCALE)
         field_now, field_bg = small[y0:y1, x0:x1], bg[y0:y1, x0:x1]
         gain = (np.median(field_bg.reshape(-1, 3), axis=0) + 1.0) / (np.median(field_now.reshape(-1, 3), axis=0) + 1.0)
-        self.diff = np.abs(small * np.clip(gain, 0.5, 2.0) - bg).max(axis=2)
-        self.diff = cv2.GaussianBlur(self.diff, (3, 3), 0)
+        # |small * gain - bg|, its largest channel: OpenCV kernels, the same float32 values as numpy's
+        c0, c1, c2 = cv2.split(cv2.absdiff(small * np.clip(gain, 0.5, 2.0), bg))
+        self.diff = cv2.GaussianBlur(cv2.max(cv2.max(c0, c1), c2), (3, 3), 0)
         typical = float(np.median(self.diff[y0:y1, x0:x1]))
         self.threshold = max(STAND_OUT + typical, STAND_OUT_X * typical)
 

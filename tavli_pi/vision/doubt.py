@@ -27,7 +27,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.stacks import spot_chains
 
-__all__ = ["SEATED", "RING", "seating", "doubt", "temper"]
+__all__ = ["SEATED", "RING", "seating", "first_rings", "doubt", "temper"]
 
 #: the least share of occupied points whose first checker is a clear ring where expected
 SEATED = 0.6
@@ -40,12 +40,22 @@ MISSING = 2
 DOUBTED_MAX = 0.75
 
 
-def seating(g: ck.Gradients, integral: np.ndarray, cal: Calibration, points: Sequence[SpotEvidence]) -> tuple[int, int]:
-    """(occupied points whose first checker rings clearly in its slot, occupied points)."""
-    ch = spot_chains(g, integral, cal.layout, cal, slots=1)
+def seating(g: ck.Gradients, integral: np.ndarray, cal: Calibration, points: Sequence[SpotEvidence],
+            rings: np.ndarray | None = None) -> tuple[int, int]:
+    """(occupied points whose first checker rings clearly in its slot, occupied points).
+
+    ``rings``: each point's first-slot ring (``first_rings``) when already known."""
+    ring = first_rings(g, integral, cal) if rings is None else rings
     occ = [i for i, s in enumerate(points) if s.light.best or s.dark.best]
-    seated = [i for i in occ if ch.full[i, 0] > RING]
+    seated = [i for i in occ if ring[i] > RING]
     return len(seated), len(occ)
+
+
+def first_rings(g: ck.Gradients, integral: np.ndarray, cal: Calibration, cols: Sequence[int] | None = None) -> np.ndarray:
+    """How clearly a checker rings in each point's first slot (all 24, or ``cols`` in order; float32)."""
+    which = np.arange(24) if cols is None else np.asarray(cols, np.int64)
+    ch = spot_chains(g, integral, cal.layout, cal, slots=1, cols=which)
+    return np.asarray(ch.full[:, 0])
 
 
 def doubt(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvidence,

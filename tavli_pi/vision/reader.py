@@ -6,7 +6,8 @@ then the dice, the cube and any hand, and packs the evidence into an
 ``Observation`` in the light player's numbering.
 
 The reader is stateful in one way: it remembers the previous frame's
-canonical view and sets ``Observation.motion`` when the picture changed
+board at quarter scale (``incremental.GateView``, made straight from the frame)
+and sets ``Observation.motion`` when the picture changed
 since then (``MotionGate`` on the board only, so people round the table do
 not count) or a die is reported tumbling. The referee never gives a verdict
 from such a frame. The first frame a reader sees has no previous one and
@@ -14,13 +15,25 @@ counts as still unless a die tumbles; a "tumbling" die in a picture that has
 not changed at all since the last frame is a still smear, not motion.
 ``reset_motion()`` forgets the previous frame (after a pause in the stream).
 
+``incremental=True`` (the app's frame loop) reads only what changed
+(vision/incremental.py): a frame whose quarter-scale view has not changed
+since the last reading reuses that reading (only the motion flag and the
+frame's index are new); otherwise the points whose footprint is unchanged
+keep their last reading and the rest, the bar, the hand, the dice, the cube
+and everything judged over the whole board (conservation, doubt) are read
+afresh. The Observation is the one a full read of the frame gives
+(tests/vision/test_incremental.py).
+
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``hand``, ``checkers``, ``trays``, ``dice``,
-``cube``, ``total``).
+``cube``, ``total``); ``last_kind`` whether the last read was ``full``,
+``changed`` (some points kept) or ``unchanged`` (the reading reused), and
+``last_reread`` how many of the 24 points it read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 
@@ -35,12 +48,13 @@ from tavli_pi.vision.conserve import conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_vet import vet_dice
-from tavli_pi.vision.doubt import doubt, seating, temper
+from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
 from tavli_pi.vision.hands_photo import photo_hand
+from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, shrink, skin_view
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
-from tavli_pi.vision.observation import DieReading, Observation
+from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
 from tavli_pi.vision.stacks import cv2_integral, read_spots_pinned
 from tavli_pi.vision.trays import tray_evidence
 
@@ -55,11 +69,18 @@ WOODEN = 0.6
 class BoardReader:
     """Reads frames of one calibrated table, in order (see the module doc on motion)."""
 
-    def __init__(self, calibration: Calibration, motion: MotionGate | None = None, still_photo: bool = False) -> None:
+    def __init__(self, calibration: Calibration, motion: MotionGate | None = None, still_photo: bool = False,
+                 incremental: bool = False) -> None:
         """``still_photo``: the frames are single photographs (``tavli-pi read``), not a stream:
-        nothing is seen moving, so no die is reported as tumbling."""
+        nothing is seen moving, so no die is reported as tumbling. ``incremental``: read only
+        what changed since the last frame (see the module doc)."""
         self.calibration = calibration
         self.still_photo = still_photo
+        self.incremental = incremental
+        self.last_kind = "full"
+        self.last_reread = 24
+        self._feet = Footprints.of(calibration.layout, calibration) if incremental else None
+        self._kept: _Kept | None = None
         self.layout = calibration.layout
         self.timings: dict[str, float] = {}
         self._prone = decode_mask(calibration.skin) if calibration.skin else None
@@ -70,7 +91,8 @@ class BoardReader:
         self._wooden = self._prone is not None and self._clear is not None and prone_share(self._prone, self.layout) > WOODEN
         # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
         self._maps = calibration.warp_maps()
-        # the gate compares the quarter-scale board the hand finder makes anyway
+        # the gate compares the board at quarter scale, made straight from the frame (no warp)
+        self._view = GateView(calibration)
         self.motion = motion if motion is not None else MotionGate(width=self.layout.size[0] // SCALE,
                                                                    share=BOARD_SHARE)
         self._settled: np.ndarray | None = None  # where last frame's changes are explained (see _moving)
@@ -83,6 +105,7 @@ class BoardReader:
     def reset_motion(self) -> None:
         """Forget the previous frame: the next one is compared with nothing."""
         self.motion.reset()
+        self._kept = None
         self._settled = None
         self._after_hand = False
 
@@ -133,11 +156,22 @@ class BoardReader:
         clock = time.perf_counter
         marks = [("start", clock())]
         cal, lay = self.calibration, self.layout
-        canon = self.warp(image)
-        marks.append(("warp", clock()))
-        small = shrink(canon)
-        changed = self.motion(small)
+        view = self._view(image)
+        changed = self.motion(view)
+        kept = self._kept if self.incremental else None
         marks.append(("motion", clock()))
+        if kept is not None and not any_changed(view, kept.view):
+            # nothing changed since the last reading: it stands (only motion is judged anew)
+            self.last_kind, self.last_reread = "unchanged", 0
+            self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
+            self.timings["total"] = marks[-1][1] - marks[0][1]
+            obs = kept.obs
+            moving = self._moving(changed, obs.hand, kept.skin, obs.dice)
+            return dataclasses.replace(obs, motion=moving, frame_index=frame_index,
+                                       extras={**obs.extras, "motion_share": self.motion.last_share})
+        canon = self.warp(image)
+        small = shrink(canon)
+        marks.append(("warp", clock()))
         g = ck.gradients(canon)
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
@@ -152,12 +186,35 @@ class BoardReader:
                 hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
                                        interpolation=cv2.INTER_NEAREST)
         marks.append(("hand", clock()))
-        points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral)
+        if kept is None:
+            self.last_kind, self.last_reread = "full", 24
+            cols: list[int] = []
+            points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral, site_columns=cols)
+            spots = _Spots.of(range(24), points, disc_sites, cols, pinned, view, g.scale)
+        else:
+            spots = kept.spots.copy()
+            assert self._feet is not None  # made with incremental=True
+            again = spots.stale(view, g.scale, self._feet)
+            self.last_kind, self.last_reread = "changed", len(again)
+            cols = []
+            got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
+                                                              site_columns=cols)
+            spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, g.scale))
+            points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
         diff = Difference(canon, self._background, lay) if self._background is not None else None
-        tray = tray_evidence(canon, lay, cal, diff)
+        if kept is not None and not (
+                self._feet is not None and self._feet.trays_changed(changed_pixels(view, kept.tray_view))):
+            tray, tray_view = kept.tray, kept.tray_view
+        else:
+            tray, tray_view = tray_evidence(canon, lay, cal, diff), view
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=diff is not None)
-        problems = doubt(seating(g, integral, cal, points), points, bar, tray, hand, off_source)
+        if kept is None:
+            spots.ring = first_rings(g, integral, cal)
+        elif again:
+            spots.ring = spots.ring.copy()
+            spots.ring[sorted(again)] = first_rings(g, integral, cal, sorted(again))
+        problems = doubt(seating(g, integral, cal, points, spots.ring), points, bar, tray, hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "
                             "was looked for (check the corners)"]
@@ -174,18 +231,22 @@ class BoardReader:
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
         marks.append(("dice", clock()))
-        cube = find_cube(canon, lay, cal, image)
+        if kept is not None and self._feet is not None and not self._feet.cube_changed(
+                changed_pixels(view, kept.cube_view)):
+            cube, cube_view = kept.obs.cube, kept.cube_view
+        else:
+            cube, cube_view = find_cube(canon, lay, cal, image), view
         marks.append(("cube", clock()))
         self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
         self.timings["total"] = marks[-1][1] - marks[0][1]
         moving = self._moving(changed, hand, skin, dice)
-        spots = points + [bar]
-        conf = float(np.mean([min(s.light.confidence, s.dark.confidence) for s in spots]))
+        spot_list = points + [bar]
+        conf = float(np.mean([min(s.light.confidence, s.dark.confidence) for s in spot_list]))
         if hand:
             conf *= 0.3
         if problems:
             conf *= 0.5
-        return Observation(
+        obs = Observation(
             points=tuple(points),
             bar=bar,
             off=off,
@@ -200,6 +261,92 @@ class BoardReader:
             pinned=pinned,
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
+        if self.incremental:
+            self._kept = _Kept(view, skin, obs, spots, tray, tray_view, cube_view)
+        return obs
+
+
+Site = tuple[float, float, float]
+
+
+def bar_sites(sites: Sequence[Site], cols: Sequence[int]) -> list[Site]:
+    """The sites of the bar's two chains (spots 24, 25) of a reading's ``sites``."""
+    return [s for s, c in zip(sites, cols) if c >= 24]
+
+
+class _Spots:
+    """Each point's last reading (untempered evidence, checker sites, pin) and the view and
+    gradient scale it was read from."""
+
+    def __init__(self) -> None:
+        self.evidence: dict[int, SpotEvidence] = {}
+        self.site_of: dict[int, list[Site]] = {}
+        self.pin: dict[int, int] = {}
+        self.small: dict[int, np.ndarray] = {}
+        self.scale: dict[int, float] = {}
+        #: each point's first-slot ring (doubt.first_rings), for doubt.seating
+        self.ring = np.zeros(24, np.float32)
+
+    @classmethod
+    def of(cls, which: Sequence[int] | range, points: Sequence[SpotEvidence], sites: Sequence[Site],
+           cols: Sequence[int], pins: Sequence[int], small: np.ndarray, scale: float) -> _Spots:
+        out = cls()
+        for i, ev, pin in zip(which, points, pins):
+            out.evidence[i], out.pin[i], out.small[i], out.scale[i] = ev, int(pin), small, scale
+            out.site_of[i] = []
+        for site, c in zip(sites, cols):
+            if c < 24:
+                out.site_of[c].append(site)
+        return out
+
+    def copy(self) -> _Spots:
+        out = _Spots()
+        out.evidence, out.site_of, out.pin = dict(self.evidence), dict(self.site_of), dict(self.pin)
+        out.small, out.scale, out.ring = dict(self.small), dict(self.scale), self.ring
+        return out
+
+    def update(self, other: _Spots) -> None:
+        self.evidence.update(other.evidence)
+        self.site_of.update(other.site_of)
+        self.pin.update(other.pin)
+        self.small.update(other.small)
+        self.scale.update(other.scale)
+
+    def stale(self, small: np.ndarray, scale: float, feet: Footprints) -> set[int]:
+        """The points to read again: their footprint changed since they were read, or the scale did."""
+        out = {i for i in range(24) if self.scale[i] != scale}
+        by_ref: dict[int, tuple[np.ndarray, list[int]]] = {}
+        for i in range(24):
+            if i not in out:
+                by_ref.setdefault(id(self.small[i]), (self.small[i], []))[1].append(i)
+        for ref, idx in by_ref.values():
+            moved = changed_pixels(small, ref)
+            out |= feet.spots_changed(moved, idx)
+        return out
+
+    def points(self) -> list[SpotEvidence]:
+        return [self.evidence[i] for i in range(24)]
+
+    def pins(self) -> tuple[int, ...]:
+        return tuple(self.pin[i] for i in range(24))
+
+    def sites(self, bar: list[Site]) -> list[Site]:
+        """Every checker's disc (the order does not matter to the dice finder: it asks only
+        whether a place lies on any of them)."""
+        return [s for i in range(24) for s in self.site_of[i]] + bar
+
+
+@dataclasses.dataclass
+class _Kept:
+    """The last reading and what it was read from (the incremental reader's memory)."""
+
+    view: np.ndarray  # the GateView it was read from
+    skin: np.ndarray
+    obs: Observation
+    spots: _Spots
+    tray: SpotEvidence
+    tray_view: np.ndarray
+    cube_view: np.ndarray
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:

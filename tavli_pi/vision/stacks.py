@@ -121,13 +121,17 @@ def spot_chains(
     cal: Calibration,
     slots: int = SLOTS,
     stop: bool = False,
+    cols: np.ndarray | None = None,
 ) -> ck.Chains:
     """The 26 chains (24 points, the bar's two halves) traced ``slots`` deep.
 
     ``stop``: leave a chain after two plainly empty slots in a row (see
     ``checkers.trace_chains``); what the reader does every frame.
+    ``cols``: only these of the 26 chains, in this order (each is traced on its own).
     """
     x, base, sign, r = spot_geometry(lay, cal)
+    if cols is not None:
+        x, base, sign, r = x[cols], base[cols], sign[cols], r[cols]
     # points start at the field edge; the bar's halves at the middle (a checker may sit on it)
     return ck.trace_chains(g, integral, x, base, sign, r, slots, empty=_plainly_empty if stop else None)
 
@@ -368,7 +372,8 @@ def read_spots(
 
 
 def read_spots_pinned(
-    canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None
+    canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None,
+    only: set[int] | None = None, site_columns: list[int] | None = None,
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
     """:func:`read_spots` and, per point, the pinned checker's colour (+1 light, -1 dark, 0 none; P3).
 
@@ -376,10 +381,17 @@ def read_spots_pinned(
 
     All 24 points are scored at once (arrays over points x hypotheses);
     ``integral`` (cv2.integral of ``canon``) may be passed in when already made.
+
+    ``only`` (the incremental reader, vision/incremental.py): read just these points (0-23) and the
+    bar; points, sites and pins then follow ``sorted(only)``. Each point is read on its own, so
+    a point's reading is the same read alone or with the others. ``site_columns``, when given, is
+    filled with each site's spot (0-23 a point, 24-25 the bar's halves).
     """
     if integral is None:
         integral = cv2_integral(canon)
-    ch = spot_chains(g, integral, lay, cal, stop=True)
+    cols = np.arange(26) if only is None else np.r_[np.asarray(sorted(only), np.int64), 24, 25]
+    P = len(cols) - 2  # points read
+    ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols)
     p_occ = slot_probability(ch)
     feats = setup_slot_features(canon, lay, cal, ch) if SETUP_W.any() else None
     if feats is not None:
@@ -388,42 +400,45 @@ def read_spots_pinned(
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
         p_occ = np.where(searched, setup_slot_probability(feats), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
-    x, base, sign, r = spot_geometry(lay, cal)
-    sq, lz, d_last = squeezed_loglik(g, integral, ch, base[:24], sign[:24], r[:24], cal.light_bgr, cal.dark_bgr)
+    x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
+    sq, lz, d_last = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr)
     counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16)]
     p_last = 1.0 / (1.0 + np.exp(-np.clip(lz, -30, 30)))
-    lt_last = ck.p_light(ck.box_means(integral, *_last_xy(ch, base, sign, d_last), 0.42 * r[:24]), cal.light_bgr, cal.dark_bgr)
-    chain = chain_loglik_many(p_occ[:24], p_lt[:24])  # (24, 2, SLOTS + 1)
+    lt_last = ck.p_light(ck.box_means(integral, *_last_xy(ch, base, sign, d_last), 0.42 * r[:P]), cal.light_bgr, cal.dark_bgr)
+    chain = chain_loglik_many(p_occ[:P], p_lt[:P])  # (P, 2, SLOTS + 1)
     # a row of n separate checkers leaves a far, fully visible checker unexplained
-    d_chain = np.concatenate([np.zeros((24, 1)), (ch.y[:24] - base[:24, None]) * sign[:24, None]], axis=1)
-    far = d_last[:, None] > d_chain + 1.5 * r[:24, None]
+    d_chain = np.concatenate([np.zeros((P, 1)), (ch.y[:P] - base[:P, None]) * sign[:P, None]], axis=1)
+    far = d_last[:, None] > d_chain + 1.5 * r[:P, None]
     chain += np.where(far, _log(1 - p_last)[:, None], 0.0)[:, None, :]
     colour = np.stack(
-        [_log(lt_last) + _log(p_lt[:24, 0]), _log(1 - lt_last) + _log(1 - p_lt[:24, 0])], axis=1
-    )  # (24, 2)
+        [_log(lt_last) + _log(p_lt[:P, 0]), _log(1 - lt_last) + _log(1 - p_lt[:P, 0])], axis=1
+    )  # (P, 2)
     # tall stacks (13-15): the rims' period along the stack (vision/tallstack.py)
     lx, ly = _last_xy(ch, base, sign, d_last)
-    gray = canon.mean(axis=2) if canon.ndim == 3 else canon
     # the first checker lies against the field's edge: its centre one radius in
-    y_first = base[:24] + sign[:24] * r[:24]
-    period = period_loglik(gray, ch.x[:24, 0], y_first, lx, ly, (lz > -3.0) & (d_last >= 5.0 * r[:24]))
+    y_first = base[:P] + sign[:P] * r[:P]
+    tall = (lz > -3.0) & (d_last >= 5.0 * r[:P])
+    period = period_loglik(_gray(canon) if tall.any() else canon, ch.x[:P, 0], y_first, lx, ly, tall)
     squeezed = (
         RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None]
         + colour[:, :, None]
     )
     # Plakoto: a pinned checker under the other colour's (vision/pinned.py, RULES-TAVLI.md P3)
-    pin_l = pinned_loglik(p_occ[:24], p_lt[:24]) + np.where(far, _log(1 - p_last)[:, None], 0.0)[:, None, :]
+    pin_l = pinned_loglik(p_occ[:P], p_lt[:P]) + np.where(far, _log(1 - p_last)[:, None], 0.0)[:, None, :]
     lt, dk, pins = posterior_with_pins(np.concatenate([chain, squeezed], axis=2), counts, pin_l, TEMPER)
     points = [SpotEvidence(a, b) for a, b in zip(_evidence_many(lt), _evidence_many(dk))]
     # bar: light below the middle, dark above (either colour allowed in either half)
-    blt, bdk = posterior_many(chain_loglik_many(p_occ[24:], p_lt[24:]), np.arange(SLOTS + 1))
+    blt, bdk = posterior_many(chain_loglik_many(p_occ[P:], p_lt[P:]), np.arange(SLOTS + 1))
     bar = SpotEvidence(
         _evidence(np.convolve(blt[0], blt[1])[: MAX_COUNT + 1]),
         _evidence(np.convolve(bdk[0], bdk[1])[: MAX_COUNT + 1]),
     )
     ii, kk = np.nonzero(p_occ > 0.5)
     sites = [(float(ch.x[i, k]), float(ch.y[i, k]), float(r[i])) for i, k in zip(ii, kk)]
-    sites += _squeezed_sites(points, ch, base, sign, r, lz, d_last)
+    squeezed_at: list[int] = []
+    sites += _squeezed_sites(points, ch, base, sign, r, lz, d_last, squeezed_at)
+    if site_columns is not None:
+        site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
     return points, bar, sites, tuple(int(v) for v in pins)
 
 
@@ -435,6 +450,7 @@ def _squeezed_sites(
     r: np.ndarray,
     lz: np.ndarray,
     d_last: np.ndarray,
+    columns: list[int] | None = None,
 ) -> list[tuple[float, float, float]]:
     """Discs of the checkers in stacks read as squeezed (n >= 6): evenly from the first to the last.
 
@@ -451,6 +467,8 @@ def _squeezed_sites(
         for k in range(n):
             t = k / (n - 1)
             out.append((x0 + (float(lx[i]) - x0) * t, y0 + (float(ly[i]) - y0) * t, float(r[i])))
+            if columns is not None:
+                columns.append(i)
     return out
 
 
@@ -492,6 +510,17 @@ def _evidence_many(p: np.ndarray) -> list[CountEvidence]:
 def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     C = len(d_last)
     return ch.x[:C, 0], base[:C] + sign[:C] * d_last
+
+
+def _gray(canon: np.ndarray) -> np.ndarray:
+    """``canon.mean(axis=2)`` to the bit (three uint8 sum exactly in float64), 6x faster."""
+    if canon.ndim != 3:
+        return canon
+    out = canon[..., 0].astype(np.float64)
+    for c in range(1, canon.shape[2]):
+        out += canon[..., c]
+    out /= canon.shape[2]
+    return out
 
 
 def cv2_integral(canon: np.ndarray) -> np.ndarray:
