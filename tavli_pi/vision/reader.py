@@ -55,7 +55,7 @@ from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, s
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
-from tavli_pi.vision.stacks import cv2_integral, read_spots_pinned
+from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned
 from tavli_pi.vision.trays import tray_evidence
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
@@ -186,20 +186,24 @@ class BoardReader:
                 hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
                                        interpolation=cv2.INTER_NEAREST)
         marks.append(("hand", clock()))
+        # what every point's reading shares: the gradient scale and the change from the set-up board
+        setup = setup_view(canon, lay, cal)
+        key = (g.scale, setup.typical if setup is not None else 0.0)
         if kept is None:
             self.last_kind, self.last_reread = "full", 24
             cols: list[int] = []
-            points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral, site_columns=cols)
-            spots = _Spots.of(range(24), points, disc_sites, cols, pinned, view, g.scale)
+            points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral, site_columns=cols,
+                                                                setup=setup)
+            spots = _Spots.of(range(24), points, disc_sites, cols, pinned, view, key)
         else:
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
-            again = spots.stale(view, g.scale, self._feet)
+            again = spots.stale(view, key, self._feet)
             self.last_kind, self.last_reread = "changed", len(again)
             cols = []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
-                                                              site_columns=cols)
-            spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, g.scale))
+                                                              site_columns=cols, setup=setup)
+            spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, key))
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
         diff = Difference(canon, self._background, lay) if self._background is not None else None
@@ -274,22 +278,27 @@ def bar_sites(sites: Sequence[Site], cols: Sequence[int]) -> list[Site]:
     return [s for s, c in zip(sites, cols) if c >= 24]
 
 
+#: what all points' readings share: (gradient scale, typical change from the set-up board)
+_Key = tuple[float, float]
+
+
 class _Spots:
     """Each point's last reading (untempered evidence, checker sites, pin) and the view and
-    gradient scale it was read from."""
+    shared values (``_Key``: the gradient scale, the typical change from the set-up board) it
+    was read from."""
 
     def __init__(self) -> None:
         self.evidence: dict[int, SpotEvidence] = {}
         self.site_of: dict[int, list[Site]] = {}
         self.pin: dict[int, int] = {}
         self.small: dict[int, np.ndarray] = {}
-        self.scale: dict[int, float] = {}
+        self.scale: dict[int, _Key] = {}
         #: each point's first-slot ring (doubt.first_rings), for doubt.seating
         self.ring = np.zeros(24, np.float32)
 
     @classmethod
     def of(cls, which: Sequence[int] | range, points: Sequence[SpotEvidence], sites: Sequence[Site],
-           cols: Sequence[int], pins: Sequence[int], small: np.ndarray, scale: float) -> _Spots:
+           cols: Sequence[int], pins: Sequence[int], small: np.ndarray, scale: _Key) -> _Spots:
         out = cls()
         for i, ev, pin in zip(which, points, pins):
             out.evidence[i], out.pin[i], out.small[i], out.scale[i] = ev, int(pin), small, scale
@@ -312,8 +321,8 @@ class _Spots:
         self.small.update(other.small)
         self.scale.update(other.scale)
 
-    def stale(self, small: np.ndarray, scale: float, feet: Footprints) -> set[int]:
-        """The points to read again: their footprint changed since they were read, or the scale did."""
+    def stale(self, small: np.ndarray, scale: _Key, feet: Footprints) -> set[int]:
+        """The points to read again: their footprint changed since they were read, or the shared values did."""
         out = {i for i in range(24) if self.scale[i] != scale}
         by_ref: dict[int, tuple[np.ndarray, list[int]]] = {}
         for i in range(24):

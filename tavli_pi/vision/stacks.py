@@ -35,6 +35,7 @@ import numpy as np
 
 from tavli_pi.vision import checkers as ck
 from functools import lru_cache
+from typing import NamedTuple
 
 from tavli_pi.vision.background import BG_SCALE, decode_background
 from tavli_pi.vision.calibration import Calibration
@@ -59,6 +60,8 @@ __all__ = [
     "posterior_many",
     "ZERO",
     "setup_slot_features",
+    "setup_view",
+    "SetupView",
     "setup_slot_probability",
     "start_slots",
 ]
@@ -178,18 +181,24 @@ def _background(text: str) -> np.ndarray | None:
 N_SETUP = ck.N_FEATURES + 6
 
 
-def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck.Chains) -> np.ndarray | None:
-    """Per slot (26, SLOTS, N_SETUP): the ring features and how the slot compares with the board
-    as learnt at set-up (``cal.background``, ``cal.light_bgr`` / ``dark_bgr``), or None when the
-    calibration learnt no board.
+#: the typical change over the field, log(1 + grey levels), is kept to steps of this size: one
+#: value then serves every point of a frame, read together or (the incremental reader) at
+#: different frames, and the reader reads them all again when it moves a step
+TYPICAL_STEP = 0.05
 
-    Added to the ring features: log(1 + the slot's change from the set-up view) and log(1 + the
-    frame's typical change over the field), both after matching the overall brightness (as
-    ``background.Difference``); log(1 + the slot colour's distance to the nearer of this board's
-    two checker colours); log(1 + its distance to the set-up view's colour there); log(1 + the
-    chromaticity distance to the nearer checker colour: a shadowed checker keeps its hue); the
-    ring-only logit (``slot_probability``'s, clipped to +-10).
-    """
+
+class SetupView(NamedTuple):
+    """A frame against the board learnt at set-up, on the background's grid (``setup_view``)."""
+
+    background: np.ndarray
+    diff: np.ndarray  # per pixel, the largest channel change after matching the brightness
+    gain: np.ndarray  # the brightness match per channel (set-up / now)
+    typical: float  # log(1 + the median change over the field), to TYPICAL_STEP
+
+
+def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | None:
+    """The frame against the set-up board (None: the calibration learnt none). A whole-frame
+    value: the reader makes it once and passes it to every point's reading."""
     bg = _background(cal.background) if cal.background else None
     if bg is None:
         return None
@@ -202,8 +211,32 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
         return None
     gain = np.clip((np.median(then, axis=0) + 1.0) / (np.median(now, axis=0) + 1.0), 0.5, 2.0)
     diff = np.abs(small * gain - bg).max(axis=2)
-    typical = float(np.median(diff[y0:y1, x0:x1]))
-    r = spot_geometry(lay, cal)[3][:, None] * np.ones((1, ch.x.shape[1]), np.float32)
+    typical = round(float(np.log1p(np.median(diff[y0:y1, x0:x1]))) / TYPICAL_STEP) * TYPICAL_STEP
+    return SetupView(bg, diff, gain, typical)
+
+
+def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck.Chains,
+                        cols: np.ndarray | None = None, view: SetupView | None = None) -> np.ndarray | None:
+    """Per slot (26, SLOTS, N_SETUP): the ring features and how the slot compares with the board
+    as learnt at set-up (``cal.background``, ``cal.light_bgr`` / ``dark_bgr``), or None when the
+    calibration learnt no board. ``cols``: the spots ``ch`` holds (all 26 when None); ``view``:
+    ``setup_view`` of this frame, when already made.
+
+    Added to the ring features: log(1 + the slot's change from the set-up view) and log(1 + the
+    frame's typical change over the field), both after matching the overall brightness (as
+    ``background.Difference``); log(1 + the slot colour's distance to the nearer of this board's
+    two checker colours); log(1 + its distance to the set-up view's colour there); log(1 + the
+    chromaticity distance to the nearer checker colour: a shadowed checker keeps its hue); the
+    ring-only logit (``slot_probability``'s, clipped to +-10).
+    """
+    view = view if view is not None else setup_view(canon, lay, cal)
+    if view is None:
+        return None
+    bg, diff, gain = view.background, view.diff, view.gain
+    radii = spot_geometry(lay, cal)[3]
+    if cols is not None:
+        radii = radii[cols]
+    r = radii[:, None] * np.ones((1, ch.x.shape[1]), np.float32)
     hx, hy, hr = ch.x / BG_SCALE, ch.y / BG_SCALE, 0.5 * r / BG_SCALE
     chg = ck.box_means(np.asarray(cv2.integral(diff), np.float64)[..., None], hx, hy, hr)[..., 0]
     bgc = ck.box_means(np.asarray(cv2.integral(bg), np.float64), hx, hy, hr) / gain
@@ -218,16 +251,18 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     hue = np.minimum(np.linalg.norm(chroma(ch.bgr) - chroma(light), axis=-1),
                      np.linalg.norm(chroma(ch.bgr) - chroma(dark), axis=-1))
     ring = np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0)
-    extra = np.stack([np.log1p(chg), np.full(chg.shape, np.log1p(typical)), np.log1p(checker), np.log1p(board),
+    extra = np.stack([np.log1p(chg), np.full(chg.shape, view.typical), np.log1p(checker), np.log1p(board),
                       np.log1p(hue), ring], axis=-1)
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
 
 
-def setup_slot_probability(feats: np.ndarray) -> np.ndarray:
+def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
     """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
     slot -- empty at set-up, or filled by the start position (fitted on simulated real-like
     tables, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
     filled = start_slots()[:, : feats.shape[1]]
+    if cols is not None:  # the spots ``feats`` holds
+        filled = filled[cols]
     z = np.where(filled, feats @ SETUP_W[1, :-1] + SETUP_W[1, -1], feats @ SETUP_W[0, :-1] + SETUP_W[0, -1])
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
 
@@ -373,7 +408,7 @@ def read_spots(
 
 def read_spots_pinned(
     canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None,
-    only: set[int] | None = None, site_columns: list[int] | None = None,
+    only: set[int] | None = None, site_columns: list[int] | None = None, setup: SetupView | None = None,
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
     """:func:`read_spots` and, per point, the pinned checker's colour (+1 light, -1 dark, 0 none; P3).
 
@@ -385,7 +420,8 @@ def read_spots_pinned(
     ``only`` (the incremental reader, vision/incremental.py): read just these points (0-23) and the
     bar; points, sites and pins then follow ``sorted(only)``. Each point is read on its own, so
     a point's reading is the same read alone or with the others. ``site_columns``, when given, is
-    filled with each site's spot (0-23 a point, 24-25 the bar's halves).
+    filled with each site's spot (0-23 a point, 24-25 the bar's halves). ``setup``: this frame's
+    ``setup_view``, when the caller has made it.
     """
     if integral is None:
         integral = cv2_integral(canon)
@@ -393,12 +429,12 @@ def read_spots_pinned(
     P = len(cols) - 2  # points read
     ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols)
     p_occ = slot_probability(ch)
-    feats = setup_slot_features(canon, lay, cal, ch) if SETUP_W.any() else None
+    feats = setup_slot_features(canon, lay, cal, ch, None if only is None else cols, setup) if SETUP_W.any() else None
     if feats is not None:
         # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
         depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
-        p_occ = np.where(searched, setup_slot_probability(feats), p_occ)
+        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
     sq, lz, d_last = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr)
