@@ -31,6 +31,7 @@ import platform
 import sys
 import tempfile
 import time
+import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tavli_pi.errors import TavliError  # noqa: E402
+from tavli_pi.errors import TavliError, TavliWarning  # noqa: E402
 from tavli_pi.sim.datasets import (  # noqa: E402
     SMALL_DIE_PX,
     reallike_game_tables,
@@ -257,14 +258,15 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         from tavli_pi.sim.scene import Look
 
         tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
-    false_calls = planted = caught = accepted = plays = setups = 0
+    false_calls = planted = caught = accepted = plays = setups = confirmed = 0
     rng = np.random.default_rng([seed, 9])
     t0 = time.monotonic()
     for g, kw in enumerate(tables):
         plant = int(rng.integers(2, turns)) if g % 2 == 0 else 0
         moments = random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
-        clear = render(scene_of(moments[1], **kw))
-        cal = refine(Calibration(clear.truth.corners, home=kw["home"]), clear.image)
+        # what an installation gives the app: the field's corners (``[camera] corners``, set once
+        # when the camera is mounted) and the home side; the app learns the board at set-up itself
+        corners = corners_arg(render(scene_of(moments[1], **kw)).truth)
         # windows where the planted illegal position stands on the board
         windows: list[range] = []
         for i, m in enumerate(moments):
@@ -275,28 +277,36 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         plays += sum(1 for m in moments if "play_accepted" in m.expect)
         with tempfile.TemporaryDirectory() as tmp:
             cfg = parse_config(
-                f"[table]\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n"
+                f"[camera]\ncorners = '{corners}'\n"
+                f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n"
                 "[signals]\nenabled = true\npin_factory = 'mock'\n"
             )
             camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
-            with TableApp(cfg, camera=camera, calibration=cal, pin_factory=MockFactory()) as app:
-                steps = list(drive(app, camera, moments))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
+                with TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
+                    # the players confirm the set-up board when the referee reads it otherwise (B3)
+                    steps = list(drive(app, camera, moments, confirm_setup=True))
         calls = [s.index for s in steps if "illegal_play" in s.kinds]
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
         accepted += sum(s.kinds.count("play_accepted") for s in steps)
-        setups += any("setup_checked" in s.kinds for s in steps)
+        set_up = any(e.kind == "setup_checked" and getattr(e, "ok", False) for s in steps for e in s.events)
+        asked = any(e.kind == "setup_checked" and not getattr(e, "ok", True) for s in steps for e in s.events)
+        setups += set_up
+        confirmed += asked and set_up
         if verbose:
             look, build = kw.get("look"), kw.get("build")
             print(f"  game {g}: {getattr(look, 'board', '?')}, trays {kw.get('trays', 'home')}, "
                   f"bar {getattr(build, 'bar', 44)}, {kw.get('width', 1280)} px, hand {getattr(kw.get('hand'), 'kind', 'hand')}: "
-                  f"set-up {'read' if any('setup_checked' in s.kinds for s in steps) else 'never read'}, "
+                  f"set-up {('confirmed by the players' if asked else 'read') if set_up else 'never done'}, "
                   f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
                   f"planted at {[w.start for w in windows]}")
     print(f"referee over {n} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
           f"{time.monotonic() - t0:.0f} s:")
     print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
-          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{n}")
+          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{n} "
+          f"({confirmed} confirmed by the players)")
 
 
 def main() -> None:

@@ -101,6 +101,11 @@ class Referee:
         self._asked = False
         self._reported: set[tuple[Any, ...]] = set()
         self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
+        #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
+        #: vision read otherwise there; the rules fill them in (``EvidenceTable``'s ``blind``)
+        self.blind: tuple[int, ...] = ()
+        self._learn_blind = False  # confirmed before any clear frame: learn ``blind`` from the next ones
+        self._blind_frames: list[Observation] = []
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -220,6 +225,8 @@ class Referee:
 
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
+        if getattr(self, "_learn_blind", False):
+            self._watch_blind(obs)
         p = self.phase
         if p == Phase.SETUP:
             self._setup(obs)
@@ -257,6 +264,9 @@ class Referee:
         del self._frames[: -self.settings.max_evidence_frames]
         return True
 
+    def _blind(self) -> tuple[int, ...]:
+        return getattr(self, "blind", ())  # a snapshot from before blind spots has none
+
     def _reset_view(self) -> None:
         self._frames.clear()
         self._waited = 0
@@ -277,40 +287,86 @@ class Referee:
         if not clear or len(self._frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = self._setup_target
-        table = EvidenceTable(self._frames)
+        table = EvidenceTable(self._frames, self._blind())
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
         if r.gap <= s.accept_gap:
-            self._setup_wrong = False
-            self._emit(ev.SetupChecked, ok=True, message="The checkers are set up correctly.", rule="B3")
-            self._reset_view()
-            self.phase = self._after_setup
-            if self.clock is not None:
-                self.clock.new_game(self.match.score, self._now)
-            if self.phase == Phase.OPENING or self._announce_game:
-                self._announce_game = False
-                self._emit(
-                    ev.GameStarted, game_number=self.game_number, score=self.match.score,
-                    crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
-                    message=self._game_title(),
-                )
-            if obs.dice:
-                self._watch.disarm()  # dice lying from before do not count as a roll
-            else:
-                self._watch.rearm()
+            self._setup_done("The checkers are set up correctly.", dice=bool(obs.dice))
             return
         if r.free is not None and r.min_confidence >= s.illegal_confidence:
             key = ("setup", r.free_light, r.free_dark)
             if key not in self._reported:
                 self._reported.add(key)
-                problems = self._describe(r, target)
-                self.last_verdict = "set up the checkers"
-                self._setup_wrong = True
-                self._emit(
-                    ev.SetupChecked, ok=False, problems=problems, rule="B3",
-                    message="Set up the checkers: " + "; ".join(problems),
-                )
+                self.ask_setup_confirmation(self._describe(r, target))
             return
-        self._ask_clear_view("the checker counts cannot be read")
+        self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
+                             "press ACCEPT to confirm it")
+
+    def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
+        """Say where the set-up board is read to differ from the start (B3), and ask the players to fix it
+        or confirm it with ACCEPT (set-up never deadlocks: :meth:`_confirm_setup`). The app calls it too,
+        while it waits to learn the board; returns the events (also given by ``step``)."""
+        out_before = len(self._out)
+        self.last_verdict = "set up the checkers"
+        self._setup_wrong = True
+        self._emit(
+            ev.SetupChecked, ok=False, problems=tuple(problems), rule="B3",
+            message="Set up the checkers: " + "; ".join(problems)
+            + ". If the board is set up to start, press ACCEPT to confirm it.",
+        )
+        return self._out[out_before:]
+
+    def _confirm_setup(self, inp: PlayerInput) -> None:
+        """ACCEPT at set-up: the players confirm the board is set up to start (B3) when vision
+        reads it otherwise; the referee goes on from the start position. The spots where vision
+        read the confirmed board otherwise are this board's blind spots (:attr:`blind`), learnt
+        from the clear set-up frames, or from the next clear frames while the board still stands."""
+        target = self._setup_target
+        frames = [o for o in self._frames if not (o.hand or o.motion)]
+        self._setup_done("The players confirmed the set-up (B3).", dice=False, confirmed=True)
+        if frames:
+            self._learn_blind_spots(frames, target)
+        else:
+            self._learn_blind, self._blind_frames = True, []
+
+    def _learn_blind_spots(self, frames: Sequence[Observation], target: GamePosition) -> None:
+        s = self.settings
+        r = read(EvidenceTable(frames), [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
+        self.blind = r.differing
+        self._learn_blind, self._blind_frames = False, []
+
+    def _watch_blind(self, obs: Observation) -> None:
+        """After a set-up confirmed before any clear frame: the first clear frames of the still
+        set-up board give the blind spots (the board is the start until the opening play)."""
+        if self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL) \
+                or self.position.layout_key() != self._setup_target.layout_key():
+            self._learn_blind, self._blind_frames = False, []  # the board moved on: nothing to learn from
+            return
+        if obs.hand or obs.motion:
+            self._blind_frames.clear()
+            return
+        self._blind_frames.append(obs)
+        if len(self._blind_frames) >= self.settings.settle_frames:
+            self._learn_blind_spots(self._blind_frames, self._setup_target)
+
+    def _setup_done(self, message: str, *, dice: bool, confirmed: bool = False) -> None:
+        self._setup_wrong = False
+        self._emit(ev.SetupChecked, ok=True, message=message, rule="B3",
+                   extra={"confirmed": True} if confirmed else {})
+        self._reset_view()
+        self.phase = self._after_setup
+        if self.clock is not None:
+            self.clock.new_game(self.match.score, self._now)
+        if self.phase == Phase.OPENING or self._announce_game:
+            self._announce_game = False
+            self._emit(
+                ev.GameStarted, game_number=self.game_number, score=self.match.score,
+                crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
+                message=self._game_title(),
+            )
+        if dice:
+            self._watch.disarm()  # dice lying from before do not count as a roll
+        else:
+            self._watch.rearm()
 
     def _game_title(self) -> str:
         if self.tavli is None:
@@ -526,7 +582,8 @@ class Referee:
     def _try_judge(self) -> None:
         side = self.before.turn
         frames = self._frames
-        v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before)
+        v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
+                           blind=self._blind())
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
         elif v.kind == "illegal" and v.result is not None:
@@ -661,7 +718,8 @@ class Referee:
                 return
         if not self._collect(obs):
             return
-        v = judge_evidence(self._frames, self._candidates(), self.settings, side, game=self.game, known=self.before)
+        v = judge_evidence(self._frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
+                           blind=self._blind())
         if v.kind == "legal" and v.result is not None:
             self._resolve_illegal(accepted=False, after=v.result)
 
@@ -676,7 +734,7 @@ class Referee:
         s = self.settings
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
-        r = read(EvidenceTable(self._frames), [self.position], light_is_white=s.light_is_white,
+        r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
                  turn=self.position.turn, game=self.game, hints=(self.position,))
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
@@ -759,6 +817,9 @@ class Referee:
             self.timing.director(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
+        if self.phase == Phase.SETUP and inp.action is Action.ACCEPT:
+            self._confirm_setup(inp)
+            return
         if self.phase == Phase.OUT_OF_SYNC:
             self.sync.confirm(inp)
             return
