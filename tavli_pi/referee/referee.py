@@ -292,7 +292,9 @@ class Referee:
         if r.gap <= s.accept_gap:
             self._setup_done("The checkers are set up correctly.", dice=bool(obs.dice))
             return
-        if r.free is not None and r.min_confidence >= s.illegal_confidence:
+        if r.min_confidence >= s.illegal_confidence:
+            # a confident reading that is not the start (a position or not: a misread colour may
+            # make 20 dark checkers): fix the board, or confirm it is set up (never a deadlock)
             key = ("setup", r.free_light, r.free_dark)
             if key not in self._reported:
                 self._reported.add(key)
