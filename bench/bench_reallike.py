@@ -285,8 +285,9 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
                 with TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
-                    # the players confirm the set-up board when the referee reads it otherwise (B3)
-                    steps = list(drive(app, camera, moments, confirm_setup=True))
+                    # the players confirm the set-up board when the referee reads it otherwise (B3),
+                    # and enter the roll when the camera cannot read the dice (E2)
+                    steps = list(drive(app, camera, moments, confirm_setup=True, enter_rolls=True))
         calls = [s.index for s in steps if "illegal_play" in s.kinds]
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))

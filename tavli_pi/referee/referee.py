@@ -20,6 +20,7 @@ from tavli_pi.referee import events as ev
 from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
     DiceWatch,
+    entered_dice,
     bearing_off_no_contact,
     opening_void_reason,
     own_half,
@@ -106,6 +107,7 @@ class Referee:
         self.blind: tuple[int, ...] = ()
         self._learn_blind = False  # confirmed before any clear frame: learn ``blind`` from the next ones
         self._blind_frames: list[Observation] = []
+        self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -397,8 +399,13 @@ class Referee:
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
-            self._watch_board(obs)
+            if not self._ask_for_unread_roll(opening=True):
+                self._watch_board(obs)
             return
+        self._opening_roll(dice)
+
+    def _opening_roll(self, dice: Sequence[DieReading]) -> None:
+        self._unread_roll = None
         s = self.settings
         reason, whose = opening_void_reason(
             dice, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void
@@ -457,9 +464,59 @@ class Referee:
         if dice is not None:
             self._roll(dice)
             return
+        if self._ask_for_unread_roll(opening=False):
+            return  # a roll lies there, only its values are missing: the board may change meanwhile
         self._watch_board(obs)
 
+    # dice the camera sees but cannot read (too small): the players enter the roll ---------------
+    def _ask_for_unread_roll(self, *, opening: bool) -> bool:
+        """True while a throw the camera cannot read waits for the players to enter it (Action.ROLL).
+        Asked once per throw: the dice lie still where the camera sees them, with no value it can
+        read (issue 9: a die too small to read is never given a value)."""
+        unread = self._watch.unread
+        if unread is not None and unread is not getattr(self, "_unread_roll", None):
+            self._unread_roll = unread
+            side = None if opening else self.position.turn
+            reason = next((d.note for d in unread if d.note), "") or "the dice cannot be read"
+            who = ("enter the opening roll, White's die then Black's" if side is None
+                   else f"{_name(side)}, enter your roll")
+            self.last_verdict = "enter the roll"
+            self._emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
+                       message=f"The camera sees the dice but cannot read them ({reason}): {who} "
+                       "on the table's page.")
+        return getattr(self, "_unread_roll", None) is not None
+
+    def _entered_roll(self, inp: PlayerInput) -> None:
+        """Action.ROLL: the players enter the roll the camera could not read; it is judged as if
+        read (E1, E2; the halves the dice lie in still void a roll, E3)."""
+        unread = getattr(self, "_unread_roll", None)
+        a, b = divmod(inp.level, 10)
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
+            return
+        if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
+            self._refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
+            return
+        opening = self.phase == Phase.OPENING
+        dice = list(unread)
+        if opening:
+            # White's die is the one in White's half (E1); a die the camera did not find lies in the
+            # other half (two dice seen in one half void the roll anyway)
+            white_half = own_half(Side.WHITE, self.settings.light_is_white)
+            black_half = own_half(Side.BLACK, self.settings.light_is_white)
+            if len(dice) == 1:
+                dice = list(entered_dice(dice, (0, 0), halves=(dice[0].half, black_half if dice[0].half == white_half
+                                                           else white_half)))
+            dice.sort(key=lambda d: d.half != white_half)
+        self._watch.disarm()  # these dice are the roll now; a new throw rearms the watch
+        entered = entered_dice(dice, (a, b))
+        if opening:
+            self._opening_roll(entered)
+        else:
+            self._roll(entered)
+
     def _roll(self, dice: Sequence[DieReading]) -> None:
+        self._unread_roll = None
         s = self.settings
         side = self.position.turn
         if self._either_may_roll and len(dice) == 2:
@@ -817,6 +874,8 @@ class Referee:
             self.timing.paddle(inp)
         elif a in (Action.PAUSE, Action.RESUME):
             self.timing.director(inp)
+        elif a is Action.ROLL:
+            self._entered_roll(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
         if self.phase == Phase.SETUP and inp.action is Action.ACCEPT:

@@ -17,7 +17,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.sim.script import Moment
 from tavli_pi.vision.camera import Camera, Frame
 
-__all__ = ["Table", "Step", "drive", "asks_setup_confirmation"]
+__all__ = ["Table", "Step", "drive", "asks_setup_confirmation", "entered_roll"]
 
 
 class Table(Protocol):
@@ -56,27 +56,54 @@ def asks_setup_confirmation(events: Sequence[Event]) -> bool:
                for e in events)
 
 
+def entered_roll(events: Sequence[Event], moments: Sequence[Moment], index: int,
+                 light_is_white: bool = True) -> PlayerInput | None:
+    """The roll the players enter when the referee asks for it (``roll_needed``: the camera sees
+    the dice but cannot read them): the dice lying still at moment ``index`` (or the last moment
+    before it that had some), as ``Action.ROLL`` (at the opening roll White's die first)."""
+    ask = next((e for e in events if e.kind == "roll_needed"), None)
+    if ask is None:
+        return None
+    lying = next((m.dice for m in reversed(moments[: index + 1])
+                  if len(m.dice) == 2 and not any(d.moving for d in m.dice)), ())
+    if len(lying) != 2:
+        return None
+    if getattr(ask, "side", None) is None:  # the opening roll: one die each, White's in White's half
+        white_half = "right" if light_is_white else "left"
+        w = next((d.value for d in lying if d.half == white_half), lying[0].value)
+        b = next((d.value for d in lying if d.half != white_half), lying[1].value)
+        level = 10 * w + b
+    else:
+        level = 10 * lying[0].value + lying[1].value
+    return PlayerInput(Action.ROLL, None, level, source="touch")
+
+
 def drive(table: Table, camera: Camera, moments: Sequence[Moment], *,
-          confirm_setup: bool = False) -> Iterator[Step]:
+          confirm_setup: bool = False, enter_rolls: bool = False, light_is_white: bool = True) -> Iterator[Step]:
     """Feed ``moments`` (whose scenes ``camera`` renders, in the same order) to ``table``.
 
-    ``confirm_setup``: the players do what players at a real table do when the referee reads
-    their set-up board otherwise than they set it up (the script sets it up right): one of them
-    presses ACCEPT before the next frame (B3).
+    The players may answer the referee as players at a real table do: ``confirm_setup``, when
+    the referee reads their set-up board otherwise than they set it up (the script sets it up
+    right), one of them presses ACCEPT before the next frame (B3); ``enter_rolls``, when the
+    camera cannot read the dice (``roll_needed``), they enter the roll before the next frame.
     """
     window: list[str] = []
-    confirm = False
+    answers: list[PlayerInput] = []
     for i, m in enumerate(moments):
-        if confirm:
-            table.submit(PlayerInput(Action.ACCEPT, None, source="touch"))
-            confirm = False
+        for inp in answers:
+            table.submit(inp)
+        answers = []
         for inp in m.inputs:
             table.submit(inp)
         frame = camera.read()
         if frame is None:
             return
         events = tuple(table.process(frame))
-        confirm = confirm_setup and asks_setup_confirmation(events)
+        if confirm_setup and asks_setup_confirmation(events):
+            answers.append(PlayerInput(Action.ACCEPT, None, source="touch"))
+        roll = entered_roll(events, moments, i, light_is_white) if enter_rolls else None
+        if roll is not None:
+            answers.append(roll)
         window += [e.kind for e in events]
         yield Step(i, m, frame, events, tuple(window))
         if m.expect:
