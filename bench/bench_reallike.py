@@ -259,6 +259,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
 
         tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
     false_calls = planted = caught = accepted = plays = setups = confirmed = 0
+    false_hands = clear_frames = unread_rolls = 0
     rng = np.random.default_rng([seed, 9])
     t0 = time.monotonic()
     for g, kw in enumerate(tables):
@@ -285,6 +286,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
                 with TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
+                    flags = _watch_flags(app, camera)
                     # the players confirm the set-up board when the referee reads it otherwise (B3),
                     # and enter the roll when the camera cannot read the dice (E2)
                     steps = list(drive(app, camera, moments, confirm_setup=True, enter_rolls=True))
@@ -292,6 +294,9 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
         accepted += sum(s.kinds.count("play_accepted") for s in steps)
+        false_hands += flags["false hand"]
+        clear_frames += flags["clear"]
+        unread_rolls += sum(s.kinds.count("roll_needed") for s in steps)
         set_up = any(e.kind == "setup_checked" and getattr(e, "ok", False) for s in steps for e in s.events)
         asked = any(e.kind == "setup_checked" and not getattr(e, "ok", True) for s in steps for e in s.events)
         setups += set_up
@@ -302,12 +307,34 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
                   f"bar {getattr(build, 'bar', 44)}, {kw.get('width', 1280)} px, hand {getattr(kw.get('hand'), 'kind', 'hand')}: "
                   f"set-up {('confirmed by the players' if asked else 'read') if set_up else 'never done'}, "
                   f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
-                  f"planted at {[w.start for w in windows]}")
+                  f"planted at {[w.start for w in windows]}; rolls entered by the players "
+                  f"{sum(s.kinds.count('roll_needed') for s in steps)}; hand flagged on "
+                  f"{flags['false hand']}/{flags['clear']} frames with none")
     print(f"referee over {n} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
           f"{time.monotonic() - t0:.0f} s:")
     print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
           f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{n} "
-          f"({confirmed} confirmed by the players)")
+          f"({confirmed} confirmed by the players); rolls the players entered (dice too small to read) "
+          f"{unread_rolls}; hand flagged on {false_hands}/{clear_frames} frames with no hand")
+
+
+def _watch_flags(app: Any, camera: Any) -> Counter[str]:
+    """Count, as the game runs, the frames with no hand over the board (the simulator's truth)
+    and those of them the reader flagged a hand on (no verdict is given from such a frame)."""
+    from tavli_pi.vision.observation import Observation as Obs
+
+    flags: Counter[str] = Counter()
+    step = app.referee.step
+
+    def counted(item: Any, now: float) -> Any:
+        truth = camera.last_truth
+        if isinstance(item, Obs) and truth is not None and not truth.hand:
+            flags["clear"] += 1
+            flags["false hand"] += item.hand
+        return step(item, now)
+
+    app.referee.step = counted
+    return flags
 
 
 def main() -> None:

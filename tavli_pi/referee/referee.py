@@ -252,9 +252,16 @@ class Referee:
         # cube, resign, game_over, match_over: the board is not watched
 
     def _collect(self, obs: Observation) -> bool:
-        """Keep the clear frames since the board last had a hand or motion over it."""
-        if obs.hand or obs.motion:
+        """Keep the clear frames since the board last had a hand over it.
+
+        A frame with motion but no hand (dice picked up or thrown, a shadow) is not kept, but
+        does not throw away the still frames before it: if the checkers changed meanwhile, the
+        next clear frame reads them otherwise and the frames start again (below), and a verdict
+        needs every one of its latest frames to read the same (``stable_frames``)."""
+        if obs.hand:
             self._frames.clear()
+            return False
+        if obs.motion:
             return False
         if self._frames:
             # a changed confident reading means the board changed unseen: start again

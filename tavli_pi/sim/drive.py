@@ -17,7 +17,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.sim.script import Moment
 from tavli_pi.vision.camera import Camera, Frame
 
-__all__ = ["Table", "Step", "drive", "asks_setup_confirmation", "entered_roll"]
+__all__ = ["Table", "Step", "drive", "asks_setup_confirmation", "entered_roll", "set_up"]
 
 
 class Table(Protocol):
@@ -56,6 +56,15 @@ def asks_setup_confirmation(events: Sequence[Event]) -> bool:
                for e in events)
 
 
+def set_up(m: Moment) -> bool:
+    """Whether the players would confirm the board of ``m`` as set up to start (B3): it is the
+    start, with no hand over it and no dice on it (players confirm only what is true)."""
+    from tavli_pi.rules.position import Position
+
+    return (isinstance(m.position, Position) and m.position.layout_key() == Position.start().layout_key()
+            and not m.hand and not m.dice)
+
+
 def entered_roll(events: Sequence[Event], moments: Sequence[Moment], index: int,
                  light_is_white: bool = True) -> PlayerInput | None:
     """The roll the players enter when the referee asks for it (``roll_needed``: the camera sees
@@ -89,6 +98,7 @@ def drive(table: Table, camera: Camera, moments: Sequence[Moment], *,
     """
     window: list[str] = []
     answers: list[PlayerInput] = []
+    asked = False
     for i, m in enumerate(moments):
         for inp in answers:
             table.submit(inp)
@@ -99,8 +109,13 @@ def drive(table: Table, camera: Camera, moments: Sequence[Moment], *,
         if frame is None:
             return
         events = tuple(table.process(frame))
-        if confirm_setup and asks_setup_confirmation(events):
+        # the question stays on the display until the set-up is checked: the players answer it
+        # once the board is really set up (they confirm only what is true)
+        asked = (asked or asks_setup_confirmation(events)) and not any(
+            e.kind == "setup_checked" and getattr(e, "ok", False) for e in events)
+        if confirm_setup and asked and set_up(m):
             answers.append(PlayerInput(Action.ACCEPT, None, source="touch"))
+            asked = False
         roll = entered_roll(events, moments, i, light_is_white) if enter_rolls else None
         if roll is not None:
             answers.append(roll)
