@@ -285,8 +285,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
             camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
-                with TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
-                    flags = _watch_flags(app, camera)
+                with _watch_flags(camera) as flags, TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
                     # the players confirm the set-up board when the referee reads it otherwise (B3),
                     # and enter the roll when the camera cannot read the dice (E2)
                     steps = list(drive(app, camera, moments, confirm_setup=True, enter_rolls=True))
@@ -318,23 +317,30 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
           f"{unread_rolls}; hand flagged on {false_hands}/{clear_frames} frames with no hand")
 
 
-def _watch_flags(app: Any, camera: Any) -> Counter[str]:
-    """Count, as the game runs, the frames with no hand over the board (the simulator's truth)
-    and those of them the reader flagged a hand on (no verdict is given from such a frame)."""
-    from tavli_pi.vision.observation import Observation as Obs
+@contextlib.contextmanager
+def _watch_flags(camera: Any) -> Any:
+    """Count, while the game runs, the frames with no hand over the board (the simulator's
+    truth) and those of them the reader flagged a hand on (no verdict comes from such a frame).
+    Wraps ``BoardReader.read`` for the game (the app's readers are its own)."""
+    from tavli_pi.vision import reader as reader_module
 
     flags: Counter[str] = Counter()
-    step = app.referee.step
+    cls = reader_module.BoardReader
+    read = cls.read
 
-    def counted(item: Any, now: float) -> Any:
+    def counted(self: Any, image: Any, *args: Any, **kw: Any) -> Any:
+        obs = read(self, image, *args, **kw)
         truth = camera.last_truth
-        if isinstance(item, Obs) and truth is not None and not truth.hand:
+        if truth is not None and not truth.hand:
             flags["clear"] += 1
-            flags["false hand"] += item.hand
-        return step(item, now)
+            flags["false hand"] += obs.hand
+        return obs
 
-    app.referee.step = counted
-    return flags
+    cls.read = counted  # type: ignore[method-assign]
+    try:
+        yield flags
+    finally:
+        cls.read = read  # type: ignore[method-assign]
 
 
 def main() -> None:

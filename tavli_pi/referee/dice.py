@@ -29,8 +29,9 @@ class DiceWatch:
     ``feed`` returns the dice the first time ``need`` or more readable dice
     have looked the same for ``settle`` frames (frames with an unsure or unseen
     die are skipped, not counted); afterwards it is disarmed until
-    a frame shows no dice or a moving die (the dice were picked up or thrown
-    again), so one throw is never judged twice.
+    a frame shows no dice or only moving dice (the dice were picked up or thrown
+    again), so one throw is never judged twice. ``settle`` frames in a row with a
+    die seen but not read make ``unread`` (the players enter that roll).
     """
 
     __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n")
@@ -61,13 +62,15 @@ class DiceWatch:
         self.unread, self._unread_sig, self._unread_n = None, None, 0
 
     def feed(self, dice: Sequence[DieReading], need: int = 2) -> tuple[DieReading, ...] | None:
-        if not dice or any(d.moving for d in dice):
+        if not dice or all(d.moving for d in dice):
             self.rearm()
             return None
-        if not self.armed:
+        if not self.armed or any(d.moving for d in dice):
+            # one die "moving" beside still ones is a flicker of the reader (a new throw moves
+            # them all): it neither counts nor resets
             return None
-        if all(unreadable(d) for d in dice):
-            # seen and still, but no value can be read (and a die that small is not always found:
+        if any(unreadable(d) for d in dice):
+            # seen and still, but a value cannot be read (and a die that small is not always found:
             # one frame shows both, the next one): ``settle`` such frames in a row are a throw the
             # players must enter; the frame that showed the most dice says where they lie
             # (flatness is not judged on a die too small to read)
@@ -78,6 +81,7 @@ class DiceWatch:
             if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
                 self.unread = tuple(self._unread_sig or dice)[:need]
             return None
+        self._unread_sig, self._unread_n = None, 0  # every die read: not an unread throw
         if len(dice) < need or any(d.value_confidence < self.min_confidence for d in dice):
             # a frame where a die is unsure or unseen says nothing: it neither counts nor resets
             # (a flicker of the reader must not lose a roll; a new throw shows moving dice)

@@ -659,8 +659,22 @@ class Referee:
                 self.sync.lose(v.result, roll_seen=True, why=why)
             else:
                 self._illegal(v.result)
+        elif self._stands_by_next_roll(v.reading, len(frames)):
+            assert v.reading is not None
+            self._accept_play(self._candidates()[v.reading.best], by_roll=True)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+
+    def _stands_by_next_roll(self, r: Reading | None, frames: int) -> bool:
+        """E8: once the next roll lies on the board, a play can no longer be called illegal; it
+        stands as played. A play the evidence cannot settle then is taken as the best legal play
+        when that is clearly ahead of every other (``accept_margin``) and the board is not far from
+        it (under ``illegal_gap``: a board that far off is out of step, not a play). The referee
+        never waits for a verdict the game has moved past."""
+        s = self.settings
+        next_roll = self._pending_roll is not None or self._watch.unread is not None
+        return (next_roll and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
+                and r.gap < s.illegal_gap)
 
     def _play_text(self, after: GamePosition) -> str:
         for r in self.results:
@@ -668,16 +682,19 @@ class Referee:
                 return r.moves
         return ""
 
-    def _accept_play(self, after: GamePosition) -> None:
+    def _accept_play(self, after: GamePosition, *, by_roll: bool = False) -> None:
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
         over = self._commit(after)
         note = self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""
+        if by_roll:
+            note = (note + ". " if note else "") + "The next roll lets it stand (E8)"
         self._emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
+            extra={"stands_by_roll": True} if by_roll else {},
         )
         self._continue(over)
 
