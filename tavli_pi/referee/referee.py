@@ -108,6 +108,9 @@ class Referee:
         self._learn_blind = False  # confirmed before any clear frame: learn ``blind`` from the next ones
         self._blind_frames: list[Observation] = []
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
+        self._throw_seen = False  # while judging: the next roll is being thrown (E8)
+        #: the legal ends of every roll from one position (``_unseen_roll``); not kept in snapshots
+        self._any_roll_cache: tuple[object, list[tuple[GamePosition, list[tuple[int, int]]]]] | None = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -120,6 +123,11 @@ class Referee:
         if s.clock is not None:
             self.clock = RefereeClock(s.clock, self.match.length, self.match.score,
                                       reset_each_game=s.clock_reset_each_game)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_any_roll_cache"] = None  # recomputed when needed: snapshots stay small
+        return state
 
     # -- resume ---------------------------------------------------------------
     @classmethod
@@ -239,6 +247,8 @@ class Referee:
         elif p == Phase.ROLLED:
             self._rolled(obs)
         elif p == Phase.JUDGING:
+            if obs.dice and all(d.moving for d in obs.dice):
+                self._throw_seen = True  # the next roll is being thrown (E8)
             self._collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
@@ -597,6 +607,7 @@ class Referee:
         if not mine and not obs.hand and not obs.motion:
             # E5: the roller picked up the dice; the play is final.
             self.phase = Phase.JUDGING
+            self._throw_seen = False
             self._waited = 0
             self._asked = False
             self._watch.rearm()
@@ -672,7 +683,8 @@ class Referee:
         it (under ``illegal_gap``: a board that far off is out of step, not a play). The referee
         never waits for a verdict the game has moved past."""
         s = self.settings
-        next_roll = self._pending_roll is not None or self._watch.unread is not None
+        next_roll = (self._pending_roll is not None or self._watch.unread is not None
+                     or getattr(self, "_throw_seen", False))
         return (next_roll and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
                 and r.gap < s.illegal_gap)
 
@@ -817,11 +829,53 @@ class Referee:
         s = self.settings
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
-        r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
+        table = EvidenceTable(self._frames, self._blind())
+        r = read(table, [self.position], light_is_white=s.light_is_white,
                  turn=self.position.turn, game=self.game, hints=(self.position,))
+        if r.gap > s.accept_gap and self.phase == Phase.AWAITING_ROLL and self._unseen_roll(table):
+            return
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
+
+    def _unseen_roll(self, table: EvidenceTable) -> bool:
+        """The board changed while no roll was seen (dice the camera did not find at all): if it
+        reads clearly as a legal play of the side on roll for some roll, that play is accepted, its
+        roll taken from the play (``extra["roll_inferred"]``), as a director who did not see the
+        dice would take it from the players' board. True when it was."""
+        s = self.settings
+        pos = self.position
+        key = pos.layout_key(), pos.turn
+        cached = getattr(self, "_any_roll_cache", None)  # (a snapshot from before may not have it)
+        if cached is None or cached[0] != key:
+            ends: dict[object, tuple[GamePosition, list[tuple[int, int]]]] = {}
+            for a in range(6, 0, -1):
+                for b in range(a, 0, -1):
+                    for e in self.game.ends(pos, (a, b)):
+                        k = e.position.layout_key()
+                        ends.setdefault(k, (e.position, []))[1].append((a, b))
+            cached = (key, list(ends.values()))
+            self._any_roll_cache = cached
+        cands = cached[1]
+        if not cands:
+            return False
+        r = read(table, [p for p, _ in cands], light_is_white=s.light_is_white, turn=pos.turn, game=self.game,
+                 hints=(pos,))
+        if not (r.margin >= s.accept_margin and r.gap <= s.accept_gap):
+            return False
+        after, rolls = cands[r.best]
+        dice = rolls[0]
+        self._start_turn(dice, opening=False)
+        side = pos.turn
+        self.last_verdict = f"{_name(side)} rolled {dice[0]}-{dice[1]} (from the play)"
+        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
+                   message=f"{_name(side)}'s dice were not seen: the play fits "
+                   + ", ".join(f"{x}-{y}" for x, y in rolls) + ".",
+                   extra={"roll_inferred": True, "rolls": [list(x) for x in rolls]})
+        self._accept_play(after)
+        self._watch.disarm()  # the unseen dice may still lie there: not the next roll until thrown again
+        self._any_roll_cache = None
+        return True
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side | None, points: int, result: str) -> None:
