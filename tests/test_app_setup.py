@@ -25,6 +25,7 @@ from tests.test_app import config
 
 #: the start with one White checker missing from the 13-point: what vision reads when it
 #: cannot see one checker of a board the players did set up right
+START = Position.start()
 SHORT = Position.from_counts({24: 2, 13: 4, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
 
 
@@ -75,8 +76,9 @@ def test_a_board_read_otherwise_asks_the_players_and_accept_goes_on(tmp_path: Pa
 
 def test_scripted_players_confirm_the_set_up_when_asked(tmp_path: Path) -> None:
     cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
-    moments = [Moment(SHORT) for _ in range(4)]
-    cam = SimCamera((scene_from_position(m.position) for m in moments), fps=10.0)
+    # the players set up the start (the script's truth); the camera sees one checker short
+    moments = [Moment(START) for _ in range(4)]
+    cam = SimCamera([(scene_from_position(SHORT), 4)], fps=10.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
@@ -84,7 +86,7 @@ def test_scripted_players_confirm_the_set_up_when_asked(tmp_path: Path) -> None:
     assert kinds == ["setup_checked", "setup_checked", "game_started"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cam = SimCamera((scene_from_position(m.position) for m in moments), fps=10.0)
+        cam = SimCamera([(scene_from_position(SHORT), 4)], fps=10.0)
         cfg2 = parse_config(corners_config(tmp_path / "b"), str(tmp_path / "t2.toml"))
         (tmp_path / "b").mkdir()
         with TableApp(cfg2, camera=cam, pin_factory=MockFactory()) as app:
