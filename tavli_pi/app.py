@@ -59,8 +59,8 @@ __all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY"]
 EVENT_HISTORY = 1000
 #: the log's meta key for the calibration learnt at set-up (a resumed match reads with it)
 CALIBRATION_KEY = "calibration"
-#: frames in a row with a hand over a set-up board not learnt yet before the players are asked to
-#: confirm it is clear (a board's own colours may look like skin until it is learnt)
+#: frames in a row with a hand (or motion) over a set-up board not learnt yet before the players are
+#: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
 HAND_FRAMES_ASK = 2
 
 
@@ -136,7 +136,7 @@ class TableApp:
         self._setup_confirmed = False  # the players confirmed a set-up board vision disagrees with
         self._setup_wait = ""  # why calibration is waiting (said once per reason)
         self._setup_asked = False  # the players were asked to fix or confirm the set-up board
-        self._hand_frames = 0  # frames in a row calibration saw a hand over the set-up board
+        self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
         self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
         self.camera = camera
@@ -360,11 +360,11 @@ class TableApp:
         setup = self.referee.phase is Phase.SETUP
         obs = BoardReader(cal).read(frame.image, frame.index)
         problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
-        self._hand_frames = self._hand_frames + 1 if obs.hand else 0
-        if problem is not None and not (self._setup_confirmed and obs.hand):
-            # a hand seen on frame after frame, on a board not learnt yet, may be the board's own
-            # look: the players are asked, and their confirmation that the board is clear and set
-            # up goes on (set-up never deadlocks)
+        self._hand_frames = self._hand_frames + 1 if problem is not None else 0
+        if problem is not None and not self._setup_confirmed:
+            # a hand (or motion) seen on frame after frame, on a board not learnt yet, may be the
+            # board's own look (or lettering taken for a tumbling die): the players are asked, and
+            # their confirmation that the board is clear and set up goes on (never a deadlock)
             self._waiting_for_setup(problem, ask=self._hand_frames >= HAND_FRAMES_ASK)
             return None
         if self.config.camera.calibration is None and setup:
@@ -401,12 +401,13 @@ class TableApp:
             warnings.warn(f"calibration waits for a clear set-up board: {why}; clear the board, or press "
                           "accept to confirm the board as it is", TavliWarning, stacklevel=3)
         if not ask:
-            if why.startswith("a hand"):
+            if why.startswith("a hand") or why.startswith("the board is moving"):
                 self._setup_asked = False  # the players are at the board: ask again once it is clear
             return
-        if why.startswith("a hand"):
-            why = (f"a hand is seen over the board in {self._hand_frames} frames in a row: if the board is "
-                   "clear and set up to start, press ACCEPT")
+        if why.startswith("a hand") or why.startswith("the board is moving"):
+            what = "a hand is seen over the board" if why.startswith("a hand") else "the board is seen moving"
+            why = (f"{what} in {self._hand_frames} frames in a row: if the board is clear, still and set up "
+                   "to start, press ACCEPT")
         if self._setup_asked or self.referee.phase is not Phase.SETUP:
             return
         self._setup_asked = True

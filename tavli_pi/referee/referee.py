@@ -48,6 +48,11 @@ __all__ = ["Referee", "Verdict", "judge_evidence"]
 
 
 
+#: frames in a row without the roller's dice before the play is final (E5), when they are too small
+#: to read (the players entered the roll): such dice are not found in every frame
+DICE_GONE_FRAMES = 2
+
+
 def _name(side: Side) -> str:
     return side.name.capitalize()
 
@@ -109,8 +114,8 @@ class Referee:
         self._blind_frames: list[Observation] = []
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
-        #: the legal ends of every roll from one position (``_unseen_roll``); not kept in snapshots
-        self._any_roll_cache: tuple[object, list[tuple[GamePosition, list[tuple[int, int]]]]] | None = None
+        self._dice_gone = 0  # frames in a row without the roller's dice (E5)
+        self._small_dice = False  # this turn's dice are too small to read (the players entered them)
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -123,11 +128,6 @@ class Referee:
         if s.clock is not None:
             self.clock = RefereeClock(s.clock, self.match.length, self.match.score,
                                       reset_each_game=s.clock_reset_each_game)
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_any_roll_cache"] = None  # recomputed when needed: snapshots stay small
-        return state
 
     # -- resume ---------------------------------------------------------------
     @classmethod
@@ -467,7 +467,7 @@ class Referee:
                 f"{_name(winner)}, roll both dice for the first play.",
             )
             return
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True)
+        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice))
         self.last_verdict = f"{_name(winner)} starts"
         self._emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
@@ -556,12 +556,14 @@ class Referee:
             )
             return
         values = sorted((d.value for d in dice), reverse=True)
-        self._start_turn((values[0], values[1]), opening=False)
+        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice))
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
         self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
         self._after_roll_accepted()
 
-    def _start_turn(self, dice: tuple[int, int], *, opening: bool) -> None:
+    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False) -> None:
+        self._dice_gone = 0
+        self._small_dice = small
         self.dice = dice
         self.before = self.position
         self.results = self.game.ends(self.position, dice)
@@ -604,8 +606,11 @@ class Referee:
             self._prem.rearm()
             if self._pending_roll is None:
                 self._premature = None
-        if not mine and not obs.hand and not obs.motion:
-            # E5: the roller picked up the dice; the play is final.
+        self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if not mine else 0
+        gone = DICE_GONE_FRAMES if getattr(self, "_small_dice", False) else 1
+        if not mine and not obs.hand and not obs.motion and self._dice_gone >= gone:
+            # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
+            # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
             self.phase = Phase.JUDGING
             self._throw_seen = False
             self._waited = 0
@@ -663,6 +668,11 @@ class Referee:
                            blind=self._blind())
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
+        elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
+              and v.result.layout_key() == self.before.layout_key()):
+            # dice too small to read, and the board as before the roll: the camera lost the dice for
+            # a moment, nobody picked them up; an unmoved board is called (M5) only on dice it follows
+            self._ask_clear_view("no checker has moved yet", now=False)
         elif v.kind == "illegal" and v.result is not None:
             why = self.game.one_play_reason(self.before, v.result, self._dice2())
             if why:
@@ -829,53 +839,11 @@ class Referee:
         s = self.settings
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
-        table = EvidenceTable(self._frames, self._blind())
-        r = read(table, [self.position], light_is_white=s.light_is_white,
+        r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
                  turn=self.position.turn, game=self.game, hints=(self.position,))
-        if r.gap > s.accept_gap and self.phase == Phase.AWAITING_ROLL and self._unseen_roll(table):
-            return
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
-
-    def _unseen_roll(self, table: EvidenceTable) -> bool:
-        """The board changed while no roll was seen (dice the camera did not find at all): if it
-        reads clearly as a legal play of the side on roll for some roll, that play is accepted, its
-        roll taken from the play (``extra["roll_inferred"]``), as a director who did not see the
-        dice would take it from the players' board. True when it was."""
-        s = self.settings
-        pos = self.position
-        key = pos.layout_key(), pos.turn
-        cached = getattr(self, "_any_roll_cache", None)  # (a snapshot from before may not have it)
-        if cached is None or cached[0] != key:
-            ends: dict[object, tuple[GamePosition, list[tuple[int, int]]]] = {}
-            for a in range(6, 0, -1):
-                for b in range(a, 0, -1):
-                    for e in self.game.ends(pos, (a, b)):
-                        k = e.position.layout_key()
-                        ends.setdefault(k, (e.position, []))[1].append((a, b))
-            cached = (key, list(ends.values()))
-            self._any_roll_cache = cached
-        cands = cached[1]
-        if not cands:
-            return False
-        r = read(table, [p for p, _ in cands], light_is_white=s.light_is_white, turn=pos.turn, game=self.game,
-                 hints=(pos,))
-        if not (r.margin >= s.accept_margin and r.gap <= s.accept_gap):
-            return False
-        after, rolls = cands[r.best]
-        dice = rolls[0]
-        self._start_turn(dice, opening=False)
-        side = pos.turn
-        self.last_verdict = f"{_name(side)} rolled {dice[0]}-{dice[1]} (from the play)"
-        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
-                   message=f"{_name(side)}'s dice were not seen: the play fits "
-                   + ", ".join(f"{x}-{y}" for x, y in rolls) + ".",
-                   extra={"roll_inferred": True, "rolls": [list(x) for x in rolls]})
-        self._accept_play(after)
-        self._watch.disarm()  # the unseen dice may still lie there: not the next roll until thrown again
-        self._any_roll_cache = None
-        return True
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side | None, points: int, result: str) -> None:
