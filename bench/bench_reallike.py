@@ -15,8 +15,13 @@ phantom: a die read where none is; confidently wrong dice) and hands flagged.
 
 Part 2, games: ``--games`` random real-like games (``random_game`` on the tables of
 ``reallike_game_tables``) through the whole app (sim camera -> vision -> referee ->
-outputs, ``sim.drive``), half of them with a planted illegal play. It prints illegal
-calls on legal play and planted illegal plays caught, plus plays accepted.
+outputs, ``sim.drive``), half of them with a planted illegal play. The app gets what an
+installation gives it (``[camera] corners`` and the home side) and learns the board at
+set-up itself; the scripted players answer the referee as players do: they confirm a set-up
+it reads otherwise once the board is really set up (B3), and enter a roll whose dice the
+camera cannot read (E2). It prints illegal calls on legal play and planted illegal plays
+caught, plus plays accepted, set-ups done (and confirmed by the players), rolls entered and
+the frames with no hand over the board that the reader flagged a hand on.
 
     .venv/bin/python bench/bench_reallike.py [--frames 120] [--games 6] [--seed 0] [--plain]
     .venv/bin/python bench/bench_reallike.py --frames 400 --games 200   # the figures

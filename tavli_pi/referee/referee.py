@@ -606,13 +606,17 @@ class Referee:
             self._prem.rearm()
             if self._pending_roll is None:
                 self._premature = None
-        self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if not mine else 0
-        gone = DICE_GONE_FRAMES if getattr(self, "_small_dice", False) else 1
-        if not mine and not obs.hand and not obs.motion and self._dice_gone >= gone:
+        # dice too small to read: a new throw (every die seen moving: the next roll) also says the
+        # roller's dice were picked up (at the opening turn every die counts as the roller's)
+        small = getattr(self, "_small_dice", False)
+        throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
+        self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if (not mine or throw) else 0
+        gone = DICE_GONE_FRAMES if small else 1
+        if (not mine or throw) and not obs.hand and (not obs.motion or throw) and self._dice_gone >= gone:
             # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
             # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
             self.phase = Phase.JUDGING
-            self._throw_seen = False
+            self._throw_seen = throw
             self._waited = 0
             self._asked = False
             self._watch.rearm()
