@@ -68,14 +68,15 @@ def set_up(m: Moment) -> bool:
 def entered_roll(events: Sequence[Event], moments: Sequence[Moment], index: int,
                  light_is_white: bool = True) -> PlayerInput | None:
     """The roll the players enter when the referee asks for it (``roll_needed``: the camera sees
-    the dice but cannot read them): the dice lying still at moment ``index`` (or the last moment
-    before it that had some), as ``Action.ROLL`` (at the opening roll White's die first)."""
+    the dice but cannot read them): the dice lying still at moment ``index``, as ``Action.ROLL``
+    (at the opening roll White's die first); None when no roll lies there."""
     ask = next((e for e in events if e.kind == "roll_needed"), None)
     if ask is None:
         return None
-    lying = next((m.dice for m in reversed(moments[: index + 1])
-                  if len(m.dice) == 2 and not any(d.moving for d in m.dice)), ())
-    if len(lying) != 2:
+    # the players enter what they see lying now, and nothing when no roll lies there (a roll
+    # long picked up, or one still tumbling, is not entered)
+    lying = moments[index].dice
+    if len(lying) != 2 or any(d.moving for d in lying):
         return None
     if getattr(ask, "side", None) is None:  # the opening roll: one die each, White's in White's half
         white_half = "right" if light_is_white else "left"
