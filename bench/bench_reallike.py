@@ -15,8 +15,13 @@ phantom: a die read where none is; confidently wrong dice) and hands flagged.
 
 Part 2, games: ``--games`` random real-like games (``random_game`` on the tables of
 ``reallike_game_tables``) through the whole app (sim camera -> vision -> referee ->
-outputs, ``sim.drive``), half of them with a planted illegal play. It prints illegal
-calls on legal play and planted illegal plays caught, plus plays accepted.
+outputs, ``sim.drive``), half of them with a planted illegal play. The app gets what an
+installation gives it (``[camera] corners`` and the home side) and learns the board at
+set-up itself; the scripted players answer the referee as players do: they confirm a set-up
+it reads otherwise once the board is really set up (B3), and enter a roll whose dice the
+camera cannot read (E2). It prints illegal calls on legal play and planted illegal plays
+caught, plus plays accepted, set-ups done (and confirmed by the players), rolls entered and
+the frames with no hand over the board that the reader flagged a hand on.
 
     .venv/bin/python bench/bench_reallike.py [--frames 120] [--games 6] [--seed 0] [--plain]
     .venv/bin/python bench/bench_reallike.py --frames 400 --games 200   # the issue's figures
@@ -31,6 +36,7 @@ import platform
 import sys
 import tempfile
 import time
+import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -39,7 +45,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tavli_pi.errors import TavliError  # noqa: E402
+from tavli_pi.errors import TavliError, TavliWarning  # noqa: E402
 from tavli_pi.sim.datasets import (  # noqa: E402
     SMALL_DIE_PX,
     reallike_game_tables,
@@ -274,14 +280,16 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         from tavli_pi.sim.scene import Look
 
         tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
-    false_calls = planted = caught = accepted = plays = setups = 0
+    false_calls = planted = caught = accepted = plays = setups = confirmed = 0
+    false_hands = clear_frames = unread_rolls = 0
     rng = np.random.default_rng([seed, 9])
     t0 = time.monotonic()
     for g, kw in enumerate(tables):
         plant = int(rng.integers(2, turns)) if g % 2 == 0 else 0
         moments = random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
-        clear = render(scene_of(moments[1], **kw))
-        cal = refine(Calibration(clear.truth.corners, home=kw["home"]), clear.image)
+        # what an installation gives the app: the field's corners (``[camera] corners``, set once
+        # when the camera is mounted) and the home side; the app learns the board at set-up itself
+        corners = corners_arg(render(scene_of(moments[1], **kw)).truth)
         # windows where the planted illegal position stands on the board
         windows: list[range] = []
         for i, m in enumerate(moments):
@@ -292,28 +300,69 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         plays += sum(1 for m in moments if "play_accepted" in m.expect)
         with tempfile.TemporaryDirectory() as tmp:
             cfg = parse_config(
-                f"[table]\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n"
+                f"[camera]\ncorners = '{corners}'\n"
+                f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n"
                 "[signals]\nenabled = true\npin_factory = 'mock'\n"
             )
             camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
-            with TableApp(cfg, camera=camera, calibration=cal, pin_factory=MockFactory()) as app:
-                steps = list(drive(app, camera, moments))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
+                with _watch_flags(camera) as flags, TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
+                    # the players confirm the set-up board when the referee reads it otherwise (B3),
+                    # and enter the roll when the camera cannot read the dice (E2)
+                    steps = list(drive(app, camera, moments, confirm_setup=True, enter_rolls=True))
         calls = [s.index for s in steps if "illegal_play" in s.kinds]
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
         accepted += sum(s.kinds.count("play_accepted") for s in steps)
-        setups += any("setup_checked" in s.kinds for s in steps)
+        false_hands += flags["false hand"]
+        clear_frames += flags["clear"]
+        unread_rolls += sum(s.kinds.count("roll_needed") for s in steps)
+        set_up = any(e.kind == "setup_checked" and getattr(e, "ok", False) for s in steps for e in s.events)
+        asked = any(e.kind == "setup_checked" and not getattr(e, "ok", True) for s in steps for e in s.events)
+        setups += set_up
+        confirmed += asked and set_up
         if verbose:
             look, build = kw.get("look"), kw.get("build")
             print(f"  game {g}: {getattr(look, 'board', '?')}, trays {kw.get('trays', 'home')}, "
                   f"bar {getattr(build, 'bar', 44)}, {kw.get('width', 1280)} px, hand {getattr(kw.get('hand'), 'kind', 'hand')}: "
-                  f"set-up {'read' if any('setup_checked' in s.kinds for s in steps) else 'never read'}, "
+                  f"set-up {('confirmed by the players' if asked else 'read') if set_up else 'never done'}, "
                   f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
-                  f"planted at {[w.start for w in windows]}")
+                  f"planted at {[w.start for w in windows]}; rolls entered by the players "
+                  f"{sum(s.kinds.count('roll_needed') for s in steps)}; hand flagged on "
+                  f"{flags['false hand']}/{flags['clear']} frames with none")
     print(f"referee over {n} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
           f"{time.monotonic() - t0:.0f} s:")
     print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
-          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{n}")
+          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{n} "
+          f"({confirmed} confirmed by the players); rolls the players entered (dice too small to read) "
+          f"{unread_rolls}; hand flagged on {false_hands}/{clear_frames} frames with no hand")
+
+
+@contextlib.contextmanager
+def _watch_flags(camera: Any) -> Any:
+    """Count, while the game runs, the frames with no hand over the board (the simulator's
+    truth) and those of them the reader flagged a hand on (no verdict comes from such a frame).
+    Wraps ``BoardReader.read`` for the game (the app's readers are its own)."""
+    from tavli_pi.vision import reader as reader_module
+
+    flags: Counter[str] = Counter()
+    cls = reader_module.BoardReader
+    read = cls.read
+
+    def counted(self: Any, image: Any, *args: Any, **kw: Any) -> Any:
+        obs = read(self, image, *args, **kw)
+        truth = camera.last_truth
+        if truth is not None and not truth.hand:
+            flags["clear"] += 1
+            flags["false hand"] += obs.hand
+        return obs
+
+    cls.read = counted  # type: ignore[method-assign]
+    try:
+        yield flags
+    finally:
+        cls.read = read  # type: ignore[method-assign]
 
 
 def main() -> None:

@@ -59,6 +59,9 @@ __all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY"]
 EVENT_HISTORY = 1000
 #: the log's meta key for the calibration learnt at set-up (a resumed match reads with it)
 CALIBRATION_KEY = "calibration"
+#: frames in a row with a hand (or motion) over a set-up board not learnt yet before the players are
+#: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
+HAND_FRAMES_ASK = 2
 
 
 def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
@@ -136,6 +139,10 @@ class TableApp:
         self._frame_index = -1  # the frame being processed (a snapshot's frame)
         self._setup_confirmed = False  # the players confirmed a set-up board vision disagrees with
         self._setup_wait = ""  # why calibration is waiting (said once per reason)
+        self._setup_asked = False  # the players were asked to fix or confirm the set-up board
+        self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
+        self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
+        self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
         self.camera = camera
         self.frames = 0
         self.closed = False
@@ -337,9 +344,13 @@ class TableApp:
         """The reader, once the board is calibrated; None while calibration waits for a clear board.
 
         Calibration learns the board from a set-up frame, so it never takes the first frame
-        blindly: it waits for a frame with no hand and no motion whose reading is the starting
-        position (B3), or, when the reading disagrees, for the players to confirm the board
-        (``accept``). A resumed match reuses the calibration kept in its log.
+        blindly: it waits for a frame with no hand and no motion. On a new match it learns the
+        board from that frame as the start position (B3: ``learn_from_setup``) and reads the
+        frame again with what it learnt; if that reading is the start position, the board is
+        calibrated. If it is not, the referee says where it differs and asks the players to fix
+        the board or confirm it (``accept``, an event every output shows): a confirmed board is
+        learnt as it is, so set-up never deadlocks. A resumed match reuses the calibration kept
+        in its log.
         """
         from tavli_pi.vision.reader import BoardReader
 
@@ -350,36 +361,76 @@ class TableApp:
         except CalibrationError as exc:
             self._waiting_for_setup(str(exc))
             return None
-        reader = BoardReader(cal)
-        problem = setup_problem(reader.read(frame.image, frame.index),
-                                expect_start=self.referee.phase is Phase.SETUP)
-        if problem is not None and not (self._setup_confirmed and not problem.startswith("a hand")):
-            self._waiting_for_setup(problem)
+        setup = self.referee.phase is Phase.SETUP
+        obs = BoardReader(cal).read(frame.image, frame.index)
+        problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
+        self._hand_frames = self._hand_frames + 1 if problem is not None else 0
+        if problem is not None and not self._setup_confirmed:
+            # a hand (or motion) seen on frame after frame, on a board not learnt yet, may be the
+            # board's own look (or lettering taken for a tumbling die): the players are asked, and
+            # their confirmation that the board is clear and set up goes on (never a deadlock)
+            self._waiting_for_setup(problem, ask=self._hand_frames >= HAND_FRAMES_ASK)
             return None
-        if self.config.camera.calibration is None and self.referee.phase is Phase.SETUP:
+        if self.config.camera.calibration is None and setup:
             # the set-up board is the training example: this board's checkers, pitch and background
             from tavli_pi.vision.setup import learn_from_setup
 
             try:
-                cal = learn_from_setup(frame.image, cal)
+                learnt = learn_from_setup(frame.image, cal)
             except CalibrationError as exc:
-                self._waiting_for_setup(str(exc))
-                return None
+                if not self._setup_confirmed:
+                    self._waiting_for_setup(str(exc), ask=True)
+                    return None
+            else:
+                cal = learnt
+                obs = BoardReader(cal).read(frame.image, frame.index)
+        problem = setup_problem(obs, expect_start=setup)
+        if problem is not None and not self._setup_confirmed:
+            self._waiting_for_setup(problem, ask=True, obs=obs)
+            return None
         if self.record is not None:
             self.record.log.set_meta(CALIBRATION_KEY, json.dumps(cal.to_dict()))
         self._calibration = cal
-        self.wired.append(f"calibrated on frame {frame.index}")
+        self.wired.append(f"calibrated on frame {frame.index}" + (" (set-up confirmed by the players)"
+                                                                 if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
 
-    def _waiting_for_setup(self, why: str) -> None:
+    def _waiting_for_setup(self, why: str, *, ask: bool = False, obs: Observation | None = None) -> None:
+        """Say why calibration waits (a warning, once per reason). ``ask``: the board is clear but
+        not read as the start position: the referee asks the players, once until a hand is seen
+        again, to fix the board or confirm it (a ``setup_checked`` event, not ok, that every
+        output shows)."""
         if why != self._setup_wait:
             self._setup_wait = why
             warnings.warn(f"calibration waits for a clear set-up board: {why}; clear the board, or press "
                           "accept to confirm the board as it is", TavliWarning, stacklevel=3)
+        if not ask:
+            if why.startswith("a hand") or why.startswith("the board is moving"):
+                self._setup_asked = False  # the players are at the board: ask again once it is clear
+            return
+        if why.startswith("a hand") or why.startswith("the board is moving"):
+            what = "a hand is seen over the board" if why.startswith("a hand") else "the board is seen moving"
+            why = (f"{what} in {self._hand_frames} frames in a row: if the board is clear, still and set up "
+                   "to start, press ACCEPT")
+        if self._setup_asked or self.referee.phase is not Phase.SETUP:
+            return
+        self._setup_asked = True
+        problems: tuple[str, ...] = (why,)
+        if obs is not None:
+            from tavli_pi.vision.setup import setup_agreement
+
+            agreement = setup_agreement(obs)
+            problems = tuple(
+                f"{'point ' + s if s.isdigit() else 'the ' + ('trays' if s == 'off' else s)}: read "
+                f"{r[0]} light and {r[1]} dark checkers, should be {e[0]} light and {e[1]} dark"
+                for s, e, r in agreement.differences) or problems
+        asked = self.referee.ask_setup_confirmation(problems)
+        self._dispatch(asked)
+        self._asked_events += asked
 
     def _confirm_setup(self) -> None:
-        """Before calibration an ``accept`` from the players confirms the set-up board as it is."""
-        keep: list[PlayerInput] = []
+        """Before calibration an ``accept`` from the players confirms the set-up board as it is;
+        the referee gets the ``accept`` too (it confirms the start position, B3)."""
         while True:
             try:
                 inp = self._inputs.get_nowait()
@@ -387,10 +438,9 @@ class TableApp:
                 break
             if inp.action is Action.ACCEPT:
                 self._setup_confirmed = True
-            else:
-                keep.append(inp)
-        for inp in keep:
-            self._inputs.put(inp)
+                if any(h.action is Action.ACCEPT for h in self._held):
+                    continue  # one confirmation is enough
+            self._held.append(inp)
 
     @property
     def _primes_next(self) -> bool:
@@ -407,10 +457,17 @@ class TableApp:
         if self._reader is None:
             self._confirm_setup()
             self._reader = self._start_reading(frame)
+            held, self._held = self._held, []
             if self._reader is None:  # still waiting for a clear set-up board
-                out = self._take_inputs(frame.t)
+                # the players' confirmation waits for the board to be learnt; other inputs go on
+                self._held = [inp for inp in held if inp.action is Action.ACCEPT][:1]
+                out = [e for inp in held if inp.action is not Action.ACCEPT
+                       for e in self.referee.step(inp, frame.t)]
                 self._dispatch(out)
-                return out
+                asked, self._asked_events = self._asked_events, []
+                return asked + out
+            for inp in held:  # the confirmation reaches the referee with the frame it was made for
+                self.submit(inp)
             if self._resume_frame is not None:
                 self._reader.read(frame.image, frame.index)
                 self._frame_index = frame.index

@@ -171,7 +171,9 @@ def view_of(event: Event, seq: int, history: TableHistory | None = None) -> dict
         "xgid": board["xgid"],
         # no cube in Plakoto, Fevga or a tavli match (V2, T3): no cube decisions are ever due
         "decisions": [d for d in DECISIONS_BY_PHASE.get(st.phase, ())
-                      if st.tavli is None or d not in ("double", "take", "pass")],
+                      if st.tavli is None or d not in ("double", "take", "pass")]
+        # a set-up the referee reads otherwise: the players confirm it is set up (B3, never a deadlock)
+        + (["accept"] if st.phase == "setup" and st.setup_wrong else []),
         "game": history.game_number if history is not None else st.game_number,
         "moves": history.moves_json() if history is not None else [],
         "last_play": None if history is None or history.last_play is None else history.last_play.to_json(),

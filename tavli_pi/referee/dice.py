@@ -9,14 +9,15 @@ so the light player's correct half is ``"right"`` and the dark player's is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tavli_pi.rules.position import Position, Side
-from tavli_pi.vision.observation import DieReading
+from tavli_pi.vision.observation import DieReading, Half
 
-__all__ = ["DiceWatch", "own_half", "void_reason", "opening_void_reason", "bearing_off_no_contact"]
+__all__ = ["DiceWatch", "unreadable", "entered_dice", "own_half", "void_reason", "opening_void_reason", "bearing_off_no_contact"]
 
 
-def own_half(side: Side, light_is_white: bool = True) -> str:
+def own_half(side: Side, light_is_white: bool = True) -> Half:
     """The half ``side`` rolls into (its right hand), from the light player's seat."""
     light = Side.WHITE if light_is_white else Side.BLACK
     return "right" if side is light else "left"
@@ -28,11 +29,12 @@ class DiceWatch:
     ``feed`` returns the dice the first time ``need`` or more readable dice
     have looked the same for ``settle`` frames (frames with an unsure or unseen
     die are skipped, not counted); afterwards it is disarmed until
-    a frame shows no dice or a moving die (the dice were picked up or thrown
-    again), so one throw is never judged twice.
+    a frame shows no dice or only moving dice (the dice were picked up or thrown
+    again), so one throw is never judged twice. ``settle`` frames in a row with a
+    die seen but not read make ``unread`` (the players enter that roll).
     """
 
-    __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n")
+    __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n")
 
     def __init__(self, settle: int = 2, min_confidence: float = 0.6, *, armed: bool = True) -> None:
         self.settle = settle
@@ -40,21 +42,46 @@ class DiceWatch:
         self.armed = armed
         self._sig: tuple[object, ...] | None = None
         self._n = 0
+        #: a throw whose dice lie still where the camera sees them but cannot read their values
+        #: (too small, :func:`unreadable`): the referee asks the players for the roll (E2)
+        self.unread: tuple[DieReading, ...] | None = None
+        self._unread_sig: tuple[DieReading, ...] | None = None  # the most dice one unread frame showed
+        self._unread_n = 0
 
     def disarm(self) -> None:
         self.armed = False
         self._sig, self._n = None, 0
+        self._clear_unread()
 
     def rearm(self) -> None:
         self.armed = True
         self._sig, self._n = None, 0
+        self._clear_unread()
+
+    def _clear_unread(self) -> None:
+        self.unread, self._unread_sig, self._unread_n = None, None, 0
 
     def feed(self, dice: Sequence[DieReading], need: int = 2) -> tuple[DieReading, ...] | None:
-        if not dice or any(d.moving for d in dice):
+        if not dice or all(d.moving for d in dice):
             self.rearm()
             return None
-        if not self.armed:
+        if not self.armed or any(d.moving for d in dice):
+            # one die "moving" beside still ones is a flicker of the reader (a new throw moves
+            # them all): it neither counts nor resets
             return None
+        if any(unreadable(d) for d in dice):
+            # seen and still, but a value cannot be read (and a die that small is not always found:
+            # one frame shows both, the next one): ``settle`` such frames in a row are a throw the
+            # players must enter; the frame that showed the most dice says where they lie
+            # (flatness is not judged on a die too small to read)
+            best = getattr(self, "_unread_sig", None)  # (a snapshot from before may not have it)
+            if best is None or len(dice) > len(best):
+                self._unread_sig = tuple(dice)
+            self._unread_n += 1
+            if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
+                self.unread = tuple(self._unread_sig or dice)[:need]
+            return None
+        self._unread_sig, self._unread_n = None, 0  # every die read: not an unread throw
         if len(dice) < need or any(d.value_confidence < self.min_confidence for d in dice):
             # a frame where a die is unsure or unseen says nothing: it neither counts nor resets
             # (a flicker of the reader must not lose a roll; a new throw shows moving dice)
@@ -68,6 +95,27 @@ class DiceWatch:
             self.disarm()
             return tuple(dice)
         return None
+
+
+def unreadable(d: DieReading) -> bool:
+    """A die vision sees but gives no value (too small to read: issue 9 says never guess one)."""
+    return d.value == 0 or (d.note.startswith("too small") and d.value_confidence == 0.0)
+
+
+def entered_dice(unread: Sequence[DieReading], values: tuple[int, int], *,
+                 halves: tuple[Half, Half] | None = None) -> tuple[DieReading, ...]:
+    """The two dice of a roll the players entered: ``values`` on the dice the camera saw but could
+    not read, in order. A die it did not find lies in ``halves`` (the players vouch for the roll:
+    at the opening roll the other half, else the half of the die it saw). Taken as flat and off
+    the checkers: nothing about a die too small to read says otherwise."""
+    seen = list(unread[:2])
+    if not seen:
+        raise ValueError("entered_dice needs the die or dice the camera saw")
+    while len(seen) < 2:
+        d = seen[0]
+        seen.append(replace(d, half=halves[len(seen)] if halves else d.half))
+    return tuple(replace(d, value=v, value_confidence=1.0, flat=True, on_checker=False, note="entered")
+                 for d, v in zip(seen, values))
 
 
 def void_reason(

@@ -299,6 +299,17 @@ class IllegalPlayResolved(Event):
 
 @_register
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RollNeeded(Event):
+    """The dice lie still but the camera cannot read them (too small): the players enter the
+    roll (``Action.ROLL``). ``side`` is the roller (None at the opening roll: both dice)."""
+
+    kind: ClassVar[str] = "roll_needed"
+    side: Side | None
+    reason: str
+
+
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ClearViewNeeded(Event):
     kind: ClassVar[str] = "clear_view_needed"
     reason: str

@@ -14,7 +14,7 @@ Spots are indexed in the Observation's (light player's) numbering:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -98,9 +98,13 @@ class EvidenceTable:
 
     __slots__ = (
         "light", "dark", "frames", "argmax_light", "argmax_dark", "conf_light", "conf_dark", "frame_argmax",
+        "blind",
     )
 
-    def __init__(self, observations: Sequence[Observation]) -> None:
+    def __init__(self, observations: Sequence[Observation], blind: Collection[int] = ()) -> None:
+        """``blind``: spots (0-25) vision is known to misread on this board (the players confirmed a
+        set-up it read otherwise): their evidence is flat, and :func:`read` takes their counts from
+        the best candidate (the rules fill in what the camera cannot see)."""
         if not observations:
             raise ValueError("an evidence table needs at least one observation")
         light = np.zeros((SPOTS, MAX_COUNT + 1))
@@ -115,6 +119,10 @@ class EvidenceTable:
             per_frame.append((pl.argmax(axis=1), pd.argmax(axis=1)))
         self.light = np.maximum(light, LOG_FLOOR * len(observations))
         self.dark = np.maximum(dark, LOG_FLOOR * len(observations))
+        self.blind = tuple(sorted(int(i) for i in blind if 0 <= i < SPOTS))
+        if self.blind:
+            self.light[list(self.blind)] = 0.0
+            self.dark[list(self.blind)] = 0.0
         self.frames = len(observations)
         self.argmax_light = self.light.argmax(axis=1)
         self.argmax_dark = self.dark.argmax(axis=1)
@@ -199,9 +207,15 @@ def read(
     best = int(order[0])
     margin = float(scores[best] - scores[order[1]]) if len(order) > 1 else math.inf
     gap = max(0.0, table.unconstrained() - float(scores[best]))
-    fl = tuple(int(x) for x in table.argmax_light)
-    fd = tuple(int(x) for x in table.argmax_dark)
-    diff_mask = (light[best] != table.argmax_light) | (dark[best] != table.argmax_dark)
+    free_l = table.argmax_light.copy()
+    free_d = table.argmax_dark.copy()
+    blind = list(table.blind)
+    if blind:  # what vision cannot read is what the best candidate says
+        free_l[blind] = light[best][blind]
+        free_d[blind] = dark[best][blind]
+    fl = tuple(int(x) for x in free_l)
+    fd = tuple(int(x) for x in free_d)
+    diff_mask = (light[best] != free_l) | (dark[best] != free_d)
     differing = tuple(int(i) for i in np.flatnonzero(diff_mask))
     conf = 1.0
     for i in differing:

@@ -23,6 +23,10 @@ class Action(StrEnum):
     PADDLE = "paddle"  # clock paddle pressed by `side`
     PAUSE = "pause"  # director/dispute pause of the clock
     RESUME = "resume"
+    #: the roll, entered by the players when the camera sees the dice but cannot read them
+    #: (too small): ``level`` is the two dice as a number, 53 for 5-3; at the opening roll
+    #: White's die then Black's (E1, E2)
+    ROLL = "roll"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,5 +36,5 @@ class PlayerInput:
 
     action: Action
     side: Side | None = None
-    level: int = 0  # resignation level 1-3 for RESIGN
+    level: int = 0  # resignation level 1-3 for RESIGN; the dice (53) for ROLL
     source: str = "button"  # "button", "touch", "paddle", "link"

@@ -20,6 +20,7 @@ from tavli_pi.referee import events as ev
 from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
     DiceWatch,
+    entered_dice,
     bearing_off_no_contact,
     opening_void_reason,
     own_half,
@@ -45,6 +46,11 @@ from tavli_pi.vision.observation import DieReading, Observation
 __all__ = ["Referee", "Verdict", "judge_evidence"]
 
 
+
+
+#: frames in a row without the roller's dice before the play is final (E5), when they are too small
+#: to read (the players entered the roll): such dice are not found in every frame
+DICE_GONE_FRAMES = 2
 
 
 def _name(side: Side) -> str:
@@ -101,6 +107,15 @@ class Referee:
         self._asked = False
         self._reported: set[tuple[Any, ...]] = set()
         self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
+        #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
+        #: vision read otherwise there; the rules fill them in (``EvidenceTable``'s ``blind``)
+        self.blind: tuple[int, ...] = ()
+        self._learn_blind = False  # confirmed before any clear frame: learn ``blind`` from the next ones
+        self._blind_frames: list[Observation] = []
+        self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
+        self._throw_seen = False  # while judging: the next roll is being thrown (E8)
+        self._dice_gone = 0  # frames in a row without the roller's dice (E5)
+        self._small_dice = False  # this turn's dice are too small to read (the players entered them)
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -220,6 +235,8 @@ class Referee:
 
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
+        if getattr(self, "_learn_blind", False):
+            self._watch_blind(obs)
         p = self.phase
         if p == Phase.SETUP:
             self._setup(obs)
@@ -230,6 +247,8 @@ class Referee:
         elif p == Phase.ROLLED:
             self._rolled(obs)
         elif p == Phase.JUDGING:
+            if obs.dice and all(d.moving for d in obs.dice):
+                self._throw_seen = True  # the next roll is being thrown (E8)
             self._collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
@@ -243,9 +262,16 @@ class Referee:
         # cube, resign, game_over, match_over: the board is not watched
 
     def _collect(self, obs: Observation) -> bool:
-        """Keep the clear frames since the board last had a hand or motion over it."""
-        if obs.hand or obs.motion:
+        """Keep the clear frames since the board last had a hand over it.
+
+        A frame with motion but no hand (dice picked up or thrown, a shadow) is not kept, but
+        does not throw away the still frames before it: if the checkers changed meanwhile, the
+        next clear frame reads them otherwise and the frames start again (below), and a verdict
+        needs every one of its latest frames to read the same (``stable_frames``)."""
+        if obs.hand:
             self._frames.clear()
+            return False
+        if obs.motion:
             return False
         if self._frames:
             # a changed confident reading means the board changed unseen: start again
@@ -256,6 +282,9 @@ class Referee:
         self._frames.append(obs)
         del self._frames[: -self.settings.max_evidence_frames]
         return True
+
+    def _blind(self) -> tuple[int, ...]:
+        return getattr(self, "blind", ())  # a snapshot from before blind spots has none
 
     def _reset_view(self) -> None:
         self._frames.clear()
@@ -277,40 +306,88 @@ class Referee:
         if not clear or len(self._frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = self._setup_target
-        table = EvidenceTable(self._frames)
+        table = EvidenceTable(self._frames, self._blind())
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
         if r.gap <= s.accept_gap:
-            self._setup_wrong = False
-            self._emit(ev.SetupChecked, ok=True, message="The checkers are set up correctly.", rule="B3")
-            self._reset_view()
-            self.phase = self._after_setup
-            if self.clock is not None:
-                self.clock.new_game(self.match.score, self._now)
-            if self.phase == Phase.OPENING or self._announce_game:
-                self._announce_game = False
-                self._emit(
-                    ev.GameStarted, game_number=self.game_number, score=self.match.score,
-                    crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
-                    message=self._game_title(),
-                )
-            if obs.dice:
-                self._watch.disarm()  # dice lying from before do not count as a roll
-            else:
-                self._watch.rearm()
+            self._setup_done("The checkers are set up correctly.", dice=bool(obs.dice))
             return
-        if r.free is not None and r.min_confidence >= s.illegal_confidence:
+        if r.min_confidence >= s.illegal_confidence:
+            # a confident reading that is not the start (a position or not: a misread colour may
+            # make 20 dark checkers): fix the board, or confirm it is set up (never a deadlock)
             key = ("setup", r.free_light, r.free_dark)
             if key not in self._reported:
                 self._reported.add(key)
-                problems = self._describe(r, target)
-                self.last_verdict = "set up the checkers"
-                self._setup_wrong = True
-                self._emit(
-                    ev.SetupChecked, ok=False, problems=problems, rule="B3",
-                    message="Set up the checkers: " + "; ".join(problems),
-                )
+                self.ask_setup_confirmation(self._describe(r, target))
             return
-        self._ask_clear_view("the checker counts cannot be read")
+        self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
+                             "press ACCEPT to confirm it")
+
+    def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
+        """Say where the set-up board is read to differ from the start (B3), and ask the players to fix it
+        or confirm it with ACCEPT (set-up never deadlocks: :meth:`_confirm_setup`). The app calls it too,
+        while it waits to learn the board; returns the events (also given by ``step``)."""
+        out_before = len(self._out)
+        self.last_verdict = "set up the checkers"
+        self._setup_wrong = True
+        self._emit(
+            ev.SetupChecked, ok=False, problems=tuple(problems), rule="B3",
+            message="Set up the checkers: " + "; ".join(problems)
+            + ". If the board is set up to start, press ACCEPT to confirm it.",
+        )
+        return self._out[out_before:]
+
+    def _confirm_setup(self, inp: PlayerInput) -> None:
+        """ACCEPT at set-up: the players confirm the board is set up to start (B3) when vision
+        reads it otherwise; the referee goes on from the start position. The spots where vision
+        read the confirmed board otherwise are this board's blind spots (:attr:`blind`), learnt
+        from the clear set-up frames, or from the next clear frames while the board still stands."""
+        target = self._setup_target
+        frames = [o for o in self._frames if not (o.hand or o.motion)]
+        self._setup_done("The players confirmed the set-up (B3).", dice=False, confirmed=True)
+        if frames:
+            self._learn_blind_spots(frames, target)
+        else:
+            self._learn_blind, self._blind_frames = True, []
+
+    def _learn_blind_spots(self, frames: Sequence[Observation], target: GamePosition) -> None:
+        s = self.settings
+        r = read(EvidenceTable(frames), [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
+        self.blind = r.differing
+        self._learn_blind, self._blind_frames = False, []
+
+    def _watch_blind(self, obs: Observation) -> None:
+        """After a set-up confirmed before any clear frame: the first clear frames of the still
+        set-up board give the blind spots (the board is the start until the opening play)."""
+        if self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL) \
+                or self.position.layout_key() != self._setup_target.layout_key():
+            self._learn_blind, self._blind_frames = False, []  # the board moved on: nothing to learn from
+            return
+        if obs.hand or obs.motion:
+            self._blind_frames.clear()
+            return
+        self._blind_frames.append(obs)
+        if len(self._blind_frames) >= self.settings.settle_frames:
+            self._learn_blind_spots(self._blind_frames, self._setup_target)
+
+    def _setup_done(self, message: str, *, dice: bool, confirmed: bool = False) -> None:
+        self._setup_wrong = False
+        self._emit(ev.SetupChecked, ok=True, message=message, rule="B3",
+                   extra={"confirmed": True} if confirmed else {})
+        self._reset_view()
+        self.phase = self._after_setup
+        if self.clock is not None:
+            self.clock.new_game(self.match.score, self._now)
+        if self.phase == Phase.OPENING or self._announce_game:
+            self._announce_game = False
+            self._emit(
+                ev.GameStarted, game_number=self.game_number, score=self.match.score,
+                crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
+                message=self._game_title(),
+            )
+        if dice:
+            self._watch.disarm()  # dice lying from before do not count as a roll
+        else:
+            self._watch.rearm()
 
     def _game_title(self) -> str:
         if self.tavli is None:
@@ -339,8 +416,13 @@ class Referee:
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
-            self._watch_board(obs)
+            if not self._ask_for_unread_roll(opening=True):
+                self._watch_board(obs)
             return
+        self._opening_roll(dice)
+
+    def _opening_roll(self, dice: Sequence[DieReading]) -> None:
+        self._unread_roll = None
         s = self.settings
         reason, whose = opening_void_reason(
             dice, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void
@@ -385,7 +467,7 @@ class Referee:
                 f"{_name(winner)}, roll both dice for the first play.",
             )
             return
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True)
+        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice))
         self.last_verdict = f"{_name(winner)} starts"
         self._emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
@@ -399,9 +481,59 @@ class Referee:
         if dice is not None:
             self._roll(dice)
             return
+        if self._ask_for_unread_roll(opening=False):
+            return  # a roll lies there, only its values are missing: the board may change meanwhile
         self._watch_board(obs)
 
+    # dice the camera sees but cannot read (too small): the players enter the roll ---------------
+    def _ask_for_unread_roll(self, *, opening: bool) -> bool:
+        """True while a throw the camera cannot read waits for the players to enter it (Action.ROLL).
+        Asked once per throw: the dice lie still where the camera sees them, with no value it can
+        read (issue 9: a die too small to read is never given a value)."""
+        unread = self._watch.unread
+        if unread is not None and unread is not getattr(self, "_unread_roll", None):
+            self._unread_roll = unread
+            side = None if opening else self.position.turn
+            reason = next((d.note for d in unread if d.note), "") or "the dice cannot be read"
+            who = ("enter the opening roll, White's die then Black's" if side is None
+                   else f"{_name(side)}, enter your roll")
+            self.last_verdict = "enter the roll"
+            self._emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
+                       message=f"The camera sees the dice but cannot read them ({reason}): {who} "
+                       "on the table's page.")
+        return getattr(self, "_unread_roll", None) is not None
+
+    def _entered_roll(self, inp: PlayerInput) -> None:
+        """Action.ROLL: the players enter the roll the camera could not read; it is judged as if
+        read (E1, E2; the halves the dice lie in still void a roll, E3)."""
+        unread = getattr(self, "_unread_roll", None)
+        a, b = divmod(inp.level, 10)
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
+            return
+        if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
+            self._refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
+            return
+        opening = self.phase == Phase.OPENING
+        dice = list(unread)
+        if opening:
+            # White's die is the one in White's half (E1); a die the camera did not find lies in the
+            # other half (two dice seen in one half void the roll anyway)
+            white_half = own_half(Side.WHITE, self.settings.light_is_white)
+            black_half = own_half(Side.BLACK, self.settings.light_is_white)
+            if len(dice) == 1:
+                dice = list(entered_dice(dice, (0, 0), halves=(dice[0].half, black_half if dice[0].half == white_half
+                                                           else white_half)))
+            dice.sort(key=lambda d: d.half != white_half)
+        self._watch.disarm()  # these dice are the roll now; a new throw rearms the watch
+        entered = entered_dice(dice, (a, b))
+        if opening:
+            self._opening_roll(entered)
+        else:
+            self._roll(entered)
+
     def _roll(self, dice: Sequence[DieReading]) -> None:
+        self._unread_roll = None
         s = self.settings
         side = self.position.turn
         if self._either_may_roll and len(dice) == 2:
@@ -424,12 +556,14 @@ class Referee:
             )
             return
         values = sorted((d.value for d in dice), reverse=True)
-        self._start_turn((values[0], values[1]), opening=False)
+        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice))
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
         self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
         self._after_roll_accepted()
 
-    def _start_turn(self, dice: tuple[int, int], *, opening: bool) -> None:
+    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False) -> None:
+        self._dice_gone = 0
+        self._small_dice = small
         self.dice = dice
         self.before = self.position
         self.results = self.game.ends(self.position, dice)
@@ -472,9 +606,17 @@ class Referee:
             self._prem.rearm()
             if self._pending_roll is None:
                 self._premature = None
-        if not mine and not obs.hand and not obs.motion:
-            # E5: the roller picked up the dice; the play is final.
+        # dice too small to read: a new throw (every die seen moving: the next roll) also says the
+        # roller's dice were picked up (at the opening turn every die counts as the roller's)
+        small = getattr(self, "_small_dice", False)
+        throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
+        self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if (not mine or throw) else 0
+        gone = DICE_GONE_FRAMES if small else 1
+        if (not mine or throw) and not obs.hand and (not obs.motion or throw) and self._dice_gone >= gone:
+            # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
+            # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
             self.phase = Phase.JUDGING
+            self._throw_seen = throw
             self._waited = 0
             self._asked = False
             self._watch.rearm()
@@ -526,9 +668,15 @@ class Referee:
     def _try_judge(self) -> None:
         side = self.before.turn
         frames = self._frames
-        v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before)
+        v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
+                           blind=self._blind())
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
+        elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
+              and v.result.layout_key() == self.before.layout_key()):
+            # dice too small to read, and the board as before the roll: the camera lost the dice for
+            # a moment, nobody picked them up; an unmoved board is called (M5) only on dice it follows
+            self._ask_clear_view("no checker has moved yet", now=False)
         elif v.kind == "illegal" and v.result is not None:
             why = self.game.one_play_reason(self.before, v.result, self._dice2())
             if why:
@@ -536,8 +684,23 @@ class Referee:
                 self.sync.lose(v.result, roll_seen=True, why=why)
             else:
                 self._illegal(v.result)
+        elif self._stands_by_next_roll(v.reading, len(frames)):
+            assert v.reading is not None
+            self._accept_play(self._candidates()[v.reading.best], by_roll=True)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+
+    def _stands_by_next_roll(self, r: Reading | None, frames: int) -> bool:
+        """E8: once the next roll lies on the board, a play can no longer be called illegal; it
+        stands as played. A play the evidence cannot settle then is taken as the best legal play
+        when that is clearly ahead of every other (``accept_margin``) and the board is not far from
+        it (under ``illegal_gap``: a board that far off is out of step, not a play). The referee
+        never waits for a verdict the game has moved past."""
+        s = self.settings
+        next_roll = (self._pending_roll is not None or self._watch.unread is not None
+                     or getattr(self, "_throw_seen", False))
+        return (next_roll and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
+                and r.gap < s.illegal_gap)
 
     def _play_text(self, after: GamePosition) -> str:
         for r in self.results:
@@ -545,16 +708,19 @@ class Referee:
                 return r.moves
         return ""
 
-    def _accept_play(self, after: GamePosition) -> None:
+    def _accept_play(self, after: GamePosition, *, by_roll: bool = False) -> None:
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
         over = self._commit(after)
         note = self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""
+        if by_roll:
+            note = (note + ". " if note else "") + "The next roll lets it stand (E8)"
         self._emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
+            extra={"stands_by_roll": True} if by_roll else {},
         )
         self._continue(over)
 
@@ -661,7 +827,8 @@ class Referee:
                 return
         if not self._collect(obs):
             return
-        v = judge_evidence(self._frames, self._candidates(), self.settings, side, game=self.game, known=self.before)
+        v = judge_evidence(self._frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
+                           blind=self._blind())
         if v.kind == "legal" and v.result is not None:
             self._resolve_illegal(accepted=False, after=v.result)
 
@@ -676,7 +843,7 @@ class Referee:
         s = self.settings
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
-        r = read(EvidenceTable(self._frames), [self.position], light_is_white=s.light_is_white,
+        r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
                  turn=self.position.turn, game=self.game, hints=(self.position,))
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
@@ -757,8 +924,13 @@ class Referee:
             self.timing.paddle(inp)
         elif a in (Action.PAUSE, Action.RESUME):
             self.timing.director(inp)
+        elif a is Action.ROLL:
+            self._entered_roll(inp)
 
     def _decide(self, inp: PlayerInput) -> None:
+        if self.phase == Phase.SETUP and inp.action is Action.ACCEPT:
+            self._confirm_setup(inp)
+            return
         if self.phase == Phase.OUT_OF_SYNC:
             self.sync.confirm(inp)
             return

@@ -259,7 +259,7 @@ class BoardSync:
             return
         if len(ref._frames) < s.stable_frames:
             return
-        table = EvidenceTable(ref._frames)
+        table = EvidenceTable(ref._frames, ref._blind())
         targets = self._targets()
         known = self.state.known
         assert known is not None

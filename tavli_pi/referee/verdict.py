@@ -46,6 +46,7 @@ def judge_evidence(
     *,
     game: GameRules | None = None,
     known: GamePosition | None = None,
+    blind: Sequence[int] = (),
 ) -> Verdict:
     """Judge clear frames of a still board against the legal end positions.
 
@@ -55,13 +56,14 @@ def judge_evidence(
     Illegal: the unconstrained reading is ``illegal_gap`` better than every
     candidate, is itself a position (15 + 15), is confident on every differing
     spot, and each of the last ``stable_frames`` frames on its own reads those
-    spots the same way. Anything else: unclear.
+    spots the same way. Anything else: unclear. ``blind``: spots vision misreads on this board
+    (:class:`~tavli_pi.referee.evidence.EvidenceTable`).
     """
     if not frames:
         return Verdict("unclear", None, None, "no clear frame of the board")
     if any(o.hand or o.motion for o in frames):
         return Verdict("unclear", None, None, "a hand or motion over the board")
-    table = EvidenceTable(frames)
+    table = EvidenceTable(frames, blind)
     r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn, game=game,
              hints=() if known is None else (known,))
     if (

@@ -12,12 +12,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from tavli_pi.referee.events import Event
-from tavli_pi.referee.inputs import PlayerInput
+from tavli_pi.referee.events import Event, Phase
+from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.sim.script import Moment
 from tavli_pi.vision.camera import Camera, Frame
 
-__all__ = ["Table", "Step", "drive"]
+__all__ = ["Table", "Step", "drive", "asks_setup_confirmation", "entered_roll", "set_up"]
 
 
 class Table(Protocol):
@@ -48,16 +48,78 @@ class Step:
         return tuple(k for k in self.moment.expect if k not in self.window)
 
 
-def drive(table: Table, camera: Camera, moments: Sequence[Moment]) -> Iterator[Step]:
-    """Feed ``moments`` (whose scenes ``camera`` renders, in the same order) to ``table``."""
+def asks_setup_confirmation(events: Sequence[Event]) -> bool:
+    """Whether the referee asks the players to fix or confirm the set-up board (B3): a set-up
+    found wrong, or a request for a clear view, while the table is at set-up."""
+    return any(e.state.phase is Phase.SETUP and (e.kind == "clear_view_needed"
+                                                 or (e.kind == "setup_checked" and not getattr(e, "ok", True)))
+               for e in events)
+
+
+def set_up(m: Moment) -> bool:
+    """Whether the players would confirm the board of ``m`` as set up to start (B3): it is the
+    start, with no hand over it and no dice on it (players confirm only what is true)."""
+    from tavli_pi.rules.position import Position
+
+    return (isinstance(m.position, Position) and m.position.layout_key() == Position.start().layout_key()
+            and not m.hand and not m.dice)
+
+
+def entered_roll(events: Sequence[Event], moments: Sequence[Moment], index: int,
+                 light_is_white: bool = True) -> PlayerInput | None:
+    """The roll the players enter when the referee asks for it (``roll_needed``: the camera sees
+    the dice but cannot read them): the dice lying still at moment ``index``, as ``Action.ROLL``
+    (at the opening roll White's die first); None when no roll lies there."""
+    ask = next((e for e in events if e.kind == "roll_needed"), None)
+    if ask is None:
+        return None
+    # the players enter what they see lying now, and nothing when no roll lies there (a roll
+    # long picked up, or one still tumbling, is not entered)
+    lying = moments[index].dice
+    if len(lying) != 2 or any(d.moving for d in lying):
+        return None
+    if getattr(ask, "side", None) is None:  # the opening roll: one die each, White's in White's half
+        white_half = "right" if light_is_white else "left"
+        w = next((d.value for d in lying if d.half == white_half), lying[0].value)
+        b = next((d.value for d in lying if d.half != white_half), lying[1].value)
+        level = 10 * w + b
+    else:
+        level = 10 * lying[0].value + lying[1].value
+    return PlayerInput(Action.ROLL, None, level, source="touch")
+
+
+def drive(table: Table, camera: Camera, moments: Sequence[Moment], *,
+          confirm_setup: bool = False, enter_rolls: bool = False, light_is_white: bool = True) -> Iterator[Step]:
+    """Feed ``moments`` (whose scenes ``camera`` renders, in the same order) to ``table``.
+
+    The players may answer the referee as players at a real table do: ``confirm_setup``, when
+    the referee reads their set-up board otherwise than they set it up (the script sets it up
+    right), one of them presses ACCEPT before the next frame (B3); ``enter_rolls``, when the
+    camera cannot read the dice (``roll_needed``), they enter the roll before the next frame.
+    """
     window: list[str] = []
+    answers: list[PlayerInput] = []
+    asked = False
     for i, m in enumerate(moments):
+        for inp in answers:
+            table.submit(inp)
+        answers = []
         for inp in m.inputs:
             table.submit(inp)
         frame = camera.read()
         if frame is None:
             return
         events = tuple(table.process(frame))
+        # the question stays on the display until the set-up is checked: the players answer it
+        # once the board is really set up (they confirm only what is true)
+        asked = (asked or asks_setup_confirmation(events)) and not any(
+            e.kind == "setup_checked" and getattr(e, "ok", False) for e in events)
+        if confirm_setup and asked and set_up(m):
+            answers.append(PlayerInput(Action.ACCEPT, None, source="touch"))
+            asked = False
+        roll = entered_roll(events, moments, i, light_is_white) if enter_rolls else None
+        if roll is not None:
+            answers.append(roll)
         window += [e.kind for e in events]
         yield Step(i, m, frame, events, tuple(window))
         if m.expect:

@@ -71,3 +71,14 @@ def test_last_play_and_move_list_follow_the_game() -> None:
         {"n": 3, "white": "62: 13/11 13/7*", "black": ""},
     ]
     assert v["cube"]["text"] == "Black owns 2" and v["game"] == 1
+
+
+def test_a_set_up_read_otherwise_offers_accept_to_confirm_it_B3() -> None:
+    from tavli_pi.referee.events import Phase, SetupChecked, TableState
+    from tavli_pi.rules.position import Position
+
+    asked = SetupChecked(at=0.0, state=TableState(phase=Phase.SETUP, position=Position.start(), setup_wrong=True),
+                         ok=False, problems=("point 13",))
+    assert view_of(asked, 1)["decisions"] == ["accept"]
+    fine = SetupChecked(at=0.0, state=TableState(phase=Phase.SETUP, position=Position.start()), ok=True)
+    assert view_of(fine, 2)["decisions"] == []

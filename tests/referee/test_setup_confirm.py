@@ -1,0 +1,93 @@
+"""Set-up never deadlocks (B3, issue 9): the players confirm a board vision reads otherwise,
+and the spots vision misread on it become blind spots the rules fill in."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from tavli_pi.referee.events import Event, SetupChecked
+from tavli_pi.referee.evidence import EvidenceTable, read
+from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.referee import Referee
+from tavli_pi.rules.moves import apply_play, parse_play
+from tavli_pi.rules.position import Position
+from tavli_pi.vision.observation import Observation
+
+from .synth import Table, die, kinds, nth, observe
+
+START = Position.start()
+#: White's 13-point, in the light player's numbering (light is White)
+P13 = 12
+
+
+class SwappedTable(Table):
+    """A table whose camera reads the checkers on White's 13-point in the other colour
+    (a translucent overlay, a lamp's reflection: a misreading of this board, not of a frame)."""
+
+    def feed(self, item: Observation | PlayerInput) -> list[Event]:
+        if isinstance(item, Observation):
+            pts = list(item.points)
+            s = pts[P13]
+            pts[P13] = dataclasses.replace(s, light=s.dark, dark=s.light)
+            item = dataclasses.replace(item, points=tuple(pts))
+        return super().feed(item)
+
+
+def test_a_set_up_read_otherwise_asks_the_players_and_accept_confirms_it_B3() -> None:
+    t = SwappedTable(Referee())
+    ev = t.setup()
+    assert kinds(ev) == ["setup_checked"]
+    asked = nth(ev, 0, SetupChecked)
+    assert not asked.ok and "point 13" in " ".join(asked.problems) and "ACCEPT" in asked.message
+    assert t.referee.state.setup_wrong
+    ev = t.press(Action.ACCEPT)
+    assert kinds(ev) == ["setup_checked", "game_started"]
+    done = nth(ev, 0, SetupChecked)
+    assert done.ok and done.extra.get("confirmed") is True
+    assert t.referee.phase == "opening" and not t.referee.state.setup_wrong
+    assert t.referee.blind == (P13,)  # learnt from the set-up frames the players confirmed
+
+
+def test_accept_before_any_clear_frame_learns_the_blind_spots_from_the_next_frames() -> None:
+    t = SwappedTable(Referee())
+    assert kinds(t.press(Action.ACCEPT)) == ["setup_checked", "game_started"]  # the app confirmed it
+    assert t.referee.blind == ()
+    t.show(START, 2)
+    assert t.referee.blind == (P13,)
+
+
+def test_plays_are_judged_through_a_blind_spot_and_illegal_plays_still_caught_E5_E8() -> None:
+    t = SwappedTable(Referee())
+    t.setup()
+    t.press(Action.ACCEPT)
+    t.throw(START, (die(3, "right"), die(1, "left")))
+    ref = t.referee
+    legal = apply_play(ref.before, parse_play(ref.before, "8/5 6/5"))
+    ev = t.move_and_pick_up(ref.before, legal, (die(3, "right"), die(1, "left")))
+    assert "play_accepted" in kinds(ev) and ref.position.layout_key() == legal.layout_key()
+    # Black 6-5 plays 24/13 (onto the blind 13-point, which then reads as White's) ...
+    dice = (die(6, "left"), die(5, "left"))
+    t.throw(ref.position, dice)
+    before = ref.before
+    after = apply_play(before, parse_play(before, "24/13"))
+    ev = t.move_and_pick_up(before, after, dice)
+    assert "play_accepted" in kinds(ev) and "illegal_play" not in kinds(ev)
+    # ... and an illegal White play on spots vision can read is still called (E8)
+    dice = (die(3, "right"), die(1, "right"))
+    t.throw(ref.position, dice)
+    before = ref.before
+    bad = apply_play(before, parse_play(before, "8/4 6/5"))  # 8/4 with a 3: one pip too far
+    ev = t.move_and_pick_up(before, bad, dice)
+    assert kinds(ev) == ["illegal_play"]
+
+
+def test_a_blind_spot_takes_the_best_candidates_counts_and_is_never_a_difference() -> None:
+    swapped = observe(START)
+    pts = list(swapped.points)
+    pts[P13] = dataclasses.replace(pts[P13], light=pts[P13].dark, dark=pts[P13].light)
+    obs = dataclasses.replace(swapped, points=tuple(pts))
+    seeing = read(EvidenceTable([obs, obs]), [START])
+    assert P13 in seeing.differing and seeing.free is None  # 20 dark checkers: no position
+    blind = read(EvidenceTable([obs, obs], blind=(P13,)), [START])
+    assert blind.differing == () and blind.gap == 0.0 and blind.free is not None
+    assert blind.free.layout_key() == START.layout_key()

@@ -1,0 +1,111 @@
+"""Dice the camera sees but cannot read (too small, issue 9): the referee never guesses their
+values; it asks the players to enter the roll (``roll_needed``, Action.ROLL) and judges it as
+if read (E1, E2, E3), so an illegal play is still caught (E8)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from tavli_pi.referee.dice import DiceWatch, entered_dice, unreadable
+from tavli_pi.referee.events import OpeningRoll, RollAccepted, RollNeeded
+from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.referee import Referee
+from tavli_pi.rules.moves import apply_play, parse_play
+from tavli_pi.rules.position import Position, Side
+from tavli_pi.vision.observation import DieReading
+
+from .synth import Table, die, kinds, nth
+
+START = Position.start()
+
+
+def tiny(half: str) -> DieReading:
+    """A die found where it lies but given no value (as the reader reports one under 12 px)."""
+    return dataclasses.replace(die(0, half, confidence=0.0), note="too small to read (8 px, need 12)",
+                               size_px=8.0)
+
+
+def enter(t: Table, level: int) -> list:  # type: ignore[type-arg]
+    return t.feed(PlayerInput(Action.ROLL, None, level, source="touch"))
+
+
+def test_unreadable_dice_settle_into_one_unread_throw() -> None:
+    w = DiceWatch(settle=2)
+    assert unreadable(tiny("right")) and not unreadable(die(3, "right"))
+    assert w.feed([tiny("right"), tiny("left")]) is None and w.unread is None
+    assert w.feed([tiny("right")]) is None  # a die that small is not found in every frame
+    assert w.unread is not None and len(w.unread) == 2  # the frame with the most dice says where
+    w.feed([die(2, "right", moving=True)])  # a new throw
+    assert w.unread is None
+
+
+def test_the_opening_roll_the_camera_cannot_read_is_entered_by_the_players_E1() -> None:
+    t = Table(Referee())
+    t.setup()
+    ev = t.throw(START, (tiny("right"), tiny("left")), settled=3)
+    assert kinds(ev) == ["roll_needed"]  # asked once, never given a value
+    ask = nth(ev, 0, RollNeeded)
+    assert ask.side is None and "too small to read" in ask.message and t.referee.phase == "opening"
+    ev = enter(t, 53)  # White's die 5, Black's 3
+    assert kinds(ev) == ["opening_roll"]
+    o = nth(ev, 0, OpeningRoll)
+    assert (o.white_die, o.black_die, o.winner) == (5, 3, Side.WHITE)
+    assert t.referee.phase == "rolled" and t.referee.dice == (5, 3)
+
+
+def test_one_opening_die_found_the_other_is_in_the_other_half_E1() -> None:
+    t = Table(Referee())
+    t.setup()
+    t.throw(START, (tiny("left"),), settled=3)
+    ev = enter(t, 26)  # White 2, Black 6: Black starts
+    assert nth(ev, 0, OpeningRoll).winner is Side.BLACK and t.referee.dice == (6, 2)
+
+
+def test_an_entered_roll_is_judged_like_a_read_one_and_an_illegal_play_caught_E2_E8() -> None:
+    t = Table(Referee())
+    t.setup()
+    t.throw(START, (die(3, "right"), die(1, "left")))
+    ref = t.referee
+    legal = apply_play(ref.before, parse_play(ref.before, "8/5 6/5"))
+    t.move_and_pick_up(ref.before, legal, (die(3, "right"), die(1, "left")))
+    assert ref.phase == "awaiting_roll" and ref.position.turn is Side.BLACK
+    ev = t.throw(ref.position, (tiny("left"), tiny("left")), settled=3)
+    assert kinds(ev) == ["roll_needed"] and nth(ev, 0, RollNeeded).side is Side.BLACK
+    ev = enter(t, 64)
+    assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).dice == (6, 4)
+    after = apply_play(ref.before, parse_play(ref.before, "24/14"))
+    ev = t.move_and_pick_up(ref.before, after, (tiny("left"), tiny("left")))
+    assert kinds(ev) == ["play_accepted"]
+    # White's roll, entered too; an illegal play with it is called
+    t.throw(ref.position, (tiny("right"), tiny("right")), settled=3)
+    assert kinds(enter(t, 31)) == ["roll_accepted"]
+    bad = apply_play(ref.before, parse_play(ref.before, "8/4 6/5"))  # a 3 played as a 4
+    ev = t.move_and_pick_up(ref.before, bad, (tiny("right"), tiny("right")))
+    assert kinds(ev) == ["illegal_play"]
+
+
+def test_an_entered_roll_in_the_wrong_half_is_void_E3() -> None:
+    t = Table(Referee())
+    t.setup()
+    t.throw(START, (die(3, "right"), die(1, "left")))
+    ref = t.referee
+    legal = apply_play(ref.before, parse_play(ref.before, "8/5 6/5"))
+    t.move_and_pick_up(ref.before, legal, (die(3, "right"), die(1, "left")))
+    t.throw(ref.position, (tiny("right"), tiny("right")), settled=3)  # Black rolled into White's half
+    ev = enter(t, 42)
+    assert kinds(ev) == ["roll_void"] and ev[0].rule == "E3"
+
+
+def test_a_roll_is_entered_only_when_the_camera_cannot_read_one() -> None:
+    t = Table(Referee())
+    t.setup()
+    assert kinds(enter(t, 53)) == ["action_refused"]  # no dice lie there
+    t.throw(START, (tiny("right"), tiny("left")), settled=3)
+    assert kinds(enter(t, 73)) == ["action_refused"]  # not two dice 1-6
+    assert t.referee.phase == "opening"
+
+
+def test_entered_dice_take_the_values_and_a_missing_die_its_half() -> None:
+    d = entered_dice([tiny("left")], (6, 2), halves=("left", "right"))
+    assert [(x.value, x.half, x.flat, x.value_confidence) for x in d] == [(6, "left", True, 1.0),
+                                                                         (2, "right", True, 1.0)]

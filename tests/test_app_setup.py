@@ -1,0 +1,94 @@
+"""The app learns the board at set-up and never deadlocks there (B3, issue 9): a set-up board
+it reads otherwise is shown to the players (``setup_checked``, not ok), and their ACCEPT lets
+the table go on, learning the board as they confirmed it."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+from gpiozero.pins.mock import MockFactory
+
+from tavli_pi.app import TableApp
+from tavli_pi.config import parse_config
+from tavli_pi.referee.events import SetupChecked
+from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.rules.position import Position
+from tavli_pi.sim.camera import SimCamera
+from tavli_pi.sim.drive import drive
+from tavli_pi.sim.render import render
+from tavli_pi.sim.scene import scene_from_position
+from tavli_pi.sim.script import Moment
+from tavli_pi.vision.camera import Frame
+
+from tests.test_app import config
+
+#: the start with one White checker missing from the 13-point: what vision reads when it
+#: cannot see one checker of a board the players did set up right
+START = Position.start()
+SHORT = Position.from_counts({24: 2, 13: 4, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+
+
+def corners_config(tmp_path: Path) -> str:
+    """What an installation gives the app: the field's corners, no calibration file."""
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in render(scene_from_position(Position.start())).truth.corners)
+    return f"[camera]\ncorners = '{corners}'\n" + config(tmp_path)
+
+
+def test_the_app_learns_a_clear_start_board_itself(tmp_path: Path) -> None:
+    cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
+    cam = SimCamera([(scene_from_position(Position.start()), 3)], fps=10.0)
+    with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+        app.run()
+        assert [e.kind for e in app.events] == ["setup_checked", "game_started"]
+        assert nth_ok(app) and app.referee.blind == ()
+        assert any(w.startswith("calibrated on frame 0") for w in app.wired)
+
+
+def next_frame(cam: SimCamera) -> Frame:
+    frame = cam.read()
+    assert frame is not None
+    return frame
+
+
+def nth_ok(app: TableApp) -> bool:
+    return all(e.ok for e in app.events if isinstance(e, SetupChecked))
+
+
+def test_a_board_read_otherwise_asks_the_players_and_accept_goes_on(tmp_path: Path) -> None:
+    cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
+    cam = SimCamera([(scene_from_position(SHORT), 6)], fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "calibration waits ...": the event says it to the players
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            first = app.process(next_frame(cam))
+            asked = [e for e in first if isinstance(e, SetupChecked)]
+            assert len(asked) == 1 and not asked[0].ok and "ACCEPT" in asked[0].message
+            assert "point 13" in " ".join(asked[0].problems)
+            assert app.referee.phase == "setup" and app.referee.state.setup_wrong
+            assert app.process(next_frame(cam)) == []  # asked once, not on every frame
+            app.submit(PlayerInput(Action.ACCEPT, None, source="touch"))
+            got = app.process(next_frame(cam))
+            assert [e.kind for e in got] == ["setup_checked", "game_started"]
+            assert got[0].extra.get("confirmed") is True and app.referee.phase == "opening"
+            assert any("confirmed by the players" in w for w in app.wired)
+
+
+def test_scripted_players_confirm_the_set_up_when_asked(tmp_path: Path) -> None:
+    cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
+    # the players set up the start (the script's truth); the camera sees one checker short
+    moments = [Moment(START) for _ in range(4)]
+    cam = SimCamera([(scene_from_position(SHORT), 4)], fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            kinds = [k for s in drive(app, cam, moments, confirm_setup=True) for k in s.kinds]
+    assert kinds == ["setup_checked", "setup_checked", "game_started"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cam = SimCamera([(scene_from_position(SHORT), 4)], fps=10.0)
+        cfg2 = parse_config(corners_config(tmp_path / "b"), str(tmp_path / "t2.toml"))
+        (tmp_path / "b").mkdir()
+        with TableApp(cfg2, camera=cam, pin_factory=MockFactory()) as app:
+            kinds = [k for s in drive(app, cam, moments) for k in s.kinds]
+    assert kinds == ["setup_checked"]  # nobody confirms: the referee keeps waiting, and says why once
