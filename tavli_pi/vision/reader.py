@@ -188,7 +188,7 @@ class BoardReader:
         marks.append(("hand", clock()))
         # what every point's reading shares: the gradient scale and the change from the set-up board
         setup = setup_view(canon, lay, cal)
-        key = (g.scale, setup.typical if setup is not None else 0.0)
+        key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
         if kept is None:
             self.last_kind, self.last_reread = "full", 24
             cols: list[int] = []
@@ -278,13 +278,13 @@ def bar_sites(sites: Sequence[Site], cols: Sequence[int]) -> list[Site]:
     return [s for s, c in zip(sites, cols) if c >= 24]
 
 
-#: what all points' readings share: (gradient scale, typical change from the set-up board)
-_Key = tuple[float, float]
+#: what all points' readings share: (gradient scale, typical change from the set-up board, brightness match)
+_Key = tuple[float, ...]
 
 
 class _Spots:
     """Each point's last reading (untempered evidence, checker sites, pin) and the view and
-    shared values (``_Key``: the gradient scale, the typical change from the set-up board) it
+    shared values (``_Key``: the gradient scale, the typical change from and brightness match to the set-up board) it
     was read from."""
 
     def __init__(self) -> None:

@@ -185,6 +185,8 @@ N_SETUP = ck.N_FEATURES + 6
 #: value then serves every point of a frame, read together or (the incremental reader) at
 #: different frames, and the reader reads them all again when it moves a step
 TYPICAL_STEP = 0.05
+#: and so is the brightness match to the set-up board, per channel, to steps of this size
+GAIN_STEP = 0.01
 
 
 class SetupView(NamedTuple):
@@ -192,7 +194,7 @@ class SetupView(NamedTuple):
 
     background: np.ndarray
     diff: np.ndarray  # per pixel, the largest channel change after matching the brightness
-    gain: np.ndarray  # the brightness match per channel (set-up / now)
+    gain: np.ndarray  # the brightness match per channel (set-up / now), to GAIN_STEP
     typical: float  # log(1 + the median change over the field), to TYPICAL_STEP
 
 
@@ -210,6 +212,7 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
     if len(now) == 0:
         return None
     gain = np.clip((np.median(then, axis=0) + 1.0) / (np.median(now, axis=0) + 1.0), 0.5, 2.0)
+    gain = (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
     diff = np.abs(small * gain - bg).max(axis=2)
     typical = round(float(np.log1p(np.median(diff[y0:y1, x0:x1]))) / TYPICAL_STEP) * TYPICAL_STEP
     return SetupView(bg, diff, gain, typical)
