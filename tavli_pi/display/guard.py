@@ -113,6 +113,16 @@ _JSON_TYPE: dict[type, str] = {int: "a number", float: "a number", bool: "true/f
 class Decision:
     action: str
     pin: str
+    #: with action "roll": the roll the players entered, as two digits (53: 5-3; E2)
+    roll: int = 0
+
+
+def parse_roll(value: object) -> int:
+    """``"53"`` (or 53) -> 53: two dice 1-6; else BadInput saying what to send."""
+    text = value if isinstance(value, str) else str(value) if isinstance(value, int) and not isinstance(value, bool) else ""
+    if len(text) != 2 or not all(c in "123456" for c in text):
+        raise BadInput(400, 'send the roll as its two dice, 1 to 6 each: "roll": "53" for 5-3')
+    return int(text)
 
 
 def parse_decision(body: object, actions: Iterable[str]) -> Decision:
@@ -134,4 +144,4 @@ def parse_decision(body: object, actions: Iterable[str]) -> Decision:
         )
     if len(pin) > MAX_PIN_CHARS:
         raise BadInput(400, f"the PIN is too long (over {MAX_PIN_CHARS} characters): send the table PIN")
-    return Decision(action, pin)
+    return Decision(action, pin, parse_roll(body.get("roll")) if action == "roll" else 0)

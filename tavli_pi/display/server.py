@@ -53,7 +53,7 @@ __all__ = ["DisplayServer", "TOUCH_ACTIONS", "CSRF_HEADER", "MAX_BODY_BYTES"]
 
 #: The decisions the page may send (the GPIO buttons' set).
 TOUCH_ACTIONS: frozenset[Action] = frozenset(
-    {Action.ACCEPT, Action.CORRECT, Action.DOUBLE, Action.TAKE, Action.PASS}
+    {Action.ACCEPT, Action.CORRECT, Action.DOUBLE, Action.TAKE, Action.PASS, Action.ROLL}
 )
 
 #: The header that carries the page's CSRF token back with each decision.
@@ -384,7 +384,7 @@ class DisplayServer(EventSink):
         self._guard.succeeded(client)
         action = Action(decision.action)
         if self._on_input is not None:
-            self._on_input(PlayerInput(action, None, source="touch"))
+            self._on_input(PlayerInput(action, None, decision.roll, source="touch"))
         return web.json_response({"ok": True, "action": action.value})
 
     async def _checked(self, request: web.Request) -> Decision:

@@ -33,6 +33,7 @@ VERDICT_STYLE: dict[str, str] = {
     "illegal_play": "illegal",
     "roll_void": "warn",
     "clear_view_needed": "warn",
+    "roll_needed": "warn",
     "board_out_of_sync": "warn",
     "board_resynced": "ok",
     "board_adopted": "ok",
@@ -47,6 +48,7 @@ _DEFAULT_TEXT: dict[str, str] = {
     "illegal_play": "Illegal play",
     "roll_void": "Reroll",
     "clear_view_needed": "Clear the view",
+    "roll_needed": "Enter the roll",
     "board_out_of_sync": "The board differs from the last known position: restore it, or both players confirm",
     "board_resynced": "Board restored",
     "board_adopted": "Board confirmed by both players",
@@ -173,7 +175,9 @@ def view_of(event: Event, seq: int, history: TableHistory | None = None) -> dict
         "decisions": [d for d in DECISIONS_BY_PHASE.get(st.phase, ())
                       if st.tavli is None or d not in ("double", "take", "pass")]
         # a set-up the referee reads otherwise: the players confirm it is set up (B3, never a deadlock)
-        + (["accept"] if st.phase == "setup" and st.setup_wrong else []),
+        + (["accept"] if st.phase == "setup" and st.setup_wrong else [])
+        # dice the camera cannot read, or read without certainty: the players enter the roll (E2)
+        + (["roll"] if st.last_verdict == "enter the roll" else []),
         "game": history.game_number if history is not None else st.game_number,
         "moves": history.moves_json() if history is not None else [],
         "last_play": None if history is None or history.last_play is None else history.last_play.to_json(),

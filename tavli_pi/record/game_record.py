@@ -289,7 +289,7 @@ class RecordBuilder:
         return MatchRecord(self._header, tuple(games), self._finished)
 
 
-_IGNORED = frozenset({"setup_checked", "roll_accepted", "roll_void", "clear_view_needed",
+_IGNORED = frozenset({"setup_checked", "roll_accepted", "roll_void", "roll_needed", "clear_view_needed",
                       "clock_reading", "board_out_of_sync", "board_resynced"})
 
 

@@ -37,6 +37,17 @@ def test_origin_rules() -> None:
     assert not P.origin_ok("null", "http", "192.168.1.20:8080")
 
 
+def test_an_entered_roll_is_two_dice() -> None:
+    acts = ("roll", "accept")
+    assert parse_decision({"action": "roll", "pin": "1", "roll": "53"}, acts).roll == 53
+    assert parse_decision({"action": "roll", "pin": "1", "roll": 62}, acts).roll == 62
+    assert parse_decision({"action": "accept", "pin": "1", "roll": "x"}, acts).roll == 0  # only with "roll"
+    for bad in ("73", "5", "530", None, True, 5.3, "5-3", [5, 3]):
+        with pytest.raises(BadInput) as e:
+            parse_decision({"action": "roll", "pin": "1", "roll": bad}, acts)
+        assert e.value.status == 400 and '"roll": "53"' in str(e.value), bad
+
+
 def test_decisions() -> None:
     d = parse_decision({"action": "double", "pin": "0123"}, ACTIONS)
     assert (d.action, d.pin) == ("double", "0123")

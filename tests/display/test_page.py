@@ -152,6 +152,38 @@ def test_buttons_send_decisions_with_the_pin_and_the_pages_token(browser: Any, s
     assert got == [PlayerInput(Action.CORRECT, None, source="touch")]
 
 
+def test_the_players_enter_a_roll_the_camera_cannot_read(browser: Any, served: Any) -> None:
+    """roll_needed (dice too small to read, or read without certainty): the page offers two dice
+    and sends the roll with the PIN as Action.ROLL; otherwise the dice pickers are hidden."""
+    from tavli_pi.referee import events as E
+    from tavli_pi.rules.position import Side
+
+    from .helpers import state
+
+    srv, got = served
+    srv.handle(illegal())
+    browser.get(srv.url)
+    wait = WebDriverWait(browser, 15)
+    wait.until(lambda b: _text(b, "verdict").startswith("Illegal"))
+    assert not browser.find_element(By.ID, "roll-entry").is_displayed()
+    srv.handle(E.RollNeeded(at=3.0, state=state(phase="awaiting_roll", last_verdict="enter the roll"),
+                            side=Side.BLACK, reason="too small to read (8 px, need 12)",
+                            message="The camera sees the dice but cannot read them: Black, enter your roll."))
+    wait.until(lambda b: b.find_element(By.ID, "roll-entry").is_displayed())
+    due = [b.get_attribute("data-action") for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.due")]
+    assert "roll" in due
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element(By.ID, "die-a")).select_by_visible_text("5")
+    Select(browser.find_element(By.ID, "die-b")).select_by_visible_text("3")
+    pin = browser.find_element(By.ID, "pin")
+    pin.clear()
+    pin.send_keys("2468")
+    browser.find_element(By.CSS_SELECTOR, "button[data-action='roll']").click()
+    wait.until(lambda b: _text(b, "input-status") == "sent: roll")
+    assert got == [PlayerInput(Action.ROLL, None, 53, source="touch")]
+
+
 def test_a_page_of_another_origin_cannot_post_decisions(browser: Any, served: Any) -> None:
     """A page served from elsewhere (here 'localhost', a different origin) posts as an attacker would."""
     srv, got = served

@@ -207,6 +207,7 @@ function render(v) {
   $("xgid").textContent = v.xgid;
   const due = new Set(v.decisions || []);
   document.querySelectorAll("#decisions button").forEach((b) => b.classList.toggle("due", due.has(b.dataset.action)));
+  $("roll-entry").hidden = !due.has("roll"); // the dice pickers only while the referee asks for the roll
   renderMoves(v);
   drawBoard(v);
 }
@@ -219,7 +220,8 @@ async function decide(action) {
     const res = await fetch("/api/input", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Tavli-CSRF": CSRF },
-      body: JSON.stringify({ action, pin }),
+      // "roll": the two dice the players read (at the opening roll White's die first)
+      body: JSON.stringify(action === "roll" ? { action, pin, roll: $("die-a").value + $("die-b").value } : { action, pin }),
     });
     const body = await res.json();
     status.textContent = body.ok ? `sent: ${body.action}` : body.error;
