@@ -84,19 +84,28 @@ def run_length(profile: np.ndarray, *, lead: int, max_gap: int = 2, floor: float
     dev = np.linalg.norm(profile - bg, axis=1)
     noise = float(np.median(np.abs(np.linalg.norm(far - bg, axis=1))))
     thresh = max(floor, 4.0 * noise + 8.0)
-    occupied = dev > thresh
-    start = next((i for i in range(min(lead, n)) if occupied[i]), None)
-    if start is None:
+    run = _run(dev > thresh, lead, max_gap)
+    if run is None:
         return 0, 0.0
+    start, end = run
+    return end + 1, float(dev[start : end + 1].mean())
+
+
+def _run(occupied: np.ndarray, lead: int, max_gap: int) -> tuple[int, int] | None:
+    """(first, last) row of the run of occupied rows that starts within the first ``lead`` rows,
+    gaps of up to ``max_gap`` rows bridged; None when none starts there."""
+    start = next((i for i in range(min(lead, len(occupied))) if occupied[i]), None)
+    if start is None:
+        return None
     end, gap = start, 0
-    for i in range(start, n):
+    for i in range(start, len(occupied)):
         if occupied[i]:
             end, gap = i, 0
         else:
             gap += 1
             if gap > max_gap:
                 break
-    return end + 1, float(dev[start : end + 1].mean())
+    return start, end
 
 
 def _pitch_from_rims(profile: np.ndarray, length: int, guess: float) -> float:
@@ -127,18 +136,10 @@ def _pitch_from_rims(profile: np.ndarray, length: int, guess: float) -> float:
 def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int) -> tuple[int, float]:
     """How far rows changed from the empty tray (``change`` per row, from the tray's end) reach
     from its start: (index after the run, the run's mean change); (0, 0) when nothing there changed."""
-    occupied = change > threshold
-    start = next((i for i in range(min(lead, len(change))) if occupied[i]), None)
-    if start is None:
+    run = _run(change > threshold, lead, max_gap)
+    if run is None:
         return 0, 0.0
-    end, gap = start, 0
-    for i in range(start, len(change)):
-        if occupied[i]:
-            end, gap = i, 0
-        else:
-            gap += 1
-            if gap > max_gap:
-                break
+    start, end = run
     # the run's far end fades through the last checker's rim and shadow: it ends where the change
     # falls below TAIL of the run's own level (on a light tray dark checkers change less than light)
     level = float(np.median(change[start : end + 1]))

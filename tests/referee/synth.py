@@ -196,3 +196,16 @@ def nth(events: Sequence[Event], index: int, cls: type[E]) -> E:
     e = events[index]
     assert isinstance(e, cls), f"event #{index} is {e.kind}, not {cls.kind}"
     return e
+
+
+def opened(t: Table) -> Referee:
+    """Set up, White opens 3-1 with 8/5 6/5: Black is to roll. Returns ``t``'s referee."""
+    from tavli_pi.rules.moves import apply_play, parse_play
+
+    t.setup()
+    opening = (die(3, "right"), die(1, "left"))
+    t.throw(Position.start(), opening)
+    ref = t.referee
+    t.move_and_pick_up(ref.before, apply_play(ref.before, parse_play(ref.before, "8/5 6/5")), opening)
+    assert ref.phase == "awaiting_roll" and ref.position.turn is Side.BLACK
+    return ref

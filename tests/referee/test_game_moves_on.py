@@ -13,6 +13,7 @@ from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import CountEvidence, Observation
 
 from .synth import Table, die, kinds, nth
+from .synth import opened as opened_on
 
 START = Position.start()
 
@@ -40,12 +41,7 @@ class OneSpotOff(Table):
 
 def opened() -> Table:
     t = Table(Referee())
-    t.setup()
-    t.throw(START, (die(3, "right"), die(1, "left")))
-    ref = t.referee
-    legal = apply_play(ref.before, parse_play(ref.before, "8/5 6/5"))
-    t.move_and_pick_up(ref.before, legal, (die(3, "right"), die(1, "left")))
-    assert ref.phase == "awaiting_roll" and ref.position.turn is Side.BLACK
+    opened_on(t)
     return t
 
 

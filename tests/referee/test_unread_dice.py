@@ -14,7 +14,7 @@ from tavli_pi.rules.moves import apply_play, parse_play
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading
 
-from .synth import Table, die, kinds, nth
+from .synth import Table, die, kinds, nth, opened
 
 START = Position.start()
 
@@ -63,12 +63,7 @@ def test_one_opening_die_found_the_other_is_in_the_other_half_E1() -> None:
 
 def test_an_entered_roll_is_judged_like_a_read_one_and_an_illegal_play_caught_E2_E8() -> None:
     t = Table(Referee())
-    t.setup()
-    t.throw(START, (die(3, "right"), die(1, "left")))
-    ref = t.referee
-    legal = apply_play(ref.before, parse_play(ref.before, "8/5 6/5"))
-    t.move_and_pick_up(ref.before, legal, (die(3, "right"), die(1, "left")))
-    assert ref.phase == "awaiting_roll" and ref.position.turn is Side.BLACK
+    ref = opened(t)
     ev = t.throw(ref.position, (tiny("left"), tiny("left")), settled=3)
     assert kinds(ev) == ["roll_needed"] and nth(ev, 0, RollNeeded).side is Side.BLACK
     ev = enter(t, 64)
@@ -86,11 +81,7 @@ def test_an_entered_roll_is_judged_like_a_read_one_and_an_illegal_play_caught_E2
 
 def test_an_entered_roll_in_the_wrong_half_is_void_E3() -> None:
     t = Table(Referee())
-    t.setup()
-    t.throw(START, (die(3, "right"), die(1, "left")))
-    ref = t.referee
-    legal = apply_play(ref.before, parse_play(ref.before, "8/5 6/5"))
-    t.move_and_pick_up(ref.before, legal, (die(3, "right"), die(1, "left")))
+    ref = opened(t)
     t.throw(ref.position, (tiny("right"), tiny("right")), settled=3)  # Black rolled into White's half
     ev = enter(t, 42)
     assert kinds(ev) == ["roll_void"] and ev[0].rule == "E3"
@@ -111,21 +102,11 @@ def test_entered_dice_take_the_values_and_a_missing_die_its_half() -> None:
                                                                          (2, "right", True, 1.0)]
 
 
-def _black_to_roll(t: Table) -> Referee:
-    t.setup()
-    t.throw(START, (die(3, "right"), die(1, "left")))
-    ref = t.referee
-    t.move_and_pick_up(ref.before, apply_play(ref.before, parse_play(ref.before, "8/5 6/5")),
-                       (die(3, "right"), die(1, "left")))
-    assert ref.phase == "awaiting_roll" and ref.position.turn is Side.BLACK
-    return ref
-
-
 def test_dice_read_without_certainty_are_asked_for_before_a_legal_play_of_another_roll_is_called_E2() -> None:
     # a 6 read as a 4 at 0.85 (the 60 real-like games' two false calls): the play 24/18 13/11 is
     # illegal for 4-2 but legal for 6-2, so the referee asks for the roll instead of calling it
     t = Table(Referee())
-    ref = _black_to_roll(t)
+    ref = opened(t)
     unsure = (die(4, "left", confidence=0.85), die(2, "left", confidence=0.85))
     t.throw(ref.position, unsure)
     assert ref.dice == (4, 2)
@@ -140,13 +121,13 @@ def test_dice_read_without_certainty_are_asked_for_before_a_legal_play_of_anothe
 
 def test_sure_dice_or_a_play_no_roll_allows_are_still_called_illegal_E8() -> None:
     t = Table(Referee())
-    ref = _black_to_roll(t)
+    ref = opened(t)
     sure = (die(4, "left"), die(2, "left"))  # 0.95: sure of the 4-2
     t.throw(ref.position, sure)
     played = apply_play(ref.before, parse_play(ref.before, "24/18 13/11"))
     assert kinds(t.move_and_pick_up(ref.before, played, sure)) == ["illegal_play"]
     t2 = Table(Referee())
-    ref2 = _black_to_roll(t2)
+    ref2 = opened(t2)
     unsure = (die(4, "left", confidence=0.85), die(2, "left", confidence=0.85))
     t2.throw(ref2.position, unsure)
     # 24/23 6/5 plays two 1s, and 1-1 must play four: no roll allows it
