@@ -300,9 +300,8 @@ class IllegalPlayResolved(Event):
 @_register
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RollNeeded(Event):
-    """The players must enter the roll (``Action.ROLL``): the dice lie still but the camera cannot
-    read them (too small), or it read them without certainty and the play fits another roll
-    (no illegal call is made on such dice). ``side`` is the roller (None at the opening roll: both dice)."""
+    """The dice lie still but the camera cannot read them (too small): the players enter the
+    roll (``Action.ROLL``). ``side`` is the roller (None at the opening roll: both dice)."""
 
     kind: ClassVar[str] = "roll_needed"
     side: Side | None

@@ -467,8 +467,7 @@ class Referee:
                 f"{_name(winner)}, roll both dice for the first play.",
             )
             return
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
-                         sure=min(d.value_confidence for d in dice))
+        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice))
         self.last_verdict = f"{_name(winner)} starts"
         self._emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
@@ -504,46 +503,6 @@ class Referee:
                        "on the table's page.")
         return getattr(self, "_unread_roll", None) is not None
 
-    def _doubt_roll(self, observed: GamePosition) -> bool:
-        """Before an illegal call on dice vision read without certainty (under ``illegal_confidence``):
-        when the board is a legal play of another roll, the dice may be misread (a 6 read as a 4),
-        not the play. The players are asked to enter the roll (Action.ROLL) and the play is judged
-        against it; no illegal call is made meanwhile. True while that question stands."""
-        if getattr(self, "_roll_doubted", False):
-            return True
-        if getattr(self, "_roll_sure", 1.0) >= self.settings.illegal_confidence or not self.dice:
-            return False
-        played = observed.layout_key()
-        fits = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1) if (a, b) != tuple(self.dice)
-                and any(e.position.layout_key() == played for e in self.game.ends(self.before, (a, b)))]
-        if not fits:
-            return False
-        self._roll_doubted = True
-        side = self.before.turn
-        d = self.dice
-        self.last_verdict = "enter the roll"
-        self._emit(ev.RollNeeded, side=side, rule="E2",
-                   reason=f"the dice were read {d[0]}-{d[1]} without certainty, and the play is legal for "
-                   + ", ".join(f"{a}-{b}" for a, b in fits[:3]) + (" ..." if len(fits) > 3 else ""),
-                   message=f"The dice were read {d[0]}-{d[1]}, but not surely, and the play does not fit that "
-                   f"roll: {_name(side)}, enter your roll on the table's page.")
-        return True
-
-    def _corrected_roll(self, values: tuple[int, int]) -> None:
-        """The players entered the roll the referee doubted (``_doubt_roll``): the turn's play is
-        judged against it (E2), from the same frames."""
-        a, b = max(values), min(values)
-        side = self.before.turn
-        self._roll_doubted, self._roll_sure = False, 1.0
-        self.dice = (a, b)
-        self.results = self.game.ends(self.before, (a, b))
-        self.last_verdict = f"{_name(side)} rolled {a}-{b}"
-        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
-                   message=f"{_name(side)} rolled {a}-{b} (entered by the players).")
-        self._after_roll_accepted()
-        if self.phase is Phase.JUDGING:
-            self._try_judge()
-
     def _entered_roll(self, inp: PlayerInput) -> None:
         """Action.ROLL: the players enter the roll the camera could not read; it is judged as if
         read (E1, E2; the halves the dice lie in still void a roll, E3)."""
@@ -551,9 +510,6 @@ class Referee:
         a, b = divmod(inp.level, 10)
         if not (1 <= a <= 6 and 1 <= b <= 6):
             self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
-            return
-        if getattr(self, "_roll_doubted", False) and self.phase in (Phase.ROLLED, Phase.JUDGING):
-            self._corrected_roll((a, b))
             return
         if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
             self._refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
@@ -600,16 +556,12 @@ class Referee:
             )
             return
         values = sorted((d.value for d in dice), reverse=True)
-        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
-                         sure=min(d.value_confidence for d in dice))
+        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice))
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
         self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
         self._after_roll_accepted()
 
-    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False, sure: float = 1.0) -> None:
-        #: how sure vision was of the dice's values (1.0: entered by the players); see _doubt_roll
-        self._roll_sure = sure
-        self._roll_doubted = False
+    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False) -> None:
         self._dice_gone = 0
         self._small_dice = small
         self.dice = dice
@@ -730,7 +682,7 @@ class Referee:
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
                 self.sync.lose(v.result, roll_seen=True, why=why)
-            elif not self._doubt_roll(v.result):
+            else:
                 self._illegal(v.result)
         elif self._stands_by_next_roll(v.reading, len(frames)):
             assert v.reading is not None

@@ -100,36 +100,3 @@ def test_entered_dice_take_the_values_and_a_missing_die_its_half() -> None:
     d = entered_dice([tiny("left")], (6, 2), halves=("left", "right"))
     assert [(x.value, x.half, x.flat, x.value_confidence) for x in d] == [(6, "left", True, 1.0),
                                                                          (2, "right", True, 1.0)]
-
-
-def test_dice_read_without_certainty_are_asked_for_before_a_legal_play_of_another_roll_is_called_E2() -> None:
-    # a 6 read as a 4 at 0.85 (the 60 real-like games' two false calls): the play 24/18 13/11 is
-    # illegal for 4-2 but legal for 6-2, so the referee asks for the roll instead of calling it
-    t = Table(Referee())
-    ref = opened(t)
-    unsure = (die(4, "left", confidence=0.85), die(2, "left", confidence=0.85))
-    t.throw(ref.position, unsure)
-    assert ref.dice == (4, 2)
-    played = apply_play(ref.before, parse_play(ref.before, "24/18 13/11"))
-    ev = t.move_and_pick_up(ref.before, played, unsure)
-    assert "illegal_play" not in kinds(ev) and "roll_needed" in kinds(ev)
-    ask = next(e for e in ev if isinstance(e, RollNeeded))
-    assert ask.side is Side.BLACK and "6-2" in ask.reason
-    ev = enter(t, 62)
-    assert kinds(ev)[:2] == ["roll_accepted", "play_accepted"] and ref.position.turn is Side.WHITE
-
-
-def test_sure_dice_or_a_play_no_roll_allows_are_still_called_illegal_E8() -> None:
-    t = Table(Referee())
-    ref = opened(t)
-    sure = (die(4, "left"), die(2, "left"))  # 0.95: sure of the 4-2
-    t.throw(ref.position, sure)
-    played = apply_play(ref.before, parse_play(ref.before, "24/18 13/11"))
-    assert kinds(t.move_and_pick_up(ref.before, played, sure)) == ["illegal_play"]
-    t2 = Table(Referee())
-    ref2 = opened(t2)
-    unsure = (die(4, "left", confidence=0.85), die(2, "left", confidence=0.85))
-    t2.throw(ref2.position, unsure)
-    # 24/23 6/5 plays two 1s, and 1-1 must play four: no roll allows it
-    nothing = apply_play(ref2.before, parse_play(ref2.before, "24/23 6/5"))
-    assert kinds(t2.move_and_pick_up(ref2.before, nothing, unsure)) == ["illegal_play"]
