@@ -206,13 +206,16 @@ class BoardReader:
             spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, key))
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
-        diff = Difference(canon, self._background, lay) if self._background is not None else None
+        # the frame against the board learnt at set-up: made only when the trays are read again
+        # or a die is found (vet_dice looks at it only then)
+        diff: Difference | None = None
         if kept is not None and not (
                 self._feet is not None and self._feet.trays_changed(changed_pixels(view, kept.tray_view))):
             tray, tray_view = kept.tray, kept.tray_view
         else:
+            diff = Difference(canon, self._background, lay) if self._background is not None else None
             tray, tray_view = tray_evidence(canon, lay, cal, diff), view
-        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=diff is not None)
+        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=self._background is not None)
         if kept is None:
             spots.ring = first_rings(g, integral, cal)
         elif again:
@@ -231,7 +234,10 @@ class BoardReader:
         if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
-        dice = vet_dice(find_dice(canon, lay, cal, disc_sites, hand_mask, image), cal, diff)
+        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
+        if found and diff is None and self._background is not None:
+            diff = Difference(canon, self._background, lay)
+        dice = vet_dice(found, cal, diff)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
         marks.append(("dice", clock()))
