@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.moves import PlayResult, legal_results
@@ -25,7 +25,7 @@ from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.scoring import game_winner
 from tavli_pi.rules.tavli_position import TavliPosition
 
-__all__ = ["ScriptDie", "Moment", "ScriptWriter", "demo_match", "random_game", "runner_bot"]
+__all__ = ["ScriptDie", "Moment", "MomentWriter", "ScriptWriter", "demo_match", "random_game", "runner_bot"]
 
 Half = Literal["left", "right", "bar", "outside"]
 Pose = Literal["flat", "cocked", "leaning", "on_checker"]
@@ -75,22 +75,21 @@ def first_bot(pos: Position, results: tuple[PlayResult, ...]) -> PlayResult:
     return results[0]
 
 
-class ScriptWriter:
-    """Writes moments while keeping the true position by the rules."""
+P = TypeVar("P", bound="Position | TavliPosition")
 
-    def __init__(self, *, light_is_white: bool = True) -> None:
-        self.light_is_white = light_is_white
+
+class MomentWriter(Generic[P]):
+    """What every script writer shares: the moments written so far, the true position, and the
+    inputs that the next moment carries."""
+
+    def __init__(self, start: P) -> None:
         self.moments: list[Moment] = []
-        self.position = Position.start()
+        self.position: P = start
         self._pending: list[PlayerInput] = []
 
-    def half(self, side: Side) -> Half:
-        light = Side.WHITE if self.light_is_white else Side.BLACK
-        return "right" if side is light else "left"
-
     def _add(self, n: int = 1, *, dice: tuple[ScriptDie, ...] = (), hand: bool = False,
-             position: Position | None = None, note: str = "", expect: tuple[str, ...] = ()) -> None:
-        pos = position or self.position
+             position: P | None = None, note: str = "", expect: tuple[str, ...] = ()) -> None:
+        pos = position if position is not None else self.position
         for i in range(n):
             inputs = tuple(self._pending) if i == 0 else ()
             if i == 0:
@@ -102,6 +101,31 @@ class ScriptWriter:
         """A decision, seen with the next frame (one still frame shows it)."""
         self._pending.append(PlayerInput(action, side, level, source="touch"))
         self._add(1, note=note, expect=expect)
+
+    def illegal_then_correct(self, dice: tuple[ScriptDie, ...], bad: P, good: P, *,
+                             note: str = "an illegal play") -> None:
+        """An illegal play left standing, pointed out, the opponent demands a legal one (E8), corrected."""
+        mover = self.position.turn
+        self._add(1, dice=dice, hand=True, position=bad, note=note)
+        self._add(1, dice=dice, position=bad)
+        self._add(1, position=bad, expect=("illegal_play",))
+        self._pending.append(PlayerInput(Action.CORRECT, mover.other, source="button"))
+        self._add(1, position=bad, note="the opponent demands a legal play (E8)", expect=("correction_demanded",))
+        self._add(1, hand=True, position=good, note="corrected")
+        self._add(2, position=good, expect=("illegal_play_resolved",))
+        self.position = good.with_turn(mover.other)  # type: ignore[assignment]
+
+
+class ScriptWriter(MomentWriter[Position]):
+    """Writes moments while keeping the true position by the rules."""
+
+    def __init__(self, *, light_is_white: bool = True) -> None:
+        super().__init__(Position.start())
+        self.light_is_white = light_is_white
+
+    def half(self, side: Side) -> Half:
+        light = Side.WHITE if self.light_is_white else Side.BLACK
+        return "right" if side is light else "left"
 
     def _dice(self, side: Side, values: tuple[int, int], *, pose: tuple[Pose, Pose] = ("flat", "flat"),
               moving: bool = False) -> tuple[ScriptDie, ...]:
@@ -158,17 +182,6 @@ class ScriptWriter:
             self._add(1, position=after, expect=("play_accepted",))
         self.position = after.with_turn(before.turn.other)
         return after
-
-    def illegal_then_correct(self, dice: tuple[ScriptDie, ...], bad: Position, good: Position) -> None:
-        mover = self.position.turn
-        self._add(1, dice=dice, hand=True, position=bad, note="an illegal play")
-        self._add(1, dice=dice, position=bad)
-        self._add(1, position=bad, expect=("illegal_play",))
-        self._pending.append(PlayerInput(Action.CORRECT, mover.other, source="button"))
-        self._add(1, position=bad, note="the opponent demands a legal play (E8)", expect=("correction_demanded",))
-        self._add(1, hand=True, position=good, note="corrected")
-        self._add(2, position=good, expect=("illegal_play_resolved",))
-        self.position = good.with_turn(mover.other)
 
     def game_over(self) -> Side | None:
         return game_winner(self.position)

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.inputs import Action
 from tavli_pi.rules.games import End, GamePosition, game_result, legal_ends, start_position
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.tavli_position import TavliPosition, own_to_physical
 from tavli_pi.rules.tavli_settings import MatchSettings, TavliSettings, Variant
-from tavli_pi.sim.script import SETTLED, Half, Moment, ScriptDie
+from tavli_pi.sim.script import SETTLED, Half, Moment, MomentWriter, ScriptDie
 
 __all__ = ["TavliScriptWriter", "demo_tavli_match", "DEMO_MATCH"]
 
@@ -31,35 +31,20 @@ DEMO_MATCH = MatchSettings(match_length=3)
 Pick = Callable[[GamePosition, tuple[End, ...]], End]
 
 
-class TavliScriptWriter:
+class TavliScriptWriter(MomentWriter[GamePosition]):
     """Writes moments for a tavli match while keeping the true position by the rules."""
 
     def __init__(self, match: MatchSettings = DEMO_MATCH, settings: TavliSettings | None = None) -> None:
+        super().__init__(Position.start())
         self.match = match
         self.settings = settings or TavliSettings()
-        self.moments: list[Moment] = []
         self.variant = Variant.PORTES
-        self.position: GamePosition = Position.start()
-        self._pending: list[PlayerInput] = []
         #: still frames a roll lies before the roller moves (the referee needs 2 alike, E2)
         self.settled = 2
 
     @staticmethod
     def half(side: Side) -> Half:
         return "right" if side is Side.WHITE else "left"
-
-    def _add(self, n: int = 1, *, dice: tuple[ScriptDie, ...] = (), hand: bool = False,
-             position: GamePosition | None = None, note: str = "", expect: tuple[str, ...] = ()) -> None:
-        pos = position if position is not None else self.position
-        for i in range(n):
-            inputs = tuple(self._pending) if i == 0 else ()
-            if i == 0:
-                self._pending.clear()
-            self.moments.append(Moment(pos, dice, hand, inputs, note if i == 0 else "", expect if i == n - 1 else ()))
-
-    def press(self, action: Action, side: Side | None = None, *, note: str = "", expect: tuple[str, ...] = ()) -> None:
-        self._pending.append(PlayerInput(action, side, 0, source="touch"))
-        self._add(1, note=note, expect=expect)
 
     def _dice(self, side: Side, values: tuple[int, int], *, moving: bool = False) -> tuple[ScriptDie, ...]:
         h = self.half(side)
@@ -106,18 +91,6 @@ class TavliScriptWriter:
         self._add(1, position=after, expect=expect)
         self.position = after.with_turn(before.turn.other)
         return after
-
-    def illegal_then_correct(self, dice: tuple[ScriptDie, ...], bad: GamePosition, good: GamePosition,
-                             *, note: str) -> None:
-        mover = self.position.turn
-        self._add(1, dice=dice, hand=True, position=bad, note=note)
-        self._add(1, dice=dice, position=bad)
-        self._add(1, position=bad, expect=("illegal_play",))
-        self._pending.append(PlayerInput(Action.CORRECT, mover.other, source="button"))
-        self._add(1, position=bad, note="the opponent demands a legal play (E8)", expect=("correction_demanded",))
-        self._add(1, hand=True, position=good, note="corrected")
-        self._add(2, position=good, expect=("illegal_play_resolved",))
-        self.position = good.with_turn(mover.other)
 
     def over(self) -> bool:
         return game_result(self.variant, self.position, self.settings, self.match) is not None
