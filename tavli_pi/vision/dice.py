@@ -43,7 +43,8 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.lie import cocked_confidence, die_outline
-from tavli_pi.vision.pips import PipReading, layout_error, read_face, read_pips
+from tavli_pi.vision.dice_vet import SURE_PX
+from tavli_pi.vision.pips import REGULAR, Face, PipReading, layout_error, read_face_evidence, read_pips
 from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
 
 __all__ = ["read_pips", "find_dice", "find_spots", "PipReading", "Spot"]
@@ -73,6 +74,15 @@ DOUBTFUL_SQUARE = 0.88
 DOUBTFUL_FILL = 0.3
 #: a face read this far (in outline lengths) from its outline's centre is not the die's face
 OFF_CENTRE = 0.15
+#: the most a die under ``SURE_PX`` is read at, unless the pips the search found are as many as
+#: the value read and the face is regular (two views of its pips agree, none hidden)
+SMALL_CONFIDENCE = 0.85
+
+
+def _regular(f: Face) -> bool:
+    """Whether a face read shows no pip where its value has none (a lone pip's grid is known in a
+    crop square to the die)."""
+    return f.hidden is not None and f.hidden <= REGULAR
 
 
 def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
@@ -315,25 +325,28 @@ class _Die(NamedTuple):
     confidence: float
     cocked: bool
     centre: tuple[float, float]  # canonical px: the top face's centre when it was read
+    regular: bool = False  # the face read shows no pip where its value has none (``pips.hidden_pips``)
 
 
 def _read(
     src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float
-) -> tuple[int, float, tuple[float, float]]:
+) -> tuple[int, float, tuple[float, float], bool]:
     """The top face's value and confidence, read in a crop square to the die (SPAN edges wide);
-    read again round the pips' centre when the crop was off it. Returns the face centre too."""
+    read again round the pips' centre when the crop was off it. Returns the face centre too, and
+    whether the face is regular (``_regular``)."""
     span = SPAN * side
     t = np.deg2rad(angle)
-    best = (0, 0.0, centre)
+    best = (0, 0.0, centre, False)
     at = centre
     for _ in range(2):
-        value, conf, fc = read_face(_crop(src, to_src, at, span, angle), aligned=True)
+        f = read_face_evidence(_crop(src, to_src, at, span, angle), aligned=True)
+        value, conf, fc = f.value, f.confidence, f.centre
         if value == 0 or fc is None:
             break
         fx, fy = (fc[0] - 0.5) * span, (fc[1] - 0.5) * span
         face = (at[0] + fx * np.cos(t) - fy * np.sin(t), at[1] + fx * np.sin(t) + fy * np.cos(t))
         if conf > best[1]:
-            best = (value, conf, face)
+            best = (value, conf, face, _regular(f))
         if np.hypot(fx, fy) < RECENTRE * side:
             break
         at = face
@@ -361,7 +374,7 @@ def _examine(
     outline shorter than any cocked die (``COCKED_LONG``) is no die at all
     (a numeral's loops on the doubling cube).
     """
-    value, conf, face = _read(src, to_src, centre, side, angle)
+    value, conf, face, regular = _read(src, to_src, centre, side, angle)
     o = die_outline(src, to_src, face if value else centre, side)
     if o is not None and o.aspect < 0.92:
         # an oblong outline: the top face may be the square at either end (a cocked die's
@@ -370,9 +383,9 @@ def _examine(
         for sign in (1.0, -1.0):
             k = sign * 0.5 * (o.long_ - short)
             end = (o.centre[0] + k * o.axis[0], o.centre[1] + k * o.axis[1])
-            v2, c2, f2 = _read(src, to_src, end, short, o.angle)
+            v2, c2, f2, r2 = _read(src, to_src, end, short, o.angle)
             if v2 and c2 > conf + 0.05:
-                value, conf, face = v2, c2, f2
+                value, conf, face, regular = v2, c2, f2, r2
         o = die_outline(src, to_src, face if value else centre, side)
     if o is not None:
         c = cocked_confidence(o)
@@ -384,11 +397,11 @@ def _examine(
             return _Die(value, c if value else 0.0, True, face if value else centre)
         if value == 0:
             return None
-        return _Die(value, conf * min(1.0, (1.0 - doubt) / 0.7), False, face)
+        return _Die(value, conf * min(1.0, (1.0 - doubt) / 0.7), False, face, regular)
     if value == 0:
         return None
     cocked = square is not None and square < 0.84
-    return _Die(value, conf * (0.5 if cocked else 1.0), cocked, face)
+    return _Die(value, conf * (0.5 if cocked else 1.0), cocked, face, regular)
 
 
 def find_dice(
@@ -529,7 +542,7 @@ def _find(
     taken: list[tuple[float, float]] = []
     default_side = 0.42 * pitch
 
-    def report(die: _Die, side: float) -> None:
+    def report(die: _Die, side: float, agreed: bool = False) -> None:
         bx, by = die.centre
         taken.append((bx, by))
         on_checker = any(
@@ -539,15 +552,19 @@ def _find(
         u, v = lay.to_uv(bx, by)
         ends = cal.to_image(np.asarray([[bx, by], [bx - side / 2, by], [bx + side / 2, by]], np.float32))
         xy = ends[0]
+        size = float(np.hypot(*(ends[2] - ends[1])))
+        conf = die.confidence
+        if size < SURE_PX and not agreed:
+            conf = min(conf, SMALL_CONFIDENCE)
         out.append(
             DieReading(
                 xy=(float(xy[0]), float(xy[1])),
                 value=int(die.value),
-                value_confidence=float(die.confidence),
+                value_confidence=float(conf),
                 flat=bool(not die.cocked and not on_checker),
                 on_checker=bool(on_checker),
                 half=lay.half_of(u, v),  # type: ignore[arg-type]
-                size_px=float(np.hypot(*(ends[2] - ends[1]))),
+                size_px=size,
             )
         )
 
@@ -600,7 +617,8 @@ def _find(
         if n_spots == 1 and die.confidence < 0.6:
             lone.append((die, side))  # one pip, read poorly: maybe one of a six's (step 2)
             continue
-        report(die, side)
+        # the search view's spots and the face read in the frame agree, and the face is regular
+        report(die, side, agreed=bool(die.regular and not die.cocked and n_spots == die.value))
     # 2. die bodies whose pips were missed (a small die's crowded six): first filled, unsmeared
     # blobs; then blobs a wood grain or a shadow spoils (ragged, grain lines that look like a
     # smear), taken only with a clear flat face square in its outline, and only the fullest
