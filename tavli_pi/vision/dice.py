@@ -421,20 +421,32 @@ def find_dice(
     from the frame itself (``fine_view``): a die of 12-16 canonical px has pips of
     2 px there, too small for the pip finder, or pips of a large photo lost to the
     canonical view's coarse sampling. Dice the fine view finds where the canonical
-    one found none (or no value) are added.
+    one found none (or no value) are added. The fine search is skipped when the canonical
+    view read two dice clearly (``CLEAR``) and left nothing die-like unread; it takes the
+    canonical view's die-sized blobs (scaled) instead of finding its own (issue 12).
     """
-    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True)
+    blobs = hat_blobs(cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY), lay)
+    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs)
     if not fine or image is None:
+        return out
+    if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
+        # a roll's two dice read clearly and no die-like thing left unread (moving, no face): the
+        # finer search could only doubt them less
         return out
     view, flay, fcal = fine_view(image, cal, FINE)
     fdiscs = [(x * FINE, y * FINE, r * FINE) for x, y, r in discs]
     fmask = None
     if hand_mask is not None and hand_mask.shape == canon.shape[:2]:
         fmask = cv2.resize(hand_mask, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_NEAREST)
-    more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True)
+    more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True,
+                 bodies=[_scaled(b, lay, flay) for b in blobs])
     return _merge(out, more)
 
 
+#: two dice read flat at this confidence or more in the canonical view make the finer search
+#: needless (no die read wrong came this high on the real-like, simulated or real sets:
+#: bench/bench_dice.py)
+CLEAR = 0.9
 #: how much finer than the canonical view the second dice search looks (1.5: dice of 12-16
 #: canonical px get pips of 3-4 px, which the pip finder's 5 px hat keeps; 2.0 found fewer real dice)
 FINE = 1.5
@@ -526,11 +538,13 @@ def _find(
     image: np.ndarray | None,
     tumbling: bool,
     strict_pairs: bool = False,
+    bodies: list[HatBlob] | None = None,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
     them may be a die with a clear face (in the fine view a die beside a dark point shows no
-    outline, and its pips come out two or three)."""
+    outline, and its pips come out two or three). ``bodies``: the view's die-sized blobs
+    (``tumbling.hat_blobs``), when already found."""
     pitch = lay.pitch
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     spots = find_spots(gray)
@@ -623,7 +637,7 @@ def _find(
     # blobs; then blobs a wood grain or a shadow spoils (ragged, grain lines that look like a
     # smear), taken only with a clear flat face square in its outline, and only the fullest
     # blob of a die (not its shadow's or its pips')
-    blobs = hat_blobs(gray, lay)
+    blobs = hat_blobs(gray, lay) if bodies is None else bodies
     doubtful: list[tuple[HatBlob, _Die | None, bool, float | None]] = []
     for b in blobs:
         if b.fill < DOUBTFUL_FILL or not (DIE_RANGE[0] * pitch <= np.sqrt(b.area) <= DIE_RANGE[1] * pitch * 1.3):
@@ -716,6 +730,13 @@ def _blob_die(
     die = _examine(canon, src, to_src, at, o.long_ * max(o.aspect, 0.75), o.angle, None, pitch)
     centred = die is not None and bool(np.hypot(die.centre[0] - o.centre[0], die.centre[1] - o.centre[1]) <= OFF_CENTRE * o.long_)
     return die, centred, o.aspect
+
+
+def _scaled(b: HatBlob, lay: Layout, to: Layout) -> HatBlob:
+    """A blob of the canonical view (``lay``) as it lies in a finer view of the field (``to``)."""
+    k = to.pitch / lay.pitch
+    x, y = to.to_px(*lay.to_uv(b.x, b.y))
+    return HatBlob(float(x), float(y), b.long_ * k, b.short * k, b.area * k * k, b.fill)
 
 
 def _same(pts: np.ndarray) -> np.ndarray:
