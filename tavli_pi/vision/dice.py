@@ -397,7 +397,10 @@ def _examine(
             return _Die(value, c if value else 0.0, True, face if value else centre)
         if value == 0:
             return None
-        return _Die(value, conf * min(1.0, (1.0 - doubt) / 0.7), False, face, regular)
+        conf *= min(1.0, (1.0 - doubt) / 0.7)
+        if o.stands_out < 1.0:
+            conf = min(conf, SMALL_CONFIDENCE)  # no step from the board to a body: maybe a printed die
+        return _Die(value, conf, False, face, regular)
     if value == 0:
         return None
     cocked = square is not None and square < 0.84
