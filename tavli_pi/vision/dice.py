@@ -14,8 +14,12 @@
    its slanted top plus a strip of side face (an oblong outline) and pips
    that do not fit one face's layout.
 4. The value: ``read_pips`` on a crop of the original image (more pixels
-   than the canonical view), rotated square to the die; its confidence is
-   lowered further when the spot count disagrees or the die is not flat.
+   than the canonical view), rotated square to the die. Its confidence is the
+   face's evidence (``pips.read_face_evidence``: layout fit, even pips, margin
+   over the next reading, no pip-like mark where the value has none), lowered
+   when the spot count disagrees, the die is not surely flat, its body is
+   walled off from the board only by a line (a printed die), or it is small
+   (under ``SURE_PX``) without the search's spots agreeing with the face.
 5. On a checker: the die's centre lies within a checker disc (or so close
    to one that it must lean on it). Half: from the calibrated bar and field.
 6. Die bodies the pips missed (a small die's six, whose pips crowd each
