@@ -11,8 +11,9 @@ reading leaves the reader each candidate is vetted:
   be told from a die without knowing the board;
 - a value read at almost no confidence is no die;
 - below the size at which pips can be read a die keeps no value: it is
-  reported "too small to read (N px, need M)", and dice near that size are
-  never read with full confidence.
+  reported "too small to read (N px, need M)". (Dice near that size, under
+  ``SURE_PX``, are read with full confidence only when two views of their pips
+  agree: ``dice.find_dice``.)
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ __all__ = ["NEED_PX", "SURE_PX", "vet_dice"]
 #: the least die side (image px) whose pips can be read: three pips of ~2 px and four gaps of
 #: ~1.5 px across a face
 NEED_PX = 12
-#: below this side (image px) a die's value is never given full confidence
+#: below this side (image px) a die's value is given full confidence only on agreeing evidence
+#: (``dice.SMALL_CONFIDENCE``)
 SURE_PX = 20
 #: a value read below this confidence is not evidence of a die
 NO_DIE = 0.1
@@ -61,7 +63,5 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
                 d, value=0, value_confidence=0.0,
                 note=f"too small to read ({d.size_px:.0f} px, need {NEED_PX})",
             )
-        elif d.size_px and d.size_px < SURE_PX and d.value_confidence > 0.85:
-            d = dataclasses.replace(d, value_confidence=0.85)
         out.append(d)
     return out

@@ -55,6 +55,10 @@ class Outline(NamedTuple):
     centre: tuple[float, float] = (0.0, 0.0)  # the outline's centre, canonical px
     axis: tuple[float, float] = (1.0, 0.0)  # its long axis (unit vector)
     blur: float = 0.0  # edge width (crop contrast over its steepest gradients) over the die's edge
+    #: how far the colour round the outline is from the body's, over the body's colour tolerance:
+    #: under 1 the body is walled off from its surroundings only by a line (a die printed on the
+    #: board, a drawn square), not by a step to another colour
+    stands_out: float = 9.0
 
 
 def die_outline(
@@ -111,7 +115,23 @@ def die_outline(
     long_, short = max(rw, rh), min(rw, rh)
     offset = abs(float(d @ axis)) / (0.5 * long_)
     centre_ = (cx + (rx - c) / k, cy + (ry - c) / k)
-    return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])), _edge_width(crop) / (k * side))
+    return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])),
+                   _edge_width(crop) / (k * side), _stands_out(crop, labels == lab, body, tol, side * k))
+
+
+def _stands_out(crop: np.ndarray, region: np.ndarray, body: np.ndarray, tol: float, side: float) -> float:
+    """The median colour of a band round ``region`` (from 0.3 to 0.5 of the die's side out, past
+    its rim and a drawn line), its largest channel difference from ``body``, over ``tol``."""
+    r8 = region.astype(np.uint8)
+    near = max(1, int(round(0.3 * side)))
+    far = max(near + 1, int(round(0.5 * side)))
+    inner = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * near + 1, 2 * near + 1)))
+    outer = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * far + 1, 2 * far + 1)))
+    band = (outer > 0) & (inner == 0)
+    if band.sum() < 8:
+        return 9.0
+    ring = np.median(crop[band].astype(np.float32), axis=0)
+    return float(np.abs(ring - body).max()) / tol
 
 
 def _edge_width(crop: np.ndarray) -> float:

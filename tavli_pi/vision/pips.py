@@ -22,15 +22,25 @@ import math
 
 from functools import lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
-__all__ = ["PipReading", "read_pips", "read_face", "layout_error", "find_pip_blobs", "LAYOUTS"]
+__all__ = ["PipReading", "read_pips", "read_face", "read_face_evidence", "Face", "hidden_pips", "layout_error", "find_pip_blobs", "LAYOUTS"]
 
 PipReading = tuple[int, float]  # (value 1-6 or 0 when unreadable, confidence)
 
 _SIZE = 64
+#: confidence lost per unit of a reading's badness (``_score``: layout error, uneven pips, off
+#: centre, pips left out, clutter): a clean face (badness 0.01-0.035 on the real-like set, the
+#: WTC frames) reads at 0.91-0.97, a loose one (0.055-0.1: the misreads of the real photo sets)
+#: at 0.75-0.86
+BAD_SLOPE = 2.5
+#: ``hidden_pips`` up to this is a plain face (right reads: 99 % of threes to sixes at <= 0.32,
+#: of twos <= 0.43); each unit above it costs as much confidence (a six read as a four, a five
+#: as a four, a checker's glints as a two: 0.97-1.02)
+REGULAR = 0.35
 #: degrees a two's or three's diagonal may be off 45 in a crop square to the die
 DIAGONAL_SLACK = 22.0
 
@@ -203,22 +213,43 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
 
     ``aligned``: the crop is square to the die's edges, so a two or a three must
     run corner to corner (a pair along an edge is part of a crowded face)."""
+    f = read_face_evidence(crop, aligned)
+    return f.value, f.confidence, f.centre
+
+
+class Face(NamedTuple):
+    """One face read: the value (0: none), its confidence, the face's centre (fractions of the
+    crop, or None), and the evidence the confidence comes from: the winner's badness
+    (``_score``), its margin over the next reading that is not part of it, and ``hidden``
+    (``hidden_pips``: how much a spot where the value has no pip looks like a pip)."""
+
+    value: int
+    confidence: float
+    centre: tuple[float, float] | None
+    bad: float = 1.0
+    margin: float = 0.0
+    hidden: float | None = None
+
+
+def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
+    """``read_face`` with the evidence behind its confidence (``Face``)."""
     if crop is None or crop.size == 0 or min(crop.shape[:2]) < 6:
-        return 0, 0.0, None
+        return Face(0, 0.0, None)
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     gray = cv2.resize(gray, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA if min(gray.shape) > _SIZE else cv2.INTER_CUBIC)
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
     span = float(np.percentile(gray, 97) - np.percentile(gray, 3))
     if span < 25:
-        return 0, 0.0, None
+        return Face(0, 0.0, None)
     cands: dict[int, float] = {}
     centres: dict[int, tuple[float, float]] = {}
     pips: dict[int, list[tuple[float, float]]] = {}
+    shade: dict[int, tuple[bool, float]] = {}  # dark pips?, mean pip area
     back = cv2.medianBlur(gray, (_SIZE // 3) | 1)
     for level in (0.25 * span, 0.4 * span, None):
         found = [find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
         both = found[0][1] | found[1][1]  # strokes of either shade count as clutter
-        for blobs, _ in found:
+        for (blobs, _), dark in zip(found, (True, False)):
             if len(blobs) > 14:
                 continue  # a textured or printed face, not pips
             for g in _groups(blobs):
@@ -226,17 +257,78 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
                     pips[s[1]] = [(b[0], b[1]) for b in g]
+                    shade[s[1]] = (dark, float(np.mean([b[2] for b in g])))
                     centres[s[1]] = (
                         float(np.mean([b[0] for b in g])) / _SIZE,
                         float(np.mean([b[1] for b in g])) / _SIZE,
                     )
     if not cands:
-        return 0, 0.0, None
+        return Face(0, 0.0, None)
     ranked = sorted(cands.items(), key=lambda kv: kv[1])
     value, bad = ranked[0]
     # a rival made of some of the winner's own pips (a 2 inside a 3, a 3 inside a 5)
     # is no rival: the winner explains every pip it explains, and more
     rivals = [b for v, b in ranked[1:] if not _inside(pips[v], pips[value])]
     margin = (rivals[0] - bad) if rivals else 0.3
-    conf = 0.95 - 2.0 * bad - (0.35 if margin < 0.03 else 0.15 if margin < 0.08 else 0.0)
-    return value, float(np.clip(conf, 0.05, 0.99)), centres[value]
+    hidden = hidden_pips(gray, np.asarray(pips[value], np.float64), shade[value][0], shade[value][1], aligned)
+    conf = 1.0 - BAD_SLOPE * bad - (0.35 if margin < 0.03 else 0.15 if margin < 0.08 else 0.0)
+    if hidden is not None:
+        conf -= max(0.0, hidden - REGULAR)
+    return Face(value, float(np.clip(conf, 0.05, 0.99)), centres[value], bad, margin, hidden)
+
+
+def _grid_axes(pts: np.ndarray, aligned: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """Half the face's pip grid along its two sides (u, w: the corner pips sit at centre +- u +- w),
+    from the pips of one face; a lone pip's grid is guessed square to the crop (``aligned``)."""
+    c = pts.mean(axis=0)
+    n = len(pts)
+    if n == 1:
+        s = 0.25 * _SIZE
+        return (np.asarray([s, 0.0]), np.asarray([0.0, s])) if aligned else None
+    if n <= 3:
+        i, j = max(combinations(range(n), 2), key=lambda ij: float(np.hypot(*(pts[ij[0]] - pts[ij[1]]))))
+        d = pts[i] - pts[j]
+        e = np.asarray([-d[1], d[0]])
+        return (d + e) / 4.0, (d - e) / 4.0
+    far = pts[np.argsort(-np.hypot(*(pts - c).T))[:4]]
+    far = far[np.argsort(np.arctan2(far[:, 1] - c[1], far[:, 0] - c[0]))]
+    d1, d2 = far[0] - far[2], far[1] - far[3]
+    return (d1 + d2) / 4.0, (d1 - d2) / 4.0
+
+
+def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, aligned: bool) -> float | None:
+    """How much the face's pip-free places look like pips (0: plain body there, 1: as dark -- or
+    as light -- as the pips read): the centre and the middles of the sides, and the other corners,
+    wherever the value read has no pip. A six read as a four (its middle row run into its
+    columns), a five read as a four (its centre lost), a five read as a three show a pip there.
+    None when it cannot be told (a lone pip on a crop not square to the die: no grid to look on)."""
+    axes = _grid_axes(pts, aligned)
+    if axes is None:
+        return None
+    u, w = axes
+    c = pts.mean(axis=0)
+    rp = max(1.5, 0.6 * float(np.sqrt(area / np.pi)))
+    yy, xx = _grid(_SIZE)
+
+    def level(p: np.ndarray) -> float:
+        m = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 <= rp * rp
+        return float(gray[m].mean()) if m.any() else float("nan")
+
+    places = [c + i * u + j * w for i in (-1, 0, 1) for j in (-1, 0, 1)]
+    near = max(2.0, 0.35 * float(min(np.hypot(*u), np.hypot(*w))))
+    empty = [p for p in places if float(np.min(np.hypot(*(pts - p).T))) > near
+             and rp <= p[0] < _SIZE - rp and rp <= p[1] < _SIZE - rp]
+    if not empty:
+        return 0.0
+    pip = float(np.mean([level(p) for p in pts]))
+    # the body: the face round its pips, away from them
+    reach = float(np.hypot(*(u + w))) + rp
+    far_from_pips = np.min([(xx - x) ** 2 + (yy - y) ** 2 for x, y in pts], axis=0) > (2.2 * rp) ** 2
+    face = ((xx - c[0]) ** 2 + (yy - c[1]) ** 2 <= reach * reach) & far_from_pips
+    if face.sum() < 8:
+        return 1.0  # no body round the pips to compare with
+    body = float(np.median(gray[face]))
+    step = pip - body
+    if abs(step) < 1e-3 or (step > 0) == dark:
+        return 1.0  # the "pips" are not of the shade they were found in
+    return float(max(0.0, max((level(p) - body) / step for p in empty)))

@@ -22,9 +22,11 @@ def test_a_die_below_the_readable_size_has_no_value_and_says_why() -> None:
     assert d.note == f"too small to read (9 px, need {NEED_PX})"
 
 
-def test_small_readable_dice_are_never_fully_confident() -> None:
-    (d,) = vet_dice([_die(550, 300, conf=1.0, size=14.0)], CAL, None)
-    assert d.value == 5 and d.value_confidence <= 0.85
+def test_small_readable_dice_keep_their_value_and_the_finders_confidence() -> None:
+    # how sure a die under SURE_PX is comes from its evidence (dice.find_dice: the pips found and
+    # the face read agree, no pip hidden), not from its size alone
+    (d,) = vet_dice([_die(550, 300, conf=0.93, size=14.0)], CAL, None)
+    assert d.value == 5 and d.value_confidence == 0.93
 
 
 def test_without_a_learnt_board_nothing_outside_the_field_is_a_die() -> None:
