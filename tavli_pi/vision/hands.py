@@ -167,11 +167,16 @@ def hand_cover(
     prone: np.ndarray | None = None,
     small: np.ndarray | None = None,
     skin: np.ndarray | None = None,
+    explained: np.ndarray | None = None,
 ) -> tuple[float, np.ndarray]:
     """(share of the field covered by a hand, hand mask in canonical pixels).
 
     ``small``: ``shrink(canon)`` and ``skin``: ``skin_view(small, prone)``
-    when the caller already made them.
+    when the caller already made them. ``explained``: quarter-scale bool mask
+    of what skin there may be instead of a hand (``hands_explained``: checkers
+    now and where they stood at set-up); a skin region counts only by its
+    pixels outside it (a hand reaches past the discs it covers), and then
+    covers all it spans.
     """
     h, w = canon.shape[:2]
     if skin is None:
@@ -184,8 +189,13 @@ def hand_cover(
         return 0.0, out
     n, labels, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=8)
     area = float(field.shape[0] * field.shape[1])
-    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.003 * area]
-    share = float(sum(stats[i, cv2.CC_STAT_AREA] for i in big)) / area
+    sizes = stats[:, cv2.CC_STAT_AREA].astype(np.int64)
+    own = sizes
+    if explained is not None and explained.shape == mask.shape:
+        # each region's pixels outside what checkers explain
+        own = np.bincount(labels[~explained[y0:y1, x0:x1]], minlength=n)
+    big = [i for i in range(1, n) if own[i] > 0.003 * area]
+    share = float(sum(sizes[i] for i in big)) / area
     if big:
         keep: np.ndarray = np.zeros(mask.shape, np.uint8)
         keep[y0:y1, x0:x1] = np.isin(labels, big).astype(np.uint8) * 255

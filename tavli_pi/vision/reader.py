@@ -49,6 +49,7 @@ from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
+from tavli_pi.vision.hands_explained import explained_mask, start_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, shrink, skin_view
@@ -87,8 +88,16 @@ class BoardReader:
         self._clear = decode_image(calibration.clear) if calibration.clear else None
         #: the board learnt at set-up (None: the calibration learnt none)
         self._background = decode_background(calibration.background) if calibration.background else None
+        # where the start position's checkers stood when the board was learnt at set-up (None: not
+        # learnt at set-up): the board under them was never seen (hands_explained)
+        self._start = (explained_mask(self._prone.shape, start_discs(calibration))
+                       if calibration.source == "setup" and self._prone is not None else None)
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
-        self._wooden = self._prone is not None and self._clear is not None and prone_share(self._prone, self.layout) > WOODEN
+        # (its few other places are where checkers stood when it was learnt; learnt at set-up,
+        # those places are known and explained instead, and the rest of it -- a bar, a frame -- is
+        # truly not skin-coloured)
+        self._wooden = (self._start is None and self._prone is not None and self._clear is not None
+                        and prone_share(self._prone, self.layout) > WOODEN)
         # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
         self._maps = calibration.warp_maps()
         # the gate compares the board at quarter scale, made straight from the frame (no warp)
@@ -175,17 +184,6 @@ class BoardReader:
         g = ck.gradients(canon)
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
-        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
-        hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin)
-        hand = hand_share > HAND_SHARE
-        if not hand:
-            # an arm reaching over the field from outside it: needs nothing learnt about the board
-            arm, arm_share, arm_mask = photo_hand(canon, lay, small)
-            if arm:
-                hand, hand_share = True, max(hand_share, arm_share)
-                hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
-                                       interpolation=cv2.INTER_NEAREST)
-        marks.append(("hand", clock()))
         # what every point's reading shares: the gradient scale and the change from the set-up board
         setup = setup_view(canon, lay, cal)
         key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
@@ -206,6 +204,22 @@ class BoardReader:
             spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, key))
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
+        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
+        # skin a checker explains: the discs read now, and where B3 stood at set-up (hands_explained)
+        explained = explained_mask(skin.shape[:2], disc_sites)
+        if self._start is not None and self._start.shape == explained.shape:
+            explained |= self._start
+        hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin, explained)
+        hand = hand_share > HAND_SHARE
+        if not hand:
+            # an arm reaching over the field from outside it: with a set-up calibration, skin that
+            # changed from the learnt board; else the photo's own skin colour (nothing learnt)
+            arm, arm_share, arm_mask = photo_hand(canon, lay, small, skin if self._start is not None else None)
+            if arm:
+                hand, hand_share = True, max(hand_share, arm_share)
+                hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
+                                       interpolation=cv2.INTER_NEAREST)
+        marks.append(("hand", clock()))
         # the frame against the board learnt at set-up: made only when the trays are read again
         # or a die is found (vet_dice looks at it only then)
         diff: Difference | None = None
