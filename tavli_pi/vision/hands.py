@@ -23,7 +23,7 @@ import numpy as np
 
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["shrink", "skin_view", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
+__all__ = ["shrink", "skin_view", "new_skin", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
            "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
@@ -144,6 +144,16 @@ def skin_view(
             changed = prone & moved & (skin_mask(clear) > 0)
             count = changed if only_changed else count | changed
         mask[~count] = 0
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def new_skin(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
+    """uint8 mask (quarter scale, opened) of the skin-coloured pixels of ``small`` whose colour
+    differs from the clear board's (``clear``, relit as ``small``) by more than ``CHANGE``:
+    skin that was not there when the board was learnt, whatever the board is there."""
+    mask = skin_mask(small)
+    diff = cv2.absdiff(small, relight(clear, small))
+    mask[cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) <= CHANGE] = 0
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 

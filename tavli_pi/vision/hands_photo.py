@@ -36,15 +36,13 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
 
     ``small``: ``shrink(canon)`` when the caller has made it already. ``skin``:
     the skin mask to look in (quarter scale; by default the photo's own skin
-    colour, ``skin_view(small)``): with a set-up calibration, the skin that has
-    changed from the learnt board, so a skin-coloured frame, point or
-    broadcast band that was there at set-up is never an arm. ``explained``:
-    quarter-scale bool mask of checkers (``hands_explained``): a region's
-    share of the field is counted outside it.
+    colour, ``skin_view(small)``); with a set-up calibration, the skin that is
+    new since the board was learnt (``hands.new_skin``), so a skin-coloured
+    frame, point or broadcast band that was there at set-up is never an arm.
+    ``explained``: quarter-scale bool mask of what checkers explain
+    (``hands_explained``): the region's part over the field counts outside it.
     """
-    if skin is None:
-        skin = skin_view(shrink(canon) if small is None else small)
-    skin = skin > 0
+    skin = (skin_view(shrink(canon) if small is None else small) if skin is None else skin) > 0
     h, w = skin.shape
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
     x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)

@@ -52,7 +52,7 @@ from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, start_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
-from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, shrink, skin_view
+from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, new_skin, prone_share, shrink, skin_view
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
@@ -212,9 +212,10 @@ class BoardReader:
         hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin, explained)
         hand = hand_share > HAND_SHARE
         if not hand:
-            # an arm reaching over the field from outside it: with a set-up calibration, skin that
-            # changed from the learnt board; else the photo's own skin colour (nothing learnt)
-            arm, arm_share, arm_mask = photo_hand(canon, lay, small, skin if self._start is not None else None)
+            # an arm reaching over the field from outside it: in the photo's own skin colour, or with
+            # a set-up calibration in the skin that is new since set-up
+            new = new_skin(small, self._clear) if self._start is not None and self._clear is not None else None
+            arm, arm_share, arm_mask = photo_hand(canon, lay, small, new, explained)
             if arm:
                 hand, hand_share = True, max(hand_share, arm_share)
                 hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
