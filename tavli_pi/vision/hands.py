@@ -9,7 +9,10 @@ quarter-scale view). Skin counts where the board is not skin-coloured, and
 where it is only if the colour there has changed from the clear board's (an
 arm over a wooden board: the board itself never changes colour, and a checker
 moved off a spot uncovers a place that was not skin-prone, so it does not
-count). A hand is a large connected skin blob over the field.
+count). A hand is a large connected skin blob over the field, counted by its
+pixels outside what checkers explain (``hands_explained``). ``new_skin`` is
+the skin that was not there when the board was learnt, wherever the board is
+skin-prone (the arm test's view with a set-up calibration).
 """
 
 from __future__ import annotations

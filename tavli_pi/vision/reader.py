@@ -25,7 +25,7 @@ afresh. The Observation is the one a full read of the frame gives
 (tests/vision/test_incremental.py).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
-``gradients``, ``motion``, ``hand``, ``checkers``, ``trays``, ``dice``,
+``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
 ``cube``, ``total``); ``last_kind`` whether the last read was ``full``,
 ``changed`` (some points kept) or ``unchanged`` (the reading reused), and
 ``last_reread`` how many of the 24 points it read.
@@ -73,7 +73,8 @@ class BoardReader:
     def __init__(self, calibration: Calibration, motion: MotionGate | None = None, still_photo: bool = False,
                  incremental: bool = False) -> None:
         """``still_photo``: the frames are single photographs (``tavli-pi read``), not a stream:
-        nothing is seen moving, so no die is reported as tumbling. ``incremental``: read only
+        nothing is seen moving, so no die is reported as tumbling, and an arm is looked for in the
+        photo's own skin colour (the photo may be the one the board was learnt from). ``incremental``: read only
         what changed since the last frame (see the module doc)."""
         self.calibration = calibration
         self.still_photo = still_photo
@@ -92,6 +93,7 @@ class BoardReader:
         # learnt at set-up): the board under them was never seen (hands_explained)
         self._start = (explained_mask(self._prone.shape, start_discs(calibration))
                        if calibration.source == "setup" and self._prone is not None else None)
+        self._learnt_arm = self._start is not None and not still_photo
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         # (its few other places are where checkers stood when it was learnt; learnt at set-up,
         # those places are known and explained instead, and the rest of it -- a bar, a frame -- is
@@ -213,8 +215,9 @@ class BoardReader:
         hand = hand_share > HAND_SHARE
         if not hand:
             # an arm reaching over the field from outside it: in the photo's own skin colour, or with
-            # a set-up calibration in the skin that is new since set-up
-            new = new_skin(small, self._clear) if self._start is not None and self._clear is not None else None
+            # a set-up calibration in the skin that is new since set-up (not in a still photo: it may
+            # be the very photo the board was learnt from, where nothing is new)
+            new = new_skin(small, self._clear) if self._learnt_arm and self._clear is not None else None
             arm, arm_share, arm_mask = photo_hand(canon, lay, small, new, explained)
             if arm:
                 hand, hand_share = True, max(hand_share, arm_share)
