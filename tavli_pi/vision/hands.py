@@ -9,7 +9,10 @@ quarter-scale view). Skin counts where the board is not skin-coloured, and
 where it is only if the colour there has changed from the clear board's (an
 arm over a wooden board: the board itself never changes colour, and a checker
 moved off a spot uncovers a place that was not skin-prone, so it does not
-count). A hand is a large connected skin blob over the field.
+count). A hand is a large connected skin blob over the field, counted by its
+pixels outside what checkers explain (``hands_explained``). ``new_skin`` is
+the skin that was not there when the board was learnt, wherever the board is
+skin-prone (the arm test's view with a set-up calibration).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["shrink", "skin_view", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
+__all__ = ["shrink", "skin_view", "new_skin", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
            "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
@@ -147,6 +150,16 @@ def skin_view(
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+def new_skin(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
+    """uint8 mask (quarter scale, opened) of the skin-coloured pixels of ``small`` whose colour
+    differs from the clear board's (``clear``, relit as ``small``) by more than ``CHANGE``:
+    skin that was not there when the board was learnt, whatever the board is there."""
+    mask = skin_mask(small)
+    diff = cv2.absdiff(small, relight(clear, small))
+    mask[cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) <= CHANGE] = 0
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
 def _field_box(lay: Layout) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) of the playing field on the quarter-scale grid."""
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
@@ -167,11 +180,16 @@ def hand_cover(
     prone: np.ndarray | None = None,
     small: np.ndarray | None = None,
     skin: np.ndarray | None = None,
+    explained: np.ndarray | None = None,
 ) -> tuple[float, np.ndarray]:
     """(share of the field covered by a hand, hand mask in canonical pixels).
 
     ``small``: ``shrink(canon)`` and ``skin``: ``skin_view(small, prone)``
-    when the caller already made them.
+    when the caller already made them. ``explained``: quarter-scale bool mask
+    of what skin there may be instead of a hand (``hands_explained``: checkers
+    now and where they stood at set-up); a skin region counts only by its
+    pixels outside it (a hand reaches past the discs it covers), and then
+    covers all it spans.
     """
     h, w = canon.shape[:2]
     if skin is None:
@@ -184,8 +202,13 @@ def hand_cover(
         return 0.0, out
     n, labels, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=8)
     area = float(field.shape[0] * field.shape[1])
-    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.003 * area]
-    share = float(sum(stats[i, cv2.CC_STAT_AREA] for i in big)) / area
+    sizes = stats[:, cv2.CC_STAT_AREA].astype(np.int64)
+    own = sizes
+    if explained is not None and explained.shape == mask.shape:
+        # each region's pixels outside what checkers explain
+        own = np.bincount(labels[~explained[y0:y1, x0:x1]], minlength=n)
+    big = [i for i in range(1, n) if own[i] > 0.003 * area]
+    share = float(sum(sizes[i] for i in big)) / area
     if big:
         keep: np.ndarray = np.zeros(mask.shape, np.uint8)
         keep[y0:y1, x0:x1] = np.isin(labels, big).astype(np.uint8) * 255

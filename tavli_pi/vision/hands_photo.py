@@ -30,12 +30,19 @@ MAX_IN = 0.45
 MIN_OUT = 0.03
 
 
-def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None) -> tuple[bool, float, np.ndarray]:
+def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, skin: np.ndarray | None = None,
+               explained: np.ndarray | None = None) -> tuple[bool, float, np.ndarray]:
     """(hand over the board?, share of the field it covers, its quarter-scale mask).
 
-    ``small``: ``shrink(canon)`` when the caller has made it already.
+    ``small``: ``shrink(canon)`` when the caller has made it already. ``skin``:
+    the skin mask to look in (quarter scale; by default the photo's own skin
+    colour, ``skin_view(small)``); with a set-up calibration, the skin that is
+    new since the board was learnt (``hands.new_skin``), so a skin-coloured
+    frame, point or broadcast band that was there at set-up is never an arm.
+    ``explained``: quarter-scale bool mask of what checkers explain
+    (``hands_explained``): the region's part over the field counts outside it.
     """
-    skin = skin_view(shrink(canon) if small is None else small) > 0
+    skin = (skin_view(shrink(canon) if small is None else small) if skin is None else skin) > 0
     h, w = skin.shape
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
     x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
@@ -48,6 +55,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None) 
     }
     n, labels = cv2.connectedComponents(skin.astype(np.uint8), connectivity=8)
     field = labels[y0:y1, x0:x1]
+    if explained is not None and explained.shape == skin.shape:
+        field = np.where(explained[y0:y1, x0:x1], 0, field)
     area = float(max(1, field.size))
     hand = np.zeros((h, w), bool)
     for name, (ys, xs) in bands.items():
@@ -61,5 +70,5 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None) 
             if MIN_IN * area <= inside <= MAX_IN * area and c >= MIN_OUT * band.size and others < FRAME_SKIN \
                     and c < (1.0 - FRAME_SKIN) * band.size:
                 hand |= labels == i
-    share = float(hand[y0:y1, x0:x1].sum()) / area
+    share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
     return bool(hand.any()), share, hand

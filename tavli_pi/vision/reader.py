@@ -25,7 +25,7 @@ afresh. The Observation is the one a full read of the frame gives
 (tests/vision/test_incremental.py).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
-``gradients``, ``motion``, ``hand``, ``checkers``, ``trays``, ``dice``,
+``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
 ``cube``, ``total``); ``last_kind`` whether the last read was ``full``,
 ``changed`` (some points kept) or ``unchanged`` (the reading reused), and
 ``last_reread`` how many of the 24 points it read.
@@ -49,9 +49,10 @@ from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
+from tavli_pi.vision.hands_explained import explained_mask, start_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
-from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, prone_share, shrink, skin_view
+from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, new_skin, prone_share, shrink, skin_view
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
@@ -72,7 +73,8 @@ class BoardReader:
     def __init__(self, calibration: Calibration, motion: MotionGate | None = None, still_photo: bool = False,
                  incremental: bool = False) -> None:
         """``still_photo``: the frames are single photographs (``tavli-pi read``), not a stream:
-        nothing is seen moving, so no die is reported as tumbling. ``incremental``: read only
+        nothing is seen moving, so no die is reported as tumbling, and an arm is looked for in the
+        photo's own skin colour (the photo may be the one the board was learnt from). ``incremental``: read only
         what changed since the last frame (see the module doc)."""
         self.calibration = calibration
         self.still_photo = still_photo
@@ -87,8 +89,17 @@ class BoardReader:
         self._clear = decode_image(calibration.clear) if calibration.clear else None
         #: the board learnt at set-up (None: the calibration learnt none)
         self._background = decode_background(calibration.background) if calibration.background else None
+        # where the start position's checkers stood when the board was learnt at set-up (None: not
+        # learnt at set-up): the board under them was never seen (hands_explained)
+        self._start = (explained_mask(self._prone.shape, start_discs(calibration))
+                       if calibration.source == "setup" and self._prone is not None else None)
+        self._learnt_arm = self._start is not None and not still_photo
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
-        self._wooden = self._prone is not None and self._clear is not None and prone_share(self._prone, self.layout) > WOODEN
+        # (its few other places are where checkers stood when it was learnt; learnt at set-up,
+        # those places are known and explained instead, and the rest of it -- a bar, a frame -- is
+        # truly not skin-coloured)
+        self._wooden = (self._start is None and self._prone is not None and self._clear is not None
+                        and prone_share(self._prone, self.layout) > WOODEN)
         # the warp as a fixed-point lookup, made once (cheaper per frame than warpPerspective)
         self._maps = calibration.warp_maps()
         # the gate compares the board at quarter scale, made straight from the frame (no warp)
@@ -175,17 +186,6 @@ class BoardReader:
         g = ck.gradients(canon)
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
-        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
-        hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin)
-        hand = hand_share > HAND_SHARE
-        if not hand:
-            # an arm reaching over the field from outside it: needs nothing learnt about the board
-            arm, arm_share, arm_mask = photo_hand(canon, lay, small)
-            if arm:
-                hand, hand_share = True, max(hand_share, arm_share)
-                hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
-                                       interpolation=cv2.INTER_NEAREST)
-        marks.append(("hand", clock()))
         # what every point's reading shares: the gradient scale and the change from the set-up board
         setup = setup_view(canon, lay, cal)
         key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
@@ -206,6 +206,24 @@ class BoardReader:
             spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, key))
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
+        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
+        # skin a checker explains: the discs read now, and where B3 stood at set-up (hands_explained)
+        explained = explained_mask(skin.shape[:2], disc_sites)
+        if self._start is not None and self._start.shape == explained.shape:
+            explained |= self._start
+        hand_share, hand_mask = hand_cover(canon, lay, self._prone, small, skin, explained)
+        hand = hand_share > HAND_SHARE
+        if not hand:
+            # an arm reaching over the field from outside it: in the photo's own skin colour, or with
+            # a set-up calibration in the skin that is new since set-up (not in a still photo: it may
+            # be the very photo the board was learnt from, where nothing is new)
+            new = new_skin(small, self._clear) if self._learnt_arm and self._clear is not None else None
+            arm, arm_share, arm_mask = photo_hand(canon, lay, small, new, explained)
+            if arm:
+                hand, hand_share = True, max(hand_share, arm_share)
+                hand_mask = cv2.resize(arm_mask.astype(np.uint8) * 255, (canon.shape[1], canon.shape[0]),
+                                       interpolation=cv2.INTER_NEAREST)
+        marks.append(("hand", clock()))
         # the frame against the board learnt at set-up: made only when the trays are read again
         # or a die is found (vet_dice looks at it only then)
         diff: Difference | None = None
