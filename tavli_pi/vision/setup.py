@@ -9,7 +9,10 @@ this board's look:
   (not from a guess at which discs are bright: pearl and grey checkers are
   told apart by where they stand);
 - the board itself as the background model (``background.py``): the empty
-  field, the trays, their inserts and anything printed on them.
+  field, the trays, their inserts and anything printed on them;
+- which sides of the field have trays at all (``tray_sides.py``): on a board
+  without trays the borne-off checkers lie on the table, and their count is
+  the one conservation implies, never one read from the wood.
 
 The app reads the set-up frame, asks ``setup_agreement`` how far the reading
 is from the start position, lets the players confirm when it disagrees (the
@@ -34,6 +37,7 @@ from tavli_pi.vision.home import START_DARK, START_LIGHT
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
 from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.tray_sides import learn_tray_sides
 
 __all__ = ["SetupAgreement", "setup_agreement", "learn_from_setup", "fit_of", "check_fit", "FIT"]
 
@@ -130,6 +134,7 @@ def learn_from_setup(frame: np.ndarray, calibration: Calibration) -> Calibration
         skin=encode_mask(skin_prone(canon)),
         clear=encode_image(shrink(canon)),
         background=encode_background(canon),
+        trays=learn_tray_sides(frame, cal),
         source="setup",
     )
 
