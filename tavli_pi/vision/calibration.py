@@ -158,6 +158,9 @@ class Calibration:
     #: which sides of the field have trays, learnt at set-up (``vision.tray_sides``): "left", "right",
     #: "both" or "none" (canonical view); "" when not learnt (both sides are read)
     trays: str = ""
+    #: log(1 + the largest hue distance of the start checkers from the checker colours), learnt at
+    #: set-up (``vision.foreign``); 0 when not learnt
+    checker_hue: float = 0.0
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -245,6 +248,7 @@ class Calibration:
             "clear": self.clear,
             "background": self.background,
             "trays": self.trays,
+            "checker_hue": self.checker_hue,
         }
 
     @classmethod
@@ -268,6 +272,7 @@ class Calibration:
                 clear=str(d.get("clear", "")),
                 background=str(d.get("background", "")),
                 trays=str(d.get("trays", "")),
+                checker_hue=float(d.get("checker_hue", 0.0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(
