@@ -31,10 +31,13 @@ __all__ = [
     "find_marker_corners",
     "DEFAULT_LIGHT",
     "DEFAULT_DARK",
+    "TRAY_SIDES",
 ]
 
 DEFAULT_LIGHT = (225.0, 228.0, 230.0)
 DEFAULT_DARK = (35.0, 35.0, 38.0)
+#: what ``Calibration.trays`` may hold ("": not learnt, both sides are read)
+TRAY_SIDES = ("", "left", "right", "both", "none")
 #: ArUco dictionary of the printed markers; ids 0-3 mark the field corners TL, TR, BR, BL.
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
@@ -152,12 +155,20 @@ class Calibration:
     #: the board as learnt at set-up (vision.background.encode_background): the empty field,
     #: trays and anything printed on them, against which dice and hands must stand out
     background: str = ""
+    #: which sides of the field have trays, learnt at set-up (``vision.tray_sides``): "left", "right",
+    #: "both" or "none" (canonical view); "" when not learnt (both sides are read)
+    trays: str = ""
+    #: log(1 + the largest hue distance of the start checkers from the checker colours), learnt at
+    #: set-up (``vision.foreign``); 0 when not learnt
+    checker_hue: float = 0.0
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
         object.__setattr__(self, "corners", c)
         if self.home not in ("bottom-right", "bottom-left"):
             raise CalibrationError(f"home must be bottom-right or bottom-left, not {self.home!r}")
+        if self.trays not in TRAY_SIDES:
+            raise CalibrationError(f"trays must be one of {', '.join(map(repr, TRAY_SIDES))}, not {self.trays!r}")
         if self.aspect <= 0:
             top = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])
             side = np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])
@@ -236,6 +247,8 @@ class Calibration:
             "checker_r": self.checker_r,
             "clear": self.clear,
             "background": self.background,
+            "trays": self.trays,
+            "checker_hue": self.checker_hue,
         }
 
     @classmethod
@@ -258,6 +271,8 @@ class Calibration:
                 checker_r=float(d.get("checker_r", 0.455)),
                 clear=str(d.get("clear", "")),
                 background=str(d.get("background", "")),
+                trays=str(d.get("trays", "")),
+                checker_hue=float(d.get("checker_hue", 0.0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

@@ -28,6 +28,13 @@ count under a hand). An empty reading is no such evidence (on a board without
 trays the borne-off checkers lie elsewhere), nor is a tray read without a learnt
 empty look (an insert could be counted as checkers): these are given only where
 they agree with the board.
+
+A board without trays (learnt at set-up, ``tray_sides.py``) has no tray to read:
+the borne-off checkers lie on the table beside it. The count off is then the one
+the board implies (marked ``"implied"``), never more probable than ``DISAGREE_MAX``
+(a checker held in a hand beside the board looks the same as one borne off), and
+under a hand no more than ``HAND_MAX``: the board may hide or hold checkers, so the
+count is a low-confidence guess, not a reading.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ import numpy as np
 
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
-__all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "board_total", "conserved_off"]
+__all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "HAND_MAX", "board_total", "conserved_off"]
 
 #: checkers per colour (B1)
 CHECKERS = 15
@@ -47,6 +54,8 @@ KNOWN = 0.4
 #: the most probable a count may be when the tray's reading and the count the board implies
 #: differ (a lone checker's rim lost on a dark lining, or a checker out of view: one is misread)
 DISAGREE_MAX = 0.8
+#: the most probable a count implied by the board may be with a hand over it (a board without trays)
+HAND_MAX = 0.5
 #: evidence that says nothing: every count 0..15 equally likely
 UNKNOWN = CountEvidence(tuple(1.0 / (MAX_COUNT + 1) for _ in range(MAX_COUNT + 1)))
 
@@ -83,28 +92,46 @@ def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool,
     return ev, "tray" if best == tray.best else "implied"
 
 
-def _doubted(p: np.ndarray) -> np.ndarray:
+def _implied(spots: Sequence[CountEvidence], hand: bool) -> tuple[CountEvidence, str]:
+    """The count off a board without trays: the one the board implies (see the module doc)."""
+    on = board_total(spots)
+    if on.sum() <= 1e-12:
+        return UNKNOWN, "unknown"
+    post = on[::-1] / on.sum()  # off = k  <=>  on the board and bar = 15 - k
+    if post.max() < KNOWN:
+        return UNKNOWN, "unknown"
+    post = _doubted(post, HAND_MAX if hand else DISAGREE_MAX)
+    return CountEvidence(tuple(float(v) for v in post)), "implied"
+
+
+def _doubted(p: np.ndarray, most: float = DISAGREE_MAX) -> np.ndarray:
     """``p`` (normalised) with the same best count, mixed with the flat evidence just enough that
-    none is above ``DISAGREE_MAX``."""
+    none is above ``most``."""
     m, flat = float(p.max()), 1.0 / len(p)
-    if m <= DISAGREE_MAX:
+    if m <= most:
         return p
-    a = (m - DISAGREE_MAX) / (m - flat)
+    a = (m - most) / (m - flat)
     out: np.ndarray = (1.0 - a) * p + a * flat
     return out
 
 
 def conserved_off(
-    points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence, hand: bool, tray_learnt: bool = False
+    points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence, hand: bool, tray_learnt: bool = False,
+    trays: bool = True,
 ) -> tuple[SpotEvidence, tuple[str, str]]:
     """Tray evidence checked against conservation, and where each count comes from
-    (``tray_learnt``: the trays were read against their empty look learnt at set-up).
+    (``tray_learnt``: the trays were read against their empty look learnt at set-up;
+    ``trays``: False on a board without trays, whose counts off are implied by the board).
 
     A board with no checker of either colour on it is no game position (both sides cannot have
     borne off all 15): the trays are then unknown, never "15 off".
     """
     if all(s.light.best == 0 and s.dark.best == 0 for s in (*points, bar)):
         return SpotEvidence(UNKNOWN, UNKNOWN), ("unknown", "unknown")
+    if not trays:
+        light, ls = _implied([p.light for p in points] + [bar.light], hand)
+        dark, ds = _implied([p.dark for p in points] + [bar.dark], hand)
+        return SpotEvidence(light, dark), (ls, ds)
     light, ls = _one([p.light for p in points] + [bar.light], tray.light, hand, tray_learnt)
     dark, ds = _one([p.dark for p in points] + [bar.dark], tray.dark, hand, tray_learnt)
     return SpotEvidence(light, dark), (ls, ds)

@@ -233,13 +233,16 @@ class BoardReader:
         else:
             diff = Difference(canon, self._background, lay) if self._background is not None else None
             tray, tray_view = tray_evidence(canon, lay, cal, diff), view
-        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=self._background is not None)
+        no_trays = cal.trays == "none"  # learnt at set-up: the counts off are the ones the board implies
+        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=self._background is not None,
+                                        trays=not no_trays)
         if kept is None:
             spots.ring = first_rings(g, integral, cal)
         elif again:
             spots.ring = spots.ring.copy()
             spots.ring[sorted(again)] = first_rings(g, integral, cal, sorted(again))
-        problems = doubt(seating(g, integral, cal, points, spots.ring), points, bar, tray, hand, off_source)
+        problems = doubt(seating(g, integral, cal, points, spots.ring), points, bar, off if no_trays else tray,
+                         hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "
                             "was looked for (check the corners)"]

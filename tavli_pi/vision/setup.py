@@ -9,7 +9,12 @@ this board's look:
   (not from a guess at which discs are bright: pearl and grey checkers are
   told apart by where they stand);
 - the board itself as the background model (``background.py``): the empty
-  field, the trays, their inserts and anything printed on them.
+  field, the trays, their inserts and anything printed on them;
+- how far this board's own checkers' hue strays from the checker colours
+  (``foreign.py``: a dice cup's hue is far from both);
+- which sides of the field have trays at all (``tray_sides.py``): on a board
+  without trays the borne-off checkers lie on the table, and their count is
+  the one conservation implies, never one read from the wood.
 
 The app reads the set-up frame, asks ``setup_agreement`` how far the reading
 is from the start position, lets the players confirm when it disagrees (the
@@ -34,6 +39,8 @@ from tavli_pi.vision.home import START_DARK, START_LIGHT
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
 from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.tray_sides import learn_tray_sides
+from tavli_pi.vision.foreign import learn_checker_hue
 
 __all__ = ["SetupAgreement", "setup_agreement", "learn_from_setup", "fit_of", "check_fit", "FIT"]
 
@@ -124,12 +131,13 @@ def learn_from_setup(frame: np.ndarray, calibration: Calibration) -> Calibration
             "the light and dark checkers look the same on the set-up board: check that the board is "
             "set up to start (B3) and lit evenly, and that the home side (--home) is right"
         )
+    cal = cal.with_(light_bgr=light, dark_bgr=dark)
     return cal.with_(
-        light_bgr=light,
-        dark_bgr=dark,
+        checker_hue=learn_checker_hue(canon, cal),
         skin=encode_mask(skin_prone(canon)),
         clear=encode_image(shrink(canon)),
         background=encode_background(canon),
+        trays=learn_tray_sides(frame, cal),
         source="setup",
     )
 

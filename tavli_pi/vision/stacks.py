@@ -39,6 +39,7 @@ from typing import NamedTuple
 
 from tavli_pi.vision.background import BG_SCALE, decode_background
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
@@ -179,6 +180,8 @@ def _background(text: str) -> np.ndarray | None:
 
 #: features per slot of the set-up model (see setup_slot_features)
 N_SETUP = ck.N_FEATURES + 6
+#: the index of log(1 + hue distance to the nearer checker colour) among them
+HUE = ck.N_FEATURES + 4
 
 
 #: the typical change over the field, log(1 + grey levels), is kept to steps of this size: one
@@ -247,12 +250,8 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     checker = np.minimum(np.linalg.norm(ch.bgr - light, axis=-1), np.linalg.norm(ch.bgr - dark, axis=-1))
     board = np.linalg.norm(ch.bgr - bgc, axis=-1)
 
-    def chroma(c: np.ndarray) -> np.ndarray:
-        return np.asarray(100.0 * c / (c.sum(axis=-1, keepdims=True) + 30.0))
-
     # a lamp's shadow or an overlay darkens a checker: its hue stays (chromaticity, scaled to 100)
-    hue = np.minimum(np.linalg.norm(chroma(ch.bgr) - chroma(light), axis=-1),
-                     np.linalg.norm(chroma(ch.bgr) - chroma(dark), axis=-1))
+    hue = hue_distance(ch.bgr, cal.light_bgr, cal.dark_bgr)
     ring = np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0)
     extra = np.stack([np.log1p(chg), np.full(chg.shape, view.typical), np.log1p(checker), np.log1p(board),
                       np.log1p(hue), ring], axis=-1)
@@ -438,6 +437,8 @@ def read_spots_pinned(
         depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
         p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols), p_occ)
+        # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
+        p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
     sq, lz, d_last = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr)

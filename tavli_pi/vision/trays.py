@@ -11,7 +11,11 @@ diameter for tournament checkers (40 mm x 7.5 mm); when the rims between
 checkers show, their spacing corrects it.
 
 The tray column stands beside the field on the home side or on the other side
-(boards differ); both are read and the one holding checkers wins.
+(boards differ); both are read and the one holding checkers wins. Where the set-up
+learnt which sides have trays (``tray_sides.py``, ``Calibration.trays``) only those
+are read; on a board without trays nothing is read (the evidence is flat: the
+borne-off checkers lie on the table, and ``conserve.py`` gives the count the board
+implies).
 
 With a board learnt at set-up (``background.py``: the trays are empty then, B3)
 a row is occupied where the tray differs from its empty look, not from its far
@@ -31,10 +35,11 @@ import numpy as np
 from tavli_pi.vision.background import BG_SCALE, Difference
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
-from tavli_pi.vision.observation import MAX_COUNT, SpotEvidence
+from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.stacks import spread_evidence
+from tavli_pi.vision.tray_sides import sides_read
 
-__all__ = ["THICKNESS", "tray_rects_both_sides", "run_length", "tray_count", "tray_evidence"]
+__all__ = ["THICKNESS", "tray_rects_both_sides", "run_length", "tray_count", "tray_evidence", "NO_TRAY"]
 
 #: thickness of a checker as a fraction of its diameter
 THICKNESS = 0.19
@@ -47,6 +52,8 @@ SIGMA = (0.35, 0.03)
 #: trays), so a count far from the tray's reading keeps real probability and a sure board
 #: overrules it (``conserve.py``)
 FLOOR = 0.015
+#: the evidence of a tray that is not there (every count alike)
+NO_TRAY = CountEvidence(tuple(1.0 / (MAX_COUNT + 1) for _ in range(MAX_COUNT + 1)))
 
 
 def tray_rects_both_sides(lay: Layout) -> list[dict[str, tuple[int, int, int, int]]]:
@@ -218,7 +225,9 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
     learnt at set-up, when there is one)."""
     pitch = max(2.0, THICKNESS * 2.0 * cal.checker_r * lay.pitch)
     best = {"light": (0.0, 0.0), "dark": (0.0, 0.0)}
-    sides = tray_rects_both_sides(lay)
+    sides = [rects for rects, read in zip(tray_rects_both_sides(lay), sides_read(cal)) if read]
+    if not sides:  # a board without trays: nothing to read
+        return SpotEvidence(NO_TRAY, NO_TRAY)
     threshold = change_threshold(diff, [r for rects in sides for r in rects.values()]) if diff is not None else 0.0
     for rects in sides:
         for colour, rect in rects.items():

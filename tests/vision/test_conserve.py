@@ -82,3 +82,26 @@ def test_when_tray_and_board_disagree_no_count_is_sure() -> None:
     tray = SpotEvidence(spread_evidence(2, 0.38, 0.015), certain(0))
     off, src = conserved_off(_board({6: 3, 8: 3, 13: 5, 24: 2}, START[1]), BAR, tray, hand=False)
     assert off.light.best == 2 and off.light.confidence > 0.95 and src[0] == "tray"
+
+
+def test_a_board_without_trays_gives_the_count_the_board_implies() -> None:
+    """No trays (learnt at set-up): whatever the tray evidence says, the count off is the one the
+    board implies, never surer than a reading with a witness (a checker in a hand beside the board
+    looks like one borne off), and under a hand only a low-confidence guess."""
+    board = _board({6: 2, 8: 3, 13: 5, 24: 2}, {1: 2, 12: 5, 17: 3})  # 3 light and 5 dark off
+    tray = SpotEvidence(spread_evidence(0, 0.35, 0.015), spread_evidence(9, 0.35, 0.015))  # wood read as counts
+    off, src = conserved_off(board, BAR, tray, hand=False, tray_learnt=True, trays=False)
+    assert (off.light.best, off.dark.best) == (3, 5) and src == ("implied", "implied")
+    assert max(off.light.confidence, off.dark.confidence) <= 0.8 + 1e-9
+    assert min(off.light.confidence, off.dark.confidence) > 0.5
+    off, src = conserved_off(board, BAR, tray, hand=True, tray_learnt=True, trays=False)
+    assert (off.light.best, off.dark.best) == (3, 5) and src == ("implied", "implied")
+    assert max(off.light.confidence, off.dark.confidence) <= 0.5 + 1e-9
+
+
+def test_a_board_without_trays_whose_count_is_in_doubt_is_unknown() -> None:
+    board = _board({6: 2, 8: 3, 13: 5, 24: 2}, START[1])
+    for p in (5, 7, 12):  # three stacks read with doubt (+-1.2 checkers)
+        board[p] = SpotEvidence(spread_evidence(board[p].light.best, 1.2), board[p].dark)
+    off, src = conserved_off(board, BAR, SpotEvidence(UNKNOWN, UNKNOWN), hand=False, trays=False)
+    assert src == ("unknown", "implied") and off.light == UNKNOWN and off.dark.best == 0
