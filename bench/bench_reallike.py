@@ -266,10 +266,11 @@ def _features(scene: Any) -> list[str]:
 
 
 def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = False,
-          only: frozenset[int] | None = None, trace: bool = False) -> None:
+          only: frozenset[int] | None = None, trace: bool = False, why: bool = False) -> None:
     """``only``: play just these games of the ``n`` (each game is the same as in the whole run:
     its table, script and planted play do not depend on the others). ``trace``: one line a
-    frame (the truth, what vision read that differs, the referee's phase and events)."""
+    frame (the truth, what vision read that differs, the referee's phase and events). ``why``: what
+    the referee did on every scripted play it did not accept (:func:`_classify`), with the counts."""
     from gpiozero.pins.mock import MockFactory
 
     from tavli_pi.app import TableApp
@@ -289,6 +290,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
     false_calls = planted = caught = accepted = plays = setups = confirmed = 0
     false_hands = clear_frames = unread_rolls = doubted = 0
     rng = np.random.default_rng([seed, 9])
+    whys: Counter[str] = Counter()
     t0 = time.monotonic()
     played = 0
     for g, kw in enumerate(tables):
@@ -317,12 +319,16 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
             camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
-                with _watch_flags(camera) as flags, TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
+                with _watch_flags(camera) as flags, _watch_verdicts() as verdicts, \
+                        TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
                     # the players confirm the set-up board when the referee reads it otherwise (B3),
                     # and enter the roll when the camera cannot read the dice (E2)
                     steps = []
+                    phases: list[str] = []
                     for step in drive(app, camera, moments, confirm_setup=True, enter_rolls=True):
                         steps.append(step)
+                        phases.append(app.referee.phase.value)
+                        verdicts.frame = step.index + 1
                         if trace:
                             print(_trace_line(g, step, camera.last_truth, flags.last, app.referee))
         calls = [s.index for s in steps if "illegal_play" in s.kinds]
@@ -338,6 +344,10 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         asked = any(e.kind == "setup_checked" and not getattr(e, "ok", True) for s in steps for e in s.events)
         setups += set_up
         confirmed += asked and set_up
+        if why:
+            got = _classify(moments, steps, phases, verdicts.seen)
+            whys.update(got)
+            print(f"  game {g} plays not accepted: " + ("; ".join(c for c in got if c != "accepted") or "none"))
         if verbose:
             look, build = kw.get("look"), kw.get("build")
             print(f"  game {g}: {getattr(look, 'board', '?')}, trays {kw.get('trays', 'home')}, "
@@ -355,6 +365,72 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
           f"({confirmed} confirmed by the players); rolls the players entered (dice too small to read) "
           f"{unread_rolls}; rolls asked for because a play did not fit unsure dice {doubted}; "
           f"hand flagged on {false_hands}/{clear_frames} frames with no hand")
+    if why:
+        print("  what the referee did on the scripted plays: " + ", ".join(f"{k} {v}" for k, v in whys.most_common()))
+
+
+def _classify(moments: Any, steps: Any, phases: list[str], seen: list[tuple[int, str, str]]) -> list[str]:
+    """What became of each scripted play: "accepted", a planted play "called" or not, else why not:
+    the referee's phase just before the play (set-up not done, the roll not taken yet, the last play
+    still being judged, out of sync, ...) or, with the roll taken, its last verdict of the turn."""
+    plays = [i for i, m in enumerate(moments) if m.note in ("the play", "an illegal play")]
+    out: list[str] = []
+    for k, p in enumerate(plays):
+        end = min(plays[k + 1] if k + 1 < len(plays) else len(moments), len(steps))
+        kinds = [kd for s in steps[p:end] for kd in s.kinds]
+        phase = phases[p - 1] if p >= 1 else "setup"
+        if moments[p].note == "an illegal play":
+            if "illegal_play" in kinds:
+                out.append("planted: called")
+                continue
+            head = "planted, not called: "
+        else:
+            if "play_accepted" in kinds:
+                out.append("accepted")
+                continue
+            head = ""
+        if phase in ("setup", "opening", "awaiting_roll"):
+            why = "set-up not done" if phase == "setup" else "the roll not taken before the play"
+        elif phase == "judging":
+            why = "the last play still being judged"
+        elif phase != "rolled":
+            why = f"phase {phase}"
+        else:
+            mine = [(r, kind) for f, kind, r in seen if p <= f < end]
+            last = next((x for x in reversed(mine) if x[0] != "a hand or motion over the board"), None)
+            why = "judged: " + ("never (dice still seen)" if not mine else (last or mine[-1])[0] or (last or mine[-1])[1])
+            if "roll_needed" in kinds:
+                why += " (roll asked for)"
+        out.append(head + why)
+    return out
+
+
+class _Verdicts:
+    """The verdicts the referee reached during a game: (frame, kind, reason)."""
+
+    def __init__(self) -> None:
+        self.frame = 0
+        self.seen: list[tuple[int, str, str]] = []
+
+
+@contextlib.contextmanager
+def _watch_verdicts() -> Any:
+    """Keep every ``judge_evidence`` verdict of the referee (wraps it in the referee module)."""
+    from tavli_pi.referee import referee as referee_module
+
+    got = _Verdicts()
+    judge = referee_module.judge_evidence
+
+    def kept(*args: Any, **kw: Any) -> Any:
+        v = judge(*args, **kw)
+        got.seen.append((got.frame, v.kind, v.reason))
+        return v
+
+    referee_module.judge_evidence = kept  # type: ignore[assignment]
+    try:
+        yield got
+    finally:
+        referee_module.judge_evidence = judge
 
 
 class _Flags(Counter[str]):
@@ -422,6 +498,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--verbose", action="store_true", help="one line a game: its table and what the referee did")
     ap.add_argument("--only", default="", help="play only these games (by index, e.g. 44,54), each as in the whole run")
+    ap.add_argument("--why", action="store_true", help="what the referee did on each scripted play it did not accept")
     ap.add_argument("--trace", action="store_true", help="one line a frame of every game played (use with --only)")
     ap.add_argument("--plain", action="store_true", help="play the games on the plain e2e-test table instead "
                     "(checks the harness: today's reader follows those games)")
@@ -432,7 +509,7 @@ def main() -> None:
         frames(args.frames, args.seed)
     if args.games:
         only = frozenset(int(x) for x in args.only.split(",") if x.strip()) if args.only else None
-        games(args.games, args.seed, args.turns, args.plain, args.verbose, only, args.trace)
+        games(args.games, args.seed, args.turns, args.plain, args.verbose, only, args.trace, args.why)
 
 
 if __name__ == "__main__":
