@@ -325,9 +325,11 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
                     # and enter the roll when the camera cannot read the dice (E2)
                     steps = []
                     phases: list[str] = []
+                    hands: list[bool] = []  # the reader flagged a hand on the frame
                     for step in drive(app, camera, moments, confirm_setup=True, enter_rolls=True):
                         steps.append(step)
                         phases.append(app.referee.phase.value)
+                        hands.append(flags.last is not None and flags.last.hand)
                         verdicts.frame = step.index + 1
                         if trace:
                             print(_trace_line(g, step, camera.last_truth, flags.last, app.referee))
@@ -345,7 +347,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         setups += set_up
         confirmed += asked and set_up
         if why:
-            got = _classify(moments, steps, phases, verdicts.seen)
+            got = _classify(moments, steps, phases, hands, verdicts.seen)
             whys.update(got)
             print(f"  game {g} plays not accepted: " + ("; ".join(c for c in got if c != "accepted") or "none"))
         if verbose:
@@ -369,7 +371,8 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         print("  what the referee did on the scripted plays: " + ", ".join(f"{k} {v}" for k, v in whys.most_common()))
 
 
-def _classify(moments: Any, steps: Any, phases: list[str], seen: list[tuple[int, str, str]]) -> list[str]:
+def _classify(moments: Any, steps: Any, phases: list[str], hands: list[bool],
+              seen: list[tuple[int, str, str]]) -> list[str]:
     """What became of each scripted play: "accepted", a planted play "called" or not, else why not:
     the referee's phase just before the play (set-up not done, the roll not taken yet, the last play
     still being judged, out of sync, ...) or, with the roll taken, its last verdict of the turn."""
@@ -391,6 +394,8 @@ def _classify(moments: Any, steps: Any, phases: list[str], seen: list[tuple[int,
             head = ""
         if phase in ("setup", "opening", "awaiting_roll"):
             why = "set-up not done" if phase == "setup" else "the roll not taken before the play"
+            if phase != "setup" and all(hands[max(p - 4, 0):p]):
+                why += " (a hand flagged on every frame)"
         elif phase == "judging":
             why = "the last play still being judged"
         elif phase != "rolled":
@@ -398,7 +403,11 @@ def _classify(moments: Any, steps: Any, phases: list[str], seen: list[tuple[int,
         else:
             mine = [(r, kind) for f, kind, r in seen if p <= f < end]
             last = next((x for x in reversed(mine) if x[0] != "a hand or motion over the board"), None)
-            why = "judged: " + ("never (dice still seen)" if not mine else (last or mine[-1])[0] or (last or mine[-1])[1])
+            if not mine:
+                why = ("never judged: a hand flagged on every frame" if all(hands[p:end])
+                       else "never judged: the roller's dice still seen")
+            else:
+                why = "judged: " + ((last or mine[-1])[0] or (last or mine[-1])[1])
             if "roll_needed" in kinds:
                 why += " (roll asked for)"
         out.append(head + why)
@@ -426,7 +435,7 @@ def _watch_verdicts() -> Any:
         got.seen.append((got.frame, v.kind, v.reason))
         return v
 
-    referee_module.judge_evidence = kept  # type: ignore[assignment]
+    referee_module.judge_evidence = kept
     try:
         yield got
     finally:
@@ -460,6 +469,8 @@ def _trace_line(g: int, step: Any, truth: Truth | None, obs: Observation | None,
     elif obs is not None:
         out.append("| (not read)")
     out.append(f"| {referee.phase.value} {' '.join(step.kinds)}")
+    out += [f"[{e.kind}: {e.message[:90]}]" for e in step.events
+            if e.kind in ("roll_void", "roll_needed", "clear_view_needed", "board_out_of_sync", "illegal_play")]
     return " ".join(out)
 
 

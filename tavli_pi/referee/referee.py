@@ -607,7 +607,12 @@ class Referee:
         side = self.position.turn
         other_half = own_half(side.other, s.light_is_white)
         if self._opening_turn:
-            mine, theirs = list(obs.dice), []
+            # the opening dice lie one in each half: two or more in the other player's half are
+            # that player's next throw (dice too small to read look alike), not the roller's dice
+            # still lying; no premature roll is judged at the opening turn
+            other = [d for d in obs.dice if d.half == other_half]
+            mine = [d for d in obs.dice if d.half != other_half] if len(other) >= 2 else list(obs.dice)
+            theirs = []
         else:
             mine = [d for d in obs.dice if d.half != other_half]
             theirs = [d for d in obs.dice if d.half == other_half]
