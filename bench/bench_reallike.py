@@ -265,7 +265,12 @@ def _features(scene: Any) -> list[str]:
     return out
 
 
-def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = False) -> None:
+def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = False,
+          only: frozenset[int] | None = None, trace: bool = False, why: bool = False) -> None:
+    """``only``: play just these games of the ``n`` (each game is the same as in the whole run:
+    its table, script and planted play do not depend on the others). ``trace``: one line a
+    frame (the truth, what vision read that differs, the referee's phase and events). ``why``: what
+    the referee did on every scripted play it did not accept (:func:`_classify`), with the counts."""
     from gpiozero.pins.mock import MockFactory
 
     from tavli_pi.app import TableApp
@@ -275,17 +280,24 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
     from tavli_pi.sim.script import random_game
     from tavli_pi.sim.table import scene_of, scenes_of
 
+    if only:
+        n = max(n, max(only) + 1)
     tables = reallike_game_tables(n, seed)
     if plain:  # the harness's own check: the easy table of tests/test_app_e2e.py
         from tavli_pi.sim.scene import Look
 
         tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
     false_calls = planted = caught = accepted = plays = setups = confirmed = 0
-    false_hands = clear_frames = unread_rolls = 0
+    false_hands = clear_frames = unread_rolls = doubted = 0
     rng = np.random.default_rng([seed, 9])
+    whys: Counter[str] = Counter()
     t0 = time.monotonic()
+    played = 0
     for g, kw in enumerate(tables):
         plant = int(rng.integers(2, turns)) if g % 2 == 0 else 0
+        if only is not None and g not in only:
+            continue
+        played += 1
         moments = random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
         # what an installation gives the app: the field's corners (``[camera] corners``, set once
         # when the camera is mounted) and the home side; the app learns the board at set-up itself
@@ -307,21 +319,37 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
             camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
-                with _watch_flags(camera) as flags, TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
+                with _watch_flags(camera) as flags, _watch_verdicts() as verdicts, \
+                        TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
                     # the players confirm the set-up board when the referee reads it otherwise (B3),
                     # and enter the roll when the camera cannot read the dice (E2)
-                    steps = list(drive(app, camera, moments, confirm_setup=True, enter_rolls=True))
+                    steps = []
+                    phases: list[str] = []
+                    hands: list[bool] = []  # the reader flagged a hand on the frame
+                    for step in drive(app, camera, moments, confirm_setup=True, enter_rolls=True):
+                        steps.append(step)
+                        phases.append(app.referee.phase.value)
+                        hands.append(flags.last is not None and flags.last.hand)
+                        verdicts.frame = step.index + 1
+                        if trace:
+                            print(_trace_line(g, step, camera.last_truth, flags.last, app.referee))
         calls = [s.index for s in steps if "illegal_play" in s.kinds]
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
         accepted += sum(s.kinds.count("play_accepted") for s in steps)
         false_hands += flags["false hand"]
         clear_frames += flags["clear"]
-        unread_rolls += sum(s.kinds.count("roll_needed") for s in steps)
+        asks = [e for s in steps for e in s.events if e.kind == "roll_needed"]
+        unread_rolls += sum(1 for e in asks if "doubted" not in e.extra)
+        doubted += sum(1 for e in asks if "doubted" in e.extra)
         set_up = any(e.kind == "setup_checked" and getattr(e, "ok", False) for s in steps for e in s.events)
         asked = any(e.kind == "setup_checked" and not getattr(e, "ok", True) for s in steps for e in s.events)
         setups += set_up
         confirmed += asked and set_up
+        if why:
+            got = _classify(moments, steps, phases, hands, verdicts.seen)
+            whys.update(got)
+            print(f"  game {g} plays not accepted: " + ("; ".join(c for c in got if c != "accepted") or "none"))
         if verbose:
             look, build = kw.get("look"), kw.get("build")
             print(f"  game {g}: {getattr(look, 'board', '?')}, trays {kw.get('trays', 'home')}, "
@@ -329,14 +357,121 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
                   f"set-up {('confirmed by the players' if asked else 'read') if set_up else 'never done'}, "
                   f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
                   f"planted at {[w.start for w in windows]}; rolls entered by the players "
-                  f"{sum(s.kinds.count('roll_needed') for s in steps)}; hand flagged on "
+                  f"{sum(1 for e in asks if 'doubted' not in e.extra)}, asked for after a misfit of unsure dice "
+                  f"{sum(1 for e in asks if 'doubted' in e.extra)}; hand flagged on "
                   f"{flags['false hand']}/{flags['clear']} frames with none")
-    print(f"referee over {n} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
+    print(f"referee over {played} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
           f"{time.monotonic() - t0:.0f} s:")
     print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
-          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{n} "
+          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{played} "
           f"({confirmed} confirmed by the players); rolls the players entered (dice too small to read) "
-          f"{unread_rolls}; hand flagged on {false_hands}/{clear_frames} frames with no hand")
+          f"{unread_rolls}; rolls asked for because a play did not fit unsure dice {doubted}; "
+          f"hand flagged on {false_hands}/{clear_frames} frames with no hand")
+    if why:
+        print("  what the referee did on the scripted plays: " + ", ".join(f"{k} {v}" for k, v in whys.most_common()))
+
+
+def _classify(moments: Any, steps: Any, phases: list[str], hands: list[bool],
+              seen: list[tuple[int, str, str]]) -> list[str]:
+    """What became of each scripted play: "accepted", a planted play "called" or not, else why not:
+    the referee's phase just before the play (set-up not done, the roll not taken yet, the last play
+    still being judged, out of sync, ...) or, with the roll taken, its last verdict of the turn."""
+    plays = [i for i, m in enumerate(moments) if m.note in ("the play", "an illegal play")]
+    out: list[str] = []
+    for k, p in enumerate(plays):
+        end = min(plays[k + 1] if k + 1 < len(plays) else len(moments), len(steps))
+        kinds = [kd for s in steps[p:end] for kd in s.kinds]
+        phase = phases[p - 1] if p >= 1 else "setup"
+        if moments[p].note == "an illegal play":
+            if "illegal_play" in kinds:
+                out.append("planted: called")
+                continue
+            head = "planted, not called: "
+        else:
+            if "play_accepted" in kinds:
+                out.append("accepted")
+                continue
+            head = ""
+        if phase in ("setup", "opening", "awaiting_roll"):
+            why = "set-up not done" if phase == "setup" else "the roll not taken before the play"
+            if phase != "setup" and all(hands[max(p - 4, 0):p]):
+                why += " (a hand flagged on every frame)"
+        elif phase == "judging":
+            why = "the last play still being judged"
+        elif phase != "rolled":
+            why = f"phase {phase}"
+        else:
+            mine = [(r, kind) for f, kind, r in seen if p <= f < end]
+            last = next((x for x in reversed(mine) if x[0] != "a hand or motion over the board"), None)
+            if not mine:
+                why = ("never judged: a hand flagged on every frame" if all(hands[p:end])
+                       else "never judged: the roller's dice still seen")
+            else:
+                why = "judged: " + ((last or mine[-1])[0] or (last or mine[-1])[1])
+            if "roll_needed" in kinds:
+                why += " (roll asked for)"
+        out.append(head + why)
+    return out
+
+
+class _Verdicts:
+    """The verdicts the referee reached during a game: (frame, kind, reason)."""
+
+    def __init__(self) -> None:
+        self.frame = 0
+        self.seen: list[tuple[int, str, str]] = []
+
+
+@contextlib.contextmanager
+def _watch_verdicts() -> Any:
+    """Keep every ``judge_evidence`` verdict of the referee (wraps it in the referee module)."""
+    from tavli_pi.referee import referee as referee_module
+
+    got = _Verdicts()
+    judge = referee_module.judge_evidence
+
+    def kept(*args: Any, **kw: Any) -> Any:
+        v = judge(*args, **kw)
+        got.seen.append((got.frame, v.kind, v.reason))
+        return v
+
+    referee_module.judge_evidence = kept
+    try:
+        yield got
+    finally:
+        referee_module.judge_evidence = judge
+
+
+class _Flags(Counter[str]):
+    """The frames counted by :func:`_watch_flags`, and the last observation read."""
+
+    last: Observation | None = None
+
+
+def _trace_line(g: int, step: Any, truth: Truth | None, obs: Observation | None, referee: Any) -> str:
+    """One frame of a traced game: the script's note, the truth's dice and hand, the spots vision
+    reads otherwise than the truth (light/dark read, confidence; truth), the dice read, the
+    referee's phase and the events."""
+    m = step.moment
+    out = [f"    g{g} f{step.index:3d} {m.note[:28]:28s}"]
+    if truth is not None:
+        td = ",".join(f"{d.value}{'~' if d.moving else ''}" for d in truth.dice)
+        out.append(f"truth dice [{td}]{' HAND' if truth.hand else ''}")
+    if obs is not None and truth is not None and obs.frame_index == step.frame.index:
+        spots = [(f"p{i + 1}", obs.points[i], truth.light[i], truth.dark[i]) for i in range(24)]
+        spots += [("bar", obs.bar, truth.bar[0], truth.bar[1]), ("off", obs.off, truth.off[0], truth.off[1])]
+        bad = [f"{name} {ev.light.best}/{ev.dark.best}@{min(ev.light.confidence, ev.dark.confidence):.2f}"
+               f"(t {nl}/{nd})" for name, ev, nl, nd in spots if (ev.light.best, ev.dark.best) != (nl, nd)]
+        dice = ",".join(f"{d.value}@{d.value_confidence:.2f}{'~' if d.moving else ''}{d.half[0]}"
+                        for d in obs.dice)
+        out.append(f"| read dice [{dice}]{' hand' if obs.hand else ''}{' motion' if obs.motion else ''}"
+                   f" wrong {' '.join(bad) or '-'}")
+    elif obs is not None:
+        out.append("| (not read)")
+    out.append(f"| {referee.phase.value} {' '.join(step.kinds)}")
+    out += [f"[{e.kind}: {e.message[:90]}]" for e in step.events
+            if e.kind in ("roll_void", "roll_needed", "clear_view_needed", "board_out_of_sync", "illegal_play")]
+    return " ".join(out)
 
 
 @contextlib.contextmanager
@@ -346,12 +481,13 @@ def _watch_flags(camera: Any) -> Any:
     Wraps ``BoardReader.read`` for the game (the app's readers are its own)."""
     from tavli_pi.vision import reader as reader_module
 
-    flags: Counter[str] = Counter()
+    flags = _Flags()
     cls = reader_module.BoardReader
     read = cls.read
 
     def counted(self: Any, image: Any, *args: Any, **kw: Any) -> Any:
         obs = read(self, image, *args, **kw)
+        flags.last = obs
         truth = camera.last_truth
         if truth is not None and not truth.hand:
             flags["clear"] += 1
@@ -372,6 +508,9 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=8, help="turns a game (default 8)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--verbose", action="store_true", help="one line a game: its table and what the referee did")
+    ap.add_argument("--only", default="", help="play only these games (by index, e.g. 44,54), each as in the whole run")
+    ap.add_argument("--why", action="store_true", help="what the referee did on each scripted play it did not accept")
+    ap.add_argument("--trace", action="store_true", help="one line a frame of every game played (use with --only)")
     ap.add_argument("--plain", action="store_true", help="play the games on the plain e2e-test table instead "
                     "(checks the harness: today's reader follows those games)")
     args = ap.parse_args()
@@ -380,7 +519,8 @@ def main() -> None:
     if args.frames:
         frames(args.frames, args.seed)
     if args.games:
-        games(args.games, args.seed, args.turns, args.plain, args.verbose)
+        only = frozenset(int(x) for x in args.only.split(",") if x.strip()) if args.only else None
+        games(args.games, args.seed, args.turns, args.plain, args.verbose, only, args.trace, args.why)
 
 
 if __name__ == "__main__":

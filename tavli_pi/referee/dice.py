@@ -31,7 +31,9 @@ class DiceWatch:
     die are skipped, not counted); afterwards it is disarmed until
     a frame shows no dice or only moving dice (the dice were picked up or thrown
     again), so one throw is never judged twice. ``settle`` frames in a row with a
-    die seen but not read make ``unread`` (the players enter that roll).
+    die seen but not read make ``unread`` (the players enter that roll), and so do ``settle`` frames
+    in a row of one die read and lying still where two are needed (the camera lost the other die:
+    a roll that lies there is entered, never guessed).
     """
 
     __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n")
@@ -80,6 +82,17 @@ class DiceWatch:
             self._unread_n += 1
             if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
                 self.unread = tuple(self._unread_sig or dice)[:need]
+            return None
+        if need == 2 and len(dice) == 1 and dice[0].value_confidence >= self.min_confidence:
+            # one die read, the other not found: the same die lying still ``settle`` frames is a throw
+            # whose other die the camera lost; the players enter it
+            one = (dice[0].value, dice[0].half)
+            best = getattr(self, "_unread_sig", None)
+            same = best is not None and len(best) == 1 and (best[0].value, best[0].half) == one
+            self._unread_sig = tuple(dice)
+            self._unread_n = self._unread_n + 1 if same else 1
+            if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
+                self.unread = (replace(dice[0], note="the camera finds one die only"),)
             return None
         self._unread_sig, self._unread_n = None, 0  # every die read: not an unread throw
         if len(dice) < need or any(d.value_confidence < self.min_confidence for d in dice):

@@ -31,6 +31,7 @@ from tavli_pi.referee.game import GameRules, TavliRules, rules_for
 from tavli_pi.referee.evidence import EvidenceTable, Reading, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
+from tavli_pi.referee.roll_doubt import describe, plausible_rolls, rolls_allowing
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
@@ -116,6 +117,11 @@ class Referee:
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
         self._dice_gone = 0  # frames in a row without the roller's dice (E5)
         self._small_dice = False  # this turn's dice are too small to read (the players entered them)
+        #: how sure vision was of each of this turn's dice (aligned with ``dice``; 1.0: entered)
+        self._dice_conf: tuple[float, float] = (1.0, 1.0)
+        #: the board (layout key) whose illegal call waits for the players to enter the roll, as the
+        #: dice were read without certainty and another roll allows it (roll_doubt.py)
+        self._doubted: object = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -467,7 +473,10 @@ class Referee:
                 f"{_name(winner)}, roll both dice for the first play.",
             )
             return
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice))
+        wc = next(d.value_confidence for d in dice if d.half == white_half)
+        bc = next(d.value_confidence for d in dice if d.half != white_half)
+        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
+                         sure=(wc, bc) if wd > bd else (bc, wc))
         self.last_verdict = f"{_name(winner)} starts"
         self._emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
@@ -510,6 +519,9 @@ class Referee:
         a, b = divmod(inp.level, 10)
         if not (1 <= a <= 6 and 1 <= b <= 6):
             self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
+            return
+        if getattr(self, "_doubted", None) is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
+            self._corrected_roll((a, b))
             return
         if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
             self._refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
@@ -555,13 +567,18 @@ class Referee:
                 message=f"{_name(side)}'s roll is void ({reason.replace('_', ' ')}): roll again.",
             )
             return
-        values = sorted((d.value for d in dice), reverse=True)
-        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice))
+        read = sorted(((d.value, d.value_confidence) for d in dice), reverse=True)
+        values = [v for v, _ in read]
+        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
+                         sure=(read[0][1], read[1][1]))
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
         self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
         self._after_roll_accepted()
 
-    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False) -> None:
+    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
+                    sure: tuple[float, float] = (1.0, 1.0)) -> None:
+        self._dice_conf = sure
+        self._doubted = None
         self._dice_gone = 0
         self._small_dice = small
         self.dice = dice
@@ -590,7 +607,12 @@ class Referee:
         side = self.position.turn
         other_half = own_half(side.other, s.light_is_white)
         if self._opening_turn:
-            mine, theirs = list(obs.dice), []
+            # the opening dice lie one in each half: two or more in the other player's half are
+            # that player's next throw (dice too small to read look alike), not the roller's dice
+            # still lying; no premature roll is judged at the opening turn
+            other = [d for d in obs.dice if d.half == other_half]
+            mine = [d for d in obs.dice if d.half != other_half] if len(other) >= 2 else list(obs.dice)
+            theirs = []
         else:
             mine = [d for d in obs.dice if d.half != other_half]
             theirs = [d for d in obs.dice if d.half == other_half]
@@ -682,8 +704,10 @@ class Referee:
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
                 self.sync.lose(v.result, roll_seen=True, why=why)
-            else:
+            elif not self._roll_in_doubt(v.result):
                 self._illegal(v.result)
+        elif getattr(self, "_doubted", None) is not None:
+            return  # the players are asked for the roll: that question stands until they answer
         elif self._stands_by_next_roll(v.reading, len(frames)):
             assert v.reading is not None
             self._accept_play(self._candidates()[v.reading.best], by_roll=True)
@@ -702,19 +726,69 @@ class Referee:
         return (next_roll and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
                 and r.gap < s.illegal_gap)
 
+    def _roll_in_doubt(self, observed: GamePosition) -> bool:
+        """Before an illegal call (roll_doubt.py): True when a die was read without certainty and
+        another roll it could be allows ``observed``; no call is made then. The players are asked to
+        enter the roll (``roll_needed``, once) and the play is judged against it; once the next roll
+        lies on the board, the play stands as a play of the likeliest such roll (E8)."""
+        if len(self.dice) != 2:
+            return False
+        s = self.settings
+        dice = self._dice2()
+        rolls = plausible_rolls(dice, getattr(self, "_dice_conf", (1.0, 1.0)), s.illegal_confidence)[1:]
+        fits = rolls_allowing(self.game, self.before, observed, rolls) if rolls else []
+        if not fits:
+            return False
+        side = self.before.turn
+        read = "-".join(map(str, dice))
+        if self._pending_roll is not None or self._watch.unread is not None or getattr(self, "_throw_seen", False):
+            a, b = fits[0]
+            self.dice = (a, b)
+            self.results = self.game.ends(self.before, (a, b))
+            self._accept_play(observed, by_roll=True, note=f"The dice were read {read} without certainty; the "
+                              f"board is a play of {a}-{b}")
+            return True
+        key = observed.layout_key()
+        if getattr(self, "_doubted", None) != key:
+            self._doubted = key
+            self.last_verdict = "enter the roll"
+            self._emit(ev.RollNeeded, side=side, rule="E2",
+                       reason=f"the dice were read {read} without certainty, and the play fits {describe(fits)}",
+                       message=f"The dice were read {read}, but not surely, and the play is not legal for "
+                       f"{read}: {_name(side)}, enter your roll on the table's page.",
+                       extra={"doubted": read, "fits": [f"{x}-{y}" for x, y in fits]})
+        return True
+
+    def _corrected_roll(self, values: tuple[int, int]) -> None:
+        """The players entered the roll the referee doubted (:meth:`_roll_in_doubt`): the turn's
+        play is judged against it (E2), from the frames already seen."""
+        a, b = max(values), min(values)
+        side = self.before.turn
+        self._doubted = None
+        self._dice_conf = (1.0, 1.0)
+        self.dice = (a, b)
+        self.results = self.game.ends(self.before, (a, b))
+        self.last_verdict = f"{_name(side)} rolled {a}-{b}"
+        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
+                   message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
+        self._after_roll_accepted()
+        if self.phase is Phase.JUDGING:
+            self._try_judge()
+
     def _play_text(self, after: GamePosition) -> str:
         for r in self.results:
             if r.position.layout_key() == after.layout_key():
                 return r.moves
         return ""
 
-    def _accept_play(self, after: GamePosition, *, by_roll: bool = False) -> None:
+    def _accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "") -> None:
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
         over = self._commit(after)
-        note = self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""
+        note = ". ".join(x for x in (note, self.game.mother_note(after) if isinstance(self.game, TavliRules)
+                                     else "") if x)
         if by_roll:
             note = (note + ". " if note else "") + "The next roll lets it stand (E8)"
         self._emit(
@@ -732,6 +806,7 @@ class Referee:
         """The turn is over with ``after`` on the board: the state the event carries. True: the game is over."""
         self._reset_view()
         self._observed = None
+        self._doubted = None
         self.wrong_points = ()
         if self.game.finished(after):
             self.position = after

@@ -76,6 +76,11 @@ def entered_roll(events: Sequence[Event], moments: Sequence[Moment], index: int,
     # the players enter what they see lying now, and nothing when no roll lies there (a roll
     # long picked up, or one still tumbling, is not entered)
     lying = moments[index].dice
+    if "doubted" in ask.extra:
+        # the referee read the roll without certainty and the play does not fit it: the players
+        # say the roll they played, the last one that lay still on the board
+        lying = next((m.dice for m in reversed(moments[: index + 1])
+                      if len(m.dice) == 2 and not any(d.moving for d in m.dice)), ())
     if len(lying) != 2 or any(d.moving for d in lying):
         return None
     if getattr(ask, "side", None) is None:  # the opening roll: one die each, White's in White's half

@@ -100,3 +100,46 @@ def test_entered_dice_take_the_values_and_a_missing_die_its_half() -> None:
     d = entered_dice([tiny("left")], (6, 2), halves=("left", "right"))
     assert [(x.value, x.half, x.flat, x.value_confidence) for x in d] == [(6, "left", True, 1.0),
                                                                          (2, "right", True, 1.0)]
+
+
+def test_the_next_throw_ends_the_opening_turn_though_no_die_can_be_read_E5() -> None:
+    # real-like game 6 (seed 0): the opening dice too small to read, White's play, then Black's two
+    # dice land in Black's half; they looked like White's dice still lying (at the opening turn every
+    # die was the roller's), so White's play was never judged and the referee fell a turn behind
+    t = Table(Referee())
+    t.setup()
+    t.throw(START, (tiny("right"), tiny("left")), settled=3)
+    enter(t, 51)  # White 5, Black 1: White plays 5-1
+    ref = t.referee
+    assert ref.phase == "rolled" and ref.dice == (5, 1)
+    after = apply_play(START, parse_play(START, "13/8 6/5"))
+    t.show(after, dice=(tiny("right"), tiny("left")), hand=True)
+    t.show(after, dice=(tiny("right"), tiny("left")))
+    ev = t.show(after)  # White picks the dice up
+    ev += t.show(after, motion=True)  # Black throws: the tumbling dice are not found, only motion
+    ev += t.show(after, 3, dice=(tiny("left"), tiny("left")))  # and lie in Black's half
+    assert kinds(ev) == ["play_accepted", "roll_needed"]
+    assert ref.position.turn is Side.BLACK and nth(ev, 1, RollNeeded).side is Side.BLACK
+    # one opening die left lying in each half is still the roller's (White picks up one at a time)
+    t2 = Table(Referee())
+    t2.setup()
+    t2.throw(START, (tiny("right"), tiny("left")), settled=3)
+    enter(t2, 51)
+    t2.show(after, dice=(tiny("right"), tiny("left")), hand=True)
+    assert kinds(t2.show(after, 3, dice=(tiny("left"),))) == [] and t2.referee.phase == "rolled"
+
+
+def test_one_die_read_and_the_other_lost_is_a_roll_the_players_enter_E2() -> None:
+    # real-like games 13 and 14 (seed 0): a 6 the camera never finds beside a 3 it reads; the roll
+    # was never taken, the play came as an unseen change and the game went out of sync
+    w = DiceWatch(settle=2)
+    assert w.feed([die(3, "left")]) is None and w.unread is None
+    assert w.feed([die(3, "left")]) is None and w.unread is not None and w.unread[0].value == 3
+    t = Table(Referee())
+    ref = opened(t)
+    ev = t.throw(ref.position, (die(3, "left"),), settled=3)
+    assert kinds(ev) == ["roll_needed"] and "one die" in nth(ev, 0, RollNeeded).reason
+    ev = enter(t, 63)
+    assert kinds(ev) == ["roll_accepted"] and ref.dice == (6, 3)
+    after = apply_play(ref.before, parse_play(ref.before, "24/18 13/10"))
+    assert kinds(t.move_and_pick_up(ref.before, after, (die(3, "left"),))) == ["play_accepted"]
