@@ -33,6 +33,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
+from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, rolls_text
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
@@ -416,7 +417,7 @@ class Referee:
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
-            if not self._ask_for_unread_roll(opening=True):
+            if not self._ask_for_unread_roll(opening=True) or not obs.dice:
                 self._watch_board(obs)
             return
         self._opening_roll(dice)
@@ -482,7 +483,11 @@ class Referee:
             self._roll(dice)
             return
         if self._ask_for_unread_roll(opening=False):
-            return  # a roll lies there, only its values are missing: the board may change meanwhile
+            # a roll lies there, only its values are missing: the board may change meanwhile; once
+            # the dice are picked up (E5) the play may show the roll nobody entered (unseen.py)
+            if not obs.dice:
+                self._watch_board(obs)
+            return
         self._watch_board(obs)
 
     # dice the camera sees but cannot read (too small): the players enter the roll ---------------
@@ -708,19 +713,28 @@ class Referee:
                 return r.moves
         return ""
 
-    def _accept_play(self, after: GamePosition, *, by_roll: bool = False) -> None:
+    def _accept_play(self, after: GamePosition, *, by_roll: bool = False,
+                     unseen: tuple[tuple[int, int], ...] = ()) -> None:
+        """The play stands. ``by_roll``: the next roll let it stand (E8); ``unseen``: the rolls it is
+        legal for, when the referee never saw the roll (the event carries the first)."""
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
         over = self._commit(after)
         note = self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""
+        extra: dict[str, Any] = {}
         if by_roll:
             note = (note + ". " if note else "") + "The next roll lets it stand (E8)"
+            extra["stands_by_roll"] = True
+        if unseen:
+            note = (note + ". " if note else "") + (f"The roll was not seen; the play is legal for "
+                                                    f"{rolls_text(unseen)}")
+            extra["roll_unseen"] = [f"{a}{b}" for a, b in unseen]
         self._emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
-            extra={"stands_by_roll": True} if by_roll else {},
+            extra=extra,
         )
         self._continue(over)
 
@@ -847,7 +861,46 @@ class Referee:
                  turn=self.position.turn, game=self.game, hints=(self.position,))
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
+            if s.infer_unseen_rolls and self._play_without_roll():
+                return
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
+
+    def _play_without_roll(self) -> bool:
+        """The board changed with no roll read: accept it when it is clearly one legal play of the
+        side on roll for some roll (:mod:`tavli_pi.referee.unseen`); True when it was accepted. At
+        the opening (or after an adopted board) either side may have rolled; the evidence must
+        pick out one play of one side, else the referee has lost track of the board."""
+        s = self.settings
+        opening = self.phase == Phase.OPENING
+        sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
+        # a backgammon (or Portes) opening roll is never a double (E1); in Plakoto and Fevga the
+        # opening's winner rolls both dice for the first play (V3)
+        rolls = OPENING_ROLLS if opening and not isinstance(self.game, TavliRules) else ROLLS
+        found: list[tuple[Side, UnseenPlay]] = []
+        for side in sides:
+            before = self.position.with_turn(side)
+            plays = plays_for_any_roll(self.game, before, rolls)
+            if not plays:
+                continue
+            v = judge_evidence(self._frames, [p.position for p in plays], s, side, game=self.game, known=before,
+                               blind=self._blind())
+            if v.kind == "legal" and v.reading is not None:
+                found.append((side, plays[v.reading.best]))
+        if len(found) != 1:
+            return False
+        side, play = found[0]
+        roll = play.rolls[0]
+        self._unread_roll = None
+        self.position = self.position.with_turn(side)
+        if opening and not isinstance(self.game, TavliRules):
+            white, black = (roll[0], roll[1]) if side is Side.WHITE else (roll[1], roll[0])
+            self._emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
+                       message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
+                       "by the play).", extra={"roll_unseen": True})
+        self._start_turn(roll, opening=opening)
+        self._watch.rearm()  # the dice were picked up: the next throw is a roll
+        self._accept_play(play.position, unseen=play.rolls)
+        return True
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side | None, points: int, result: str) -> None:
