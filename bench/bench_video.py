@@ -13,7 +13,7 @@ accepted with a roll the referee never saw (``roll_unseen``), illegal calls on l
 failure), planted illegal plays caught, boards out of sync, and the CPU the run took per second of
 video.
 
-    .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners]
+    .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners] [--no-infer]
 """
 
 from __future__ import annotations
@@ -68,13 +68,16 @@ def corners_arg(moments: list[Moment], kw: dict[str, Any]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.corners)
 
 
-def run_table(tmp: Path, video: Path, kw: dict[str, Any], corners: str | None, repeat: int) -> tuple[list[Any], float, str]:
+def run_table(tmp: Path, video: Path, kw: dict[str, Any], corners: str | None, repeat: int,
+              infer: bool = True) -> tuple[list[Any], float, str]:
     """``tavli-pi run`` over the video; the logged events, the CPU seconds it took, and its stderr tail."""
     cfg = tmp / "table.toml"
     lines = [f"[camera]\nsource = 'replay:{video}'\nfps = {FPS * repeat}"]
     if corners:
         lines.append(f"corners = '{corners}'")
     lines.append(f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\n[record]\nlog = '{tmp / 'table.sqlite'}'")
+    if not infer:
+        lines.append("[referee]\ninfer_unseen_rolls = false")
     cfg.write_text("\n".join(lines) + "\n")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run([sys.executable, "-c", "from tavli_pi.cli import main; main()", "run", "--config", str(cfg)],
@@ -95,11 +98,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=1, help="video frames per scripted moment (2-3: a 20-30 fps video)")
     ap.add_argument("--corners", action="store_true", help="give the field's corners, as an installed table does")
+    ap.add_argument("--no-infer", action="store_true", help="[referee] infer_unseen_rolls = false (the peer run)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}; "
           f"seed {args.seed}, {args.games} games of {args.turns} turns, {FPS * args.repeat:.0f} fps video, "
-          f"corners {'given' if args.corners else 'found in the picture'}")
+          f"corners {'given' if args.corners else 'found in the picture'}; unseen rolls "
+          f"{'not inferred' if args.no_infer else 'inferred'}")
     tables = reallike_game_tables(args.games, args.seed)
     tot: Counter[str] = Counter()
     cpu_total = video_s = 0.0
@@ -117,7 +122,7 @@ def main() -> None:
             video = tmp / "game.mp4"
             frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat)
             corners = corners_arg(moments, kw) if args.corners else None
-            events, cpu, err = run_table(tmp, video, kw, corners, args.repeat)
+            events, cpu, err = run_table(tmp, video, kw, corners, args.repeat, infer=not args.no_infer)
         video_s += frames / (FPS * args.repeat)
         cpu_total += cpu
         kinds = Counter(e.kind for e in events)

@@ -302,6 +302,8 @@ class Referee:
 
     # setup ------------------------------------------------------------------------
     def _setup(self, obs: Observation) -> None:
+        if self._setup_wrong and self._after_setup == Phase.OPENING and self._opening_thrown(obs):
+            return
         clear = self._collect(obs)
         s = self.settings
         if not clear or len(self._frames) < s.settle_frames:
@@ -329,6 +331,8 @@ class Referee:
         while it waits to learn the board; returns the events (also given by ``step``)."""
         out_before = len(self._out)
         self.last_verdict = "set up the checkers"
+        if not self._setup_wrong:
+            self._watch.disarm()  # an opening roll thrown from now on answers it (dice lying now do not)
         self._setup_wrong = True
         self._emit(
             ev.SetupChecked, ok=False, problems=tuple(problems), rule="B3",
@@ -337,14 +341,29 @@ class Referee:
         )
         return self._out[out_before:]
 
+    def _opening_thrown(self, obs: Observation) -> bool:
+        """Asked to fix or confirm the set-up board, the players threw the opening roll instead
+        (two dice lying still, one in each half): they take the board as set up, as if they had
+        pressed ACCEPT, and the dice are the opening roll (E1). True when it was taken so."""
+        dice = self._watch.feed(obs.dice, need=2)
+        if dice is None or len(dice) != 2 or {d.half for d in dice} != {"left", "right"}:
+            return False
+        self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="dice"))
+        self._watch.disarm()  # these dice are the opening roll: the next throw rearms the watch
+        self._opening_roll(dice)
+        return True
+
     def _confirm_setup(self, inp: PlayerInput) -> None:
         """ACCEPT at set-up: the players confirm the board is set up to start (B3) when vision
         reads it otherwise; the referee goes on from the start position. The spots where vision
         read the confirmed board otherwise are this board's blind spots (:attr:`blind`), learnt
-        from the clear set-up frames, or from the next clear frames while the board still stands."""
+        from the clear set-up frames, or from the next clear frames while the board still stands.
+        An input from ``source="dice"`` is the opening roll thrown instead of an answer."""
         target = self._setup_target
         frames = [o for o in self._frames if not (o.hand or o.motion)]
-        self._setup_done("The players confirmed the set-up (B3).", dice=False, confirmed=True)
+        said = ("The opening roll was thrown: the players take the board as set up (B3)." if inp.source == "dice"
+                else "The players confirmed the set-up (B3).")
+        self._setup_done(said, dice=False, confirmed=True)
         if frames:
             self._learn_blind_spots(frames, target)
         else:

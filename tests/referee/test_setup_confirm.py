@@ -91,3 +91,20 @@ def test_a_blind_spot_takes_the_best_candidates_counts_and_is_never_a_difference
     blind = read(EvidenceTable([obs, obs], blind=(P13,)), [START])
     assert blind.differing == () and blind.gap == 0.0 and blind.free is not None
     assert blind.free.layout_key() == START.layout_key()
+
+
+def test_the_opening_roll_thrown_instead_of_an_answer_confirms_the_set_up_B3_E1() -> None:
+    t = SwappedTable(Referee())
+    assert kinds(t.setup()) == ["setup_checked"]
+    ev = t.throw(START, (die(3, "right"), die(1, "left")))
+    assert kinds(ev) == ["setup_checked", "game_started", "opening_roll"]
+    done = nth(ev, 0, SetupChecked)
+    assert done.ok and done.extra.get("confirmed") is True and "opening roll" in done.message
+    assert t.referee.phase == "rolled" and t.referee.dice == (3, 1) and t.referee.blind == (P13,)
+
+
+def test_dice_seen_before_the_question_never_answer_it() -> None:
+    t = SwappedTable(Referee())
+    lying = (die(3, "right"), die(1, "left"))  # print on the board read as dice, in every frame
+    ev = t.show(START, 6, dice=lying)
+    assert kinds(ev) == ["setup_checked"] and t.referee.phase == "setup"
