@@ -876,19 +876,20 @@ class Referee:
         s = self.settings
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
+        if s.infer_unseen_rolls and self._play_without_roll():
+            return
         r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
                  turn=self.position.turn, game=self.game, hints=(self.position,))
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
-            if s.infer_unseen_rolls and self._play_without_roll():
-                return
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
 
     def _play_without_roll(self) -> bool:
-        """The board changed with no roll read: accept it when it is clearly one legal play of the
-        side on roll for some roll (:mod:`tavli_pi.referee.unseen`); True when it was accepted. At
-        the opening (or after an adopted board) either side may have rolled; the evidence must
-        pick out one play of one side, else the referee has lost track of the board."""
+        """No roll read, no die on the board: when the board is clearly one legal play of the side
+        on roll for some roll (:mod:`tavli_pi.referee.unseen`), by the margins any play is accepted
+        with and ahead of the board as it was, accept it; True when it was accepted. At the opening
+        (or after an adopted board) either side may have rolled; the evidence must pick out one play
+        of one side."""
         s = self.settings
         opening = self.phase == Phase.OPENING
         sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
@@ -901,10 +902,11 @@ class Referee:
             plays = plays_for_any_roll(self.game, before, rolls)
             if not plays:
                 continue
-            v = judge_evidence(self._frames, [p.position for p in plays], s, side, game=self.game, known=before,
-                               blind=self._blind())
-            if v.kind == "legal" and v.reading is not None:
-                found.append((side, plays[v.reading.best]))
+            # the board as it was is a candidate too: a play is taken only when it beats standing still
+            v = judge_evidence(self._frames, [before, *(p.position for p in plays)], s, side, game=self.game,
+                               known=before, blind=self._blind())
+            if v.kind == "legal" and v.reading is not None and v.reading.best > 0:
+                found.append((side, plays[v.reading.best - 1]))
         if len(found) != 1:
             return False
         side, play = found[0]
@@ -917,7 +919,8 @@ class Referee:
                        message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
                        "by the play).", extra={"roll_unseen": True})
         self._start_turn(roll, opening=opening)
-        self._watch.rearm()  # the dice were picked up: the next throw is a roll
+        # dice lying unseen until now are not the next roll: a frame without dice (or a throw) rearms
+        self._watch.disarm()
         self._accept_play(play.position, unseen=play.rolls)
         return True
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -43,12 +44,14 @@ class UnseenPlay:
     moves: str  # the play for the first of them, as the rules write it
 
 
+@lru_cache(maxsize=8)
 def plays_for_any_roll(game: GameRules, before: GamePosition,
-                       rolls: Sequence[tuple[int, int]] = ROLLS) -> tuple[UnseenPlay, ...]:
+                       rolls: tuple[tuple[int, int], ...] = ROLLS) -> tuple[UnseenPlay, ...]:
     """Every distinct position a legal play of ``before.turn`` reaches for one of ``rolls``.
 
     A roll with no legal move leaves the board as it is: that is no play to infer, so the
-    position before is never among them.
+    position before is never among them. Kept for the last few positions: the referee asks on
+    every clear frame while it waits for a roll.
     """
     seen: dict[object, tuple[GamePosition, list[tuple[int, int]], str]] = {}
     start = before.layout_key()
