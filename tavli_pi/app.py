@@ -413,12 +413,14 @@ class TableApp:
 
     def _opening_answers(self, obs: Observation) -> bool:
         """Whether ``obs`` shows the opening roll thrown after the players were asked about a set-up
-        board read otherwise than the start (B3): two dice lying still, one in each half, that came
-        after a frame without them (dice printed on the board, lying there all along, never do)."""
+        board read otherwise than the start (B3): two dice lying still, one in each half (read, or
+        too small to read), that came after a frame without them (dice printed on the board, lying
+        there all along, never do)."""
         if self._setup_confirmed or self._asked_board is None or self.referee.phase is not Phase.SETUP:
             return False
         dice = self._setup_dice.feed(obs.dice, need=2)
-        return dice is not None and len(dice) == 2 and {d.half for d in dice} == {"left", "right"}
+        thrown = dice if dice is not None else self._setup_dice.unread  # or dice too small to read
+        return thrown is not None and len(thrown) == 2 and {d.half for d in thrown} == {"left", "right"}
 
     def _waiting_for_setup(self, why: str, *, ask: bool = False, obs: Observation | None = None) -> None:
         """Say why calibration waits (a warning, once per reason). ``ask``: the board is clear but

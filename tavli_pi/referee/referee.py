@@ -343,12 +343,17 @@ class Referee:
 
     def _opening_thrown(self, obs: Observation) -> bool:
         """Asked to fix or confirm the set-up board, the players threw the opening roll instead
-        (two dice lying still, one in each half): they take the board as set up, as if they had
-        pressed ACCEPT, and the dice are the opening roll (E1). True when it was taken so."""
+        (two dice lying still, one in each half, read or too small to read): they take the board as
+        set up, as if they had pressed ACCEPT, and the dice are the opening roll (E1). True when it
+        was taken so."""
         dice = self._watch.feed(obs.dice, need=2)
-        if dice is None or len(dice) != 2 or {d.half for d in dice} != {"left", "right"}:
+        unread = self._watch.unread  # dice too small to read: still a throw (the players enter it, E1)
+        thrown = dice if dice is not None else unread
+        if thrown is None or len(thrown) != 2 or {d.half for d in thrown} != {"left", "right"}:
             return False
         self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="dice"))
+        if dice is None:
+            return True  # the opening phase asks for the roll it cannot read (or knows it by the play)
         self._watch.disarm()  # these dice are the opening roll: the next throw rearms the watch
         self._opening_roll(dice)
         return True

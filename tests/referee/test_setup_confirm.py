@@ -108,3 +108,13 @@ def test_dice_seen_before_the_question_never_answer_it() -> None:
     lying = (die(3, "right"), die(1, "left"))  # print on the board read as dice, in every frame
     ev = t.show(START, 6, dice=lying)
     assert kinds(ev) == ["setup_checked"] and t.referee.phase == "setup"
+
+
+def test_an_opening_roll_too_small_to_read_confirms_the_set_up_and_is_asked_for_E1() -> None:
+    small = tuple(dataclasses.replace(die(0, h, confidence=0.0), note="too small to read (8 px, need 12)",
+                                      size_px=8.0) for h in ("right", "left"))
+    t = SwappedTable(Referee())
+    t.setup()
+    ev = t.throw(START, small, settled=4)
+    assert kinds(ev) == ["setup_checked", "game_started", "roll_needed"]
+    assert t.referee.phase == "opening"
