@@ -142,6 +142,7 @@ class TableApp:
         self._setup_wait = ""  # why calibration is waiting (said once per reason)
         self._setup_asked = False  # the players were asked to fix or confirm the set-up board
         self._asked_board: np.ndarray | None = None  # the clear set-up frame last asked about (no dice)
+        self._unanswered = 0  # clear frames in a row the set-up question went unanswered
         #: an opening roll thrown after the question answers it (armed by a frame without still dice)
         self._setup_dice = DiceWatch(settle=2, min_confidence=config.referee.die_confidence, armed=False)
         self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
@@ -383,6 +384,7 @@ class TableApp:
             # a hand (or motion) seen on frame after frame, on a board not learnt yet, may be the
             # board's own look (or lettering taken for a tumbling die): the players are asked, and
             # their confirmation that the board is clear and set up goes on (never a deadlock)
+            self._unanswered = 0
             self._waiting_for_setup(problem, ask=self._hand_frames >= HAND_FRAMES_ASK)
             return None
         if self.config.camera.calibration is None and setup:
@@ -403,6 +405,13 @@ class TableApp:
             if not dice_seen:
                 self._asked_board = frame.image
             self._waiting_for_setup(problem, ask=True, obs=obs)
+            if not self.config.referee.attended:
+                # nobody at the table answers (a recorded video): a clear, still board left as it is
+                # for as long as the referee waits for a clear view twice is taken as set up
+                self._unanswered += 1
+                if self._unanswered >= 2 * self.config.referee.clear_view_after:
+                    self._setup_confirmed = True
+                    self._held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
             return None
         if self.record is not None:
             self.record.log.set_meta(CALIBRATION_KEY, json.dumps(cal.to_dict()))

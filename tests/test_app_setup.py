@@ -132,3 +132,24 @@ def test_dice_lying_there_all_along_do_not_answer_the_set_up_question(tmp_path: 
             app.run()
             assert app.referee.phase == "setup"
     assert [e.kind for e in app.events] == ["setup_checked"]
+
+
+def test_a_recorded_video_is_unattended_and_its_set_up_goes_on_unanswered(tmp_path: Path) -> None:
+    """A replay: source is a recording (nobody answers the referee) unless ``[table] attended``
+    says otherwise; unattended, a set-up board read otherwise goes on unanswered."""
+    text = corners_config(tmp_path)
+    assert parse_config(text, str(tmp_path / "t.toml")).referee.attended  # a camera: players answer
+    replay = text.replace("[camera]\n", f"[camera]\nsource = 'replay:{tmp_path}'\n", 1)
+    assert not parse_config(replay, str(tmp_path / "t.toml")).referee.attended
+    forced = replay.replace("[table]\n", "[table]\nattended = true\n", 1)
+    assert parse_config(forced, str(tmp_path / "t.toml")).referee.attended
+    unattended = text.replace("[table]\n", "[table]\nattended = false\n", 1)
+    cfg = parse_config(unattended, str(tmp_path / "t.toml"))
+    cam = SimCamera([(scene_from_position(SHORT), 14)], fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            app.run()
+            kinds = [e.kind for e in app.events]
+            assert kinds == ["setup_checked", "setup_checked", "game_started"], kinds
+            assert app.referee.phase == "opening"

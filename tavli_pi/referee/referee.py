@@ -306,6 +306,8 @@ class Referee:
             return
         clear = self._collect(obs)
         s = self.settings
+        if not clear:
+            self._setup_waited = 0  # somebody is at the board
         if not clear or len(self._frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = self._setup_target
@@ -321,9 +323,20 @@ class Referee:
             if key not in self._reported:
                 self._reported.add(key)
                 self.ask_setup_confirmation(self._describe(r, target))
-            return
-        self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
-                             "press ACCEPT to confirm it")
+        else:
+            self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
+                                 "press ACCEPT to confirm it")
+        if not s.attended:
+            self._unanswered_setup()
+
+    def _unanswered_setup(self) -> None:
+        """An unattended table (a recorded video): nobody answers the set-up question; a board left
+        as it is, clear and still, for ``2 * clear_view_after`` frames is taken as set up (B3)."""
+        n = getattr(self, "_setup_waited", 0) + 1
+        self._setup_waited = n
+        if n >= 2 * self.settings.clear_view_after:
+            self._setup_waited = 0
+            self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
 
     def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
         """Say where the set-up board is read to differ from the start (B3), and ask the players to fix it
@@ -366,8 +379,9 @@ class Referee:
         An input from ``source="dice"`` is the opening roll thrown instead of an answer."""
         target = self._setup_target
         frames = [o for o in self._frames if not (o.hand or o.motion)]
-        said = ("The opening roll was thrown: the players take the board as set up (B3)." if inp.source == "dice"
-                else "The players confirmed the set-up (B3).")
+        said = {"dice": "The opening roll was thrown: the players take the board as set up (B3).",
+                "unattended": "Nobody answered (an unattended table): the board is taken as set up (B3)."
+                }.get(inp.source, "The players confirmed the set-up (B3).")
         self._setup_done(said, dice=False, confirmed=True)
         if frames:
             self._learn_blind_spots(frames, target)
@@ -441,8 +455,8 @@ class Referee:
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
-            if not self._ask_for_unread_roll(opening=True) or not obs.dice:
-                self._watch_board(obs)
+            self._ask_for_unread_roll(opening=True)
+            self._watch_board(obs)
             return
         self._opening_roll(dice)
 
@@ -506,12 +520,9 @@ class Referee:
         if dice is not None:
             self._roll(dice)
             return
-        if self._ask_for_unread_roll(opening=False):
-            # a roll lies there, only its values are missing: the board may change meanwhile; once
-            # the dice are picked up (E5) the play may show the roll nobody entered (unseen.py)
-            if not obs.dice:
-                self._watch_board(obs)
-            return
+        # a roll may lie there with only its values missing (asked for once): the board is watched
+        # all the same, and once the dice are picked up (E5) the play may show the roll (unseen.py)
+        self._ask_for_unread_roll(opening=False)
         self._watch_board(obs)
 
     # dice the camera sees but cannot read (too small): the players enter the roll ---------------

@@ -36,7 +36,10 @@ class RefereeSettings:
     without a verdict ask the players for a clear view. ``infer_unseen_rolls``: a roll the
     camera never read (missed, or too small and not entered) is known by the play once the dice
     are picked up, when the board is clearly one legal play for some roll (:mod:`~tavli_pi.referee.unseen`);
-    False: such a board is out of sync until the players restore or confirm it.
+    False: such a board is out of sync until the players restore or confirm it. ``attended``
+    False (a recorded video: nobody answers): a set-up board read otherwise, asked about and left
+    as it is for ``2 * clear_view_after`` clear frames, is taken as set up; a board out of sync read
+    confidently and alike in as many clear frames is adopted as both players would confirm it.
 
     Clock: ``clock`` (None = no clock at this table) are the match clock's
     settings (USBGF by default, :mod:`tavli_pi.referee.match_clock`);
@@ -59,6 +62,7 @@ class RefereeSettings:
     die_confidence: float = 0.6
     clear_view_after: int = 5
     infer_unseen_rolls: bool = True
+    attended: bool = True
     clock: ClockSettings | None = None
     clock_reset_each_game: bool = False
 

@@ -118,3 +118,18 @@ def test_an_opening_roll_too_small_to_read_confirms_the_set_up_and_is_asked_for_
     ev = t.throw(START, small, settled=4)
     assert kinds(ev) == ["setup_checked", "game_started", "roll_needed"]
     assert t.referee.phase == "opening"
+
+
+def test_an_unattended_table_takes_a_board_left_as_it_is_as_set_up() -> None:
+    """A recorded video has nobody to press ACCEPT: a board asked about and left clear and still for
+    ``2 * clear_view_after`` frames is taken as set up; an attended table keeps asking."""
+    from tavli_pi.referee.settings import RefereeSettings
+
+    t = SwappedTable(Referee(RefereeSettings(attended=False)))
+    ev = t.setup() + t.show(START, 6)
+    assert kinds(ev) == ["setup_checked"] and t.referee.phase == "setup"  # not yet: it waits
+    ev = t.show(START, 4)
+    assert kinds(ev) == ["setup_checked", "game_started"]
+    assert "Nobody answered" in nth(ev, 0, SetupChecked).message and t.referee.blind == (P13,)
+    attended = SwappedTable(Referee())
+    assert kinds(attended.setup() + attended.show(START, 30)) == ["setup_checked"]

@@ -363,3 +363,21 @@ def test_random_games_with_missed_rolls_never_draw_an_illegal_call(noise: str, i
     assert totals["undetected"] <= totals["missed"] // 4
     assert totals["adopted"] >= 3 and totals["resynced"] >= 3
     assert totals["accepted"] >= 100
+
+
+def test_an_unattended_table_adopts_a_board_read_alike_for_long_enough() -> None:
+    """Nobody confirms a board out of sync on a recorded video: read confidently and alike in
+    ``2 * clear_view_after`` clear frames in a row, it is adopted as both players would."""
+    t = Table(Referee(RefereeSettings(infer_unseen_rolls=False, attended=False)))
+    t.setup()
+    t.throw(START, (die(3, "right"), die(1, "left")))
+    after = apply_play(t.referee.before, parse_play(t.referee.before, "8/5 6/5"))
+    t.move_and_pick_up(t.referee.before, after, (die(3, "right"), die(1, "left")))
+    known = t.referee.position
+    pos = _unseen_turn(t, known, (6, 5), hidden=False)
+    assert kinds(t.events[-1:]) == ["board_out_of_sync"]
+    ev = t.show(pos, 5)
+    assert "board_adopted" not in kinds(ev)
+    ev = t.show(pos, 8)
+    assert kinds(ev) == ["board_adopted"] and t.referee.phase == "awaiting_roll"
+    assert nth(ev, 0, BoardAdopted).after.layout_key() == pos.layout_key()
