@@ -385,7 +385,10 @@ class TableApp:
             # board's own look (or lettering taken for a tumbling die): the players are asked, and
             # their confirmation that the board is clear and set up goes on (never a deadlock)
             self._unanswered = 0
-            self._waiting_for_setup(problem, ask=self._hand_frames >= HAND_FRAMES_ASK)
+            ask = self._hand_frames >= HAND_FRAMES_ASK
+            if ask and not dice_seen:
+                self._asked_board = frame.image  # asked whether it is clear: the opening roll may answer
+            self._waiting_for_setup(problem, ask=ask)
             return None
         if self.config.camera.calibration is None and setup:
             # the set-up board is the training example: this board's checkers, pitch and background
