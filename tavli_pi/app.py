@@ -32,6 +32,7 @@ from tavli_pi.errors import CalibrationError, ConfigError, SnapshotError, TavliW
 from tavli_pi.record.resume import header_mismatch
 from tavli_pi.record.sink import LogSink, RecordPolicy
 from tavli_pi.referee import snapshot
+from tavli_pi.referee.dice import DiceWatch
 from tavli_pi.referee.events import Event, EventSink, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
@@ -140,6 +141,10 @@ class TableApp:
         self._setup_confirmed = False  # the players confirmed a set-up board vision disagrees with
         self._setup_wait = ""  # why calibration is waiting (said once per reason)
         self._setup_asked = False  # the players were asked to fix or confirm the set-up board
+        self._asked_board: np.ndarray | None = None  # the clear set-up frame last asked about (no dice)
+        self._unanswered = 0  # clear frames in a row the set-up question went unanswered
+        #: an opening roll thrown after the question answers it (armed by a frame without still dice)
+        self._setup_dice = DiceWatch(settle=2, min_confidence=config.referee.die_confidence, armed=False)
         self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
         self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
@@ -363,20 +368,34 @@ class TableApp:
             return None
         setup = self.referee.phase is Phase.SETUP
         obs = BoardReader(cal).read(frame.image, frame.index)
+        dice_seen = bool(obs.dice)  # before the board is learnt from this frame (then its dice are background)
+        learn_image = frame.image
+        if self._opening_answers(obs):
+            # asked to fix or confirm the set-up board, the players threw the opening roll: they take
+            # it as set up (the referee hears their ACCEPT); the board is learnt from the clear frame
+            # that was asked about, without the dice
+            assert self._asked_board is not None
+            self._setup_confirmed = True
+            self._held.append(PlayerInput(Action.ACCEPT, None, source="dice"))
+            learn_image = self._asked_board
         problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
         self._hand_frames = self._hand_frames + 1 if problem is not None else 0
         if problem is not None and not self._setup_confirmed:
             # a hand (or motion) seen on frame after frame, on a board not learnt yet, may be the
             # board's own look (or lettering taken for a tumbling die): the players are asked, and
             # their confirmation that the board is clear and set up goes on (never a deadlock)
-            self._waiting_for_setup(problem, ask=self._hand_frames >= HAND_FRAMES_ASK)
+            self._unanswered = 0
+            ask = self._hand_frames >= HAND_FRAMES_ASK
+            if ask and not dice_seen:
+                self._asked_board = frame.image  # asked whether it is clear: the opening roll may answer
+            self._waiting_for_setup(problem, ask=ask)
             return None
         if self.config.camera.calibration is None and setup:
             # the set-up board is the training example: this board's checkers, pitch and background
             from tavli_pi.vision.setup import learn_from_setup
 
             try:
-                learnt = learn_from_setup(frame.image, cal)
+                learnt = learn_from_setup(learn_image, cal)
             except CalibrationError as exc:
                 if not self._setup_confirmed:
                     self._waiting_for_setup(str(exc), ask=True)
@@ -386,7 +405,16 @@ class TableApp:
                 obs = BoardReader(cal).read(frame.image, frame.index)
         problem = setup_problem(obs, expect_start=setup)
         if problem is not None and not self._setup_confirmed:
+            if not dice_seen:
+                self._asked_board = frame.image
             self._waiting_for_setup(problem, ask=True, obs=obs)
+            if not self.config.referee.attended:
+                # nobody at the table answers (a recorded video): a clear, still board left as it is
+                # for as long as the referee waits for a clear view twice is taken as set up
+                self._unanswered += 1
+                if self._unanswered >= 2 * self.config.referee.clear_view_after:
+                    self._setup_confirmed = True
+                    self._held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
             return None
         if self.record is not None:
             self.record.log.set_meta(CALIBRATION_KEY, json.dumps(cal.to_dict()))
@@ -394,6 +422,17 @@ class TableApp:
         self.wired.append(f"calibrated on frame {frame.index}" + (" (set-up confirmed by the players)"
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
+
+    def _opening_answers(self, obs: Observation) -> bool:
+        """Whether ``obs`` shows the opening roll thrown after the players were asked about a set-up
+        board read otherwise than the start (B3): two dice lying still, one in each half (read, or
+        too small to read), that came after a frame without them (dice printed on the board, lying
+        there all along, never do)."""
+        if self._setup_confirmed or self._asked_board is None or self.referee.phase is not Phase.SETUP:
+            return False
+        dice = self._setup_dice.feed(obs.dice, need=2)
+        thrown = dice if dice is not None else self._setup_dice.unread  # or dice too small to read
+        return thrown is not None and len(thrown) == 2 and {d.half for d in thrown} == {"left", "right"}
 
     def _waiting_for_setup(self, why: str, *, ask: bool = False, obs: Observation | None = None) -> None:
         """Say why calibration waits (a warning, once per reason). ``ask``: the board is clear but

@@ -55,6 +55,9 @@ class TableSection:
     match_length: int = 0  # 0 = money session
     home: Home = "bottom-right"  # "auto": learnt from the set-up board
     light_is_white: bool = True
+    #: players at the table answer the referee (confirm a set-up, a board): None = yes, except for
+    #: a recorded video (``replay:`` source), which has nobody to answer
+    attended: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +163,13 @@ class TableConfig:
 
 _NUM = (int, float)
 _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "table": {"id": str, "players": list, "match_length": int, "home": str, "light_is_white": bool},
+    "table": {"id": str, "players": list, "match_length": int, "home": str, "light_is_white": bool,
+              "attended": bool},
     "camera": {"source": str, "fps": _NUM, "calibration": str, "corners": str},
     "referee": {
         "die_on_checker_void": bool, "premature": str, "illegal_policy": str, "settle_frames": int,
         "stable_frames": int, "accept_margin": _NUM, "accept_gap": _NUM,
-        "illegal_gap": _NUM, "illegal_confidence": _NUM, "clear_view_after": int,
+        "illegal_gap": _NUM, "illegal_confidence": _NUM, "clear_view_after": int, "infer_unseen_rolls": bool,
     },
     "rules": {
         "jacoby": bool, "automatic_doubles": bool, "max_automatic": int, "beavers": bool,
@@ -323,8 +327,9 @@ def parse_config(text: str, where: str = "config") -> TableConfig:
     rules_raw.pop("game", None)
     try:
         rules = Settings(**rules_raw)
+        attended = table.attended if table.attended is not None else not str(c.get("source", "")).startswith("replay:")
         referee = RefereeSettings(light_is_white=table.light_is_white, rules=rules, clock=clock,
-                                  clock_reset_each_game=ck.get("reset_each_game", False), **r)
+                                  clock_reset_each_game=ck.get("reset_each_game", False), attended=attended, **r)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from exc
     return TableConfig(

@@ -92,3 +92,64 @@ def test_scripted_players_confirm_the_set_up_when_asked(tmp_path: Path) -> None:
         with TableApp(cfg2, camera=cam, pin_factory=MockFactory()) as app:
             kinds = [k for s in drive(app, cam, moments) for k in s.kinds]
     assert kinds == ["setup_checked"]  # nobody confirms: the referee keeps waiting, and says why once
+
+
+def test_an_opening_roll_thrown_instead_of_an_answer_confirms_the_set_up(tmp_path: Path) -> None:
+    """Asked about a board it reads otherwise (one checker short), the players roll the opening
+    instead of pressing ACCEPT (a recorded video has nobody to press it): they take the board as
+    set up; the board is learnt from the clear frame asked about, and the dice are the opening roll."""
+    from tavli_pi.sim.script import ScriptDie
+    from tavli_pi.sim.table import scene_of
+
+    cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
+    still = (ScriptDie(3, "right", 0), ScriptDie(1, "left", 1))
+    thrown = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in still)
+    scenes = ([scene_of(Moment(SHORT))] * 2 + [scene_of(Moment(SHORT, dice=thrown))]
+              + [scene_of(Moment(SHORT, dice=still))] * 4)
+    cam = SimCamera(scenes, fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            app.run()
+            kinds = [e.kind for e in app.events]
+            done = [e for e in app.events if isinstance(e, SetupChecked) and e.ok]
+    assert kinds == ["setup_checked", "setup_checked", "game_started", "opening_roll"], kinds
+    assert done[0].extra.get("confirmed") is True and "opening roll was thrown" in done[0].message
+    opening = [e for e in app.events if e.kind == "opening_roll"][0]
+    assert (opening.white_die, opening.black_die) == (3, 1)  # type: ignore[attr-defined]
+
+
+def test_dice_lying_there_all_along_do_not_answer_the_set_up_question(tmp_path: Path) -> None:
+    from tavli_pi.sim.script import ScriptDie
+    from tavli_pi.sim.table import scene_of
+
+    cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
+    still = (ScriptDie(3, "right", 0), ScriptDie(1, "left", 1))
+    cam = SimCamera([scene_of(Moment(SHORT, dice=still))] * 6, fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            app.run()
+            assert app.referee.phase == "setup"
+    assert [e.kind for e in app.events] == ["setup_checked"]
+
+
+def test_a_recorded_video_is_unattended_and_its_set_up_goes_on_unanswered(tmp_path: Path) -> None:
+    """A replay: source is a recording (nobody answers the referee) unless ``[table] attended``
+    says otherwise; unattended, a set-up board read otherwise goes on unanswered."""
+    text = corners_config(tmp_path)
+    assert parse_config(text, str(tmp_path / "t.toml")).referee.attended  # a camera: players answer
+    replay = text.replace("[camera]\n", f"[camera]\nsource = 'replay:{tmp_path}'\n", 1)
+    assert not parse_config(replay, str(tmp_path / "t.toml")).referee.attended
+    forced = replay.replace("[table]\n", "[table]\nattended = true\n", 1)
+    assert parse_config(forced, str(tmp_path / "t.toml")).referee.attended
+    unattended = text.replace("[table]\n", "[table]\nattended = false\n", 1)
+    cfg = parse_config(unattended, str(tmp_path / "t.toml"))
+    cam = SimCamera([(scene_from_position(SHORT), 14)], fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            app.run()
+            kinds = [e.kind for e in app.events]
+            assert kinds == ["setup_checked", "setup_checked", "game_started"], kinds
+            assert app.referee.phase == "opening"

@@ -34,6 +34,7 @@ from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, rolls_allowing
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
+from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, rolls_text
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
@@ -307,8 +308,12 @@ class Referee:
 
     # setup ------------------------------------------------------------------------
     def _setup(self, obs: Observation) -> None:
+        if self._setup_wrong and self._after_setup == Phase.OPENING and self._opening_thrown(obs):
+            return
         clear = self._collect(obs)
         s = self.settings
+        if not clear:
+            self._setup_waited = 0  # somebody is at the board
         if not clear or len(self._frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = self._setup_target
@@ -324,9 +329,20 @@ class Referee:
             if key not in self._reported:
                 self._reported.add(key)
                 self.ask_setup_confirmation(self._describe(r, target))
-            return
-        self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
-                             "press ACCEPT to confirm it")
+        else:
+            self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
+                                 "press ACCEPT to confirm it")
+        if not s.attended:
+            self._unanswered_setup()
+
+    def _unanswered_setup(self) -> None:
+        """An unattended table (a recorded video): nobody answers the set-up question; a board left
+        as it is, clear and still, for ``2 * clear_view_after`` frames is taken as set up (B3)."""
+        n = getattr(self, "_setup_waited", 0) + 1
+        self._setup_waited = n
+        if n >= 2 * self.settings.clear_view_after:
+            self._setup_waited = 0
+            self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
 
     def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
         """Say where the set-up board is read to differ from the start (B3), and ask the players to fix it
@@ -334,6 +350,8 @@ class Referee:
         while it waits to learn the board; returns the events (also given by ``step``)."""
         out_before = len(self._out)
         self.last_verdict = "set up the checkers"
+        if not self._setup_wrong:
+            self._watch.disarm()  # an opening roll thrown from now on answers it (dice lying now do not)
         self._setup_wrong = True
         self._emit(
             ev.SetupChecked, ok=False, problems=tuple(problems), rule="B3",
@@ -342,14 +360,35 @@ class Referee:
         )
         return self._out[out_before:]
 
+    def _opening_thrown(self, obs: Observation) -> bool:
+        """Asked to fix or confirm the set-up board, the players threw the opening roll instead
+        (two dice lying still, one in each half, read or too small to read): they take the board as
+        set up, as if they had pressed ACCEPT, and the dice are the opening roll (E1). True when it
+        was taken so."""
+        dice = self._watch.feed(obs.dice, need=2)
+        unread = self._watch.unread  # dice too small to read: still a throw (the players enter it, E1)
+        thrown = dice if dice is not None else unread
+        if thrown is None or len(thrown) != 2 or {d.half for d in thrown} != {"left", "right"}:
+            return False
+        self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="dice"))
+        if dice is None:
+            return True  # the opening phase asks for the roll it cannot read (or knows it by the play)
+        self._watch.disarm()  # these dice are the opening roll: the next throw rearms the watch
+        self._opening_roll(dice)
+        return True
+
     def _confirm_setup(self, inp: PlayerInput) -> None:
         """ACCEPT at set-up: the players confirm the board is set up to start (B3) when vision
         reads it otherwise; the referee goes on from the start position. The spots where vision
         read the confirmed board otherwise are this board's blind spots (:attr:`blind`), learnt
-        from the clear set-up frames, or from the next clear frames while the board still stands."""
+        from the clear set-up frames, or from the next clear frames while the board still stands.
+        An input from ``source="dice"`` is the opening roll thrown instead of an answer."""
         target = self._setup_target
         frames = [o for o in self._frames if not (o.hand or o.motion)]
-        self._setup_done("The players confirmed the set-up (B3).", dice=False, confirmed=True)
+        said = {"dice": "The opening roll was thrown: the players take the board as set up (B3).",
+                "unattended": "Nobody answered (an unattended table): the board is taken as set up (B3)."
+                }.get(inp.source, "The players confirmed the set-up (B3).")
+        self._setup_done(said, dice=False, confirmed=True)
         if frames:
             self._learn_blind_spots(frames, target)
         else:
@@ -422,8 +461,8 @@ class Referee:
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
-            if not self._ask_for_unread_roll(opening=True):
-                self._watch_board(obs)
+            self._ask_for_unread_roll(opening=True)
+            self._watch_board(obs)
             return
         self._opening_roll(dice)
 
@@ -490,8 +529,9 @@ class Referee:
         if dice is not None:
             self._roll(dice)
             return
-        if self._ask_for_unread_roll(opening=False):
-            return  # a roll lies there, only its values are missing: the board may change meanwhile
+        # a roll may lie there with only its values missing (asked for once): the board is watched
+        # all the same, and once the dice are picked up (E5) the play may show the roll (unseen.py)
+        self._ask_for_unread_roll(opening=False)
         self._watch_board(obs)
 
     # dice the camera sees but cannot read (too small): the players enter the roll ---------------
@@ -781,7 +821,11 @@ class Referee:
                 return r.moves
         return ""
 
-    def _accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "") -> None:
+    def _accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "",
+                     unseen: tuple[tuple[int, int], ...] = ()) -> None:
+        """The play stands. ``by_roll``: the next roll let it stand (E8); ``note``: said with it;
+        ``unseen``: the rolls it is legal for, when the referee never saw the roll (the event
+        carries the first)."""
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
@@ -789,12 +833,18 @@ class Referee:
         over = self._commit(after)
         note = ". ".join(x for x in (note, self.game.mother_note(after) if isinstance(self.game, TavliRules)
                                      else "") if x)
+        extra: dict[str, Any] = {}
         if by_roll:
             note = (note + ". " if note else "") + "The next roll lets it stand (E8)"
+            extra["stands_by_roll"] = True
+        if unseen:
+            note = (note + ". " if note else "") + (f"The roll was not seen; the play is legal for "
+                                                    f"{rolls_text(unseen)}")
+            extra["roll_unseen"] = [f"{a}{b}" for a, b in unseen]
         self._emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
-            extra={"stands_by_roll": True} if by_roll else {},
+            extra=extra,
         )
         self._continue(over)
 
@@ -918,11 +968,53 @@ class Referee:
         s = self.settings
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
+        if s.infer_unseen_rolls and self._play_without_roll():
+            return
         r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
                  turn=self.position.turn, game=self.game, hints=(self.position,))
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
+
+    def _play_without_roll(self) -> bool:
+        """No roll read, no die on the board: when the board is clearly one legal play of the side
+        on roll for some roll (:mod:`tavli_pi.referee.unseen`), by the margins any play is accepted
+        with and ahead of the board as it was, accept it; True when it was accepted. At the opening
+        (or after an adopted board) either side may have rolled; the evidence must pick out one play
+        of one side."""
+        s = self.settings
+        opening = self.phase == Phase.OPENING
+        sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
+        # a backgammon (or Portes) opening roll is never a double (E1); in Plakoto and Fevga the
+        # opening's winner rolls both dice for the first play (V3)
+        rolls = OPENING_ROLLS if opening and not isinstance(self.game, TavliRules) else ROLLS
+        found: list[tuple[Side, UnseenPlay]] = []
+        for side in sides:
+            before = self.position.with_turn(side)
+            plays = plays_for_any_roll(self.game, before, rolls)
+            if not plays:
+                continue
+            # the board as it was is a candidate too: a play is taken only when it beats standing still
+            v = judge_evidence(self._frames, [before, *(p.position for p in plays)], s, side, game=self.game,
+                               known=before, blind=self._blind())
+            if v.kind == "legal" and v.reading is not None and v.reading.best > 0:
+                found.append((side, plays[v.reading.best - 1]))
+        if len(found) != 1:
+            return False
+        side, play = found[0]
+        roll = play.rolls[0]
+        self._unread_roll = None
+        self.position = self.position.with_turn(side)
+        if opening and not isinstance(self.game, TavliRules):
+            white, black = (roll[0], roll[1]) if side is Side.WHITE else (roll[1], roll[0])
+            self._emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
+                       message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
+                       "by the play).", extra={"roll_unseen": True})
+        self._start_turn(roll, opening=opening)
+        # dice lying unseen until now are not the next roll: a frame without dice (or a throw) rearms
+        self._watch.disarm()
+        self._accept_play(play.position, unseen=play.rolls)
+        return True
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side | None, points: int, result: str) -> None:

@@ -33,7 +33,13 @@ class RefereeSettings:
     ``illegal_confidence`` on every differing spot, identically in at least
     ``stable_frames`` clear frames. Dice count as settled after
     ``settle_frames`` identical still frames. ``clear_view_after`` frames
-    without a verdict ask the players for a clear view.
+    without a verdict ask the players for a clear view. ``infer_unseen_rolls``: a roll the
+    camera never read (missed, or too small and not entered) is known by the play once the dice
+    are picked up, when the board is clearly one legal play for some roll (:mod:`~tavli_pi.referee.unseen`);
+    False: such a board is out of sync until the players restore or confirm it. ``attended``
+    False (a recorded video: nobody answers): a set-up board read otherwise, asked about and left
+    as it is for ``2 * clear_view_after`` clear frames, is taken as set up; a board out of sync read
+    confidently and alike in as many clear frames is adopted as both players would confirm it.
 
     Clock: ``clock`` (None = no clock at this table) are the match clock's
     settings (USBGF by default, :mod:`tavli_pi.referee.match_clock`);
@@ -55,6 +61,8 @@ class RefereeSettings:
     illegal_confidence: float = 0.9
     die_confidence: float = 0.6
     clear_view_after: int = 5
+    infer_unseen_rolls: bool = True
+    attended: bool = True
     clock: ClockSettings | None = None
     clock_reset_each_game: bool = False
 

@@ -171,6 +171,7 @@ class SyncState:
     seen: GamePosition | None = None  # the differing board as announced
     adoptable: GamePosition | None = None  # the latest reading confident on every spot
     confirmed: list[Side] = field(default_factory=list)  # the sides that confirmed ``seen``
+    steady: int = 0  # clear frames in a row that read ``seen`` confidently (an unattended table)
 
 
 class BoardSync:
@@ -256,6 +257,7 @@ class BoardSync:
         ref._watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
         if not ref._collect(obs):
             self.state.adoptable = None  # a hand or motion: the board may be changing
+            self.state.steady = 0
             return
         if len(ref._frames) < s.stable_frames:
             return
@@ -268,15 +270,29 @@ class BoardSync:
         if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
             self._resync(*targets[r.best])
             return
+        before = self.state.adoptable
         self.state.adoptable = self._confident_reading(table)
         fresh = (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                  and r.stable_frames >= s.stable_frames)
         seen = self.state.seen
         if fresh and r.free is not None and (seen is None or r.free.layout_key() != seen.layout_key()):
             self.state.confirmed = []  # a different board: confirmations were for the old one
+            self.state.steady = 0
             self._announce(r.free, "the board changed again")
+        if not s.attended:
+            self._unattended(before)
         if len(self.state.confirmed) == 2:
             self._adopt()
+
+    def _unattended(self, before: GamePosition | None) -> None:
+        """Nobody at the table confirms (a recorded video): the board as announced, read confidently
+        and alike in ``2 * clear_view_after`` clear frames in a row, is confirmed for both sides."""
+        board, seen = self.state.adoptable, self.state.seen
+        alike = (board is not None and seen is not None and board.layout_key() == seen.layout_key()
+                 and (before is None or before.layout_key() == board.layout_key()))
+        self.state.steady = (getattr(self.state, "steady", 0) + 1) if alike else 0
+        if self.state.steady >= 2 * self.ref.settings.clear_view_after:
+            self.state.confirmed = [Side.WHITE, Side.BLACK]
 
     def _resync(self, pos: GamePosition, meaning: str) -> None:
         ref = self.ref
@@ -308,6 +324,7 @@ class BoardSync:
         self.state.seen = None
         self.state.adoptable = None
         self.state.confirmed = []
+        self.state.steady = 0
         ref.wrong_points = ()
         ref._reset_view()
 

@@ -110,6 +110,7 @@ class MissStats:
     undetected: int = 0  # a missed turn after which the referee was not out of step
     stale: int = 0  # turns after which the referee, in step, knew another board than the truth
     accepted: int = 0
+    inferred: int = 0  # plays accepted with a roll the referee never saw (referee/unseen.py)
     illegal_calls: int = 0
     events: list[str] = field(default_factory=list)
 
@@ -190,4 +191,5 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
             st.adopted += 1
         elif e.kind == "play_accepted":
             st.accepted += 1
+            st.inferred += "roll_unseen" in e.extra
     return st

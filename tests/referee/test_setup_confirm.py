@@ -91,3 +91,45 @@ def test_a_blind_spot_takes_the_best_candidates_counts_and_is_never_a_difference
     blind = read(EvidenceTable([obs, obs], blind=(P13,)), [START])
     assert blind.differing == () and blind.gap == 0.0 and blind.free is not None
     assert blind.free.layout_key() == START.layout_key()
+
+
+def test_the_opening_roll_thrown_instead_of_an_answer_confirms_the_set_up_B3_E1() -> None:
+    t = SwappedTable(Referee())
+    assert kinds(t.setup()) == ["setup_checked"]
+    ev = t.throw(START, (die(3, "right"), die(1, "left")))
+    assert kinds(ev) == ["setup_checked", "game_started", "opening_roll"]
+    done = nth(ev, 0, SetupChecked)
+    assert done.ok and done.extra.get("confirmed") is True and "opening roll" in done.message
+    assert t.referee.phase == "rolled" and t.referee.dice == (3, 1) and t.referee.blind == (P13,)
+
+
+def test_dice_seen_before_the_question_never_answer_it() -> None:
+    t = SwappedTable(Referee())
+    lying = (die(3, "right"), die(1, "left"))  # print on the board read as dice, in every frame
+    ev = t.show(START, 6, dice=lying)
+    assert kinds(ev) == ["setup_checked"] and t.referee.phase == "setup"
+
+
+def test_an_opening_roll_too_small_to_read_confirms_the_set_up_and_is_asked_for_E1() -> None:
+    small = tuple(dataclasses.replace(die(0, h, confidence=0.0), note="too small to read (8 px, need 12)",
+                                      size_px=8.0) for h in ("right", "left"))
+    t = SwappedTable(Referee())
+    t.setup()
+    ev = t.throw(START, small, settled=4)
+    assert kinds(ev) == ["setup_checked", "game_started", "roll_needed"]
+    assert t.referee.phase == "opening"
+
+
+def test_an_unattended_table_takes_a_board_left_as_it_is_as_set_up() -> None:
+    """A recorded video has nobody to press ACCEPT: a board asked about and left clear and still for
+    ``2 * clear_view_after`` frames is taken as set up; an attended table keeps asking."""
+    from tavli_pi.referee.settings import RefereeSettings
+
+    t = SwappedTable(Referee(RefereeSettings(attended=False)))
+    ev = t.setup() + t.show(START, 6)
+    assert kinds(ev) == ["setup_checked"] and t.referee.phase == "setup"  # not yet: it waits
+    ev = t.show(START, 4)
+    assert kinds(ev) == ["setup_checked", "game_started"]
+    assert "Nobody answered" in nth(ev, 0, SetupChecked).message and t.referee.blind == (P13,)
+    attended = SwappedTable(Referee())
+    assert kinds(attended.setup() + attended.show(START, 30)) == ["setup_checked"]

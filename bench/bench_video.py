@@ -1,0 +1,156 @@
+"""Video benchmark (issue 9): `tavli-pi run` over a recorded video of a real-like game, unattended.
+
+Each game is a random real-like game (``random_game`` on a table of ``reallike_game_tables``, half of
+them with a planted illegal play), rendered by the simulator and written to an MP4 file (OpenCV's
+``mp4v`` encoder: the frames are compressed as a real recording is). Then, as a director replaying a
+recorded match would, it runs the real command line, ``tavli-pi run --config`` with
+``[camera] source = "replay:game.mp4"``, in its own process, and reads the match log it leaves.
+Nobody presses a button or enters a roll: a video has no players to ask. With ``--corners`` the
+config gives the field's corners (an installed table), without it the field is found in the picture.
+
+It prints, over the games: whether set-up was done, plays accepted (of the script's plays), plays
+accepted with a roll the referee never saw (``roll_unseen``), illegal calls on legal play (the worst
+failure), planted illegal plays caught, boards out of sync, and the CPU the run took per second of
+video.
+
+    .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners] [--no-infer]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tavli_pi.record.store import MatchLog  # noqa: E402
+from tavli_pi.sim.camera import SimCamera  # noqa: E402
+from tavli_pi.sim.datasets import reallike_game_tables  # noqa: E402
+from tavli_pi.sim.render import render  # noqa: E402
+from tavli_pi.sim.script import Moment, random_game  # noqa: E402
+from tavli_pi.sim.table import scene_of, scenes_of  # noqa: E402
+
+FPS = 10.0
+
+
+def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int) -> int:
+    """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames written."""
+    scenes = [s for s in scenes_of(moments, **kw) for _ in range(repeat)]
+    camera = SimCamera(scenes, fps=FPS * repeat, seed=seed)
+    writer: Any = None
+    n = 0
+    while (frame := camera.read()) is not None:
+        img = frame.image
+        if writer is None:
+            h, w = img.shape[:2]
+            writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), FPS * repeat, (w, h))
+            if not writer.isOpened():
+                raise SystemExit("OpenCV cannot write MP4 here (no mp4v encoder)")
+        writer.write(img)
+        n += 1
+    if writer is not None:
+        writer.release()
+    return n
+
+
+def corners_arg(moments: list[Moment], kw: dict[str, Any]) -> str:
+    truth = render(scene_of(moments[1], **kw)).truth
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.corners)
+
+
+def run_table(tmp: Path, video: Path, kw: dict[str, Any], corners: str | None, repeat: int,
+              infer: bool = True) -> tuple[list[Any], float, str]:
+    """``tavli-pi run`` over the video; the logged events, the CPU seconds it took, and its stderr tail."""
+    cfg = tmp / "table.toml"
+    lines = [f"[camera]\nsource = 'replay:{video}'\nfps = {FPS * repeat}"]
+    if corners:
+        lines.append(f"corners = '{corners}'")
+    lines.append(f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\n[record]\nlog = '{tmp / 'table.sqlite'}'")
+    if not infer:
+        lines.append("[referee]\ninfer_unseen_rolls = false")
+    cfg.write_text("\n".join(lines) + "\n")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-c", "from tavli_pi.cli import main; main()", "run", "--config", str(cfg)],
+                          capture_output=True, text=True, timeout=3600, cwd=Path(__file__).resolve().parent.parent)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if not (tmp / "table.sqlite").exists():
+        return [], cpu, proc.stderr[-600:]
+    with MatchLog.open(tmp / "table.sqlite", readonly=True) as log:
+        events = [le.event for le in log.events()]
+    return events, cpu, proc.stderr[-600:] if proc.returncode else ""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--turns", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=1, help="video frames per scripted moment (2-3: a 20-30 fps video)")
+    ap.add_argument("--corners", action="store_true", help="give the field's corners, as an installed table does")
+    ap.add_argument("--no-infer", action="store_true", help="[referee] infer_unseen_rolls = false (the peer run)")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    print(f"machine: {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}; "
+          f"seed {args.seed}, {args.games} games of {args.turns} turns, {FPS * args.repeat:.0f} fps video, "
+          f"corners {'given' if args.corners else 'found in the picture'}; unseen rolls "
+          f"{'not inferred' if args.no_infer else 'inferred'}")
+    tables = reallike_game_tables(args.games, args.seed)
+    tot: Counter[str] = Counter()
+    cpu_total = video_s = 0.0
+    t0 = time.monotonic()
+    for g, kw in enumerate(tables):
+        plant = (2 + g % max(args.turns - 2, 1)) if g % 2 == 0 else 0
+        moments = random_game(1000 * args.seed + g, turns=args.turns, plant_illegal=plant)
+        windows = []
+        for i, m in enumerate(moments):
+            if m.note == "an illegal play":
+                end = next(j for j in range(i, len(moments)) if moments[j].note == "corrected")
+                windows.append(range(i, end + 1))
+        with tempfile.TemporaryDirectory() as d:
+            tmp = Path(d)
+            video = tmp / "game.mp4"
+            frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat)
+            corners = corners_arg(moments, kw) if args.corners else None
+            events, cpu, err = run_table(tmp, video, kw, corners, args.repeat, infer=not args.no_infer)
+        video_s += frames / (FPS * args.repeat)
+        cpu_total += cpu
+        kinds = Counter(e.kind for e in events)
+        moment_of = [int(round(e.at * FPS)) for e in events]
+        calls = [mi for e, mi in zip(events, moment_of) if e.kind == "illegal_play"]
+        caught = sum(1 for w in windows if any(c in w for c in calls))
+        false_calls = sum(1 for c in calls if not any(c in w for w in windows))
+        setup = any(e.kind == "setup_checked" and getattr(e, "ok", False) for e in events)
+        unseen = sum(1 for e in events if e.kind == "play_accepted" and "roll_unseen" in e.extra)
+        plays = sum(1 for m in moments if "play_accepted" in m.expect)
+        tot.update(games=1, setup=setup, plays=plays, accepted=kinds["play_accepted"], unseen=unseen,
+                   false_calls=false_calls, planted=len(windows), caught=caught,
+                   out_of_sync=kinds["board_out_of_sync"], roll_needed=kinds["roll_needed"],
+                   failed=bool(err))
+        if args.verbose or err:
+            print(f"  game {g}: {getattr(kw.get('look'), 'board', '?')}, {kw.get('width', 1280)} px, "
+                  f"{frames} frames: set-up {'done' if setup else 'never done'}, accepted {kinds['play_accepted']}/{plays} "
+                  f"({unseen} with the roll unseen), illegal calls at {calls}, planted at {[w.start for w in windows]}, "
+                  f"out of sync {kinds['board_out_of_sync']}, rolls asked {kinds['roll_needed']}; "
+                  f"{cpu:.1f} CPU-s" + (f"\n    run failed: {err}" if err else ""))
+    print(f"tavli-pi run over {tot['games']} real-like videos, unattended ({time.monotonic() - t0:.0f} s):")
+    print(f"  set-up done {tot['setup']}/{tot['games']}; plays accepted {tot['accepted']}/{tot['plays']} "
+          f"({tot['unseen']} with a roll the camera never read); illegal calls on legal play {tot['false_calls']}; "
+          f"planted illegal plays caught {tot['caught']}/{tot['planted']}; out of sync {tot['out_of_sync']}; "
+          f"rolls asked for {tot['roll_needed']}; runs that failed {tot['failed']}")
+    print(f"  CPU {cpu_total:.1f} s for {video_s:.0f} s of video: {cpu_total / max(video_s, 1e-9):.2f} CPU-s per second "
+          "(whole process: start-up, decoding, vision, referee, log)")
+
+
+if __name__ == "__main__":
+    main()
