@@ -6,6 +6,7 @@ pictures written to bench/out/)
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -20,7 +21,7 @@ from tavli_pi.vision.motion import MotionGate  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 from tests.vision._eval import sim_calibration, spot_errors, wtc_calibration, wtc_labels  # noqa: E402
 
-REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "real"
+REAL = Path(os.environ.get("TAVLI_REAL_DATA") or Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "real")
 #: annotated pictures of every real frame (not committed)
 OUT = Path(__file__).resolve().parent / "out"
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED_REAL = REPO.parent / "shared" / "data" / "real"
+#: ``TAVLI_REAL_DATA`` points elsewhere (a git worktree one folder deeper than the checkout)
+SHARED_REAL = Path(os.environ.get("TAVLI_REAL_DATA") or REPO.parent / "shared" / "data" / "real")
 
 
 @pytest.fixture(scope="session")
