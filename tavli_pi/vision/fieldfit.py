@@ -22,8 +22,8 @@ from tavli_pi.vision.calibration import order_corners
 
 __all__ = ["BARS", "field_fit", "fit_corners", "fitted_fields", "line_candidates", "prepared"]
 
-#: bar widths tried (fractions of the field width): a hinge strip to a wide bar
-BARS = (0.02, 0.045, 0.07, 0.095, 0.12)
+#: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
+BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
 #: the rows sampled, as fractions of the field height from the points' base
 _ROWS = np.linspace(0.04, 0.28, 7)
 #: a triangle's length assumed, as a fraction of the field height (designs: 0.36-0.45)
@@ -163,24 +163,48 @@ def field_fit(lab: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
     return max((_fit_bar(lab, quad, b), b) for b in BARS)
 
 
+def _moves() -> list[np.ndarray]:
+    """The moves tried: each corner coordinate alone, each side across, the whole field."""
+    out = []
+    for k in range(8):
+        m = np.zeros((4, 2), np.float32)
+        m.reshape(-1)[k] = 1.0
+        out.append(m)
+    for corners, axis in (((0, 1), 1), ((3, 2), 1), ((0, 3), 0), ((1, 2), 0), ((0, 1, 2, 3), 0), ((0, 1, 2, 3), 1)):
+        m = np.zeros((4, 2), np.float32)
+        m[list(corners), axis] = 1.0
+        out.append(m)
+    return out
+
+
+_MOVES = _moves()
+
+
 def fit_corners(lab: np.ndarray, quad: np.ndarray, rounds: int = 4) -> tuple[np.ndarray, float, float]:
-    """(corners, fit, bar) after moving each corner coordinate while the fit grows, in steps
-    from 2 % of the quadrilateral's size down to 0.25 %."""
-    q = np.asarray(quad, np.float32).copy()
-    best, bar = field_fit(lab, q)
+    """(corners, fit, bar) after moving corners, sides and the whole quadrilateral while the
+    fit grows, in steps from 2 % of its size down to 0.25 %; from the two bar widths that fit
+    the start best, the better end."""
+    q0 = np.asarray(quad, np.float32)
+    starts = sorted(((_fit_bar(lab, q0, b), b) for b in BARS), reverse=True)[:2]
+    ends = [_climb(lab, q0, b, rounds) for _, b in starts]
+    return max(ends, key=lambda e: e[1])
+
+
+def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int) -> tuple[np.ndarray, float, float]:
+    q = quad.copy()
+    best = _fit_bar(lab, q, bar)
     size = float(max(np.ptp(q[:, 0]), np.ptp(q[:, 1])))
     step = 0.02 * size
     for _ in range(rounds):
         moved = True
         while moved:
             moved = False
-            for k in range(8):
+            for move in _MOVES:
                 for sign in (1.0, -1.0):
-                    t = q.copy()
-                    t.reshape(-1)[k] += sign * step
-                    s = _fit_bar(lab, t, bar)
-                    if s > best + 1e-4:
-                        q, best, moved = t, s, True
+                    t = q + sign * step * move
+                    f = _fit_bar(lab, t, bar)
+                    if f > best + 1e-4:
+                        q, best, moved = t, f, True
                         break
         best, bar = field_fit(lab, q)
         step /= 2.0
@@ -228,12 +252,59 @@ def _meet(a: tuple[float, float], b: tuple[float, float]) -> np.ndarray | None:
     return np.linalg.solve(m, np.array([a[1], b[1]]))
 
 
-def line_candidates(lab: np.ndarray, keep: int = 8) -> list[np.ndarray]:
+Line = tuple[float, float]
+
+
+def _gray(lab: np.ndarray) -> np.ndarray:
+    return np.asarray(np.clip(lab[..., 0], 0, 255), np.uint8)
+
+
+def snap(lab: np.ndarray, quad: np.ndarray, lines: tuple[list[Line], list[Line]], bar: float) -> np.ndarray:
+    """``quad`` with each side moved onto a long edge of the picture that runs along it (within
+    3 % of the picture at both ends) where that keeps the fit: a corner the fit could not
+    place (a dark point and checker against a dark frame) is where the frame's edges meet."""
+    h, w = lab.shape[:2]
+    tol = 0.03 * max(h, w)
+    q = np.asarray(quad, np.float32).copy()
+    best = _fit_bar(lab, q, bar)
+    # sides as (corner a, corner b, family): top, right, bottom, left
+    for a, b, fam in ((0, 1, 0), (1, 2, 1), (3, 2, 0), (0, 3, 1)):
+        for line in lines[fam]:
+            n = np.array([np.cos(line[0]), np.sin(line[0])])
+            if max(abs(float(q[a] @ n) - line[1]), abs(float(q[b] @ n) - line[1])) > tol:
+                continue
+            t = _with_side(q, a, b, line)
+            if t is None:
+                continue
+            f = _fit_bar(lab, t, bar)
+            if f >= 0.97 * best:
+                q, best = t, max(best, f)
+    return q
+
+
+def _with_side(q: np.ndarray, a: int, b: int, line: Line) -> np.ndarray | None:
+    """``q`` with its side a-b on ``line``: a and b move along their other sides."""
+    def side_line(p0: np.ndarray, p1: np.ndarray) -> Line:
+        d = p1 - p0
+        theta = float(np.arctan2(d[0], -d[1]) % np.pi)
+        return theta, float(p0[0] * np.cos(theta) + p0[1] * np.sin(theta))
+
+    other = {0: 3 if b == 1 else 1, 1: 2 if a == 0 else 0, 2: 1 if a == 3 else 3, 3: 0 if b == 2 else 2}
+    out = q.copy()
+    for k in (a, b):
+        m = _meet(line, side_line(q[k], q[other[k]]))
+        if m is None:
+            return None
+        out[k] = m
+    return out if cv2.isContourConvex(out.reshape(-1, 1, 2)) else None
+
+
+def line_candidates(lab: np.ndarray, keep: int = 8, lines: tuple[list[Line], list[Line]] | None = None) -> list[np.ndarray]:
     """Quadrilaterals (TL TR BR BL, ``lab``'s px) bounded by two near-horizontal and two
     near-vertical long edges of the picture, the ``keep`` whose points fit best."""
-    gray = np.clip(lab[..., 0] * (255.0 / 100.0) if lab[..., 0].max() <= 100.5 else lab[..., 0], 0, 255).astype(np.uint8)
+    gray = _gray(lab)
     h, w = gray.shape
-    horiz, vert = _lines(gray)
+    horiz, vert = lines if lines is not None else _lines(gray)
     scored: list[tuple[float, np.ndarray]] = []
     for i, top in enumerate(horiz):
         for bottom in horiz[i + 1:]:
@@ -245,7 +316,7 @@ def line_candidates(lab: np.ndarray, keep: int = 8) -> list[np.ndarray]:
                     q = order_corners(np.asarray(pts, np.float32))
                     if not _plausible(q, w, h):
                         continue
-                    scored.append((_fit_bar(lab, q, 0.07), q))
+                    scored.append((max(_fit_bar(lab, q, 0.07), _fit_bar(lab, q, 0.17)), q))
     scored.sort(key=lambda t: -t[0])
     return [q for _, q in scored[:keep]]
 
@@ -271,7 +342,8 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
     closer (``fit_corners``), those that end up at the same place kept once."""
     lab, scale = prepared(image)
     h, w = lab.shape[:2]
-    cands = line_candidates(lab, keep=12) + [np.asarray(q, np.float32) * scale for q in outlines]
+    lines = _lines(_gray(lab))
+    cands = line_candidates(lab, keep=12, lines=lines) + [np.asarray(q, np.float32) * scale for q in outlines]
     quick = sorted(((field_fit(lab, q)[0], q) for q in cands if _plausible(q, w, h)), key=lambda t: -t[0])
     kept: list[np.ndarray] = []
     for _, q in quick:
@@ -282,6 +354,8 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
     out: list[tuple[float, np.ndarray, float]] = []
     for q in kept:
         fitted, fit, bar = fit_corners(lab, q)
+        fitted = snap(lab, fitted, lines, bar)
+        fit, bar = field_fit(lab, fitted)
         corners = fitted / scale
         if all(np.abs(corners - c).max() > 0.01 * max(image.shape[:2]) for _, c, _ in out):
             out.append((fit, corners, bar))
