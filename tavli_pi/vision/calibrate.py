@@ -34,7 +34,7 @@ CANDIDATES = 4
 #: the least fit of a quadrilateral to the points (``fieldfit.field_fit``) for it to be read
 FIT_ACCEPT = 1.5
 #: candidates read are those that fit at least this share of the best fit
-NEAR = 0.8
+NEAR = 0.9
 #: an empty board (no checker to confirm it) is taken at this fit or more ...
 EMPTY_ACCEPT = 4.0
 #: ... when no candidate elsewhere fits more than this share of it

@@ -16,7 +16,7 @@ from tavli_pi.vision.fieldfit import field_fit, fit_corners, prepared
 
 def _frames() -> list:  # type: ignore[type-arg]
     # real-like tables without a hand over the field (designs, bars, trays, poses vary)
-    return [r for r in reallike_set(8, 3) if not r.truth.hand][:4]
+    return [r for r in reallike_set(5, 3) if not r.truth.hand][:4]
 
 
 def test_the_true_field_fits_better_than_quadrilaterals_off_it() -> None:
