@@ -33,7 +33,7 @@ _ACROSS = np.linspace(-0.48, 0.48, 19)
 #: the weight of the edge term (the bases' colours alternate just inside the edge only)
 _EDGE_WEIGHT = 0.5
 #: long edges kept per direction (near-horizontal, near-vertical) to bound candidates
-_LINES = 7
+_LINES = 10
 #: the longest side of the picture the fit looks at
 _SIZE = 640
 
@@ -122,16 +122,33 @@ def _side_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
 _SIDES = {b: _side_grid(b) for b in BARS}
 
 
-def _alternation(vals: np.ndarray) -> float:
-    """Mean colour difference of neighbouring columns within each half (12 columns, 6 a half)."""
-    med = np.median(vals, axis=1)
-    d = np.linalg.norm(med[1:] - med[:-1], axis=1)
-    return float(np.delete(d, 5).mean())
+def _alternation(med: np.ndarray) -> np.ndarray:
+    """Per band (bands x 12 columns x colour, each column's median): the mean colour difference
+    of neighbouring columns within each half (6 a half)."""
+    d = np.linalg.norm(med[:, 1:] - med[:, :-1], axis=2)
+    return np.asarray(np.delete(d, 5, axis=1).mean(axis=1))
+
+
+def _all_samples(bar: float) -> tuple[np.ndarray, np.ndarray]:
+    """(u, v) of every sample the fit takes (the points, the edges, the sides), in one row."""
+    u, v, _ = _GRIDS[bar]
+    eu, ev = _EDGES[bar]
+    su, sv = _SIDES[bar]
+    return np.concatenate([u.ravel(), eu.ravel(), su.ravel()]), np.concatenate([v.ravel(), ev.ravel(), sv.ravel()])
+
+
+_ALL = {b: _all_samples(b) for b in BARS}
 
 
 def _fit_bar(lab: np.ndarray, quad: np.ndarray, bar: float) -> float:
-    u, v, inside = _GRIDS[bar]
-    vals = _sample(lab, quad, u, v)
+    u, _, inside = _GRIDS[bar]
+    eu, _ = _EDGES[bar]
+    su, _ = _SIDES[bar]
+    allu, allv = _ALL[bar]
+    every = _sample(lab, quad, allu[None, :], allv[None, :])[0]
+    vals = every[: u.size].reshape(*u.shape, 3)
+    ed = every[u.size : u.size + eu.size].reshape(*eu.shape, 3)  # 4 x 12 x n x 3
+    sides = every[u.size + eu.size :].reshape(*su.shape, 3)  # 4 x n x 3
     tri, sur = vals[:, inside > 0], vals[:, inside < 0]
     mt, ms = np.median(tri, axis=1), np.median(sur, axis=1)
     # each column's triangle against the surface beside it, in units of their own spread
@@ -140,20 +157,12 @@ def _fit_bar(lab: np.ndarray, quad: np.ndarray, bar: float) -> float:
     # the surface is one colour all over the field: beside a triangle it is that colour
     surface = np.median(ms, axis=0)
     cols = (np.linalg.norm(mt - surface, axis=1) - np.linalg.norm(ms - surface, axis=1)) / (spread + 6.0)
-    eu, ev = _EDGES[bar]
-    ed = _sample(lab, quad, eu, ev)  # 4 x 12 x n x 3
     # the points' bases alternate in colour just inside the edge, the frame beyond it does not
-    edge = 0.0
-    for k in (0, 2):
-        a_in, a_out = _alternation(ed[k]), _alternation(ed[k + 1])
-        edge += (a_in - a_out) / (a_in + a_out + 10.0) / 2.0
+    alt = _alternation(np.median(ed, axis=2))  # inside top, outside top, inside bottom, outside bottom
+    edge = sum(float((alt[k] - alt[k + 1]) / (alt[k] + alt[k + 1] + 10.0)) for k in (0, 2)) / 2.0
     # across the middle band the surface meets the frame at the left and right edges
-    su, sv = _SIDES[bar]
-    sd = np.linalg.norm(_sample(lab, quad, su, sv) - surface, axis=-1)  # 4 x n: in/out left, in/out right
-    side = 0.0
-    for k in (0, 2):
-        d_in, d_out = float(np.median(sd[k])), float(np.median(sd[k + 1]))
-        side += (d_out - d_in) / (d_out + d_in + 10.0) / 2.0
+    sd = np.median(np.linalg.norm(sides - surface, axis=-1), axis=1)  # in/out left, in/out right
+    side = sum(float((sd[k + 1] - sd[k]) / (sd[k + 1] + sd[k] + 10.0)) for k in (0, 2)) / 2.0
     return float(np.mean(np.minimum(cols, 6.0))) * (1.0 + _EDGE_WEIGHT * (edge + side))
 
 
