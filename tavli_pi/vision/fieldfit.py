@@ -33,7 +33,7 @@ _ACROSS = np.linspace(-0.48, 0.48, 19)
 #: the weight of the edge term (the bases' colours alternate just inside the edge only)
 _EDGE_WEIGHT = 0.5
 #: long edges kept per direction (near-horizontal, near-vertical) to bound candidates
-_LINES = 10
+_LINES = 7
 #: the longest side of the picture the fit looks at
 _SIZE = 640
 
