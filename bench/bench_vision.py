@@ -1,7 +1,7 @@
 """Vision benchmark: accuracy on real and simulated boards, and speed per frame (one core).
 
 Run: .venv/bin/python bench/bench_vision.py  (``--real``: only the real boards, with annotated
-pictures written to bench/out/)
+pictures written to bench/out/; ``--found``: only their reading with the field found in the picture)
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def _corner_text(c: np.ndarray) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in np.asarray(c).reshape(4, 2))
 
 
-def real_boards(out_dir: Path | None = OUT) -> None:
+def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners", "found", "calibrated")) -> None:
     """Every labelled real frame (wtc2022 and more), read as ``tavli-pi read`` reads it.
 
     Modes: ``corners`` (the labelled corners and home, calibrated on the frame itself, one photo),
@@ -70,7 +70,7 @@ def real_boards(out_dir: Path | None = OUT) -> None:
     wtc_cal = refine(Calibration(wtc0.corners, home=wtc0.label["home"]), wtc0.image)
     setup = {f.name: learn_from_setup(f.image, refine(Calibration(f.corners, home=f.label["home"]), f.image))
              for f in frames if f.name == "bcv-hough-test12.jpg"}
-    for mode in ("corners", "found", "calibrated"):
+    for mode in modes:
         tot = {"spots": 0, "wrong": 0, "conf_wrong": 0, "perfect": 0, "complete": 0, "hand_ok": 0, "frames": 0,
                "dice_right": 0, "dice_legible": 0, "dice_false": 0, "dice_false_valued": 0, "no_board": 0}
         lines = []
@@ -174,6 +174,9 @@ def sim_setup(n: int = 30) -> None:
 
 def main() -> None:
     cv2.setNumThreads(1)
+    if "--found" in sys.argv:  # only the field found without corners or markers
+        real_boards(modes=("found",))
+        return
     real_boards()
     corners_off()
     sim_setup()

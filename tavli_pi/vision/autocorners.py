@@ -1,5 +1,9 @@
 """Find the playing field without markers, from the board's own look -- or refuse.
 
+``field_candidates`` is one of the two sources of candidates that
+``calibrate.locate_field`` fits to the points (``fieldfit``, which decides);
+``pattern_score`` and ``find_field_corners`` are the older, period-only finder.
+
 Candidates are the large convex quadrilaterals among the outlines of the
 picture (grey levels at several thresholds, and edges): the playing surface
 is a big, nearly uniform area ringed by the frame. Each candidate is warped

@@ -10,10 +10,12 @@ another board (or before the camera moved) is refused, never read through.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tavli_pi.errors import CalibrationError
-from tavli_pi.vision.autocorners import ACCEPT, ADVICE, find_field_corners, scored_candidates
+from tavli_pi.vision.autocorners import ADVICE, field_candidates
+from tavli_pi.vision.fieldfit import fitted_fields
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home
 from tavli_pi.vision.refine import refine
@@ -27,8 +29,16 @@ HOMES = ("bottom-right", "bottom-left", "auto")
 ASSUMED = "found, seat assumed"
 
 
-#: field candidates (best pattern first) read to choose among
-CANDIDATES = 6
+#: field candidates (best fit first) read to choose among
+CANDIDATES = 4
+#: the least fit of a quadrilateral to the points (``fieldfit.field_fit``) for it to be read
+FIT_ACCEPT = 1.5
+#: candidates read are those that fit at least this share of the best fit
+NEAR = 0.9
+#: an empty board (no checker to confirm it) is taken at this fit or more ...
+EMPTY_ACCEPT = 4.0
+#: ... when no candidate elsewhere fits more than this share of it
+EMPTY_MARGIN = 0.8
 
 
 def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, int]:
@@ -49,27 +59,51 @@ def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, i
 def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
     """(corners, source) of the playing field: the printed markers, else the picture itself.
 
-    In the picture, the candidates whose outline repeats at the points' period
-    (``autocorners.pattern_score``) are read, and the one whose reading is
-    plausible -- checkers seated in the slots, 15 a side -- is the field.
+    In the picture, candidate quadrilaterals (the long straight edges, the
+    outlines) are fitted to the 24 points' triangles (``fieldfit``); those that
+    fit are read, and the one whose reading is plausible -- checkers seated in
+    the slots, 15 a side -- is the field. A board with no checkers at all is
+    taken only when its points fit clearly better than any other place.
     Raises CalibrationError starting "no board found" when neither way finds it.
     """
     try:
         return find_marker_corners(image), "markers"
     except CalibrationError as marker_err:
-        try:
-            scored = [(s, q) for s, q in scored_candidates(image) if s >= ACCEPT][:CANDIDATES]
-            if not scored:
-                find_field_corners(image)  # raises with the reason
-        except CalibrationError as exc:
-            raise CalibrationError(f"no board found: {exc}") from marker_err
-        ranked = sorted(((_plausibility(image, q), s, q) for s, q in scored), key=lambda t: (t[0], t[1]), reverse=True)
-        (clean, seated, occ), _, best = ranked[0]
-        if not clean and seated < 0.5:
+        if image is None or image.ndim != 3:
+            raise CalibrationError("no board found: the picture is not a colour image; " + ADVICE) from marker_err
+        fields = fitted_fields(image, field_candidates(image))
+        # the points' fit says where the field is; the reading only chooses among near equals
+        floor = max(FIT_ACCEPT, NEAR * fields[0][0]) if fields else FIT_ACCEPT
+        fitting = [(f, q) for f, q, _ in fields if f >= floor][:CANDIDATES]
+        if not fitting:
+            best = f" (best fit {fields[0][0]:.2f} < {FIT_ACCEPT})" if fields else ""
             raise CalibrationError(
-                "no board found: no outline in the picture reads as a playing field with its checkers in place "
-                "(an empty board cannot be found this way); " + ADVICE) from marker_err
-        return best, "found"
+                f"no board found: could not find the playing field without markers{best}; " + ADVICE) from marker_err
+        ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0], t[1]), reverse=True)
+        (clean, seated, occ), fit, best_q = ranked[0]
+        if clean or seated >= 0.5:
+            return best_q, "found"
+        if occ == 0 and _clearly_best(fitting, best_q):
+            return best_q, "found"  # an empty board: nothing is read from it but the field
+        raise CalibrationError(
+            "no board found: no outline in the picture reads as a playing field with its checkers in place; "
+            + ADVICE) from marker_err
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals."""
+    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    union = cv2.contourArea(np.asarray(a, np.float32)) + cv2.contourArea(np.asarray(b, np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _clearly_best(fitting: list[tuple[float, np.ndarray]], chosen: np.ndarray) -> bool:
+    """``chosen`` fits the points best, at least EMPTY_ACCEPT, and clearly better than any
+    candidate in another place (overlapping it less than half)."""
+    mine = max(f for f, q in fitting if q is chosen)
+    if mine < max(f for f, _ in fitting) or mine < EMPTY_ACCEPT:
+        return False
+    return all(f < EMPTY_MARGIN * mine for f, q in fitting if _overlap(q, chosen) < 0.5)
 
 
 def calibrate_image(

@@ -1,4 +1,5 @@
-"""The marker-less field finder (tavli_pi.vision.autocorners): experimental, not in the CLI.
+"""The older marker-less field finder (tavli_pi.vision.autocorners; its outlines are candidates
+for calibrate.locate_field, which fits them to the points: tests/vision/test_fieldfit.py).
 
 Measured (bench/RESULTS.md): the true field is among the candidates on
 most sim boards, but the pattern score picks it within 5 px on only about half

@@ -114,7 +114,11 @@ def test_without_corners_the_field_is_found_or_refused_never_misread(found) -> N
     refused = [n for n, v in found.items() if isinstance(v, Exception)]
     for n in refused:
         assert str(found[n]).startswith("no board found"), n
+    # measured: every frame found (4 were refused before the fields were fitted to their points:
+    # an arm over the field, a field with no closed outline, the rosewood's perspective, the empty board)
+    assert len(refused) <= 1, refused
+    assert not isinstance(found["bcv-template2.jpg"], Exception)  # the empty board, by its points alone
     scores = _scores(found)
     assert sum(s.confident_wrong for s in scores) == 0
     perfect = [name for name, v in found.items() if not isinstance(v, Exception) and v[1].perfect]
-    assert {"frame0.jpg", "bcv-test3.jpg"} <= set(perfect), perfect
+    assert {"frame0.jpg", "test9.jpg", "bcv-test3.jpg", "bcv-template3.jpg"} <= set(perfect), perfect
