@@ -968,10 +968,12 @@ class Referee:
         s = self.settings
         if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
             return
-        if s.infer_unseen_rolls and self._play_without_roll():
-            return
         r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
                  turn=self.position.turn, game=self.game, hints=(self.position,))
+        # a play seen without its roll must beat the board as it was by ``accept_margin``; no play
+        # scores above the unconstrained reading, so under that gap none can (the usual still board)
+        if s.infer_unseen_rolls and r.gap >= s.accept_margin and self._play_without_roll():
+            return
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
