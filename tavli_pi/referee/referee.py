@@ -831,16 +831,15 @@ class Referee:
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
         over = self._commit(after)
-        note = ". ".join(x for x in (note, self.game.mother_note(after) if isinstance(self.game, TavliRules)
-                                     else "") if x)
+        said = [note, self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""]
         extra: dict[str, Any] = {}
         if by_roll:
-            note = (note + ". " if note else "") + "The next roll lets it stand (E8)"
+            said.append("The next roll lets it stand (E8)")
             extra["stands_by_roll"] = True
         if unseen:
-            note = (note + ". " if note else "") + (f"The roll was not seen; the play is legal for "
-                                                    f"{rolls_text(unseen)}")
+            said.append(f"The roll was not seen; the play is legal for {rolls_text(unseen)}")
             extra["roll_unseen"] = [f"{a}{b}" for a, b in unseen]
+        note = ". ".join(x for x in said if x)
         self._emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),

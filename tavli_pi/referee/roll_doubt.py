@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from tavli_pi.referee.unseen import plays_for_any_roll
+
 if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
     from tavli_pi.rules.games import GamePosition
@@ -50,9 +52,10 @@ def plausible_rolls(dice: tuple[int, int], confidence: Sequence[float], sure: fl
 
 def rolls_allowing(game: GameRules, before: GamePosition, observed: GamePosition,
                    rolls: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The ``rolls`` for which ``observed`` is a legal end of the play from ``before``."""
+    """The ``rolls`` for which ``observed`` is a legal end of the play from ``before`` (in their order)."""
     key = observed.layout_key()
-    return [r for r in rolls if any(e.position.layout_key() == key for e in game.ends(before, r))]
+    return next((list(p.rolls) for p in plays_for_any_roll(game, before, tuple(rolls))
+                 if p.position.layout_key() == key), [])
 
 
 def describe(rolls: Sequence[tuple[int, int]], most: int = 3) -> str:
