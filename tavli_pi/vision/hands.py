@@ -26,7 +26,7 @@ import numpy as np
 
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["shrink", "skin_view", "new_skin", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
+__all__ = ["shrink", "skin_view", "new_skin", "changed_from_clear", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
            "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
@@ -114,12 +114,22 @@ def relight(clear: np.ndarray, small: np.ndarray) -> np.ndarray:
     return relit
 
 
+def changed_from_clear(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
+    """bool mask (quarter scale): where ``small`` differs from the clear board (``clear``, relit as
+    ``small``, see ``relight``) by more than ``CHANGE`` in a channel. ``skin_view`` and ``new_skin``
+    both look at it; a reader makes it once per frame and gives it to both (``moved=``)."""
+    diff = cv2.absdiff(small, relight(clear, small))
+    changed: np.ndarray = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > CHANGE
+    return changed
+
+
 def skin_view(
     small: np.ndarray,
     prone: np.ndarray | None = None,
     clear: np.ndarray | None = None,
     only_changed: bool = False,
     checkers: Sequence[tuple[float, float, float]] = (),
+    moved: np.ndarray | None = None,
 ) -> np.ndarray:
     """uint8 skin mask of the quarter-scale view (``shrink``), opened.
 
@@ -131,7 +141,8 @@ def skin_view(
     either -- the few places that are not skin-prone are where checkers stood
     at calibration, and a checker moved off one uncovers skin-coloured board.
     ``checkers``: checker colours (BGR); pixels within ``NEAR_CHECKER`` of a
-    skin-coloured one (dark red checkers) are a moved checker, not skin.
+    skin-coloured one (dark red checkers) are a moved checker, not skin. ``moved``:
+    ``changed_from_clear(small, clear)`` when the caller already made it.
     """
     mask = skin_mask(small)
     for bgr in checkers:
@@ -142,21 +153,23 @@ def skin_view(
     if prone is not None and prone.shape == mask.shape:
         count = ~prone
         if clear is not None and clear.shape == small.shape:
-            diff = cv2.absdiff(small, relight(clear, small))
-            moved = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > CHANGE
+            if moved is None:
+                moved = changed_from_clear(small, clear)
             changed = prone & moved & (skin_mask(clear) > 0)
             count = changed if only_changed else count | changed
         mask[~count] = 0
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def new_skin(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
+def new_skin(small: np.ndarray, clear: np.ndarray, moved: np.ndarray | None = None) -> np.ndarray:
     """uint8 mask (quarter scale, opened) of the skin-coloured pixels of ``small`` whose colour
     differs from the clear board's (``clear``, relit as ``small``) by more than ``CHANGE``:
-    skin that was not there when the board was learnt, whatever the board is there."""
+    skin that was not there when the board was learnt, whatever the board is there.
+    ``moved``: ``changed_from_clear(small, clear)`` when the caller already made it."""
     mask = skin_mask(small)
-    diff = cv2.absdiff(small, relight(clear, small))
-    mask[cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) <= CHANGE] = 0
+    if moved is None:
+        moved = changed_from_clear(small, clear)
+    mask[~moved] = 0
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 

@@ -52,7 +52,8 @@ from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, start_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
-from tavli_pi.vision.hands import SCALE, decode_mask, hand_cover, new_skin, prone_share, shrink, skin_view
+from tavli_pi.vision.hands import (SCALE, changed_from_clear, decode_mask, hand_cover, new_skin, prone_share,
+                                   shrink, skin_view)
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
@@ -206,7 +207,11 @@ class BoardReader:
             spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, key))
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
-        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr))
+        # where the frame differs from the clear board learnt at set-up: one relit fit serves the
+        # skin view and the arm test's new skin
+        moved = (changed_from_clear(small, self._clear)
+                 if self._clear is not None and self._clear.shape == small.shape else None)
+        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr), moved)
         # skin a checker explains: the discs read now, and where B3 stood at set-up (hands_explained)
         explained = explained_mask(skin.shape[:2], disc_sites)
         if self._start is not None and self._start.shape == explained.shape:
@@ -217,7 +222,7 @@ class BoardReader:
             # an arm reaching over the field from outside it: in the photo's own skin colour, or with
             # a set-up calibration in the skin that is new since set-up (not in a still photo: it may
             # be the very photo the board was learnt from, where nothing is new)
-            new = new_skin(small, self._clear) if self._learnt_arm and self._clear is not None else None
+            new = new_skin(small, self._clear, moved) if self._learnt_arm and self._clear is not None else None
             arm, arm_share, arm_mask = photo_hand(canon, lay, small, new, explained)
             if arm:
                 hand, hand_share = True, max(hand_share, arm_share)
