@@ -14,6 +14,7 @@ failure), planted illegal plays caught, boards out of sync, and the CPU the run 
 video.
 
     .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners] [--no-infer]
+    .venv/bin/python bench/bench_video.py --only 5 --repeat 3 --corners --keep out/video   # one game, its files kept
 """
 
 from __future__ import annotations
@@ -100,7 +101,10 @@ def main() -> None:
     ap.add_argument("--corners", action="store_true", help="give the field's corners, as an installed table does")
     ap.add_argument("--no-infer", action="store_true", help="[referee] infer_unseen_rolls = false (the peer run)")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--only", default="", help="run only these games (by index, e.g. 2,5), each as in the whole run")
+    ap.add_argument("--keep", type=Path, default=None, help="keep each game's video, config and log in this folder")
     args = ap.parse_args()
+    only = {int(x) for x in args.only.split(",") if x.strip()}
     print(f"machine: {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}; "
           f"seed {args.seed}, {args.games} games of {args.turns} turns, {FPS * args.repeat:.0f} fps video, "
           f"corners {'given' if args.corners else 'found in the picture'}; unseen rolls "
@@ -110,6 +114,8 @@ def main() -> None:
     cpu_total = video_s = 0.0
     t0 = time.monotonic()
     for g, kw in enumerate(tables):
+        if only and g not in only:
+            continue
         plant = (2 + g % max(args.turns - 2, 1)) if g % 2 == 0 else 0
         moments = random_game(1000 * args.seed + g, turns=args.turns, plant_illegal=plant)
         windows = []
@@ -119,6 +125,10 @@ def main() -> None:
                 windows.append(range(i, end + 1))
         with tempfile.TemporaryDirectory() as d:
             tmp = Path(d)
+            if args.keep is not None:
+                tmp = args.keep.resolve() / f"game{g}"
+                tmp.mkdir(parents=True, exist_ok=True)
+                (tmp / "table.sqlite").unlink(missing_ok=True)
             video = tmp / "game.mp4"
             frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat)
             corners = corners_arg(moments, kw) if args.corners else None

@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     from tavli_pi.service import Notifier
     from tavli_pi.signals.gpio import Signals
     from tavli_pi.tournament.feed import TableFeed
+    from tavli_pi.vision.calibrate import FieldMemory
+    from tavli_pi.vision.motion import MotionGate
     from tavli_pi.vision.reader import BoardReader
 
 __all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY"]
@@ -65,13 +67,14 @@ CALIBRATION_KEY = "calibration"
 HAND_FRAMES_ASK = 2
 
 
-def calibrate(config: TableConfig, image: np.ndarray) -> Calibration:
-    """The table's calibration: a saved file, the configured corners, or the printed markers;
-    with ``table.home = "auto"`` the home side is learnt from the set-up board (B4)."""
+def calibrate(config: TableConfig, image: np.ndarray, field: FieldMemory | None = None) -> Calibration:
+    """The table's calibration: a saved file, the configured corners, the printed markers or the
+    field found in the picture (kept in ``field`` between frames); with ``table.home = "auto"``
+    the home side is learnt from the set-up board (B4)."""
     from tavli_pi.vision.calibrate import calibrate_image
 
     cam = config.camera
-    return calibrate_image(image, cam.corners, config.table.home, cam.calibration)
+    return calibrate_image(image, cam.corners, config.table.home, cam.calibration, field=field)
 
 
 def setup_problem(obs: Observation, *, expect_start: bool = True) -> str | None:
@@ -136,6 +139,7 @@ class TableApp:
         #: read only what changed since the last frame (vision/incremental.py; the same readings)
         self.incremental = incremental
         self._calibration = calibration
+        self._field: FieldMemory | None = None  # the field found in the picture, until the board is learnt
         self._resume_frame: int | None = None  # the camera frame the log's last snapshot was taken at
         self._frame_index = -1  # the frame being processed (a snapshot's frame)
         self._setup_confirmed = False  # the players confirmed a set-up board vision disagrees with
@@ -146,6 +150,9 @@ class TableApp:
         #: an opening roll thrown after the question answers it (armed by a frame without still dice)
         self._setup_dice = DiceWatch(settle=2, min_confidence=config.referee.die_confidence, armed=False)
         self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
+        self._still_gate: MotionGate | None = None  # an unattended table: has the picture stayed the same?
+        self._still_frames = 0  # ... for so many frames in a row
+        self._still_since: np.ndarray | None = None  # ... since this frame
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
         self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
         self.camera = camera
@@ -357,12 +364,15 @@ class TableApp:
         learnt as it is, so set-up never deadlocks. A resumed match reuses the calibration kept
         in its log.
         """
+        from tavli_pi.vision.calibrate import FieldMemory
         from tavli_pi.vision.reader import BoardReader
 
         if self._calibration is not None:
             return BoardReader(self._calibration, incremental=self.incremental)
+        if self._field is None:
+            self._field = FieldMemory()
         try:
-            cal = calibrate(self.config, frame.image)
+            cal = calibrate(self.config, frame.image, self._field)
         except CalibrationError as exc:
             self._waiting_for_setup(str(exc))
             return None
@@ -380,6 +390,15 @@ class TableApp:
             learn_image = self._asked_board
         problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
         self._hand_frames = self._hand_frames + 1 if problem is not None else 0
+        if problem is not None and not self._setup_confirmed and self._left_as_it_is(frame):
+            # nobody at the table (a recorded video), and the picture has not changed for as long as
+            # the referee waits for a clear view twice: what looks like a hand is the board's own look
+            # (a real hand moves), and the board is taken as set up as it is (B3)
+            # the board is learnt from the first frame of that still run (dice too small for the
+            # gate to see may have been thrown since)
+            self._setup_confirmed = True
+            self._held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
+            learn_image = self._still_since if self._still_since is not None else frame.image
         if problem is not None and not self._setup_confirmed:
             # a hand (or motion) seen on frame after frame, on a board not learnt yet, may be the
             # board's own look (or lettering taken for a tumbling die): the players are asked, and
@@ -422,6 +441,21 @@ class TableApp:
         self.wired.append(f"calibrated on frame {frame.index}" + (" (set-up confirmed by the players)"
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
+
+    def _left_as_it_is(self, frame: Frame) -> bool:
+        """On an unattended table, whether the picture has stayed the same (the board's motion gate
+        sees nothing move) for ``2 * clear_view_after`` frames in a row while calibration waits."""
+        if self.config.referee.attended:
+            return False
+        from tavli_pi.vision.motion import MotionGate
+
+        if self._still_gate is None:
+            self._still_gate = MotionGate()
+        if self._still_gate(frame.image) or not self._still_gate.compared:
+            self._still_frames, self._still_since = 0, frame.image
+        else:
+            self._still_frames += 1
+        return self._still_frames >= 2 * self.config.referee.clear_view_after
 
     def _opening_answers(self, obs: Observation) -> bool:
         """Whether ``obs`` shows the opening roll thrown after the players were asked about a set-up

@@ -153,3 +153,33 @@ def test_a_recorded_video_is_unattended_and_its_set_up_goes_on_unanswered(tmp_pa
             kinds = [e.kind for e in app.events]
             assert kinds == ["setup_checked", "setup_checked", "game_started"], kinds
             assert app.referee.phase == "opening"
+
+
+def _hand_over(u: float) -> object:
+    from tavli_pi.sim.scene import HandSpec
+
+    return scene_from_position(START, hand=HandSpec(u=u, v=0.45, size=0.2, from_side="bottom"))
+
+
+def _calibrated_on(text: str, scenes: list[tuple[object, int]]) -> list[str]:
+    cfg = parse_config(text, "t.toml")
+    cam = SimCamera(scenes, fps=10.0)  # type: ignore[arg-type]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory(), record=False) as app:
+            app.run()
+            return [w for w in app.wired if w.startswith("calibrated on frame")]
+
+
+def test_an_unattended_picture_left_the_same_is_set_up_even_with_a_hand_seen(tmp_path: Path) -> None:
+    """A recording whose board vision takes for a hand on every frame (a board's own colours, a
+    hand resting still) never got past set-up: nobody answers. A picture that has not changed for
+    two clear-view waits is the board as the players left it: taken as set up (B3)."""
+    text = corners_config(tmp_path)
+    unattended = text.replace("[table]\n", "[table]\nattended = false\n", 1)
+    still = [(_hand_over(0.3), 14)]
+    assert _calibrated_on(text, still) == []  # at a table the players are asked, and nobody is taken
+    done = _calibrated_on(unattended, still)
+    assert len(done) == 1 and int(done[0].split()[3]) >= 10, done  # after 2 * clear_view_after still frames
+    moving = [(_hand_over(0.2 + 0.05 * (i % 4)), 1) for i in range(14)]  # a hand at work: never taken
+    assert _calibrated_on(unattended, moving) == []

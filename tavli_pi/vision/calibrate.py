@@ -21,7 +21,7 @@ from tavli_pi.vision.home import learn_home
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import check_fit, learn_from_setup
 
-__all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field"]
+__all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory"]
 
 #: the values ``home`` takes: a side, or "auto" to learn it from the set-up board
 HOMES = ("bottom-right", "bottom-left", "auto")
@@ -106,12 +106,55 @@ def _clearly_best(fitting: list[tuple[float, np.ndarray]], chosen: np.ndarray) -
     return all(f < EMPTY_MARGIN * mine for f, q in fitting if _overlap(q, chosen) < 0.5)
 
 
+#: a field found in the picture is looked for again once this share of the picture (grey, 160 px
+#: wide) differs from the frame it was found on by more than MOVED_LEVEL: the camera or board moved
+MOVED_SHARE = 0.35
+MOVED_LEVEL = 40
+
+
+class FieldMemory:
+    """Where the field is, for a stream (``tavli-pi run`` with no corners and no calibration file).
+
+    Finding the field in the picture (``locate_field``) takes a second or more; a camera over a
+    table does not move between frames. So the field is found once and kept while the picture
+    still looks like the frame it was found on (people's hands and dice change a part of it; a
+    camera bumped or a board moved changes most of it), and looked for again otherwise.
+    """
+
+    def __init__(self) -> None:
+        self.field: tuple[np.ndarray, str] | None = None
+        self.searches = 0  # how often the field was looked for (a figure for tests and benchmarks)
+        self._seen: np.ndarray | None = None
+
+    @staticmethod
+    def _small(image: np.ndarray) -> np.ndarray:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        h, w = gray.shape[:2]
+        return cv2.resize(gray, (160, max(1, round(h * 160 / w))), interpolation=cv2.INTER_AREA)
+
+    def locate(self, image: np.ndarray) -> tuple[np.ndarray, str]:
+        """The field in ``image``: the one found before while the picture is alike, else found anew
+        (raises CalibrationError "no board found ..." as ``locate_field`` does, and forgets the old one)."""
+        small = self._small(image)
+        if self.field is not None and self._seen is not None and self._seen.shape == small.shape:
+            moved = float((cv2.absdiff(small, self._seen) > MOVED_LEVEL).mean())
+            if moved < MOVED_SHARE:
+                return self.field
+        self.field, self._seen = None, None
+        self.searches += 1
+        self.field = locate_field(image)
+        self._seen = small
+        return self.field
+
+
 def calibrate_image(
-    image: np.ndarray, corners: str | None = None, home: str | None = None, calibration: str | None = None
+    image: np.ndarray, corners: str | None = None, home: str | None = None, calibration: str | None = None,
+    field: FieldMemory | None = None,
 ) -> Calibration:
     """A calibration for ``image``: a calibration file (optionally with new corners or
     home side), else ``corners`` ("x,y x,y x,y x,y"), else the printed ArUco markers,
-    else the field found in the picture. Where the home side is learnt from the picture
+    else the field found in the picture (by ``field``, which remembers it between the frames
+    of a stream, when given). Where the home side is learnt from the picture
     (``home="auto"``, or a found field), the picture shows the start position, and the
     board is learnt from it (``setup.learn_from_setup``)."""
     if calibration:
@@ -129,7 +172,7 @@ def calibrate_image(
         pts = parse_corners(corners)
         source = "corners"
     else:
-        pts, source = locate_field(image)
+        pts, source = field.locate(image) if field is not None else locate_field(image)
     check_corners(pts, image.shape)
     if home == "auto" or (source == "found" and home is None):
         try:

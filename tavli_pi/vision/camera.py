@@ -163,7 +163,14 @@ class OpenCVCamera(Camera):
 
 
 class ReplayCamera(Camera):
-    """Replays a video file or a folder of images (sorted by name) with a fake clock."""
+    """Replays a video file or a folder of images (sorted by name) with a fake clock.
+
+    A folder's images are ``1 / fps`` seconds apart. A video keeps its own clock (the frame rate
+    it was recorded at, ``CAP_PROP_FPS``): frames are read at ``fps`` a second of the recording,
+    every frame when ``fps`` is the recording's rate or more, else the frame due at each tick
+    (a 30 fps recording read at 10 fps gives every third frame, 0.1 s apart), as a camera
+    running at ``fps`` over the same table would give them.
+    """
 
     def __init__(self, path: str | Path, fps: float = 10.0, loop: bool = False) -> None:
         super().__init__()
@@ -173,6 +180,9 @@ class ReplayCamera(Camera):
         self._files: list[Path] = []
         self._cap: Any = None
         self._pos = 0
+        self._video_fps = 0.0  # the recording's own frame rate (0: not known; ``fps`` is its clock)
+        self._at = 0  # the next video frame ``_grab`` would decode
+        self._lap = 0  # the first frame index of this lap through a looped video
         if self._path.is_dir():
             self._files = sorted(
                 p for p in self._path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
@@ -183,21 +193,38 @@ class ReplayCamera(Camera):
             self._cap = cv2.VideoCapture(str(self._path))
             if not self._cap.isOpened():
                 raise CameraError(f"could not open video {self._path}; is it a video file?")
+            rate = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+            self._video_fps = rate if 0.5 <= rate <= 1000.0 else 0.0
         else:
             raise CameraError(f"{self._path} does not exist; give a video file or an image folder")
 
+    @property
+    def _step(self) -> float:
+        """Video frames a tick: 1 when every frame is read."""
+        return max(1.0, self._video_fps / self._fps) if self._video_fps else 1.0
+
+    def _video_frame(self, index: int) -> int:
+        """The video frame that frame ``index`` of the replay is (in this lap of a looped video)."""
+        return int(round((index - self._lap) * self._step))
+
     def _now(self) -> float:
+        if self._video_fps:
+            return self._index * self._step / self._video_fps
         return self._index / self._fps
 
     def seek(self, index: int) -> bool:
-        """Replay from frame ``index`` (of the folder's images, or of the video)."""
+        """Replay from frame ``index`` (of the folder's images, or of the replay's frames of the video)."""
         self._check_open()
         if index < 0 or (self._files and index >= len(self._files)):
             return False
         if self._files:
             self._pos = index
-        elif not self._cap.set(cv2.CAP_PROP_POS_FRAMES, index):
-            return False
+        else:
+            self._lap = 0
+            target = self._video_frame(index)
+            if not self._cap.set(cv2.CAP_PROP_POS_FRAMES, target):
+                return False
+            self._at = target
         self._index = index
         return True
 
@@ -213,14 +240,26 @@ class ReplayCamera(Camera):
             if image is None:
                 raise CameraError(f"could not read image {path}; is the file corrupt?")
             return np.asarray(image)
-        ok, image = self._cap.read()
+        ok, image = self._next_video_frame()
         if not ok:
-            if self._loop and self._index > 0:
+            if self._loop and self._index > self._lap:
                 self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
-                ok, image = self._cap.read()
+                self._at, self._lap = 0, self._index
+                ok, image = self._next_video_frame()
             if not ok:
                 return None
         return np.asarray(image)
+
+    def _next_video_frame(self) -> tuple[bool, Any]:
+        """Decode the video frame due now, skipping (grabbing without decoding) the ones between."""
+        target = self._video_frame(self._index)
+        while self._at < target:
+            if not self._cap.grab():
+                return False, None
+            self._at += 1
+        ok, image = self._cap.read()
+        self._at += 1
+        return bool(ok), image
 
     def _release(self) -> None:
         if self._cap is not None:

@@ -54,6 +54,11 @@ class MotionGate:
         return self.last_share > self.share
 
     @property
+    def compared(self) -> bool:
+        """True when the last frame had one before it of the same size to compare with."""
+        return self._compared
+
+    @property
     def same(self) -> bool:
         """True when the last frame was compared and (all but a few pixels) matched the one before."""
         return self._compared and self.last_share < 0.25 * self.share

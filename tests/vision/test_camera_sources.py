@@ -28,6 +28,11 @@ def _video(path: Path, n: int = 3) -> Path:
     return path
 
 
+def _which(image: np.ndarray) -> int:
+    """Which frame of ``_video`` this is (frame i is grey 40 * i, give or take the codec)."""
+    return int(round(float(image.mean()) / 40))
+
+
 def test_opencv_source_takes_fps_and_reads_frames(tmp_path: Path) -> None:
     video = _video(tmp_path / "v.avi")
     with open_camera(f"opencv:{video}", fps=10.0) as cam:
@@ -42,9 +47,39 @@ def test_opencv_missing_device_is_a_camera_error_with_fps() -> None:
 
 
 def test_replay_source_takes_fps(tmp_path: Path) -> None:
+    # a 10 fps recording read at 5 fps: every other frame, on the recording's own clock
     with open_camera(f"replay:{_video(tmp_path / 'v.avi')}", fps=5.0) as cam:
         assert isinstance(cam, ReplayCamera)
-        assert [f.t for f in cam] == [0.0, 0.2, 0.4]
+        frames = list(cam)
+    assert [f.t for f in frames] == [0.0, 0.2]
+    assert [_which(f.image) for f in frames] == [0, 2]  # the recording's frames 0 and 2
+    assert [f.index for f in frames] == [0, 1]
+
+
+def test_replay_reads_every_frame_at_the_recordings_rate_or_more(tmp_path: Path) -> None:
+    video = _video(tmp_path / "v.avi", n=4)
+    for fps in (10.0, 25.0):
+        with open_camera(f"replay:{video}", fps=fps) as cam:
+            frames = list(cam)
+        assert [round(f.t, 6) for f in frames] == [0.0, 0.1, 0.2, 0.3]  # its clock, not ``fps``
+        assert [_which(f.image) for f in frames] == [0, 1, 2, 3]
+
+
+def test_replay_seek_finds_the_frame_read_at_the_lower_rate(tmp_path: Path) -> None:
+    video = _video(tmp_path / "v.avi", n=7)
+    with ReplayCamera(video, fps=5.0) as cam:
+        whole = [(f.index, f.t, _which(f.image)) for f in cam]
+    assert whole == [(0, 0.0, 0), (1, 0.2, 2), (2, 0.4, 4), (3, 0.6, 6)]
+    with ReplayCamera(video, fps=5.0) as cam:
+        assert cam.seek(2)
+        assert [(f.index, f.t, _which(f.image)) for f in cam] == whole[2:]
+
+
+def test_a_folder_of_frames_is_on_the_fps_clock(tmp_path: Path) -> None:
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((8, 8, 3), 40 * i, np.uint8))
+    with ReplayCamera(tmp_path, fps=4.0) as cam:
+        assert [(f.t, _which(f.image)) for f in cam] == [(0.0, 0), (0.25, 1), (0.5, 2)]
 
 
 def test_picamera2_gets_the_frame_rate(monkeypatch: pytest.MonkeyPatch) -> None:
