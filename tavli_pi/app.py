@@ -388,6 +388,8 @@ class TableApp:
             self._setup_confirmed = True
             self._held.append(PlayerInput(Action.ACCEPT, None, source="dice"))
             learn_image = self._asked_board
+        from tavli_pi.vision.setup import in_progress
+
         problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
         self._hand_frames = self._hand_frames + 1 if problem is not None else 0
         if problem is not None and not self._setup_confirmed and self._left_as_it_is(frame):
@@ -409,8 +411,11 @@ class TableApp:
                 self._asked_board = frame.image  # asked whether it is clear: the opening roll may answer
             self._waiting_for_setup(problem, ask=ask)
             return None
-        if self.config.camera.calibration is None and setup:
+        ref = self.config.referee
+        if self.config.camera.calibration is None and setup and not (
+                self._setup_confirmed and in_progress(obs, ref.in_progress_spots, ref.illegal_confidence)):
             # the set-up board is the training example: this board's checkers, pitch and background
+            # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             from tavli_pi.vision.setup import learn_from_setup
 
             try:

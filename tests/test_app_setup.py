@@ -183,3 +183,37 @@ def test_an_unattended_picture_left_the_same_is_set_up_even_with_a_hand_seen(tmp
     assert len(done) == 1 and int(done[0].split()[3]) >= 10, done  # after 2 * clear_view_after still frames
     moving = [(_hand_over(0.2 + 0.05 * (i % 4)), 1) for i in range(14)]  # a hand at work: never taken
     assert _calibrated_on(unattended, moving) == []
+
+
+def test_a_recording_that_starts_mid_game_is_followed_from_the_board_it_shows(tmp_path: Path) -> None:
+    """A video that starts in the middle of a game (a referee started late, a broadcast clip): the
+    board is clearly no misread start, so it is not learnt as a set-up board; the referee carries
+    on from it, and the first roll's half says whose turn it is."""
+    from tavli_pi.rules.position import Side
+    from tavli_pi.sim.script import ScriptWriter
+    from tavli_pi.sim.table import scenes_of
+
+    midgame = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2},
+                                   {24: 2, 13: 4, 8: 2, 7: 2, 6: 3, 4: 2})
+    w = ScriptWriter()
+    w.position = midgame.with_turn(Side.BLACK)
+    w._add(1, hand=True)
+    w._add(14)  # nobody answers: the board stays as it is
+    w.play(w.roll((4, 2)))
+    w.play(w.roll((5, 3)))
+    text = corners_config(tmp_path).replace("[table]\n", "[table]\nattended = false\n", 1)
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    cam = SimCamera(scenes_of(w.moments), fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory(), record=False) as app:
+            app.run()
+            events = list(app.events)
+            cal = app._calibration
+    kinds = [e.kind for e in events]
+    joined = [e for e in events if e.kind == "board_adopted"]
+    assert len(joined) == 1 and joined[0].extra.get("in_progress"), kinds
+    assert cal is not None and cal.source != "setup"  # not learnt as the start position
+    plays = [e for e in events if e.kind == "play_accepted"]
+    assert [p.side for p in plays] == [Side.BLACK, Side.WHITE], kinds  # type: ignore[attr-defined]
+    assert "illegal_play" not in kinds and "board_out_of_sync" not in kinds

@@ -228,8 +228,9 @@ class RecordBuilder:
             case BoardAdopted():
                 if not self._adopted:
                     turns = sum(1 for a in self._actions if isinstance(a, Turn))
-                    self._current = replace(game, note=f"board adopted by the players after {turns} recorded "
-                                            "turn(s); later turns are not recorded (the log keeps the positions)")
+                    why = ("a game joined in progress (the referee was started mid-game)" if event.extra.get("in_progress")
+                           else f"board adopted by the players after {turns} recorded turn(s)")
+                    self._current = replace(game, note=f"{why}; later turns are not recorded (the log keeps the positions)")
                 self._adopted = True
                 self._pending_illegal = None
             case CubeOffered():

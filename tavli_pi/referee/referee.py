@@ -397,8 +397,30 @@ class Referee:
     def _learn_blind_spots(self, frames: Sequence[Observation], target: GamePosition) -> None:
         s = self.settings
         r = read(EvidenceTable(frames), [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
-        self.blind = r.differing
         self._learn_blind, self._blind_frames = False, []
+        if r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence:
+            self._join_in_progress(r.free, target, len(r.differing))
+            return
+        self.blind = r.differing
+
+    def _join_in_progress(self, board: GamePosition, start: GamePosition, spots: int) -> None:
+        """The confirmed set-up board is clearly a position of a game in progress, not a misread start:
+        the referee was started mid-game. It carries on from that board (the log keeps it; the match
+        formats cannot express a game that did not start at B3), and the first roll's half says who
+        rolled (E3), as after an adopted board."""
+        after = board.with_turn(start.turn)
+        self.position = self.before = after
+        self.dice, self.results = (), ()
+        self.phase = Phase.AWAITING_ROLL
+        self._either_may_roll = True
+        self._reset_view()
+        self.last_verdict = "game in progress"
+        self._emit(
+            ev.BoardAdopted, before=start, after=after, points=self.game.differing_points(start, after),
+            extra={"in_progress": True},
+            message=f"A game in progress: the board is clearly not the start (it differs at {spots} points). "
+            "The referee carries on from it; the first roll's half of the board says whose turn it is.",
+        )
 
     def _watch_blind(self, obs: Observation) -> None:
         """After a set-up confirmed before any clear frame: the first clear frames of the still

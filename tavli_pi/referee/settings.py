@@ -40,6 +40,9 @@ class RefereeSettings:
     False (a recorded video: nobody answers): a set-up board read otherwise, asked about and left
     as it is for ``2 * clear_view_after`` clear frames, is taken as set up; a board out of sync read
     confidently and alike in as many clear frames is adopted as both players would confirm it.
+    ``in_progress_spots``: a set-up board confirmed (or taken as set up, unattended) that vision reads
+    clearly as a position differing from the start at this many spots or more is no misread start but
+    a game in progress (the referee was started mid-game): it carries on from that board.
 
     Clock: ``clock`` (None = no clock at this table) are the match clock's
     settings (USBGF by default, :mod:`tavli_pi.referee.match_clock`);
@@ -63,6 +66,7 @@ class RefereeSettings:
     clear_view_after: int = 5
     infer_unseen_rolls: bool = True
     attended: bool = True
+    in_progress_spots: int = 4
     clock: ClockSettings | None = None
     clock_reset_each_game: bool = False
 
@@ -77,7 +81,7 @@ class RefereeSettings:
                 f"referee.illegal_policy must be one of {', '.join(ILLEGAL_POLICIES)} (E8), "
                 f"got {self.illegal_policy!r}"
             )
-        for name in ("settle_frames", "stable_frames", "max_evidence_frames", "clear_view_after"):
+        for name in ("settle_frames", "stable_frames", "max_evidence_frames", "clear_view_after", "in_progress_spots"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"referee.{name} must be 1 or more")
         if self.stable_frames > self.max_evidence_frames:

@@ -42,7 +42,7 @@ from tavli_pi.vision.stacks import spot_geometry
 from tavli_pi.vision.tray_sides import learn_tray_sides
 from tavli_pi.vision.foreign import learn_checker_hue
 
-__all__ = ["SetupAgreement", "setup_agreement", "learn_from_setup", "fit_of", "check_fit", "FIT"]
+__all__ = ["SetupAgreement", "setup_agreement", "in_progress", "learn_from_setup", "fit_of", "check_fit", "FIT"]
 
 #: the least edge correlation with the learnt board for a frame to be of the same board and view
 #: (same board, other positions and hands: 0.67-1.0; other boards or corners 40 px off: below 0.45)
@@ -91,6 +91,22 @@ def setup_agreement(obs: Observation) -> SetupAgreement:
             diffs.append((name, (0, 0), got))
         logp += np.log(spot.light.p(0) + 1e-9) + np.log(spot.dark.p(0) + 1e-9)
     return SetupAgreement(tuple(diffs), float(np.exp(logp / 52.0)), obs.hand)
+
+
+def in_progress(obs: Observation, spots: int, confidence: float) -> bool:
+    """Whether ``obs`` reads clearly as a game in progress, not a misread start (B3): a whole position
+    (15 checkers a side on the points, the bar and off) differing from the start at ``spots`` spots or
+    more, every differing spot read at ``confidence`` or more. Such a board teaches nothing about where
+    the start's stacks stand: it is not learnt as a set-up board."""
+    agreement = setup_agreement(obs)
+    if len(agreement.differences) < spots:
+        return False
+    light, dark = obs.best_counts()
+    if sum(light) + obs.bar.light.best + obs.off.light.best != 15 or sum(dark) + obs.bar.dark.best + obs.off.dark.best != 15:
+        return False
+    where = {str(i + 1): p for i, p in enumerate(obs.points)} | {"bar": obs.bar, "off": obs.off}
+    return all(min(where[s].light.confidence, where[s].dark.confidence) >= confidence
+               for s, _, _ in agreement.differences)
 
 
 def _start_colours(cal: Calibration, canon: np.ndarray) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
