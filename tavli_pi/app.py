@@ -411,9 +411,9 @@ class TableApp:
                 self._asked_board = frame.image  # asked whether it is clear: the opening roll may answer
             self._waiting_for_setup(problem, ask=ask)
             return None
-        ref = self.config.referee
+        spots = self.config.referee.in_progress_spots
         if self.config.camera.calibration is None and setup and not (
-                self._setup_confirmed and in_progress(obs, ref.in_progress_spots, ref.illegal_confidence)):
+                self._setup_confirmed and in_progress(obs, spots)):
             # the set-up board is the training example: this board's checkers, pitch and background
             # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             from tavli_pi.vision.setup import learn_from_setup

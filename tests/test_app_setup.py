@@ -217,3 +217,37 @@ def test_a_recording_that_starts_mid_game_is_followed_from_the_board_it_shows(tm
     plays = [e for e in events if e.kind == "play_accepted"]
     assert [p.side for p in plays] == [Side.BLACK, Side.WHITE], kinds  # type: ignore[attr-defined]
     assert "illegal_play" not in kinds and "board_out_of_sync" not in kinds
+
+
+def test_a_real_recording_of_a_game_in_progress_is_joined_at_its_board(tmp_path: Path, real_data: Path) -> None:
+    """The WTC 2022 board in mid-game (frame0: White's 5-3 lying in White's half), replayed as a
+    still recording, unattended: the referee joins the game at the board the label gives and takes
+    the dice as White's roll."""
+    import json
+
+    board = real_data / "boards" / "wtc2022"
+    label = json.loads((board / "labels.json").read_text())
+    frames = label.get("frames", label)["frame0.jpg"]
+    still = tmp_path / "video"
+    still.mkdir()
+    for i in range(25):
+        (still / f"{i:03d}.jpg").symlink_to(board / "frame0.jpg")
+    corners = " ".join(f"{x},{y}" for x, y in frames["corners"])
+    text = (f"[camera]\nsource = 'replay:{still}'\ncorners = '{corners}'\n"
+            f"[table]\nhome = '{frames['home']}'\nmatch_length = 5\n[record]\nlog = '{tmp_path / 'log.sqlite'}'\n")
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    assert not cfg.referee.attended
+    from tavli_pi.vision.camera import open_camera
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=open_camera(cfg.camera.source, fps=cfg.camera.fps), pin_factory=MockFactory()) as app:
+            app.run()
+            events = list(app.events)
+    joined = [e for e in events if e.kind == "board_adopted"]
+    assert len(joined) == 1 and joined[0].extra.get("in_progress"), [e.kind for e in events]
+    want = Position.from_counts({int(p): n for p, n in frames["light"].items()},
+                                {25 - int(p): n for p, n in frames["dark"].items()})
+    assert joined[0].after.layout_key() == want.layout_key()  # type: ignore[attr-defined]
+    rolls = [e for e in events if e.kind == "roll_accepted"]
+    assert [(r.side.name, sorted(r.dice)) for r in rolls] == [("WHITE", [3, 5])]  # type: ignore[attr-defined]

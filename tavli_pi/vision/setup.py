@@ -93,7 +93,13 @@ def setup_agreement(obs: Observation) -> SetupAgreement:
     return SetupAgreement(tuple(diffs), float(np.exp(logp / 52.0)), obs.hand)
 
 
-def in_progress(obs: Observation, spots: int, confidence: float) -> bool:
+#: a set-up board reading as a whole other position is a game in progress when every spot where it
+#: differs from the start is read at least this sure in the one frame (a misread start is rarely a
+#: whole position at all; the referee then checks its frames at ``illegal_confidence``)
+IN_PROGRESS_CONFIDENCE = 0.75
+
+
+def in_progress(obs: Observation, spots: int, confidence: float = IN_PROGRESS_CONFIDENCE) -> bool:
     """Whether ``obs`` reads clearly as a game in progress, not a misread start (B3): a whole position
     (15 checkers a side on the points, the bar and off) differing from the start at ``spots`` spots or
     more, every differing spot read at ``confidence`` or more. Such a board teaches nothing about where
