@@ -132,9 +132,9 @@ def _capturing(read: Callable[[], Any]) -> tuple[tuple[Any, ...], tuple[Any, Any
     """Run ``read`` (a BoardReader.read) and return the arguments it gave find_dice and vet_dice."""
     seen: dict[str, Any] = {}
 
-    def fd(*args: Any) -> Any:
-        seen["find"] = args
-        return find_dice(*args)
+    def fd(*args: Any, **kwargs: Any) -> Any:
+        seen["find"] = args  # (the only keyword, an incremental reader's memo, is None here)
+        return find_dice(*args, **kwargs)
 
     def vd(found: Any, cal: Any, diff: Any) -> Any:
         seen["vet"] = (cal, diff)

@@ -44,6 +44,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.lie import cocked_confidence, die_outline
@@ -114,7 +115,9 @@ def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
             continue
         nz = cv2.findNonZero(inner).reshape(-1, 2) + 4
         xs, ys = nz[:, 0], nz[:, 1]
-        core = (cv2.dilate if bright else cv2.erode)(gray, k3)[ys, xs].astype(np.float32)
+        # the peak's 3 x 3 max (bright) or min (dark), as cv2.dilate / cv2.erode give it there
+        block = gray[ys[:, None] + _DY3, xs[:, None] + _DX3]
+        core = (block.max(axis=1) if bright else block.min(axis=1)).astype(np.float32)
         ok = _ringed(gray, xs, ys, core, bright, contrast, _RING)
         # a large, stark pip (a one's, white on red, near the camera) reaches the 3 px ring:
         # try one 4-5 px out
@@ -139,13 +142,16 @@ def _ringed(
     ring_at: list[tuple[int, int]],
 ) -> np.ndarray:
     """Which peaks are ringed by an even band at least a third of ``contrast`` away."""
-    ring = np.stack([gray[ys + dy, xs + dx] for dx, dy in ring_at], axis=1).astype(np.float32)
+    at = np.asarray(ring_at, np.intp)
+    ring = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
     step = (core[:, None] - ring) if bright else (ring - core[:, None])
     res: np.ndarray = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
     return res
 
 
 _K3 = np.ones((3, 3), np.uint8)
+#: the offsets of a 3 x 3 neighbourhood
+_DY3, _DX3 = (a.ravel()[None, :] for a in np.mgrid[-1:2, -1:2])
 
 _RING = [
     (int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t))))
@@ -249,13 +255,20 @@ def _paired(groups: list[list[Spot]], reach: float) -> list[list[Spot]]:
     return out
 
 
-def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
-    """The die's outline around its pips, as a rotated rectangle in canonical px."""
+def _body_box(group: list[Spot], pitch: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The crop (x0, y0, x1, y1) of the canonical view that ``_body`` looks at."""
     pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
     cx, cy = pts.mean(axis=0)
     half = int(pitch * 0.6)
     x0, y0 = max(int(cx) - half, 0), max(int(cy) - half, 0)
-    x1, y1 = min(int(cx) + half + 1, canon.shape[1]), min(int(cy) + half + 1, canon.shape[0])
+    x1, y1 = min(int(cx) + half + 1, shape[1]), min(int(cy) + half + 1, shape[0])
+    return x0, y0, x1, y1
+
+
+def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The die's outline around its pips, as a rotated rectangle in canonical px."""
+    pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
+    x0, y0, x1, y1 = _body_box(group, pitch, canon.shape)
     crop = canon[y0:y1, x0:x1]
     if crop.size == 0:
         return None
@@ -419,6 +432,7 @@ def find_dice(
     hand_mask: np.ndarray | None,
     image: np.ndarray | None = None,
     fine: bool = True,
+    memo: DiceMemo | None = None,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
@@ -431,9 +445,14 @@ def find_dice(
     one found none (or no value) are added. The fine search is skipped when the canonical
     view read two dice clearly (``CLEAR``) and left nothing die-like unread; it takes the
     canonical view's die-sized blobs (scaled) instead of finding its own (issue 12).
+
+    ``memo`` (the incremental reader's): candidates read in an earlier frame, with the same
+    arguments and their pixels unchanged since, keep that reading (vision/dice_memo.py).
     """
+    if image is None:
+        memo = None  # the memo knows where a candidate looked only in the frame's pixels
     blobs = hat_blobs(cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY), lay)
-    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs)
+    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo)
     if not fine or image is None:
         return out
     if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
@@ -446,7 +465,7 @@ def find_dice(
     if hand_mask is not None and hand_mask.shape == canon.shape[:2]:
         fmask = cv2.resize(hand_mask, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_NEAREST)
     more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True,
-                 bodies=[_scaled(b, lay, flay) for b in blobs])
+                 bodies=[_scaled(b, lay, flay) for b in blobs], memo=memo, view="fine")
     return _merge(out, more)
 
 
@@ -546,12 +565,15 @@ def _find(
     tumbling: bool,
     strict_pairs: bool = False,
     bodies: list[HatBlob] | None = None,
+    memo: DiceMemo | None = None,
+    view: str = "canonical",
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
     them may be a die with a clear face (in the fine view a die beside a dark point shows no
     outline, and its pips come out two or three). ``bodies``: the view's die-sized blobs
-    (``tumbling.hat_blobs``), when already found."""
+    (``tumbling.hat_blobs``), when already found. ``memo``: readings of candidates kept from
+    earlier frames (``view`` names the search: its candidates' coordinates are its own)."""
     pitch = lay.pitch
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     spots = find_spots(gray)
@@ -599,7 +621,7 @@ def _find(
         span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
         if len(group) > 12 or span > 1.1 * pitch:
             continue
-        body = _body(canon, group, pitch)
+        body = _bodied(memo, view, canon, cal, group, pitch)
         square: float | None = None
         if body is not None:
             (bx, by), (bw, bh), ang = body
@@ -617,7 +639,7 @@ def _find(
             ang = _angle_of(pts)
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
-        die = _examine(canon, src, to_src, (bx, by), side, ang, square, pitch)
+        die = _examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch)
         if (id(group) in halves or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:
@@ -665,14 +687,14 @@ def _find(
         if smear >= COHERENCE[1]:
             continue  # smeared: a die still tumbling
         if b.fill >= 0.5 and smear < COHERENCE[0]:
-            die, _, _ = _blob_die(canon, src, to_src, b, side, pitch)
+            die, _, _ = _blob_died(memo, view, canon, src, to_src, b, side, pitch)
             if die is not None and die.value:
                 report(die, side)
         else:
             doubtful.append((b, None, False, None))
     # read the doubtful blobs off the dice read so far
     doubtful = [
-        (b, *_blob_die(canon, src, to_src, b, float(np.sqrt(b.area)), pitch, settle=True))
+        (b, *_blob_died(memo, view, canon, src, to_src, b, float(np.sqrt(b.area)), pitch, settle=True))
         for b, _, _, _ in doubtful
         if not any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken)
     ]
@@ -710,6 +732,43 @@ def _find(
             )
         )
     return out
+
+
+def _bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration, group: list[Spot],
+            pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """``_body``, or the outline ``memo`` kept of it."""
+    if memo is None:
+        return _body(canon, group, pitch)
+    key = ("body", view, tuple(group), pitch, canon.shape)
+    x0, y0, x1, y1 = _body_box(group, pitch, canon.shape)
+    if view == "canonical":
+        return memo.cropped(key, (x0, y0, x1, y1), lambda: _body(canon, group, pitch))
+    # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
+    # shrunk for that view (one of its area shrink, one of the bilinear warp), and one more
+    q = np.asarray(cal.to_image(np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)), np.float64)
+    per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
+    box = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+    return memo.framed(key, box, 3.0 * per + 1.0, lambda: _body(canon, group, pitch))
+
+
+def _examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
+              to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float,
+              square: float | None, pitch: float) -> _Die | None:
+    """``_examine``, or the reading ``memo`` kept of it."""
+    if memo is None:
+        return _examine(canon, src, to_src, centre, side, angle, square, pitch)
+    key = ("examine", view, src.shape, centre, side, angle, square, pitch)
+    return memo.sampled(key, to_src, lambda ts: _examine(canon, src, ts, centre, side, angle, square, pitch))
+
+
+def _blob_died(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
+               to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float, pitch: float,
+               settle: bool = False) -> tuple[_Die | None, bool, float | None]:
+    """``_blob_die``, or the reading ``memo`` kept of it."""
+    if memo is None:
+        return _blob_die(canon, src, to_src, b, side, pitch, settle)
+    key = ("blob", view, src.shape, b, side, pitch, settle)
+    return memo.sampled(key, to_src, lambda ts: _blob_die(canon, src, ts, b, side, pitch, settle))
 
 
 def _blob_die(

@@ -21,7 +21,8 @@ since the last reading reuses that reading (only the motion flag and the
 frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
-afresh. The Observation is the one a full read of the frame gives
+afresh -- the dice search over the whole frame, but a candidate die whose
+pixels are unchanged keeps its last reading (vision/dice_memo.py). The Observation is the one a full read of the frame gives
 (tests/vision/test_incremental.py).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
@@ -47,6 +48,7 @@ from tavli_pi.vision.background import Difference, decode_background
 from tavli_pi.vision.conserve import conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
+from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, start_discs
@@ -84,6 +86,8 @@ class BoardReader:
         self.last_reread = 24
         self._feet = Footprints.of(calibration.layout, calibration) if incremental else None
         self._kept: _Kept | None = None
+        #: the dice candidates' readings kept while their pixels stand (vision/dice_memo.py)
+        self.dice_memo = DiceMemo(calibration) if incremental else None
         self.layout = calibration.layout
         self.timings: dict[str, float] = {}
         self._prone = decode_mask(calibration.skin) if calibration.skin else None
@@ -118,6 +122,8 @@ class BoardReader:
         """Forget the previous frame: the next one is compared with nothing."""
         self.motion.reset()
         self._kept = None
+        if self.dice_memo is not None:
+            self.dice_memo.forget()
         self._settled = None
         self._after_hand = False
 
@@ -260,7 +266,9 @@ class BoardReader:
         if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         marks.append(("trays", clock()))
-        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image)
+        if self.dice_memo is not None:
+            self.dice_memo.start(view)
+        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo)
         if found and diff is None and self._background is not None:
             diff = Difference(canon, self._background, lay)
         dice = vet_dice(found, cal, diff)

@@ -3,10 +3,12 @@
 ``BoardReader(incremental=True)`` reuses the last reading when the picture has
 not changed and re-reads only the points whose footprint changed
 (vision/incremental.py). Here both readers see the same frames in order and
-every Observation is compared whole (every field, floats exactly): over every
+every Observation is compared whole (every field, floats exactly, the dice
+too): over every
 frame of the demo match, over random games of random legal plays, and over
 seeded random sequences of boards (checkers moved, dice thrown, a hand) with
-sensor noise. Each run must also have taken both short cuts, so the
+sensor noise. Each run must also have taken the short cuts (a frame reused,
+a point kept, a die candidate's reading kept: vision/dice_memo.py), so the
 comparison cannot pass by reading everything in full.
 """
 
@@ -41,7 +43,8 @@ def _differences(a: Observation, b: Observation) -> list[str]:
 
 def _compare(scenes: Iterable[Item], seed: int, *, vary: bool = True) -> dict[str, list[int]]:
     """Read every frame with a full and an incremental reader; fail on the first difference.
-    Returns, per kind of incremental read, how many points each read."""
+    Returns, per kind of incremental read, how many points each read (and under "dice kept",
+    how many dice candidates' readings the incremental reader kept)."""
     full = inc = None
     kinds: dict[str, list[int]] = {}
     cam = SimCamera(scenes, fps=10.0, seed=seed, vary=vary)
@@ -57,18 +60,21 @@ def _compare(scenes: Iterable[Item], seed: int, *, vary: bool = True) -> dict[st
             b = inc.read(frame.image, frame.index)
             assert a == b, f"frame {frame.index} ({inc.last_kind} read): " + "; ".join(_differences(a, b))
             kinds.setdefault(inc.last_kind, []).append(inc.last_reread)
+    if inc is not None and inc.dice_memo is not None:
+        kinds["dice kept"] = [inc.dice_memo.hits]
     return kinds
 
 
 def _took_short_cuts(kinds: dict[str, list[int]]) -> None:
     assert kinds.get("unchanged"), "no frame reused the last reading"
     assert any(n < 24 for n in kinds.get("changed", [])), "no changed frame kept a point's reading"
+    assert sum(kinds.get("dice kept", [])) > 0, "no dice candidate's reading was kept"
 
 
 def test_every_frame_of_the_demo_reads_as_a_full_read() -> None:
     kinds = _compare(scenes_of(demo_match()), seed=7)
     _took_short_cuts(kinds)
-    assert sum(map(len, kinds.values())) == len(demo_match())
+    assert sum(len(v) for k, v in kinds.items() if k != "dice kept") == len(demo_match())
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -117,7 +123,7 @@ def _sequence(seed: int) -> list[tuple[Scene, int]]:
 @given(st.integers(min_value=0, max_value=10_000))
 def test_random_board_sequences_read_as_full_reads(seed: int) -> None:
     kinds = _compare(_sequence(seed), seed=seed, vary=False)
-    assert sum(map(len, kinds.values())) >= 4
+    assert sum(len(v) for k, v in kinds.items() if k != "dice kept") >= 4
 
 
 def test_a_change_marks_the_points_it_can_reach_and_no_others() -> None:

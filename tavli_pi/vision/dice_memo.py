@@ -1,0 +1,169 @@
+"""The dice search's per-candidate readings, kept while the pixels they read stand unchanged.
+
+Most of a changed frame's dice search (``dice.find_dice``) goes on reading
+candidates: a face in a crop square to the die, its outline, a blob's die
+(``dice._examine``, ``dice._blob_die``, ``dice._body``), some 25 ms of 40 on
+the demo. Each is a pure function of its arguments and of the pixels it
+samples. ``DiceMemo`` keeps, per candidate (its exact arguments), the reading
+and the pixels it sampled: every frame point the candidate's crops and
+outlines mapped (``to_src``; a bilinear warp with replicated borders reads
+only pixels within one of their bounding box), or the canonical box ``_body``
+crops (in the fine view, ``dice.fine_view``: the frame's box under it, grown
+by the two shrunk-frame pixels a fine pixel's area shrink and bilinear sample
+reach). On the next frame a candidate asked with the same arguments gets the
+kept reading when no quarter-scale pixel of that box (grown by
+``incremental.KERNEL``) changed by more than ``REGION_CHANGE`` since it was
+read -- the rule the incremental reader keeps a point's reading by
+(vision/incremental.py). A box reaching outside the gate's view is never kept.
+
+Where the frame's pixels under a candidate are the same, the reading is the
+one a full read makes (tests/vision/test_incremental.py compares every
+Observation, dice included). Where they moved by less than ``REGION_CHANGE``
+(sensor noise), the search still runs over the whole frame, and a candidate
+found with the very same arguments keeps its last reading: a die no change
+touched keeps its value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.hands import SCALE
+from tavli_pi.vision.incremental import KERNEL, changed_pixels
+
+__all__ = ["DiceMemo"]
+
+T = TypeVar("T")
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+#: an entry nobody asked for in this many frames is forgotten
+IDLE = 50
+
+
+@dataclass
+class _Entry:
+    value: Any
+    grid: tuple[int, int, int, int]  # y0, y1, x0, x1 on the quarter-scale grid
+    view: np.ndarray  # the gate view the reading was made in
+    used: int  # the frame it was last asked for
+
+
+class _Recorder:
+    """``to_src`` that also keeps the bounding box of every point it maps."""
+
+    def __init__(self, to_src: Callable[[np.ndarray], np.ndarray]) -> None:
+        self._to_src = to_src
+        self.box: Box | None = None
+
+    def __call__(self, pts: np.ndarray) -> np.ndarray:
+        out = self._to_src(pts)
+        q = np.asarray(out, np.float64).reshape(-1, 2)
+        b = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+        self.box = b if self.box is None else (min(self.box[0], b[0]), min(self.box[1], b[1]),
+                                               max(self.box[2], b[2]), max(self.box[3], b[3]))
+        return out
+
+
+class DiceMemo:
+    """``memo.start(view)`` each frame (its ``GateView``), then ``memo.sampled(key, to_src, read)``
+    or ``memo.cropped(key, box, read)`` per candidate. ``hits`` and ``misses`` count the asks."""
+
+    def __init__(self, cal: Calibration) -> None:
+        self._cal = cal
+        w, h = cal.layout.size
+        self._grid_size = (h // SCALE, w // SCALE)
+        self._entries: dict[Hashable, _Entry] = {}
+        self._view: np.ndarray | None = None
+        self._frame = 0
+        self.hits = 0
+        self.misses = 0
+
+    def start(self, view: np.ndarray) -> None:
+        """A new frame: forget the readings whose pixels changed since they were made."""
+        self._frame += 1
+        self._view = view
+        masks: dict[int, np.ndarray] = {}
+        keep: dict[Hashable, _Entry] = {}
+        for key, e in self._entries.items():
+            if self._frame - e.used > IDLE or e.view.shape != view.shape:
+                continue
+            moved = masks.get(id(e.view))
+            if moved is None:
+                moved = masks[id(e.view)] = changed_pixels(view, e.view)
+            y0, y1, x0, x1 = e.grid
+            if not moved[y0:y1, x0:x1].any():
+                keep[key] = e
+        self._entries = keep
+
+    def forget(self) -> None:
+        self._entries = {}
+        self._view = None
+
+    def _get(self, key: Hashable) -> tuple[bool, Any]:
+        e = self._entries.get(key) if self._view is not None else None
+        if e is None:
+            self.misses += 1
+            return False, None
+        e.used = self._frame
+        self.hits += 1
+        return True, e.value
+
+    def _put(self, key: Hashable, value: Any, canonical: Box | None) -> None:
+        if canonical is None or self._view is None:
+            return
+        grid = self._grid(canonical)
+        if grid is not None:
+            self._entries[key] = _Entry(value, grid, self._view, self._frame)
+
+    def _grid(self, b: Box) -> tuple[int, int, int, int] | None:
+        """The quarter-scale cells whose change can reach canonical box ``b``, or None when they
+        run off the gate's view (a change there would go unseen)."""
+        gh, gw = self._grid_size
+        gx0, gy0 = int(np.floor((b[0] - KERNEL) / SCALE)), int(np.floor((b[1] - KERNEL) / SCALE))
+        gx1, gy1 = int(np.floor((b[2] + KERNEL) / SCALE)) + 1, int(np.floor((b[3] + KERNEL) / SCALE)) + 1
+        if gx0 < 0 or gy0 < 0 or gx1 > gw or gy1 > gh:
+            return None
+        return gy0, gy1, gx0, gx1
+
+    def sampled(self, key: Hashable, to_src: Callable[[np.ndarray], np.ndarray],
+                read: Callable[[Callable[[np.ndarray], np.ndarray]], T]) -> T:
+        """``read(to_src)``, or its kept value: ``read`` samples the frame only where ``to_src``
+        maps (frame pixels)."""
+        found, value = self._get(key)
+        if found:
+            return value  # type: ignore[no-any-return]
+        rec = _Recorder(to_src)
+        out = read(rec)
+        if rec.box is not None:
+            self._put(key, out, self._canonical(rec.box, 1.0))  # a bilinear sample reads 1 px round
+        return out
+
+    def framed(self, key: Hashable, box: Box, margin: float, read: Callable[[], T]) -> T:
+        """``read()``, or its kept value: ``read`` looks only at frame pixels within ``margin``
+        of ``box`` (frame px)."""
+        found, value = self._get(key)
+        if found:
+            return value  # type: ignore[no-any-return]
+        out = read()
+        self._put(key, out, self._canonical(box, margin))
+        return out
+
+    def _canonical(self, box: Box, margin: float) -> Box:
+        """Where the frame's box, grown by ``margin``, lies in the canonical view (its bounding box)."""
+        x0, y0, x1, y1 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
+        corners = np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+        c = np.asarray(self._cal.to_canonical(corners), np.float64).reshape(-1, 2)
+        return float(c[:, 0].min()), float(c[:, 1].min()), float(c[:, 0].max()), float(c[:, 1].max())
+
+    def cropped(self, key: Hashable, box: Box, read: Callable[[], T]) -> T:
+        """``read()``, or its kept value: ``read`` looks only at canonical pixels in ``box``."""
+        found, value = self._get(key)
+        if found:
+            return value  # type: ignore[no-any-return]
+        out = read()
+        self._put(key, out, box)
+        return out

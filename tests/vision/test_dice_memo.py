@@ -1,0 +1,91 @@
+"""DiceMemo keeps a candidate's reading exactly while the pixels it sampled stand, and no longer."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from tavli_pi.rules.position import Position
+from tavli_pi.sim.render import render
+from tavli_pi.sim.scene import DieSpec, scene_from_position
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice import find_dice
+from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.hands import SCALE
+from tavli_pi.vision.incremental import GateView
+
+
+def _memo() -> tuple[DiceMemo, Calibration, np.ndarray]:
+    r = render(scene_from_position(Position.start()), 0)
+    cal = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
+    w, h = cal.layout.size
+    return DiceMemo(cal), cal, np.full((h // SCALE, w // SCALE, 3), 100, np.uint8)
+
+
+def test_a_reading_is_kept_until_a_pixel_it_sampled_changes() -> None:
+    memo, cal, view = _memo()
+    w, h = cal.layout.size
+    centre = np.asarray([[w * 0.3, h * 0.4]], np.float32)  # canonical px, well inside the view
+    calls: list[int] = []
+
+    def read(to_src: object) -> int:
+        assert callable(to_src)
+        to_src(centre + np.asarray([[-8, -8], [8, 8]], np.float32))  # it samples a 16 px box
+        calls.append(1)
+        return len(calls)
+
+    memo.start(view)
+    assert memo.sampled("die", cal.to_image, read) == 1
+    # the next frame changed far away (the other half of the board): the reading stands
+    far = view.copy()
+    far[: 10, -10:] = 200
+    memo.start(far)
+    assert memo.sampled("die", cal.to_image, read) == 1
+    # another candidate (other arguments) is read afresh
+    assert memo.sampled("other die", cal.to_image, read) == 2
+    # a change next to the sampled box (within the kernels' reach) drops it
+    near = far.copy()
+    qx, qy = int(w * 0.3 + 12) // SCALE, int(h * 0.4) // SCALE
+    near[qy, qx] = 0
+    memo.start(near)
+    assert memo.sampled("die", cal.to_image, read) == 3
+    assert (memo.hits, memo.misses) == (1, 3)
+
+
+def test_a_reading_that_reached_off_the_view_is_never_kept() -> None:
+    memo, cal, view = _memo()
+    n = [0]
+
+    def read() -> int:
+        n[0] += 1
+        return n[0]
+
+    memo.start(view)
+    memo.cropped("edge", (-5.0, 10.0, 20.0, 30.0), read)
+    memo.start(view)
+    assert memo.cropped("edge", (-5.0, 10.0, 20.0, 30.0), read) == 2
+    memo.cropped("inside", (40.0, 40.0, 60.0, 60.0), read)
+    memo.start(view)
+    assert memo.cropped("inside", (40.0, 40.0, 60.0, 60.0), read) == 3
+    memo.forget()
+    memo.start(view)
+    assert memo.cropped("inside", (40.0, 40.0, 60.0, 60.0), read) == 4
+
+
+def test_find_dice_with_a_memo_reads_as_without() -> None:
+    """The same frame twice through a memo: the second reading is kept, and equals a fresh one."""
+    scene = dataclasses.replace(scene_from_position(Position.start()), dice=(DieSpec(value=5, u=0.25, v=0.5), DieSpec(value=3, u=0.33, v=0.55)))
+    r = render(scene, 0)
+    cal = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
+    canon = cal.warp(r.image)
+    view = GateView(cal)(r.image)
+    memo = DiceMemo(cal)
+    fresh = find_dice(canon, cal.layout, cal, [], None, r.image)
+    assert sorted(d.value for d in fresh) == [3, 5]
+    memo.start(view)
+    assert find_dice(canon, cal.layout, cal, [], None, r.image, memo=memo) == fresh
+    memo.start(view)
+    hits = memo.hits
+    assert find_dice(canon, cal.layout, cal, [], None, r.image, memo=memo) == fresh
+    assert memo.hits > hits
