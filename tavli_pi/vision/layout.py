@@ -10,6 +10,7 @@ knows where each of the 24 points, the bar and both trays lie.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -116,9 +117,10 @@ class Layout:
         )
         return [Column(p, x, w, top) for p, x, w, top in cols]
 
-    @property
+    @cached_property
     def pitch(self) -> float:
-        """The spacing of a stack: about one checker diameter (the column width)."""
+        """The spacing of a stack: about one checker diameter (the column width). Kept once
+        worked out (the layout is frozen; the reader asks for it hundreds of times a frame)."""
         return float(np.mean([c.width for c in self.columns]))
 
     @property
