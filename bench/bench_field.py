@@ -1,7 +1,7 @@
 """The playing field found without corners or markers, on simulated real-like frames (issue 9).
 
 Each frame of ``tavli_pi.sim.datasets.reallike_set`` is read as ``tavli-pi read IMAGE`` reads a
-photo with no ``--corners`` and no markers (``calibrate_image(image)``, then the reading tempered
+photo with no ``--corners`` and no markers (``read_photo.photo_calibration(image)``, then the reading tempered
 where the seat was assumed, as ``commands/read_photo`` does). A found field is right when every
 corner is within 5 % of the field's width of the true one (a point is about 7.7 %), else wrong.
 Printed: found right / found wrong / "no board found"; positions printed (a complete reading,
@@ -23,10 +23,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tavli_pi.commands.read_photo import complete_position  # noqa: E402
+from tavli_pi.commands.read_photo import complete_position, photo_calibration  # noqa: E402
 from tavli_pi.errors import CalibrationError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_set  # noqa: E402
-from tavli_pi.vision.calibrate import ASSUMED, calibrate_image  # noqa: E402
+from tavli_pi.vision.calibrate import ASSUMED  # noqa: E402
 from tavli_pi.vision.doubt import temper  # noqa: E402
 from tavli_pi.sim.render import Truth  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
@@ -68,7 +68,7 @@ def main() -> None:
         width = float(np.linalg.norm(np.asarray(t.corners[1]) - np.asarray(t.corners[0])))
         t0 = time.perf_counter()
         try:
-            cal = calibrate_image(r.image)
+            cal = photo_calibration(r.image)[0]
         except CalibrationError as exc:
             refused += 1
             seconds.append(time.perf_counter() - t0)

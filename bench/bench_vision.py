@@ -57,6 +57,7 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
     ``found`` (no corners, no markers: the field found in the picture), ``calibrated`` (WTC: frame0's
     calibration, made with its corners; the rosewood board: learnt from its own set-up photo).
     """
+    from tavli_pi.commands.read_photo import photo_calibration
     from tavli_pi.errors import CalibrationError
     from tavli_pi.vision.annotate import annotate
     from tavli_pi.vision.calibrate import calibrate_image
@@ -78,8 +79,8 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
             try:
                 if mode == "corners":
                     cal = calibrate_image(f.image, _corner_text(f.corners), f.label["home"])
-                elif mode == "found":
-                    cal = calibrate_image(f.image)
+                elif mode == "found":  # as ``tavli-pi read IMAGE`` calibrates
+                    cal = photo_calibration(f.image)[0]
                 elif f.board_set == "wtc2022":
                     cal = wtc_cal
                 elif f.name in setup:
