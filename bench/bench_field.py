@@ -23,14 +23,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tavli_pi.commands.read_photo import complete_position, photo_calibration  # noqa: E402
+from tavli_pi.commands.read_photo import complete_position, photo_calibration, read_observation  # noqa: E402
 from tavli_pi.errors import CalibrationError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_set  # noqa: E402
 from tavli_pi.vision.calibrate import ASSUMED  # noqa: E402
 from tavli_pi.vision.doubt import temper  # noqa: E402
 from tavli_pi.sim.render import Truth  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
-from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
 #: a corner further than this share of the field's width from the true one is a wrong field
 RIGHT = 0.05
@@ -68,14 +67,14 @@ def main() -> None:
         width = float(np.linalg.norm(np.asarray(t.corners[1]) - np.asarray(t.corners[0])))
         t0 = time.perf_counter()
         try:
-            cal = photo_calibration(r.image)[0]
+            cal, learnt = photo_calibration(r.image)
         except CalibrationError as exc:
             refused += 1
             seconds.append(time.perf_counter() - t0)
             if args.verbose:
                 print(f"  {i}: {str(exc)[:80]}")
             continue
-        obs = BoardReader(cal, still_photo=True).read(r.image)
+        obs = read_observation(r.image, cal, learnt)
         seconds.append(time.perf_counter() - t0)
         err = corner_error(cal.corners, t.corners)
         ok = err <= RIGHT * width

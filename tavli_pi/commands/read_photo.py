@@ -33,7 +33,7 @@ from tavli_pi.vision.quality import field_problem, image_problem
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import learn_from_setup, setup_agreement
 
-__all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "photo_calibration", "SURE"]
+__all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "photo_calibration", "read_observation", "SURE"]
 
 #: every spot's count must be at least this sure for the reading to count as a complete position
 SURE = 0.5
@@ -73,6 +73,16 @@ def photo_calibration(image: Any, corners: str | None = None, home: str | None =
     if not calibration and cal.source == "setup" and cal.background:
         return cal.with_(background=""), cal
     return cal, cal
+
+
+def read_observation(image: Any, cal: Calibration, learnt: Calibration) -> Observation:
+    """The reading of ``image`` (``photo_calibration``'s two calibrations): where the board was
+    learnt from this photo, its checkers, trays and hands are read with what was learnt and
+    its dice without the background (in which they lie)."""
+    obs = BoardReader(learnt, still_photo=True).read(image)
+    if learnt is cal:
+        return obs
+    return dataclasses.replace(obs, dice=BoardReader(cal, still_photo=True).read(image).dice)
 
 
 def observation_json(obs: Observation) -> dict[str, Any]:
@@ -149,7 +159,7 @@ def read_photo(args: argparse.Namespace) -> int:
     problem = field_problem(cal.corners)
     if problem:
         raise VisionError(problem)
-    obs = BoardReader(cal, still_photo=True).read(image)
+    obs = read_observation(image, cal, learnt)
     notes: list[str] = []
     if cal.source == ASSUMED:
         notes.append("field found in the picture; the light player's seat and home side were assumed "
