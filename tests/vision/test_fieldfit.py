@@ -107,3 +107,19 @@ def test_a_known_field_is_still_there_in_every_real_frame_of_one_game_without_a_
         for dx in (point, -point):
             moved = dataclasses.replace(known, corners=known.corners + np.float32([dx * w, 0]))
             assert not field_still_there(moved, frame).there, (n, dx)
+
+
+def test_a_field_fitted_a_point_off_is_moved_onto_the_points() -> None:
+    from tavli_pi.vision.fieldfit import _jump
+
+    r = _frames()[0]
+    lab, s = prepared(r.image)
+    c = order_corners(r.truth.corners) * s
+    true, bar = field_fit(lab, c)
+    point = (c[1] - c[0]) * (1.0 - bar) / 12.0
+    for off in (c + point, c - point):  # the climb alone stays there: its end column on the frame
+        q, f, _ = fit_corners(lab, off, rounds=2)
+        jumped, fj, _ = _jump(lab, q, f, field_fit(lab, q)[1])
+        err = lambda t: float(np.linalg.norm(t - c, axis=1).mean())  # noqa: E731
+        assert err(jumped) < err(q) - 0.3 * float(np.linalg.norm(point))  # a side (or both) a point closer
+        assert fj > f
