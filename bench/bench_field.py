@@ -1,7 +1,7 @@
 """The playing field found without corners or markers, on simulated real-like frames (issue 9).
 
 Each frame of ``tavli_pi.sim.datasets.reallike_set`` is read as ``tavli-pi read IMAGE`` reads a
-photo with no ``--corners`` and no markers (``calibrate_image(image)``, then the reading tempered
+photo with no ``--corners`` and no markers (``read_photo.photo_calibration(image)``, then the reading tempered
 where the seat was assumed, as ``commands/read_photo`` does). A found field is right when every
 corner is within 5 % of the field's width of the true one (a point is about 7.7 %), else wrong.
 Printed: found right / found wrong / "no board found"; positions printed (a complete reading,
@@ -23,14 +23,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tavli_pi.commands.read_photo import complete_position  # noqa: E402
+from tavli_pi.commands.read_photo import complete_position, photo_calibration, read_observation  # noqa: E402
 from tavli_pi.errors import CalibrationError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_set  # noqa: E402
-from tavli_pi.vision.calibrate import ASSUMED, calibrate_image  # noqa: E402
+from tavli_pi.vision.calibrate import ASSUMED  # noqa: E402
 from tavli_pi.vision.doubt import temper  # noqa: E402
 from tavli_pi.sim.render import Truth  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
-from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
 #: a corner further than this share of the field's width from the true one is a wrong field
 RIGHT = 0.05
@@ -54,12 +53,33 @@ def _sure_wrong(obs: Observation, t: Truth) -> int:
     return n
 
 
+def recheck(n: int, seed: int) -> None:
+    """The app's re-check of a known field (``fieldfit.field_still_there``) on each frame at its
+    true corners: how often it says the field is there, and its CPU time a frame."""
+    from tavli_pi.vision.calibration import order_corners
+    from tavli_pi.vision.fieldfit import field_still_there, known_field
+
+    there, cpu = 0, []
+    for r in reallike_set(n, seed):
+        known = known_field(r.image, order_corners(np.asarray(r.truth.corners, np.float32)))
+        t0 = time.process_time()
+        there += field_still_there(known, r.image).there
+        cpu.append(time.process_time() - t0)
+    print(f"field_still_there on {n} real-like frames (seed {seed}, {r.image.shape[1]}x{r.image.shape[0]} last): "
+          f"there {there}/{n}; CPU median {1000 * np.median(cpu):.1f} ms, max {1000 * max(cpu):.1f} ms a frame")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--recheck", action="store_true",
+                    help="only the cost of fieldfit.field_still_there at the true field (CPU ms a frame)")
     args = ap.parse_args()
+    if args.recheck:
+        recheck(args.frames, args.seed)
+        return
     right = wrong = refused = printed = printed_wrong = sure_wrong = sure_wrong_on_wrong = 0
     raw_wrong = raw_wrong_on_wrong = 0
     seconds = []
@@ -68,14 +88,14 @@ def main() -> None:
         width = float(np.linalg.norm(np.asarray(t.corners[1]) - np.asarray(t.corners[0])))
         t0 = time.perf_counter()
         try:
-            cal = calibrate_image(r.image)
+            cal, learnt = photo_calibration(r.image)
         except CalibrationError as exc:
             refused += 1
             seconds.append(time.perf_counter() - t0)
             if args.verbose:
                 print(f"  {i}: {str(exc)[:80]}")
             continue
-        obs = BoardReader(cal, still_photo=True).read(r.image)
+        obs = read_observation(r.image, cal, learnt)
         seconds.append(time.perf_counter() - t0)
         err = corner_error(cal.corners, t.corners)
         ok = err <= RIGHT * width

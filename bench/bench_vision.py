@@ -57,6 +57,7 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
     ``found`` (no corners, no markers: the field found in the picture), ``calibrated`` (WTC: frame0's
     calibration, made with its corners; the rosewood board: learnt from its own set-up photo).
     """
+    from tavli_pi.commands.read_photo import photo_calibration, read_observation
     from tavli_pi.errors import CalibrationError
     from tavli_pi.vision.annotate import annotate
     from tavli_pi.vision.calibrate import calibrate_image
@@ -78,8 +79,8 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
             try:
                 if mode == "corners":
                     cal = calibrate_image(f.image, _corner_text(f.corners), f.label["home"])
-                elif mode == "found":
-                    cal = calibrate_image(f.image)
+                elif mode == "found":  # as ``tavli-pi read IMAGE`` calibrates and reads
+                    cal, learnt = photo_calibration(f.image)
                 elif f.board_set == "wtc2022":
                     cal = wtc_cal
                 elif f.name in setup:
@@ -91,7 +92,8 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
                 tot["no_board"] += 1
                 lines.append(f"  {f.name}: {str(exc)[:70]}")
                 continue
-            obs = BoardReader(cal, still_photo=True).read(f.image)
+            obs = (read_observation(f.image, cal, learnt) if mode == "found"
+                   else BoardReader(cal, still_photo=True).read(f.image))
             sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
             tot["frames"] += 1
             tot["spots"] += sc.spots

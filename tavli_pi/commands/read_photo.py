@@ -33,7 +33,7 @@ from tavli_pi.vision.quality import field_problem, image_problem
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import learn_from_setup, setup_agreement
 
-__all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "SURE"]
+__all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "photo_calibration", "read_observation", "SURE"]
 
 #: every spot's count must be at least this sure for the reading to count as a complete position
 SURE = 0.5
@@ -60,6 +60,29 @@ def complete_position(obs: Observation) -> Position | None:
     if pos.off != (obs.off.light.best, obs.off.dark.best):
         return None
     return pos
+
+
+def photo_calibration(image: Any, corners: str | None = None, home: str | None = None,
+                      calibration: str | None = None) -> tuple[Calibration, Calibration]:
+    """(the calibration to read ``image`` with, the calibration to save) as ``calibrate_image``
+    makes them. A field found in a photo of the start position learns the board from that
+    photo (``setup.learn_from_setup``), its background included: read through it, nothing
+    in the photo -- its dice above all -- would stand out from the photo itself, so it is
+    read without that background (as with ``--corners``), and saved with it."""
+    cal = calibrate_image(image, corners, home, calibration)
+    if not calibration and cal.source == "setup" and cal.background:
+        return cal.with_(background=""), cal
+    return cal, cal
+
+
+def read_observation(image: Any, cal: Calibration, learnt: Calibration) -> Observation:
+    """The reading of ``image`` (``photo_calibration``'s two calibrations): where the board was
+    learnt from this photo, its checkers, trays and hands are read with what was learnt and
+    its dice without the background (in which they lie)."""
+    obs = BoardReader(learnt, still_photo=True).read(image)
+    if learnt is cal:
+        return obs
+    return dataclasses.replace(obs, dice=BoardReader(cal, still_photo=True).read(image).dice)
 
 
 def observation_json(obs: Observation) -> dict[str, Any]:
@@ -132,11 +155,11 @@ def read_photo(args: argparse.Namespace) -> int:
     problem = image_problem(image)
     if problem:
         raise VisionError(problem)
-    cal = calibrate_image(image, args.corners, args.home, args.calibration)
+    cal, learnt = photo_calibration(image, args.corners, args.home, args.calibration)
     problem = field_problem(cal.corners)
     if problem:
         raise VisionError(problem)
-    obs = BoardReader(cal, still_photo=True).read(image)
+    obs = read_observation(image, cal, learnt)
     notes: list[str] = []
     if cal.source == ASSUMED:
         notes.append("field found in the picture; the light player's seat and home side were assumed "
@@ -148,9 +171,8 @@ def read_photo(args: argparse.Namespace) -> int:
     if args.save_calibration:
         agreement = setup_agreement(obs)
         learn = agreement.agrees or args.setup
-        if learn:
-            cal = learn_from_setup(image, cal)
-        _save(cal, args.save_calibration)
+        saved = learn_from_setup(image, cal) if learn else learnt
+        _save(saved, args.save_calibration)
         if learn:
             print(f"learnt this board from the set-up photo ({agreement.message()})", file=sys.stderr)
         else:

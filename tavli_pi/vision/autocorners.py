@@ -83,7 +83,7 @@ def field_candidates(image: np.ndarray, max_n: int = 40) -> list[np.ndarray]:
         for qb in halves:
             wa, wb = qa[1, 0] - qa[0, 0], qb[1, 0] - qb[0, 0]
             gap = qb[0, 0] - qa[1, 0]
-            if wa <= 0 or wb <= 0 or not (-0.01 * size <= gap <= 0.25 * min(wa, wb)) or abs(wa - wb) > 0.2 * max(wa, wb):
+            if wa <= 0 or wb <= 0 or not (-0.01 * size <= gap <= 0.7 * min(wa, wb)) or abs(wa - wb) > 0.2 * max(wa, wb):
                 continue
             if max(abs(qa[1, 1] - qb[0, 1]), abs(qa[2, 1] - qb[3, 1])) > 0.03 * size:
                 continue

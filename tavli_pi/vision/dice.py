@@ -82,6 +82,13 @@ OFF_CENTRE = 0.15
 #: the most a die under ``SURE_PX`` is read at, unless the pips the search found are as many as
 #: the value read and the face is regular (two views of its pips agree, none hidden)
 SMALL_CONFIDENCE = 0.85
+#: a two or three read square to its pips (on the face's diagonal) whose outline is turned more
+#: than this (degrees) from them ...
+TURNED = 20.0
+#: ... is no surer than this: a die's two or three lie on its body's diagonal, a letter's holes
+#: (an upside-down "B" read as a two) need not (the angle taken from a four's or a six's pips
+#: may be 45 degrees off its edges, so only twos and threes are judged)
+TURNED_CONFIDENCE = 0.6
 
 
 def _regular(f: Face) -> bool:
@@ -415,6 +422,8 @@ def _examine(
         if value == 0:
             return None
         conf *= min(1.0, (1.0 - doubt) / 0.7)
+        if value in (2, 3) and abs((angle - o.angle + 45.0) % 90.0 - 45.0) > TURNED:
+            conf = min(conf, TURNED_CONFIDENCE)  # pips off their body's diagonal: a letter's holes
         if o.stands_out < 1.0:
             conf = min(conf, SMALL_CONFIDENCE)  # no step from the board to a body: maybe a printed die
         return _Die(value, conf, False, face, regular)

@@ -15,12 +15,15 @@ contrast but never make a wrong quadrilateral fit better than the field.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import order_corners
 
-__all__ = ["BARS", "field_fit", "fit_corners", "fitted_fields", "line_candidates", "prepared"]
+__all__ = ["BARS", "FieldCheck", "KnownField", "field_fit", "field_still_there", "fit_corners", "fitted_fields",
+           "known_field", "line_candidates", "prepared"]
 
 #: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
 BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
@@ -220,6 +223,41 @@ def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int) -> tuple[
     return q, best, bar
 
 
+def _point_jumps(q: np.ndarray, bar: float) -> list[np.ndarray]:
+    """``q`` with its left side, its right side or both a whole point further out or in (along
+    its top and bottom edges): the climb moves the field a little at a time, and a field a point
+    off (its end column on the frame, a point outside it) fits nearly as well as the field."""
+    point = (1.0 - bar) / 12.0
+    top, bottom = (q[1] - q[0]) * point, (q[2] - q[3]) * point
+    out = []
+    for left, right in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)):
+        t = q.copy()
+        t[0] -= left * top
+        t[3] -= left * bottom
+        t[1] += right * top
+        t[2] += right * bottom
+        out.append(t)
+    return out
+
+
+def _jump(lab: np.ndarray, q: np.ndarray, fit: float, bar: float, times: int = 2) -> tuple[np.ndarray, float, float]:
+    """(corners, fit, bar) of ``q`` (fitted) or of the field a whole point off it, climbed,
+    where that fits better (``_point_jumps``), up to ``times`` points."""
+    h, w = lab.shape[:2]
+    for _ in range(times):
+        tried = [(field_fit(lab, t)[0], t) for t in _point_jumps(q, bar) if _plausible(t, w, h)]
+        if not tried:
+            break
+        best, t = max(tried, key=lambda e: e[0])
+        if best <= 0.9 * fit:
+            break
+        t, f, b = fit_corners(lab, t, rounds=3)
+        if f <= fit:
+            break
+        q, fit, bar = t, f, b
+    return q, fit, bar
+
+
 def _lines(gray: np.ndarray) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """The picture's long straight edges as (angle, offset) normal-form lines: the near-horizontal
     ones and the near-vertical ones (within 35 degrees), merged where they nearly coincide,
@@ -363,6 +401,7 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
     out: list[tuple[float, np.ndarray, float]] = []
     for q in kept:
         fitted, fit, bar = fit_corners(lab, q)
+        fitted, fit, bar = _jump(lab, fitted, fit, bar)
         fitted = snap(lab, fitted, lines, bar)
         fit, bar = field_fit(lab, fitted)
         corners = fitted / scale
@@ -370,3 +409,118 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
             out.append((fit, corners, bar))
     out.sort(key=lambda t: -t[0])
     return out
+
+
+
+#: a known field is still there when its points fit at least this share of the fit it had when
+#: found (checkers moved, dice and a hand over a few points lower it by less) ...
+KEEP = 0.5
+#: ... at least this much better than the same quadrilateral half a point to either side or a
+#: tenth of its height up or down ...
+PEAK = 1.1
+#: ... and the ring around it (the frame, the field's outline) correlates with the ring then at
+#: least this much, and better than half a point or a whole point to either side, up or down:
+#: a field moved by a whole point can fit its points as well as the field
+RING = 0.3
+#: the ring: from this share of the field's size outside its edges to just inside them
+_RING_OUT, _RING_IN = 0.12, 0.015
+#: the ring's picture (px across, px down) and the field inside it
+_RING_W, _RING_H = 96, 80
+
+
+@dataclass(frozen=True)
+class KnownField:
+    """A field found earlier: its corners (TL TR BR BL, image px), bar width and fit then,
+    and the grey picture of the ring around it then (``_ring``)."""
+
+    corners: np.ndarray
+    bar: float
+    fit: float
+    ring: np.ndarray
+
+
+@dataclass(frozen=True)
+class FieldCheck:
+    """Whether a known field is still where it was in a frame: ``there``; the fit at its
+    corners now, the best fit a little off them; how the ring around it correlates with the
+    ring then (-1 to 1), and the best correlation half a point or a point to either side, up or down."""
+
+    there: bool
+    fit: float
+    off: float
+    ring: float
+    ring_off: float
+
+    def __str__(self) -> str:
+        return (f"field {'still there' if self.there else 'gone'}: fit {self.fit:.2f} (off it {self.off:.2f}), "
+                f"ring {self.ring:.2f} (off it {self.ring_off:.2f})")
+
+
+def _ring_mask() -> np.ndarray:
+    """Where in ``_ring``'s picture the ring is (True): outside the field or just inside its edges."""
+    span = 1.0 + 2.0 * _RING_OUT
+    u = (np.arange(_RING_W) + 0.5) / _RING_W * span - _RING_OUT
+    v = (np.arange(_RING_H) + 0.5) / _RING_H * span - _RING_OUT
+    iu = (u > _RING_IN) & (u < 1.0 - _RING_IN)
+    iv = (v > _RING_IN) & (v < 1.0 - _RING_IN)
+    return np.asarray(~(iv[:, None] & iu[None, :]))
+
+
+_MASK = _ring_mask()
+
+
+def _ring(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The lightness of the picture around ``quad`` (``lab``'s px), warped square on to the field:
+    the quadrilateral grown by ``_RING_OUT`` a side, ``_RING_W`` x ``_RING_H`` px; the ring's px only."""
+    o = _RING_OUT
+    unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+    out = np.asarray([[0, 0], [_RING_W, 0], [_RING_W, _RING_H], [0, _RING_H]], np.float32)
+    grown = cv2.perspectiveTransform((unit * (1 + 2 * o) - o).reshape(1, 4, 2), hom)[0]
+    warp = cv2.getPerspectiveTransform(grown.astype(np.float32), out)
+    light = cv2.warpPerspective(np.ascontiguousarray(lab[..., 0]), warp, (_RING_W, _RING_H), flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(light[_MASK], np.float32)
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """The zero-mean normalised correlation of two pictures (a change of light leaves it 1)."""
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-6))
+
+
+def known_field(image: np.ndarray, corners: np.ndarray) -> KnownField:
+    """The field at ``corners`` (TL TR BR BL, image px) of ``image`` as ``field_still_there``
+    needs it (its fit, bar and ring there)."""
+    lab, scale = prepared(image)
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    fit, bar = field_fit(lab, c * scale)
+    return KnownField(c, bar, fit, _ring(lab, c * scale))
+
+
+def _offsets(q: np.ndarray, bar: float) -> list[np.ndarray]:
+    """``q`` half a point to the left and right, and a tenth of its height up and down."""
+    dx = (q[1] - q[0] + q[2] - q[3]) / 2.0 * (1.0 - bar) / 24.0
+    dy = (q[3] - q[0] + q[2] - q[1]) / 2.0 * 0.1
+    return [q + dx, q - dx, q + dy, q - dy]
+
+
+def field_still_there(known: KnownField, image: np.ndarray) -> FieldCheck:
+    """Whether the field found earlier (``known``, from ``known_field``) is still at its corners
+    in ``image``: its points fit there at least ``KEEP`` of the fit they had and ``PEAK``
+    times better than half a point or a tenth of the height off, and the ring around it
+    (frame, outline) correlates with the ring then at least ``RING`` and better than a whole
+    point or half a point to either side, or half a point up or down. Costs shrinking the
+    frame to 640 px, five fits and seven small warps (a few ms); ``there`` False means find
+    the field again (``calibrate.locate_field``)."""
+    lab, scale = prepared(image)
+    q = known.corners * scale
+    fit = _fit_bar(lab, q, known.bar)
+    off = max(_fit_bar(lab, t, known.bar) for t in _offsets(q, known.bar))
+    ring = _correlation(_ring(lab, q), known.ring)
+    point = (q[1] - q[0] + q[2] - q[3]) / 2.0 * (1.0 - known.bar) / 12.0
+    down = (q[3] - q[0] + q[2] - q[1]) / 2.0 / float(np.linalg.norm(q[3] - q[0] + q[2] - q[1]) / 2.0) * float(np.linalg.norm(point))
+    ring_off = max(_correlation(_ring(lab, q + d), known.ring)
+                   for d in (point, -point, point / 2, -point / 2, down / 2, -down / 2))
+    there = fit >= KEEP * known.fit and fit >= PEAK * max(off, 0.0) and ring >= RING and ring > ring_off
+    return FieldCheck(there, fit, off, ring, ring_off)

@@ -192,3 +192,20 @@ def test_without_corners_the_field_is_found_and_an_assumed_seat_is_said_and_not_
     # not the start position: which side the light player sits is assumed, so nothing is sure
     assert any("assumed" in p for p in data["problems"]) and not data["complete"]
     assert max(data["confidence_light"].values()) <= 0.75
+
+
+def test_dice_on_a_set_up_photo_stand_out_though_the_board_is_learnt_from_it(
+        real_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # learnt from this very photo, the background holds its dice: read through it, none stood out
+    name = "bcv-template3.jpg"
+    lab = json.loads((real_data / "boards/more/labels.json").read_text())["frames"][name]
+    corners = " ".join(f"{x},{y}" for x, y in lab["corners"])
+    assert main(["read", str(real_data / "boards/more" / name), "--corners", corners, "--home", "auto", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    flat = [d for d in data["dice"] if d["flat"]]
+
+    def true_value(d: dict) -> int | None:  # type: ignore[type-arg]
+        near = [t["value"] for t in lab["dice"] if np.hypot(t["xy"][0] - d["xy"][0], t["xy"][1] - d["xy"][1]) < 12]
+        return near[0] if near else None
+
+    assert len(flat) >= 3 and all(d["value"] == true_value(d) for d in flat)

@@ -4,6 +4,11 @@ quadrilateral onto the field; a picture with no board fits nowhere."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
@@ -11,7 +16,7 @@ from tavli_pi.errors import CalibrationError
 from tavli_pi.sim.datasets import reallike_set
 from tavli_pi.vision.calibrate import FIT_ACCEPT, locate_field
 from tavli_pi.vision.calibration import order_corners
-from tavli_pi.vision.fieldfit import field_fit, fit_corners, prepared
+from tavli_pi.vision.fieldfit import field_fit, field_still_there, fit_corners, known_field, prepared
 
 
 def _frames() -> list:  # type: ignore[type-arg]
@@ -53,3 +58,68 @@ def test_a_picture_with_no_board_is_refused_with_advice() -> None:
     img[100:260, 200:440] = (40, 90, 160)  # a plain box on the table: an outline, no points
     with pytest.raises(CalibrationError, match="^no board found.*--corners"):
         locate_field(img)
+
+
+def _table(i: int) -> tuple:  # type: ignore[type-arg]
+    """(set-up frame, game frame) of one real-like table seen from the same place, and the
+    field's true corners."""
+    from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
+    from tavli_pi.sim.render import render
+
+    s = [s for s in reallike_scenes(12, 0) if s.hand is None][i]
+    setup, game = render(reallike_setup(s), i), render(s, i)
+    return setup.image, game.image, order_corners(np.float32(setup.truth.corners))
+
+
+def test_a_known_field_is_still_there_after_the_checkers_moved() -> None:
+    for i in range(3):
+        setup, game, c = _table(i)
+        known = known_field(setup, c)
+        assert field_still_there(known, setup).there
+        assert field_still_there(known, game).there
+
+
+def test_a_known_field_moved_or_on_another_table_is_not_there() -> None:
+    setup, game, c = _table(0)
+    _, other, _ = _table(1)
+    known = known_field(setup, c)
+    w = float(np.linalg.norm(c[1] - c[0]))
+    point = (1.0 - known.bar) / 12.0
+    for dx, dy in ((0.03, 0.0), (0.0, 0.03), (point, 0.0), (-point, 0.0), (point, 0.01)):
+        moved = dataclasses.replace(known, corners=c + np.float32([dx * w, dy * w]))
+        assert not field_still_there(moved, game).there, (dx, dy)
+    assert not field_still_there(known, other).there
+    blank = np.full_like(game, 128)
+    assert not field_still_there(known, blank).there
+
+
+def test_a_known_field_is_still_there_in_every_real_frame_of_one_game_without_a_hand(real_data: Path) -> None:
+    folder = real_data / "boards" / "wtc2022"
+    labels = json.loads((folder / "labels.json").read_text())["frames"]
+    names = sorted(labels)
+    known = known_field(cv2.imread(str(folder / names[0])), np.float32(labels[names[0]]["corners"]))
+    w = float(known.corners[1, 0] - known.corners[0, 0])
+    point = (1.0 - known.bar) / 12.0
+    for n in names:
+        frame = cv2.imread(str(folder / n))
+        if not labels[n]["hand"]:
+            assert field_still_there(known, frame).there, n
+        for dx in (point, -point):
+            moved = dataclasses.replace(known, corners=known.corners + np.float32([dx * w, 0]))
+            assert not field_still_there(moved, frame).there, (n, dx)
+
+
+def test_a_field_fitted_a_point_off_is_moved_onto_the_points() -> None:
+    from tavli_pi.vision.fieldfit import _jump
+
+    r = _frames()[0]
+    lab, s = prepared(r.image)
+    c = order_corners(r.truth.corners) * s
+    true, bar = field_fit(lab, c)
+    point = (c[1] - c[0]) * (1.0 - bar) / 12.0
+    for off in (c + point, c - point):  # the climb alone stays there: its end column on the frame
+        q, f, _ = fit_corners(lab, off, rounds=2)
+        jumped, fj, _ = _jump(lab, q, f, field_fit(lab, q)[1])
+        err = lambda t: float(np.linalg.norm(t - c, axis=1).mean())  # noqa: E731
+        assert err(jumped) < err(q) - 0.3 * float(np.linalg.norm(point))  # a side (or both) a point closer
+        assert fj > f
