@@ -15,7 +15,7 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.autocorners import ADVICE, field_candidates
-from tavli_pi.vision.fieldfit import fitted_fields
+from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home
 from tavli_pi.vision.refine import refine
@@ -106,44 +106,41 @@ def _clearly_best(fitting: list[tuple[float, np.ndarray]], chosen: np.ndarray) -
     return all(f < EMPTY_MARGIN * mine for f, q in fitting if _overlap(q, chosen) < 0.5)
 
 
-#: a field found in the picture is looked for again once this share of the picture (grey, 160 px
-#: wide) differs from the frame it was found on by more than MOVED_LEVEL: the camera or board moved
-MOVED_SHARE = 0.35
-MOVED_LEVEL = 40
+#: a field found in the picture is looked for again once it has been gone (``field_still_there``)
+#: in so many frames in a row: a hand over the field can make one frame say so
+GONE_FRAMES = 3
 
 
 class FieldMemory:
     """Where the field is, for a stream (``tavli-pi run`` with no corners and no calibration file).
 
     Finding the field in the picture (``locate_field``) takes a second or more; a camera over a
-    table does not move between frames. So the field is found once and kept while the picture
-    still looks like the frame it was found on (people's hands and dice change a part of it; a
-    camera bumped or a board moved changes most of it), and looked for again otherwise.
+    table does not move between frames. So the field is found once and then only re-checked
+    (``fieldfit.field_still_there``, a few ms: its points fit there, and the ring round it looks as
+    it did); when it has been gone in GONE_FRAMES frames in a row (the camera bumped, the board
+    moved), it is looked for again.
     """
 
     def __init__(self) -> None:
         self.field: tuple[np.ndarray, str] | None = None
         self.searches = 0  # how often the field was looked for (a figure for tests and benchmarks)
-        self._seen: np.ndarray | None = None
-
-    @staticmethod
-    def _small(image: np.ndarray) -> np.ndarray:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        h, w = gray.shape[:2]
-        return cv2.resize(gray, (160, max(1, round(h * 160 / w))), interpolation=cv2.INTER_AREA)
+        self._known: KnownField | None = None
+        self._gone = 0
 
     def locate(self, image: np.ndarray) -> tuple[np.ndarray, str]:
-        """The field in ``image``: the one found before while the picture is alike, else found anew
+        """The field in ``image``: the one found before while it is still there, else found anew
         (raises CalibrationError "no board found ..." as ``locate_field`` does, and forgets the old one)."""
-        small = self._small(image)
-        if self.field is not None and self._seen is not None and self._seen.shape == small.shape:
-            moved = float((cv2.absdiff(small, self._seen) > MOVED_LEVEL).mean())
-            if moved < MOVED_SHARE:
+        if self.field is not None and self._known is not None:
+            if field_still_there(self._known, image).there:
+                self._gone = 0
                 return self.field
-        self.field, self._seen = None, None
+            self._gone += 1
+            if self._gone < GONE_FRAMES:
+                return self.field
+        self.field, self._known, self._gone = None, None, 0
         self.searches += 1
         self.field = locate_field(image)
-        self._seen = small
+        self._known = known_field(image, self.field[0])
         return self.field
 
 
