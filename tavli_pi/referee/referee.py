@@ -244,6 +244,10 @@ class Referee:
     def _on_observation(self, obs: Observation) -> None:
         if getattr(self, "_learn_blind", False):
             self._watch_blind(obs)
+        if not obs.motion and any(d.moving for d in obs.dice):
+            # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
+            # does not move is no rolling die, vision/reader.py): a die it cannot read, not a throw
+            obs = replace(obs, dice=tuple(replace(d, moving=False) for d in obs.dice))
         p = self.phase
         if p == Phase.SETUP:
             self._setup(obs)
@@ -254,8 +258,8 @@ class Referee:
         elif p == Phase.ROLLED:
             self._rolled(obs)
         elif p == Phase.JUDGING:
-            if obs.dice and all(d.moving for d in obs.dice):
-                self._throw_seen = True  # the next roll is being thrown (E8)
+            if obs.dice and (all(d.moving for d in obs.dice) or self._next_roll_lies(obs)):
+                self._throw_seen = True  # the next roll is being thrown, or lies thrown (E8)
             self._collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
@@ -267,6 +271,13 @@ class Referee:
         elif p == Phase.OUT_OF_SYNC:
             self.sync.watch(obs)
         # cube, resign, game_over, match_over: the board is not watched
+
+    def _next_roll_lies(self, obs: Observation) -> bool:
+        """While judging: dice lie still in the next player's half (read or not; at the opening turn,
+        two of them, as the roller's dice lie one in each half): the next roll was thrown."""
+        if obs.hand or obs.motion or (self._opening_turn and len(obs.dice) < 2):
+            return False
+        return roller_of(obs.dice, self.settings.light_is_white) is self.before.turn.other
 
     def _collect(self, obs: Observation) -> bool:
         """Keep the clear frames since the board last had a hand over it.
