@@ -698,6 +698,9 @@ class Referee:
         throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
         self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if (not mine or throw) else 0
         gone = DICE_GONE_FRAMES if small else 1
+        if (small and not mine and not obs.hand and not obs.motion and 0 < self._dice_gone < gone
+                and self._accept_if_clear()):
+            return  # one frame without the small dice and a clearly legal play: it stands (E5)
         if (not mine or throw) and not obs.hand and (not obs.motion or throw) and self._dice_gone >= gone:
             # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
             # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
@@ -709,6 +712,18 @@ class Referee:
             if theirs and self._premature is not None and self._pending_roll is None:
                 self._watch.disarm()  # the void premature dice still lie there
             self._try_judge()
+
+    def _accept_if_clear(self) -> bool:
+        """Dice too small to read missing from one frame (maybe picked up, maybe not found): a board
+        that is clearly one legal end of the roll is accepted then (a play is never called illegal
+        before the dice are surely gone, DICE_GONE_FRAMES). True when it was accepted."""
+        v = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
+                           known=self.before, blind=self._blind())
+        if v.kind != "legal" or v.result is None:
+            return False
+        self._watch.rearm()
+        self._accept_play(v.result)
+        return True
 
     def _premature_roll(self, dice: tuple[DieReading, ...]) -> None:
         s = self.settings
