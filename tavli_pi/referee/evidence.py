@@ -7,6 +7,12 @@ log-likelihood of its per-spot checker counts under the Observation's
 evidence; the best legal candidate is compared with the best *unconstrained*
 reading (the per-spot argmax), which is never less likely than any candidate.
 
+The gap is measured to the best reading that keeps 15 checkers of each colour
+(conservation, B1: a checker vision misses is somewhere), which is the per-spot
+argmax whenever that adds up: a blot vision misses at a fair confidence no longer
+counts against every position there is, each frame again; a board that adds up
+(an illegal play, a board out of step) is measured as before.
+
 Spots are indexed in the Observation's (light player's) numbering:
 0-23 the points 1-24, 24 the bar, 25 the trays.
 """
@@ -36,12 +42,16 @@ __all__ = [
     "spot_counts",
     "counts_to_position",
     "read",
+    "best_conserving",
 ]
 
 #: 24 points, the bar, the trays.
 SPOTS = 26
 #: Log-probability given to a count the evidence says is impossible.
 LOG_FLOOR = math.log(1e-6)
+#: Checkers of a colour the per-spot reading may miss (or add) that conservation puts right
+#: (:meth:`EvidenceTable.conserving`); a reading further off is not a checker or two missed.
+CONSERVE_AT_MOST = 2
 
 
 def spot_counts(pos: Position, light_is_white: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -145,6 +155,35 @@ class EvidenceTable:
     def unconstrained(self) -> float:
         return float(self.light.max(axis=1).sum() + self.dark.max(axis=1).sum())
 
+    def conserving(self) -> float:
+        """The log-likelihood of the best reading with 15 checkers of each colour (each colour on
+        its own: at most :meth:`unconstrained`, at least any position's score), for a colour whose
+        per-spot reading is at most ``CONSERVE_AT_MOST`` checkers off 15; for a colour further off
+        (a whole stack read in the other colour), its per-spot reading as it is."""
+        out = 0.0
+        for table in (self.light, self.dark):
+            off = abs(int(table.argmax(axis=1).sum()) - CHECKERS)
+            out += best_conserving(table) if off <= CONSERVE_AT_MOST else float(table.max(axis=1).sum())
+        return out
+
+
+def best_conserving(loglik: np.ndarray, total: int = CHECKERS) -> float:
+    """The largest sum of ``loglik[spot, count]`` over one count per spot with the counts adding to
+    ``total`` (a small dynamic programme over the spots)."""
+    if int(loglik.argmax(axis=1).sum()) == total:
+        return float(loglik.max(axis=1).sum())
+    n = min(loglik.shape[1] - 1, total)
+    t = np.arange(total + 1)[:, None]
+    c = np.arange(n + 1)[None, :]
+    before = t - c  # the total before this spot, for a running total t and a count c here
+    ok = before >= 0
+    before = np.where(ok, before, 0)
+    best = np.full(total + 1, -np.inf)
+    best[0] = 0.0
+    for row in loglik:
+        best = np.where(ok, best[before] + row[: n + 1][None, :], -np.inf).max(axis=1)
+    return float(best[total])
+
 
 def _posterior_max(loglik: np.ndarray) -> np.ndarray:
     z = loglik - loglik.max(axis=1, keepdims=True)
@@ -157,8 +196,8 @@ class Reading:
     """The evidence scored against a candidate set.
 
     ``best`` indexes the candidates; ``margin`` = best - second best
-    log-likelihood (inf with one candidate); ``gap`` = unconstrained - best
-    (>= 0). ``free_light``/``free_dark`` is the unconstrained reading, and
+    log-likelihood (inf with one candidate); ``gap`` = the best reading keeping 15 checkers
+    of each colour - best (>= 0; the unconstrained reading's when it adds up). ``free_light``/``free_dark`` is the unconstrained reading, and
     ``free`` its Position when it is one (15 + 15, one colour a point).
     ``differing`` are the spots (light numbering, 0-25) where the free
     reading differs from the best candidate, ``min_confidence`` the lowest
@@ -206,7 +245,7 @@ def read(
     order = np.argsort(-scores)
     best = int(order[0])
     margin = float(scores[best] - scores[order[1]]) if len(order) > 1 else math.inf
-    gap = max(0.0, table.unconstrained() - float(scores[best]))
+    gap = max(0.0, table.conserving() - float(scores[best]))
     free_l = table.argmax_light.copy()
     free_d = table.argmax_dark.copy()
     blind = list(table.blind)

@@ -34,7 +34,7 @@ from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, rolls_allowing
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
-from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, rolls_text
+from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
@@ -244,6 +244,10 @@ class Referee:
     def _on_observation(self, obs: Observation) -> None:
         if getattr(self, "_learn_blind", False):
             self._watch_blind(obs)
+        if not obs.motion and any(d.moving for d in obs.dice):
+            # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
+            # does not move is no rolling die, vision/reader.py): a die it cannot read, not a throw
+            obs = replace(obs, dice=tuple(replace(d, moving=False) for d in obs.dice))
         p = self.phase
         if p == Phase.SETUP:
             self._setup(obs)
@@ -254,8 +258,8 @@ class Referee:
         elif p == Phase.ROLLED:
             self._rolled(obs)
         elif p == Phase.JUDGING:
-            if obs.dice and all(d.moving for d in obs.dice):
-                self._throw_seen = True  # the next roll is being thrown (E8)
+            if obs.dice and (all(d.moving for d in obs.dice) or self._next_roll_lies(obs)):
+                self._throw_seen = True  # the next roll is being thrown, or lies thrown (E8)
             self._collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
@@ -267,6 +271,13 @@ class Referee:
         elif p == Phase.OUT_OF_SYNC:
             self.sync.watch(obs)
         # cube, resign, game_over, match_over: the board is not watched
+
+    def _next_roll_lies(self, obs: Observation) -> bool:
+        """While judging: dice lie still in the next player's half (read or not; at the opening turn,
+        two of them, as the roller's dice lie one in each half): the next roll was thrown."""
+        if obs.hand or obs.motion or (self._opening_turn and len(obs.dice) < 2):
+            return False
+        return roller_of(obs.dice, self.settings.light_is_white) is self.before.turn.other
 
     def _collect(self, obs: Observation) -> bool:
         """Keep the clear frames since the board last had a hand over it.
@@ -483,8 +494,12 @@ class Referee:
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
-            self._ask_for_unread_roll(opening=True)
+            # the board first: a roll lying in one half may show the opening was played unseen
             self._watch_board(obs)
+            if self.phase is Phase.OPENING:
+                self._ask_for_unread_roll(opening=True)
+            elif self.phase is Phase.AWAITING_ROLL:
+                self._ask_for_unread_roll(opening=False)
             return
         self._opening_roll(dice)
 
@@ -494,6 +509,9 @@ class Referee:
         reason, whose = opening_void_reason(
             dice, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void
         )
+        if reason == "same_half" and self._played_before(dice):
+            self._roll(dice)  # the opening was played unseen: these dice are the next roll
+            return
         if reason:
             self.last_verdict = "reroll"
             self._emit(
@@ -552,9 +570,11 @@ class Referee:
             self._roll(dice)
             return
         # a roll may lie there with only its values missing (asked for once): the board is watched
-        # all the same, and once the dice are picked up (E5) the play may show the roll (unseen.py)
-        self._ask_for_unread_roll(opening=False)
+        # all the same, and once the dice are picked up (E5) the play may show the roll (unseen.py);
+        # the board first, as dice lying in the other player's half may be that player's roll
         self._watch_board(obs)
+        if self.phase is Phase.AWAITING_ROLL:
+            self._ask_for_unread_roll(opening=False)
 
     # dice the camera sees but cannot read (too small): the players enter the roll ---------------
     def _ask_for_unread_roll(self, *, opening: bool) -> bool:
@@ -590,6 +610,8 @@ class Referee:
             return
         opening = self.phase == Phase.OPENING
         dice = list(unread)
+        if opening and self._played_before(dice):
+            opening = False  # the opening was played unseen: this is the next player's roll
         if opening:
             # White's die is the one in White's half (E1); a die the camera did not find lies in the
             # other half (two dice seen in one half void the roll anyway)
@@ -609,6 +631,8 @@ class Referee:
     def _roll(self, dice: Sequence[DieReading]) -> None:
         self._unread_roll = None
         s = self.settings
+        if self.phase is Phase.AWAITING_ROLL and not self._either_may_roll:
+            self._played_before(dice)  # the roll of the other player: the turn before was played unseen
         side = self.position.turn
         if self._either_may_roll and len(dice) == 2:
             # after an adopted board the half the dice land in says who rolled
@@ -696,6 +720,9 @@ class Referee:
         throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
         self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if (not mine or throw) else 0
         gone = DICE_GONE_FRAMES if small else 1
+        if (small and not mine and not obs.hand and not obs.motion and 0 < self._dice_gone < gone
+                and self._accept_if_clear()):
+            return  # one frame without the small dice and a clearly legal play: it stands (E5)
         if (not mine or throw) and not obs.hand and (not obs.motion or throw) and self._dice_gone >= gone:
             # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
             # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
@@ -707,6 +734,18 @@ class Referee:
             if theirs and self._premature is not None and self._pending_roll is None:
                 self._watch.disarm()  # the void premature dice still lie there
             self._try_judge()
+
+    def _accept_if_clear(self) -> bool:
+        """Dice too small to read missing from one frame (maybe picked up, maybe not found): a board
+        that is clearly one legal end of the roll is accepted then (a play is never called illegal
+        before the dice are surely gone, DICE_GONE_FRAMES). True when it was accepted."""
+        v = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
+                           known=self.before, blind=self._blind())
+        if v.kind != "legal" or v.result is None:
+            return False
+        self._watch.rearm()
+        self._accept_play(v.result)
+        return True
 
     def _premature_roll(self, dice: tuple[DieReading, ...]) -> None:
         s = self.settings
@@ -984,13 +1023,18 @@ class Referee:
         position means a roll (or a whole turn) went unseen, or checkers moved without a roll.
 
         Judged only once no die is seen: dice still lying may yet be read as the roll
-        (a slow reading of the dice is not a lost board).
+        (a slow reading of the dice is not a lost board). Dice lying still in the other player's
+        half are that player's roll: the play before it may be inferred then (:meth:`_played_before`),
+        never the board lost.
         """
         s = self.settings
-        if not self._collect(obs) or obs.dice or len(self._frames) < s.stable_frames:
+        if not self._collect(obs) or len(self._frames) < s.stable_frames:
             return
-        r = read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
-                 turn=self.position.turn, game=self.game, hints=(self.position,))
+        if obs.dice:
+            # (a die flagged tumbling on a frame without motion lies where it is all the same)
+            self._played_before(obs.dice)
+            return
+        r = self._against_known()
         # a play seen without its roll must beat the board as it was by ``accept_margin``; no play
         # scores above the unconstrained reading, so under that gap none can (the usual still board)
         if s.infer_unseen_rolls and r.gap >= s.accept_margin and self._play_without_roll():
@@ -999,7 +1043,30 @@ class Referee:
                 and r.stable_frames >= s.stable_frames):
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
 
-    def _play_without_roll(self) -> bool:
+    def _played_before(self, dice: Sequence[DieReading]) -> bool:
+        """``dice`` lie in one player's half while the referee waits for the other's roll (or, at the
+        opening, both in one half): they are that player's roll, so the turn before it was played
+        unseen (unseen.py). When the board shows that play clearly (:meth:`_play_without_roll`, on
+        the frames kept so far) it is accepted, the dice stay the next roll, and True is returned."""
+        s = self.settings
+        roller = roller_of(dice, s.light_is_white)
+        if not s.infer_unseen_rolls or roller is None or len(self._frames) < s.stable_frames:
+            return False
+        if self.phase is not Phase.OPENING and (self.phase is not Phase.AWAITING_ROLL
+                                                or roller is not self.position.turn.other):
+            return False
+        # as in _watch_board: no play can beat the board as it was when the board reads that close to it
+        if self._against_known().gap < s.accept_margin:
+            return False
+        return self._play_without_roll(sides=(roller.other,), keep_dice=True)
+
+    def _against_known(self) -> Reading:
+        """The frames kept, read against the position the referee knows."""
+        s = self.settings
+        return read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
+                    turn=self.position.turn, game=self.game, hints=(self.position,))
+
+    def _play_without_roll(self, sides: tuple[Side, ...] = (), keep_dice: bool = False) -> bool:
         """No roll read, no die on the board: when the board is clearly one legal play of the side
         on roll for some roll (:mod:`tavli_pi.referee.unseen`), by the margins any play is accepted
         with and ahead of the board as it was, accept it; True when it was accepted. At the opening
@@ -1007,7 +1074,8 @@ class Referee:
         of one side."""
         s = self.settings
         opening = self.phase == Phase.OPENING
-        sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
+        if not sides:
+            sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
         # a backgammon (or Portes) opening roll is never a double (E1); in Plakoto and Fevga the
         # opening's winner rolls both dice for the first play (V3)
         rolls = OPENING_ROLLS if opening and not isinstance(self.game, TavliRules) else ROLLS
@@ -1034,8 +1102,10 @@ class Referee:
                        message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
                        "by the play).", extra={"roll_unseen": True})
         self._start_turn(roll, opening=opening)
-        # dice lying unseen until now are not the next roll: a frame without dice (or a throw) rearms
-        self._watch.disarm()
+        if not keep_dice:
+            # dice lying unseen until now are not the next roll: a frame without dice (or a throw)
+            # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
+            self._watch.disarm()
         self._accept_play(play.position, unseen=play.rolls)
         return True
 

@@ -10,6 +10,11 @@ play is accepted as played, with the rolls it is legal for; the referee says the
 not seen. It is never called illegal this way: a board that no legal play for any roll
 explains is, as before, a board the referee lost track of (``board_out_of_sync``).
 
+The next roll can show it too: while the referee waits for X's roll, two dice lying in the other
+player's half (or, at the opening, both in one half) are that player's roll, so X's turn was played
+unseen; the board is judged for X's play then, before the dice are read or voided (a roll in the
+wrong half, a same-half opening roll), and the dice are taken as the next roll.
+
 Most plays name their roll (6-5 from 24 to 13 is only 6-5); a single checker moved 7 pips is
 6-1, 5-2 or 4-3, and the record takes the first.
 
@@ -23,11 +28,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from tavli_pi.rules.position import Side
+
 if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
     from tavli_pi.rules.games import GamePosition
+    from tavli_pi.vision.observation import DieReading
 
-__all__ = ["ROLLS", "OPENING_ROLLS", "UnseenPlay", "plays_for_any_roll", "rolls_text"]
+__all__ = ["ROLLS", "OPENING_ROLLS", "UnseenPlay", "plays_for_any_roll", "rolls_text", "roller_of"]
 
 #: the 21 rolls, higher die first (6-6, 6-5, ..., 1-1)
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
@@ -72,3 +80,14 @@ def rolls_text(rolls: Sequence[tuple[int, int]]) -> str:
     """``6-1, 5-2 or 4-3``."""
     words = [f"{a}-{b}" for a, b in rolls]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def roller_of(dice: Sequence[DieReading], light_is_white: bool = True) -> Side | None:
+    """The side whose half (its right hand, from the light player's seat) holds every one of
+    ``dice``; None without dice, or with dice in both halves, on the bar or off the board."""
+    halves = {d.half for d in dice}
+    if len(halves) != 1:
+        return None
+    light = Side.WHITE if light_is_white else Side.BLACK
+    half = next(iter(halves))
+    return light if half == "right" else light.other if half == "left" else None
