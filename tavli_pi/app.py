@@ -62,6 +62,9 @@ __all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY"]
 EVENT_HISTORY = 1000
 #: the log's meta key for the calibration learnt at set-up (a resumed match reads with it)
 CALIBRATION_KEY = "calibration"
+#: ... and the camera frame it was learnt on: a run killed after calibrating, before its next
+#: commit, resumes reading from that frame (the referee saw none before it)
+CALIBRATED_AT_KEY = "calibrated_at"
 #: frames in a row with a hand (or motion) over a set-up board not learnt yet before the players are
 #: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
 HAND_FRAMES_ASK = 2
@@ -141,6 +144,7 @@ class TableApp:
         self._calibration = calibration
         self._field: FieldMemory | None = None  # the field found in the picture, until the board is learnt
         self._resume_frame: int | None = None  # the camera frame the log's last snapshot was taken at
+        self._seek_frame: int | None = None  # ... or the later frame the logged calibration was made on
         self._frame_index = -1  # the frame being processed (a snapshot's frame)
         self._setup_confirmed = False  # the players confirmed a set-up board vision disagrees with
         self._setup_wait = ""  # why calibration is waiting (said once per reason)
@@ -150,7 +154,7 @@ class TableApp:
         #: an opening roll thrown after the question answers it (armed by a frame without still dice)
         self._setup_dice = DiceWatch(settle=2, min_confidence=config.referee.die_confidence, armed=False)
         self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
-        self._still_gate: MotionGate | None = None  # an unattended table: has the picture stayed the same?
+        self._still_gate: MotionGate | None = None  # until calibrated: has the picture stayed the same?
         self._still_frames = 0  # ... for so many frames in a row
         self._still_since: np.ndarray | None = None  # ... since this frame
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
@@ -204,8 +208,11 @@ class TableApp:
         self.wired.append(f"record:{cfg.record.log}")
         saved = log.meta(CALIBRATION_KEY)
         if saved is not None and self._calibration is None:
-            # the board was learnt at set-up: a resumed match reads with the same calibration
+            # the board was learnt at set-up: a resumed match reads with the same calibration, from
+            # the frame it was learnt on (unless the log goes on past it: then from its last snapshot)
             self._calibration = Calibration.from_dict(json.loads(saved))
+            at = log.meta(CALIBRATED_AT_KEY)
+            self._seek_frame = int(at) if at is not None and at.isdigit() else None
         if info.state is None:
             return referee
         snap = log.last_snapshot()
@@ -218,6 +225,9 @@ class TableApp:
                               stacklevel=2)
             else:
                 # exactly where the log ends: the referee as it was after its last committed event
+                if self._seek_frame is not None and self._seek_frame > snap.frame:
+                    return resumed  # calibrated after it: reading starts at the calibration's frame
+                self._seek_frame = None
                 self._resume_frame = snap.frame
                 self.wired.append(f"resumed at event {snap.seq} (frame {snap.frame}, {resumed.phase})")
                 return resumed
@@ -371,6 +381,7 @@ class TableApp:
             return BoardReader(self._calibration, incremental=self.incremental)
         if self._field is None:
             self._field = FieldMemory()
+        self._watch_stillness(frame)
         try:
             cal = calibrate(self.config, frame.image, self._field)
         except CalibrationError as exc:
@@ -391,8 +402,13 @@ class TableApp:
         from tavli_pi.vision.setup import in_progress
 
         problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
+        if problem is None and self._still_frames < 1 and setup and self.config.camera.calibration is None \
+                and not self._setup_confirmed:
+            # the board is learnt only from a picture that held still since the frame before: a hand
+            # or sleeve vision misses in one frame is seldom at the same place in the next
+            return None
         self._hand_frames = self._hand_frames + 1 if problem is not None else 0
-        if problem is not None and not self._setup_confirmed and self._left_as_it_is(frame):
+        if problem is not None and not self._setup_confirmed and self._left_as_it_is():
             # nobody at the table (a recorded video), and the picture has not changed for as long as
             # the referee waits for a clear view twice: what looks like a hand is the board's own look
             # (a real hand moves), and the board is taken as set up as it is (B3)
@@ -441,17 +457,17 @@ class TableApp:
                     self._held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
             return None
         if self.record is not None:
+            # the frame first: a calibration is only ever read with the frame it was made on
+            self.record.log.set_meta(CALIBRATED_AT_KEY, str(frame.index))
             self.record.log.set_meta(CALIBRATION_KEY, json.dumps(cal.to_dict()))
         self._calibration = cal
         self.wired.append(f"calibrated on frame {frame.index}" + (" (set-up confirmed by the players)"
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
 
-    def _left_as_it_is(self, frame: Frame) -> bool:
-        """On an unattended table, whether the picture has stayed the same (the board's motion gate
-        sees nothing move) for ``2 * clear_view_after`` frames in a row while calibration waits."""
-        if self.config.referee.attended:
-            return False
+    def _watch_stillness(self, frame: Frame) -> None:
+        """Count the frames in a row whose picture stayed the same (the motion gate sees nothing
+        move), and keep the first of them, while calibration waits."""
         from tavli_pi.vision.motion import MotionGate
 
         if self._still_gate is None:
@@ -460,7 +476,11 @@ class TableApp:
             self._still_frames, self._still_since = 0, frame.image
         else:
             self._still_frames += 1
-        return self._still_frames >= 2 * self.config.referee.clear_view_after
+
+    def _left_as_it_is(self) -> bool:
+        """On an unattended table, whether the picture has stayed the same for ``2 * clear_view_after``
+        frames in a row while calibration waits."""
+        return not self.config.referee.attended and self._still_frames >= 2 * self.config.referee.clear_view_after
 
     def _opening_answers(self, obs: Observation) -> bool:
         """Whether ``obs`` shows the opening roll thrown after the players were asked about a set-up
@@ -577,6 +597,8 @@ class TableApp:
             # a recorded or simulated source replays from the frame the log ends at (it primes the
             # reader); a live camera simply goes on, its first frame priming the reader
             self.camera.seek(self._resume_frame)
+        elif self._seek_frame is not None:
+            self.camera.seek(self._seek_frame)  # the frame calibration was made on: the referee reads it
         n = self.notifier
         if n is not None:
             n.ready(f"table {self.config.table.id}: " + ", ".join(self.wired or ["no outputs"]))

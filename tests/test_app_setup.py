@@ -37,12 +37,14 @@ def corners_config(tmp_path: Path) -> str:
 
 def test_the_app_learns_a_clear_start_board_itself(tmp_path: Path) -> None:
     cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
-    cam = SimCamera([(scene_from_position(Position.start()), 3)], fps=10.0)
+    cam = SimCamera([(scene_from_position(Position.start()), 4)], fps=10.0)
     with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
         app.run()
         assert [e.kind for e in app.events] == ["setup_checked", "game_started"]
         assert nth_ok(app) and app.referee.blind == ()
-        assert any(w.startswith("calibrated on frame 0") for w in app.wired)
+        # learnt from the first frame whose picture held still since the one before (a hand vision
+        # misses in one frame is seldom at the same place in the next)
+        assert any(w.startswith("calibrated on frame 1") for w in app.wired), app.wired
 
 
 def next_frame(cam: SimCamera) -> Frame:
@@ -57,10 +59,11 @@ def nth_ok(app: TableApp) -> bool:
 
 def test_a_board_read_otherwise_asks_the_players_and_accept_goes_on(tmp_path: Path) -> None:
     cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
-    cam = SimCamera([(scene_from_position(SHORT), 6)], fps=10.0)
+    cam = SimCamera([(scene_from_position(SHORT), 7)], fps=10.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "calibration waits ...": the event says it to the players
         with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            assert app.process(next_frame(cam)) == []  # no frame before it to say the picture is still
             first = app.process(next_frame(cam))
             asked = [e for e in first if isinstance(e, SetupChecked)]
             assert len(asked) == 1 and not asked[0].ok and "ACCEPT" in asked[0].message
@@ -251,3 +254,16 @@ def test_a_real_recording_of_a_game_in_progress_is_joined_at_its_board(tmp_path:
     assert joined[0].after.layout_key() == want.layout_key()  # type: ignore[attr-defined]
     rolls = [e for e in events if e.kind == "roll_accepted"]
     assert [(r.side.name, sorted(r.dice)) for r in rolls] == [("WHITE", [3, 5])]  # type: ignore[attr-defined]
+
+
+def test_a_hand_vision_misses_on_one_frame_is_not_learnt_as_the_board(tmp_path: Path) -> None:
+    """The board is learnt only from a picture that held still since the frame before: a set-up
+    frame with a hand the reader did not flag, then the clear board, is learnt from the clear board."""
+    cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
+    from tavli_pi.sim.scene import HandSpec
+
+    hand = scene_from_position(START, hand=HandSpec(u=0.97, v=0.9, size=0.1, from_side="right"))
+    cam = SimCamera([(hand, 1), (scene_from_position(START), 3)], fps=10.0)
+    with TableApp(cfg, camera=cam, pin_factory=MockFactory(), record=False) as app:
+        app.run()
+        assert any(w.startswith("calibrated on frame 2") for w in app.wired), app.wired
