@@ -805,7 +805,15 @@ class Referee:
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
                 self.sync.lose(v.result, roll_seen=True, why=why)
-            elif not self._roll_in_doubt(v.result):
+            elif self._roll_in_doubt(v.result):
+                pass  # another roll the dice could be allows it: asked for, or it stands as that roll
+            elif self._next_roll_seen():
+                # E8: a play is called illegal only before the next roll; once the next roll is on the
+                # board it stands as played. Judged only now (the evidence came late), the board is
+                # one the referee did not follow: the players confirm it (or restore the last known one)
+                self.sync.lose(v.result, roll_seen=True, why="the next roll came before the play was "
+                               "settled (E8: it stands as played)")
+            else:
                 self._illegal(v.result)
         elif getattr(self, "_doubted", None) is not None:
             return  # the players are asked for the roll: that question stands until they answer
@@ -815,6 +823,11 @@ class Referee:
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
 
+    def _next_roll_seen(self) -> bool:
+        """While judging: the next roll lies on the board (read, or too small to read) or is being thrown."""
+        return (self._pending_roll is not None or self._watch.unread is not None
+                or getattr(self, "_throw_seen", False))
+
     def _stands_by_next_roll(self, r: Reading | None, frames: int) -> bool:
         """E8: once the next roll lies on the board, a play can no longer be called illegal; it
         stands as played. A play the evidence cannot settle then is taken as the best legal play
@@ -822,9 +835,7 @@ class Referee:
         it (under ``illegal_gap``: a board that far off is out of step, not a play). The referee
         never waits for a verdict the game has moved past."""
         s = self.settings
-        next_roll = (self._pending_roll is not None or self._watch.unread is not None
-                     or getattr(self, "_throw_seen", False))
-        return (next_roll and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
+        return (self._next_roll_seen() and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
                 and r.gap < s.illegal_gap)
 
     def _roll_in_doubt(self, observed: GamePosition) -> bool:
@@ -842,7 +853,7 @@ class Referee:
             return False
         side = self.before.turn
         read = "-".join(map(str, dice))
-        if self._pending_roll is not None or self._watch.unread is not None or getattr(self, "_throw_seen", False):
+        if self._next_roll_seen():
             a, b = fits[0]
             self.dice = (a, b)
             self.results = self.game.ends(self.before, (a, b))
