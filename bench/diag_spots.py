@@ -100,7 +100,7 @@ def main() -> None:
     confident: list[str] = []
     worst: list[tuple[int, int]] = []
     geo_off: list[tuple[float, int]] = []
-    total = wrong_total = 0
+    total = wrong_total = sure_right = 0
     scenes = reallike_scenes(args.start + args.frames, args.seed)
     for i in range(args.start, args.start + args.frames):
         scene = scenes[i]
@@ -120,28 +120,32 @@ def main() -> None:
             feats = feats + ["GEOMETRY OFF"]
         bad = 0
         wrong_pts = []
-        for p in range(24):
-            ev = obs.points[p]
-            tl, td = t.light[p], t.dark[p]
+        for p in range(26):
+            ev = obs.points[p] if p < 24 else (obs.bar if p == 24 else obs.off)
+            tl, td = (t.light[p], t.dark[p]) if p < 24 else (t.bar if p == 24 else t.off)
+            where = "point" if p < 24 else ("bar" if p == 24 else "trays")
             rl, rd = ev.light.best, ev.dark.best
             total += 1
             for f in feats:
                 spots[f] += 1
             spots[f"height {_height(tl + td)}"] += 1
             if (rl, rd) == (min(tl, 15), min(td, 15)):
+                sure_right += min(ev.light.confidence, ev.dark.confidence) >= 0.9
                 continue
             bad += 1
             wrong_total += 1
             kind, h = classify(tl, td, rl, rd)
             conf = max(e.confidence for e, n, m in ((ev.light, tl, rl), (ev.dark, td, rd)) if n != m)
             kinds[kind] += 1
+            by.setdefault("spot", Counter())[where] += 1
             key = f"{kind} h{_height(h)}"
             by.setdefault("kind/height", Counter())[key] += 1
             for f in feats:
                 by.setdefault("feature", Counter())[f] += 1
             by.setdefault("height", Counter())[f"height {_height(h)}"] += 1
             conf_hist["<0.5" if conf < 0.5 else ("0.5-0.9" if conf < 0.9 else ">=0.9")] += 1
-            line = (f"frame {i:3d} point {p + 1:2d}: true L{tl} D{td} read L{rl} D{rd} ({kind}, conf {conf:.2f}) "
+            name = f"point {p + 1:2d}" if p < 24 else where
+            line = (f"frame {i:3d} {name}: true L{tl} D{td} read L{rl} D{rd} ({kind}, conf {conf:.2f}) "
                     f"hand={obs.hand} problems={len(obs.problems)} [{', '.join(feats)}]")
             if conf >= 0.9:
                 confident.append(line)
@@ -154,14 +158,17 @@ def main() -> None:
             img = annotate(r.image, cal, obs)
             canon = cal.warp(img)
             for p, tl, td, rl, rd in wrong_pts:
+                if p >= 24:
+                    continue
                 col = cal.layout.columns[p]
                 y = cal.layout.top_y - 8 if col.top else cal.layout.bottom_y + 22
                 cv2.putText(canon, f"{tl}/{td}", (int(col.x - 14), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
                             (0, 0, 255), 2, cv2.LINE_AA)
             cv2.imwrite(str(OUT / f"f{i:03d}_{bad}.png"), np.concatenate(
                 [cv2.resize(img, (int(img.shape[1] * canon.shape[0] / img.shape[0]), canon.shape[0])), canon], axis=1))
-    print(f"{args.frames} frames from {args.start}, seed {args.seed}: {wrong_total}/{total} points wrong "
+    print(f"{args.frames} frames from {args.start}, seed {args.seed}: {wrong_total}/{total} spots wrong "
           f"({100 * wrong_total / max(total, 1):.2f}%)")
+    print(f"right spots read at >= 0.9 (both colours): {sure_right}/{total - wrong_total}")
     print("by kind:", dict(kinds.most_common()))
     print("confidence of the wrong count:", dict(conf_hist))
     for name, c in by.items():

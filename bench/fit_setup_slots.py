@@ -16,8 +16,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import pickle
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,13 +44,29 @@ from tavli_pi.vision.stacks import (  # noqa: E402
 SEED = 21
 
 
+CACHE = Path("/tmp/fit_setup_slots_cache")
+
+
+def _rendered(i: int, scene: Any) -> tuple[Any, Any]:
+    """(frame, set-up frame) of scene ``i``, from the cache when there (a refit reads them again)."""
+    path = CACHE / f"{SEED}_{i}.pkl"
+    if path.exists():
+        with path.open("rb") as fh:
+            got: tuple[Any, Any] = pickle.load(fh)
+            return got
+    pair = (render(scene, SEED * 100003 + i), render(reallike_setup(scene), SEED * 100003 + i))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        pickle.dump(pair, fh)
+    return pair
+
+
 def rows(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(features, occupied, filled at set-up, ring-only probability, frame index) per searched slot."""
     X, y, f, p, fr = [], [], [], [], []
     filled = start_slots()
     for i, scene in enumerate(reallike_scenes(n, SEED)):
-        r = render(scene, SEED * 100003 + i)
-        s = render(reallike_setup(scene), SEED * 100003 + i)
+        r, s = _rendered(i, scene)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 cal = calibrate_setup(s)

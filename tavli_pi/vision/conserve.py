@@ -45,7 +45,8 @@ import numpy as np
 
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
-__all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "HAND_MAX", "board_total", "conserved_off"]
+__all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "HAND_MAX", "board_total", "conserved_off", "blame",
+           "conserved_spots", "conserved_board"]
 
 #: checkers per colour (B1)
 CHECKERS = 15
@@ -135,3 +136,57 @@ def conserved_off(
     light, ls = _one([p.light for p in points] + [bar.light], tray.light, hand, tray_learnt)
     dark, ds = _one([p.dark for p in points] + [bar.dark], tray.dark, hand, tray_learnt)
     return SpotEvidence(light, dark), (ls, ds)
+
+
+#: the power each witness's odds are taken to when the blame for a total one off is shared (each
+#: count was read on its own, and a lone misread is sure of itself: a phantom checker read at 0.97
+#: must still take its share)
+BLAME_TEMPER = 0.5
+
+
+def blame(spots: Sequence[CountEvidence], off: CountEvidence) -> list[float]:
+    """Per spot, the chance it is the one misread when the spots and the tray (``off``) add up to
+    one more or one fewer than 15 (B1): its odds of one checker fewer (more) against its best
+    count, tempered, shared with the other spots and the tray. All zero when they add up, or are
+    further off (the reader then doubts every count)."""
+    d = sum(e.best for e in spots) + off.best - CHECKERS
+    if d not in (-1, 1):
+        return [0.0] * len(spots)
+
+    def odds(e: CountEvidence, n: int) -> float:
+        return float((e.p(n) / max(e.confidence, 1e-12)) ** BLAME_TEMPER)
+
+    r = [odds(e, e.best - d) for e in spots]
+    total = sum(r) + odds(off, off.best + d)
+    return [v / total if total > 0 else 0.0 for v in r]
+
+
+def conserved_spots(spots: Sequence[CountEvidence], off: CountEvidence) -> list[CountEvidence]:
+    """The spots' evidence with the same best counts, none surer than conservation allows.
+
+    ``off``: the tray as read there (against its empty look learnt at set-up, no hand over the
+    board). Where the spots and the tray add up to one more or one fewer than 15, one of them is
+    misread: a spot is no surer than it is not to blame (:func:`blame`), so a lone phantom
+    checker, or a checker lost under a band, is not a confident count. Where they add up,
+    nothing changes."""
+    out = []
+    for e, b in zip(spots, blame(spots, off)):
+        most = 1.0 - b
+        if most >= e.confidence:
+            out.append(e)
+            continue
+        # (never down to flat: the best count stays the best)
+        p = _doubted(np.asarray(e.probs, np.float64), max(most, 2.0 / len(e.probs)))
+        out.append(CountEvidence(tuple(float(v) for v in p)))
+    return out
+
+
+def conserved_board(points: Sequence[SpotEvidence], bar: SpotEvidence,
+                    tray: SpotEvidence) -> tuple[list[SpotEvidence], SpotEvidence]:
+    """``conserved_spots`` for both colours of the points and the bar, against ``tray`` (the trays as
+    read there, learnt empty at set-up, no hand over the board)."""
+    spots = [*points, bar]
+    light = conserved_spots([s.light for s in spots], tray.light)
+    dark = conserved_spots([s.dark for s in spots], tray.dark)
+    out = [SpotEvidence(a, b) for a, b in zip(light, dark)]
+    return out[:-1], out[-1]

@@ -45,7 +45,7 @@ from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.background import Difference, decode_background
-from tavli_pi.vision.conserve import conserved_off
+from tavli_pi.vision.conserve import conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
@@ -247,6 +247,10 @@ class BoardReader:
         no_trays = cal.trays == "none"  # learnt at set-up: the counts off are the ones the board implies
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=self._background is not None,
                                         trays=not no_trays)
+        if self._background is not None and not no_trays and not hand:
+            # the trays read against their learnt empty look are a witness of the board's totals
+            # (B1): a count that makes a colour's total disagree with its tray is not sure
+            points, bar = conserved_board(points, bar, tray)
         if kept is None:
             spots.ring = first_rings(g, integral, cal)
         elif again:

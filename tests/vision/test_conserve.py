@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tavli_pi.vision.conserve import UNKNOWN, conserved_off
-from tavli_pi.vision.observation import SpotEvidence, certain
+from tavli_pi.vision.conserve import UNKNOWN, conserved_board, conserved_off
+from tavli_pi.vision.observation import CountEvidence, SpotEvidence, certain
 from tavli_pi.vision.stacks import spread_evidence
 
 
@@ -105,3 +105,37 @@ def test_a_board_without_trays_whose_count_is_in_doubt_is_unknown() -> None:
         board[p] = SpotEvidence(spread_evidence(board[p].light.best, 1.2), board[p].dark)
     off, src = conserved_off(board, BAR, SpotEvidence(UNKNOWN, UNKNOWN), hand=False, trays=False)
     assert src == ("unknown", "implied") and off.light == UNKNOWN and off.dark.best == 0
+
+
+def _sure(n: int, p: float) -> CountEvidence:
+    """Count ``n`` at probability ``p``, the rest on the counts one either side."""
+    probs = [0.0] * 16
+    probs[n] = p
+    for k in (n - 1, n + 1):
+        if 0 <= k <= 15:
+            probs[k] += (1.0 - p) / 2
+    total = sum(probs)
+    return CountEvidence(tuple(v / total for v in probs))
+
+
+def test_a_lone_phantom_checker_the_tray_disagrees_with_is_not_sure() -> None:
+    """The start position with its 15 light checkers all read surely, a tray read empty, and a
+    lone light checker read on the empty point 3 at 0.97 (measured: a cream point's base under a
+    broadcast band on a real-like frame, 0.93): the 16th checker is doubted, not the others, and
+    every count stays the best one."""
+    points = [SpotEvidence(_sure(ev.light.best, 0.99), _sure(ev.dark.best, 0.99)) for ev in _board(*START)]
+    points[2] = SpotEvidence(_sure(1, 0.97), _sure(0, 0.99))
+    tray = SpotEvidence(_sure(0, 0.7), _sure(0, 0.7))
+    got, bar = conserved_board(points, BAR, tray)
+    assert [(s.light.best, s.dark.best) for s in got] == [(s.light.best, s.dark.best) for s in points]
+    assert got[2].light.confidence < 0.9
+    assert min(min(s.light.confidence, s.dark.confidence) for i, s in enumerate(got) if i != 2) >= 0.9
+    assert bar == BAR
+
+
+def test_a_board_that_adds_up_with_its_tray_keeps_its_confidence() -> None:
+    points = [SpotEvidence(_sure(ev.light.best, 0.97), _sure(ev.dark.best, 0.97)) for ev in _board(*START)]
+    tray = SpotEvidence(_sure(0, 0.7), _sure(0, 0.7))
+    got, _ = conserved_board(points, BAR, tray)
+    assert all(a.light.confidence >= b.light.confidence - 1e-9 and a.dark.confidence >= b.dark.confidence - 1e-9
+               for a, b in zip(got, points))
