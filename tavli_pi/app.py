@@ -376,6 +376,7 @@ class TableApp:
         """
         from tavli_pi.vision.calibrate import FieldMemory
         from tavli_pi.vision.reader import BoardReader
+        from tavli_pi.vision.setup import in_progress, learn_from_setup
 
         if self._calibration is not None:
             return BoardReader(self._calibration, incremental=self.incremental)
@@ -399,8 +400,6 @@ class TableApp:
             self._setup_confirmed = True
             self._held.append(PlayerInput(Action.ACCEPT, None, source="dice"))
             learn_image = self._asked_board
-        from tavli_pi.vision.setup import in_progress
-
         problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
         if problem is None and self._still_frames < 1 and setup and self.config.camera.calibration is None \
                 and not self._setup_confirmed:
@@ -432,8 +431,6 @@ class TableApp:
                 self._setup_confirmed and in_progress(obs, spots)):
             # the set-up board is the training example: this board's checkers, pitch and background
             # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
-            from tavli_pi.vision.setup import learn_from_setup
-
             try:
                 learnt = learn_from_setup(learn_image, cal)
             except CalibrationError as exc:
