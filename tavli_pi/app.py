@@ -389,6 +389,7 @@ class TableApp:
             self._waiting_for_setup(str(exc))
             return None
         setup = self.referee.phase is Phase.SETUP
+        learning = setup and self.config.camera.calibration is None  # this frame may teach the board
         obs = BoardReader(cal).read(frame.image, frame.index)
         dice_seen = bool(obs.dice)  # before the board is learnt from this frame (then its dice are background)
         learn_image = frame.image
@@ -401,8 +402,7 @@ class TableApp:
             self._held.append(PlayerInput(Action.ACCEPT, None, source="dice"))
             learn_image = self._asked_board
         problem = setup_problem(obs, expect_start=False)  # a hand or motion: no frame to learn from
-        if problem is None and self._still_frames < 1 and setup and self.config.camera.calibration is None \
-                and not self._setup_confirmed:
+        if problem is None and self._still_frames < 1 and learning and not self._setup_confirmed:
             # the board is learnt only from a picture that held still since the frame before: a hand
             # or sleeve vision misses in one frame is seldom at the same place in the next
             return None
@@ -427,8 +427,7 @@ class TableApp:
             self._waiting_for_setup(problem, ask=ask)
             return None
         spots = self.config.referee.in_progress_spots
-        if self.config.camera.calibration is None and setup and not (
-                self._setup_confirmed and in_progress(obs, spots)):
+        if learning and not (self._setup_confirmed and in_progress(obs, spots)):
             # the set-up board is the training example: this board's checkers, pitch and background
             # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             try:

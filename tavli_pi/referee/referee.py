@@ -419,19 +419,24 @@ class Referee:
         the referee was started mid-game. It carries on from that board (the log keeps it; the match
         formats cannot express a game that did not start at B3), and the first roll's half says who
         rolled (E3), as after an adopted board."""
-        after = board.with_turn(start.turn)
+        self._reset_view()
+        self.carry_on_from(board.with_turn(start.turn), start, "game in progress",
+                           f"A game in progress: the board is clearly not the start (it differs at {spots} "
+                           "points). The referee carries on from it; the first roll's half of the board says "
+                           "whose turn it is.", extra={"in_progress": True})
+
+    def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str,
+                      extra: dict[str, Any] | None = None) -> None:
+        """Go on from ``after``, a board the referee did not follow there from ``known`` (adopted by
+        the players, or a game joined in progress): awaiting a roll, either side may throw it (the
+        half the dice land in says who, E3). Says so in a ``board_adopted`` event."""
         self.position = self.before = after
         self.dice, self.results = (), ()
         self.phase = Phase.AWAITING_ROLL
         self._either_may_roll = True
-        self._reset_view()
-        self.last_verdict = "game in progress"
-        self._emit(
-            ev.BoardAdopted, before=start, after=after, points=self.game.differing_points(start, after),
-            extra={"in_progress": True},
-            message=f"A game in progress: the board is clearly not the start (it differs at {spots} points). "
-            "The referee carries on from it; the first roll's half of the board says whose turn it is.",
-        )
+        self.last_verdict = verdict
+        self._emit(ev.BoardAdopted, before=known, after=after, points=self.game.differing_points(known, after),
+                   extra=extra or {}, message=message)
 
     def _watch_blind(self, obs: Observation) -> None:
         """After a set-up confirmed before any clear frame: the first clear frames of the still

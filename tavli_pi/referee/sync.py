@@ -372,19 +372,9 @@ class BoardSync:
         else:
             turn = known.turn.other if self.state.roll_seen else known.turn
         after = board.with_turn(turn)
-        pts = ref.game.differing_points(known, after)
         self._clear()
-        ref.position = after
-        ref.before = after
-        ref.dice = ()
-        ref.results = ()
-        ref.phase = Phase.AWAITING_ROLL
-        ref._either_may_roll = True
-        ref.last_verdict = "board adopted"
-        ref._emit(
-            ev.BoardAdopted, before=known, after=after, points=pts,
-            message=f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
-            "expected to roll (a roll in the other player's half is taken as theirs).",
-        )
+        ref.carry_on_from(after, known, "board adopted",
+                          f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
+                          "expected to roll (a roll in the other player's half is taken as theirs).")
         if ref.game.finished(after):
             ref._continue(True)
