@@ -480,13 +480,17 @@ def read_spots_pinned(
     y_first = base[:P] + sign[:P] * r[:P]
     tall = (lz > -3.0) & (d_last >= 5.0 * r[:P])
     period = period_loglik(_gray(canon) if tall.any() else canon, ch.x[:P, 0], y_first, lx, ly, tall)
+    # a stack ends at its last checker: the chain's slots beyond it are empty
+    beyond = np.where(d_chain[:, 1:] > d_last[:, None] + 1.5 * r[:P, None], _log(1 - p_occ[:P]), 0.0).sum(axis=1)
     squeezed = (
-        RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None]
+        RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR + beyond)[:, None, None]
         + colour[:, :, None]
     )
-    # a row of ROW_FIT touching checkers from the first (the chain's slot 0) to the last: their rims
-    # by contrast, as a squeezed stack's (faint rims of touching checkers of one colour count too)
-    touching = (RIM_GAIN * row + _log(p_occ[:P, 0]) + _log(p_last) + SQUEEZE_PRIOR)[:, None, None] + colour[:, :, None]
+    # a row of ROW_FIT touching checkers from the first (the chain's slot 0) to the last: the checkers
+    # between them by their rims' contrast, as a squeezed stack's (faint rims of touching checkers of
+    # one colour count too), no surer than slots read occupied (a log-likelihood of at most 0)
+    between = np.minimum(RIM_GAIN * row + SQUEEZE_PRIOR, 0.0)
+    touching = (between + _log(p_occ[:P, 0]) + _log(p_last) + beyond)[:, None, None] + colour[:, :, None]
     # Plakoto: a pinned checker under the other colour's (vision/pinned.py, RULES-TAVLI.md P3)
     pin_l = pinned_loglik(p_occ[:P], p_lt[:P]) + np.where(far, _log(1 - p_last)[:, None], 0.0)[:, None, :]
     lt, dk, pins = posterior_with_pins(np.concatenate([chain, squeezed, touching], axis=2), counts, pin_l, TEMPER)
