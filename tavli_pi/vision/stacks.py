@@ -18,6 +18,12 @@ n rims between the two ends and are scored by how well rims sit at the
 predicted places and not half-way between them. The two families are mixed
 by how much the first slot looks like an overlapped checker.
 
+A row of five touching checkers spans what a squeezed stack does, and a squeezed
+9 or 13 puts rims where its checkers' rims are: where touching checkers of one
+colour ring faintly (pearl on pearl), the slots fail and that harmonic won. The
+row is scored as the squeezed stacks are, by contrast: every one of its rims
+(the faintest) against the half-way places, with its first checker in slot 0.
+
 With a board learnt at set-up (``Calibration.background``, ``learn_from_setup``) each searched
 slot's p_k comes instead from ``setup_slot_probability``: the ring features plus how the slot
 differs from the set-up view and how near its colour is to this board's checkers (a print, a
@@ -53,6 +59,7 @@ __all__ = [
     "chain_evidence",
     "chain_loglik",
     "squeezed_loglik",
+    "ROW_FIT",
     "posterior",
     "spread_evidence",
     "read_spots",
@@ -320,6 +327,12 @@ def chain_evidence(p_occ: np.ndarray, p_lt: np.ndarray) -> tuple[np.ndarray, np.
     return posterior(chain_loglik(p_occ, p_lt), np.arange(len(p_occ) + 1))
 
 
+#: the checkers of a row that spans what a squeezed stack does (first to last fully visible
+#: checker, 4 diameters): its rims, one a diameter, stand out from the half-way places where a
+#: squeezed stack of 9 or 13 puts rims too, so the touching row is told from its harmonics
+ROW_FIT = 5
+
+
 def squeezed_loglik(
     g: ck.Gradients,
     integral: np.ndarray,
@@ -329,9 +342,10 @@ def squeezed_loglik(
     r: np.ndarray,
     light_bgr: tuple[float, float, float],
     dark_bgr: tuple[float, float, float],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rim contrast for squeezed stacks n = 6..15 on each column (C, 10), the last checker's
-    ring logit (C,) and its distance from the base (C,).
+    ring logit (C,), its distance from the base (C,) and the rim contrast of a row of five
+    touching checkers between the same ends (C,; see ``ROW_FIT``).
 
     The first checker is the chain's slot 0; the last (fully visible) one is
     searched 6-10 radii further on; n checkers lie evenly between them, and
@@ -339,12 +353,13 @@ def squeezed_loglik(
     """
     C = len(base)
     out = np.full((C, 10), -1.0)
+    row = np.full(C, -1.0)
     lz = np.full(C, -30.0, np.float32)
     d_last = np.zeros(C, np.float32)
     # a chain that stopped after two plainly empty slots holds nothing, squeezed or not
     look = np.arange(C) if ch.searched is None else np.flatnonzero(ch.searched[:C] > 2)
     if len(look) == 0:
-        return out, lz, d_last
+        return out, lz, d_last, row
     n_look = len(look)
     bl, sl, rl = base[look], sign[look], r[look]
     down = (sl > 0)[:, None, None]
@@ -367,16 +382,21 @@ def squeezed_loglik(
     # only columns with a far, fully visible checker can hold a squeezed stack
     keep = np.flatnonzero(lz[look] > -3.0)
     if len(keep) == 0:
-        return out, lz, d_last
+        return out, lz, d_last, row
     live = look[keep]
     x0l, fyl, lxl, lyl, rll, dnl = x0[keep], fy[keep], lx[keep], ly[keep], rl[keep], down[keep, :, 0]
-    # rims: n = 6..15 -> fractions k/(n-1) (k = 1..n-2) and midpoints (k + 0.5)/(n-1),
+    # rims: n = 5..15 -> fractions k/(n-1) (k = 1..n-2) and midpoints (k + 0.5)/(n-1),
     # all hypotheses' places sampled in one go
-    fr = np.concatenate([_RIM_FRACTIONS[n] for n in range(6, 16)])
+    fr = np.concatenate([_RIM_FRACTIONS[n] for n in range(ROW_FIT, 16)])
     px = x0l[:, None] + (lxl - x0l)[:, None] * fr[None, :]
     py = fyl[:, None] + (lyl - fyl)[:, None] * fr[None, :]
     f = ck.ring_features(g, px, py, np.broadcast_to(rll[:, None], px.shape), dnl)
-    at = 0
+    # a row of ROW_FIT touching checkers between the same two ends: every one of its rims (the
+    # faintest) against its half-way places (two checkers and a far disc are no row)
+    at = 2 * ROW_FIT - 3
+    h = f[:, :at, 3]
+    a, b = h[:, : ROW_FIT - 2].min(axis=1), h[:, ROW_FIT - 2 :].mean(axis=1)
+    row[live] = (a - b) / (a + b + 0.05)
     for j, n in enumerate(range(6, 16)):
         fj = f[:, at : at + 2 * n - 3]
         at += 2 * n - 3
@@ -387,11 +407,12 @@ def squeezed_loglik(
         a, b = rims.mean(axis=1), mids.mean(axis=1)
         t = fj[:, : n - 2, 4].mean(axis=1)
         out[live, j] = np.minimum((a - b) / (a + b + 0.05), (a - t) / (a + t + 0.05))
-    return out, lz, d_last
+    return out, lz, d_last, row
 
 
-#: per squeezed count n: the rims' places k/(n-1) (k = 1..n-2), then the midpoints (k + 0.5)/(n-1)
-_RIM_FRACTIONS = {n: np.r_[np.arange(1, n - 1), np.arange(n - 1) + 0.5] / (n - 1) for n in range(6, 16)}
+#: per count n: the rims' places k/(n-1) (k = 1..n-2), then the midpoints (k + 0.5)/(n-1)
+#: (n = 5: the row of five touching checkers; 6..15: squeezed stacks)
+_RIM_FRACTIONS = {n: np.r_[np.arange(1, n - 1), np.arange(n - 1) + 0.5] / (n - 1) for n in range(ROW_FIT, 16)}
 
 
 #: log-likelihood per unit of rim contrast (see squeezed_loglik)
@@ -441,8 +462,8 @@ def read_spots_pinned(
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
-    sq, lz, d_last = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr)
-    counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16)]
+    sq, lz, d_last, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr)
+    counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16), ROW_FIT]
     p_last = 1.0 / (1.0 + np.exp(-np.clip(lz, -30, 30)))
     lt_last = ck.p_light(ck.box_means(integral, *_last_xy(ch, base, sign, d_last), 0.42 * r[:P]), cal.light_bgr, cal.dark_bgr)
     chain = chain_loglik_many(p_occ[:P], p_lt[:P])  # (P, 2, SLOTS + 1)
@@ -459,13 +480,20 @@ def read_spots_pinned(
     y_first = base[:P] + sign[:P] * r[:P]
     tall = (lz > -3.0) & (d_last >= 5.0 * r[:P])
     period = period_loglik(_gray(canon) if tall.any() else canon, ch.x[:P, 0], y_first, lx, ly, tall)
+    # a stack ends at its last checker: the chain's slots beyond it are empty
+    beyond = np.where(d_chain[:, 1:] > d_last[:, None] + 1.5 * r[:P, None], _log(1 - p_occ[:P]), 0.0).sum(axis=1)
     squeezed = (
-        RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None]
+        RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR + beyond)[:, None, None]
         + colour[:, :, None]
     )
+    # a row of ROW_FIT touching checkers from the first (the chain's slot 0) to the last: the checkers
+    # between them by their rims' contrast, as a squeezed stack's (faint rims of touching checkers of
+    # one colour count too), no surer than slots read occupied (a log-likelihood of at most 0)
+    between = np.minimum(RIM_GAIN * row + SQUEEZE_PRIOR, 0.0)
+    touching = (between + _log(p_occ[:P, 0]) + _log(p_last) + beyond)[:, None, None] + colour[:, :, None]
     # Plakoto: a pinned checker under the other colour's (vision/pinned.py, RULES-TAVLI.md P3)
     pin_l = pinned_loglik(p_occ[:P], p_lt[:P]) + np.where(far, _log(1 - p_last)[:, None], 0.0)[:, None, :]
-    lt, dk, pins = posterior_with_pins(np.concatenate([chain, squeezed], axis=2), counts, pin_l, TEMPER)
+    lt, dk, pins = posterior_with_pins(np.concatenate([chain, squeezed, touching], axis=2), counts, pin_l, TEMPER)
     points = [SpotEvidence(a, b) for a, b in zip(_evidence_many(lt), _evidence_many(dk))]
     # bar: light below the middle, dark above (either colour allowed in either half)
     blt, bdk = posterior_many(chain_loglik_many(p_occ[P:], p_lt[P:]), np.arange(SLOTS + 1))
