@@ -511,7 +511,9 @@ def find_dice(
     canonical view's die-sized blobs (scaled) instead of finding its own (issue 12).
 
     ``memo`` (the incremental reader's): candidates read in an earlier frame, with the same
-    arguments and their pixels unchanged since, keep that reading (vision/dice_memo.py).
+    arguments and their pixels unchanged since, keep that reading, and the whole-view steps
+    (the pip spots of both views, the hat images) are made again only round the changed cells
+    (vision/dice_memo.py); the fine view itself is warped whole.
     """
     if image is None:
         memo = None  # the memo knows where a candidate looked only in the frame's pixels
