@@ -454,7 +454,8 @@ def _examine(
     (a numeral's loops on the doubling cube).
     """
     value, conf, face, regular = _read(src, to_src, centre, side, angle)
-    o = die_outline(src, to_src, face if value else centre, side)
+    first = face if value else centre
+    o = die_outline(src, to_src, first, side)
     if o is not None and o.aspect < 0.92:
         # an oblong outline: the top face may be the square at either end (a cocked die's
         # side face fills the rest); read there too and keep the clearest face
@@ -465,7 +466,8 @@ def _examine(
             v2, c2, f2, r2 = _read(src, to_src, end, short, o.angle)
             if v2 and c2 > conf + 0.05:
                 value, conf, face, regular = v2, c2, f2, r2
-        o = die_outline(src, to_src, face if value else centre, side)
+        if (face if value else centre) != first:  # (else the outline is the one just measured)
+            o = die_outline(src, to_src, face if value else centre, side)
     if o is not None:
         c = cocked_confidence(o)
         doubt = cocked_confidence(o._replace(blur=0.0))  # either cue alone
