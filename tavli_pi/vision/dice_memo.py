@@ -220,7 +220,7 @@ class DiceMemo:
         if moved.any():
             # one window per group of changed cells (cells a cell apart joined)
             grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
-            n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
             for gx, gy, cw, ch, _ in stats[1:].tolist():
                 boxes.append((gx * SCALE - KERNEL, gy * SCALE - KERNEL, (gx + cw) * SCALE + KERNEL,
                               (gy + ch) * SCALE + KERNEL))
