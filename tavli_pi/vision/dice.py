@@ -44,13 +44,14 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.lie import cocked_confidence, die_outline
 from tavli_pi.vision.dice_vet import SURE_PX
 from tavli_pi.vision.pips import REGULAR, Face, PipReading, layout_error, read_face_evidence, read_pips
-from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
+from tavli_pi.vision.tumbling import (COHERENCE, HatBlob, coherence, find_tumbling, half, hat_blobs, hat_disc,
+                                      hat_images)
 
 __all__ = ["read_pips", "find_dice", "find_spots", "PipReading", "Spot"]
 
@@ -104,12 +105,26 @@ def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
     round, 3 px out, by an even band at least a third of ``contrast`` away
     from the peak (pips on a body; not corners, rims or the tips of points).
     """
+    return _spots_of(_peak_flags(gray, contrast))
+
+
+#: the flags of ``_peak_flags``: a bright peak, a dark peak
+_BRIGHT, _DARK = 1, 2
+#: how far from a pixel ``_peak_flags`` looks (the 5 x 5 opening's 4 px, the 3 x 3 maximum's 1,
+#: the wide ring's 4)
+SPOT_REACH = 5
+
+
+def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> np.ndarray:
+    """Where ``find_spots`` finds a ringed peak, before near peaks are thinned to one: ``_BRIGHT``
+    and ``_DARK`` flags per pixel (uint8, the shape of ``gray``). Each pixel's flags depend on the
+    grey levels within ``SPOT_REACH`` of it and on how far it lies from the image's edges."""
+    h, w = gray.shape
+    flags = np.zeros((h, w), np.uint8)
+    if h < 10 or w < 10:
+        return flags
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     k3 = np.ones((3, 3), np.uint8)
-    h, w = gray.shape
-    out: list[Spot] = []
-    if h < 10 or w < 10:
-        return out
     opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
     for bright in (True, False):
@@ -131,12 +146,52 @@ def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
         wide = ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
         if wide.any():
             ok[wide] = _ringed(gray, xs[wide], ys[wide], core[wide], bright, contrast, _RING_WIDE)
-        kept: list[tuple[int, int]] = []
-        for x, y in zip(xs[ok].tolist(), ys[ok].tolist()):
-            if all(abs(x - a) > 2 or abs(y - b) > 2 for a, b in kept):
+        flags[ys[ok], xs[ok]] |= _BRIGHT if bright else _DARK
+    return flags
+
+
+def _spots_of(flags: np.ndarray) -> list[Spot]:
+    """The spots of ``_peak_flags``: bright then dark, each shade's peaks in raster order, a peak
+    within 2 px (both ways) of one kept before it dropped."""
+    out: list[Spot] = []
+    if not cv2.countNonZero(flags):
+        return out
+    at = cv2.findNonZero(flags).reshape(-1, 2)  # in raster order
+    which = flags[at[:, 1], at[:, 0]]
+    for bright in (True, False):
+        kept: list[tuple[int, int]] = []  # in raster order: only the last few rows can be near
+        for x, y in at[(which & (_BRIGHT if bright else _DARK)) > 0].tolist():
+            near = False
+            for a, b in reversed(kept):
+                if b < y - 2:
+                    break
+                if abs(x - a) <= 2:
+                    near = True
+                    break
+            if not near:
                 kept.append((x, y))
                 out.append((float(x), float(y), bright))
     return out
+
+
+def _spots(memo: DiceMemo | None, view: str, gray: np.ndarray, place: Callable[[Box], Box]) -> list[Spot]:
+    """``find_spots(gray)``; with a memo, its peaks made again only where the frame changed
+    (``DiceMemo.patched``; ``place``: canonical box to ``gray``'s pixels). The fine view's peaks
+    reach a few pixels further (its pixels are sampled from the frame, not the canonical view)."""
+    if memo is None:
+        return find_spots(gray)
+    h, w = gray.shape
+    m = SPOT_REACH + 4  # past the crop's own edge effects (its inner 4 px and the wide ring's 5)
+
+    def part(r: Rect) -> np.ndarray:
+        y0, y1, x0, x1 = r
+        cy0, cx0 = max(0, y0 - m), max(0, x0 - m)
+        got = _peak_flags(np.ascontiguousarray(gray[cy0:min(h, y1 + m), cx0:min(w, x1 + m)]))
+        return got[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
+
+    reach = SPOT_REACH + (0 if view == "canonical" else 4)
+    return _spots_of(memo.patched(("spots", view, gray.shape), place, reach, lambda: _peak_flags(gray), part,
+                                  gray if view == "canonical" else None))
 
 
 def _ringed(
@@ -399,7 +454,8 @@ def _examine(
     (a numeral's loops on the doubling cube).
     """
     value, conf, face, regular = _read(src, to_src, centre, side, angle)
-    o = die_outline(src, to_src, face if value else centre, side)
+    first = face if value else centre
+    o = die_outline(src, to_src, first, side)
     if o is not None and o.aspect < 0.92:
         # an oblong outline: the top face may be the square at either end (a cocked die's
         # side face fills the rest); read there too and keep the clearest face
@@ -410,7 +466,8 @@ def _examine(
             v2, c2, f2, r2 = _read(src, to_src, end, short, o.angle)
             if v2 and c2 > conf + 0.05:
                 value, conf, face, regular = v2, c2, f2, r2
-        o = die_outline(src, to_src, face if value else centre, side)
+        if (face if value else centre) != first:  # (else the outline is the one just measured)
+            o = die_outline(src, to_src, face if value else centre, side)
     if o is not None:
         c = cocked_confidence(o)
         doubt = cocked_confidence(o._replace(blur=0.0))  # either cue alone
@@ -456,12 +513,15 @@ def find_dice(
     canonical view's die-sized blobs (scaled) instead of finding its own (issue 12).
 
     ``memo`` (the incremental reader's): candidates read in an earlier frame, with the same
-    arguments and their pixels unchanged since, keep that reading (vision/dice_memo.py).
+    arguments and their pixels unchanged since, keep that reading, and the whole-view steps
+    (the pip spots of both views, the hat images) are made again only round the changed cells
+    (vision/dice_memo.py); the fine view itself is warped whole.
     """
     if image is None:
         memo = None  # the memo knows where a candidate looked only in the frame's pixels
-    blobs = hat_blobs(cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY), lay)
-    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo)
+    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    blobs = _hat_blobs(memo, gray, lay)
+    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray)
     if not fine or image is None:
         return out
     if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
@@ -499,6 +559,7 @@ class _ScaledCal:
         self._cal = cal
         # canonical -> fine: the fine layout's margins are rounded from its own width
         self._off = np.asarray([self.layout.mx - base.mx * k, self.layout.my - base.my * k], np.float32)
+        self.offset = (float(self._off[0]), float(self._off[1]))
         self.light_bgr, self.dark_bgr, self.field_bgr = cal.light_bgr, cal.dark_bgr, cal.field_bgr
         self.checker_r = cal.checker_r
 
@@ -576,16 +637,19 @@ def _find(
     bodies: list[HatBlob] | None = None,
     memo: DiceMemo | None = None,
     view: str = "canonical",
+    gray: np.ndarray | None = None,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
     them may be a die with a clear face (in the fine view a die beside a dark point shows no
     outline, and its pips come out two or three). ``bodies``: the view's die-sized blobs
     (``tumbling.hat_blobs``), when already found. ``memo``: readings of candidates kept from
-    earlier frames (``view`` names the search: its candidates' coordinates are its own)."""
+    earlier frames (``view`` names the search: its candidates' coordinates are its own; ``gray``:
+    ``canon`` in grey, when already made)."""
     pitch = lay.pitch
-    gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
-    spots = find_spots(gray)
+    if gray is None:
+        gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
+    spots = _spots(memo, view, gray, _placing(cal))
     if hand_mask is not None and hand_mask.shape == gray.shape:
         spots = [s for s in spots if not hand_mask[int(s[1]), int(s[0])]]
     src = image if image is not None else canon
@@ -741,6 +805,40 @@ def _find(
             )
         )
     return out
+
+
+def _hat_blobs(memo: DiceMemo | None, gray: np.ndarray, lay: Layout) -> list[HatBlob]:
+    """``hat_blobs(gray, lay)``; with a memo, its hat images made again only where the frame
+    changed (``DiceMemo.patched``, at half resolution: each half pixel is the mean of its own
+    2 x 2 canonical pixels when the view's sides are even)."""
+    h, w = gray.shape
+    if memo is None or h % 2 or w % 2:
+        return hat_blobs(gray, lay)
+    m = hat_disc(lay) // 2 * 2  # the opening's (closing's) reach
+
+    def part(r: Rect) -> np.ndarray:
+        y0, y1, x0, x1 = r
+        cy0, cx0, cy1, cx1 = max(0, y0 - m), max(0, x0 - m), min(h // 2, y1 + m), min(w // 2, x1 + m)
+        got = hat_images(half(np.ascontiguousarray(gray[2 * cy0:2 * cy1, 2 * cx0:2 * cx1])), lay)
+        return got[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
+
+    def place(b: Box) -> Box:
+        return b[0] / 2, b[1] / 2, b[2] / 2, b[3] / 2
+
+    hats = memo.patched(("hats", gray.shape), place, m, lambda: hat_images(half(gray), lay), part, gray)
+    return hat_blobs(gray, lay, hats)
+
+
+def _placing(cal: Calibration) -> Callable[[Box], Box]:
+    """A canonical box in the pixels of the view ``cal`` describes (a finer view: ``_ScaledCal``)."""
+    if not isinstance(cal, _ScaledCal):
+        return lambda b: b
+    k, (ox, oy) = cal.k, cal.offset
+
+    def place(b: Box) -> Box:
+        return b[0] * k + ox, b[1] * k + oy, b[2] * k + ox, b[3] * k + oy
+
+    return place
 
 
 def _bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration, group: list[Spot],

@@ -16,6 +16,15 @@ kept reading when no quarter-scale pixel of that box (grown by
 read -- the rule the incremental reader keeps a point's reading by
 (vision/incremental.py). A box reaching outside the gate's view is never kept.
 
+The whole-view steps of the search (the pip spots of ``dice.find_spots``, the
+hat images of ``tumbling.hat_blobs``) are local: each output pixel depends on
+the input pixels within a fixed reach of it. ``DiceMemo.patched`` keeps such
+an output array whole and, on a new frame, recomputes it only over the
+quarter-scale cells that changed by more than ``REGION_CHANGE`` since they were
+last recomputed (grown by ``KERNEL`` and by the step's reach), copying the rest:
+on a changed frame the search's morphology runs over the changed parts of the
+board, not all of it (issue 12).
+
 Where the frame's pixels under a candidate are the same, the reading is the
 one a full read makes (tests/vision/test_incremental.py compares every
 Observation, dice included). Where they moved by less than ``REGION_CHANGE``
@@ -30,6 +39,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
@@ -40,6 +50,7 @@ __all__ = ["DiceMemo"]
 
 T = TypeVar("T")
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+Rect = tuple[int, int, int, int]  # y0, y1, x0, x1: a window of an array, in its own pixels
 #: an entry nobody asked for in this many frames is forgotten
 IDLE = 50
 
@@ -50,6 +61,13 @@ class _Entry:
     grid: tuple[int, int, int, int]  # y0, y1, x0, x1 on the quarter-scale grid
     view: np.ndarray  # the gate view the reading was made in
     used: int  # the frame it was last asked for
+
+
+@dataclass
+class _Patched:
+    value: np.ndarray  # the whole output array
+    ref: np.ndarray  # per quarter-scale cell, the gate view's pixel its part of ``value`` was last made from
+    edges: tuple[np.ndarray, np.ndarray] | None  # the canonical input's columns and rows off the gate's grid
 
 
 class _Recorder:
@@ -77,6 +95,7 @@ class DiceMemo:
         w, h = cal.layout.size
         self._grid_size = (h // SCALE, w // SCALE)
         self._entries: dict[Hashable, _Entry] = {}
+        self._patched: dict[Hashable, _Patched] = {}
         self._view: np.ndarray | None = None
         self._frame = 0
         self.hits = 0
@@ -101,6 +120,7 @@ class DiceMemo:
 
     def forget(self) -> None:
         self._entries = {}
+        self._patched = {}
         self._view = None
 
     def _get(self, key: Hashable) -> tuple[bool, Any]:
@@ -167,3 +187,61 @@ class DiceMemo:
         out = read()
         self._put(key, out, box)
         return out
+
+    def patched(self, key: Hashable, place: Callable[[Box], Box], reach: int, whole: Callable[[], np.ndarray],
+                part: Callable[[Rect], np.ndarray], source: np.ndarray | None = None) -> np.ndarray:
+        """``whole()``, an array each of whose pixels depends only on the input within ``reach`` of
+        its own pixels; kept from frame to frame and made again only where the input may have
+        changed: ``part(rect)`` gives the array's values in that window. ``place`` maps a
+        canonical box to the array's pixels (the identity for the canonical view). The kept
+        value must not be written to.
+
+        The canonical pixels the gate's grid leaves out (the last columns and rows of a view
+        whose sides are not a multiple of SCALE) are made again every frame, unless ``source``,
+        the canonical input itself, shows them unchanged pixel for pixel."""
+        view = self._view
+        e = self._patched.get(key)
+        edges = _edges(source, self._grid_size) if source is not None else None
+        if view is None or e is None or e.ref.shape != view.shape:
+            out = whole()
+            if view is not None:
+                self._patched[key] = _Patched(out, view, edges)
+            return out
+        moved = changed_pixels(view, e.ref)
+        gh, gw = self._grid_size
+        w, h = self._cal.layout.size
+        boxes: list[Box] = []
+        same = edges is not None and e.edges is not None and all(
+            a.shape == b.shape and np.array_equal(a, b) for a, b in zip(edges, e.edges))
+        if w > gw * SCALE and not same:
+            boxes.append((gw * SCALE - KERNEL, 0.0, float(w), float(h)))
+        if h > gh * SCALE and not same:
+            boxes.append((0.0, gh * SCALE - KERNEL, float(w), float(h)))
+        if moved.any():
+            # one window per group of changed cells (cells a cell apart joined)
+            grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
+            _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            for gx, gy, cw, ch, _ in stats[1:].tolist():
+                boxes.append((gx * SCALE - KERNEL, gy * SCALE - KERNEL, (gx + cw) * SCALE + KERNEL,
+                              (gy + ch) * SCALE + KERNEL))
+        if not boxes:
+            return e.value
+        out = e.value.copy()
+        ah, aw = out.shape[:2]
+        for b in boxes:
+            x0, y0, x1, y1 = place(b)
+            rect = (max(0, int(np.floor(y0)) - reach), min(ah, int(np.ceil(y1)) + reach + 1),
+                    max(0, int(np.floor(x0)) - reach), min(aw, int(np.ceil(x1)) + reach + 1))
+            if rect[0] < rect[1] and rect[2] < rect[3]:
+                out[rect[0]:rect[1], rect[2]:rect[3]] = part(rect)
+        ref = e.ref.copy()
+        ref[moved] = view[moved]
+        self._patched[key] = _Patched(out, ref, edges)
+        return out
+
+
+def _edges(source: np.ndarray, grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The columns and the rows of a canonical image the gate's grid (``grid``: its rows, columns)
+    does not cover (copies)."""
+    gh, gw = grid
+    return source[:, gw * SCALE:].copy(), source[gh * SCALE:].copy()

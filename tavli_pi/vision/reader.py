@@ -22,7 +22,8 @@ frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
-pixels are unchanged keeps its last reading (vision/dice_memo.py). The Observation is the one a full read of the frame gives
+pixels are unchanged keeps its last reading, and its spots and hat images are
+made again only round the changed cells (vision/dice_memo.py). The Observation is the one a full read of the frame gives
 (tests/vision/test_incremental.py).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,

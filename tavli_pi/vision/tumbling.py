@@ -20,7 +20,7 @@ import numpy as np
 
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["find_tumbling", "hat_blobs", "coherence", "HatBlob", "Blob"]
+__all__ = ["find_tumbling", "hat_blobs", "hat_images", "hat_disc", "half", "coherence", "HatBlob", "Blob"]
 
 Blob = tuple[float, float, float]  # canonical x, y, size (px)
 
@@ -42,34 +42,49 @@ class HatBlob(NamedTuple):
     fill: float  # area over bounding box area
 
 
-def hat_blobs(gray: np.ndarray, lay: Layout) -> list[HatBlob]:
+def hat_blobs(gray: np.ndarray, lay: Layout, hats: np.ndarray | None = None) -> list[HatBlob]:
     """Blobs brighter or darker than their surroundings, larger than a pip and smaller
     than a checker, inside the field and off the bar (canonical grey image, found at
-    half resolution: a top-hat and a black-hat with a disc larger than a die)."""
+    half resolution: a top-hat and a black-hat with a disc larger than a die). ``hats``:
+    ``hat_images(gray, lay)`` when already made."""
     pitch = lay.pitch
-    small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    d = max(int(round(0.85 * pitch / 2)) | 1, 5)
-    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    if hats is None:
+        hats = hat_images(half(gray), lay)
     out: list[HatBlob] = []
     x0, y0 = lay.to_px(lay.u0, lay.v0)
     x1, y1 = lay.to_px(lay.u1, lay.v1)
     b0, b1 = lay.bar_x
-    for op in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
-        hat = cv2.morphologyEx(small, op, se)
-        _, mask = cv2.threshold(hat, CONTRAST, 1, cv2.THRESH_BINARY)
-        n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        for i in range(1, n):
-            x, y, w, h, a = (int(v) for v in stats[i])
-            cx, cy = 2.0 * cents[i][0], 2.0 * cents[i][1]
-            long_ = 2.0 * max(w, h)
-            if not ((0.3 * pitch) ** 2 <= 4.0 * a and long_ <= 1.25 * pitch and 2.0 * min(w, h) >= 0.3 * pitch):
-                continue
-            if not (x0 + 0.15 * pitch < cx < x1 - 0.15 * pitch and y0 + 0.15 * pitch < cy < y1 - 0.15 * pitch):
-                continue
-            if b0 - 0.2 * pitch < cx < b1 + 0.2 * pitch:
-                continue  # the bar's hinges and checkers
-            out.append(HatBlob(cx, cy, long_, 2.0 * min(w, h), 4.0 * a, a / float(w * h)))
+    for i_op in range(2):
+        _, mask = cv2.threshold(np.ascontiguousarray(hats[..., i_op]), CONTRAST, 1, cv2.THRESH_BINARY)
+        _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        w, h, a = (stats[1:, j].astype(np.float64) for j in (2, 3, 4))
+        cx, cy = 2.0 * cents[1:, 0], 2.0 * cents[1:, 1]
+        long_, short = 2.0 * np.maximum(w, h), 2.0 * np.minimum(w, h)
+        keep = ((0.3 * pitch) ** 2 <= 4.0 * a) & (long_ <= 1.25 * pitch) & (short >= 0.3 * pitch)
+        keep &= (x0 + 0.15 * pitch < cx) & (cx < x1 - 0.15 * pitch) & (y0 + 0.15 * pitch < cy) & (cy < y1 - 0.15 * pitch)
+        keep &= ~((b0 - 0.2 * pitch < cx) & (cx < b1 + 0.2 * pitch))  # the bar's hinges and checkers
+        for i in np.flatnonzero(keep).tolist():
+            out.append(HatBlob(float(cx[i]), float(cy[i]), float(long_[i]), float(short[i]), float(4.0 * a[i]),
+                               float(a[i] / (w[i] * h[i]))))
     return out
+
+
+def half(gray: np.ndarray) -> np.ndarray:
+    """The grey image at half resolution (area-averaged), as ``hat_blobs`` looks at it."""
+    return cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+
+
+def hat_disc(lay: Layout) -> int:
+    """The diameter (half-resolution px) of the disc ``hat_images`` opens and closes with."""
+    return max(int(round(0.85 * lay.pitch / 2)) | 1, 5)
+
+
+def hat_images(small: np.ndarray, lay: Layout) -> np.ndarray:
+    """The top-hat and the black-hat (channels 0 and 1) of the half-resolution grey image; each
+    pixel depends on ``small`` within ``hat_disc(lay) // 2 * 2`` of it."""
+    d = hat_disc(lay)
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    return np.dstack([cv2.morphologyEx(small, op, se) for op in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT)])
 
 
 def find_tumbling(

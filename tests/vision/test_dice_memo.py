@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
+import cv2
 import numpy as np
 
 from tavli_pi.rules.position import Position
@@ -89,3 +91,49 @@ def test_find_dice_with_a_memo_reads_as_without() -> None:
     hits = memo.hits
     assert find_dice(canon, cal.layout, cal, [], None, r.image, memo=memo) == fresh
     assert memo.hits > hits
+
+
+def test_a_patched_array_is_made_again_only_where_the_view_changed() -> None:
+    """``patched`` keeps a local step's output and makes it again round the changed cells only;
+    the result is the step over the whole new input."""
+    memo, cal, view = _memo()
+    w, h = cal.layout.size
+    rng = np.random.default_rng(0)
+    gray = rng.integers(0, 255, (h, w), dtype=np.uint8)
+    k = np.ones((3, 3), np.uint8)
+    made: list[tuple[int, int, int, int]] = []
+
+    def step(img: np.ndarray) -> np.ndarray:
+        return np.asarray(cv2.dilate(img, k))  # each pixel from those within 1 of it
+
+    def part(img: np.ndarray) -> Callable[[tuple[int, int, int, int]], np.ndarray]:
+        def run(r: tuple[int, int, int, int]) -> np.ndarray:
+            made.append(r)
+            y0, y1, x0, x1 = r
+            cy0, cx0 = max(0, y0 - 1), max(0, x0 - 1)
+            return step(img[cy0:y1 + 1, cx0:x1 + 1])[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
+        return run
+
+    def ask(img: np.ndarray) -> np.ndarray:
+        return memo.patched("dilated", lambda b: b, 1, lambda: step(img), part(img), img)
+
+    memo.start(view)
+    assert np.array_equal(ask(gray), step(gray))
+    # a block changes, and the gate view sees it there
+    new = gray.copy()
+    new[200:230, 300:330] = 255
+    moved = view.copy()
+    moved[200 // SCALE:230 // SCALE, 300 // SCALE:330 // SCALE] = 200
+    memo.start(moved)
+    made.clear()
+    assert np.array_equal(ask(new), step(new))
+    assert made and sum((y1 - y0) * (x1 - x0) for y0, y1, x0, x1 in made) < 0.05 * w * h
+    # the same view again: nothing is made again
+    memo.start(moved)
+    made.clear()
+    assert np.array_equal(ask(new), step(new)) and not made
+    # a change the gate view does not show is not seen (what keeps the rest is the view)
+    hidden = new.copy()
+    hidden[400:410, 100:110] = 0
+    memo.start(moved)
+    assert np.array_equal(ask(hidden), step(new))
