@@ -50,7 +50,7 @@ from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_vet import vet_dice
-from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
+from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, start_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
@@ -199,18 +199,23 @@ class BoardReader:
         if kept is None:
             self.last_kind, self.last_reread = "full", 24
             cols: list[int] = []
+            rings: list[float] = []
             points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral, site_columns=cols,
-                                                                setup=setup)
+                                                                setup=setup, rings=rings)
             spots = _Spots.of(range(24), points, disc_sites, cols, pinned, view, key)
+            spots.ring = np.asarray(rings, np.float32)
         else:
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
             again = spots.stale(view, key, self._feet)
             self.last_kind, self.last_reread = "changed", len(again)
-            cols = []
+            cols, rings = [], []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
-                                                              site_columns=cols, setup=setup)
+                                                              site_columns=cols, setup=setup, rings=rings)
             spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, key))
+            if again:
+                spots.ring = spots.ring.copy()
+                spots.ring[sorted(again)] = np.asarray(rings, np.float32)
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
         # where the frame differs from the clear board learnt at set-up: one relit fit serves the
@@ -251,11 +256,6 @@ class BoardReader:
             # the trays read against their learnt empty look are a witness of the board's totals
             # (B1): a count that makes a colour's total disagree with its tray is not sure
             points, bar = conserved_board(points, bar, tray)
-        if kept is None:
-            spots.ring = first_rings(g, integral, cal)
-        elif again:
-            spots.ring = spots.ring.copy()
-            spots.ring[sorted(again)] = first_rings(g, integral, cal, sorted(again))
         problems = doubt(seating(g, integral, cal, points, spots.ring), points, bar, off if no_trays else tray,
                          hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):

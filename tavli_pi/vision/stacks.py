@@ -37,7 +37,7 @@ from tavli_pi.vision import checkers as ck
 from functools import lru_cache
 from typing import NamedTuple
 
-from tavli_pi.vision.background import BG_SCALE, decode_background
+from tavli_pi.vision.background import BG_SCALE, channel_medians, decode_background, field_box
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.layout import Layout
@@ -178,6 +178,15 @@ def _background(text: str) -> np.ndarray | None:
     return None if bg is None else bg.astype(np.float32)
 
 
+@lru_cache(maxsize=4)
+def _background_medians(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
+    """``channel_medians`` of the set-up board's field (``box``: ``field_box``)."""
+    bg = decode_background(text)
+    assert bg is not None  # (asked only once _background decoded it)
+    y0, y1, x0, x1 = box
+    return channel_medians(bg[y0:y1, x0:x1])
+
+
 #: features per slot of the set-up model (see setup_slot_features)
 N_SETUP = ck.N_FEATURES + 6
 #: the index of log(1 + hue distance to the nearer checker colour) among them
@@ -208,15 +217,16 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
     if bg is None:
         return None
     bh, bw = bg.shape[:2]
-    small = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    y0, y1 = int(lay.top_y / BG_SCALE), int(lay.bottom_y / BG_SCALE)
-    x0, x1 = int(lay.mx / BG_SCALE), int((lay.mx + lay.field_w) / BG_SCALE)
-    now, then = small[y0:y1, x0:x1].reshape(-1, 3), bg[y0:y1, x0:x1].reshape(-1, 3)
-    if len(now) == 0:
+    small8 = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA)
+    y0, y1, x0, x1 = box = field_box(lay)
+    if small8[y0:y1, x0:x1].size == 0:
         return None
-    gain = np.clip((np.median(then, axis=0) + 1.0) / (np.median(now, axis=0) + 1.0), 0.5, 2.0)
+    gain = np.clip((_background_medians(cal.background, box) + 1.0)
+                   / (channel_medians(small8[y0:y1, x0:x1]) + 1.0), 0.5, 2.0)
     gain = (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
-    diff = np.abs(small * gain - bg).max(axis=2)
+    # |small * gain - bg|, its largest channel (OpenCV kernels: the same float32 values as numpy's)
+    c0, c1, c2 = cv2.split(cv2.absdiff(small8.astype(np.float32) * gain, bg))
+    diff = cv2.max(cv2.max(c0, c1), c2)
     typical = round(float(np.log1p(np.median(diff[y0:y1, x0:x1]))) / TYPICAL_STEP) * TYPICAL_STEP
     return SetupView(bg, diff, gain, typical)
 
@@ -411,6 +421,7 @@ def read_spots(
 def read_spots_pinned(
     canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None,
     only: set[int] | None = None, site_columns: list[int] | None = None, setup: SetupView | None = None,
+    rings: list[float] | None = None,
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
     """:func:`read_spots` and, per point, the pinned checker's colour (+1 light, -1 dark, 0 none; P3).
 
@@ -423,7 +434,9 @@ def read_spots_pinned(
     bar; points, sites and pins then follow ``sorted(only)``. Each point is read on its own, so
     a point's reading is the same read alone or with the others. ``site_columns``, when given, is
     filled with each site's spot (0-23 a point, 24-25 the bar's halves). ``setup``: this frame's
-    ``setup_view``, when the caller has made it.
+    ``setup_view``, when the caller has made it. ``rings``, when given, is filled with each point's
+    first-slot ring in the order of ``points`` (what ``doubt.first_rings`` gives: slot 0 of a chain
+    is searched alike however deep the chain is traced).
     """
     if integral is None:
         integral = cv2_integral(canon)
@@ -458,7 +471,7 @@ def read_spots_pinned(
     # the first checker lies against the field's edge: its centre one radius in
     y_first = base[:P] + sign[:P] * r[:P]
     tall = (lz > -3.0) & (d_last >= 5.0 * r[:P])
-    period = period_loglik(_gray(canon) if tall.any() else canon, ch.x[:P, 0], y_first, lx, ly, tall)
+    period = period_loglik(canon, ch.x[:P, 0], y_first, lx, ly, tall)
     squeezed = (
         RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR)[:, None, None]
         + colour[:, :, None]
@@ -479,6 +492,8 @@ def read_spots_pinned(
     sites += _squeezed_sites(points, ch, base, sign, r, lz, d_last, squeezed_at)
     if site_columns is not None:
         site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
+    if rings is not None:
+        rings[:] = ch.full[:P, 0].tolist()
     return points, bar, sites, tuple(int(v) for v in pins)
 
 
@@ -550,17 +565,6 @@ def _evidence_many(p: np.ndarray) -> list[CountEvidence]:
 def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     C = len(d_last)
     return ch.x[:C, 0], base[:C] + sign[:C] * d_last
-
-
-def _gray(canon: np.ndarray) -> np.ndarray:
-    """``canon.mean(axis=2)`` to the bit (three uint8 sum exactly in float64), 6x faster."""
-    if canon.ndim != 3:
-        return canon
-    out = canon[..., 0].astype(np.float64)
-    for c in range(1, canon.shape[2]):
-        out += canon[..., c]
-    out /= canon.shape[2]
-    return out
 
 
 def cv2_integral(canon: np.ndarray) -> np.ndarray:
