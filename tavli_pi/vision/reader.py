@@ -21,11 +21,12 @@ since the last reading reuses that reading (only the motion flag and the
 frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
-afresh (a point read again only because a value every point shares moved -- the
-gradients' scale, the change from the set-up board -- reuses the ring samples of
-the places it sampled before: vision/ring_memo.py) -- the dice search over the whole frame, but a candidate die whose
-pixels are unchanged keeps its last reading (vision/dice_memo.py). The Observation is the one a full read of the frame gives
-(tests/vision/test_incremental.py).
+afresh -- the dice search over the whole frame, but a candidate die whose
+pixels are unchanged keeps its last reading (vision/dice_memo.py), and a point
+read again only because a value every point shares moved (the gradients' scale,
+the change from the set-up board) reuses the ring samples of the places it
+sampled before (vision/ring_memo.py). The Observation is the one a full read of
+the frame gives (tests/vision/test_incremental.py).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,

@@ -26,8 +26,9 @@ import numpy as np
 
 __all__ = ["RingMemo", "MAX_KEPT"]
 
-#: places kept per spot before its memo starts afresh (a spot's trace asks for about 10 a frame)
-MAX_KEPT = 256
+#: places kept per spot before its memo starts afresh (a spot's trace asks for about 10 a frame;
+#: at most about 10 kB each, so 26 spots keep at most some 17 MB)
+MAX_KEPT = 64
 
 
 class RingMemo:
