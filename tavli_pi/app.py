@@ -39,6 +39,7 @@ from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.tavli_match import TavliMatch
 from tavli_pi.rules.position import START_LAYOUT, Side
+from tavli_pi.memory import keep_heap
 from tavli_pi.threads import pin_threads
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Camera, Frame
@@ -126,6 +127,7 @@ class TableApp:
         incremental: bool = True,
     ) -> None:
         pin_threads()  # one OpenCV and BLAS thread: pools only add overhead per frame (issue 12)
+        keep_heap()  # each frame's buffers reuse the last frame's pages, not fresh ones (issue 12)
         self.config = config
         self.clock = clock
         self._inputs: queue.SimpleQueue[PlayerInput] = queue.SimpleQueue()

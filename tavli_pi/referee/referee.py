@@ -291,11 +291,13 @@ class Referee:
             return False
         if obs.motion:
             return False
-        if self._frames:
-            # a changed confident reading means the board changed unseen: start again
-            pl, pd = frame_argmax(self._frames[-1])
+        last = self._frames[-1] if self._frames else None
+        if last is not None and not (last.points is obs.points and last.bar is obs.bar and last.off is obs.off):
+            # a changed confident reading means the board changed unseen: start again (a reading the
+            # reader reused for an unchanged picture is the same objects, and reads the same)
+            pl, pd = frame_argmax(last)
             nl, nd = frame_argmax(obs)
-            if (pl, pd) != (nl, nd) and confidently_differs(self._frames[-1], obs):
+            if (pl, pd) != (nl, nd) and confidently_differs(last, obs):
                 self._frames.clear()
         self._frames.append(obs)
         del self._frames[: -self.settings.max_evidence_frames]

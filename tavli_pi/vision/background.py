@@ -19,7 +19,8 @@ import numpy as np
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stored_image import decode_image, encode_image
 
-__all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "fit_score"]
+__all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "fit_score", "channel_medians",
+           "field_box"]
 
 #: the stored background is 1/BG_SCALE of the canonical image
 BG_SCALE = 2
@@ -41,17 +42,41 @@ def decode_background(text: str) -> np.ndarray | None:
     return decode_image(text, "jpg")
 
 
+def channel_medians(img: np.ndarray) -> np.ndarray:
+    """Per channel, ``np.median`` of an image's pixels as float32 (the values np.median gives the
+    image as float32). A uint8 image's come from one histogram per channel: about 6x faster than
+    sorting the pixels."""
+    if img.dtype != np.uint8:
+        return np.asarray(np.median(img.reshape(-1, img.shape[2]).astype(np.float32), axis=0), np.float32)
+    n = img.shape[0] * img.shape[1]
+    if n == 0:
+        return np.full(img.shape[2], np.nan, np.float32)
+    out = []
+    for c in range(img.shape[2]):
+        cum = np.cumsum(cv2.calcHist([img], [c], None, [256], [0, 256]).ravel())
+        # the order statistics np.median takes: the middle one, or the mean of the middle two
+        lo, hi = (int(np.searchsorted(cum, k, side="right")) for k in ((n - 1) // 2, n // 2))
+        out.append((lo + hi) / 2)
+    return np.asarray(out, np.float32)
+
+
+def field_box(lay: Layout) -> tuple[int, int, int, int]:
+    """(y0, y1, x0, x1) of the playing field (the margins' width across) on the background's grid."""
+    return (int(lay.top_y / BG_SCALE), int(lay.bottom_y / BG_SCALE), int(lay.mx / BG_SCALE),
+            int((lay.mx + lay.field_w) / BG_SCALE))
+
+
 class Difference:
     """How one frame differs from the learnt background (half scale, brightness matched)."""
 
     def __init__(self, canon: np.ndarray, background: np.ndarray, lay: Layout) -> None:
         bh, bw = background.shape[:2]
-        small = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        small8 = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA)
+        small = small8.astype(np.float32)
         bg = background.astype(np.float32)
-        y0, y1 = int(lay.top_y / BG_SCALE), int(lay.bottom_y / BG_SCALE)
-        x0, x1 = int(lay.mx / BG_SCALE), int((lay.mx + lay.field_w) / BG_SCALE)
-        field_now, field_bg = small[y0:y1, x0:x1], bg[y0:y1, x0:x1]
-        gain = (np.median(field_bg.reshape(-1, 3), axis=0) + 1.0) / (np.median(field_now.reshape(-1, 3), axis=0) + 1.0)
+        y0, y1, x0, x1 = field_box(lay)
+        gain = ((channel_medians(background[y0:y1, x0:x1]) + 1.0)
+                / (channel_medians(small8[y0:y1, x0:x1]) + 1.0))
         # |small * gain - bg|, its largest channel: OpenCV kernels, the same float32 values as numpy's
         c0, c1, c2 = cv2.split(cv2.absdiff(small * np.clip(gain, 0.5, 2.0), bg))
         self.diff = cv2.GaussianBlur(cv2.max(cv2.max(c0, c1), c2), (3, 3), 0)

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tavli_pi.vision.ring_memo import RingMemo
+
 __all__ = [
     "Gradients",
     "gradients",
@@ -147,8 +149,41 @@ def _pct(a: np.ndarray, q: float) -> np.ndarray:
     return np.sort(a, axis=-1)[..., k]
 
 
+def _raw_rings(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Per centre, the strongest of the three rings' |radial gradient| at each angle (unscaled)."""
+    rings = _ring_samples(g, cx, cy, r)
+    out: np.ndarray = np.maximum(np.maximum(rings[..., 0, :], rings[..., 2, :]), rings[..., 1, :])
+    return out
+
+
+def _kept_rings(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, memo: RingMemo,
+                ids: np.ndarray) -> np.ndarray:
+    """``_raw_rings`` with the first axis one spot per row (``ids``): each row's samples from
+    ``memo`` when its places were sampled before, else sampled now (and kept)."""
+    shape = np.broadcast_shapes(cx.shape, cy.shape, r.shape)
+    xs, ys, rs = (np.ascontiguousarray(np.broadcast_to(a, shape)) for a in (cx, cy, r))
+    out = np.empty((*shape, RING_ANGLES), np.float32)
+    head = repr(shape[1:]).encode()
+    places = [head + xs[i].tobytes() + ys[i].tobytes() + rs[i].tobytes() for i in range(shape[0])]
+    miss = []
+    for i, place in enumerate(places):
+        got = memo.get(int(ids[i]), place)
+        if got is None:
+            miss.append(i)
+        else:
+            out[i] = got
+    if miss:
+        m = np.asarray(miss, np.int64)
+        raw = _raw_rings(g, xs[m], ys[m], rs[m])
+        out[m] = raw
+        for j, i in enumerate(miss):
+            memo.put(int(ids[i]), places[i], raw[j].copy())
+    return out
+
+
 def ring_features(
-    g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, down: np.ndarray
+    g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, down: np.ndarray,
+    memo: RingMemo | None = None, ids: np.ndarray | None = None,
 ) -> np.ndarray:
     """Ring features for each centre, stacked on a last axis of length N_FEATURES.
 
@@ -156,9 +191,15 @@ def ring_features(
     25th percentiles (``down``: the stack grows downwards, so its base side
     is up), and the 25th / 75th percentile ratio (an even rim all round, not
     a few strong crossings).
+
+    ``memo`` with ``ids`` (the spot of each centre's first axis, vision/ring_memo.py): the
+    samples of places sampled before are taken from it (the same values; the scale divides them
+    afterwards).
     """
-    rings = _ring_samples(g, cx, cy, r)
-    rad = np.maximum(np.maximum(rings[..., 0, :], rings[..., 2, :]), rings[..., 1, :])
+    if memo is not None and ids is not None:
+        rad = _kept_rings(g, cx, cy, r, memo, ids)
+    else:
+        rad = _raw_rings(g, cx, cy, r)
     rad /= g.scale
     n = rad.shape[-1]
     srt = np.sort(rad, axis=-1)  # (np.sort beats a multi-kth np.partition on rows of 32)
@@ -212,6 +253,8 @@ def trace_chains(
     first: tuple[float, float] = (0.75, 1.6),
     x_search: float = 0.42,
     empty: Callable[[np.ndarray], np.ndarray] | None = None,
+    memo: RingMemo | None = None,
+    ids: np.ndarray | None = None,
 ) -> Chains:
     """Follow C stacks slot by slot from their bases (all columns vectorised).
 
@@ -227,6 +270,8 @@ def trace_chains(
     get zero features (what an empty slot looks like) at the expected
     places, and are not searched -- most columns of a game hold few
     checkers, so this skips about half of the work.
+
+    ``memo`` and ``ids`` (each column's spot): see ``ring_features``.
     """
     C = len(x0)
     dy = np.linspace(0.0, 1.0, 12, dtype=np.float32)
@@ -259,7 +304,7 @@ def trace_chains(
             cy = np.broadcast_to((bl[:, None] + sl[:, None] * d)[:, :, None], (n, d.shape[1], cxs.shape[1]))
             cx = np.broadcast_to(cxs[:, None, :], cy.shape)
             rr = np.broadcast_to(rl[:, None, None], cy.shape)
-            f = ring_features(g, cx, cy, rr, (sl > 0)[:, None, None])
+            f = ring_features(g, cx, cy, rr, (sl > 0)[:, None, None], memo, None if ids is None else ids[live])
             # prefer the whole ring; a squeezed stack shows only the base side
             score = f[..., 1] + 0.5 * f[..., 2] + 0.25 * f[..., 3]
             flat = score.reshape(n, -1).argmax(axis=1)

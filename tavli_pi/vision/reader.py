@@ -23,8 +23,11 @@ keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
 pixels are unchanged keeps its last reading, and its spots and hat images are
-made again only round the changed cells (vision/dice_memo.py). The Observation is the one a full read of the frame gives
-(tests/vision/test_incremental.py).
+made again only round the changed cells (vision/dice_memo.py); a point read
+again only because a value every point shares moved (the gradients' scale, the
+change from the set-up board) reuses the ring samples of the places it sampled
+before (vision/ring_memo.py). The Observation is the one a full read of the
+frame gives (tests/vision/test_incremental.py).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
@@ -51,7 +54,7 @@ from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_vet import vet_dice
-from tavli_pi.vision.doubt import doubt, first_rings, seating, temper
+from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, start_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
@@ -60,6 +63,7 @@ from tavli_pi.vision.hands import (SCALE, changed_from_clear, decode_mask, hand_
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
+from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned
 from tavli_pi.vision.trays import tray_evidence
 
@@ -89,6 +93,8 @@ class BoardReader:
         self._kept: _Kept | None = None
         #: the dice candidates' readings kept while their pixels stand (vision/dice_memo.py)
         self.dice_memo = DiceMemo(calibration) if incremental else None
+        #: each point's ring samples kept while its pixels stand (vision/ring_memo.py)
+        self.ring_memo = RingMemo() if incremental else None
         self.layout = calibration.layout
         self.timings: dict[str, float] = {}
         self._prone = decode_mask(calibration.skin) if calibration.skin else None
@@ -125,6 +131,8 @@ class BoardReader:
         self._kept = None
         if self.dice_memo is not None:
             self.dice_memo.forget()
+        if self.ring_memo is not None:
+            self.ring_memo.forget()
         self._settled = None
         self._after_hand = False
 
@@ -169,6 +177,18 @@ class BoardReader:
         tumbling = any(d.moving for d in dice) and not gate.same
         return changed or tumbling
 
+    @staticmethod
+    def _forget_moved(memo: RingMemo, view: np.ndarray, feet: Footprints) -> None:
+        """Forget the ring samples of the points whose footprint changed since they were sampled,
+        and the bar's (read on every changed frame); the next samples are seen in ``view``."""
+        memo.forget((24, 25))
+        by_ref: dict[int, tuple[np.ndarray, list[int]]] = {}
+        for i, ref in memo.views.items():
+            by_ref.setdefault(id(ref), (ref, []))[1].append(i)
+        for ref, idx in by_ref.values():
+            memo.forget(feet.spots_changed(changed_pixels(view, ref), idx))
+        memo.view = view
+
     def read(self, image: np.ndarray, frame_index: int = 0) -> Observation:
         if image is None or not isinstance(image, np.ndarray) or image.ndim != 3 or image.size == 0:
             raise VisionError("the frame is not a colour image; check the camera or the file")
@@ -197,21 +217,33 @@ class BoardReader:
         # what every point's reading shares: the gradient scale and the change from the set-up board
         setup = setup_view(canon, lay, cal)
         key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
+        memo = self.ring_memo
         if kept is None:
             self.last_kind, self.last_reread = "full", 24
+            if memo is not None:
+                memo.forget()
+                memo.view = view
             cols: list[int] = []
+            rings: list[float] = []
             points, bar, disc_sites, pinned = read_spots_pinned(canon, g, lay, cal, integral, site_columns=cols,
-                                                                setup=setup)
+                                                                setup=setup, rings=rings, memo=memo)
             spots = _Spots.of(range(24), points, disc_sites, cols, pinned, view, key)
+            spots.ring = np.asarray(rings, np.float32)
         else:
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
             again = spots.stale(view, key, self._feet)
             self.last_kind, self.last_reread = "changed", len(again)
-            cols = []
+            if memo is not None:
+                self._forget_moved(memo, view, self._feet)
+            cols, rings = [], []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
-                                                              site_columns=cols, setup=setup)
+                                                              site_columns=cols, setup=setup, rings=rings,
+                                                              memo=memo)
             spots.update(_Spots.of(sorted(again), got, got_sites, cols, got_pins, view, key))
+            if again:
+                spots.ring = spots.ring.copy()
+                spots.ring[sorted(again)] = np.asarray(rings, np.float32)
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
         # where the frame differs from the clear board learnt at set-up: one relit fit serves the
@@ -252,11 +284,6 @@ class BoardReader:
             # the trays read against their learnt empty look are a witness of the board's totals
             # (B1): a count that makes a colour's total disagree with its tray is not sure
             points, bar = conserved_board(points, bar, tray)
-        if kept is None:
-            spots.ring = first_rings(g, integral, cal)
-        elif again:
-            spots.ring = spots.ring.copy()
-            spots.ring[sorted(again)] = first_rings(g, integral, cal, sorted(again))
         problems = doubt(seating(g, integral, cal, points, spots.ring), points, bar, off if no_trays else tray,
                          hand, off_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):

@@ -43,11 +43,12 @@ from tavli_pi.vision import checkers as ck
 from functools import lru_cache
 from typing import NamedTuple
 
-from tavli_pi.vision.background import BG_SCALE, decode_background
+from tavli_pi.vision.background import BG_SCALE, channel_medians, decode_background, field_box
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
+from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
 from tavli_pi.vision.tallstack import period_loglik
 
@@ -133,18 +134,21 @@ def spot_chains(
     slots: int = SLOTS,
     stop: bool = False,
     cols: np.ndarray | None = None,
+    memo: RingMemo | None = None,
 ) -> ck.Chains:
     """The 26 chains (24 points, the bar's two halves) traced ``slots`` deep.
 
     ``stop``: leave a chain after two plainly empty slots in a row (see
     ``checkers.trace_chains``); what the reader does every frame.
     ``cols``: only these of the 26 chains, in this order (each is traced on its own).
+    ``memo``: ring samples kept per spot (vision/ring_memo.py).
     """
     x, base, sign, r = spot_geometry(lay, cal)
     if cols is not None:
         x, base, sign, r = x[cols], base[cols], sign[cols], r[cols]
     # points start at the field edge; the bar's halves at the middle (a checker may sit on it)
-    return ck.trace_chains(g, integral, x, base, sign, r, slots, empty=_plainly_empty if stop else None)
+    return ck.trace_chains(g, integral, x, base, sign, r, slots, empty=_plainly_empty if stop else None,
+                           memo=memo, ids=np.arange(26) if cols is None else np.asarray(cols))
 
 
 #: a slot whose occupancy logit is below this (p < 1 %) is plainly empty
@@ -185,6 +189,23 @@ def _background(text: str) -> np.ndarray | None:
     return None if bg is None else bg.astype(np.float32)
 
 
+@lru_cache(maxsize=4)
+def _background_integral(text: str) -> np.ndarray:
+    """The integral image of the set-up board (``_background``'s), made once."""
+    bg = _background(text)
+    assert bg is not None  # (asked only once _background decoded it)
+    return np.asarray(cv2.integral(bg), np.float64)
+
+
+@lru_cache(maxsize=4)
+def _background_medians(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
+    """``channel_medians`` of the set-up board's field (``box``: ``field_box``)."""
+    bg = decode_background(text)
+    assert bg is not None  # (asked only once _background decoded it)
+    y0, y1, x0, x1 = box
+    return channel_medians(bg[y0:y1, x0:x1])
+
+
 #: features per slot of the set-up model (see setup_slot_features)
 N_SETUP = ck.N_FEATURES + 6
 #: the index of log(1 + hue distance to the nearer checker colour) among them
@@ -215,15 +236,16 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
     if bg is None:
         return None
     bh, bw = bg.shape[:2]
-    small = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    y0, y1 = int(lay.top_y / BG_SCALE), int(lay.bottom_y / BG_SCALE)
-    x0, x1 = int(lay.mx / BG_SCALE), int((lay.mx + lay.field_w) / BG_SCALE)
-    now, then = small[y0:y1, x0:x1].reshape(-1, 3), bg[y0:y1, x0:x1].reshape(-1, 3)
-    if len(now) == 0:
+    small8 = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA)
+    y0, y1, x0, x1 = box = field_box(lay)
+    if small8[y0:y1, x0:x1].size == 0:
         return None
-    gain = np.clip((np.median(then, axis=0) + 1.0) / (np.median(now, axis=0) + 1.0), 0.5, 2.0)
+    gain = np.clip((_background_medians(cal.background, box) + 1.0)
+                   / (channel_medians(small8[y0:y1, x0:x1]) + 1.0), 0.5, 2.0)
     gain = (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
-    diff = np.abs(small * gain - bg).max(axis=2)
+    # |small * gain - bg|, its largest channel (OpenCV kernels: the same float32 values as numpy's)
+    c0, c1, c2 = cv2.split(cv2.absdiff(small8.astype(np.float32) * gain, bg))
+    diff = cv2.max(cv2.max(c0, c1), c2)
     typical = round(float(np.log1p(np.median(diff[y0:y1, x0:x1]))) / TYPICAL_STEP) * TYPICAL_STEP
     return SetupView(bg, diff, gain, typical)
 
@@ -252,7 +274,9 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     r = radii[:, None] * np.ones((1, ch.x.shape[1]), np.float32)
     hx, hy, hr = ch.x / BG_SCALE, ch.y / BG_SCALE, 0.5 * r / BG_SCALE
     chg = ck.box_means(np.asarray(cv2.integral(diff), np.float64)[..., None], hx, hy, hr)[..., 0]
-    bgc = ck.box_means(np.asarray(cv2.integral(bg), np.float64), hx, hy, hr) / gain
+    bg_integral = (_background_integral(cal.background) if cal.background and bg is _background(cal.background)
+                   else np.asarray(cv2.integral(bg), np.float64))
+    bgc = ck.box_means(bg_integral, hx, hy, hr) / gain
     light, dark = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
     checker = np.minimum(np.linalg.norm(ch.bgr - light, axis=-1), np.linalg.norm(ch.bgr - dark, axis=-1))
     board = np.linalg.norm(ch.bgr - bgc, axis=-1)
@@ -342,6 +366,8 @@ def squeezed_loglik(
     r: np.ndarray,
     light_bgr: tuple[float, float, float],
     dark_bgr: tuple[float, float, float],
+    memo: RingMemo | None = None,
+    ids: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rim contrast for squeezed stacks n = 6..15 on each column (C, 10), the last checker's
     ring logit (C,), its distance from the base (C,) and the rim contrast of a row of five
@@ -350,6 +376,7 @@ def squeezed_loglik(
     The first checker is the chain's slot 0; the last (fully visible) one is
     searched 6-10 radii further on; n checkers lie evenly between them, and
     the base-side rim of each must show at its place and not half-way to the next.
+    ``memo`` and ``ids`` (each column's spot): see ``checkers.ring_features``.
     """
     C = len(base)
     out = np.full((C, 10), -1.0)
@@ -371,7 +398,7 @@ def squeezed_loglik(
     cy = np.broadcast_to((bl[:, None] + sl[:, None] * d)[:, :, None], (n_look, len(dd), 3))
     cx = np.broadcast_to((x0[:, None] + offs[None, :] * rl[:, None])[:, None, :], cy.shape)
     rr = np.broadcast_to(rl[:, None, None], cy.shape)
-    f = ck.ring_features(g, cx, cy, rr, down)
+    f = ck.ring_features(g, cx, cy, rr, down, memo, None if ids is None else ids[look])
     z_last = f @ SLOT_W + SLOT_B
     flat = z_last.reshape(n_look, -1).argmax(axis=1)
     iy, ix = np.unravel_index(flat, z_last.shape[1:])
@@ -390,7 +417,8 @@ def squeezed_loglik(
     fr = np.concatenate([_RIM_FRACTIONS[n] for n in range(ROW_FIT, 16)])
     px = x0l[:, None] + (lxl - x0l)[:, None] * fr[None, :]
     py = fyl[:, None] + (lyl - fyl)[:, None] * fr[None, :]
-    f = ck.ring_features(g, px, py, np.broadcast_to(rll[:, None], px.shape), dnl)
+    f = ck.ring_features(g, px, py, np.broadcast_to(rll[:, None], px.shape), dnl, memo,
+                         None if ids is None else ids[live])
     # a row of ROW_FIT touching checkers between the same two ends: every one of its rims (the
     # faintest) against its half-way places (two checkers and a far disc are no row)
     at = 2 * ROW_FIT - 3
@@ -432,6 +460,7 @@ def read_spots(
 def read_spots_pinned(
     canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None,
     only: set[int] | None = None, site_columns: list[int] | None = None, setup: SetupView | None = None,
+    rings: list[float] | None = None, memo: RingMemo | None = None,
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
     """:func:`read_spots` and, per point, the pinned checker's colour (+1 light, -1 dark, 0 none; P3).
 
@@ -444,13 +473,16 @@ def read_spots_pinned(
     bar; points, sites and pins then follow ``sorted(only)``. Each point is read on its own, so
     a point's reading is the same read alone or with the others. ``site_columns``, when given, is
     filled with each site's spot (0-23 a point, 24-25 the bar's halves). ``setup``: this frame's
-    ``setup_view``, when the caller has made it.
+    ``setup_view``, when the caller has made it. ``rings``, when given, is filled with each point's
+    first-slot ring in the order of ``points`` (what ``doubt.first_rings`` gives: slot 0 of a chain
+    is searched alike however deep the chain is traced). ``memo``: ring samples kept per spot
+    (vision/ring_memo.py; the reader's).
     """
     if integral is None:
         integral = cv2_integral(canon)
     cols = np.arange(26) if only is None else np.r_[np.asarray(sorted(only), np.int64), 24, 25]
     P = len(cols) - 2  # points read
-    ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols)
+    ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo)
     p_occ = slot_probability(ch)
     feats = setup_slot_features(canon, lay, cal, ch, None if only is None else cols, setup) if SETUP_W.any() else None
     if feats is not None:
@@ -462,7 +494,8 @@ def read_spots_pinned(
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
-    sq, lz, d_last, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr)
+    sq, lz, d_last, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr,
+                                          memo, cols[:P])
     counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16), ROW_FIT]
     p_last = 1.0 / (1.0 + np.exp(-np.clip(lz, -30, 30)))
     lt_last = ck.p_light(ck.box_means(integral, *_last_xy(ch, base, sign, d_last), 0.42 * r[:P]), cal.light_bgr, cal.dark_bgr)
@@ -479,7 +512,7 @@ def read_spots_pinned(
     # the first checker lies against the field's edge: its centre one radius in
     y_first = base[:P] + sign[:P] * r[:P]
     tall = (lz > -3.0) & (d_last >= 5.0 * r[:P])
-    period = period_loglik(_gray(canon) if tall.any() else canon, ch.x[:P, 0], y_first, lx, ly, tall)
+    period = period_loglik(canon, ch.x[:P, 0], y_first, lx, ly, tall)
     # a stack ends at its last checker: the chain's slots beyond it are empty
     beyond = np.where(d_chain[:, 1:] > d_last[:, None] + 1.5 * r[:P, None], _log(1 - p_occ[:P]), 0.0).sum(axis=1)
     squeezed = (
@@ -507,6 +540,8 @@ def read_spots_pinned(
     sites += _squeezed_sites(points, ch, base, sign, r, lz, d_last, squeezed_at)
     if site_columns is not None:
         site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
+    if rings is not None:
+        rings[:] = ch.full[:P, 0].tolist()
     return points, bar, sites, tuple(int(v) for v in pins)
 
 
@@ -578,17 +613,6 @@ def _evidence_many(p: np.ndarray) -> list[CountEvidence]:
 def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     C = len(d_last)
     return ch.x[:C, 0], base[:C] + sign[:C] * d_last
-
-
-def _gray(canon: np.ndarray) -> np.ndarray:
-    """``canon.mean(axis=2)`` to the bit (three uint8 sum exactly in float64), 6x faster."""
-    if canon.ndim != 3:
-        return canon
-    out = canon[..., 0].astype(np.float64)
-    for c in range(1, canon.shape[2]):
-        out += canon[..., c]
-    out /= canon.shape[2]
-    return out
 
 
 def cv2_integral(canon: np.ndarray) -> np.ndarray:

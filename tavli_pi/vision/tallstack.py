@@ -25,24 +25,37 @@ _COUNTS = np.arange(6, 16)
 
 
 def period_loglik(
-    gray: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, live: np.ndarray
+    image: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, live: np.ndarray
 ) -> np.ndarray:
     """(C, 10) log-likelihood bonuses of n = 6..15 checkers between the first checker's centre (x0, y0)
-    and the last one's (x1, y1) on each column where ``live``; 0 elsewhere."""
+    and the last one's (x1, y1) on each column where ``live``; 0 elsewhere. ``image``: grey, or colour
+    (the profile then is the channels' mean, made only along it)."""
     C = len(x0)
     out = np.zeros((C, len(_COUNTS)))
-    h, w = gray.shape[:2]
+    h, w = image.shape[:2]
     t = np.linspace(0.0, 1.0, _SAMPLES)
     cycles = np.arange(2, 15)  # 2-4: a row of separate checkers (2 radii apart); 5-14: n = 6..15 squeezed
     waves = np.exp(-2j * np.pi * np.outer(cycles, t))
     for i in np.flatnonzero(live):
         ys = np.clip(np.rint(y0[i] + (y1[i] - y0[i]) * t).astype(int), 0, h - 1)
         xc = int(np.clip(round(float(x0[i] + (x1[i] - x0[i]) * 0.5)), 2, w - 3))
-        prof = gray[ys, xc - 2: xc + 3].mean(axis=1)
+        prof = _gray(image[ys, xc - 2: xc + 3]).mean(axis=1)
         prof = prof - prof.mean()
         power = np.abs(waves @ prof) ** 2
         total = power.sum()
         if total <= 0 or cycles[int(np.argmax(power))] < 5:
             continue  # the strongest period is that of separate checkers: no squeezed stack here
         out[i] = PERIOD_GAIN * power[3:] / total
+    return out
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    """``image.mean(axis=-1)`` of a colour image to the bit (uint8 channels sum exactly in float64),
+    6x faster; a grey image as it is."""
+    if image.ndim != 3:
+        return image
+    out = image[..., 0].astype(np.float64)
+    for c in range(1, image.shape[2]):
+        out += image[..., c]
+    out /= image.shape[2]
     return out

@@ -8,7 +8,8 @@ too): over every
 frame of the demo match, over random games of random legal plays, and over
 seeded random sequences of boards (checkers moved, dice thrown, a hand) with
 sensor noise. Each run must also have taken the short cuts (a frame reused,
-a point kept, a die candidate's reading kept: vision/dice_memo.py), so the
+a point kept, a die candidate's reading kept: vision/dice_memo.py, a point read
+again with its ring samples kept: vision/ring_memo.py), so the
 comparison cannot pass by reading everything in full.
 """
 
@@ -62,6 +63,8 @@ def _compare(scenes: Iterable[Item], seed: int, *, vary: bool = True) -> dict[st
             kinds.setdefault(inc.last_kind, []).append(inc.last_reread)
     if inc is not None and inc.dice_memo is not None:
         kinds["dice kept"] = [inc.dice_memo.hits]
+    if inc is not None and inc.ring_memo is not None:
+        kinds["rings kept"] = [inc.ring_memo.hits]
     return kinds
 
 
@@ -69,12 +72,13 @@ def _took_short_cuts(kinds: dict[str, list[int]]) -> None:
     assert kinds.get("unchanged"), "no frame reused the last reading"
     assert any(n < 24 for n in kinds.get("changed", [])), "no changed frame kept a point's reading"
     assert sum(kinds.get("dice kept", [])) > 0, "no dice candidate's reading was kept"
+    assert sum(kinds.get("rings kept", [])) > 0, "no point read again kept its ring samples"
 
 
 def test_every_frame_of_the_demo_reads_as_a_full_read() -> None:
     kinds = _compare(scenes_of(demo_match()), seed=7)
     _took_short_cuts(kinds)
-    assert sum(len(v) for k, v in kinds.items() if k != "dice kept") == len(demo_match())
+    assert sum(len(v) for k, v in kinds.items() if not k.endswith(" kept")) == len(demo_match())
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -123,7 +127,7 @@ def _sequence(seed: int) -> list[tuple[Scene, int]]:
 @given(st.integers(min_value=0, max_value=10_000))
 def test_random_board_sequences_read_as_full_reads(seed: int) -> None:
     kinds = _compare(_sequence(seed), seed=seed, vary=False)
-    assert sum(len(v) for k, v in kinds.items() if k != "dice kept") >= 4
+    assert sum(len(v) for k, v in kinds.items() if not k.endswith(" kept")) >= 4
 
 
 def test_a_change_marks_the_points_it_can_reach_and_no_others() -> None:
