@@ -202,16 +202,16 @@ def conserving_counts(loglik: np.ndarray, total: int = CHECKERS) -> np.ndarray:
     return counts
 
 
-def _kept(loglik: np.ndarray, blind: list[int], candidate: np.ndarray) -> np.ndarray:
-    """A colour's reading: the per-spot argmax, the ``blind`` spots taken from ``candidate``; when
-    that is at most ``CONSERVE_AT_MOST`` checkers off 15, the best reading that keeps 15
+def _kept(loglik: np.ndarray, blind: list[int], candidate: np.ndarray, conserve: bool) -> np.ndarray:
+    """A colour's reading: the per-spot argmax, the ``blind`` spots taken from ``candidate``; with
+    ``conserve``, when that is at most ``CONSERVE_AT_MOST`` checkers off 15, the best reading that keeps 15
     (:func:`conserving_counts` over the spots vision reads: a blot missed at a fair confidence is put
     back where the evidence least minds it, so a board that adds up is read as the position it is)."""
     counts = loglik.argmax(axis=1)
     counts[blind] = candidate[blind]
     seen = np.setdiff1d(np.arange(len(loglik)), np.asarray(blind, dtype=np.int64))
     want = CHECKERS - int(counts[blind].sum())
-    if 0 < abs(int(counts.sum()) - CHECKERS) <= CONSERVE_AT_MOST and want >= 0 and len(seen):
+    if conserve and 0 < abs(int(counts.sum()) - CHECKERS) <= CONSERVE_AT_MOST and want >= 0 and len(seen):
         counts[seen] = conserving_counts(loglik[seen], want)
     return cast(np.ndarray, counts)
 
@@ -264,12 +264,16 @@ def read(
     turn: Side = Side.WHITE,
     game: GameRules | None = None,
     hints: Sequence[GamePosition] = (),
+    conserve: bool = False,
 ) -> Reading:
     """Score ``candidates`` against ``table`` (see :class:`Reading`).
 
     ``game`` gives the per-spot counts of the game being played (Portes when
     None; a Plakoto point may hold both colours, P3); ``hints`` (and the best
-    candidate) say which colour is pinned where the reading has one of each.
+    candidate) say which colour is pinned where the reading has one of each. ``conserve``: the free
+    reading is the best one keeping 15 checkers a colour when the per-spot argmax is one or two off
+    (a checker missed at a fair confidence); ``min_confidence`` is then the posterior of the counts
+    kept, and a spot where one was put back is never sure.
     """
     if not candidates:
         raise ValueError("read() needs at least one candidate position")
@@ -286,8 +290,8 @@ def read(
     gap = max(0.0, table.conserving() - float(scores[best]))
     blind = list(table.blind)
     # what vision cannot read is what the best candidate says
-    free_l = _kept(table.light, blind, light[best])
-    free_d = _kept(table.dark, blind, dark[best])
+    free_l = _kept(table.light, blind, light[best], conserve)
+    free_d = _kept(table.dark, blind, dark[best], conserve)
     fl = tuple(int(x) for x in free_l)
     fd = tuple(int(x) for x in free_d)
     diff_mask = (light[best] != free_l) | (dark[best] != free_d)

@@ -4,8 +4,10 @@ Traced real-like game 6 (seed 0, ``bench_reallike.py --only 6 --trace``): a plan
 stood on a 640 px board whose reader missed two lone dark checkers at about 0.5 on every frame.
 The per-spot reading then held 13 dark checkers, was no position, and the illegal play was never
 called. The reading now keeps 15 and 15 (a checker or two missed go back where the evidence least
-minds them), so the board is read as the position it is; a call still needs every spot where it
-differs from the legal plays to be read at ``illegal_confidence``.
+minds them) when the play is judged, so the board is read as the position it is; a call still needs
+every spot where it differs from the legal plays to be read at ``illegal_confidence`` and the board
+to be one play of the mover. Elsewhere (a board watched while no roll is known, set-up) the per-spot
+reading stands as it was.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def test_conserving_counts_is_the_best_count_keeping_the_total() -> None:
 def test_a_stack_read_one_short_is_read_as_the_position_it_is() -> None:
     before = Position.start()
     obs = _short_dark(observe(before), 18, 5)
-    r = read(EvidenceTable([obs, obs]), [before])
+    assert read(EvidenceTable([obs, obs]), [before]).free is None  # the per-spot reading: 14 dark
+    r = read(EvidenceTable([obs, obs]), [before], conserve=True)
     assert r.free is not None and r.free.layout_key() == before.layout_key()
     assert r.differing == () and r.gap == 0.0
 
