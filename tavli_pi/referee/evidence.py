@@ -43,6 +43,7 @@ __all__ = [
     "counts_to_position",
     "read",
     "best_conserving",
+    "conserving_counts",
 ]
 
 #: 24 points, the bar, the trays.
@@ -169,9 +170,17 @@ class EvidenceTable:
 
 def best_conserving(loglik: np.ndarray, total: int = CHECKERS) -> float:
     """The largest sum of ``loglik[spot, count]`` over one count per spot with the counts adding to
-    ``total`` (a small dynamic programme over the spots)."""
-    if int(loglik.argmax(axis=1).sum()) == total:
-        return float(loglik.max(axis=1).sum())
+    ``total`` (:func:`conserving_counts`)."""
+    counts = conserving_counts(loglik, total)
+    return float(loglik[np.arange(len(loglik)), counts].sum())
+
+
+def conserving_counts(loglik: np.ndarray, total: int = CHECKERS) -> np.ndarray:
+    """One count per spot, adding to ``total``, with the largest sum of ``loglik[spot, count]`` (a
+    small dynamic programme over the spots; the per-spot argmax when that adds up already)."""
+    argmax = loglik.argmax(axis=1)
+    if int(argmax.sum()) == total:
+        return cast(np.ndarray, argmax)
     n = min(loglik.shape[1] - 1, total)
     t = np.arange(total + 1)[:, None]
     c = np.arange(n + 1)[None, :]
@@ -180,9 +189,38 @@ def best_conserving(loglik: np.ndarray, total: int = CHECKERS) -> float:
     before = np.where(ok, before, 0)
     best = np.full(total + 1, -np.inf)
     best[0] = 0.0
-    for row in loglik:
-        best = np.where(ok, best[before] + row[: n + 1][None, :], -np.inf).max(axis=1)
-    return float(best[total])
+    chosen = np.zeros((len(loglik), total + 1), dtype=np.int64)
+    for i, row in enumerate(loglik):
+        scores = np.where(ok, best[before] + row[: n + 1][None, :], -np.inf)
+        chosen[i] = scores.argmax(axis=1)
+        best = scores.max(axis=1)
+    counts = np.zeros(len(loglik), dtype=np.int64)
+    left = total
+    for i in range(len(loglik) - 1, -1, -1):
+        counts[i] = chosen[i, left]
+        left -= int(counts[i])
+    return counts
+
+
+def _kept(loglik: np.ndarray, blind: list[int], candidate: np.ndarray, conserve: bool) -> np.ndarray:
+    """A colour's reading: the per-spot argmax, the ``blind`` spots taken from ``candidate``; with
+    ``conserve``, when that is at most ``CONSERVE_AT_MOST`` checkers off 15, the best reading that keeps 15
+    (:func:`conserving_counts` over the spots vision reads: a blot missed at a fair confidence is put
+    back where the evidence least minds it, so a board that adds up is read as the position it is)."""
+    counts = loglik.argmax(axis=1)
+    counts[blind] = candidate[blind]
+    seen = np.setdiff1d(np.arange(len(loglik)), np.asarray(blind, dtype=np.int64))
+    want = CHECKERS - int(counts[blind].sum())
+    if conserve and 0 < abs(int(counts.sum()) - CHECKERS) <= CONSERVE_AT_MOST and want >= 0 and len(seen):
+        counts[seen] = conserving_counts(loglik[seen], want)
+    return cast(np.ndarray, counts)
+
+
+def _posterior(loglik: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per spot, the posterior probability of ``counts`` (one count a spot) under ``loglik``."""
+    z = loglik - loglik.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return cast(np.ndarray, e[np.arange(len(loglik)), counts] / e.sum(axis=1))
 
 
 def _posterior_max(loglik: np.ndarray) -> np.ndarray:
@@ -226,12 +264,16 @@ def read(
     turn: Side = Side.WHITE,
     game: GameRules | None = None,
     hints: Sequence[GamePosition] = (),
+    conserve: bool = False,
 ) -> Reading:
     """Score ``candidates`` against ``table`` (see :class:`Reading`).
 
     ``game`` gives the per-spot counts of the game being played (Portes when
     None; a Plakoto point may hold both colours, P3); ``hints`` (and the best
-    candidate) say which colour is pinned where the reading has one of each.
+    candidate) say which colour is pinned where the reading has one of each. ``conserve``: the free
+    reading is the best one keeping 15 checkers a colour when the per-spot argmax is one or two off
+    (a checker missed at a fair confidence); ``min_confidence`` is then the posterior of the counts
+    kept, and a spot where one was put back is never sure.
     """
     if not candidates:
         raise ValueError("read() needs at least one candidate position")
@@ -246,23 +288,21 @@ def read(
     best = int(order[0])
     margin = float(scores[best] - scores[order[1]]) if len(order) > 1 else math.inf
     gap = max(0.0, table.conserving() - float(scores[best]))
-    free_l = table.argmax_light.copy()
-    free_d = table.argmax_dark.copy()
     blind = list(table.blind)
-    if blind:  # what vision cannot read is what the best candidate says
-        free_l[blind] = light[best][blind]
-        free_d[blind] = dark[best][blind]
+    # what vision cannot read is what the best candidate says
+    free_l = _kept(table.light, blind, light[best], conserve)
+    free_d = _kept(table.dark, blind, dark[best], conserve)
     fl = tuple(int(x) for x in free_l)
     fd = tuple(int(x) for x in free_d)
     diff_mask = (light[best] != free_l) | (dark[best] != free_d)
     differing = tuple(int(i) for i in np.flatnonzero(diff_mask))
-    conf = 1.0
-    for i in differing:
-        conf = min(conf, float(table.conf_light[i]), float(table.conf_dark[i]))
-    stable = 0
     idx = np.asarray(differing, dtype=np.int64)
+    conf = 1.0
+    if differing:  # how sure the evidence is of the count read there (the argmax's posterior, or less)
+        conf = min(float(_posterior(table.light, free_l)[idx].min()), float(_posterior(table.dark, free_d)[idx].min()))
+    stable = 0
     for fl_, fd_ in reversed(table.frame_argmax):
-        if (fl_[idx] == table.argmax_light[idx]).all() and (fd_[idx] == table.argmax_dark[idx]).all():
+        if (fl_[idx] == free_l[idx]).all() and (fd_[idx] == free_d[idx]).all():
             stable += 1
         else:
             break

@@ -800,6 +800,8 @@ class Referee:
         frames = self._frames
         v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
                            blind=self._blind())
+        if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
+            v = self._judged_keeping_count(v)
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
         elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
@@ -829,6 +831,18 @@ class Referee:
             self._accept_play(self._candidates()[v.reading.best], by_roll=True)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+
+    def _judged_keeping_count(self, v: Verdict) -> Verdict:
+        """The per-spot reading is no position (a checker or two missed at a fair confidence): read
+        the board as the best reading keeping 15 and 15 (``conserve``). Its illegal verdict is taken
+        only when that board is one play of the mover (sync.py); anything else stays ``v``, unclear
+        (a board that only conservation makes differ is never lost track of on that ground)."""
+        w = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
+                           known=self.before, blind=self._blind(), conserve=True)
+        if w.kind == "illegal" and w.result is not None \
+                and not self.game.one_play_reason(self.before, w.result, self._dice2()):
+            return w
+        return v
 
     def _next_roll_seen(self) -> bool:
         """While judging: the next roll lies on the board (read, or too small to read) or is being thrown."""

@@ -47,6 +47,7 @@ def judge_evidence(
     game: GameRules | None = None,
     known: GamePosition | None = None,
     blind: Sequence[int] = (),
+    conserve: bool = False,
 ) -> Verdict:
     """Judge clear frames of a still board against the legal end positions.
 
@@ -57,7 +58,8 @@ def judge_evidence(
     candidate, is itself a position (15 + 15), is confident on every differing
     spot, and each of the last ``stable_frames`` frames on its own reads those
     spots the same way. Anything else: unclear. ``blind``: spots vision misreads on this board
-    (:class:`~tavli_pi.referee.evidence.EvidenceTable`).
+    (:class:`~tavli_pi.referee.evidence.EvidenceTable`). ``conserve``: read the board as the best
+    reading keeping 15 and 15 (:func:`~tavli_pi.referee.evidence.read`).
     """
     if not frames:
         return Verdict("unclear", None, None, "no clear frame of the board")
@@ -65,7 +67,7 @@ def judge_evidence(
         return Verdict("unclear", None, None, "a hand or motion over the board")
     table = EvidenceTable(frames, blind)
     r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn, game=game,
-             hints=() if known is None else (known,))
+             hints=() if known is None else (known,), conserve=conserve)
     if (
         r.gap >= settings.illegal_gap
         and r.free is not None

@@ -73,6 +73,9 @@ __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 HAND_SHARE = 0.008
 #: share of the field that is skin-coloured when clear above which a board counts as wooden
 WOODEN = 0.6
+#: a die reported tumbling within this share of a point's pitch of where a die lay last frame lies
+#: still (a rolling die moves further between frames, even at 30 fps)
+STILL_DIE_PITCH = 0.25
 
 
 class BoardReader:
@@ -120,6 +123,7 @@ class BoardReader:
                                                                    share=BOARD_SHARE)
         self._settled: np.ndarray | None = None  # where last frame's changes are explained (see _moving)
         self._after_hand = False  # the last frame had a hand over the board
+        self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
 
     def warp(self, image: np.ndarray) -> np.ndarray:
         """The canonical view of a frame (as ``Calibration.warp``, from the cached maps)."""
@@ -135,6 +139,7 @@ class BoardReader:
             self.ring_memo.forget()
         self._settled = None
         self._after_hand = False
+        self._last_dice = np.zeros((0, 2), np.float32)
 
     def _dice_discs(self, dice: Sequence[DieReading], shape: tuple[int, int]) -> np.ndarray:
         """Discs of a point's width round each die, on the gate's (quarter-scale) grid."""
@@ -174,7 +179,13 @@ class BoardReader:
         # anywhere in view) and dice
         self._settled = (cv2.dilate(skin, np.ones((5, 5), np.uint8)) > 0) | self._dice_discs(list(dice), shape)
         self._after_hand = hand
-        tumbling = any(d.moving for d in dice) and not gate.same
+        # a die reported tumbling where a die lay last frame has not moved: a die too small or too
+        # blurred for crisp pips, lying still (a rolling die travels further than that in a frame)
+        here = self._dice_xy(dice)
+        last, self._last_dice = self._last_dice, here
+        near = self.layout.pitch * STILL_DIE_PITCH
+        tumbling = any(d.moving and not (len(last) and float(np.hypot(*(last - xy).T).min()) <= near)
+                       for d, xy in zip(dice, here)) and not gate.same
         return changed or tumbling
 
     @staticmethod
@@ -188,6 +199,12 @@ class BoardReader:
         for ref, idx in by_ref.values():
             memo.forget(feet.spots_changed(changed_pixels(view, ref), idx))
         memo.view = view
+
+    def _dice_xy(self, dice: Sequence[DieReading]) -> np.ndarray:
+        """The dice's centres on the canonical view, one row a die."""
+        if not dice:
+            return np.zeros((0, 2), np.float32)
+        return self.calibration.to_canonical(np.asarray([d.xy for d in dice], np.float32))
 
     def read(self, image: np.ndarray, frame_index: int = 0) -> Observation:
         if image is None or not isinstance(image, np.ndarray) or image.ndim != 3 or image.size == 0:

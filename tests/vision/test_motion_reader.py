@@ -113,3 +113,25 @@ def test_motion_gate_ignores_small_flicker_and_sees_a_die_sized_change() -> None
     moved = flicker.copy()
     moved[70:76, 90:96] = 255 - moved[70:76, 90:96]  # a die-sized patch at quarter scale
     assert gate(moved) is True
+
+
+
+def test_a_die_reported_tumbling_where_it_lay_last_frame_is_still() -> None:
+    """Traced real-like game 2 (seed 0, 640 px beech table): a 9 px die the dice finder called
+    tumbling frame after frame while it lay still set motion on every frame (the picture never
+    stands quite still there), so the roll never settled and the planted illegal play beside it was
+    never judged. A die reported tumbling where a die lay the frame before has not moved: the
+    frames after it landed are still; a thrown die that travels is motion (tests above)."""
+    from tavli_pi.sim.datasets import reallike_game_tables
+    from tavli_pi.sim.script import random_game
+    from tavli_pi.sim.table import scene_of, scenes_of
+
+    kw = reallike_game_tables(3, 0)[2]
+    moments = random_game(2, turns=8, plant_illegal=5)[30:35]  # still; Black throws; the dice lie
+    truth = render(scene_of(moments[0], **kw)).truth
+    reader = BoardReader(Calibration(truth.corners, home=kw["home"]))  # type: ignore[arg-type]
+    with SimCamera(scenes_of(moments, **kw), fps=10.0, seed=2) as cam:
+        obs = [reader.read(f.image, f.index) for f in cam]
+    assert [d.moving for d in obs[3].dice].count(True) == 1 and len(obs[3].dice) == 2
+    assert obs[1].motion  # the throw
+    assert [o.motion for o in obs[3:]] == [False, False]  # lying where they lay
