@@ -73,11 +73,11 @@ def calibrate_read(r: Rendered) -> Calibration:
 
 def calibrate_setup(setup: Rendered) -> Calibration:
     """As the app calibrates: the set-up board's corners, then this board learnt from the set-up
-    frame (``vision.setup.learn_from_setup``: checker looks, pitch, background)."""
-    from tavli_pi.vision.setup import learn_from_setup
+    frame (``vision.setup.learn_board``: checker looks, pitch, background)."""
+    from tavli_pi.vision.setup import learn_board
 
     base = refine(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
-    return learn_from_setup(setup.image, base)
+    return learn_board(setup.image, base)
 
 
 class FrameScore:

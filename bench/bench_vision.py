@@ -63,13 +63,13 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
     from tavli_pi.vision.calibrate import calibrate_image
     from tavli_pi.vision.calibration import Calibration
     from tavli_pi.vision.refine import refine
-    from tavli_pi.vision.setup import learn_from_setup
+    from tavli_pi.vision.setup import learn_board
     from tests.vision._eval import real_frames, score_real
 
     frames = real_frames(REAL)
     wtc0 = next(f for f in frames if f.name == "frame0.jpg")
     wtc_cal = refine(Calibration(wtc0.corners, home=wtc0.label["home"]), wtc0.image)
-    setup = {f.name: learn_from_setup(f.image, refine(Calibration(f.corners, home=f.label["home"]), f.image))
+    setup = {f.name: learn_board(f.image, refine(Calibration(f.corners, home=f.label["home"]), f.image))
              for f in frames if f.name == "bcv-hough-test12.jpg"}
     for mode in modes:
         tot = {"spots": 0, "wrong": 0, "conf_wrong": 0, "perfect": 0, "complete": 0, "hand_ok": 0, "frames": 0,
@@ -152,7 +152,7 @@ def sim_setup(n: int = 30) -> None:
     from tavli_pi.sim.render import render
     from tavli_pi.sim.scene import scene_from_position
     from tavli_pi.vision.calibration import Calibration
-    from tavli_pi.vision.setup import learn_from_setup
+    from tavli_pi.vision.setup import learn_board
     from tests.vision._eval import spot_errors
 
     for kind, scenes in (("easy", easy_scenes(n, 11)), ("hard (no hand)", [s for s in hard_scenes(40, 11) if s.hand is None][:n])):
@@ -160,7 +160,7 @@ def sim_setup(n: int = 30) -> None:
         for i, sc in enumerate(scenes):
             start = dataclasses.replace(scene_from_position(Position.start(), home=sc.home), look=sc.look, pose=sc.pose)
             s0 = render(start, i)
-            cal = learn_from_setup(s0.image, Calibration(s0.truth.corners, home=s0.truth.home))  # type: ignore[arg-type]
+            cal = learn_board(s0.image, Calibration(s0.truth.corners, home=s0.truth.home))  # type: ignore[arg-type]
             r = render(sc, i)
             obs = BoardReader(cal).read(r.image)
             t = r.truth
@@ -170,7 +170,7 @@ def sim_setup(n: int = 30) -> None:
             for p in range(1, 25):
                 for ev, v in ((obs.points[p - 1].light, light[p]), (obs.points[p - 1].dark, dark[p])):
                     sure_wrong += ev.best != v and ev.confidence >= 0.9
-        print(f"sim {kind} with a set-up calibration (learn_from_setup): per-spot error {100 * wrong / spots:.2f}% "
+        print(f"sim {kind} with a set-up calibration (learn_board): per-spot error {100 * wrong / spots:.2f}% "
               f"({wrong}/{spots}), counts wrong at confidence >= 0.9: {sure_wrong}")
 
 

@@ -367,7 +367,7 @@ class TableApp:
 
         Calibration learns the board from a set-up frame, so it never takes the first frame
         blindly: it waits for a frame with no hand and no motion. On a new match it learns the
-        board from that frame as the start position (B3: ``learn_from_setup``) and reads the
+        board from that frame as the start position (B3: ``learn_board``) and reads the
         frame again with what it learnt; if that reading is the start position, the board is
         calibrated. If it is not, the referee says where it differs and asks the players to fix
         the board or confirm it (``accept``, an event every output shows): a confirmed board is
@@ -376,7 +376,7 @@ class TableApp:
         """
         from tavli_pi.vision.calibrate import FieldMemory
         from tavli_pi.vision.reader import BoardReader
-        from tavli_pi.vision.setup import in_progress, learn_from_setup
+        from tavli_pi.vision.setup import in_progress, learn_board
 
         if self._calibration is not None:
             return BoardReader(self._calibration, incremental=self.incremental)
@@ -431,7 +431,7 @@ class TableApp:
             # the set-up board is the training example: this board's checkers, pitch and background
             # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             try:
-                learnt = learn_from_setup(learn_image, cal)
+                learnt = learn_board(learn_image, cal)
             except CalibrationError as exc:
                 if not self._setup_confirmed:
                     self._waiting_for_setup(str(exc), ask=True)

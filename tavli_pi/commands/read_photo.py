@@ -3,7 +3,7 @@
 
 The field comes from ``--calibration``, ``--corners``, the printed markers, or
 the picture itself. ``--save-calibration`` on a photo of the board set up to
-start (B3) learns the board (``vision.setup.learn_from_setup``); ``--setup``
+start (B3) learns the board (``vision.setup.learn_board``); ``--setup``
 confirms a set-up photo the reader does not read as the start position.
 ``--annotate OUT.png`` draws what was read over the photo. A complete reading
 prints its XGID and gnubg Position ID (light = White = X).
@@ -31,7 +31,7 @@ from tavli_pi.vision.doubt import temper
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.quality import field_problem, image_problem
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import learn_from_setup, setup_agreement
+from tavli_pi.vision.setup import learn_board, setup_agreement
 
 __all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "photo_calibration", "read_observation", "SURE"]
 
@@ -66,7 +66,7 @@ def photo_calibration(image: Any, corners: str | None = None, home: str | None =
                       calibration: str | None = None) -> tuple[Calibration, Calibration]:
     """(the calibration to read ``image`` with, the calibration to save) as ``calibrate_image``
     makes them. A field found in a photo of the start position learns the board from that
-    photo (``setup.learn_from_setup``), its background included: read through it, nothing
+    photo (``setup.learn_board``), its background included: read through it, nothing
     in the photo -- its dice above all -- would stand out from the photo itself, so it is
     read without that background (as with ``--corners``), and saved with it."""
     cal = calibrate_image(image, corners, home, calibration)
@@ -171,7 +171,7 @@ def read_photo(args: argparse.Namespace) -> int:
     if args.save_calibration:
         agreement = setup_agreement(obs)
         learn = agreement.agrees or args.setup
-        saved = learn_from_setup(image, cal) if learn else learnt
+        saved = learn_board(image, cal) if learn else learnt
         _save(saved, args.save_calibration)
         if learn:
             print(f"learnt this board from the set-up photo ({agreement.message()})", file=sys.stderr)

@@ -19,7 +19,7 @@ from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_field
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import check_fit, learn_from_setup
+from tavli_pi.vision.setup import check_fit, learn_board
 
 __all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory"]
 
@@ -153,7 +153,7 @@ def calibrate_image(
     else the field found in the picture (by ``field``, which remembers it between the frames
     of a stream, when given). Where the home side is learnt from the picture
     (``home="auto"``, or a found field), the picture shows the start position, and the
-    board is learnt from it (``setup.learn_from_setup``)."""
+    board is learnt from it (``setup.learn_board``)."""
     if calibration:
         cal = Calibration.load(calibration)
         if home and home != "auto":
@@ -180,7 +180,7 @@ def calibrate_image(
         else:
             # the picture reads as the start position (B3): learn the board from it
             try:
-                return learn_from_setup(image, cal)
+                return learn_board(image, cal)
             except CalibrationError:
                 return cal
     if source == "found" and home is None:

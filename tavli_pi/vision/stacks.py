@@ -18,9 +18,10 @@ n rims between the two ends and are scored by how well rims sit at the
 predicted places and not half-way between them. The two families are mixed
 by how much the first slot looks like an overlapped checker.
 
-With a board learnt at set-up (``Calibration.background``, ``learn_from_setup``) each searched
-slot's p_k comes instead from ``setup_slot_probability``: the ring features plus how the slot
-differs from the set-up view and how near its colour is to this board's checkers (a print, a
+With a board learnt from a known position (``Calibration.background``, ``setup.learn_board``:
+the start at set-up, or any position known to the app) each searched slot's p_k comes instead
+from ``setup_slot_probability``, by whether the known position filled the slot: the ring
+features plus how the slot differs from the learnt view and how near its colour is to this board's checkers (a print, a
 band's letters or a busy surface unchanged since set-up is no checker; a checker darkened by a
 shadow keeps its hue).
 
@@ -40,6 +41,7 @@ from typing import NamedTuple
 from tavli_pi.vision.background import BG_SCALE, decode_background
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
@@ -65,6 +67,7 @@ __all__ = [
     "SetupView",
     "setup_slot_probability",
     "start_slots",
+    "known_slots",
 ]
 
 #: slots traced per chain (a row of touching checkers reaches the field's middle after ~6.5)
@@ -172,6 +175,17 @@ def start_slots() -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=8)
+def _known_slots(known: KnownBoard) -> np.ndarray:
+    return known.slots(SLOTS)
+
+
+def known_slots(cal: Calibration) -> np.ndarray:
+    """(26, SLOTS) bool: the slots filled in the frame the board was learnt from (``cal.position``;
+    the start position's when the calibration names none)."""
+    return _known_slots(cal.position) if cal.position is not None else start_slots()
+
+
 @lru_cache(maxsize=4)
 def _background(text: str) -> np.ndarray | None:
     bg = decode_background(text)
@@ -258,11 +272,13 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
 
 
-def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
+def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
+                           filled: np.ndarray | None = None) -> np.ndarray:
     """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
-    slot -- empty at set-up, or filled by the start position (fitted on simulated real-like
-    tables, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
-    filled = start_slots()[:, : feats.shape[1]]
+    slot -- empty when the board was learnt, or filled by the position it was learnt from
+    (``filled``, ``known_slots``: the start position's by default; fitted on simulated real-like
+    tables learnt at set-up, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
+    filled = (start_slots() if filled is None else filled)[:, : feats.shape[1]]
     if cols is not None:  # the spots ``feats`` holds
         filled = filled[cols]
     z = np.where(filled, feats @ SETUP_W[1, :-1] + SETUP_W[1, -1], feats @ SETUP_W[0, :-1] + SETUP_W[0, -1])
@@ -436,7 +452,8 @@ def read_spots_pinned(
         # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
         depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
-        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols), p_occ)
+        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal)),
+                         p_occ)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
