@@ -130,21 +130,24 @@ def bar_run(canon: np.ndarray, lay: Layout, u0: float, u1: float) -> tuple[float
 
 #: the most a start stack's checkers may be found from its column's centre, in point widths
 _SEARCH = 0.9
+#: ... a stack with a neighbour's beside it, within its own point
+_NEAR = 0.4
 #: the least ring fit of a start stack's checkers for its place to count
 _CLEAR = 0.2
 #: top and bottom stacks of one column agree when this close (point widths)
 _AGREE = 0.2
 
 
-def _stack_x(g: ck.Gradients, x: float, base: float, sign: float, w: float, rho: float, n: int) -> tuple[float, float]:
+def _stack_x(g: ck.Gradients, x: float, base: float, sign: float, w: float, rho: float, n: int,
+             search: float = _SEARCH) -> tuple[float, float]:
     """(x of the clearest rings of a stack of ``n`` checkers near column x, their mean ring fit).
 
     The first min(n, 3) checkers lie about one diameter apart from the base; each
-    is looked for across ``_SEARCH`` point widths either side of ``x`` and a
+    is looked for across ``search`` point widths either side of ``x`` and a
     little along the stack; the stack's x is their fit-weighted mean.
     """
     r = rho * w
-    xs = np.arange(x - _SEARCH * w, x + _SEARCH * w + 1.0, 1.0, dtype=np.float32)
+    xs = np.arange(x - search * w, x + search * w + 1.0, 1.0, dtype=np.float32)
     got, fits = [], []
     for k in range(min(n, 3)):
         ds = (2 * k + np.linspace(0.7, 1.7, 9, dtype=np.float32)) * r
@@ -192,18 +195,23 @@ def _start_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibrat
     bx0, bx1 = lay.bar_x
     seen: dict[tuple[int, int], list[tuple[float, float]]] = {}
     width = {0: cols[0].width, 1: cols[0].width}
+    held = [board.light[i] + board.dark[i] > 0 for i in range(24)]
     for p in range(1, 25):
         n = board.light[p - 1] + board.dark[p - 1]
         if n == 0:
             continue
         col = cols[p - 1]
+        # a stack beside another on the same side of the bar is looked for within its own point only
+        crowded = any(held[q - 1] and cols[q - 1].top == col.top and abs(cols[q - 1].x - col.x) < 1.5 * col.width
+                      for q in (p - 1, p + 1) if 1 <= q <= 24)
         base = lay.top_y if col.top else lay.bottom_y
         half = 0 if col.x < (bx0 + bx1) / 2 else 1
         edge = lay.mx + lay.u0 * lay.field_w if half == 0 else bx1
         i = int(round((col.x - edge) / col.width - 0.5))
         width[half] = col.width
         seen.setdefault((half, i), []).append(
-            _stack_x(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n))
+            _stack_x(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n,
+                     _NEAR if crowded else _SEARCH))
     out = []
     for half in (0, 1):
         places = []

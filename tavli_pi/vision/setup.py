@@ -40,12 +40,19 @@ from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
 from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
 from tavli_pi.vision.stacks import spot_geometry
 from tavli_pi.vision.tray_sides import learn_tray_sides
 from tavli_pi.vision.foreign import learn_checker_hue
 
-__all__ = ["SetupAgreement", "setup_agreement", "in_progress", "learn_board", "fit_of", "check_fit", "FIT"]
+__all__ = ["SetupAgreement", "setup_agreement", "in_progress", "learn_board", "fit_of", "check_fit", "FIT",
+           "KNOWN_MISFIT"]
+
+#: the most spots at which a frame the board is learnt from may be read otherwise than the known
+#: position it shows (a checker the unlearnt reader misses, one hidden under a die); more, and
+#: the frame does not show that position (or the position given is not the one photographed)
+KNOWN_MISFIT = 2
 
 #: the least edge correlation with the learnt board for a frame to be of the same board and view
 #: (same board, other positions and hands: 0.67-1.0; other boards or corners 40 px off: below 0.45)
@@ -180,10 +187,16 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
         raise CalibrationError("the frame to learn the board from is not a colour image; check the camera")
     known = known if known is not None else KnownBoard.start()
     given = calibration.with_(u0=0.0, u1=1.0)
-    cal = refine_edges(given, frame)
+    edges = refine_edges(given, frame)
     # the points where the known position's stacks stand (from the refined edges, else the corners as given)
-    cal = start_geometry(cal, frame, given.with_(bar=cal.bar), given, known=known)
-    cal = learn_radius(cal, frame)
+    stacks = start_geometry(edges, frame, given.with_(bar=edges.bar), given, known=known)
+    cal = learn_radius(stacks, frame)
+    if not known.is_start and stacks is not edges:
+        # any other position's stacks may stand crowded, or one checker alone: the geometry kept is
+        # the one under which the frame reads most like the position it shows
+        other = learn_radius(edges, frame)
+        fits = [setup_agreement(BoardReader(c, still_photo=True).read(frame), known).fit for c in (cal, other)]
+        cal = cal if fits[0] >= fits[1] else other
     canon = cal.warp(frame)
     light, dark = _known_colours(cal, canon, known)
     learnt_light = light if light is not None else cal.light_bgr
