@@ -286,3 +286,56 @@ def test_a_hand_vision_misses_on_one_frame_is_not_learnt_as_the_board(tmp_path: 
     with TableApp(cfg, camera=cam, pin_factory=MockFactory(), record=False) as app:
         app.run()
         assert any(w.startswith("calibrated on frame 2") for w in app.wired), app.wired
+
+
+class _Stop(Exception):
+    """Ends a run right after a chosen frame's commit (as a kill there would)."""
+
+
+def test_a_run_stopped_after_the_joined_board_is_learnt_resumes_with_that_board(tmp_path: Path) -> None:
+    """The board learnt from a joined game is committed with the adoption (the calibration and the
+    frame it was learnt on, in the same transaction): a run ended right after that commit resumes
+    reading with the learnt board and logs exactly what an unbroken run logs."""
+    from tavli_pi.record.store import MatchLog
+    from tavli_pi.referee.events import to_dict
+    from tavli_pi.rules.position import Side
+    from tavli_pi.sim.script import ScriptWriter
+    from tavli_pi.sim.table import scenes_of
+
+    midgame = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2},
+                                   {24: 2, 13: 4, 8: 2, 7: 2, 6: 3, 4: 2})
+    w = ScriptWriter()
+    w.position = midgame.with_turn(Side.BLACK)
+    w._add(1, hand=True)
+    w._add(14)
+    w.play(w.roll((4, 2)))
+    w.play(w.roll((5, 3)))
+
+    def run(folder: Path, stop_after_adoption: bool) -> list[dict[str, object]]:
+        folder.mkdir()
+        text = corners_config(folder).replace("[table]\n", "[table]\nattended = false\n", 1)
+        cfg = parse_config(text, str(folder / "t.toml"))
+
+        def stop(frame: Frame, got: list[object]) -> None:
+            if stop_after_adoption and any(getattr(e, "kind", "") == "board_adopted" for e in got):
+                raise _Stop
+
+        for attempt in range(2):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with TableApp(cfg, camera=SimCamera(scenes_of(w.moments), fps=10.0), pin_factory=MockFactory()) as app:
+                    if attempt == 1:
+                        assert app._calibration is not None and app._calibration.source == "position"
+                    try:
+                        app.run(on_frame=stop if attempt == 0 else None)
+                    except _Stop:
+                        continue
+            break
+        with MatchLog.open(cfg.record.log, readonly=True) as log:
+            assert json.loads(log.meta(CALIBRATION_KEY) or "{}").get("source") == "position"
+            return [to_dict(e.event) for e in log.events()]
+
+    whole = run(tmp_path / "whole", False)
+    resumed = run(tmp_path / "resumed", True)
+    assert [e["kind"] for e in whole].count("play_accepted") == 2
+    assert resumed == whole
