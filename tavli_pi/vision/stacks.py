@@ -18,12 +18,15 @@ n rims between the two ends and are scored by how well rims sit at the
 predicted places and not half-way between them. The two families are mixed
 by how much the first slot looks like an overlapped checker.
 
-With a board learnt from a known position (``Calibration.background``, ``setup.learn_board``:
-the start at set-up, or any position known to the app) each searched slot's p_k comes instead
-from ``setup_slot_probability``, by whether the known position filled the slot: the ring
-features plus how the slot differs from the learnt view and how near its colour is to this board's checkers (a print, a
-band's letters or a busy surface unchanged since set-up is no checker; a checker darkened by a
-shadow keeps its hue).
+With a board learnt at set-up (``Calibration.background``, ``setup.learn_board`` from the start
+position) each searched slot's p_k comes instead from ``setup_slot_probability``, by whether the
+start position filled the slot: the ring features plus how the slot differs from the learnt
+view and how near its colour is to this board's checkers (a print, a band's letters or a busy
+surface unchanged since set-up is no checker; a checker darkened by a shadow keeps its hue).
+A board learnt from any other position (a game joined in progress, ``read --position``) keeps
+its slots read by their ring fit (``slot_model_reads``): the model was fitted on start set-ups
+only, and on a real board learnt mid-game it read a broadcast's change of the whole picture as
+checkers gone (bench/RESULTS.md, stop 12, branch learnany2).
 
 Likelihoods are tempered and floored: when the evidence is ambiguous the
 probability spreads over the plausible counts instead of betting on one.
@@ -68,6 +71,7 @@ __all__ = [
     "setup_slot_probability",
     "start_slots",
     "known_slots",
+    "slot_model_reads",
 ]
 
 #: slots traced per chain (a row of touching checkers reaches the field's middle after ~6.5)
@@ -215,10 +219,21 @@ class SetupView(NamedTuple):
     typical: float  # log(1 + the median change over the field), to TYPICAL_STEP
 
 
+def slot_model_reads(cal: Calibration) -> bool:
+    """Whether the set-up slot model (``setup_slot_probability``) reads this calibration's slots: it
+    learnt the board from the start position, the only position ``SETUP_W`` was fitted on (a
+    calibration naming no position but holding a background was learnt at set-up). A board
+    learnt from another position keeps its background (dice, hands, trays) and its checkers'
+    looks, but its slots are read by their ring fit: read against a mid-game view, the model
+    lost 11 of 468 spots on the real WTC board (0 unlearnt or without it)."""
+    return bool(cal.background) and (cal.position is None or cal.position.is_start)
+
+
 def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | None:
-    """The frame against the set-up board (None: the calibration learnt none). A whole-frame
-    value: the reader makes it once and passes it to every point's reading."""
-    bg = _background(cal.background) if cal.background else None
+    """The frame against the set-up board (None: the calibration learnt none, or the set-up slot
+    model does not read it: ``slot_model_reads``). A whole-frame value: the reader makes it once
+    and passes it to every point's reading."""
+    bg = _background(cal.background) if slot_model_reads(cal) else None
     if bg is None:
         return None
     bh, bw = bg.shape[:2]
