@@ -43,7 +43,7 @@ from tavli_pi.sim.table import scenes_of  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
-from tavli_pi.vision.setup import learn_from_setup  # noqa: E402
+from tavli_pi.vision.setup import learn_board  # noqa: E402
 
 #: the CPU seconds of each find_dice call the reader made since the list was last cleared
 _dice: list[float] = []
@@ -68,7 +68,7 @@ def _frames(moments: Sequence[Moment], seed: int) -> tuple[list[np.ndarray], Cal
             if cal is None:
                 truth = cam.last_truth
                 assert truth is not None
-                cal = learn_from_setup(f.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
+                cal = learn_board(f.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
             images.append(f.image)
     assert cal is not None
     return images, cal

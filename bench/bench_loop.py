@@ -43,7 +43,7 @@ from tavli_pi.sim.script import Moment, demo_match, random_game  # noqa: E402
 from tavli_pi.sim.table import scenes_of  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.camera import Frame  # noqa: E402
-from tavli_pi.vision.setup import learn_from_setup  # noqa: E402
+from tavli_pi.vision.setup import learn_board  # noqa: E402
 
 
 def _frames(moments: Sequence[Moment], seed: int) -> tuple[list[Frame], Calibration]:
@@ -54,7 +54,7 @@ def _frames(moments: Sequence[Moment], seed: int) -> tuple[list[Frame], Calibrat
             if not frames:
                 truth = cam.last_truth
                 assert truth is not None
-                cal = learn_from_setup(f.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
+                cal = learn_board(f.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
             frames.append(f)
     return frames, cal
 

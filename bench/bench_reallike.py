@@ -25,6 +25,7 @@ the frames with no hand over the board that the reader flagged a hand on.
 
     .venv/bin/python bench/bench_reallike.py [--frames 120] [--games 6] [--seed 0] [--plain]
     .venv/bin/python bench/bench_reallike.py --frames 400 --games 200   # the issue's figures
+    .venv/bin/python bench/bench_reallike.py --known 120   # learnt from a mid-game position vs the start
 """
 
 from __future__ import annotations
@@ -71,13 +72,54 @@ def calibrate_read(r: Rendered) -> Calibration:
     return calibrate_image(r.image, corners_arg(r.truth), r.truth.home)
 
 
-def calibrate_setup(setup: Rendered) -> Calibration:
+def calibrate_setup(setup: Rendered, known: Any = None, learn: bool = True) -> Calibration:
     """As the app calibrates: the set-up board's corners, then this board learnt from the set-up
-    frame (``vision.setup.learn_from_setup``: checker looks, pitch, background)."""
-    from tavli_pi.vision.setup import learn_from_setup
+    frame (``vision.setup.learn_board``: checker looks, pitch, background); ``known``: the
+    position that frame shows (``vision.known.KnownBoard``; the start when None); ``learn``
+    False: the corners only (what ``run`` read a game joined in progress with)."""
+    from tavli_pi.vision.setup import learn_board
 
     base = refine(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
-    return learn_from_setup(setup.image, base)
+    return learn_board(setup.image, base, known) if learn else base
+
+
+def known_frames(n: int, seed: int) -> None:
+    """The real-like set read with the board learnt from a random position of a game in progress
+    (the same table, clear: ``reallike_setup(scene, known)``) against learnt from the start
+    position, and against not learnt (that mid-game frame's corners calibration), same frames."""
+    from tavli_pi.sim.datasets import random_layout
+    from tavli_pi.vision.known import KnownBoard
+
+    scores = {"unlearnt (mid-game frame)": FrameScore(), "learnt from the start": FrameScore(),
+              "learnt from mid-game": FrameScore()}
+    unseen: Counter[str] = Counter()
+    for i, scene in enumerate(reallike_scenes(n, seed)):
+        rng = np.random.default_rng([seed, 11, i])
+        light, dark, bar, off = random_layout(rng, cap=5, max_bar=1, max_off=2)
+        known = KnownBoard.of_counts(list(light) + [bar[0], off[0]], list(dark) + [bar[1], off[1]])
+        r = render(scene, seed * 100003 + i)
+        start = render(reallike_setup(scene), seed * 100003 + i)
+        mid = render(reallike_setup(scene, (light, dark, bar, off)), seed * 100003 + i)
+        for mode, sc in scores.items():
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    if mode.startswith("unlearnt"):
+                        cal = calibrate_setup(mid, learn=False)
+                    elif mode.endswith("start"):
+                        cal = calibrate_setup(start)
+                    else:
+                        cal = calibrate_setup(mid, known)
+                        unseen.update(u.split(":")[0] for u in cal.unseen)
+                t0 = time.process_time()
+                obs = BoardReader(cal).read(r.image)
+                sc.add(obs, r.truth, time.process_time() - t0)
+            except TavliError:
+                sc.fail(r.truth)
+    print(f"real-like set: {n} frames, seed {seed}; each table also rendered clear at set-up and at a random "
+          f"mid-game position (random_layout cap 5, bar <= 1, off <= 2)")
+    for mode, sc in scores.items():
+        sc.report(f"reader, {mode}")
+    print(f"  what the mid-game positions left unseen: {dict(unseen)}")
 
 
 class FrameScore:
@@ -507,6 +549,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=6, help="real-like games through the app (default 6; the issue: 200)")
     ap.add_argument("--turns", type=int, default=8, help="turns a game (default 8)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--known", type=int, default=0, help="only: this many real-like frames read with the board "
+                    "learnt from a random mid-game position, from the start, and not learnt")
     ap.add_argument("--verbose", action="store_true", help="one line a game: its table and what the referee did")
     ap.add_argument("--only", default="", help="play only these games (by index, e.g. 44,54), each as in the whole run")
     ap.add_argument("--why", action="store_true", help="what the referee did on each scripted play it did not accept")
@@ -516,6 +560,9 @@ def main() -> None:
     args = ap.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}; "
           f"command: {' '.join(sys.argv)}")
+    if args.known:
+        known_frames(args.known, args.seed)
+        return
     if args.frames:
         frames(args.frames, args.seed)
     if args.games:

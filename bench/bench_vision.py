@@ -1,7 +1,8 @@
 """Vision benchmark: accuracy on real and simulated boards, and speed per frame (one core).
 
 Run: .venv/bin/python bench/bench_vision.py  (``--real``: only the real boards, with annotated
-pictures written to bench/out/; ``--found``: only their reading with the field found in the picture)
+pictures written to bench/out/; ``--found``: only their reading with the field found in the picture;
+``--learn``: the WTC frames read with the board learnt from another frame's labelled position)
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -63,13 +65,13 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
     from tavli_pi.vision.calibrate import calibrate_image
     from tavli_pi.vision.calibration import Calibration
     from tavli_pi.vision.refine import refine
-    from tavli_pi.vision.setup import learn_from_setup
+    from tavli_pi.vision.setup import learn_board
     from tests.vision._eval import real_frames, score_real
 
     frames = real_frames(REAL)
     wtc0 = next(f for f in frames if f.name == "frame0.jpg")
     wtc_cal = refine(Calibration(wtc0.corners, home=wtc0.label["home"]), wtc0.image)
-    setup = {f.name: learn_from_setup(f.image, refine(Calibration(f.corners, home=f.label["home"]), f.image))
+    setup = {f.name: learn_board(f.image, refine(Calibration(f.corners, home=f.label["home"]), f.image))
              for f in frames if f.name == "bcv-hough-test12.jpg"}
     for mode in modes:
         tot = {"spots": 0, "wrong": 0, "conf_wrong": 0, "perfect": 0, "complete": 0, "hand_ok": 0, "frames": 0,
@@ -118,6 +120,72 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
             print(line)
 
 
+def known_of_label(truth: tuple[dict[int, int], dict[int, int], tuple[int, int], tuple[int, int]]) -> Any:
+    """The labelled counts of a frame as a known position (``vision.known.KnownBoard``)."""
+    from tavli_pi.vision.known import KnownBoard
+
+    light, dark, bar, off = truth
+    return KnownBoard.of_counts([light.get(p, 0) for p in range(1, 25)] + [bar[0], off[0]],
+                                [dark.get(p, 0) for p in range(1, 25)] + [bar[1], off[1]])
+
+
+def learnt_from_any() -> None:
+    """The WTC 2022 frames (one board, all mid-game), leave one out: each hand-free frame whose
+    labelled position is whole (15 a colour) teaches the board (``setup.learn_board`` with that
+    position, as ``read --position`` and a game joined in progress do), and every other frame is
+    read with what it taught. Beside it, the same frames read as today: ``corners`` (each frame
+    calibrated on itself, ``read --corners``) and ``unlearnt`` (the teaching frame's corners
+    calibration, not learnt: what ``run`` read a joined game with)."""
+    from tavli_pi.errors import CalibrationError
+    from tavli_pi.vision.calibrate import calibrate_image
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.refine import refine
+    from tavli_pi.vision.setup import learn_board
+    from tests.vision._eval import real_frames, score_real
+
+    frames = [f for f in real_frames(REAL) if f.board_set == "wtc2022"]
+    teachers = [f for f in frames if f.truth is not None and not f.label["hand"] and f.label["complete"]]
+    for mode in ("corners", "unlearnt", "learnt"):
+        tot = {"spots": 0, "wrong": 0, "conf_wrong": 0, "perfect": 0, "complete": 0, "hand_ok": 0, "frames": 0,
+               "boards": 0}
+        lines = []
+        for t in teachers:
+            base = refine(Calibration(t.corners, home=t.label["home"]), t.image)
+            try:
+                cal = learn_board(t.image, base, known_of_label(t.truth)) if mode == "learnt" else base
+            except CalibrationError as exc:
+                lines.append(f"  taught by {t.name}: {exc}")
+                continue
+            errs = []
+            for f in frames:
+                if f.name == t.name:
+                    continue
+                own = calibrate_image(f.image, _corner_text(f.corners), f.label["home"]) if mode == "corners" else cal
+                obs = BoardReader(own, still_photo=True).read(f.image)
+                sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
+                tot["frames"] += 1
+                tot["boards"] += sc.spots > 0
+                tot["spots"] += sc.spots
+                tot["wrong"] += len(sc.spot_errors)
+                tot["conf_wrong"] += sc.confident_wrong
+                tot["complete"] += sc.perfect is not None
+                tot["perfect"] += bool(sc.perfect)
+                tot["hand_ok"] += sc.hand_ok
+                if sc.spot_errors:
+                    errs.append(f"{f.name} {sc.spot_errors[:3]}")
+            if mode == "learnt":
+                lines.append(f"  taught by {t.name} ({cal.source}; unseen: {'; '.join(cal.unseen) or 'nothing'}): "
+                             + (", ".join(errs) or "no wrong spot"))
+            elif errs:
+                lines.append(f"  with {t.name}: " + ", ".join(errs))
+        print(f"WTC 2022 leave-one-out, {mode}: {tot['frames']} readings ({tot['boards']} labelled hand-free); "
+              f"per-spot error {100 * tot['wrong'] / max(tot['spots'], 1):.2f}% ({tot['wrong']}/{tot['spots']}); "
+              f"complete boards perfect {tot['perfect']}/{tot['complete']}; confidently wrong (>= 0.9) "
+              f"{tot['conf_wrong']}; hand flag right {tot['hand_ok']}/{tot['frames']}")
+        for line in lines:
+            print(line)
+
+
 def corners_off() -> None:
     """The labelled corners moved 40 px (4 ways) on every labelled hand-free frame: how many counts
     are then wrong at confidence 0.9 or more (the worst output there is)."""
@@ -152,7 +220,7 @@ def sim_setup(n: int = 30) -> None:
     from tavli_pi.sim.render import render
     from tavli_pi.sim.scene import scene_from_position
     from tavli_pi.vision.calibration import Calibration
-    from tavli_pi.vision.setup import learn_from_setup
+    from tavli_pi.vision.setup import learn_board
     from tests.vision._eval import spot_errors
 
     for kind, scenes in (("easy", easy_scenes(n, 11)), ("hard (no hand)", [s for s in hard_scenes(40, 11) if s.hand is None][:n])):
@@ -160,7 +228,7 @@ def sim_setup(n: int = 30) -> None:
         for i, sc in enumerate(scenes):
             start = dataclasses.replace(scene_from_position(Position.start(), home=sc.home), look=sc.look, pose=sc.pose)
             s0 = render(start, i)
-            cal = learn_from_setup(s0.image, Calibration(s0.truth.corners, home=s0.truth.home))  # type: ignore[arg-type]
+            cal = learn_board(s0.image, Calibration(s0.truth.corners, home=s0.truth.home))  # type: ignore[arg-type]
             r = render(sc, i)
             obs = BoardReader(cal).read(r.image)
             t = r.truth
@@ -170,7 +238,7 @@ def sim_setup(n: int = 30) -> None:
             for p in range(1, 25):
                 for ev, v in ((obs.points[p - 1].light, light[p]), (obs.points[p - 1].dark, dark[p])):
                     sure_wrong += ev.best != v and ev.confidence >= 0.9
-        print(f"sim {kind} with a set-up calibration (learn_from_setup): per-spot error {100 * wrong / spots:.2f}% "
+        print(f"sim {kind} with a set-up calibration (learn_board): per-spot error {100 * wrong / spots:.2f}% "
               f"({wrong}/{spots}), counts wrong at confidence >= 0.9: {sure_wrong}")
 
 
@@ -178,6 +246,9 @@ def main() -> None:
     cv2.setNumThreads(1)
     if "--found" in sys.argv:  # only the field found without corners or markers
         real_boards(modes=("found",))
+        return
+    if "--learn" in sys.argv:  # only the board learnt from any known position, leave one out
+        learnt_from_any()
         return
     real_boards()
     corners_off()

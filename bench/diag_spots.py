@@ -1,7 +1,7 @@
 """Why are points read wrong on the real-like set? (issue 9 diagnostic)
 
 Reads the first ``--frames`` real-like frames (``bench_reallike``'s set, seed 0) with a
-set-up calibration (``learn_from_setup``, as the app does) and classes every wrong point:
+set-up calibration (``learn_board``, as the app does) and classes every wrong point:
 
 - ``missed``: checkers there, none read; ``phantom``: none there, some read;
 - ``under`` / ``over``: the right colour, too few / too many; ``colour``: the other colour;

@@ -1,6 +1,6 @@
 """Fit the set-up slot model (tavli_pi.vision.stacks.SETUP_W) on simulated real-like tables.
 
-Each table is calibrated as the app does (its set-up frame, ``learn_from_setup``), then a
+Each table is calibrated as the app does (its set-up frame, ``learn_board``), then a
 frame of a game on it is read: every slot the reader searches gets
 ``stacks.setup_slot_features`` (ring features, change from the set-up view, distance to this
 board's checker colours and to the set-up colour there) and the truth (occupied or not). Two

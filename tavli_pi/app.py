@@ -352,14 +352,19 @@ class TableApp:
                 return out
             out += self.referee.step(inp, now)
 
-    def _dispatch(self, events: list[Event], frame: np.ndarray | None = None) -> None:
+    def _dispatch(self, events: list[Event], frame: np.ndarray | None = None,
+                  learnt: Calibration | None = None) -> None:
         """Commit ``events`` to the log in one transaction with the referee's state after them
-        (all or nothing, so a crash can never log a game start twice), then show them."""
+        (all or nothing, so a crash can never log a game start twice), then show them. ``learnt``:
+        a calibration learnt from the board these events adopt, kept in the same transaction (with
+        this frame as the one it was learnt on: a resumed run reads on from it with that calibration)."""
         if not events:
             return
         self.events.extend(events)
         if self.record is not None:
-            self.record.commit(events, frame, (self._frame_index, snapshot.dumps(self.referee)))
+            meta = None if learnt is None else {CALIBRATED_AT_KEY: str(self._frame_index),
+                                                CALIBRATION_KEY: json.dumps(learnt.to_dict())}
+            self.record.commit(events, frame, (self._frame_index, snapshot.dumps(self.referee)), meta)
         for e in events:
             for sink in self.sinks:
                 sink.handle(e)
@@ -369,7 +374,7 @@ class TableApp:
 
         Calibration learns the board from a set-up frame, so it never takes the first frame
         blindly: it waits for a frame with no hand and no motion. On a new match it learns the
-        board from that frame as the start position (B3: ``learn_from_setup``) and reads the
+        board from that frame as the start position (B3: ``learn_board``) and reads the
         frame again with what it learnt; if that reading is the start position, the board is
         calibrated. If it is not, the referee says where it differs and asks the players to fix
         the board or confirm it (``accept``, an event every output shows): a confirmed board is
@@ -378,7 +383,7 @@ class TableApp:
         """
         from tavli_pi.vision.calibrate import FieldMemory
         from tavli_pi.vision.reader import BoardReader
-        from tavli_pi.vision.setup import in_progress, learn_from_setup
+        from tavli_pi.vision.setup import in_progress, learn_board
 
         if self._calibration is not None:
             return BoardReader(self._calibration, incremental=self.incremental)
@@ -433,7 +438,7 @@ class TableApp:
             # the set-up board is the training example: this board's checkers, pitch and background
             # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             try:
-                learnt = learn_from_setup(learn_image, cal)
+                learnt = learn_board(learn_image, cal)
             except CalibrationError as exc:
                 if not self._setup_confirmed:
                     self._waiting_for_setup(str(exc), ask=True)
@@ -462,6 +467,32 @@ class TableApp:
         self.wired.append(f"calibrated on frame {frame.index}" + (" (set-up confirmed by the players)"
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
+
+    def _learn_adopted(self, events: Sequence[Event], frame: Frame, obs: Observation) -> Calibration | None:
+        """The board learnt from the position the referee just carried on from (a game joined in
+        progress, or a board the players confirmed: ``board_adopted``), when the board was not
+        learnt yet (no set-up was learnt, and no calibration file is given) and this frame shows
+        that position clearly: no hand, no motion, and read as it within ``KNOWN_MISFIT`` spots.
+        Else None (the reading goes on as it was; a board not learnt from this frame is not learnt
+        from a later one, so a resumed run does exactly the same)."""
+        from tavli_pi.referee.events import BoardAdopted
+        from tavli_pi.vision.known import KnownBoard
+        from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
+
+        adopted = [e for e in events if isinstance(e, BoardAdopted)]
+        cal = self._calibration
+        if (not adopted or cal is None or cal.learnt or self.config.camera.calibration is not None
+                or obs.hand or obs.motion):
+            return None
+        light, dark = self.referee.game.spot_counts(adopted[-1].after, self.referee.settings.light_is_white)
+        try:
+            known = KnownBoard.of_counts(light, dark)
+            if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
+                return None
+            return learn_board(frame.image, cal, known)
+        except CalibrationError as exc:
+            warnings.warn(f"the board was not learnt from the adopted position: {exc}", TavliWarning, stacklevel=2)
+            return None
 
     def _watch_stillness(self, frame: Frame) -> None:
         """Count the frames in a row whose picture stayed the same (the motion gate sees nothing
@@ -574,7 +605,17 @@ class TableApp:
         out = self._take_inputs(now)
         obs = self._reader.read(frame.image, frame.index)
         out += self.referee.step(obs, now)
-        self._dispatch(out, frame.image)
+        learnt = self._learn_adopted(out, frame, obs)
+        self._dispatch(out, frame.image, learnt)
+        if learnt is not None:
+            # read on with the board learnt; the new reader is primed with this frame, as a run
+            # resumed from this frame's commit primes it
+            from tavli_pi.vision.reader import BoardReader
+
+            self._calibration = learnt
+            self._reader = BoardReader(learnt, incremental=self.incremental)
+            self._reader.read(frame.image, frame.index)
+            self.wired.append(f"learnt the board from the adopted position on frame {frame.index}")
         if self.signals is not None:
             self.signals.tick(now)
         if self.link is not None:

@@ -4,12 +4,13 @@ the table go on, learning the board as they confirmed it."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from tavli_pi.app import TableApp
+from tavli_pi.app import CALIBRATED_AT_KEY, CALIBRATION_KEY, TableApp
 from tavli_pi.config import parse_config
 from tavli_pi.referee.events import SetupChecked
 from tavli_pi.referee.inputs import Action, PlayerInput
@@ -19,7 +20,10 @@ from tavli_pi.sim.drive import drive
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import scene_from_position
 from tavli_pi.sim.script import Moment
+from tavli_pi.referee.evidence import spot_counts
+from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Frame
+from tavli_pi.vision.known import KnownBoard
 
 from tests.test_app import config
 
@@ -191,7 +195,8 @@ def test_an_unattended_picture_left_the_same_is_set_up_even_with_a_hand_seen(tmp
 def test_a_recording_that_starts_mid_game_is_followed_from_the_board_it_shows(tmp_path: Path) -> None:
     """A video that starts in the middle of a game (a referee started late, a broadcast clip): the
     board is clearly no misread start, so it is not learnt as a set-up board; the referee carries
-    on from it, and the first roll's half says whose turn it is."""
+    on from it, and the first roll's half says whose turn it is. Once it is adopted, the board is
+    learnt from that position (as set-up learns from the start) and the game is read with it."""
     from tavli_pi.rules.position import Side
     from tavli_pi.sim.script import ScriptWriter
     from tavli_pi.sim.table import scenes_of
@@ -213,10 +218,16 @@ def test_a_recording_that_starts_mid_game_is_followed_from_the_board_it_shows(tm
             app.run()
             events = list(app.events)
             cal = app._calibration
+            reader = app._reader
+            wired = list(app.wired)
     kinds = [e.kind for e in events]
     joined = [e for e in events if e.kind == "board_adopted"]
     assert len(joined) == 1 and joined[0].extra.get("in_progress"), kinds
-    assert cal is not None and cal.source != "setup"  # not learnt as the start position
+    # not learnt as the start position: learnt from the position joined, and read with it
+    assert cal is not None and cal.source == "position" and cal.learnt, wired
+    assert cal.position == KnownBoard.of_counts(*spot_counts(midgame)) and not cal.position.is_start
+    assert reader is not None and reader.calibration is cal
+    assert any(w.startswith("learnt the board from the adopted position") for w in wired), wired
     plays = [e for e in events if e.kind == "play_accepted"]
     assert [p.side for p in plays] == [Side.BLACK, Side.WHITE], kinds  # type: ignore[attr-defined]
     assert "illegal_play" not in kinds and "board_out_of_sync" not in kinds
@@ -226,8 +237,6 @@ def test_a_real_recording_of_a_game_in_progress_is_joined_at_its_board(tmp_path:
     """The WTC 2022 board in mid-game (frame0: White's 5-3 lying in White's half), replayed as a
     still recording, unattended: the referee joins the game at the board the label gives and takes
     the dice as White's roll."""
-    import json
-
     board = real_data / "boards" / "wtc2022"
     label = json.loads((board / "labels.json").read_text())
     frames = label.get("frames", label)["frame0.jpg"]
@@ -247,11 +256,21 @@ def test_a_real_recording_of_a_game_in_progress_is_joined_at_its_board(tmp_path:
         with TableApp(cfg, camera=open_camera(cfg.camera.source, fps=cfg.camera.fps), pin_factory=MockFactory()) as app:
             app.run()
             events = list(app.events)
+            assert app.record is not None
+            logged = app.record.log.meta(CALIBRATION_KEY)
+            at = app.record.log.meta(CALIBRATED_AT_KEY)
+            adopted_on = max(s.frame for s in [app.record.log.last_snapshot()] if s is not None)
     joined = [e for e in events if e.kind == "board_adopted"]
     assert len(joined) == 1 and joined[0].extra.get("in_progress"), [e.kind for e in events]
     want = Position.from_counts({int(p): n for p, n in frames["light"].items()},
                                 {25 - int(p): n for p, n in frames["dark"].items()})
     assert joined[0].after.layout_key() == want.layout_key()  # type: ignore[attr-defined]
+    # the board was learnt from the labelled position joined, and the log keeps that calibration
+    # with the frame it was learnt on (a resumed run reads on with it)
+    assert logged is not None and at is not None
+    learnt = Calibration.from_dict(json.loads(logged))
+    assert learnt.source == "position" and learnt.position == KnownBoard.of_counts(*spot_counts(want))
+    assert int(at) <= adopted_on
     rolls = [e for e in events if e.kind == "roll_accepted"]
     assert [(r.side.name, sorted(r.dice)) for r in rolls] == [("WHITE", [3, 5])]  # type: ignore[attr-defined]
 
@@ -267,3 +286,56 @@ def test_a_hand_vision_misses_on_one_frame_is_not_learnt_as_the_board(tmp_path: 
     with TableApp(cfg, camera=cam, pin_factory=MockFactory(), record=False) as app:
         app.run()
         assert any(w.startswith("calibrated on frame 2") for w in app.wired), app.wired
+
+
+class _Stop(Exception):
+    """Ends a run right after a chosen frame's commit (as a kill there would)."""
+
+
+def test_a_run_stopped_after_the_joined_board_is_learnt_resumes_with_that_board(tmp_path: Path) -> None:
+    """The board learnt from a joined game is committed with the adoption (the calibration and the
+    frame it was learnt on, in the same transaction): a run ended right after that commit resumes
+    reading with the learnt board and logs exactly what an unbroken run logs."""
+    from tavli_pi.record.store import MatchLog
+    from tavli_pi.referee.events import to_dict
+    from tavli_pi.rules.position import Side
+    from tavli_pi.sim.script import ScriptWriter
+    from tavli_pi.sim.table import scenes_of
+
+    midgame = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2},
+                                   {24: 2, 13: 4, 8: 2, 7: 2, 6: 3, 4: 2})
+    w = ScriptWriter()
+    w.position = midgame.with_turn(Side.BLACK)
+    w._add(1, hand=True)
+    w._add(14)
+    w.play(w.roll((4, 2)))
+    w.play(w.roll((5, 3)))
+
+    def run(folder: Path, stop_after_adoption: bool) -> list[dict[str, object]]:
+        folder.mkdir()
+        text = corners_config(folder).replace("[table]\n", "[table]\nattended = false\n", 1)
+        cfg = parse_config(text, str(folder / "t.toml"))
+
+        def stop(frame: Frame, got: list[object]) -> None:
+            if stop_after_adoption and any(getattr(e, "kind", "") == "board_adopted" for e in got):
+                raise _Stop
+
+        for attempt in range(2):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with TableApp(cfg, camera=SimCamera(scenes_of(w.moments), fps=10.0), pin_factory=MockFactory()) as app:
+                    if attempt == 1:
+                        assert app._calibration is not None and app._calibration.source == "position"
+                    try:
+                        app.run(on_frame=stop if attempt == 0 else None)
+                    except _Stop:
+                        continue
+            break
+        with MatchLog.open(cfg.record.log, readonly=True) as log:
+            assert json.loads(log.meta(CALIBRATION_KEY) or "{}").get("source") == "position"
+            return [to_dict(e.event) for e in log.events()]
+
+    whole = run(tmp_path / "whole", False)
+    resumed = run(tmp_path / "resumed", True)
+    assert [e["kind"] for e in whole].count("play_accepted") == 2
+    assert resumed == whole

@@ -1,7 +1,8 @@
 """``tavli-pi read IMAGE``: read one photograph of the board and print what is on it.
 
 The field comes from ``--calibration``, ``--corners``, the printed markers, or
-the picture itself; ``--save-calibration`` on a set-up photo learns the board;
+the picture itself; ``--save-calibration`` on a set-up photo learns the board (``--position`` on a
+photo of any known position);
 ``--annotate OUT.png`` draws what was read; a complete reading prints its XGID
 and gnubg Position ID. The work is in ``commands/read_photo.py``, imported only
 when the command runs (OpenCV and the reader stay out of start-up).
@@ -34,9 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save-calibration",
                         help="write the calibration to this JSON file; on a photo of the board set up to "
                         "start (B3) it learns this board's checkers, geometry and background")
-    parser.add_argument("--setup", action="store_true",
-                        help="the photo shows the start position (B3): learn from it even where the "
-                        "reading differs (the players' confirmation)")
+    known = parser.add_mutually_exclusive_group()
+    known.add_argument("--setup", action="store_true",
+                       help="the photo shows the start position (B3): learn from it even where the "
+                       "reading differs (the players' confirmation)")
+    known.add_argument("--position", metavar="XGID_OR_ID",
+                       help="the photo shows this position (an XGID or a gnubg Position ID; light = White = X): "
+                       "learn the board from it, whatever the position (with --save-calibration, keep it); "
+                       "refused when it does not fit what is seen")
     parser.add_argument("--annotate", help="write the photo with what was read drawn over it to this PNG")
     parser.add_argument("--json", action="store_true", help="print JSON (default: a short summary)")
 

@@ -3,8 +3,10 @@
 
 The field comes from ``--calibration``, ``--corners``, the printed markers, or
 the picture itself. ``--save-calibration`` on a photo of the board set up to
-start (B3) learns the board (``vision.setup.learn_from_setup``); ``--setup``
-confirms a set-up photo the reader does not read as the start position.
+start (B3) learns the board (``vision.setup.learn_board``); ``--setup``
+confirms a set-up photo the reader does not read as the start position;
+``--position XGID_OR_ID`` says which position the photo shows (any position), and
+the board is learnt from it (a position that does not fit the photo is refused).
 ``--annotate OUT.png`` draws what was read over the photo. A complete reading
 prints its XGID and gnubg Position ID (light = White = X).
 """
@@ -22,18 +24,21 @@ import cv2
 
 from tavli_pi.errors import CalibrationError, InvalidPositionError, VisionError
 from tavli_pi.files import write_atomic
-from tavli_pi.rules.ids import position_id, xgid
+from tavli_pi.referee.evidence import spot_counts
+from tavli_pi.rules.ids import parse_position, position_id, xgid
 from tavli_pi.rules.position import Position
 from tavli_pi.vision.annotate import annotate
 from tavli_pi.vision.calibrate import ASSUMED, calibrate_image
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.doubt import temper
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.quality import field_problem, image_problem
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import learn_from_setup, setup_agreement
+from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
 
-__all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "photo_calibration", "read_observation", "SURE"]
+__all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "photo_calibration", "read_observation",
+           "SURE", "known_of", "check_position"]
 
 #: every spot's count must be at least this sure for the reading to count as a complete position
 SURE = 0.5
@@ -63,16 +68,41 @@ def complete_position(obs: Observation) -> Position | None:
 
 
 def photo_calibration(image: Any, corners: str | None = None, home: str | None = None,
-                      calibration: str | None = None) -> tuple[Calibration, Calibration]:
+                      calibration: str | None = None, known: KnownBoard | None = None
+                      ) -> tuple[Calibration, Calibration]:
     """(the calibration to read ``image`` with, the calibration to save) as ``calibrate_image``
     makes them. A field found in a photo of the start position learns the board from that
-    photo (``setup.learn_from_setup``), its background included: read through it, nothing
+    photo (``setup.learn_board``), its background included: read through it, nothing
     in the photo -- its dice above all -- would stand out from the photo itself, so it is
-    read without that background (as with ``--corners``), and saved with it."""
-    cal = calibrate_image(image, corners, home, calibration)
-    if not calibration and cal.source == "setup" and cal.background:
+    read without that background (as with ``--corners``), and saved with it. ``known``: the
+    position the photo shows (``--position``): the board is always learnt from it."""
+    cal = calibrate_image(image, corners, home, calibration, known=known)
+    if known is not None and cal.position != known:
+        cal = learn_board(image, cal, known)
+    if (known is not None or not calibration) and cal.learnt:
         return cal.with_(background=""), cal
     return cal, cal
+
+
+def known_of(text: str) -> KnownBoard:
+    """The position an XGID or a gnubg Position ID gives, as vision counts it (light = White = X)."""
+    pos = parse_position(text)
+    light, dark = spot_counts(pos, light_is_white=True)
+    return KnownBoard.of_counts(light, dark)
+
+
+def check_position(obs: Observation, known: KnownBoard, text: str) -> None:
+    """Raise CalibrationError unless the photo read with the board learnt from it shows ``known``
+    (within ``setup.KNOWN_MISFIT`` spots) with no hand over the board."""
+    agreement = setup_agreement(obs, known)
+    if obs.hand:
+        raise CalibrationError(f"a hand is over the board: photograph the board clear to learn it from the "
+                               f"position {text}")
+    if len(agreement.differences) > KNOWN_MISFIT:
+        raise CalibrationError(
+            f"the position {text} does not fit this photo: {agreement.message()}. Give the position the photo "
+            "shows (an XGID or a gnubg Position ID, light = White = X, points in White's numbering), and check "
+            "--home and the corners")
 
 
 def read_observation(image: Any, cal: Calibration, learnt: Calibration) -> Observation:
@@ -155,11 +185,15 @@ def read_photo(args: argparse.Namespace) -> int:
     problem = image_problem(image)
     if problem:
         raise VisionError(problem)
-    cal, learnt = photo_calibration(image, args.corners, args.home, args.calibration)
+    position = getattr(args, "position", None)
+    known = known_of(position) if position else None
+    cal, learnt = photo_calibration(image, args.corners, args.home, args.calibration, known)
     problem = field_problem(cal.corners)
     if problem:
         raise VisionError(problem)
     obs = read_observation(image, cal, learnt)
+    if known is not None and position:
+        check_position(obs, known, position)
     notes: list[str] = []
     if cal.source == ASSUMED:
         notes.append("field found in the picture; the light player's seat and home side were assumed "
@@ -168,10 +202,14 @@ def read_photo(args: argparse.Namespace) -> int:
         # the numbering may be turned round: no point's count can be sure
         obs = dataclasses.replace(obs, problems=obs.problems + tuple(notes),
                                   points=tuple(temper(s) for s in obs.points))
-    if args.save_calibration:
+    if args.save_calibration and known is not None:
+        _save(learnt, args.save_calibration)
+        print(f"learnt this board from the photo of the position given ({setup_agreement(obs, known).message()})"
+              + "".join(f"; not learnt: {u}" for u in learnt.unseen), file=sys.stderr)
+    elif args.save_calibration:
         agreement = setup_agreement(obs)
         learn = agreement.agrees or args.setup
-        saved = learn_from_setup(image, cal) if learn else learnt
+        saved = learn_board(image, cal) if learn else learnt
         _save(saved, args.save_calibration)
         if learn:
             print(f"learnt this board from the set-up photo ({agreement.message()})", file=sys.stderr)

@@ -53,9 +53,10 @@ class LogSink:
         self.commit([event], frame)
 
     def commit(self, events: Sequence[Event], frame: np.ndarray | None = None,
-               snapshot: tuple[int, bytes] | None = None) -> None:
+               snapshot: tuple[int, bytes] | None = None, meta: dict[str, str] | None = None) -> None:
         """Append ``events`` in one transaction, each with ``frame`` where the policy keeps it, and
-        ``snapshot`` (camera frame index, referee bytes): the state they left, for an exact resume."""
+        ``snapshot`` (camera frame index, referee bytes): the state they left, for an exact resume;
+        ``meta``: the app's values that go with them (``MatchLog.append_many``)."""
         if not events:
             return
         jpeg: bytes | None = None
@@ -63,7 +64,7 @@ class LogSink:
             ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.policy.jpeg_quality])
             jpeg = buf.tobytes() if ok else None
         items = [(e, jpeg if self.policy.keeps_frame(e.kind) else None) for e in events]
-        self.log.append_many(items, snapshot=snapshot)
+        self.log.append_many(items, snapshot=snapshot, meta=meta)
 
     def close(self) -> None:
         if not self.log.closed:

@@ -345,13 +345,20 @@ class MatchLog:
 
     def append_many(self, items: Iterable[tuple[Event, bytes | None]], *,
                     expect_seq: int | None = None,
-                    snapshot: tuple[int, bytes] | None = None) -> list[int]:
+                    snapshot: tuple[int, bytes] | None = None,
+                    meta: dict[str, str] | None = None) -> list[int]:
         """Commit several events in one transaction (all or none).
 
         ``snapshot`` is ``(frame index, referee bytes)``: the referee's state after
         these events, stored with the last of them in the same transaction, so a
         restart finds the events and the state that produced them, or neither.
+        ``meta``: values the app keeps with the match (as :meth:`set_meta`) that belong
+        with these events (a calibration learnt from the board they adopt), in the same
+        transaction.
         """
+        for key in meta or {}:
+            if key in ("header", "format", "created"):
+                raise RecordError(f"the log's {key} is written once, when the log is created")
         rows: list[tuple[str, float, int, str, bytes | None]] = []
         for event, frame in items:
             if not isinstance(event, Event):
@@ -386,6 +393,8 @@ class MatchLog:
                 if snapshot is not None and out:
                     conn.execute("INSERT INTO snapshots(seq, frame, referee) VALUES (?, ?, ?)",
                                  (out[-1], int(snapshot[0]), bytes(snapshot[1])))
+                for key, value in (meta or {}).items():
+                    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 if conn.in_transaction:

@@ -557,17 +557,22 @@ def reallike_game_tables(n: int, seed: int = 0) -> list[dict[str, Any]]:
     return out
 
 
-def reallike_setup(scene: Scene) -> Scene:
+def reallike_setup(scene: Scene, known: Layout | None = None) -> Scene:
     """The same table at set-up: the start position (light is White), no dice, no hand, the
-    cube in the middle, only the props off the field (what the app sees when it calibrates)."""
+    cube in the middle, only the props off the field (what the app sees when it calibrates).
+    ``known``: the same table showing this position instead (light, dark, bar, off; a game
+    joined in progress), as clear."""
     from tavli_pi.rules.position import Position
     from tavli_pi.sim.scene import scene_from_position
 
     lay = L.layout(scene.home, scene.trays, scene.build.bar)
     props = tuple(p for p in scene.props if not (0.0 <= p.u <= 1.0 and 0.0 <= p.v <= 1.0)
                   and not _in_home_tray(lay, p))
-    start = scene_from_position(Position.start())
-    return replace(scene, light=start.light, dark=start.dark, bar=(0, 0), off=(0, 0), dice=(), hand=None,
+    if known is None:
+        start = scene_from_position(Position.start())
+        known = (start.light, start.dark, (0, 0), (0, 0))
+    light, dark, bar, off = known
+    return replace(scene, light=light, dark=dark, bar=bar, off=off, dice=(), hand=None,
                    props=props, cube=CubeSpec(1, "middle"))
 
 

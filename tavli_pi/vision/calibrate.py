@@ -18,8 +18,9 @@ from tavli_pi.vision.autocorners import ADVICE, field_candidates
 from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import check_fit, learn_from_setup
+from tavli_pi.vision.setup import check_fit, learn_board
 
 __all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory"]
 
@@ -146,14 +147,14 @@ class FieldMemory:
 
 def calibrate_image(
     image: np.ndarray, corners: str | None = None, home: str | None = None, calibration: str | None = None,
-    field: FieldMemory | None = None,
+    field: FieldMemory | None = None, known: KnownBoard | None = None,
 ) -> Calibration:
     """A calibration for ``image``: a calibration file (optionally with new corners or
     home side), else ``corners`` ("x,y x,y x,y x,y"), else the printed ArUco markers,
     else the field found in the picture (by ``field``, which remembers it between the frames
     of a stream, when given). Where the home side is learnt from the picture
-    (``home="auto"``, or a found field), the picture shows the start position, and the
-    board is learnt from it (``setup.learn_from_setup``)."""
+    (``home="auto"``, or a found field), the picture shows the start position (or ``known``,
+    the position it is known to show), and the board is learnt from it (``setup.learn_board``)."""
     if calibration:
         cal = Calibration.load(calibration)
         if home and home != "auto":
@@ -173,15 +174,17 @@ def calibrate_image(
     check_corners(pts, image.shape)
     if home == "auto" or (source == "found" and home is None):
         try:
-            cal = learn_home(pts, image, source=source)
+            cal = learn_home(pts, image, source=source, known=known)
         except CalibrationError:
             if home == "auto":
                 raise
         else:
             # the picture reads as the start position (B3): learn the board from it
             try:
-                return learn_from_setup(image, cal)
+                return learn_board(image, cal, known)
             except CalibrationError:
+                if known is not None:
+                    raise
                 return cal
     if source == "found" and home is None:
         source = ASSUMED

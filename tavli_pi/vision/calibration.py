@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.errors import CalibrationError
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import DEFAULT_BAR, FIELD_WIDTH, Home, Layout
 
 __all__ = [
@@ -161,6 +162,12 @@ class Calibration:
     #: log(1 + the largest hue distance of the start checkers from the checker colours), learnt at
     #: set-up (``vision.foreign``); 0 when not learnt
     checker_hue: float = 0.0
+    #: the position the board was learnt from (``setup.learn_board``: the start position at
+    #: set-up, or any position known to the app); None when nothing was learnt from a known position
+    position: KnownBoard | None = None
+    #: what that position left unseen and was therefore not learnt (e.g. a tray holding checkers:
+    #: its empty look), one sentence each
+    unseen: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -249,6 +256,8 @@ class Calibration:
             "background": self.background,
             "trays": self.trays,
             "checker_hue": self.checker_hue,
+            "position": self.position.to_dict() if self.position is not None else None,
+            "unseen": list(self.unseen),
         }
 
     @classmethod
@@ -273,6 +282,10 @@ class Calibration:
                 background=str(d.get("background", "")),
                 trays=str(d.get("trays", "")),
                 checker_hue=float(d.get("checker_hue", 0.0)),
+                # a file learnt at set-up before the position was kept learnt the start position
+                position=(KnownBoard.from_dict(d["position"]) if d.get("position")
+                          else KnownBoard.start() if d.get("source") == "setup" else None),
+                unseen=tuple(str(u) for u in d.get("unseen", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(
@@ -300,6 +313,22 @@ class Calibration:
         if not isinstance(data, dict):
             raise CalibrationError(f"calibration {path} is not a JSON object; recalibrate")
         return cls.from_dict(data)
+
+    @property
+    def learnt(self) -> bool:
+        """Whether the board was learnt from a known position (its checkers, pitch, background)."""
+        return self.position is not None and bool(self.background)
+
+    @property
+    def trays_learnt(self) -> tuple[bool, bool]:
+        """(light, dark): whether that tray's empty look was learnt with the board (it held no
+        checker in the position the board was learnt from)."""
+        if not self.background:
+            return False, False
+        if self.position is None:
+            return True, True
+        light, dark = self.position.off
+        return light == 0, dark == 0
 
     def with_(self, **kw: Any) -> Calibration:
         return replace(self, **kw)

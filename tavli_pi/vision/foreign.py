@@ -40,11 +40,12 @@ def hue_distance(bgr: np.ndarray, light: tuple[float, float, float], dark: tuple
 
 
 def learn_checker_hue(canon: np.ndarray, cal: Calibration) -> float:
-    """log(1 + the largest hue distance of the start position's checkers) in the set-up view ``canon``."""
-    from tavli_pi.vision.stacks import spot_chains, start_slots, cv2_integral
+    """log(1 + the largest hue distance of the known position's checkers, ``cal.position``: the
+    start's when it names none) in the view ``canon`` the board is learnt from."""
+    from tavli_pi.vision.stacks import spot_chains, known_slots, cv2_integral
 
     ch = spot_chains(ck.gradients(canon), cv2_integral(canon), cal.layout, cal)
-    filled = start_slots()[:24, : ch.bgr.shape[1]]
+    filled = known_slots(cal)[:24, : ch.bgr.shape[1]]
     hue = hue_distance(ch.bgr[:24][filled], cal.light_bgr, cal.dark_bgr)
     return float(np.log1p(hue.max())) if hue.size else 0.0
 

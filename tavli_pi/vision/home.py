@@ -16,6 +16,7 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
@@ -32,14 +33,12 @@ MIN_FIT = math.log(0.3)
 MARGIN = 10.0
 
 
-def start_fit(obs: Observation) -> float:
-    """Log-likelihood of the starting position under ``obs`` (24 points, bar, trays)."""
+def start_fit(obs: Observation, known: KnownBoard | None = None) -> float:
+    """Log-likelihood of the starting position (or of ``known``) under ``obs`` (24 points, bar, trays)."""
+    board = known if known is not None else KnownBoard.start()
     total = 0.0
-    for i, spot in enumerate(obs.points):
-        total += math.log(spot.light.p(START_LIGHT.get(i + 1, 0)) + 1e-9)
-        total += math.log(spot.dark.p(START_DARK.get(i + 1, 0)) + 1e-9)
-    for spot in (obs.bar, obs.off):
-        total += math.log(spot.light.p(0) + 1e-9) + math.log(spot.dark.p(0) + 1e-9)
+    for i, spot in enumerate((*obs.points, obs.bar, obs.off)):
+        total += math.log(spot.light.p(board.light[i]) + 1e-9) + math.log(spot.dark.p(board.dark[i]) + 1e-9)
     return total
 
 
@@ -48,17 +47,24 @@ def _turned(corners: np.ndarray) -> np.ndarray:
     return np.asarray(corners, np.float32)[[2, 3, 0, 1]]
 
 
-def learn_home(corners: np.ndarray, image: np.ndarray, *, source: str = "corners") -> Calibration:
-    """The refined calibration whose arrangement reads ``image`` as the starting position."""
+def learn_home(corners: np.ndarray, image: np.ndarray, *, source: str = "corners",
+               known: KnownBoard | None = None) -> Calibration:
+    """The refined calibration whose arrangement reads ``image`` as the starting position (or as
+    ``known``, a position the photo is known to show)."""
     fits: list[tuple[float, Calibration]] = []
     for pts in (np.asarray(corners, np.float32), _turned(corners)):
         for home in ("bottom-right", "bottom-left"):
             cal = refine(Calibration(pts, home=home, source=source), image)
-            fits.append((start_fit(BoardReader(cal).read(image)), cal))
+            fits.append((start_fit(BoardReader(cal).read(image), known), cal))
     fits.sort(key=lambda f: f[0], reverse=True)
     (best, cal), (second, _) = fits[0], fits[1]
     spots = 2 * (24 + 2)
     if best / spots < MIN_FIT or best - second < MARGIN:
+        if known is not None and not known.is_start:
+            raise CalibrationError(
+                "cannot tell where the light player's home board is from the position given: check that "
+                "the photo shows it (light = White = X), or give --home and corners in the order top-left, "
+                "top-right, bottom-right, bottom-left as seen with the light player at the bottom")
         raise CalibrationError(
             "cannot tell where the light player's home board is: set the checkers up to start "
             "(B3) with nothing else on the board and calibrate again, or give --home "

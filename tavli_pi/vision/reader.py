@@ -55,7 +55,7 @@ from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
-from tavli_pi.vision.hands_explained import explained_mask, start_discs
+from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import (SCALE, changed_from_clear, decode_mask, hand_cover, new_skin, prone_share,
@@ -104,10 +104,10 @@ class BoardReader:
         self._clear = decode_image(calibration.clear) if calibration.clear else None
         #: the board learnt at set-up (None: the calibration learnt none)
         self._background = decode_background(calibration.background) if calibration.background else None
-        # where the start position's checkers stood when the board was learnt at set-up (None: not
-        # learnt at set-up): the board under them was never seen (hands_explained)
-        self._start = (explained_mask(self._prone.shape, start_discs(calibration))
-                       if calibration.source == "setup" and self._prone is not None else None)
+        # where the known position's checkers stood when the board was learnt (None: not learnt
+        # from a known position): the board under them was never seen (hands_explained)
+        self._start = (explained_mask(self._prone.shape, known_discs(calibration))
+                       if calibration.position is not None and self._prone is not None else None)
         self._learnt_arm = self._start is not None and not still_photo
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         # (its few other places are where checkers stood when it was learnt; learnt at set-up,
@@ -295,9 +295,9 @@ class BoardReader:
             diff = Difference(canon, self._background, lay) if self._background is not None else None
             tray, tray_view = tray_evidence(canon, lay, cal, diff), view
         no_trays = cal.trays == "none"  # learnt at set-up: the counts off are the ones the board implies
-        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=self._background is not None,
-                                        trays=not no_trays)
-        if self._background is not None and not no_trays and not hand:
+        trays_learnt = all(cal.trays_learnt)  # both trays' empty look learnt with the board
+        off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
+        if trays_learnt and not no_trays and not hand:
             # the trays read against their learnt empty look are a witness of the board's totals
             # (B1): a count that makes a colour's total disagree with its tray is not sure
             points, bar = conserved_board(points, bar, tray)

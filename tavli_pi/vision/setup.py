@@ -1,11 +1,13 @@
-"""Learn one board at set-up, and check later frames against what was learnt.
+"""Learn one board from a position the app knows, and check later frames against what was learnt.
 
 At set-up the position is known (B3), so one frame of it teaches the reader
-this board's look:
+this board's look; so does any other position the app knows (a game in
+progress the players confirmed or the referee adopted, a position given with a
+photo: ``known.KnownBoard``), for what it shows:
 
 - the field's edges, the bar and the point geometry (``refine``), and the
   checker radius, which is the stack pitch (``learn_radius``);
-- each colour's checker appearance, from the checkers B3 puts on known points
+- each colour's checker appearance, from the checkers the position puts on known points
   (not from a guess at which discs are bright: pearl and grey checkers are
   told apart by where they stand);
 - the board itself as the background model (``background.py``): the empty
@@ -18,7 +20,8 @@ this board's look:
 
 The app reads the set-up frame, asks ``setup_agreement`` how far the reading
 is from the start position, lets the players confirm when it disagrees (the
-set-up never deadlocks), then calls ``learn_from_setup``. Before reading with a
+set-up never deadlocks), then calls ``learn_board``; a game joined in progress
+is learnt by the same function once its board is confirmed or adopted. Before reading with a
 saved calibration it calls ``check_fit``: a calibration from another board, or
 from before the camera moved, is refused with a clear message.
 """
@@ -35,14 +38,21 @@ from tavli_pi.vision.background import decode_background, encode_background, fit
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
 from tavli_pi.vision.stored_image import encode_image
-from tavli_pi.vision.home import START_DARK, START_LIGHT
+from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
 from tavli_pi.vision.stacks import spot_geometry
 from tavli_pi.vision.tray_sides import learn_tray_sides
 from tavli_pi.vision.foreign import learn_checker_hue
 
-__all__ = ["SetupAgreement", "setup_agreement", "in_progress", "learn_from_setup", "fit_of", "check_fit", "FIT"]
+__all__ = ["SetupAgreement", "setup_agreement", "in_progress", "learn_board", "fit_of", "check_fit", "FIT",
+           "KNOWN_MISFIT"]
+
+#: the most spots at which a frame the board is learnt from may be read otherwise than the known
+#: position it shows (a checker the unlearnt reader misses, one hidden under a die); more, and
+#: the frame does not show that position (or the position given is not the one photographed)
+KNOWN_MISFIT = 2
 
 #: the least edge correlation with the learnt board for a frame to be of the same board and view
 #: (same board, other positions and hands: 0.67-1.0; other boards or corners 40 px off: below 0.45)
@@ -51,46 +61,46 @@ FIT = 0.55
 
 @dataclass(frozen=True)
 class SetupAgreement:
-    """How a set-up reading compares with the start position (B3)."""
+    """How a reading compares with a known position (the start position, B3, at set-up)."""
 
     #: (spot, expected (light, dark), read (light, dark)) for every spot that differs;
     #: spots are "1".."24", "bar", "off"
     differences: tuple[tuple[str, tuple[int, int], tuple[int, int]], ...]
-    #: probability the reading gives the start position, spot by spot (geometric mean)
+    #: probability the reading gives the known position, spot by spot (geometric mean)
     fit: float
     hand: bool
+    #: the known position, as the messages name it
+    name: str = "the start position (B3)"
 
     @property
     def agrees(self) -> bool:
         return not self.differences and not self.hand
 
     def message(self) -> str:
+        start = self.name == KnownBoard.start().name()
         if self.agrees:
-            return "the board is set up to start (B3)"
+            return "the board is set up to start (B3)" if start else f"the board reads as {self.name}"
         parts = [f"point {s}: expected L{e[0]} D{e[1]}, read L{r[0]} D{r[1]}" if s.isdigit()
                  else f"{s}: expected L{e[0]} D{e[1]}, read L{r[0]} D{r[1]}" for s, e, r in self.differences[:4]]
         more = f" (+{len(self.differences) - 4} more)" if len(self.differences) > 4 else ""
         hand = "a hand is over the board; " if self.hand else ""
-        return (f"{hand}the reading differs from the start position (B3) on {len(self.differences)} spot(s): "
-                + "; ".join(parts) + more + ". Fix the board, or confirm it is set up to start")
+        fix = "Fix the board, or confirm it is set up to start" if start else "Check the board and the position"
+        return (f"{hand}the reading differs from {self.name} on {len(self.differences)} spot(s): "
+                + "; ".join(parts) + more + ". " + fix)
 
 
-def setup_agreement(obs: Observation) -> SetupAgreement:
-    """Where the reading ``obs`` differs from the start position (B3), and how well it fits it."""
+def setup_agreement(obs: Observation, known: KnownBoard | None = None) -> SetupAgreement:
+    """Where the reading ``obs`` differs from ``known`` (the start position, B3, when None), and how
+    well it fits it."""
+    board = known if known is not None else KnownBoard.start()
     light, dark = obs.best_counts()
-    diffs: list[tuple[str, tuple[int, int], tuple[int, int]]] = []
+    diffs = board.differences(light, dark, (obs.bar.light.best, obs.bar.dark.best),
+                              (obs.off.light.best, obs.off.dark.best))
     logp = 0.0
-    for i in range(24):
-        want = (START_LIGHT.get(i + 1, 0), START_DARK.get(i + 1, 0))
-        if (light[i], dark[i]) != want:
-            diffs.append((str(i + 1), want, (light[i], dark[i])))
-        logp += np.log(obs.points[i].light.p(want[0]) + 1e-9) + np.log(obs.points[i].dark.p(want[1]) + 1e-9)
-    for name, spot in (("bar", obs.bar), ("off", obs.off)):
-        got = (spot.light.best, spot.dark.best)
-        if got != (0, 0):
-            diffs.append((name, (0, 0), got))
-        logp += np.log(spot.light.p(0) + 1e-9) + np.log(spot.dark.p(0) + 1e-9)
-    return SetupAgreement(tuple(diffs), float(np.exp(logp / 52.0)), obs.hand)
+    spots = [*obs.points, obs.bar, obs.off]
+    for i, spot in enumerate(spots):
+        logp += np.log(spot.light.p(board.light[i]) + 1e-9) + np.log(spot.dark.p(board.dark[i]) + 1e-9)
+    return SetupAgreement(tuple(diffs), float(np.exp(logp / 52.0)), obs.hand, board.name())
 
 
 #: a set-up board reading as a whole other position is a game in progress when every spot where it
@@ -115,52 +125,97 @@ def in_progress(obs: Observation, spots: int, confidence: float = IN_PROGRESS_CO
                for s, _, _ in agreement.differences)
 
 
-def _start_colours(cal: Calibration, canon: np.ndarray) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
-    """Median colour of the first checker on each point B3 gives to light, and to dark."""
+def _known_colours(cal: Calibration, canon: np.ndarray, known: KnownBoard
+                   ) -> tuple[tuple[float, float, float] | None, tuple[float, float, float] | None]:
+    """Median colour of the first checker on each point ``known`` gives to light, and to dark
+    (None for a colour with no checker on the points)."""
     x, base, sign, r = spot_geometry(cal.layout, cal)
-    out = []
-    for start in (START_LIGHT, START_DARK):
+    out: list[tuple[float, float, float] | None] = []
+    for counts in (known.light, known.dark):
         cols = []
-        for p in start:
-            i = p - 1
+        for i in range(24):
+            if not counts[i]:
+                continue
             cx, cy, rr = float(x[i]), float(base[i] + sign[i] * r[i]), float(r[i]) * 0.5
             patch = canon[max(0, int(cy - rr)) : int(cy + rr) + 1, max(0, int(cx - rr)) : int(cx + rr) + 1]
             if patch.size:
                 cols.append(np.median(patch.reshape(-1, 3), axis=0))
+        if not cols:
+            out.append(None)
+            continue
         m = np.median(np.asarray(cols, np.float32), axis=0)
         out.append((float(m[0]), float(m[1]), float(m[2])))
     return out[0], out[1]
 
 
-def learn_from_setup(frame: np.ndarray, calibration: Calibration) -> Calibration:
-    """``calibration`` with this board learnt from ``frame``, a view of the start position (B3).
+def _unseen(known: KnownBoard, light: object, dark: object) -> tuple[str, ...]:
+    """What ``known`` left unseen, so the learning did not learn it (said in the calibration)."""
+    notes = []
+    for colour, seen in (("light", light), ("dark", dark)):
+        if seen is None:
+            notes.append(f"no {colour} checker stood on a point: the {colour} checkers' look was not learnt "
+                         "(the default is used)")
+    for colour, n in zip(("light", "dark"), known.off):
+        if n:
+            notes.append(f"the {colour} tray held {n} checker(s): its empty look was not learnt (it is read "
+                         "against its far end)")
+    if any(known.off):
+        notes.append("which sides have trays was judged with checkers off (on a board without trays they "
+                     "lie beside it)")
+    covered = [str(i + 1) for i in range(24) if known.light[i] + known.dark[i] > ROW]
+    if covered:
+        notes.append(f"point(s) {', '.join(covered)} held squeezed stacks: the board under their first {ROW} "
+                     "slots was not seen")
+    return tuple(notes)
 
-    ``calibration`` gives where the field is (corners) and the home side;
-    everything else is learnt here. Call it on a frame the players have
-    confirmed shows the start position with no hand over the board.
+
+def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard | None = None) -> Calibration:
+    """``calibration`` with this board learnt from ``frame``, a view of ``known`` (the start
+    position, B3, when None; or any position known to the app: a game in progress the players
+    confirmed or the referee adopted, a position given with a photo).
+
+    ``calibration`` gives where the field is (corners) and the home side; everything else is
+    learnt here: the edges and the bar (from where the known stacks stand), the pitch, each
+    colour's look (from the checkers the position puts on known points), the board as the
+    background (the field and the trays, with the position's checkers in it: the reader knows
+    which slots they filled), the checkers' hue spread and the tray sides. What the position
+    leaves unseen (a colour with no checker on the points, a tray holding checkers) is not
+    learnt, and ``Calibration.unseen`` says so. Call it on a frame the players (or the referee)
+    have confirmed shows ``known`` with no hand over the board.
     """
     if frame is None or frame.ndim != 3 or frame.size == 0:
-        raise CalibrationError("the set-up frame is not a colour image; check the camera")
+        raise CalibrationError("the frame to learn the board from is not a colour image; check the camera")
+    known = known if known is not None else KnownBoard.start()
     given = calibration.with_(u0=0.0, u1=1.0)
-    cal = refine_edges(given, frame)
-    # the points where the start position's stacks stand (from the refined edges, else the corners as given)
-    cal = start_geometry(cal, frame, given.with_(bar=cal.bar), given)
-    cal = learn_radius(cal, frame)
+    edges = refine_edges(given, frame)
+    # the points where the known position's stacks stand (from the refined edges, else the corners as given)
+    stacks = start_geometry(edges, frame, given.with_(bar=edges.bar), given, known=known)
+    cal = learn_radius(stacks, frame)
+    if not known.is_start and stacks is not edges:
+        # any other position's stacks may stand crowded, or one checker alone: the geometry kept is
+        # the one under which the frame reads most like the position it shows
+        other = learn_radius(edges, frame)
+        fits = [setup_agreement(BoardReader(c, still_photo=True).read(frame), known).fit for c in (cal, other)]
+        cal = cal if fits[0] >= fits[1] else other
     canon = cal.warp(frame)
-    light, dark = _start_colours(cal, canon)
-    if float(np.linalg.norm(np.subtract(light, dark))) < 12.0:
+    light, dark = _known_colours(cal, canon, known)
+    learnt_light = light if light is not None else cal.light_bgr
+    learnt_dark = dark if dark is not None else cal.dark_bgr
+    if float(np.linalg.norm(np.subtract(learnt_light, learnt_dark))) < 12.0:
         raise CalibrationError(
-            "the light and dark checkers look the same on the set-up board: check that the board is "
-            "set up to start (B3) and lit evenly, and that the home side (--home) is right"
+            f"the light and dark checkers look the same on the board as {known.name()}: check that the board "
+            "shows that position (light = White = X), that it is lit evenly, and that the home side (--home) "
+            "is right"
         )
-    cal = cal.with_(light_bgr=light, dark_bgr=dark)
+    cal = cal.with_(light_bgr=learnt_light, dark_bgr=learnt_dark, position=known)
     return cal.with_(
         checker_hue=learn_checker_hue(canon, cal),
         skin=encode_mask(skin_prone(canon)),
         clear=encode_image(shrink(canon)),
         background=encode_background(canon),
         trays=learn_tray_sides(frame, cal),
-        source="setup",
+        source="setup" if known.is_start else "position",
+        unseen=_unseen(known, light, dark),
     )
 
 

@@ -24,11 +24,15 @@ colour ring faintly (pearl on pearl), the slots fail and that harmonic won. The
 row is scored as the squeezed stacks are, by contrast: every one of its rims
 (the faintest) against the half-way places, with its first checker in slot 0.
 
-With a board learnt at set-up (``Calibration.background``, ``learn_from_setup``) each searched
-slot's p_k comes instead from ``setup_slot_probability``: the ring features plus how the slot
-differs from the set-up view and how near its colour is to this board's checkers (a print, a
-band's letters or a busy surface unchanged since set-up is no checker; a checker darkened by a
-shadow keeps its hue).
+With a board learnt at set-up (``Calibration.background``, ``setup.learn_board`` from the start
+position) each searched slot's p_k comes instead from ``setup_slot_probability``, by whether the
+start position filled the slot: the ring features plus how the slot differs from the learnt
+view and how near its colour is to this board's checkers (a print, a band's letters or a busy
+surface unchanged since set-up is no checker; a checker darkened by a shadow keeps its hue).
+A board learnt from any other position (a game joined in progress, ``read --position``) keeps
+its slots read by their ring fit (``slot_model_reads``): the model was fitted on start set-ups
+only, and on a real board learnt mid-game it read a broadcast's change of the whole picture as
+checkers gone (bench/RESULTS.md, stop 12, branch learnany2).
 
 Likelihoods are tempered and floored: when the evidence is ambiguous the
 probability spreads over the plausible counts instead of betting on one.
@@ -46,6 +50,7 @@ from typing import NamedTuple
 from tavli_pi.vision.background import BG_SCALE, channel_medians, decode_background, field_box
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
@@ -73,6 +78,8 @@ __all__ = [
     "SetupView",
     "setup_slot_probability",
     "start_slots",
+    "known_slots",
+    "slot_model_reads",
 ]
 
 #: slots traced per chain (a row of touching checkers reaches the field's middle after ~6.5)
@@ -183,6 +190,17 @@ def start_slots() -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=8)
+def _known_slots(known: KnownBoard) -> np.ndarray:
+    return known.slots(SLOTS)
+
+
+def known_slots(cal: Calibration) -> np.ndarray:
+    """(26, SLOTS) bool: the slots filled in the frame the board was learnt from (``cal.position``;
+    the start position's when the calibration names none)."""
+    return _known_slots(cal.position) if cal.position is not None else start_slots()
+
+
 @lru_cache(maxsize=4)
 def _background(text: str) -> np.ndarray | None:
     bg = decode_background(text)
@@ -229,10 +247,21 @@ class SetupView(NamedTuple):
     typical: float  # log(1 + the median change over the field), to TYPICAL_STEP
 
 
+def slot_model_reads(cal: Calibration) -> bool:
+    """Whether the set-up slot model (``setup_slot_probability``) reads this calibration's slots: it
+    learnt the board from the start position, the only position ``SETUP_W`` was fitted on (a
+    calibration naming no position but holding a background was learnt at set-up). A board
+    learnt from another position keeps its background (dice, hands, trays) and its checkers'
+    looks, but its slots are read by their ring fit: read against a mid-game view, the model
+    lost 11 of 468 spots on the real WTC board (0 unlearnt or without it)."""
+    return bool(cal.background) and (cal.position is None or cal.position.is_start)
+
+
 def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | None:
-    """The frame against the set-up board (None: the calibration learnt none). A whole-frame
-    value: the reader makes it once and passes it to every point's reading."""
-    bg = _background(cal.background) if cal.background else None
+    """The frame against the set-up board (None: the calibration learnt none, or the set-up slot
+    model does not read it: ``slot_model_reads``). A whole-frame value: the reader makes it once
+    and passes it to every point's reading."""
+    bg = _background(cal.background) if slot_model_reads(cal) else None
     if bg is None:
         return None
     bh, bw = bg.shape[:2]
@@ -289,11 +318,13 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
 
 
-def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
+def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
+                           filled: np.ndarray | None = None) -> np.ndarray:
     """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
-    slot -- empty at set-up, or filled by the start position (fitted on simulated real-like
-    tables, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
-    filled = start_slots()[:, : feats.shape[1]]
+    slot -- empty when the board was learnt, or filled by the position it was learnt from
+    (``filled``, ``known_slots``: the start position's by default; fitted on simulated real-like
+    tables learnt at set-up, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
+    filled = (start_slots() if filled is None else filled)[:, : feats.shape[1]]
     if cols is not None:  # the spots ``feats`` holds
         filled = filled[cols]
     z = np.where(filled, feats @ SETUP_W[1, :-1] + SETUP_W[1, -1], feats @ SETUP_W[0, :-1] + SETUP_W[0, -1])
@@ -489,7 +520,8 @@ def read_spots_pinned(
         # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
         depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
-        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols), p_occ)
+        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal)),
+                         p_occ)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
     p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)

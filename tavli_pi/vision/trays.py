@@ -20,7 +20,9 @@ implies).
 With a board learnt at set-up (``background.py``: the trays are empty then, B3)
 a row is occupied where the tray differs from its empty look, not from its far
 end: a tray lining, an insert, lettering or the tray's own wood are in the
-empty look and are never counted as checkers.
+empty look and are never counted as checkers. A board learnt from a position
+with checkers off (``Calibration.trays_learnt``) never saw that colour's trays
+empty: they are read against their far end, as without a learnt board.
 
 The count is given as evidence that allows for the tray's own gross errors
 (``FLOOR``): a count far from the one read keeps real probability, so a board
@@ -228,11 +230,13 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
     sides = [rects for rects, read in zip(tray_rects_both_sides(lay), sides_read(cal)) if read]
     if not sides:  # a board without trays: nothing to read
         return SpotEvidence(NO_TRAY, NO_TRAY)
-    threshold = change_threshold(diff, [r for rects in sides for r in rects.values()]) if diff is not None else 0.0
+    learnt = dict(zip(("light", "dark"), cal.trays_learnt))
+    seen = [r for rects in sides for colour, r in rects.items() if learnt[colour]]
+    threshold = change_threshold(diff, seen) if diff is not None and seen else 0.0
     for rects in sides:
         for colour, rect in rects.items():
-            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch, diff=diff,
-                                     threshold=threshold)
+            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch,
+                                     diff=diff if learnt[colour] else None, threshold=threshold)
             if contrast > best[colour][1]:
                 best[colour] = (n, contrast)
     light, dark = best["light"][0], best["dark"][0]

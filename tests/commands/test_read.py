@@ -209,3 +209,47 @@ def test_dice_on_a_set_up_photo_stand_out_though_the_board_is_learnt_from_it(
         return near[0] if near else None
 
     assert len(flat) >= 3 and all(d["value"] == true_value(d) for d in flat)
+
+
+def _labelled(real_data: Path, name: str) -> tuple[str, str, dict[str, object]]:
+    """(the labelled position's XGID, its gnubg Position ID, the label) of a WTC frame (light = White)."""
+    from tavli_pi.rules.ids import position_id, xgid
+    from tavli_pi.rules.position import Position
+
+    lab = json.loads((real_data / "boards/wtc2022/labels.json").read_text())["frames"][name]
+    pos = Position.from_counts({int(p): n for p, n in lab["light"].items()},
+                               {25 - int(p): n for p, n in lab["dark"].items()})
+    return xgid(pos), position_id(pos), lab
+
+
+def test_position_learns_the_board_from_a_photo_of_a_game_in_progress(
+        real_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every WTC frame is mid-game: a calibration is made from one with its position given (an XGID,
+    or a gnubg Position ID), and reads another; a position that does not fit the photo is refused."""
+    frame0, frame1 = real_data / "boards/wtc2022/frame0.jpg", real_data / "boards/wtc2022/frame1.jpg"
+    x0, pid0, lab0 = _labelled(real_data, "frame0.jpg")
+    x1, pid1, _ = _labelled(real_data, "frame1.jpg")
+    cal = tmp_path / "wtc.json"
+    assert main(["read", str(frame0), "--corners", CORNERS, "--home", "bottom-right", "--position", x0,
+                 "--save-calibration", str(cal)]) == 0
+    out = capsys.readouterr()
+    assert "learnt this board from the photo of the position given" in out.err
+    assert x0.split(":")[0] in out.out  # the photo read as the position it shows
+    saved = json.loads(cal.read_text())
+    assert saved["source"] == "position" and saved["background"]
+    assert saved["position"]["light"] == lab0["light"] and saved["position"]["dark"] == lab0["dark"]
+    assert main(["read", str(frame1), "--calibration", str(cal), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["light"]["16"] == 1 and data["dark"]["9"] == 4 and data["hand"] is False
+    # frame1's position is not what frame0 shows: refused, and nothing is saved
+    cal.unlink()
+    for given in (x1, pid1):
+        assert main(["read", str(frame0), "--corners", CORNERS, "--home", "bottom-right", "--position", given,
+                     "--save-calibration", str(cal)]) == 2
+        assert f"the position {given} does not fit this photo" in _one_line_error(capsys)
+        assert not cal.exists()
+    # frame0's own position as a gnubg Position ID is as good as its XGID
+    assert main(["read", str(frame0), "--corners", CORNERS, "--home", "bottom-right", "--position", pid0]) == 0
+    capsys.readouterr()
+    assert main(["read", str(frame0), "--corners", CORNERS, "--position", "XGID=nonsense"]) == 2
+    assert "XGID" in _one_line_error(capsys)

@@ -37,6 +37,20 @@ def test_a_refused_batch_stores_neither_events_nor_snapshot(tmp_path: Path, head
         assert log.next_seq == 2 and log.last_snapshot() is None
 
 
+def test_meta_kept_with_a_batch_is_committed_with_it_or_not_at_all(tmp_path: Path, header: MatchHeader,
+                                                                   events: list[Event]) -> None:
+    """A calibration learnt from the board a batch adopts goes in with that batch (the app's exact resume)."""
+    with MatchLog.open(tmp_path / "t.sqlite", header) as log:
+        log.append_many([(events[0], None)], snapshot=(3, b"a"), meta={"calibrated_at": "3", "calibration": "{}"})
+        assert (log.meta("calibrated_at"), log.meta("calibration")) == ("3", "{}")
+        with pytest.raises(StoreError, match="another process is writing"):
+            log.append_many([(events[1], None)], expect_seq=9, snapshot=(8, b"b"), meta={"calibrated_at": "8"})
+        assert log.meta("calibrated_at") == "3"
+        with pytest.raises(RecordError, match="written once"):
+            log.append_many([(events[1], None)], meta={"header": "x"})
+        assert log.next_seq == 2
+
+
 def test_snapshots_are_append_only(tmp_path: Path, header: MatchHeader, events: list[Event]) -> None:
     p = tmp_path / "t.sqlite"
     with MatchLog.open(p, header) as log:

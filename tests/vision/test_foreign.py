@@ -11,7 +11,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import HUE_MARGIN, foreign, hue_distance
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import learn_from_setup
+from tavli_pi.vision.setup import learn_board
 
 CORNERS = np.asarray([[0, 0], [100, 0], [100, 90], [0, 90]], np.float32)
 
@@ -36,7 +36,7 @@ def test_a_dice_cup_on_the_field_is_not_read_as_a_checker() -> None:
     read as a dark checker at 0.88 before the board's own checker hue was learnt."""
     scene = reallike_scenes(27, 0)[26]
     s = render(reallike_setup(scene), 26)
-    cal = learn_from_setup(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))  # type: ignore[arg-type]
+    cal = learn_board(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))  # type: ignore[arg-type]
     assert 0.0 < cal.checker_hue < 2.0
     r = render(scene, 26)
     obs = BoardReader(cal).read(r.image)

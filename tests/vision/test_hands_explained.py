@@ -18,10 +18,10 @@ from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.hands import SCALE
-from tavli_pi.vision.hands_explained import explained_mask, start_discs
+from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import learn_from_setup
+from tavli_pi.vision.setup import learn_board
 
 SCENES = reallike_scenes(62, 0)
 
@@ -32,7 +32,7 @@ def _read(index: int) -> tuple[bool, bool]:
     scene = SCENES[index]
     setup = render(reallike_setup(scene), index)
     given = Calibration(setup.truth.corners, home=setup.truth.home)  # type: ignore[arg-type]
-    cal = learn_from_setup(setup.image, refine(given, setup.image))
+    cal = learn_board(setup.image, refine(given, setup.image))
     frame = render(scene, index)
     return frame.truth.hand, BoardReader(cal).read(frame.image).hand
 
@@ -51,10 +51,10 @@ def test_a_hand_over_a_skin_coloured_board_learnt_at_set_up_is_still_flagged(ind
     assert flagged
 
 
-def test_the_start_discs_are_the_thirty_start_checkers_on_their_points() -> None:
+def test_the_known_discs_are_the_thirty_start_checkers_on_their_points() -> None:
     setup = render(reallike_setup(SCENES[16]), 16)
     cal = Calibration(setup.truth.corners, home=setup.truth.home)  # type: ignore[arg-type]
-    discs = start_discs(cal)
+    discs = known_discs(cal)
     assert len(discs) == 30  # B1, B3
     lay = cal.layout
     xs = {round(c.x) for c in lay.columns}

@@ -34,7 +34,7 @@ from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.incremental import Footprints, changed_pixels
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import learn_from_setup
+from tavli_pi.vision.setup import learn_board
 
 
 def _differences(a: Observation, b: Observation) -> list[str]:
@@ -55,7 +55,7 @@ def _compare(scenes: Iterable[Item], seed: int, *, vary: bool = True) -> dict[st
                 truth = cam.last_truth
                 assert truth is not None
                 # calibrated as the app does: the set-up board is the training example
-                cal = learn_from_setup(frame.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
+                cal = learn_board(frame.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
                 full, inc = BoardReader(cal), BoardReader(cal, incremental=True)
             a = full.read(frame.image, frame.index)
             b = inc.read(frame.image, frame.index)

@@ -11,14 +11,14 @@ from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import Look, scene_from_position
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import FIT, check_fit, fit_of, learn_from_setup, setup_agreement
+from tavli_pi.vision.setup import FIT, check_fit, fit_of, learn_board, setup_agreement
 from tests.vision._eval import spot_errors
 
 
 def _learnt(board: str, seed: int = 2) -> tuple[Calibration, np.ndarray]:
     r = render(scene_from_position(Position.start(), look=Look(board=board)), seed=seed)
     cal = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
-    return learn_from_setup(r.image, cal), r.image
+    return learn_board(r.image, cal), r.image
 
 
 @pytest.mark.parametrize("board", ["tournament", "wood", "green"])

@@ -14,7 +14,7 @@ from tavli_pi.vision import stacks
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine, refine_edges
-from tavli_pi.vision.setup import learn_from_setup
+from tavli_pi.vision.setup import learn_board
 
 SCENES = reallike_scenes(120, 0)
 
@@ -30,7 +30,7 @@ def _setup(index: int) -> tuple[Calibration, Calibration]:
     """(the corners as given, the calibration learnt from the set-up frame) of real-like table ``index``."""
     s = render(reallike_setup(SCENES[index]), index)
     given = Calibration(s.truth.corners, home=s.truth.home)  # type: ignore[arg-type]
-    return given.with_(source="test"), learn_from_setup(s.image, refine(given, s.image))
+    return given.with_(source="test"), learn_board(s.image, refine(given, s.image))
 
 
 # tables whose edges or bar the middle band got wrong: an edge on the frame (6), a field 1.2 points

@@ -11,7 +11,7 @@ from tavli_pi.sim.render import render
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import learn_from_setup
+from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.tray_sides import home_side, sides_read
 
 SCENES = reallike_scenes(14, 0)
@@ -19,7 +19,7 @@ SCENES = reallike_scenes(14, 0)
 
 def _learnt(index: int) -> Calibration:
     s = render(reallike_setup(SCENES[index]), index)
-    return learn_from_setup(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))  # type: ignore[arg-type]
+    return learn_board(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))  # type: ignore[arg-type]
 
 
 # 640x360 real-like tables: no trays (7, 13), the tray column on the home side (10), on the

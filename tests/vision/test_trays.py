@@ -46,11 +46,11 @@ def test_a_lined_tray_is_read_against_its_empty_look_learnt_at_set_up(lining: tu
     """Issue 9: a tray lining is in the empty tray learnt at set-up (B3: the trays are empty
     then), so only checkers added since count; the count agrees with conservation (B1)."""
     from tavli_pi.sim.scene import Build
-    from tavli_pi.vision.setup import learn_from_setup
+    from tavli_pi.vision.setup import learn_board
 
     build = Build(insert=lining)
     clear = render(scene_from_position(Position.start(), build=build))
-    cal = learn_from_setup(clear.image, refine(Calibration(clear.truth.corners), clear.image))
+    cal = learn_board(clear.image, refine(Calibration(clear.truth.corners), clear.image))
     rng = random.Random(7)
     for k in range(4):
         n, m = rng.randint(1, 9), rng.randint(1, 9)
