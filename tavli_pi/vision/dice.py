@@ -61,6 +61,9 @@ Spot = tuple[float, float, bool]  # (x, y, bright)
 SPOT_CONTRAST = 34
 #: a die's edge relative to the point pitch: the simulator's are 0.44, the WTC board's about 0.3
 DIE_RANGE = (0.24, 0.56)
+#: an outline's short side is at least this share of the smallest die's edge (``DIE_RANGE``),
+#: as ``_body``'s least area allows
+NARROWEST = 0.8
 #: read a face again round its pips when the first crop was this far off them (edges)
 RECENTRE = 0.06
 #: width of the crop a face is read in, in die edges (the outline's, shadow and all):
@@ -374,7 +377,7 @@ def _body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[flo
     x, y, w, h, a = (int(v) for v in stats[lab])
     if x == 0 or y == 0 or x + w >= ww or y + h >= hh:
         return None  # the body runs into its surroundings (same colour): outline unknown
-    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * 0.8) ** 2:
+    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * NARROWEST) ** 2:
         return None
     comp = cv2.findNonZero((labels[y : y + h, x : x + w] == lab).astype(np.uint8))
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(comp.reshape(-1, 2).astype(np.float32) + np.asarray([x, y], np.float32))
@@ -405,6 +408,7 @@ class _Die(NamedTuple):
     cocked: bool
     centre: tuple[float, float]  # canonical px: the top face's centre when it was read
     regular: bool = False  # the face read shows no pip where its value has none (``pips.hidden_pips``)
+    outlined: bool = False  # a die's outline (``lie.die_outline``) was measured round the face
 
 
 def _read(
@@ -475,7 +479,7 @@ def _examine(
             return None
         if c > 0.5:
             # no face read at all: an oblong thing, not surely a die (a cube, a label)
-            return _Die(value, c if value else 0.0, True, face if value else centre)
+            return _Die(value, c if value else 0.0, True, face if value else centre, outlined=True)
         if value == 0:
             return None
         conf *= min(1.0, (1.0 - doubt) / 0.7)
@@ -483,7 +487,7 @@ def _examine(
             conf = min(conf, TURNED_CONFIDENCE)  # pips off their body's diagonal: a letter's holes
         if o.stands_out < 1.0:
             conf = min(conf, SMALL_CONFIDENCE)  # no step from the board to a body: maybe a printed die
-        return _Die(value, conf, False, face, regular)
+        return _Die(value, conf, False, face, regular, outlined=True)
     if value == 0:
         return None
     cocked = square is not None and square < 0.84
@@ -702,6 +706,9 @@ def _find(
             square = side / max(long_, 1e-6)
             if not (DIE_RANGE[0] * pitch <= long_ <= DIE_RANGE[1] * pitch * 1.6):
                 continue
+            if side < NARROWEST * DIE_RANGE[0] * pitch:
+                continue  # narrower than any die's edge: a cocked die's outline is its top and a strip
+                # of side face, never narrower than the die (a hinge's leaf, a letter's stroke)
             if len(group) >= 2:
                 ang = _angle_of(pts)  # the pips square the die better than an outline with its shadow
         else:
@@ -717,6 +724,10 @@ def _find(
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:
             continue  # ... that shows more than the two spots (any two specks read as a two)
+        if (body is None and die is not None and not die.outlined and len(group) > die.value
+                and die.confidence < CLEAR):
+            continue  # no outline round the marks, more of them than the face read has pips, and
+            # that face unclear: neither a square body nor one face's pips (a checker's flecks, dots of print)
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die

@@ -89,11 +89,10 @@ def test_hands_are_flagged_in_a_single_photo(by_corners, frames) -> None:  # typ
 
 def test_dice_are_only_reported_where_there_are_dice(by_corners) -> None:  # type: ignore[no-untyped-def]
     scores = _scores(by_corners)
-    # one die on a pearl checker of the Pinetti board (bcv-template3) is the only phantom with a value
-    assert sum(s.dice_false_valued for s in scores) <= 1
     for name, (obs, s) in by_corners.items():
-        if name.startswith(("frame", "test")):
-            assert s.dice_false == 0, name  # the overlay's letters and the board's print are no dice
+        # the overlay's letters, the board's print, a pearl checker's flecks are no dice
+        # (bcv-template3's flecks were read as a two: test_dice_phantoms)
+        assert s.dice_false == 0, name
         for d in obs.dice:
             if d.size_px and d.size_px < NEED_PX:
                 assert d.value == 0 and d.note.startswith("too small to read")
