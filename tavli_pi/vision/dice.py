@@ -93,6 +93,12 @@ TURNED = 20.0
 #: (an upside-down "B" read as a two) need not (the angle taken from a four's or a six's pips
 #: may be 45 degrees off its edges, so only twos and threes are judged)
 TURNED_CONFIDENCE = 0.6
+#: a one whose pip is this big a share of its outline (a die's one: 0.07-0.16 on the real-like
+#: set) ...
+LOOP_HOLLOW = 0.17
+#: ... and shows the ground round the outline (``lie.Outline.hole_ground`` under this; a die's
+#: one: 0.6 and up) is a letter's loop round its hole ("O", the bowl of an "R"), not a die
+LOOP_GROUND = 0.5
 
 
 def _regular(f: Face) -> bool:
@@ -455,7 +461,9 @@ def _examine(
     when the outline is doubtful (either cue of ``cocked_confidence`` on a
     blurred outline, where it takes both to call the die cocked). An oblong
     outline shorter than any cocked die (``COCKED_LONG``) is no die at all
-    (a numeral's loops on the doubling cube).
+    (a numeral's loops on the doubling cube), nor is a one whose "pip" is a big
+    hole showing the ground round the outline (``LOOP_HOLLOW``, ``LOOP_GROUND``:
+    a printed letter's loop, whose outline may look cocked).
     """
     value, conf, face, regular = _read(src, to_src, centre, side, angle)
     first = face if value else centre
@@ -472,6 +480,8 @@ def _examine(
                 value, conf, face, regular = v2, c2, f2, r2
         if (face if value else centre) != first:  # (else the outline is the one just measured)
             o = die_outline(src, to_src, face if value else centre, side)
+    if o is not None and value == 1 and o.hollow > LOOP_HOLLOW and o.hole_ground < LOOP_GROUND:
+        return None  # a big "pip" of the ground's colour: a letter's loop (its outline can look cocked)
     if o is not None:
         c = cocked_confidence(o)
         doubt = cocked_confidence(o._replace(blur=0.0))  # either cue alone

@@ -59,6 +59,15 @@ class Outline(NamedTuple):
     #: under 1 the body is walled off from its surroundings only by a line (a die printed on the
     #: board, a drawn square), not by a step to another colour
     stands_out: float = 9.0
+    #: the share of the outline (pips filled in) not of the body's colour: a die's pips, a few
+    #: hundredths for a one; a letter's loop (an "O", the bowl of a "d") shows its hole, the
+    #: background inside the stroke, over a good part of it
+    hollow: float = 0.0
+    #: how far the colour of the outline's pips is from the ground round it (the band
+    #: ``stands_out`` looks at, less its pixels of the body's colour), over the body's colour
+    #: tolerance (9: no pips or no ground to tell): a letter's hole is the ground it is printed
+    #: on, a die's pips are a colour of their own
+    hole_ground: float = 9.0
 
 
 def die_outline(
@@ -95,6 +104,7 @@ def die_outline(
     sep = float(np.abs(body - np.median(pip_px, axis=0)).max()) if len(pip_px) else 0.0
     tol = max(30.0, TOL * sep)
     mask = (np.abs(crop.astype(np.float32) - body).max(axis=2) < tol).astype(np.uint8)
+    plain = mask.copy()
     mask[face] = 1  # the pips belong to the die
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
@@ -109,6 +119,13 @@ def die_outline(
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts)
     if min(rw, rh) < 2 or a < 0.7 * rw * rh:
         return None  # not a box's outline
+    region = labels == lab
+    holes = region & (plain == 0)
+    hollow = float(holes.sum()) / max(float(region.sum()), 1.0)
+    ring = _ring(crop, region, side * k, plain == 0)
+    hole_ground = 9.0
+    if ring is not None and holes.sum() >= 3:
+        hole_ground = float(np.abs(np.median(crop[holes].astype(np.float32), axis=0) - ring).max()) / tol
     t_ = np.deg2rad(ang)
     axis = np.asarray([np.cos(t_), np.sin(t_)]) if rw >= rh else np.asarray([-np.sin(t_), np.cos(t_)])
     d = np.asarray([c - rx, c - ry])
@@ -116,21 +133,32 @@ def die_outline(
     offset = abs(float(d @ axis)) / (0.5 * long_)
     centre_ = (cx + (rx - c) / k, cy + (ry - c) / k)
     return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])),
-                   _edge_width(crop) / (k * side), _stands_out(crop, labels == lab, body, tol, side * k))
+                   _edge_width(crop) / (k * side), _stands_out(crop, region, body, tol, side * k), hollow, hole_ground)
 
 
-def _stands_out(crop: np.ndarray, region: np.ndarray, body: np.ndarray, tol: float, side: float) -> float:
+def _ring(crop: np.ndarray, region: np.ndarray, side: float, where: np.ndarray | None = None) -> np.ndarray | None:
     """The median colour of a band round ``region`` (from 0.3 to 0.5 of the die's side out, past
-    its rim and a drawn line), its largest channel difference from ``body``, over ``tol``."""
+    its rim and a drawn line; only its pixels in ``where`` if given), or None when the band is
+    too small to tell."""
     r8 = region.astype(np.uint8)
     near = max(1, int(round(0.3 * side)))
     far = max(near + 1, int(round(0.5 * side)))
     inner = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * near + 1, 2 * near + 1)))
     outer = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * far + 1, 2 * far + 1)))
     band = (outer > 0) & (inner == 0)
+    if where is not None:
+        band &= where
     if band.sum() < 8:
+        return None
+    return np.asarray(np.median(crop[band].astype(np.float32), axis=0), np.float32)
+
+
+def _stands_out(crop: np.ndarray, region: np.ndarray, body: np.ndarray, tol: float, side: float) -> float:
+    """The colour round ``region`` (``_ring``), its largest channel difference from ``body``, over
+    ``tol`` (9: no band to tell)."""
+    ring = _ring(crop, region, side)
+    if ring is None:
         return 9.0
-    ring = np.median(crop[band].astype(np.float32), axis=0)
     return float(np.abs(ring - body).max()) / tol
 
 
