@@ -8,6 +8,16 @@ where the frame itself is not skin-coloured (points end at the field's edge;
 a wooden frame is skin-coloured all along and tells nothing). A board whose
 frame is skin-coloured on every side needs its set-up calibration, where a
 hand is a change from the learnt board instead.
+
+An arm in a sleeve shows no skin over the frame: the hand ends at the
+field's edge, the wrist at the frame. So a skin region also counts that
+touches the field's edge beside a frame band that is not skin-coloured, is
+solid (a hand, not the lattice of a pattern), meets that edge along
+``WRIST`` point pitches in one run and spans at least ``BROAD`` pitches
+both along the edge and into the field: nothing of the board does that --
+a point's base is one pitch wide and skin-coloured points alternate with
+points of another colour, a strip along the frame is thin, a skin-coloured
+field is larger than ``MAX_IN``, and checkers are explained.
 """
 
 from __future__ import annotations
@@ -28,6 +38,12 @@ MIN_IN = 0.004
 MAX_IN = 0.45
 #: the least share of a frame band the arm crossing it covers
 MIN_OUT = 0.03
+#: a hand whose arm is in a sleeve spans at least this many point pitches each way
+BROAD = 2.0
+#: and fills at least this share of its convex hull
+SOLID = 0.7
+#: and meets the field's edge (the wrist) along at least this many pitches in one run
+WRIST = 1.25
 
 
 def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, skin: np.ndarray | None = None,
@@ -70,5 +86,46 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
             if MIN_IN * area <= inside <= MAX_IN * area and c >= MIN_OUT * band.size and others < FRAME_SKIN \
                     and c < (1.0 - FRAME_SKIN) * band.size:
                 hand |= labels == i
+    pitch = float(np.median([c.width for c in lay.columns])) / SCALE
+    for i in _sleeved(field, labels, bands, pitch, area):
+        hand |= labels == i
     share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
     return bool(hand.any()), share, hand
+
+
+def _sleeved(field: np.ndarray, labels: np.ndarray, bands: dict[str, tuple[slice, slice]], pitch: float,
+             area: float) -> list[int]:
+    """Labels of the skin regions that are a hand at the field's edge with its arm in a sleeve:
+    meeting an edge whose frame band is not skin-coloured along ``WRIST`` pitches, solid, and
+    ``BROAD`` pitches each way."""
+    fh, fw = field.shape
+    if fh == 0 or fw == 0:
+        return []
+    edges = {"top": field[0], "bottom": field[fh - 1], "left": field[:, 0], "right": field[:, fw - 1]}
+    found: list[int] = []
+    for i in np.unique(field[field > 0]):
+        own = field == i
+        inside = float(own.sum())
+        if not MIN_IN * area <= inside <= MAX_IN * area:
+            continue
+        ys, xs = np.nonzero(own)
+        if min(int(np.ptp(xs)), int(np.ptp(ys))) + 1 < BROAD * pitch:
+            continue
+        hull = cv2.contourArea(cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32)))
+        if inside < SOLID * hull:
+            continue
+        for name, edge in edges.items():
+            band = labels[bands[name]]
+            if band.size and _run(edge == i) >= WRIST * pitch and float((band > 0).mean()) < FRAME_SKIN:
+                found.append(int(i))
+                break
+    return found
+
+
+def _run(on: np.ndarray) -> int:
+    """Length of the longest run of True in a 1-D bool array."""
+    best = cur = 0
+    for v in on.tolist():
+        cur = cur + 1 if v else 0
+        best = max(best, cur)
+    return best
