@@ -52,6 +52,17 @@ def _corner_text(c: np.ndarray) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in np.asarray(c).reshape(4, 2))
 
 
+def _tally(tot: dict[str, int], sc: Any) -> None:
+    """Add one real frame's score (``score_real``) to the running totals of a mode."""
+    tot["frames"] += 1
+    tot["spots"] += sc.spots
+    tot["wrong"] += len(sc.spot_errors)
+    tot["conf_wrong"] += sc.confident_wrong
+    tot["complete"] += sc.perfect is not None
+    tot["perfect"] += bool(sc.perfect)
+    tot["hand_ok"] += sc.hand_ok
+
+
 def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners", "found", "calibrated")) -> None:
     """Every labelled real frame (wtc2022 and more), read as ``tavli-pi read`` reads it.
 
@@ -97,13 +108,7 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
             obs = (read_observation(f.image, cal, learnt) if mode == "found"
                    else BoardReader(cal, still_photo=True).read(f.image))
             sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
-            tot["frames"] += 1
-            tot["spots"] += sc.spots
-            tot["wrong"] += len(sc.spot_errors)
-            tot["conf_wrong"] += sc.confident_wrong
-            tot["complete"] += sc.perfect is not None
-            tot["perfect"] += bool(sc.perfect)
-            tot["hand_ok"] += sc.hand_ok
+            _tally(tot, sc)
             for k in ("dice_right", "dice_legible", "dice_false", "dice_false_valued"):
                 tot[k] += getattr(sc, k)
             lines.append(f"  {f.name}: errors {sc.spot_errors[:4]}{' ...' if len(sc.spot_errors) > 4 else ''} "
@@ -163,14 +168,8 @@ def learnt_from_any() -> None:
                 own = calibrate_image(f.image, _corner_text(f.corners), f.label["home"]) if mode == "corners" else cal
                 obs = BoardReader(own, still_photo=True).read(f.image)
                 sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
-                tot["frames"] += 1
+                _tally(tot, sc)
                 tot["boards"] += sc.spots > 0
-                tot["spots"] += sc.spots
-                tot["wrong"] += len(sc.spot_errors)
-                tot["conf_wrong"] += sc.confident_wrong
-                tot["complete"] += sc.perfect is not None
-                tot["perfect"] += bool(sc.perfect)
-                tot["hand_ok"] += sc.hand_ok
                 if sc.spot_errors:
                     errs.append(f"{f.name} {sc.spot_errors[:3]}")
             if mode == "learnt":
