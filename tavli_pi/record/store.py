@@ -111,6 +111,12 @@ def _fail(path: Path, what: str, todo: str) -> StoreError:
     return StoreError(f"{path}: {what}; {todo}")
 
 
+def _writable_meta_key(key: str) -> None:
+    """Refuse a meta key the log writes once, when it is created (``set_meta``, ``append_many``)."""
+    if key in ("header", "format", "created"):
+        raise RecordError(f"the log's {key} is written once, when the log is created")
+
+
 class MatchLog:
     """An open match log. Use :meth:`open`; close it (or use ``with``).
 
@@ -357,8 +363,7 @@ class MatchLog:
         transaction.
         """
         for key in meta or {}:
-            if key in ("header", "format", "created"):
-                raise RecordError(f"the log's {key} is written once, when the log is created")
+            _writable_meta_key(key)
         rows: list[tuple[str, float, int, str, bytes | None]] = []
         for event, frame in items:
             if not isinstance(event, Event):
@@ -466,8 +471,7 @@ class MatchLog:
 
     def set_meta(self, key: str, value: str) -> None:
         """Keep ``value`` under ``key`` (durably, replacing an older value; never the header)."""
-        if key in ("header", "format", "created"):
-            raise RecordError(f"the log's {key} is written once, when the log is created")
+        _writable_meta_key(key)
         if self._readonly:
             raise StoreError(f"{self._path}: opened read-only; open it without readonly to write")
         with self._lock:
