@@ -33,7 +33,7 @@ from tavli_pi.record.resume import header_mismatch
 from tavli_pi.record.sink import LogSink, RecordPolicy
 from tavli_pi.referee import snapshot
 from tavli_pi.referee.dice import DiceWatch
-from tavli_pi.referee.events import Event, EventSink, Phase
+from tavli_pi.referee.events import BoardAdopted, Event, EventSink, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.match import MatchState
@@ -475,15 +475,14 @@ class TableApp:
         that position clearly: no hand, no motion, and read as it within ``KNOWN_MISFIT`` spots.
         Else None (the reading goes on as it was; a board not learnt from this frame is not learnt
         from a later one, so a resumed run does exactly the same)."""
-        from tavli_pi.referee.events import BoardAdopted
-        from tavli_pi.vision.known import KnownBoard
-        from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
-
         adopted = [e for e in events if isinstance(e, BoardAdopted)]
         cal = self._calibration
         if (not adopted or cal is None or cal.learnt or self.config.camera.calibration is not None
                 or obs.hand or obs.motion):
             return None
+        from tavli_pi.vision.known import KnownBoard
+        from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
+
         light, dark = self.referee.game.spot_counts(adopted[-1].after, self.referee.settings.light_is_white)
         try:
             known = KnownBoard.of_counts(light, dark)
