@@ -21,11 +21,7 @@ from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 
-__all__ = ["START_LIGHT", "START_DARK", "start_fit", "learn_home"]
-
-#: B3 in the light player's numbering: light's own points, and dark's (own q = light 25 - q).
-START_LIGHT: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
-START_DARK: dict[int, int] = {25 - q: n for q, n in START_LIGHT.items()}
+__all__ = ["start_fit", "learn_home"]
 
 #: a reading must give the starting position at least this mean probability per spot ...
 MIN_FIT = math.log(0.3)

@@ -22,7 +22,7 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 
-__all__ = ["KnownBoard", "ROW", "CHECKERS"]
+__all__ = ["KnownBoard", "ROW", "CHECKERS", "START_LIGHT", "START_DARK"]
 
 #: checkers a colour (B1)
 CHECKERS = 15
@@ -32,6 +32,9 @@ CHECKERS = 15
 ROW = 5
 #: the spots of a board: the 24 points, then the bar and the trays ("off")
 SPOTS = 26
+#: B3 in the light player's numbering: light's own points, and dark's (own q = light 25 - q).
+START_LIGHT: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
+START_DARK: dict[int, int] = {25 - q: n for q, n in START_LIGHT.items()}
 
 
 @dataclass(frozen=True)
@@ -60,9 +63,9 @@ class KnownBoard:
         """The start position (B3): light on 24, 13, 8 and 6; dark on the points facing them."""
         light = [0] * SPOTS
         dark = [0] * SPOTS
-        for p, n in {24: 2, 13: 5, 8: 3, 6: 5}.items():
-            light[p - 1] = n
-            dark[24 - p] = n
+        for counts, start in ((light, START_LIGHT), (dark, START_DARK)):
+            for p, n in start.items():
+                counts[p - 1] = n
         return cls(tuple(light), tuple(dark))
 
     @property

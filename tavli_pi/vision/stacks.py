@@ -182,12 +182,7 @@ SLOT_B = -6.818
 def start_slots() -> np.ndarray:
     """(26, SLOTS) bool: the slots the start position fills (first n of each start stack, B3;
     the bar's two halves hold none)."""
-    from tavli_pi.vision.home import START_DARK, START_LIGHT  # (home reads with a BoardReader)
-
-    out = np.zeros((26, SLOTS), bool)
-    for p in range(1, 25):
-        out[p - 1, : START_LIGHT.get(p, 0) + START_DARK.get(p, 0)] = True
-    return out
+    return _known_slots(KnownBoard.start())
 
 
 @lru_cache(maxsize=8)
