@@ -49,6 +49,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.lie import cocked_confidence, die_outline
 from tavli_pi.vision.dice_vet import SURE_PX
+from tavli_pi.vision.exact_warp import perspective_maps
 from tavli_pi.vision.pips import REGULAR, Face, PipReading, layout_error, read_face_evidence, read_pips
 from tavli_pi.vision.tumbling import (COHERENCE, HatBlob, coherence, find_tumbling, half, hat_blobs, hat_disc,
                                       hat_images)
@@ -529,7 +530,8 @@ def find_dice(
     ``memo`` (the incremental reader's): candidates read in an earlier frame, with the same
     arguments and their pixels unchanged since, keep that reading, and the whole-view steps
     (the pip spots of both views, the hat images) are made again only round the changed cells
-    (vision/dice_memo.py); the fine view itself is warped whole.
+    (vision/dice_memo.py), and so is the fine view itself (``fine_view``: warped again only there,
+    through maps exact to the whole warp's pixels, vision/exact_warp.py).
     """
     if image is None:
         memo = None  # the memo knows where a candidate looked only in the frame's pixels
@@ -542,7 +544,7 @@ def find_dice(
         # a roll's two dice read clearly and no die-like thing left unread (moving, no face): the
         # finer search could only doubt them less
         return out
-    view, flay, fcal = fine_view(image, cal, FINE)
+    view, flay, fcal = fine_view(image, cal, FINE, memo)
     fdiscs = [(x * FINE, y * FINE, r * FINE) for x, y, r in discs]
     fmask = None
     if hand_mask is not None and hand_mask.shape == canon.shape[:2]:
@@ -584,9 +586,14 @@ class _ScaledCal:
         return np.asarray(self._cal.to_canonical(pts) * self.k + self._off)
 
 
-def fine_view(image: np.ndarray, cal: Calibration, k: float) -> tuple[np.ndarray, Layout, Calibration]:
+def fine_view(image: np.ndarray, cal: Calibration, k: float,
+              memo: DiceMemo | None = None) -> tuple[np.ndarray, Layout, Calibration]:
     """The field ``k`` times finer than the canonical view, warped from ``image`` (area-averaged
-    where the frame has more pixels than the view, so pips are not lost between samples)."""
+    where the frame has more pixels than the view, so pips are not lost between samples).
+
+    ``memo``: the view is kept from frame to frame and warped again only round the cells that
+    changed (``DiceMemo.patched``), through maps whose windows are the whole warp's pixel for
+    pixel (vision/exact_warp.py); not when the frame is shrunk first."""
     sc = _ScaledCal(cal, k)
     lay = sc.layout
     w, h = lay.size
@@ -601,8 +608,28 @@ def fine_view(image: np.ndarray, cal: Calibration, k: float) -> tuple[np.ndarray
         f = 1.0 / ratio
         src = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         m = m @ np.diag([1.0 / f, 1.0 / f, 1.0])
+    elif memo is not None:
+        key = ("fine view", image.shape, k)
+        maps = memo.fixed(key, lambda: perspective_maps(m, (w, h), image.shape[:2]))
+        if maps is not None:
+            mx, my = maps
+
+            def part(r: Rect) -> np.ndarray:
+                y0, y1, x0, x1 = r
+                return cv2.remap(image, np.ascontiguousarray(mx[y0:y1, x0:x1]),
+                                 np.ascontiguousarray(my[y0:y1, x0:x1]), cv2.INTER_LINEAR)
+
+            def whole() -> np.ndarray:
+                return cv2.remap(image, mx, my, cv2.INTER_LINEAR)
+
+            return memo.patched(key, _placing(sc), FINE_VIEW_REACH, whole, part), lay, sc  # type: ignore[arg-type,return-value]
     view = cv2.warpPerspective(src, m, (w, h), flags=cv2.INTER_LINEAR)
     return view, lay, sc  # type: ignore[return-value]
+
+
+#: how far round a changed cell (fine px) the fine view is warped again: its own bilinear reach
+#: and past the reach of the pip spots made again from it (``_spots``: SPOT_REACH + 4, twice)
+FINE_VIEW_REACH = 2 * (SPOT_REACH + 4) + 2
 
 
 #: the fine view adds a die only with a face this clear ...

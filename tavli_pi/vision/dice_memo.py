@@ -17,7 +17,8 @@ read -- the rule the incremental reader keeps a point's reading by
 (vision/incremental.py). A box reaching outside the gate's view is never kept.
 
 The whole-view steps of the search (the pip spots of ``dice.find_spots``, the
-hat images of ``tumbling.hat_blobs``) are local: each output pixel depends on
+hat images of ``tumbling.hat_blobs``, the fine view ``dice.fine_view`` warps
+from the frame) are local: each output pixel depends on
 the input pixels within a fixed reach of it. ``DiceMemo.patched`` keeps such
 an output array whole and, on a new frame, recomputes it only over the
 quarter-scale cells that changed by more than ``REGION_CHANGE`` since they were
@@ -96,6 +97,7 @@ class DiceMemo:
         self._grid_size = (h // SCALE, w // SCALE)
         self._entries: dict[Hashable, _Entry] = {}
         self._patched: dict[Hashable, _Patched] = {}
+        self._fixed: dict[Hashable, Any] = {}
         self._view: np.ndarray | None = None
         self._frame = 0
         self.hits = 0
@@ -117,6 +119,13 @@ class DiceMemo:
             if not moved[y0:y1, x0:x1].any():
                 keep[key] = e
         self._entries = keep
+
+    def fixed(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked for, then the same value: for what depends on the
+        calibration and the frame's size alone (kept through ``forget``)."""
+        if key not in self._fixed:
+            self._fixed[key] = make()
+        return self._fixed[key]  # type: ignore[no-any-return]
 
     def forget(self) -> None:
         self._entries = {}

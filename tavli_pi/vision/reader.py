@@ -22,8 +22,8 @@ frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
-pixels are unchanged keeps its last reading, and its spots and hat images are
-made again only round the changed cells (vision/dice_memo.py); a point read
+pixels are unchanged keeps its last reading, and its spots, hat images and fine
+view are made again only round the changed cells (vision/dice_memo.py); a point read
 again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
 before (vision/ring_memo.py). The Observation is the one a full read of the
