@@ -17,9 +17,10 @@
    than the canonical view), rotated square to the die. Its confidence is the
    face's evidence (``pips.read_face_evidence``: layout fit, even pips, margin
    over the next reading, no pip-like mark where the value has none), lowered
-   when the spot count disagrees, the die is not surely flat, its body is
-   walled off from the board only by a line (a printed die), or it is small
-   (under ``SURE_PX``) without the search's spots agreeing with the face.
+   when the spot count disagrees, the die is not surely flat, or it is small
+   (under ``SURE_PX``) without the search's spots agreeing with the face. A
+   body walled off from the board only by a line (a printed die) and a mark
+   that is one of a row of like marks (a letter: ``lettering``) are no dice.
 5. On a checker: the die's centre lies within a checker disc (or so close
    to one that it must lean on it). Half: from the calibrated bar and field.
 6. Die bodies the pips missed (a small die's six, whose pips crowd each
@@ -31,7 +32,8 @@
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
 cocked die's confidence is that of the "cocked" verdict (E3 b voids the
-roll whatever it shows).
+roll whatever it shows), capped by the face read on it: a die is no surer
+cocked than it is a die.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
+from tavli_pi.vision.lettering import lettered
 from tavli_pi.vision.lie import cocked_confidence, die_outline
 from tavli_pi.vision.dice_vet import SURE_PX
 from tavli_pi.vision.exact_warp import perspective_maps
@@ -100,6 +103,18 @@ LOOP_HOLLOW = 0.17
 #: ... and shows the ground round the outline (``lie.Outline.hole_ground`` under this; a die's
 #: one: 0.6 and up) is a letter's loop round its hole ("O", the bowl of an "R"), not a die
 LOOP_GROUND = 0.5
+#: an outline whose surroundings (``lie.Outline.stands_out``) are this close to its body's own
+#: colour is a die printed on the board, walled off only by a line (the printed die logos of the
+#: real-like set: 0.0-0.3), not a die lying on it (dice on the real-like set: 1.0 and up; on the
+#: real photos: 1.3 and up)
+PRINTED = 0.5
+#: a cube tilted on an edge by t shows an outline 1 / (cos t + sin t) as wide as long, never under
+#: 0.707 (at 45 degrees); an outline with no face read that is more oblong than this, measuring
+#: error allowed, is no die (a hinge's leaf: 0.61-0.65 on the real-like set; dice 0.71 and up)
+OBLONGEST = 0.68
+#: a letter's loops and holes read as at most this many pips (``lettering.lettered`` is asked
+#: only of these)
+LETTER_VALUES = 3
 
 
 def _regular(f: Face) -> bool:
@@ -416,6 +431,7 @@ class _Die(NamedTuple):
     centre: tuple[float, float]  # canonical px: the top face's centre when it was read
     regular: bool = False  # the face read shows no pip where its value has none (``pips.hidden_pips``)
     outlined: bool = False  # a die's outline (``lie.die_outline``) was measured round the face
+    refused: bool = False  # the outline shows something that is no die (printed, too wide): nothing here
 
 
 def _read(
@@ -458,13 +474,21 @@ def _examine(
     ``square`` is the short over the long side of an outline found round the
     pips (None: none); it decides "cocked" only when the outline round the read
     face cannot be measured. A cocked die's confidence is that of the verdict
-    (the roll is void whatever its value); a flat die's is its value's, lowered
+    (the roll is void whatever its value), at most its face's; a flat die's is its value's, lowered
     when the outline is doubtful (either cue of ``cocked_confidence`` on a
     blurred outline, where it takes both to call the die cocked). An oblong
     outline shorter than any cocked die (``COCKED_LONG``) is no die at all
     (a numeral's loops on the doubling cube), nor is a one whose "pip" is a big
     hole showing the ground round the outline (``LOOP_HOLLOW``, ``LOOP_GROUND``:
     a printed letter's loop, whose outline may look cocked).
+
+    Some outlines show that nothing here is a die, whatever pips were found (a reading with
+    ``refused``: the caller reports no die, not even one with no value): a body walled off from
+    the board only by a line (``PRINTED``: a die printed in a logo); a mark read as at most
+    ``LETTER_VALUES`` pips that is one of a row of like marks of its colour (``lettering``: a
+    word's letter); an outline that says "cocked" but is wider across than the largest die's
+    edge (a letter, a logo's ring), or round no face and more oblong than a cube can look
+    (``OBLONGEST``: a hinge).
     """
     value, conf, face, regular = _read(src, to_src, centre, side, angle)
     first = face if value else centre
@@ -483,14 +507,28 @@ def _examine(
             o = die_outline(src, to_src, face if value else centre, side)
     if o is not None and value == 1 and o.hollow > LOOP_HOLLOW and o.hole_ground < LOOP_GROUND:
         return None  # a big "pip" of the ground's colour: a letter's loop (its outline can look cocked)
+    if o is not None and o.stands_out < PRINTED:
+        return _Die(0, 0.0, False, centre, refused=True)  # the board's own colour all round the
+        # body: a die printed on it (a logo), whatever its pips
+    if o is not None and value <= LETTER_VALUES and lettered(src, to_src, o.centre, o.long_, o.body, o.tol):
+        return _Die(0, 0.0, False, centre, refused=True)  # one of a row of like marks: a letter
     if o is not None:
         c = cocked_confidence(o)
         doubt = cocked_confidence(o._replace(blur=0.0))  # either cue alone
         if doubt > 0.5 and o.long_ < COCKED_LONG * pitch:
             return None
+        if c > 0.5 and value == 0 and o.aspect < OBLONGEST:
+            return _Die(0, 0.0, False, centre, refused=True)  # no face, and more oblong than a cube
+            # can look (a hinge's leaf, a strip of print)
+        if c > 0.5 and o.long_ * o.aspect > DIE_RANGE[1] * pitch:
+            return _Die(0, 0.0, False, centre, refused=True)  # wider across than the largest die's
+            # edge: a cocked die's outline is its top face (the full edge across) and a strip of
+            # side face; a letter can be this wide
         if c > 0.5:
-            # no face read at all: an oblong thing, not surely a die (a cube, a label)
-            return _Die(value, c if value else 0.0, True, face if value else centre, outlined=True)
+            # a cocked die is no surer than the face read on it (a letter's loop read as a one
+            # at 0.6 on an outline that looks cocked is not a cocked die at 1.0); no face read at
+            # all: an oblong thing, not surely a die (a cube, a label)
+            return _Die(value, min(c, conf) if value else 0.0, True, face if value else centre, outlined=True)
         if value == 0:
             return None
         conf *= min(1.0, (1.0 - doubt) / 0.7)
@@ -757,6 +795,8 @@ def _find(
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
         die = _examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch)
+        if die is not None and die.refused:
+            continue
         if (id(group) in halves or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:
@@ -957,7 +997,7 @@ def _scaled(b: HatBlob, lay: Layout, to: Layout) -> HatBlob:
     """A blob of the canonical view (``lay``) as it lies in a finer view of the field (``to``)."""
     k = to.pitch / lay.pitch
     x, y = to.to_px(*lay.to_uv(b.x, b.y))
-    return HatBlob(float(x), float(y), b.long_ * k, b.short * k, b.area * k * k, b.fill)
+    return HatBlob(float(x), float(y), b.long_ * k, b.short * k, b.area * k * k, b.fill, b.dark)
 
 
 def _same(pts: np.ndarray) -> np.ndarray:

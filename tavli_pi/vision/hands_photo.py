@@ -18,6 +18,11 @@ both along the edge and into the field: nothing of the board does that --
 a point's base is one pitch wide and skin-coloured points alternate with
 points of another colour, a strip along the frame is thin, a skin-coloured
 field is larger than ``MAX_IN``, and checkers are explained.
+
+In the photo's own skin colour, a region that runs on into the frame must also be ``CORE``
+point pitches across somewhere over the field: a palm or a forearm is, a point never is
+(skin-coloured points may join a stretch of the frame that looks like skin, and cross into it as
+an arm would). Skin new since set-up needs no such test: the points were learnt.
 """
 
 from __future__ import annotations
@@ -44,6 +49,11 @@ BROAD = 2.0
 SOLID = 0.7
 #: and meets the field's edge (the wrist) along at least this many pitches in one run
 WRIST = 1.25
+#: a hand or arm over the field is this many point pitches across somewhere (the widest disc in
+#: it: the WTC 2022 arms 1.1-2.5); a point is one pitch wide at its base and holds a disc of
+#: about 0.9 (a wedge five times as long as wide), so skin-coloured points joined to a
+#: skin-coloured stretch of the frame are never a hand
+CORE = 1.0
 
 
 def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, skin: np.ndarray | None = None,
@@ -58,6 +68,7 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
     ``explained``: quarter-scale bool mask of what checkers explain
     (``hands_explained``): the region's part over the field counts outside it.
     """
+    own = skin is None  # the photo's own skin colour: skin-coloured points look like skin too
     skin = (skin_view(shrink(canon) if small is None else small) if skin is None else skin) > 0
     h, w = skin.shape
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
@@ -75,6 +86,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
         field = np.where(explained[y0:y1, x0:x1], 0, field)
     area = float(max(1, field.size))
     hand = np.zeros((h, w), bool)
+    pitch = float(np.median([c.width for c in lay.columns])) / SCALE
+    core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(round(CORE * pitch)) | 1),) * 2)
     for name, (ys, xs) in bands.items():
         band = labels[ys, xs]
         if band.size == 0:
@@ -84,9 +97,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
             inside = float((field == i).sum())
             others = float(((band > 0) & (band != i)).sum()) / band.size
             if MIN_IN * area <= inside <= MAX_IN * area and c >= MIN_OUT * band.size and others < FRAME_SKIN \
-                    and c < (1.0 - FRAME_SKIN) * band.size:
+                    and c < (1.0 - FRAME_SKIN) * band.size and (not own or _broad(field == i, core)):
                 hand |= labels == i
-    pitch = float(np.median([c.width for c in lay.columns])) / SCALE
     for i in _sleeved(field, labels, bands, pitch, area):
         hand |= labels == i
     share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
@@ -120,6 +132,12 @@ def _sleeved(field: np.ndarray, labels: np.ndarray, bands: dict[str, tuple[slice
                 found.append(int(i))
                 break
     return found
+
+
+def _broad(own: np.ndarray, core: np.ndarray) -> bool:
+    """Whether the region ``own`` holds the disc ``core`` somewhere (``CORE`` point pitches
+    across): a palm or a forearm does; a point, never wider than its base, does not."""
+    return bool(cv2.erode(own.astype(np.uint8), core, borderType=cv2.BORDER_CONSTANT, borderValue=0).any())
 
 
 def _run(on: np.ndarray) -> int:

@@ -68,6 +68,8 @@ class Outline(NamedTuple):
     #: tolerance (9: no pips or no ground to tell): a letter's hole is the ground it is printed
     #: on, a die's pips are a colour of their own
     hole_ground: float = 9.0
+    body: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the body's colour (BGR, ``src``'s)
+    tol: float = 30.0  # how far a pixel's colour may be from ``body`` (largest channel) and be body
 
 
 def die_outline(
@@ -133,7 +135,8 @@ def die_outline(
     offset = abs(float(d @ axis)) / (0.5 * long_)
     centre_ = (cx + (rx - c) / k, cy + (ry - c) / k)
     return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])),
-                   _edge_width(crop) / (k * side), _stands_out(crop, region, body, tol, side * k), hollow, hole_ground)
+                   _edge_width(crop) / (k * side), _stands_out(crop, region, body, tol, side * k), hollow, hole_ground,
+                   (float(body[0]), float(body[1]), float(body[2])), float(tol))
 
 
 def _ring(crop: np.ndarray, region: np.ndarray, side: float, where: np.ndarray | None = None) -> np.ndarray | None:

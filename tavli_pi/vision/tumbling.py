@@ -6,7 +6,8 @@ the board as a compact blob a little larger than a die. ``find_tumbling``
 looks for such blobs at half resolution (a top-hat and a black-hat with a
 disc larger than a die but smaller than a checker, so checkers and points'
 bodies drop out), keeps the die-sized, compact ones with soft edges away
-from checkers, hands, the bar and dice already read, and reports each as a
+from checkers, hands, the bar and dice already read and not one of a row of
+like blobs (``lettering.in_a_row``: the letters of a word, fingers), and reports each as a
 moving die (value 0, confidence 0) so the referee waits for the roll to
 settle (E3).
 """
@@ -19,6 +20,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.lettering import in_a_row
 
 __all__ = ["find_tumbling", "hat_blobs", "hat_images", "hat_disc", "half", "coherence", "HatBlob", "Blob"]
 
@@ -40,6 +42,7 @@ class HatBlob(NamedTuple):
     short: float
     area: float
     fill: float  # area over bounding box area
+    dark: bool = False  # darker than its surroundings (found in the black-hat)
 
 
 def hat_blobs(gray: np.ndarray, lay: Layout, hats: np.ndarray | None = None) -> list[HatBlob]:
@@ -65,7 +68,7 @@ def hat_blobs(gray: np.ndarray, lay: Layout, hats: np.ndarray | None = None) -> 
         keep &= ~((b0 - 0.2 * pitch < cx) & (cx < b1 + 0.2 * pitch))  # the bar's hinges and checkers
         for i in np.flatnonzero(keep).tolist():
             out.append(HatBlob(float(cx[i]), float(cy[i]), float(long_[i]), float(short[i]), float(4.0 * a[i]),
-                               float(a[i] / (w[i] * h[i]))))
+                               float(a[i] / (w[i] * h[i])), bool(i_op)))
     return out
 
 
@@ -101,8 +104,11 @@ def find_tumbling(
     frame's ``hat_blobs`` if already found."""
     pitch = lay.pitch
     out: list[Blob] = []
-    for b in hat_blobs(gray, lay) if blobs is None else blobs:
+    found = hat_blobs(gray, lay) if blobs is None else blobs
+    for b in found:
         cx, cy = b.x, b.y
+        if in_a_row((b.x, b.y, b.long_), [(o.x, o.y, o.long_) for o in found if o is not b and o.dark == b.dark]):
+            continue  # one of a row of like blobs of its shade: lettering (or fingers), not a die
         if any(np.hypot(cx - tx, cy - ty) < 0.6 * pitch for tx, ty in taken):
             continue
         if any(np.hypot(cx - sx, cy - sy) < 0.35 * pitch for sx, sy in pips):

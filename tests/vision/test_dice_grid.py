@@ -9,7 +9,8 @@ flat dice read with confidence >= 0.6; a cocked die voids it).
 
 Measured (bench/RESULTS.md): flat 238/240 read right with confidence
 >= 0.6 (the rest right but at 0.58), none confidently wrong, none called
-cocked, no false die; cocked dice called cocked with confidence >= 0.6 in 62/72.
+cocked, no false die; cocked dice called cocked with confidence >= 0.6 in 63/72 (65/72 before a cocked
+verdict was capped by its face's confidence).
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def test_flat_dice_of_every_value_in_both_halves(setup: tuple[Scene, Calibration
 def test_cocked_dice_void_the_roll(setup: tuple[Scene, Calibration, list[tuple[float, float, float]]]) -> None:
     st = _score(setup, cocked=True)
     assert st["n_cocked"] == 72 and st["n_flat"] == 72
-    assert st["cocked_ok"] >= 0.8 * st["n_cocked"]  # measured 62/72 (E3 b)
+    assert st["cocked_ok"] >= 0.8 * st["n_cocked"]  # measured 63/72 (E3 b)
     assert st["false_cocked"] == 0  # the flat dice beside them stay flat
     assert st["confident_wrong"] == 0
     assert st["false_die"] == 0

@@ -42,3 +42,33 @@ def test_sleeved_arm_is_flagged_with_the_field_found(real_data: Path) -> None:
     assert wtc_labels(real_data)["frame4.jpg"]["hand"] is True
     cal, learnt = photo_calibration(image)
     assert read_observation(image, cal, learnt).hand is True
+
+
+def test_a_point_is_never_broad_enough_to_be_a_hand() -> None:
+    """``hands_photo._broad``: a point (a wedge at most one pitch wide, at its base) does not hold
+    the disc a palm or a forearm holds (``CORE`` pitches across)."""
+    from tavli_pi.vision.hands_photo import CORE, _broad
+
+    pitch = 10
+    core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(round(CORE * pitch)) | 1,) * 2)
+    wedge = np.zeros((60, 40), np.uint8)
+    cv2.fillPoly(wedge, [np.asarray([[15, 59], [15 + pitch, 59], [15 + pitch // 2, 10]], np.int32)], 1)
+    palm = np.zeros((60, 40), np.uint8)
+    cv2.ellipse(palm, (20, 40), (9, 12), 0, 0, 360, 1, -1)
+    assert not _broad(wedge > 0, core)
+    assert _broad(palm > 0, core)
+
+
+def test_skin_coloured_points_joined_to_the_frame_are_no_hand() -> None:
+    """Real-like frame 56 (seed 0): a club board, no hand. Its maroon points are skin-coloured
+    and reach a skin-looking stretch of the frame, as an arm would cross it: read as a single
+    photo it was flagged as a hand."""
+    from tavli_pi.sim.datasets import reallike_scenes
+    from tavli_pi.sim.render import render
+
+    scene = reallike_scenes(57, 0)[56]
+    r = render(scene, 56)
+    assert not r.truth.hand
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in r.truth.corners)
+    cal = calibrate_image(r.image, corners, r.truth.home)  # ``read --corners --home``
+    assert not BoardReader(cal, still_photo=True).read(r.image).hand
