@@ -13,8 +13,9 @@ accepted with a roll the referee never saw (``roll_unseen``), illegal calls on l
 failure), planted illegal plays caught, boards out of sync, and the CPU the run took per second of
 video.
 
-    .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners] [--no-infer]
+    .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners] [--no-infer] [--size 640] [--dice]
     .venv/bin/python bench/bench_video.py --only 5 --repeat 3 --corners --keep out/video   # one game, its files kept
+    .venv/bin/python bench/bench_video.py --size 640 --dice   # 640x360 tables only; each still die read, by size
 """
 
 from __future__ import annotations
@@ -37,21 +38,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tavli_pi.record.store import MatchLog  # noqa: E402
 from tavli_pi.sim.camera import SimCamera  # noqa: E402
 from tavli_pi.sim.datasets import reallike_game_tables  # noqa: E402
-from tavli_pi.sim.render import render  # noqa: E402
+from tavli_pi.sim.render import Truth, render  # noqa: E402
 from tavli_pi.sim.script import Moment, random_game  # noqa: E402
 from tavli_pi.sim.table import scene_of, scenes_of  # noqa: E402
 
 FPS = 10.0
 
 
-def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int) -> int:
-    """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames written."""
+def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
+                truths: list[Truth] | None = None) -> int:
+    """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames
+    written. ``truths``: each frame's ground truth is appended to it."""
     scenes = [s for s in scenes_of(moments, **kw) for _ in range(repeat)]
     camera = SimCamera(scenes, fps=FPS * repeat, seed=seed)
     writer: Any = None
     n = 0
     while (frame := camera.read()) is not None:
         img = frame.image
+        if truths is not None:
+            t = camera.last_truth
+            assert t is not None
+            truths.append(t)
         if writer is None:
             h, w = img.shape[:2]
             writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), FPS * repeat, (w, h))
@@ -62,6 +69,70 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
     if writer is not None:
         writer.release()
     return n
+
+
+def read_dice(video: Path, truths: list[Truth], setup_frame: int, tally: Counter[str], verbose: bool = False) -> None:
+    """Each still die of the recording, as the reader sees it: the video's frames decoded, the
+    board calibrated on its set-up frame (true corners, learnt as the app learns it), each frame
+    with still dice read alone. Every true die is tallied by its size (image px, whole) as
+    right, wrong, "no value" (found, not read: too small, or no face) or missed; dice read
+    where none is are phantoms."""
+    import contextlib
+    import io
+
+    import numpy as np
+
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.refine import refine
+    from tavli_pi.vision.setup import learn_board
+
+    cap = cv2.VideoCapture(str(video))
+    frames = []
+    while True:
+        ok, img = cap.read()
+        if not ok:
+            break
+        frames.append(img)
+    cap.release()
+    k = setup_frame
+    with contextlib.redirect_stdout(io.StringIO()):
+        cal = learn_board(frames[k], refine(Calibration(truths[k].corners, home=truths[k].home), frames[k]))  # type: ignore[arg-type]
+    for img, t in zip(frames, truths):
+        still = [d for d in t.dice if not d.moving]
+        if not still:
+            continue
+        obs = BoardReader(cal).read(img)
+        used: set[int] = set()
+        for d in still:
+            near = sorted((float(np.hypot(r.xy[0] - d.xy[0], r.xy[1] - d.xy[1])), j) for j, r in enumerate(obs.dice)
+                          if j not in used)
+            near = [x for x in near if x[0] < max(0.9 * d.size_px, 8.0)]
+            got = obs.dice[near[0][1]] if near else None
+            if got is not None:
+                used.add(near[0][1])
+            px = int(d.size_px)
+            what = ("missed" if got is None else "no value" if not got.value else
+                    "right" if got.value == d.value else "wrong")
+            tally[f"{px} {what}"] += 1
+            if what == "wrong" and got is not None:
+                tally["confidently wrong"] += got.value_confidence >= 0.9
+            if verbose and what != "right":
+                print(f"    die {d.value} at {d.xy[0]:.0f},{d.xy[1]:.0f}, {d.size_px:.1f} px: {what}"
+                      + (f" ({got.value} at {got.value_confidence:.2f}) {got.note}" if got is not None else ""))
+        for j, r in enumerate(obs.dice):
+            if j not in used and not r.moving:
+                tally["phantom"] += 1
+                tally["phantom with a value"] += bool(r.value)
+
+
+def dice_table(tally: Counter[str]) -> str:
+    """``read_dice``'s tally by die size: right/wrong/no value/missed."""
+    sizes = sorted({int(k.split()[0]) for k in tally if k[0].isdigit()})
+    rows = [f"    {px:>3} px: " + ", ".join(f"{w} {tally[f'{px} {w}']}" for w in ("right", "wrong", "no value", "missed"))
+            for px in sizes]
+    return "\n".join(rows + [f"    phantoms {tally['phantom']} ({tally['phantom with a value']} with a value); "
+                              f"confidently wrong {tally['confidently wrong']}"])
 
 
 def corners_arg(moments: list[Moment], kw: dict[str, Any]) -> str:
@@ -102,19 +173,37 @@ def main() -> None:
     ap.add_argument("--no-infer", action="store_true", help="[referee] infer_unseen_rolls = false (the peer run)")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--only", default="", help="run only these games (by index, e.g. 2,5), each as in the whole run")
+    ap.add_argument("--size", type=int, default=0, choices=(0, 640, 1280),
+                    help="only the tables of this frame width (640: 640x360, dice of 8-12 px); 0: all")
+    ap.add_argument("--dice", action="store_true",
+                    help="also read each recording's still dice frame by frame (true corners, set-up learnt), "
+                         "tallied by die size")
+    ap.add_argument("--dice-only", action="store_true", help="--dice without running the app (no referee figures)")
+    ap.add_argument("--need", type=float, default=None,
+                    help="with --dice: read as if dice_vet.NEED_PX were this (what the reader would give smaller dice)")
     ap.add_argument("--keep", type=Path, default=None, help="keep each game's video, config and log in this folder")
     args = ap.parse_args()
     only = {int(x) for x in args.only.split(",") if x.strip()}
+    args.dice = args.dice or args.dice_only
+    if args.need is not None:
+        import tavli_pi.vision.dice_vet as vet
+
+        vet.NEED_PX = args.need  # type: ignore[assignment]
     print(f"machine: {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}; "
           f"seed {args.seed}, {args.games} games of {args.turns} turns, {FPS * args.repeat:.0f} fps video, "
           f"corners {'given' if args.corners else 'found in the picture'}; unseen rolls "
           f"{'not inferred' if args.no_infer else 'inferred'}")
     tables = reallike_game_tables(args.games, args.seed)
+    if args.size:  # the first --games tables of that width (each keeps its index, seed and plant)
+        more = reallike_game_tables(8 * args.games, args.seed)
+        keep = [g for g, kw in enumerate(more) if kw["width"] == args.size][:args.games]
+        tables = [more[g] if g in keep else {} for g in range(max(keep) + 1)] if keep else []
     tot: Counter[str] = Counter()
+    dice_tally: Counter[str] = Counter()
     cpu_total = video_s = 0.0
     t0 = time.monotonic()
     for g, kw in enumerate(tables):
-        if only and g not in only:
+        if (only and g not in only) or not kw:
             continue
         plant = (2 + g % max(args.turns - 2, 1)) if g % 2 == 0 else 0
         moments = random_game(1000 * args.seed + g, turns=args.turns, plant_illegal=plant)
@@ -130,9 +219,13 @@ def main() -> None:
                 tmp.mkdir(parents=True, exist_ok=True)
                 (tmp / "table.sqlite").unlink(missing_ok=True)
             video = tmp / "game.mp4"
-            frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat)
+            truths: list[Truth] = []
+            frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths)
             corners = corners_arg(moments, kw) if args.corners else None
-            events, cpu, err = run_table(tmp, video, kw, corners, args.repeat, infer=not args.no_infer)
+            events, cpu, err = ([], 0.0, "") if args.dice_only else run_table(
+                tmp, video, kw, corners, args.repeat, infer=not args.no_infer)
+            if args.dice:
+                read_dice(video, truths, args.repeat, dice_tally, args.verbose)
         video_s += frames / (FPS * args.repeat)
         cpu_total += cpu
         kinds = Counter(e.kind for e in events)
@@ -143,23 +236,29 @@ def main() -> None:
         setup = any(e.kind == "setup_checked" and getattr(e, "ok", False) for e in events)
         unseen = sum(1 for e in events if e.kind == "play_accepted" and "roll_unseen" in e.extra)
         plays = sum(1 for m in moments if "play_accepted" in m.expect)
-        tot.update(games=1, setup=setup, plays=plays, accepted=kinds["play_accepted"], unseen=unseen,
+        rolls = sum(1 for m in moments if {"opening_roll", "roll_accepted"} & set(m.expect))
+        seen = kinds["opening_roll"] + kinds["roll_accepted"]
+        sizes = [d.size_px for t in truths for d in t.dice if not d.moving]
+        tot.update(games=1, setup=int(setup), plays=plays, rolls=rolls, seen=seen, accepted=kinds["play_accepted"], unseen=unseen,
                    false_calls=false_calls, planted=len(windows), caught=caught,
                    out_of_sync=kinds["board_out_of_sync"], roll_needed=kinds["roll_needed"],
-                   failed=bool(err))
+                   failed=int(bool(err)))
         if args.verbose or err:
             print(f"  game {g}: {getattr(kw.get('look'), 'board', '?')}, {kw.get('width', 1280)} px, "
-                  f"{frames} frames: set-up {'done' if setup else 'never done'}, accepted {kinds['play_accepted']}/{plays} "
+                  f"{frames} frames, dice {min(sizes, default=0):.0f}-{max(sizes, default=0):.0f} px: "
+                  f"set-up {'done' if setup else 'never done'}, rolls read {seen}/{rolls}, accepted {kinds['play_accepted']}/{plays} "
                   f"({unseen} with the roll unseen), illegal calls at {calls}, planted at {[w.start for w in windows]}, "
                   f"out of sync {kinds['board_out_of_sync']}, rolls asked {kinds['roll_needed']}; "
-                  f"{cpu:.1f} CPU-s" + (f"\n    run failed: {err}" if err else ""))
+                  f"{cpu:.1f} CPU-s" + (f"\n    run failed: {err}" if err else ""), flush=True)
     print(f"tavli-pi run over {tot['games']} real-like videos, unattended ({time.monotonic() - t0:.0f} s):")
-    print(f"  set-up done {tot['setup']}/{tot['games']}; plays accepted {tot['accepted']}/{tot['plays']} "
+    print(f"  set-up done {tot['setup']}/{tot['games']}; rolls read {tot['seen']}/{tot['rolls']}; plays accepted {tot['accepted']}/{tot['plays']} "
           f"({tot['unseen']} with a roll the camera never read); illegal calls on legal play {tot['false_calls']}; "
           f"planted illegal plays caught {tot['caught']}/{tot['planted']}; out of sync {tot['out_of_sync']}; "
           f"rolls asked for {tot['roll_needed']}; runs that failed {tot['failed']}")
     print(f"  CPU {cpu_total:.1f} s for {video_s:.0f} s of video: {cpu_total / max(video_s, 1e-9):.2f} CPU-s per second "
           "(whole process: start-up, decoding, vision, referee, log)")
+    if args.dice:
+        print("  still dice read frame by frame (true corners, set-up learnt), by size:\n" + dice_table(dice_tally))
 
 
 if __name__ == "__main__":

@@ -236,7 +236,8 @@ def test_a_recording_that_starts_mid_game_is_followed_from_the_board_it_shows(tm
 def test_a_real_recording_of_a_game_in_progress_is_joined_at_its_board(tmp_path: Path, real_data: Path) -> None:
     """The WTC 2022 board in mid-game (frame0: White's 5-3 lying in White's half), replayed as a
     still recording, unattended: the referee joins the game at the board the label gives and takes
-    the dice as White's roll."""
+    the dice as White's roll. The board is not learnt from that frame: its dice would be learnt as
+    part of the board and vanish, and the unchanged board be called an illegal "no play"."""
     board = real_data / "boards" / "wtc2022"
     label = json.loads((board / "labels.json").read_text())
     frames = label.get("frames", label)["frame0.jpg"]
@@ -265,14 +266,55 @@ def test_a_real_recording_of_a_game_in_progress_is_joined_at_its_board(tmp_path:
     want = Position.from_counts({int(p): n for p, n in frames["light"].items()},
                                 {25 - int(p): n for p, n in frames["dark"].items()})
     assert joined[0].after.layout_key() == want.layout_key()  # type: ignore[attr-defined]
-    # the board was learnt from the labelled position joined, and the log keeps that calibration
-    # with the frame it was learnt on (a resumed run reads on with it)
+    # the log keeps the calibration read with (a resumed run reads on with it): not learnt from the
+    # frame joined, which shows the dice
     assert logged is not None and at is not None
-    learnt = Calibration.from_dict(json.loads(logged))
-    assert learnt.source == "position" and learnt.position == KnownBoard.of_counts(*spot_counts(want))
+    kept = Calibration.from_dict(json.loads(logged))
+    assert kept.position is None and not kept.learnt
     assert int(at) <= adopted_on
     rolls = [e for e in events if e.kind == "roll_accepted"]
     assert [(r.side.name, sorted(r.dice)) for r in rolls] == [("WHITE", [3, 5])]  # type: ignore[attr-defined]
+    assert not [e for e in events if e.kind == "illegal_play"]  # the dice still lie: no play judged yet
+
+
+def test_a_broadcast_whose_overlay_never_stops_leaves_set_up(tmp_path: Path, real_data: Path) -> None:
+    """A 640x360 recording of the WTC 2022 board in mid-game, its field found in the picture, with a
+    broadcast overlay beside the board that changes on every frame (a clock, a score, people round
+    the table): the board holds still, so set-up goes on -- only the box round the field is watched
+    for stillness -- and the referee joins the game at the labelled board. (Watching the whole
+    picture, set-up waited for ever.)"""
+    import cv2
+    import numpy as np
+
+    board = real_data / "boards" / "wtc2022"
+    label = json.loads((board / "labels.json").read_text())
+    frames = label.get("frames", label)["frame0.jpg"]
+    img = cv2.imread(str(board / "frame0.jpg"))
+    small = cv2.resize(img, (640, 360), interpolation=cv2.INTER_AREA)
+    small = cv2.imdecode(cv2.imencode(".jpg", small)[1], cv2.IMREAD_COLOR)  # a recording's compression
+    video = tmp_path / "video"
+    video.mkdir()
+    rng = np.random.default_rng(0)
+    for i in range(20):
+        f = small.copy()
+        f[150:200, 500:600] = rng.integers(0, 256, (50, 100, 3), dtype=np.uint8)  # the overlay, off the field
+        cv2.imwrite(str(video / f"{i:03d}.png"), f)
+    text = (f"[camera]\nsource = 'replay:{video}'\n"
+            f"[table]\nhome = '{frames['home']}'\nmatch_length = 5\n[record]\nlog = '{tmp_path / 'log.sqlite'}'\n")
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    from tavli_pi.vision.camera import open_camera
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=open_camera(cfg.camera.source, fps=cfg.camera.fps), pin_factory=MockFactory()) as app:
+            app.run()
+            events = list(app.events)
+    joined = [e for e in events if e.kind == "board_adopted"]
+    assert len(joined) == 1 and joined[0].extra.get("in_progress"), [e.kind for e in events]
+    want = Position.from_counts({int(p): n for p, n in frames["light"].items()},
+                                {25 - int(p): n for p, n in frames["dark"].items()})
+    assert joined[0].after.layout_key() == want.layout_key()  # type: ignore[attr-defined]
+    assert not [e for e in events if e.kind == "illegal_play"]
 
 
 def test_a_hand_vision_misses_on_one_frame_is_not_learnt_as_the_board(tmp_path: Path) -> None:

@@ -51,7 +51,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.lettering import lettered
 from tavli_pi.vision.lie import cocked_confidence, die_outline
-from tavli_pi.vision.dice_vet import SURE_PX
+from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.exact_warp import perspective_maps
 from tavli_pi.vision.pips import REGULAR, Face, PipReading, layout_error, read_face_evidence, read_pips
 from tavli_pi.vision.tumbling import (COHERENCE, HatBlob, coherence, find_tumbling, half, hat_blobs, hat_disc,
@@ -87,9 +87,6 @@ DOUBTFUL_SQUARE = 0.88
 DOUBTFUL_FILL = 0.3
 #: a face read this far (in outline lengths) from its outline's centre is not the die's face
 OFF_CENTRE = 0.15
-#: the most a die under ``SURE_PX`` is read at, unless the pips the search found are as many as
-#: the value read and the face is regular (two views of its pips agree, none hidden)
-SMALL_CONFIDENCE = 0.85
 #: a two or three read square to its pips (on the face's diagonal) whose outline is turned more
 #: than this (degrees) from them ...
 TURNED = 20.0

@@ -11,9 +11,12 @@ reading leaves the reader each candidate is vetted:
   be told from a die without knowing the board;
 - a value read at almost no confidence is no die;
 - below the size at which pips can be read a die keeps no value: it is
-  reported "too small to read (N px, need M)". (Dice near that size, under
-  ``SURE_PX``, are read with full confidence only when two views of their pips
-  agree: ``dice.find_dice``.)
+  reported "too small to read (N px, need M)". Dice under ``SURE_PX`` are read
+  with full confidence (above ``SMALL_CONFIDENCE``) only when two views of their
+  pips agree: the search found as many separate pips as the face read shows, and
+  the face shows no pip where its value has none (``dice.find_dice``). That is
+  the proof that a small die's pips are resolved: under ``NEED_PX`` a die keeps
+  its value only with it, and under ``LEAST_PX`` never.
 """
 
 from __future__ import annotations
@@ -27,14 +30,24 @@ from tavli_pi.vision.background import Difference
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["NEED_PX", "SURE_PX", "vet_dice"]
+__all__ = ["LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "vet_dice"]
 
-#: the least die side (image px) whose pips can be read: three pips of ~2 px and four gaps of
-#: ~1.5 px across a face
+#: the least die side (image px) whose pips can be read without proof that they are resolved:
+#: three pips of ~2 px and four gaps of ~1.5 px across a face
 NEED_PX = 12
+#: the least die side (image px) whose pips can be read at all, resolved or not: a six's rows lie
+#: a quarter of the side apart, 2 px here, the finest spacing a camera's pixels can tell apart.
+#: (Dice of 8-11 px read flat with their pips resolved, in recordings of real-like games at
+#: 640x360: 645 right, 0 wrong; the WTC 2022 frames shrunk to 640x360: 2 right, 0 wrong.
+#: bench/bench_video.py --size 640 --dice.)
+LEAST_PX = 8
 #: below this side (image px) a die's value is given full confidence only on agreeing evidence
-#: (``dice.SMALL_CONFIDENCE``)
+#: (``SMALL_CONFIDENCE``)
 SURE_PX = 20
+#: the most a die under ``SURE_PX`` is read at, unless the pips the search found are as many as
+#: the value read and the face is regular (two views of its pips agree, none hidden: its pips
+#: are resolved)
+SMALL_CONFIDENCE = 0.85
 #: a value read below this confidence is not evidence of a die
 NO_DIE = 0.1
 #: how far outside the field's edges (field fractions) a die still counts as on the field
@@ -58,10 +71,23 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
             continue
         if d.value and d.value_confidence < NO_DIE and not d.moving:
             continue
-        if d.size_px and d.size_px < NEED_PX:
+        need = _need_px(d)
+        if need:
             d = dataclasses.replace(
                 d, value=0, value_confidence=0.0,
-                note=f"too small to read ({d.size_px:.0f} px, need {NEED_PX})",
+                note=f"too small to read ({int(d.size_px)} px, need {need})",
             )
         out.append(d)
     return out
+
+
+def _need_px(d: DieReading) -> int:
+    """The side (image px) ``d`` would need for its value to be read, or 0 when it can be read:
+    ``LEAST_PX`` under that; ``NEED_PX`` under that unless its pips are shown resolved (read flat
+    above ``SMALL_CONFIDENCE``, which ``dice.find_dice`` gives a die that small only when two views
+    of its pips agree)."""
+    if not d.size_px or d.size_px >= NEED_PX:
+        return 0
+    if d.size_px < LEAST_PX:
+        return LEAST_PX
+    return 0 if d.flat and d.value_confidence > SMALL_CONFIDENCE else NEED_PX

@@ -125,6 +125,14 @@ class BoardReader:
         self._after_hand = False  # the last frame had a hand over the board
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
 
+    def carried_to(self, calibration: Calibration) -> BoardReader:
+        """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
+        -- that judges motion on from where this one left off: the frame before, where its changes
+        were explained, and where its dice lay (the set-up frames, calibrated one by one)."""
+        r = BoardReader(calibration, motion=self.motion, still_photo=self.still_photo, incremental=self.incremental)
+        r._settled, r._after_hand, r._last_dice = self._settled, self._after_hand, self._last_dice
+        return r
+
     def warp(self, image: np.ndarray) -> np.ndarray:
         """The canonical view of a frame (as ``Calibration.warp``, from the cached maps)."""
         return cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_LINEAR)

@@ -16,7 +16,7 @@ import pytest
 
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.calibrate import calibrate_image
-from tavli_pi.vision.dice_vet import NEED_PX
+from tavli_pi.vision.dice_vet import LEAST_PX, NEED_PX, SMALL_CONFIDENCE
 from tavli_pi.vision.reader import BoardReader
 from tests.vision._eval import RealFrame, RealScore, real_frames, score_real
 
@@ -94,8 +94,11 @@ def test_dice_are_only_reported_where_there_are_dice(by_corners) -> None:  # typ
         # (bcv-template3's flecks were read as a two: test_dice_phantoms)
         assert s.dice_false == 0, name
         for d in obs.dice:
-            if d.size_px and d.size_px < NEED_PX:
-                assert d.value == 0 and d.note.startswith("too small to read")
+            if d.size_px and d.size_px < NEED_PX and d.value:
+                # a small die keeps a value only with its pips shown resolved (dice_vet)
+                assert d.flat and d.value_confidence > SMALL_CONFIDENCE and d.size_px >= LEAST_PX
+            elif d.size_px and d.size_px < NEED_PX:
+                assert d.note.startswith("too small to read")
     # measured 15 of 18 legible dice (7 before the fine view and the split of touching dice)
     assert sum(s.dice_right for s in scores) >= 13
 

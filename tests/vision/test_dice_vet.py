@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from tavli_pi.vision.background import Difference, decode_background, encode_background
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.dice_vet import NEED_PX, vet_dice
+from tavli_pi.vision.dice_vet import LEAST_PX, NEED_PX, SMALL_CONFIDENCE, vet_dice
 from tavli_pi.vision.observation import DieReading
 
 CAL = Calibration(np.float32([[100, 50], [700, 50], [700, 600], [100, 600]]))
@@ -17,9 +19,27 @@ def _die(x: float, y: float, value: int = 5, conf: float = 0.95, size: float = 2
 
 
 def test_a_die_below_the_readable_size_has_no_value_and_says_why() -> None:
-    (d,) = vet_dice([_die(550, 300, size=9.0)], CAL, None)
+    # read at the most a small die is read at when its pips are not shown resolved
+    (d,) = vet_dice([_die(550, 300, conf=SMALL_CONFIDENCE, size=9.7)], CAL, None)
     assert d.value == 0 and d.value_confidence == 0.0
     assert d.note == f"too small to read (9 px, need {NEED_PX})"
+
+
+def test_a_small_die_whose_pips_are_resolved_keeps_its_value() -> None:
+    # above SMALL_CONFIDENCE: the pips the search found and the face read agree (dice.find_dice)
+    (d,) = vet_dice([_die(550, 300, conf=0.92, size=9.0)], CAL, None)
+    assert d.value == 5 and d.value_confidence == 0.92 and d.note == ""
+
+
+def test_a_small_die_not_lying_flat_keeps_no_value() -> None:
+    # cocked or on a checker: its confidence is the verdict's, no proof its pips are resolved
+    (d,) = vet_dice([dataclasses.replace(_die(550, 300, conf=0.95, size=10.0), flat=False)], CAL, None)
+    assert d.value == 0 and d.note == f"too small to read (10 px, need {NEED_PX})"
+
+
+def test_below_the_least_size_no_die_is_read_however_sure() -> None:
+    (d,) = vet_dice([_die(550, 300, conf=1.0, size=LEAST_PX - 0.3)], CAL, None)
+    assert d.value == 0 and d.note == f"too small to read ({LEAST_PX - 1} px, need {LEAST_PX})"
 
 
 def test_small_readable_dice_keep_their_value_and_the_finders_confidence() -> None:
