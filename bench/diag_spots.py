@@ -73,6 +73,41 @@ def geometry_off(cal: Any, scene: Any) -> float:
     return float(max(abs(a.x - b.x) / b.width for a, b in zip(got.columns, true.columns)))
 
 
+def hidden_shares(cal: Any, scene: Any, r: Any, seed: int, i: int) -> np.ndarray | None:
+    """Per spot (24 points, bar halves ignored), the share of its first true slots (one when empty) the
+    hand hides: the frame against the same scene rendered without the hand (None: no hand)."""
+    import dataclasses
+
+    from tavli_pi.vision.stacks import spot_geometry
+
+    if scene.hand is None:
+        return None
+    path = CACHE / f"{seed}_{i}_bare.pkl"
+    if path.exists():
+        with path.open("rb") as f:
+            bare = pickle.load(f)
+    else:
+        bare = render(dataclasses.replace(scene, hand=None), seed * 100003 + i)
+        with path.open("wb") as f:
+            pickle.dump(bare, f)
+    a, b = cal.warp(r.image).astype(np.int16), cal.warp(bare.image).astype(np.int16)
+    moved = np.abs(a - b).max(axis=2) > 40
+    x, base, sign, rad = spot_geometry(cal.layout, cal)
+    t = r.truth
+    out = np.zeros(24)
+    for p in range(24):
+        n = max(1, min(t.light[p] + t.dark[p], 5))
+        ys = base[p] + sign[p] * rad[p] * (1 + 2 * np.arange(n))
+        share = []
+        for y in ys:
+            y0, y1 = int(max(y - 0.7 * rad[p], 0)), int(y + 0.7 * rad[p]) + 1
+            x0, x1 = int(max(x[p] - 0.7 * rad[p], 0)), int(x[p] + 0.7 * rad[p]) + 1
+            patch = moved[y0:y1, x0:x1]
+            share.append(float(patch.mean()) if patch.size else 0.0)
+        out[p] = max(share)
+    return out
+
+
 def classify(tl: int, td: int, rl: int, rd: int) -> tuple[str, int]:
     """(kind of error, the true height) of one point read (rl, rd) where (tl, td) stand."""
     t, r = tl + td, rl + rd
@@ -120,6 +155,7 @@ def main() -> None:
             feats = feats + ["GEOMETRY OFF"]
         bad = 0
         wrong_pts = []
+        hidden = hidden_shares(cal, scene, r, args.seed, i) if obs.hand or scene.hand is not None else None
         for p in range(26):
             ev = obs.points[p] if p < 24 else (obs.bar if p == 24 else obs.off)
             tl, td = (t.light[p], t.dark[p]) if p < 24 else (t.bar if p == 24 else t.off)
@@ -142,11 +178,16 @@ def main() -> None:
             by.setdefault("kind/height", Counter())[key] += 1
             for f in feats:
                 by.setdefault("feature", Counter())[f] += 1
+            if scene.hand is not None:
+                h_share = hidden[p] if hidden is not None and p < 24 else 0.0
+                by.setdefault("hand", Counter())["hidden (>= half a slot)" if h_share >= 0.5 else
+                                                 ("partly hidden" if h_share > 0.05 else "in view")] += 1
             by.setdefault("height", Counter())[f"height {_height(h)}"] += 1
             conf_hist["<0.5" if conf < 0.5 else ("0.5-0.9" if conf < 0.9 else ">=0.9")] += 1
             name = f"point {p + 1:2d}" if p < 24 else where
+            hid = f" hidden={hidden[p]:.2f}" if hidden is not None and p < 24 else ""
             line = (f"frame {i:3d} {name}: true L{tl} D{td} read L{rl} D{rd} ({kind}, conf {conf:.2f}) "
-                    f"hand={obs.hand} problems={len(obs.problems)} [{', '.join(feats)}]")
+                    f"hand={obs.hand}{hid} problems={len(obs.problems)} [{', '.join(feats)}]")
             if conf >= 0.9:
                 confident.append(line)
             if args.list:
