@@ -35,7 +35,7 @@ from tavli_pi.referee.roll_doubt import describe, plausible_rolls, rolls_allowin
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text
-from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
+from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.games import End, GamePosition, game_result
@@ -746,8 +746,7 @@ class Referee:
         """Dice too small to read missing from one frame (maybe picked up, maybe not found): a board
         that is clearly one legal end of the roll is accepted then (a play is never called illegal
         before the dice are surely gone, DICE_GONE_FRAMES). True when it was accepted."""
-        v = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind())
+        v = self._verdict()
         if v.kind != "legal" or v.result is None:
             return False
         self._watch.rearm()
@@ -796,12 +795,8 @@ class Referee:
         return [r.position for r in self.results]
 
     def _try_judge(self) -> None:
-        side = self.before.turn
         frames = self._frames
-        v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
-                           blind=self._blind())
-        if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
-            v = self._judged_keeping_count(v)
+        v = self._verdict()
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
         elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
@@ -831,6 +826,23 @@ class Referee:
             self._accept_play(self._candidates()[v.reading.best], by_roll=True)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+
+    def _verdict(self) -> Verdict:
+        """The play judged on the frames kept (:func:`judge_evidence`): on the whole board; when that
+        gives no verdict, on the best reading keeping 15 and 15 (a checker or two missed), then on
+        the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
+        aside). An illegal verdict of either is taken only when its board is one play of the mover."""
+        v = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
+                           known=self.before, blind=self._blind())
+        if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
+            v = self._judged_keeping_count(v)
+        if v.kind == "unclear":
+            w = judge_on_sure_spots(self._frames, self._candidates(), self.settings, self.before.turn,
+                                    game=self.game, known=self.before, blind=self._blind())
+            if w is not None and w.result is not None and (
+                    w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):
+                return w
+        return v
 
     def _judged_keeping_count(self, v: Verdict) -> Verdict:
         """The per-spot reading is no position (a checker or two missed at a fair confidence): read
@@ -1034,7 +1046,6 @@ class Referee:
         return over
 
     def _after_illegal(self, obs: Observation) -> None:
-        side = self.before.turn
         if self.phase == Phase.ILLEGAL:
             # E8: the opponent rolling accepts the illegal play.
             dice = self._watch.feed(obs.dice, need=2)
@@ -1044,8 +1055,7 @@ class Referee:
                 return
         if not self._collect(obs):
             return
-        v = judge_evidence(self._frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
-                           blind=self._blind())
+        v = self._verdict()
         if v.kind == "legal" and v.result is not None:
             self._resolve_illegal(accepted=False, after=v.result)
 
