@@ -107,6 +107,9 @@ class Referee:
         self._frames: list[Observation] = []
         self._waited = 0
         self._asked = False
+        self._last_frame_at: float | None = None  # when the last observation came (the injected clock)
+        self._frame_dt = 0.0  # seconds since the observation before this one
+        self._setup_waited_s = 0.0  # seconds an unattended set-up board was left as it is (B3)
         self._reported: set[tuple[Any, ...]] = set()
         self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
         #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
@@ -242,6 +245,9 @@ class Referee:
 
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
+        last = getattr(self, "_last_frame_at", None)  # (a snapshot from before timed waits has none)
+        self._frame_dt = 0.0 if last is None else max(0.0, self._now - last)
+        self._last_frame_at = self._now
         if getattr(self, "_learn_blind", False):
             self._watch_blind(obs)
         if not obs.motion and any(d.moving for d in obs.dice):
@@ -326,7 +332,7 @@ class Referee:
         clear = self._collect(obs)
         s = self.settings
         if not clear:
-            self._setup_waited = 0  # somebody is at the board
+            self._setup_waited_s = 0.0  # somebody is at the board
         if not clear or len(self._frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = self._setup_target
@@ -350,11 +356,10 @@ class Referee:
 
     def _unanswered_setup(self) -> None:
         """An unattended table (a recorded video): nobody answers the set-up question; a board left
-        as it is, clear and still, for ``2 * clear_view_after`` frames is taken as set up (B3)."""
-        n = getattr(self, "_setup_waited", 0) + 1
-        self._setup_waited = n
-        if n >= 2 * self.settings.clear_view_after:
-            self._setup_waited = 0
+        as it is, clear and still, for ``unattended_wait`` seconds is taken as set up (B3)."""
+        self._setup_waited_s = getattr(self, "_setup_waited_s", 0.0) + self._frame_dt
+        if self.settings.waited(self._setup_waited_s):
+            self._setup_waited_s = 0.0
             self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
 
     def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
