@@ -331,6 +331,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
     false_calls = planted = caught = accepted = plays = setups = confirmed = 0
     false_hands = clear_frames = unread_rolls = doubted = 0
+    wrong_accepts = 0  # plays accepted as a board other than the one on the table
     rng = np.random.default_rng([seed, 9])
     whys: Counter[str] = Counter()
     t0 = time.monotonic()
@@ -381,6 +382,9 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
         accepted += sum(s.kinds.count("play_accepted") for s in steps)
+        wrong = [s.index for s in steps for e in s.events if e.kind == "play_accepted"
+                 and e.after.layout_key() != s.moment.position.layout_key()]  # type: ignore[attr-defined]
+        wrong_accepts += len(wrong)
         false_hands += flags["false hand"]
         clear_frames += flags["clear"]
         asks = [e for s in steps for e in s.events if e.kind == "roll_needed"]
@@ -403,14 +407,14 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
                   f"bar {getattr(build, 'bar', 44)}, {kw.get('width', 1280)} px, hand {getattr(kw.get('hand'), 'kind', 'hand')}: "
                   f"set-up {('confirmed by the players' if asked else 'read') if set_up else 'never done'}, "
                   f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
-                  f"planted at {[w.start for w in windows]}; rolls entered by the players "
+                  f"planted at {[w.start for w in windows]}; accepted as another board at {wrong}; rolls entered by the players "
                   f"{sum(1 for e in asks if 'doubted' not in e.extra)}, asked for after a misfit of unsure dice "
                   f"{sum(1 for e in asks if 'doubted' in e.extra)}; hand flagged on "
                   f"{flags['false hand']}/{flags['clear']} frames with none")
     print(f"referee over {played} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
           f"{time.monotonic() - t0:.0f} s:")
     print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
-          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{played} "
+          f"plays accepted {accepted}/{plays} ({wrong_accepts} as a board other than the one on the table); games that left set-up {setups}/{played} "
           f"({confirmed} confirmed by the players); rolls the players entered (dice too small to read) "
           f"{unread_rolls}; rolls asked for because a play did not fit unsure dice {doubted}; "
           f"hand flagged on {false_hands}/{clear_frames} frames with no hand")

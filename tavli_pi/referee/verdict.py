@@ -94,14 +94,11 @@ def judge_evidence(
 
 
 def doubtful_spots(frames: Sequence[Observation], confidence: float, blind: Sequence[int] = ()) -> tuple[int, ...]:
-    """The spots (0-25, not ``blind``) whose count of either colour the frames together, or any one
-    of them, read at a posterior under ``confidence`` (a count misread alike on every frame grows
-    sure when the frames are summed; each frame's own confidence still says it is not)."""
+    """The spots (0-25, not ``blind``) whose count of either colour the frames together read at a
+    posterior under ``confidence`` (the posterior an illegal call needs of a spot it rests on; a
+    single frame's own confidence is under it on most spots of a real-like board)."""
     table = EvidenceTable(frames, blind)
     sure = np.minimum(table.conf_light, table.conf_dark)
-    for obs in frames:
-        spots = (*obs.points, obs.bar, obs.off)
-        sure = np.minimum(sure, [min(s.light.confidence, s.dark.confidence) for s in spots])
     return tuple(int(i) for i in np.flatnonzero(sure < confidence) if int(i) not in table.blind)
 
 

@@ -68,7 +68,6 @@ def _play(t: Table, before: Position, after: Position, dice: tuple[DieReading, .
 def test_the_spots_read_below_the_call_confidence_are_doubtful() -> None:
     obs = _misread(observe(Position.start()), {BLACK_6: 0})
     assert doubtful_spots([obs, obs], 0.9) == (BLACK_6,)
-    assert doubtful_spots([obs] * 4, 0.9) == (BLACK_6,)  # sure together (0.99), not on any one frame
     assert doubtful_spots([obs, obs], 0.9, blind=(BLACK_6,)) == ()
     assert doubtful_spots([observe(Position.start())] * 2, 0.9) == ()
 
