@@ -331,6 +331,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
     false_calls = planted = caught = accepted = plays = setups = confirmed = 0
     false_hands = clear_frames = unread_rolls = doubted = 0
+    wrong_accepts = 0  # plays accepted as a board other than the one on the table
     rng = np.random.default_rng([seed, 9])
     whys: Counter[str] = Counter()
     t0 = time.monotonic()
@@ -368,10 +369,12 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
                     steps = []
                     phases: list[str] = []
                     hands: list[bool] = []  # the reader flagged a hand on the frame
+                    truths: list[Truth | None] = []
                     for step in drive(app, camera, moments, confirm_setup=True, enter_rolls=True):
                         steps.append(step)
                         phases.append(app.referee.phase.value)
                         hands.append(flags.last is not None and flags.last.hand)
+                        truths.append(camera.last_truth)
                         verdicts.frame = step.index + 1
                         if trace:
                             print(_trace_line(g, step, camera.last_truth, flags.last, app.referee))
@@ -379,6 +382,9 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
         accepted += sum(s.kinds.count("play_accepted") for s in steps)
+        wrong = [s.index for s in steps for e in s.events if e.kind == "play_accepted"
+                 and e.after.layout_key() != s.moment.position.layout_key()]  # type: ignore[attr-defined]
+        wrong_accepts += len(wrong)
         false_hands += flags["false hand"]
         clear_frames += flags["clear"]
         asks = [e for s in steps for e in s.events if e.kind == "roll_needed"]
@@ -392,20 +398,23 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
             got = _classify(moments, steps, phases, hands, verdicts.seen)
             whys.update(got)
             print(f"  game {g} plays not accepted: " + ("; ".join(c for c in got if c != "accepted") or "none"))
+            for w in windows:
+                if not any(c in w for c in calls):
+                    print(f"    planted at {w.start} missed: " + _planted_miss(w, phases, hands, truths, verdicts.seen))
         if verbose:
             look, build = kw.get("look"), kw.get("build")
             print(f"  game {g}: {getattr(look, 'board', '?')}, trays {kw.get('trays', 'home')}, "
                   f"bar {getattr(build, 'bar', 44)}, {kw.get('width', 1280)} px, hand {getattr(kw.get('hand'), 'kind', 'hand')}: "
                   f"set-up {('confirmed by the players' if asked else 'read') if set_up else 'never done'}, "
                   f"accepted {sum(s.kinds.count('play_accepted') for s in steps)}, illegal calls at {calls}, "
-                  f"planted at {[w.start for w in windows]}; rolls entered by the players "
+                  f"planted at {[w.start for w in windows]}; accepted as another board at {wrong}; rolls entered by the players "
                   f"{sum(1 for e in asks if 'doubted' not in e.extra)}, asked for after a misfit of unsure dice "
                   f"{sum(1 for e in asks if 'doubted' in e.extra)}; hand flagged on "
                   f"{flags['false hand']}/{flags['clear']} frames with none")
     print(f"referee over {played} {'plain (harness check)' if plain else 'real-like'} games ({turns} turns, a planted illegal play in every other game), "
           f"{time.monotonic() - t0:.0f} s:")
     print(f"  illegal calls on legal play: {false_calls}; planted illegal plays caught: {caught}/{planted}; "
-          f"plays accepted {accepted}/{plays}; games that left set-up {setups}/{played} "
+          f"plays accepted {accepted}/{plays} ({wrong_accepts} as a board other than the one on the table); games that left set-up {setups}/{played} "
           f"({confirmed} confirmed by the players); rolls the players entered (dice too small to read) "
           f"{unread_rolls}; rolls asked for because a play did not fit unsure dice {doubted}; "
           f"hand flagged on {false_hands}/{clear_frames} frames with no hand")
@@ -414,7 +423,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
 
 
 def _classify(moments: Any, steps: Any, phases: list[str], hands: list[bool],
-              seen: list[tuple[int, str, str]]) -> list[str]:
+              seen: list[tuple[int, str, str, Any]]) -> list[str]:
     """What became of each scripted play: "accepted", a planted play "called" or not, else why not:
     the referee's phase just before the play (set-up not done, the roll not taken yet, the last play
     still being judged, out of sync, ...) or, with the roll taken, its last verdict of the turn."""
@@ -423,6 +432,12 @@ def _classify(moments: Any, steps: Any, phases: list[str], hands: list[bool],
     for k, p in enumerate(plays):
         end = min(plays[k + 1] if k + 1 < len(plays) else len(moments), len(steps))
         kinds = [kd for s in steps[p:end] for kd in s.kinds]
+        if k + 1 == len(plays) and "play_accepted" not in kinds and moments[p].note == "the play" \
+                and phases[end - 1] in ("rolled", "judging") and (not out or out[-1] in ("accepted", "planted: called")) \
+                and not any(kd in ("board_out_of_sync", "illegal_play") for kd in kinds):
+            # the script ends on the frame the dice leave the board: a verdict takes two clear frames
+            out.append(f"the script ended {end - p - 1} frames after the last play (phase {phases[end - 1]})")
+            continue
         phase = phases[p - 1] if p >= 1 else "setup"
         if moments[p].note == "an illegal play":
             if "illegal_play" in kinds:
@@ -443,7 +458,7 @@ def _classify(moments: Any, steps: Any, phases: list[str], hands: list[bool],
         elif phase != "rolled":
             why = f"phase {phase}"
         else:
-            mine = [(r, kind) for f, kind, r in seen if p <= f < end]
+            mine = [(r, kind) for f, kind, r, _ in seen if p <= f < end]
             last = next((x for x in reversed(mine) if x[0] != "a hand or motion over the board"), None)
             if not mine:
                 why = ("never judged: a hand flagged on every frame" if all(hands[p:end])
@@ -456,12 +471,38 @@ def _classify(moments: Any, steps: Any, phases: list[str], hands: list[bool],
     return out
 
 
+def _planted_miss(window: range, phases: list[str], hands: list[bool], truths: list[Truth | None],
+                  seen: list[tuple[int, str, str, Any]]) -> str:
+    """Why a planted illegal play was not called in its window: the referee's phase on each frame
+    (the flow), and each verdict reached there with the spots its free reading differs from the best
+    legal end at: read count, confidence and the truth (a spot read otherwise than the truth is a
+    reading error; one read right at under ``illegal_confidence`` is evidence judged too weak)."""
+    flow = " ".join(f"{phases[f][:7]}{'(H)' if hands[f] else ''}" for f in window if f < len(phases))
+    out = [f"phases [{flow}]"]
+    for f, kind, reason, r in seen:
+        if f not in window or r is None:
+            continue
+        t = truths[f] if f < len(truths) else None
+        spots = []
+        for i in r.differing:
+            tl = tr = -1
+            if t is not None:
+                tl, tr = ((t.light[i], t.dark[i]) if i < 24 else (t.bar[0], t.bar[1]) if i == 24
+                          else (t.off[0], t.off[1]))
+            mark = "" if (r.free_light[i], r.free_dark[i]) == (tl, tr) else "!"
+            spots.append(f"{'bar' if i == 24 else 'off' if i == 25 else f'p{i + 1}'} "
+                         f"{r.free_light[i]}/{r.free_dark[i]}{mark}(t {tl}/{tr})")
+        out.append(f"f{f} {kind} ({reason or '-'}) gap {r.gap:.1f} conf {r.min_confidence:.2f} "
+                   f"stable {r.stable_frames} free {'pos' if r.free is not None else 'none'}: {' '.join(spots)}")
+    return "; ".join(out)
+
+
 class _Verdicts:
-    """The verdicts the referee reached during a game: (frame, kind, reason)."""
+    """The verdicts the referee reached during a game: (frame, kind, reason, reading)."""
 
     def __init__(self) -> None:
         self.frame = 0
-        self.seen: list[tuple[int, str, str]] = []
+        self.seen: list[tuple[int, str, str, Any]] = []
 
 
 @contextlib.contextmanager
@@ -474,7 +515,7 @@ def _watch_verdicts() -> Any:
 
     def kept(*args: Any, **kw: Any) -> Any:
         v = judge(*args, **kw)
-        got.seen.append((got.frame, v.kind, v.reason))
+        got.seen.append((got.frame, v.kind, v.reason, v.reading))
         return v
 
     referee_module.judge_evidence = kept

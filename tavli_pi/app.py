@@ -152,7 +152,7 @@ class TableApp:
         self._setup_wait = ""  # why calibration is waiting (said once per reason)
         self._setup_asked = False  # the players were asked to fix or confirm the set-up board
         self._asked_board: np.ndarray | None = None  # the clear set-up frame last asked about (no dice)
-        self._unanswered = 0  # clear frames in a row the set-up question went unanswered
+        self._unanswered = 0.0  # seconds of clear frames in a row the set-up question went unanswered
         #: an opening roll thrown after the question answers it (armed by a frame without still dice)
         self._setup_dice = DiceWatch(settle=2, min_confidence=config.referee.die_confidence, armed=False)
         self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
@@ -160,6 +160,9 @@ class TableApp:
         self._setup_reader: BoardReader | None = None
         self._still_gate: MotionGate | None = None  # until calibrated: has the picture stayed the same?
         self._still_frames = 0  # ... for so many frames in a row
+        self._still_s = 0.0  # ... for so many seconds (each frame: the time since the one before it)
+        self._wait_at: float | None = None  # the time of the last frame calibration waited on
+        self._wait_dt = 0.0  # ... and the seconds from it to this one
         self._still_since: np.ndarray | None = None  # ... since this frame
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
         self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
@@ -430,7 +433,7 @@ class TableApp:
             # a hand (or motion) seen on frame after frame, on a board not learnt yet, may be the
             # board's own look (or lettering taken for a tumbling die): the players are asked, and
             # their confirmation that the board is clear and set up goes on (never a deadlock)
-            self._unanswered = 0
+            self._unanswered = 0.0
             ask = self._hand_frames >= HAND_FRAMES_ASK
             if ask and not dice_seen:
                 self._asked_board = frame.image  # asked whether it is clear: the opening roll may answer
@@ -456,9 +459,9 @@ class TableApp:
             self._waiting_for_setup(problem, ask=True, obs=obs)
             if not self.config.referee.attended:
                 # nobody at the table answers (a recorded video): a clear, still board left as it is
-                # for as long as the referee waits for a clear view twice is taken as set up
-                self._unanswered += 1
-                if self._unanswered >= 2 * self.config.referee.clear_view_after:
+                # for ``[referee] unattended_wait`` seconds is taken as set up
+                self._unanswered += self._wait_dt
+                if self.config.referee.waited(self._unanswered):
                     self._setup_confirmed = True
                     self._held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
             return None
@@ -525,6 +528,8 @@ class TableApp:
 
         if self._still_gate is None:
             self._still_gate = MotionGate()
+        self._wait_dt = 0.0 if self._wait_at is None else max(0.0, frame.t - self._wait_at)
+        self._wait_at = frame.t
         image = frame.image
         if corners is not None:
             h, w = image.shape[:2]
@@ -532,14 +537,15 @@ class TableApp:
             box = image[max(int(y0), 0):min(int(y1), h), max(int(x0), 0):min(int(x1), w)]
             image = box if box.size else image
         if self._still_gate(image) or not self._still_gate.compared:
-            self._still_frames, self._still_since = 0, frame.image
+            self._still_frames, self._still_s, self._still_since = 0, 0.0, frame.image
         else:
             self._still_frames += 1
+            self._still_s += self._wait_dt
 
     def _left_as_it_is(self) -> bool:
-        """On an unattended table, whether the picture has stayed the same for ``2 * clear_view_after``
-        frames in a row while calibration waits."""
-        return not self.config.referee.attended and self._still_frames >= 2 * self.config.referee.clear_view_after
+        """On an unattended table, whether the picture has stayed the same for ``[referee] unattended_wait``
+        seconds while calibration waits."""
+        return not self.config.referee.attended and self.config.referee.waited(self._still_s)
 
     def _opening_answers(self, obs: Observation) -> bool:
         """Whether ``obs`` shows the opening roll thrown after the players were asked about a set-up

@@ -170,6 +170,7 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
         "die_on_checker_void": bool, "premature": str, "illegal_policy": str, "settle_frames": int,
         "stable_frames": int, "accept_margin": _NUM, "accept_gap": _NUM,
         "illegal_gap": _NUM, "illegal_confidence": _NUM, "clear_view_after": int, "infer_unseen_rolls": bool, "in_progress_spots": int,
+        "unattended_wait": _NUM,
     },
     "rules": {
         "jacoby": bool, "automatic_doubles": bool, "max_automatic": int, "beavers": bool,

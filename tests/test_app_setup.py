@@ -168,9 +168,9 @@ def _hand_over(u: float) -> object:
     return scene_from_position(START, hand=HandSpec(u=u, v=0.45, size=0.2, from_side="bottom"))
 
 
-def _calibrated_on(text: str, scenes: list[tuple[object, int]]) -> list[str]:
+def _calibrated_on(text: str, scenes: list[tuple[object, int]], fps: float = 10.0) -> list[str]:
     cfg = parse_config(text, "t.toml")
-    cam = SimCamera(scenes, fps=10.0)  # type: ignore[arg-type]
+    cam = SimCamera(scenes, fps=fps)  # type: ignore[arg-type]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TableApp(cfg, camera=cam, pin_factory=MockFactory(), record=False) as app:
@@ -181,13 +181,17 @@ def _calibrated_on(text: str, scenes: list[tuple[object, int]]) -> list[str]:
 def test_an_unattended_picture_left_the_same_is_set_up_even_with_a_hand_seen(tmp_path: Path) -> None:
     """A recording whose board vision takes for a hand on every frame (a board's own colours, a
     hand resting still) never got past set-up: nobody answers. A picture that has not changed for
-    two clear-view waits is the board as the players left it: taken as set up (B3)."""
+    ``[referee] unattended_wait`` seconds is the board as the players left it: taken as set up (B3)."""
     text = corners_config(tmp_path)
     unattended = text.replace("[table]\n", "[table]\nattended = false\n", 1)
     still = [(_hand_over(0.3), 14)]
     assert _calibrated_on(text, still) == []  # at a table the players are asked, and nobody is taken
     done = _calibrated_on(unattended, still)
-    assert len(done) == 1 and int(done[0].split()[3]) >= 10, done  # after 2 * clear_view_after still frames
+    assert len(done) == 1 and int(done[0].split()[3]) >= 10, done  # after [referee] unattended_wait (1 s)
+    # the wait is time, not frames: at 20 frames a second, 20 still frames
+    assert _calibrated_on(unattended, [(_hand_over(0.3), 14)], fps=20.0) == []
+    done = _calibrated_on(unattended, [(_hand_over(0.3), 24)], fps=20.0)
+    assert len(done) == 1 and int(done[0].split()[3]) >= 20, done
     moving = [(_hand_over(0.2 + 0.05 * (i % 4)), 1) for i in range(14)]  # a hand at work: never taken
     assert _calibrated_on(unattended, moving) == []
 

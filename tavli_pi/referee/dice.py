@@ -33,7 +33,8 @@ class DiceWatch:
     again), so one throw is never judged twice. ``settle`` frames in a row with a
     die seen but not read make ``unread`` (the players enter that roll), and so do ``settle`` frames
     in a row of one die read and lying still where two are needed (the camera lost the other die:
-    a roll that lies there is entered, never guessed).
+    a roll that lies there is entered, never guessed), and so do ``settle`` frames in a row of two
+    dice lying still with a value read under ``min_confidence``.
     """
 
     __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n")
@@ -93,6 +94,16 @@ class DiceWatch:
             self._unread_n = self._unread_n + 1 if same else 1
             if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
                 self.unread = (replace(dice[0], note="the camera finds one die only"),)
+            return None
+        if len(dice) == need == 2 and any(d.value_confidence < self.min_confidence for d in dice):
+            # both dice found, still, a value read under ``min_confidence`` (a 5 read as a 4 at 0.12):
+            # ``settle`` such frames in a row are a throw the players enter, as one too small to read
+            # is (a single unsure frame among sure ones is a flicker: a sure frame resets this count)
+            self._unread_sig = tuple(dice)
+            self._unread_n += 1
+            if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
+                self.unread = tuple(d if d.value_confidence >= self.min_confidence
+                                    else replace(d, note=d.note or "the dice cannot be read surely") for d in dice)
             return None
         self._unread_sig, self._unread_n = None, 0  # every die read: not an unread throw
         if len(dice) < need or any(d.value_confidence < self.min_confidence for d in dice):

@@ -35,7 +35,7 @@ from tavli_pi.referee.roll_doubt import describe, plausible_rolls, rolls_allowin
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text
-from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence
+from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.games import End, GamePosition, game_result
@@ -107,6 +107,9 @@ class Referee:
         self._frames: list[Observation] = []
         self._waited = 0
         self._asked = False
+        self._last_frame_at: float | None = None  # when the last observation came (the injected clock)
+        self._frame_dt = 0.0  # seconds since the observation before this one
+        self._setup_waited_s = 0.0  # seconds an unattended set-up board was left as it is (B3)
         self._reported: set[tuple[Any, ...]] = set()
         self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
         #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
@@ -242,6 +245,9 @@ class Referee:
 
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
+        last = getattr(self, "_last_frame_at", None)  # (a snapshot from before timed waits has none)
+        self._frame_dt = 0.0 if last is None else max(0.0, self._now - last)
+        self._last_frame_at = self._now
         if getattr(self, "_learn_blind", False):
             self._watch_blind(obs)
         if not obs.motion and any(d.moving for d in obs.dice):
@@ -326,7 +332,7 @@ class Referee:
         clear = self._collect(obs)
         s = self.settings
         if not clear:
-            self._setup_waited = 0  # somebody is at the board
+            self._setup_waited_s = 0.0  # somebody is at the board
         if not clear or len(self._frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = self._setup_target
@@ -350,11 +356,10 @@ class Referee:
 
     def _unanswered_setup(self) -> None:
         """An unattended table (a recorded video): nobody answers the set-up question; a board left
-        as it is, clear and still, for ``2 * clear_view_after`` frames is taken as set up (B3)."""
-        n = getattr(self, "_setup_waited", 0) + 1
-        self._setup_waited = n
-        if n >= 2 * self.settings.clear_view_after:
-            self._setup_waited = 0
+        as it is, clear and still, for ``unattended_wait`` seconds is taken as set up (B3)."""
+        self._setup_waited_s = getattr(self, "_setup_waited_s", 0.0) + self._frame_dt
+        if self.settings.waited(self._setup_waited_s):
+            self._setup_waited_s = 0.0
             self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
 
     def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
@@ -746,8 +751,7 @@ class Referee:
         """Dice too small to read missing from one frame (maybe picked up, maybe not found): a board
         that is clearly one legal end of the roll is accepted then (a play is never called illegal
         before the dice are surely gone, DICE_GONE_FRAMES). True when it was accepted."""
-        v = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind())
+        v = self._verdict()
         if v.kind != "legal" or v.result is None:
             return False
         self._watch.rearm()
@@ -796,12 +800,8 @@ class Referee:
         return [r.position for r in self.results]
 
     def _try_judge(self) -> None:
-        side = self.before.turn
         frames = self._frames
-        v = judge_evidence(frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
-                           blind=self._blind())
-        if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
-            v = self._judged_keeping_count(v)
+        v = self._verdict()
         if v.kind == "legal" and v.result is not None:
             self._accept_play(v.result)
         elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
@@ -831,6 +831,23 @@ class Referee:
             self._accept_play(self._candidates()[v.reading.best], by_roll=True)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+
+    def _verdict(self) -> Verdict:
+        """The play judged on the frames kept (:func:`judge_evidence`): on the whole board; when that
+        gives no verdict, on the best reading keeping 15 and 15 (a checker or two missed), then on
+        the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
+        aside). An illegal verdict of either is taken only when its board is one play of the mover."""
+        v = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
+                           known=self.before, blind=self._blind())
+        if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
+            v = self._judged_keeping_count(v)
+        if v.kind == "unclear":
+            w = judge_on_sure_spots(self._frames, self._candidates(), self.settings, self.before.turn,
+                                    game=self.game, known=self.before, blind=self._blind())
+            if w is not None and w.result is not None and (
+                    w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):
+                return w
+        return v
 
     def _judged_keeping_count(self, v: Verdict) -> Verdict:
         """The per-spot reading is no position (a checker or two missed at a fair confidence): read
@@ -1034,7 +1051,6 @@ class Referee:
         return over
 
     def _after_illegal(self, obs: Observation) -> None:
-        side = self.before.turn
         if self.phase == Phase.ILLEGAL:
             # E8: the opponent rolling accepts the illegal play.
             dice = self._watch.feed(obs.dice, need=2)
@@ -1044,8 +1060,7 @@ class Referee:
                 return
         if not self._collect(obs):
             return
-        v = judge_evidence(self._frames, self._candidates(), self.settings, side, game=self.game, known=self.before,
-                           blind=self._blind())
+        v = self._verdict()
         if v.kind == "legal" and v.result is not None:
             self._resolve_illegal(accepted=False, after=v.result)
 

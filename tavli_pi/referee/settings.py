@@ -12,6 +12,8 @@ from tavli_pi.referee.match_clock import ClockSettings, Timeout
 __all__ = ["RefereeSettings", "PREMATURE_POLICIES", "ILLEGAL_POLICIES", "check_clock_settings"]
 
 PREMATURE_POLICIES = ("void", "stands", "victim_option")
+#: seconds an unattended wait may fall short of ``unattended_wait`` by (frame times summed in floating point)
+WAIT_SLACK = 1e-6
 ILLEGAL_POLICIES = ("responsible-moves", "legal-moves")
 
 
@@ -38,8 +40,9 @@ class RefereeSettings:
     are picked up, when the board is clearly one legal play for some roll (:mod:`~tavli_pi.referee.unseen`);
     False: such a board is out of sync until the players restore or confirm it. ``attended``
     False (a recorded video: nobody answers): a set-up board read otherwise, asked about and left
-    as it is for ``2 * clear_view_after`` clear frames, is taken as set up; a board out of sync read
-    confidently and alike in as many clear frames is adopted as both players would confirm it.
+    as it is, clear, for ``unattended_wait`` seconds (by the time the referee is given: each frame
+    stands for the time since the one before it), is taken as set up; a board out of sync read
+    confidently and alike for as long is adopted as both players would confirm it.
     ``in_progress_spots``: a set-up board confirmed (or taken as set up, unattended) that vision reads
     clearly as a position differing from the start at this many spots or more is no misread start but
     a game in progress (the referee was started mid-game): it carries on from that board.
@@ -64,6 +67,7 @@ class RefereeSettings:
     illegal_confidence: float = 0.9
     die_confidence: float = 0.6
     clear_view_after: int = 5
+    unattended_wait: float = 1.0
     infer_unseen_rolls: bool = True
     attended: bool = True
     in_progress_spots: int = 4
@@ -86,13 +90,19 @@ class RefereeSettings:
                 raise ConfigError(f"referee.{name} must be 1 or more")
         if self.stable_frames > self.max_evidence_frames:
             raise ConfigError("referee.stable_frames cannot exceed referee.max_evidence_frames")
-        for name in ("accept_margin", "accept_gap", "illegal_gap"):
+        for name in ("accept_margin", "accept_gap", "illegal_gap", "unattended_wait"):
             if getattr(self, name) <= 0:
-                raise ConfigError(f"referee.{name} must be positive (nats of evidence)")
+                raise ConfigError(f"referee.{name} must be positive "
+                                  f"({'seconds' if name == 'unattended_wait' else 'nats of evidence'})")
         if not 0.5 <= self.illegal_confidence <= 1.0:
             raise ConfigError("referee.illegal_confidence must be between 0.5 and 1.0")
         if self.clock is not None:
             check_clock_settings(self.clock)
+
+    def waited(self, seconds: float) -> bool:
+        """Whether an unattended wait of ``seconds`` (the frames' times summed: each frame stands for
+        the time since the one before it, by the clock the referee is given) has lasted ``unattended_wait``."""
+        return seconds >= self.unattended_wait - WAIT_SLACK
 
 
 def check_clock_settings(c: ClockSettings) -> None:

@@ -171,7 +171,7 @@ class SyncState:
     seen: GamePosition | None = None  # the differing board as announced
     adoptable: GamePosition | None = None  # the latest reading confident on every spot
     confirmed: list[Side] = field(default_factory=list)  # the sides that confirmed ``seen``
-    steady: int = 0  # clear frames in a row that read ``seen`` confidently (an unattended table)
+    steady_s: float = 0.0  # seconds of clear frames in a row that read ``seen`` confidently (unattended)
 
 
 class BoardSync:
@@ -257,7 +257,7 @@ class BoardSync:
         ref._watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
         if not ref._collect(obs):
             self.state.adoptable = None  # a hand or motion: the board may be changing
-            self.state.steady = 0
+            self.state.steady_s = 0.0
             return
         if len(ref._frames) < s.stable_frames:
             return
@@ -277,7 +277,7 @@ class BoardSync:
         seen = self.state.seen
         if fresh and r.free is not None and (seen is None or r.free.layout_key() != seen.layout_key()):
             self.state.confirmed = []  # a different board: confirmations were for the old one
-            self.state.steady = 0
+            self.state.steady_s = 0.0
             self._announce(r.free, "the board changed again")
         if not s.attended:
             self._unattended(before)
@@ -286,12 +286,12 @@ class BoardSync:
 
     def _unattended(self, before: GamePosition | None) -> None:
         """Nobody at the table confirms (a recorded video): the board as announced, read confidently
-        and alike in ``2 * clear_view_after`` clear frames in a row, is confirmed for both sides."""
+        and alike in clear frames in a row for ``unattended_wait`` seconds, is confirmed for both sides."""
         board, seen = self.state.adoptable, self.state.seen
         alike = (board is not None and seen is not None and board.layout_key() == seen.layout_key()
                  and (before is None or before.layout_key() == board.layout_key()))
-        self.state.steady = (getattr(self.state, "steady", 0) + 1) if alike else 0
-        if self.state.steady >= 2 * self.ref.settings.clear_view_after:
+        self.state.steady_s = (getattr(self.state, "steady_s", 0.0) + self.ref._frame_dt) if alike else 0.0
+        if self.ref.settings.waited(self.state.steady_s):
             self.state.confirmed = [Side.WHITE, Side.BLACK]
 
     def _resync(self, pos: GamePosition, meaning: str) -> None:
@@ -324,7 +324,7 @@ class BoardSync:
         self.state.seen = None
         self.state.adoptable = None
         self.state.confirmed = []
-        self.state.steady = 0
+        self.state.steady_s = 0.0
         ref.wrong_points = ()
         ref._reset_view()
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tavli_pi.referee.evidence import EvidenceTable, Reading, read
+import numpy as np
+
+from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import Observation
@@ -18,7 +20,12 @@ if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
     from tavli_pi.rules.games import GamePosition
 
-__all__ = ["Verdict", "judge_evidence", "frame_argmax", "confidently_differs"]
+__all__ = ["Verdict", "judge_evidence", "judge_on_sure_spots", "doubtful_spots", "frame_argmax",
+           "confidently_differs", "MAX_DOUBTFUL"]
+
+#: the most spots read without certainty around which a play is still judged (:func:`judge_on_sure_spots`);
+#: a board read that loosely (a shadow, a blur over a stretch of points) waits for a clearer view
+MAX_DOUBTFUL = 4
 
 
 class Verdict:
@@ -84,6 +91,67 @@ def judge_evidence(
     else:
         why = "the reading is not confident enough"
     return Verdict("unclear", None, r, why)
+
+
+def doubtful_spots(frames: Sequence[Observation], confidence: float, blind: Sequence[int] = ()) -> tuple[int, ...]:
+    """The spots (0-25, not ``blind``) whose count of either colour the frames together read at a
+    posterior under ``confidence`` (the posterior an illegal call needs of a spot it rests on; a
+    single frame's own confidence is under it on most spots of a real-like board)."""
+    table = EvidenceTable(frames, blind)
+    sure = np.minimum(table.conf_light, table.conf_dark)
+    return tuple(int(i) for i in np.flatnonzero(sure < confidence) if int(i) not in table.blind)
+
+
+def judge_on_sure_spots(
+    frames: Sequence[Observation],
+    candidates: Sequence[GamePosition],
+    settings: RefereeSettings,
+    turn: Side,
+    *,
+    game: GameRules | None = None,
+    known: GamePosition,
+    blind: Sequence[int] = (),
+) -> Verdict | None:
+    """A play judged on the spots the frames read surely, when the whole board gave no verdict.
+
+    A stack read at 0.3 on every frame (a colour the reader mistakes on this board, a tall stack
+    it counts short) keeps every candidate off the unconstrained reading, so no play is accepted
+    and no illegal one called, however clear the spots the play changed are. Here the spots read
+    under ``illegal_confidence`` (at most :data:`MAX_DOUBTFUL` of them, besides ``blind``) are
+    set aside as the blind spots are (:class:`~tavli_pi.referee.evidence.EvidenceTable`: their
+    counts are the best candidate's), and the play is judged by :func:`judge_evidence` on the rest:
+
+    - legal, only when every spot the accepted play changes from ``known`` (the board before the
+      roll) is read surely: the play is wholly seen; a spot set aside is one it left as it was;
+    - illegal, as ever on sure spots only: every legal end differs from them by ``illegal_gap``,
+      each differing spot is read at ``illegal_confidence`` and alike in ``stable_frames`` frames,
+      and the board, with the spots set aside given the best legal end's counts (the doubt goes to
+      the player), is a position. The caller still checks that it is one play of the mover.
+
+    None when no spot is doubtful, too many are, or this gives no verdict either (a miss rather
+    than a call on doubtful evidence)."""
+    if not frames or any(o.hand or o.motion for o in frames):
+        return None
+    doubt = doubtful_spots(frames, settings.illegal_confidence, blind)
+    if not doubt or len(doubt) > MAX_DOUBTFUL:
+        return None
+    v = judge_evidence(frames, candidates, settings, turn, game=game, known=known, blind=(*blind, *doubt))
+    if v.kind == "illegal":
+        return v
+    if v.kind != "legal" or v.result is None:
+        return None
+    (al, ad), (bl, bd) = (_spot_counts(p, settings.light_is_white, game) for p in (v.result, known))
+    changed = np.flatnonzero((al != bl) | (ad != bd))
+    if set(int(i) for i in changed) & set(doubt):
+        return None
+    return Verdict("legal", v.result, v.reading, "judged on the spots read surely")
+
+
+def _spot_counts(pos: GamePosition, light_is_white: bool, game: GameRules | None) -> tuple[np.ndarray, np.ndarray]:
+    if game is not None:
+        return game.spot_counts(pos, light_is_white)
+    assert isinstance(pos, Position)
+    return spot_counts(pos, light_is_white)
 
 
 def confidently_differs(a: Observation, b: Observation, threshold: float = 0.9) -> bool:

@@ -122,20 +122,21 @@ def observe(
 
 
 class Table:
-    """A referee fed with synthetic frames at 10 frames a second; keeps every event."""
+    """A referee fed with synthetic frames at 10 frames a second (``fps``); keeps every event."""
 
     def __init__(self, referee: Referee, *, rng: random.Random | None = None, noise: Noise = Noise(),
-                 light_is_white: bool = True) -> None:
+                 light_is_white: bool = True, fps: float = 10.0) -> None:
         self.referee = referee
         self.rng = rng or random.Random(1)
         self.noise = noise
         self.light_is_white = light_is_white
         self.t = 0.0
+        self.dt = 1.0 / fps  # the clock the referee is given moves on by this each frame (and input)
         self.index = 0
         self.events: list[Event] = []
 
     def feed(self, item: Observation | PlayerInput) -> list[Event]:
-        self.t += 0.1
+        self.t += self.dt
         out = self.referee.step(item, self.t)
         self.events.extend(out)
         return out

@@ -133,3 +133,19 @@ def test_an_unattended_table_takes_a_board_left_as_it_is_as_set_up() -> None:
     assert "Nobody answered" in nth(ev, 0, SetupChecked).message and t.referee.blind == (P13,)
     attended = SwappedTable(Referee())
     assert kinds(attended.setup() + attended.show(START, 30)) == ["setup_checked"]
+
+
+def test_the_unattended_set_up_wait_is_in_seconds_by_the_clock_given() -> None:
+    """``unattended_wait`` (1 s) is time by the clock the referee is given, not a count of frames:
+    at 30 frames a second the board is taken as set up after 30 frames, not the 10 of 10 fps; a
+    shorter wait is shorter."""
+    from tavli_pi.referee.settings import RefereeSettings
+
+    t = SwappedTable(Referee(RefereeSettings(attended=False)), fps=30.0)
+    ev = t.setup() + t.show(START, 26)
+    assert kinds(ev) == ["setup_checked"] and t.referee.phase == "setup"  # 0.93 s after the first
+    ev = t.show(START, 4)
+    assert kinds(ev) == ["setup_checked", "game_started"] and "Nobody answered" in nth(ev, 0, SetupChecked).message
+    quick = SwappedTable(Referee(RefereeSettings(attended=False, unattended_wait=0.5)))
+    ev = quick.setup() + quick.show(START, 4)
+    assert kinds(ev) == ["setup_checked", "setup_checked", "game_started"]

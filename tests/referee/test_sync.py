@@ -381,3 +381,18 @@ def test_an_unattended_table_adopts_a_board_read_alike_for_long_enough() -> None
     ev = t.show(pos, 8)
     assert kinds(ev) == ["board_adopted"] and t.referee.phase == "awaiting_roll"
     assert nth(ev, 0, BoardAdopted).after.layout_key() == pos.layout_key()
+
+
+def test_the_unattended_adoption_waits_seconds_not_frames() -> None:
+    """The same, at 30 frames a second: the board is adopted once read alike for ``unattended_wait``
+    (1 s, about 30 frames), not after the 10 frames that are 1 s at 10 fps."""
+    t = Table(Referee(RefereeSettings(infer_unseen_rolls=False, attended=False)), fps=30.0)
+    t.setup()
+    t.throw(START, (die(3, "right"), die(1, "left")))
+    after = apply_play(t.referee.before, parse_play(t.referee.before, "8/5 6/5"))
+    t.move_and_pick_up(t.referee.before, after, (die(3, "right"), die(1, "left")))
+    pos = _unseen_turn(t, t.referee.position, (6, 5), hidden=False)
+    assert kinds(t.events[-1:]) == ["board_out_of_sync"]
+    assert "board_adopted" not in kinds(t.show(pos, 20))
+    ev = t.show(pos, 14)
+    assert kinds(ev) == ["board_adopted"] and nth(ev, 0, BoardAdopted).after.layout_key() == pos.layout_key()

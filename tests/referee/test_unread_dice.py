@@ -164,3 +164,26 @@ def test_the_last_play_with_small_dice_stands_on_the_first_frame_without_them_E5
     t.show(bad, 2, dice=(tiny("right"), tiny("right")))
     assert kinds(t.show(bad)) == []  # not yet: small dice are not found in every frame
     assert kinds(t.show(bad)) == ["illegal_play"]
+
+
+def test_two_dice_read_without_certainty_are_a_roll_the_players_enter_E2() -> None:
+    """Traced real-like game 46 (seed 0): White's 5-5 lay still, read as a 4 at 0.12 and a 1 at
+    0.85 on every frame. A frame with an unsure die said nothing, so the roll never settled and
+    nobody was asked; the planted illegal play on it went unjudged. Two such frames in a row are now
+    a throw the players enter (one unsure frame among sure ones is still a flicker)."""
+    w = DiceWatch(settle=2, min_confidence=0.6)
+    assert w.feed([die(4, "right", confidence=0.12), die(1, "right", confidence=0.85)]) is None
+    assert w.feed([die(4, "right", confidence=0.12), die(1, "right", confidence=0.85)]) is None
+    assert w.unread is not None and len(w.unread) == 2
+    assert "cannot be read surely" in w.unread[0].note and w.unread[1].note == ""
+    flicker = DiceWatch(settle=2, min_confidence=0.6)
+    assert flicker.feed([die(5, "right"), die(3, "right")]) is None
+    assert flicker.feed([die(5, "right", confidence=0.3), die(3, "right")]) is None
+    got = flicker.feed([die(5, "right"), die(3, "right")])
+    assert got is not None and flicker.unread is None
+    t = Table(Referee())
+    ref = opened(t)  # Black to roll
+    ev = t.throw(ref.position, (die(4, "left", confidence=0.12), die(1, "left")), settled=3)
+    assert kinds(ev) == ["roll_needed"] and "cannot be read surely" in nth(ev, 0, RollNeeded).message
+    ev = enter(t, 55)
+    assert kinds(ev) == ["roll_accepted"] and t.referee.dice == (5, 5)
