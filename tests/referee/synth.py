@@ -33,7 +33,7 @@ from tavli_pi.vision.observation import (
     certain,
 )
 
-__all__ = ["Noise", "observe", "die", "roll_dice", "Table", "kinds"]
+__all__ = ["Noise", "observe", "die", "roll_dice", "Table", "kinds", "opened", "black_threw_4_2"]
 
 
 @dataclass(frozen=True)
@@ -210,3 +210,12 @@ def opened(t: Table) -> Referee:
     t.move_and_pick_up(ref.before, apply_play(ref.before, parse_play(ref.before, "8/5 6/5")), opening)
     assert ref.phase == "awaiting_roll" and ref.position.turn is Side.BLACK
     return ref
+
+
+def black_threw_4_2() -> tuple[Table, Position, tuple[DieReading, ...]]:
+    """A referee after the opening, Black's 4-2 thrown: the table, the position before the play, the dice."""
+    t = Table(Referee())
+    ref = opened(t)  # Black to roll
+    dice = roll_dice(Side.BLACK, (4, 2))
+    t.throw(ref.position, dice)
+    return t, ref.before, dice

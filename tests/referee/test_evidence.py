@@ -18,12 +18,11 @@ import itertools
 import numpy as np
 
 from tavli_pi.referee.evidence import EvidenceTable, best_conserving, conserving_counts, read
-from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
-from tavli_pi.rules.position import Position, Side
+from tavli_pi.rules.position import Position
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, DieReading, Observation
 
-from .synth import Table, kinds, observe, opened, roll_dice
+from .synth import Table, black_threw_4_2, kinds, observe
 
 
 def _unsure(n: int, p_short: float) -> CountEvidence:
@@ -74,17 +73,9 @@ def test_a_stack_read_one_short_is_read_as_the_position_it_is() -> None:
     assert r.differing == () and r.gap == 0.0
 
 
-def _black_threw_4_2() -> tuple[Table, Position, tuple[DieReading, ...]]:
-    """A referee after the opening, Black's 4-2 thrown: the table, the position before the play, the dice."""
-    t = Table(Referee())
-    ref = opened(t)  # Black to roll
-    dice = roll_dice(Side.BLACK, (4, 2))
-    t.throw(ref.position, dice)
-    return t, ref.before, dice
-
 
 def test_an_illegal_play_is_called_though_a_stack_elsewhere_is_read_one_short() -> None:
-    t, before, dice = _black_threw_4_2()
+    t, before, dice = black_threw_4_2()
     bad = apply_play(before, parse_play(before, "13/9 13/10"))  # a 4 and a 3 for 4-2 (M1)
     assert all(r.position.layout_key() != bad.layout_key() for r in legal_results(before, (4, 2)))
     ev = _play_seen_short(t, before, bad, dice)
@@ -92,7 +83,7 @@ def test_an_illegal_play_is_called_though_a_stack_elsewhere_is_read_one_short() 
 
 
 def test_a_legal_play_beside_a_stack_read_one_short_is_accepted() -> None:
-    t, before, dice = _black_threw_4_2()
+    t, before, dice = black_threw_4_2()
     good = apply_play(before, parse_play(before, "13/9 13/11"))
     ev = _play_seen_short(t, before, good, dice)
     assert kinds(ev) == ["play_accepted"]
@@ -101,7 +92,7 @@ def test_a_legal_play_beside_a_stack_read_one_short_is_accepted() -> None:
 def test_no_call_where_a_missed_checker_could_be_on_a_spot_the_play_changed() -> None:
     """A lone checker read at 0.5 on a spot where the legal and the illegal play differ: the call
     would rest on it, so none is made (the reading there is not sure)."""
-    t, before, dice = _black_threw_4_2()
+    t, before, dice = black_threw_4_2()
     good = apply_play(before, parse_play(before, "13/9 13/11"))
     out = []
     for pos, d, hand in [(before, dice, True), (good, dice, True), (good, dice, False), (good, dice, False),

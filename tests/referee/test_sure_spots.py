@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.verdict import MAX_DOUBTFUL, doubtful_spots
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, DieReading, Observation
 
-from .synth import Table, kinds, observe, opened, roll_dice
+from .synth import Table, black_threw_4_2, kinds, observe
 
 # light numbering (0-23): Black's 6-point is light point 19, Black's 8-point light point 17
 BLACK_6, BLACK_8 = 18, 16
@@ -42,13 +41,6 @@ def _misread(obs: Observation, spots: dict[int, int]) -> Observation:
         pts[i] = dataclasses.replace(pts[i], dark=_misread_as(n))
     return dataclasses.replace(obs, points=tuple(pts))
 
-
-def _black_threw_4_2() -> tuple[Table, Position, tuple[DieReading, ...]]:
-    t = Table(Referee())
-    ref = opened(t)  # Black to roll
-    dice = roll_dice(Side.BLACK, (4, 2))
-    t.throw(ref.position, dice)
-    return t, ref.before, dice
 
 
 def _play(t: Table, before: Position, after: Position, dice: tuple[DieReading, ...],
@@ -73,7 +65,7 @@ def test_the_spots_read_below_the_call_confidence_are_doubtful() -> None:
 
 
 def test_an_illegal_play_is_called_though_a_stack_elsewhere_is_read_as_nothing() -> None:
-    t, before, dice = _black_threw_4_2()
+    t, before, dice = black_threw_4_2()
     bad = apply_play(before, parse_play(before, "13/9 13/10"))  # a 4 and a 3 for 4-2 (M1)
     assert all(r.position.layout_key() != bad.layout_key() for r in legal_results(before, (4, 2)))
     ev = _play(t, before, bad, dice, {BLACK_6: 0})
@@ -81,7 +73,7 @@ def test_an_illegal_play_is_called_though_a_stack_elsewhere_is_read_as_nothing()
 
 
 def test_a_legal_play_beside_a_stack_read_as_nothing_is_accepted() -> None:
-    t, before, dice = _black_threw_4_2()
+    t, before, dice = black_threw_4_2()
     good = apply_play(before, parse_play(before, "13/9 13/11"))
     ev = _play(t, before, good, dice, {BLACK_6: 0})
     assert kinds(ev) == ["play_accepted"]
@@ -91,14 +83,14 @@ def test_a_legal_play_beside_a_stack_read_as_nothing_is_accepted() -> None:
 def test_no_verdict_when_a_spot_the_play_changed_is_doubtful() -> None:
     """The play took a checker from Black's 8-point (3 there before, 13/9 8/6 leaves 2), and that
     count is misread as 3: the play is not wholly seen, so it is neither accepted nor called."""
-    t, before, dice = _black_threw_4_2()
+    t, before, dice = black_threw_4_2()
     good = apply_play(before, parse_play(before, "13/9 8/6"))
     ev = _play(t, before, good, dice, {BLACK_8: 3, BLACK_6: 0})
     assert "play_accepted" not in kinds(ev) and "illegal_play" not in kinds(ev)
 
 
 def test_no_call_when_more_than_a_few_spots_are_doubtful() -> None:
-    t, before, dice = _black_threw_4_2()
+    t, before, dice = black_threw_4_2()
     bad = apply_play(before, parse_play(before, "13/9 13/10"))
     # Black's checkers on light points 1, 12, 17 and 19 (2, 5, 3, 5) misread, and a checker on an empty one
     spots = {0: 1, 11: 3, BLACK_8: 1, BLACK_6: 0, 5: 1}
