@@ -112,6 +112,7 @@ class Referee:
         self._setup_waited_s = 0.0  # seconds an unattended set-up board was left as it is (B3)
         self._reported: set[tuple[Any, ...]] = set()
         self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
+        self._setup_saw_no_dice = False  # a set-up frame showed no dice (dice lying after it were thrown)
         #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
         #: vision read otherwise there; the rules fill them in (``EvidenceTable``'s ``blind``)
         self.blind: tuple[int, ...] = ()
@@ -329,6 +330,8 @@ class Referee:
     def _setup(self, obs: Observation) -> None:
         if self._setup_wrong and self._after_setup == Phase.OPENING and self._opening_thrown(obs):
             return
+        if not obs.dice:
+            self._setup_saw_no_dice = True
         clear = self._collect(obs)
         s = self.settings
         if not clear:
@@ -339,7 +342,7 @@ class Referee:
         table = EvidenceTable(self._frames, self._blind())
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
         if r.gap <= s.accept_gap:
-            self._setup_done("The checkers are set up correctly.", dice=bool(obs.dice))
+            self._setup_done("The checkers are set up correctly.", dice=self._lying_from_before(obs))
             return
         if r.min_confidence >= s.illegal_confidence:
             # a confident reading that is not the start (a position or not: a misread colour may
@@ -353,6 +356,17 @@ class Referee:
                                  "press ACCEPT to confirm it")
         if not s.attended:
             self._unanswered_setup()
+
+    def _lying_from_before(self, obs: Observation) -> bool:
+        """Whether the dice on the frame that shows the board set up lay there from before (they are
+        no roll). Two dice, one in each half, that came after a set-up frame without dice are the
+        opening roll (E1), thrown as the board was read set up for the first time: the watch counts
+        them. Dice that lay all through set-up, or both in one half (a game's last roll), do not."""
+        if not obs.dice:
+            return False
+        thrown = (self._after_setup == Phase.OPENING and getattr(self, "_setup_saw_no_dice", False)
+                  and len(obs.dice) == 2 and {d.half for d in obs.dice} == {"left", "right"})
+        return not thrown
 
     def _unanswered_setup(self) -> None:
         """An unattended table (a recorded video): nobody answers the set-up question; a board left
@@ -461,6 +475,7 @@ class Referee:
 
     def _setup_done(self, message: str, *, dice: bool, confirmed: bool = False) -> None:
         self._setup_wrong = False
+        self._setup_saw_no_dice = False
         self._emit(ev.SetupChecked, ok=True, message=message, rule="B3",
                    extra={"confirmed": True} if confirmed else {})
         self._reset_view()

@@ -423,3 +423,28 @@ def test_noisy_frames_of_legal_plays_are_accepted() -> None:
     t.throw(START, (die(3, "right"), die(1, "left")))
     ev = t.move_and_pick_up(START, apply_play(START, parse_play(START, "8/5 6/5")), (die(3, "right"), die(1, "left")))
     assert "play_accepted" in kinds(ev)
+
+
+def test_the_opening_roll_lying_on_the_first_frame_read_set_up_is_the_opening_roll_E1() -> None:
+    """The board is read set up for the first time on the frame the opening dice already lie on
+    (a hand was over it until then): the dice came after a frame without them, one in each half,
+    so they are the opening roll (bench_reallike game 78 stayed in the opening all game)."""
+    t = Table(Referee())
+    opening = (die(3, "right"), die(1, "left"))
+    t.show(Position.start(), hand=True)  # the players finish the set-up; no dice yet
+    ev = t.show(Position.start(), 4, dice=opening)
+    assert kinds(ev) == ["setup_checked", "game_started", "opening_roll"]
+    assert t.referee.dice == (3, 1) and t.referee.position.turn is Side.WHITE
+
+
+@pytest.mark.parametrize("halves", [("right", "left"), ("right", "right")])
+def test_dice_lying_from_before_the_set_up_are_no_roll_E1(halves: tuple[str, str]) -> None:
+    """Dice that lay through the whole set-up (left from the last game), or both in one half after
+    a frame without them (a game's last roll uncovered), are no opening roll."""
+    t = Table(Referee())
+    lying = (die(3, halves[0]), die(1, halves[1]))
+    if halves[0] == halves[1]:
+        t.show(Position.start(), hand=True)
+    ev = t.show(Position.start(), 4, dice=lying)
+    assert kinds(ev) == ["setup_checked", "game_started"]
+    assert t.referee.phase == "opening" and t.referee.dice == ()
