@@ -1,14 +1,19 @@
 """Fit the set-up slot model (tavli_pi.vision.stacks.SETUP_W) on simulated real-like tables.
 
-Each table is calibrated as the app does (its set-up frame, ``learn_board``), then a
-frame of a game on it is read: every slot the reader searches gets
-``stacks.setup_slot_features`` (ring features, change from the set-up view, distance to this
-board's checker colours and to the set-up colour there) and the truth (occupied or not). Two
-logistics are fitted: slots empty at set-up and slots the start position fills. Uses real-like
-seed 21 (the real-like bench uses 0; the tests use their own). Prints the weights to paste
-into stacks.py and the slot errors against the ring-only model, on a held-out half.
+Each table is calibrated as the app does, twice: from its set-up frame (``learn_board`` with the
+start position) and from a frame of a random game in progress on it (``learn_board`` with that
+known position, as ``run`` learns a game it joins). Then a frame of a game on it is read, hands,
+arms and sleeves over the board included: every slot the reader searches gets
+``stacks.setup_slot_features`` (ring features, change from the learnt view and the field's
+typical change, both measured on the field's quieter half, distance to this board's checker
+colours, to the learnt colour there, and of the learnt colour there to the checkers) and the
+truth (occupied or not; under a hand, what is there). Two logistics are fitted: slots empty
+when the board was learnt, and slots the known position filled. Uses real-like seed 21 (the
+real-like bench uses 0; the tests use their own). Prints the weights to paste into stacks.py,
+and the slot errors of the ring-only model, the shipped weights and the refit on a held-out
+half, split by frames with a hand and by boards learnt mid-game.
 
-    nice .venv/bin/python bench/fit_setup_slots.py [--frames 200]
+    nice .venv/bin/python bench/fit_setup_slots.py [--frames 200] [--no-hands] [--no-mid]
 """
 
 from __future__ import annotations
@@ -32,13 +37,15 @@ from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
 from tavli_pi.vision import checkers as ck  # noqa: E402
+from tavli_pi.vision import stacks  # noqa: E402
 from tavli_pi.vision.stacks import (  # noqa: E402
     SLOTS,
     cv2_integral,
+    SETUP_W,
     setup_slot_features,
     slot_probability,
     spot_chains,
-    start_slots,
+    known_slots,
 )
 
 SEED = 21
@@ -47,52 +54,90 @@ SEED = 21
 CACHE = Path("/tmp/fit_setup_slots_cache")
 
 
-def _rendered(i: int, scene: Any) -> tuple[Any, Any]:
-    """(frame, set-up frame) of scene ``i``, from the cache when there (a refit reads them again)."""
-    path = CACHE / f"{SEED}_{i}.pkl"
+def _rendered(i: int, scene: Any, known: Any = None) -> tuple[Any, Any]:
+    """(frame, teaching frame) of scene ``i``: the teaching frame shows the start position, or
+    ``known`` (light, dark, bar, off: a game joined in progress); from the cache when there (a
+    refit reads them again)."""
+    path = CACHE / f"{SEED}_{i}{'' if known is None else '_mid'}.pkl"
     if path.exists():
         with path.open("rb") as fh:
             got: tuple[Any, Any] = pickle.load(fh)
             return got
-    pair = (render(scene, SEED * 100003 + i), render(reallike_setup(scene), SEED * 100003 + i))
+    pair = (render(scene, SEED * 100003 + i), render(reallike_setup(scene, known), SEED * 100003 + i))
     CACHE.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
         pickle.dump(pair, fh)
     return pair
 
 
-def rows(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(features, occupied, filled at set-up, ring-only probability, frame index) per searched slot."""
-    X, y, f, p, fr = [], [], [], [], []
-    filled = start_slots()
+def mid_game(i: int) -> tuple[Any, Any]:
+    """A random mid-game position for scene ``i`` to teach from (as ``bench_reallike --known`` draws
+    its own, on its own seed): (layout for ``reallike_setup``, KnownBoard)."""
+    from tavli_pi.sim.datasets import random_layout
+    from tavli_pi.vision.known import KnownBoard
+
+    rng = np.random.default_rng([SEED, 11, i])
+    light, dark, bar, off = random_layout(rng, cap=5, max_bar=1, max_off=2)
+    known = KnownBoard.of_counts(list(light) + [bar[0], off[0]], list(dark) + [bar[1], off[1]])
+    return (light, dark, bar, off), known
+
+
+class Rows:
+    """Per searched slot: features, occupied, filled when learnt, ring-only probability, frame index,
+    whether a hand is in the frame, and whether the board was learnt mid-game."""
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list[Any]] = {k: [] for k in ("X", "y", "filled", "ring", "frame", "hand", "mid")}
+
+    def add(self, **kw: Any) -> None:
+        for k, v in kw.items():
+            self.cols[k].append(v)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {k: np.asarray(v, np.float64 if k in ("X", "y", "ring") else None) for k, v in self.cols.items()}
+
+
+def rows(n: int, hands: bool = True, mid: bool = True) -> dict[str, np.ndarray]:
+    """Every searched slot of ``n`` seed-21 real-like frames, read with the board learnt from the
+    start position and (``mid``) from a random mid-game position; frames with a hand, arm or sleeve
+    over the board too (``hands``: the slots under it are labelled with what is there, so the
+    model learns how little a hidden slot says)."""
+    out = Rows()
     for i, scene in enumerate(reallike_scenes(n, SEED)):
-        r, s = _rendered(i, scene)
-        try:
-            with contextlib.redirect_stdout(io.StringIO()):
-                cal = calibrate_setup(s)
-        except TavliError:
+        if scene.hand is not None and not hands:
             continue
-        if r.truth.hand:
-            continue  # what is under a hand is not a slot's look
-        canon = cal.warp(r.image)
-        ch = spot_chains(ck.gradients(canon), cv2_integral(canon), cal.layout, cal, stop=True)
-        feats = setup_slot_features(canon, cal.layout, cal, ch)
-        if feats is None:
-            continue
-        ring = slot_probability(ch)
-        t = r.truth
-        counts = [t.light[q] + t.dark[q] for q in range(24)] + [t.bar[0], t.bar[1]]
-        searched = ch.searched if ch.searched is not None else np.full(26, SLOTS)
-        for c, k_n in enumerate(counts):
-            if k_n > 5:
-                continue  # squeezed stacks are read from their rims, not slot by slot
-            for k in range(int(searched[c])):
-                X.append(feats[c, k])
-                y.append(1.0 if k < k_n else 0.0)
-                f.append(bool(filled[c, k]))
-                p.append(ring[c, k])
-                fr.append(i)
-    return np.asarray(X, np.float64), np.asarray(y), np.asarray(f), np.asarray(p), np.asarray(fr)
+        teachers: list[tuple[Any, Any]] = [(None, None)]
+        if mid:
+            teachers.append(mid_game(i))
+        for layout, known in teachers:
+            r, s = _rendered(i, scene, layout)
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    cal = calibrate_setup(s, known)
+            except TavliError:
+                continue
+            stacks.slot_model_reads = lambda cal: bool(cal.background)  # (whatever it reads today)
+            # (the set-up frame read against itself, as ``read`` reads a photo of the start, was tried
+            # too: on the real photos read without corners it lost a spot more; not kept)
+            reads = [(r, scene.hand is not None)]
+            for shot, hand in reads:
+                canon = cal.warp(shot.image)
+                ch = spot_chains(ck.gradients(canon), cv2_integral(canon), cal.layout, cal, stop=True)
+                feats = setup_slot_features(canon, cal.layout, cal, ch)
+                if feats is None:
+                    continue
+                ring = slot_probability(ch)
+                filled = known_slots(cal)
+                t = shot.truth
+                counts = [t.light[q] + t.dark[q] for q in range(24)] + [t.bar[0], t.bar[1]]
+                searched = ch.searched if ch.searched is not None else np.full(26, SLOTS)
+                for c, k_n in enumerate(counts):
+                    if k_n > 5:
+                        continue  # squeezed stacks are read from their rims, not slot by slot
+                    for k in range(int(searched[c])):
+                        out.add(X=feats[c, k], y=1.0 if k < k_n else 0.0, filled=bool(filled[c, k]),
+                                ring=ring[c, k], frame=i, hand=hand, mid=known is not None)
+    return out.arrays()
 
 
 def fit(X: np.ndarray, y: np.ndarray, l2: float = 1e-2) -> np.ndarray:
@@ -109,18 +154,24 @@ def fit(X: np.ndarray, y: np.ndarray, l2: float = 1e-2) -> np.ndarray:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--frames", type=int, default=200)
+    ap.add_argument("--no-hands", action="store_true", help="leave out frames with a hand over the board (as before)")
+    ap.add_argument("--no-mid", action="store_true", help="teach from the start position only (as before)")
     args = ap.parse_args()
-    X, y, filled, ring, frame = rows(args.frames)
+    d = rows(args.frames, hands=not args.no_hands, mid=not args.no_mid)
+    X, y, filled, ring, frame = d["X"], d["y"], d["filled"], d["ring"], d["frame"]
     half = frame < np.median(frame)
     weights = []
     for kind in (False, True):
         m = filled == kind
         w = fit(X[m & half], y[m & half])
         test = m & ~half
-        z = np.c_[X[test], np.ones(int(test.sum()))] @ w
-        print(f"{'filled' if kind else 'empty'} at set-up: {int(m.sum())} slots; held-out slot errors: "
-              f"ring only {int(((ring[test] > 0.5) != y[test]).sum())}, set-up model {int(((z > 0) != y[test]).sum())} "
-              f"of {int(test.sum())}")
+        z = np.c_[X, np.ones(len(X))] @ w
+        zs = np.c_[X, np.ones(len(X))] @ SETUP_W[int(kind)]
+        for name, part in (("all", test), ("hand frames", test & d["hand"]), ("no hand", test & ~d["hand"]),
+                           ("learnt at the start", test & ~d["mid"]), ("learnt mid-game", test & d["mid"])):
+            print(f"{'filled' if kind else 'empty'} when learnt, {name}: {int(part.sum())} held-out slots; errors: "
+                  f"ring only {int(((ring[part] > 0.5) != y[part]).sum())}, shipped model "
+                  f"{int(((zs[part] > 0) != y[part]).sum())}, refit {int(((z[part] > 0) != y[part]).sum())}")
         weights.append(fit(X[m], y[m]))  # the weights kept: fitted on all
     print("SETUP_W = np.asarray([")
     for w in weights:

@@ -20,9 +20,9 @@ from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_
 from tavli_pi.vision.home import learn_home
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import check_fit, learn_board
+from tavli_pi.vision.setup import KNOWN_MISFIT, check_fit, learn_board, setup_agreement
 
-__all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory"]
+__all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory", "shows_start"]
 
 #: the values ``home`` takes: a side, or "auto" to learn it from the set-up board
 HOMES = ("bottom-right", "bottom-left", "auto")
@@ -145,6 +145,22 @@ class FieldMemory:
         return self.field
 
 
+def shows_start(image: np.ndarray, learnt: Calibration) -> bool:
+    """Whether ``image``, the picture the board ``learnt`` was learnt from as the start position
+    (B3), shows the start: read by the checkers' rings alone (``learnt`` without the board it
+    learnt), its points and bar -- what the set-up slot model reads; the trays, unlearnt, may
+    read unknown -- differ from the start at no more than ``setup.KNOWN_MISFIT`` spots, the
+    tolerance any frame a board is learnt from has (a checker the unlearnt reader misses). The
+    home side is told by the best fit of the start among the four arrangements, which a board
+    near the start but not it (a checker or two moved) passes as well; learnt from as the start,
+    the set-up slot model would read every frame -- the picture itself first, against which every
+    slot is unchanged -- as that picture's checkers standing where the start puts them."""
+    from tavli_pi.vision.reader import BoardReader
+
+    obs = BoardReader(learnt.with_(background=""), still_photo=True).read(image)
+    return sum(spot != "off" for spot, _, _ in setup_agreement(obs).differences) <= KNOWN_MISFIT
+
+
 def calibrate_image(
     image: np.ndarray, corners: str | None = None, home: str | None = None, calibration: str | None = None,
     field: FieldMemory | None = None, known: KnownBoard | None = None,
@@ -154,7 +170,8 @@ def calibrate_image(
     else the field found in the picture (by ``field``, which remembers it between the frames
     of a stream, when given). Where the home side is learnt from the picture
     (``home="auto"``, or a found field), the picture shows the start position (or ``known``,
-    the position it is known to show), and the board is learnt from it (``setup.learn_board``)."""
+    the position it is known to show), and the board is learnt from it (``setup.learn_board``)
+    when it reads as that position (``shows_start``; ``known`` is checked by the caller)."""
     if calibration:
         cal = Calibration.load(calibration)
         if home and home != "auto":
@@ -181,11 +198,12 @@ def calibrate_image(
         else:
             # the picture reads as the start position (B3): learn the board from it
             try:
-                return learn_board(image, cal, known)
+                learnt = learn_board(image, cal, known)
             except CalibrationError:
                 if known is not None:
                     raise
                 return cal
+            return learnt if known is not None or shows_start(image, learnt) else cal
     if source == "found" and home is None:
         source = ASSUMED
     cal = Calibration(pts, home=home or "bottom-right", source=source)  # type: ignore[arg-type]

@@ -29,6 +29,8 @@ position) each searched slot's p_k comes instead from ``setup_slot_probability``
 start position filled the slot: the ring features plus how the slot differs from the learnt
 view and how near its colour is to this board's checkers (a print, a band's letters or a busy
 surface unchanged since set-up is no checker; a checker darkened by a shadow keeps its hue).
+The frame's brightness match and typical change are measured on the field's quieter half, so
+a hand or an arm over part of the field is not taken for a change of light everywhere.
 A board learnt from any other position (a game joined in progress, ``read --position``) keeps
 its slots read by their ring fit (``slot_model_reads``): the model was fitted on start set-ups
 only, and on a real board learnt mid-game it read a broadcast's change of the whole picture as
@@ -211,16 +213,26 @@ def _background_integral(text: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _background_medians(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
-    """``channel_medians`` of the set-up board's field (``box``: ``field_box``)."""
+def _background_u8(text: str) -> np.ndarray:
+    """The set-up board as stored (uint8), decoded once."""
     bg = decode_background(text)
     assert bg is not None  # (asked only once _background decoded it)
-    y0, y1, x0, x1 = box
-    return channel_medians(bg[y0:y1, x0:x1])
+    return bg
+
+
+def _changed_at_most(diff: np.ndarray, share: float) -> tuple[np.ndarray, float]:
+    """(uint8 mask of the pixels of ``diff`` changed no more than its ``share`` quantile, that
+    quantile, in whole grey levels). With ``share`` 0.5, the quieter half of the field, which a
+    hand, an arm or the checkers moved since the board was learnt do not reach while they cover
+    less than half of it."""
+    d8 = cv2.convertScaleAbs(diff)  # rounded, saturated at 255
+    cum = np.cumsum(cv2.calcHist([d8], [0], None, [256], [0, 256]).ravel())
+    t = int(np.searchsorted(cum, int((d8.size - 1) * share), side="right"))
+    return (d8 <= t).astype(np.uint8), float(t)
 
 
 #: features per slot of the set-up model (see setup_slot_features)
-N_SETUP = ck.N_FEATURES + 6
+N_SETUP = ck.N_FEATURES + 7
 #: the index of log(1 + hue distance to the nearer checker colour) among them
 HUE = ck.N_FEATURES + 4
 
@@ -239,7 +251,7 @@ class SetupView(NamedTuple):
     background: np.ndarray
     diff: np.ndarray  # per pixel, the largest channel change after matching the brightness
     gain: np.ndarray  # the brightness match per channel (set-up / now), to GAIN_STEP
-    typical: float  # log(1 + the median change over the field), to TYPICAL_STEP
+    typical: float  # log(1 + the mean change over the field's quieter half), to TYPICAL_STEP
 
 
 def slot_model_reads(cal: Calibration) -> bool:
@@ -252,6 +264,18 @@ def slot_model_reads(cal: Calibration) -> bool:
     return bool(cal.background) and (cal.position is None or cal.position.is_start)
 
 
+def _gain(bg_medians: np.ndarray, now_medians: np.ndarray) -> np.ndarray:
+    """The brightness match per channel (set-up / now), to GAIN_STEP."""
+    gain = np.clip((bg_medians + 1.0) / (now_medians + 1.0), 0.5, 2.0)
+    return (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
+
+
+def _change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """|small * gain - bg|, its largest channel (OpenCV kernels: the same float32 values as numpy's)."""
+    c0, c1, c2 = cv2.split(cv2.absdiff(small * gain, bg))
+    return np.asarray(cv2.max(cv2.max(c0, c1), c2))
+
+
 def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | None:
     """The frame against the set-up board (None: the calibration learnt none, or the set-up slot
     model does not read it: ``slot_model_reads``). A whole-frame value: the reader makes it once
@@ -261,16 +285,22 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
         return None
     bh, bw = bg.shape[:2]
     small8 = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA)
-    y0, y1, x0, x1 = box = field_box(lay)
+    y0, y1, x0, x1 = field_box(lay)
     if small8[y0:y1, x0:x1].size == 0:
         return None
-    gain = np.clip((_background_medians(cal.background, box) + 1.0)
-                   / (channel_medians(small8[y0:y1, x0:x1]) + 1.0), 0.5, 2.0)
-    gain = (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
-    # |small * gain - bg|, its largest channel (OpenCV kernels: the same float32 values as numpy's)
-    c0, c1, c2 = cv2.split(cv2.absdiff(small8.astype(np.float32) * gain, bg))
-    diff = cv2.max(cv2.max(c0, c1), c2)
-    typical = round(float(np.log1p(np.median(diff[y0:y1, x0:x1]))) / TYPICAL_STEP) * TYPICAL_STEP
+    bg8 = _background_u8(cal.background)[y0:y1, x0:x1]
+    now8 = small8[y0:y1, x0:x1]
+    small = small8.astype(np.float32)
+    gain = _gain(channel_medians(bg8), channel_medians(now8))
+    # the brightness is matched, and the change measured, on the field's quieter half: a hand or an
+    # arm over part of it (or the checkers moved since the board was learnt) is no change of light
+    quiet, _ = _changed_at_most(_change(small[y0:y1, x0:x1], bg[y0:y1, x0:x1], gain), 0.5)
+    gain = _gain(channel_medians(bg8, quiet), channel_medians(now8, quiet))
+    diff = _change(small, bg, gain)
+    # the typical change: the mean over the quieter half, as matched now
+    quiet, _ = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
+    typical_change = cv2.mean(diff[y0:y1, x0:x1], quiet)[0]
+    typical = round(float(np.log1p(typical_change)) / TYPICAL_STEP) * TYPICAL_STEP
     return SetupView(bg, diff, gain, typical)
 
 
@@ -285,8 +315,9 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     frame's typical change over the field), both after matching the overall brightness (as
     ``background.Difference``); log(1 + the slot colour's distance to the nearer of this board's
     two checker colours); log(1 + its distance to the set-up view's colour there); log(1 + the
-    chromaticity distance to the nearer checker colour: a shadowed checker keeps its hue); the
-    ring-only logit (``slot_probability``'s, clipped to +-10).
+    chromaticity distance to the nearer checker colour: a shadowed checker keeps its hue); log(1 +
+    the distance of the set-up view's colour there to the nearer checker colour: how like a
+    checker this board is at that place, as learnt); the ring-only logit (``slot_probability``'s, clipped to +-10).
     """
     view = view if view is not None else setup_view(canon, lay, cal)
     if view is None:
@@ -300,16 +331,19 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     chg = ck.box_means(np.asarray(cv2.integral(diff), np.float64)[..., None], hx, hy, hr)[..., 0]
     bg_integral = (_background_integral(cal.background) if cal.background and bg is _background(cal.background)
                    else np.asarray(cv2.integral(bg), np.float64))
-    bgc = ck.box_means(bg_integral, hx, hy, hr) / gain
+    learnt = ck.box_means(bg_integral, hx, hy, hr)  # the set-up view's colour there
+    bgc = learnt / gain
     light, dark = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
     checker = np.minimum(np.linalg.norm(ch.bgr - light, axis=-1), np.linalg.norm(ch.bgr - dark, axis=-1))
     board = np.linalg.norm(ch.bgr - bgc, axis=-1)
+    # how like a checker this board is here, as learnt (a dark checker on a dark point is near both)
+    lookalike = np.minimum(np.linalg.norm(learnt - light, axis=-1), np.linalg.norm(learnt - dark, axis=-1))
 
     # a lamp's shadow or an overlay darkens a checker: its hue stays (chromaticity, scaled to 100)
     hue = hue_distance(ch.bgr, cal.light_bgr, cal.dark_bgr)
     ring = np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0)
     extra = np.stack([np.log1p(chg), np.full(chg.shape, view.typical), np.log1p(checker), np.log1p(board),
-                      np.log1p(hue), ring], axis=-1)
+                      np.log1p(hue), np.log1p(lookalike), ring], axis=-1)
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
 
 
@@ -326,12 +360,15 @@ def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
 
 
-#: the set-up slot model's weights: row 0 for slots empty at set-up, row 1 for slots the start
-#: position fills; columns: ring features (checkers.ring_features), log change, log typical
-#: change, log distance to a checker colour, log distance to the set-up colour, bias
+#: the set-up slot model's weights: row 0 for slots empty when the board was learnt, row 1 for
+#: slots the known position filled; columns: ring features (checkers.ring_features), log change,
+#: log typical change, log distance to a checker colour, log distance to the learnt colour, log
+#: hue distance, log distance of the learnt colour to a checker colour, ring logit, bias (fitted
+#: on seed-21 real-like tables learnt at set-up and mid-game, hands included:
+#: bench/fit_setup_slots.py --frames 200)
 SETUP_W = np.asarray([
-    [-0.659, 4.322, -0.128, -1.424, -5.065, 0.480, 3.119, -1.861, -1.001, -1.257, -1.213, 0.639, 1.979],
-    [10.610, -3.216, 2.931, -3.037, -7.662, 2.985, 0.352, -3.525, -0.139, -0.459, -1.975, 0.716, 8.529],
+    [3.280, 1.800, 1.614, -2.089, -6.301, 1.140, 2.277, -1.500, -0.928, -0.573, -0.664, 0.085, 0.507, -0.220],
+    [4.437, 0.810, -0.176, -1.771, -5.210, -0.050, -0.681, -1.144, -0.320, 0.295, -1.572, 0.337, 0.651, 5.329],
 ])
 
 
