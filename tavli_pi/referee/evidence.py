@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from tavli_pi.rules.games import GamePosition
 
 __all__ = [
+    "game_spot_counts",
     "SPOTS",
     "LOG_FLOOR",
     "EvidenceTable",
@@ -101,6 +102,13 @@ def _portes(p: object) -> Position:
     if not isinstance(p, Position):
         raise InvalidPositionError("a Portes reading needs Portes positions (give the game's rules)")
     return p
+
+
+def game_spot_counts(pos: GamePosition, light_is_white: bool, game: GameRules | None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`spot_counts` of a position of ``game`` (None: Portes)."""
+    if game is None:
+        return spot_counts(_portes(pos), light_is_white)
+    return game.spot_counts(pos, light_is_white)
 
 
 class EvidenceTable:
@@ -277,10 +285,7 @@ def read(
     """
     if not candidates:
         raise ValueError("read() needs at least one candidate position")
-    if game is None:
-        pairs = [spot_counts(_portes(p), light_is_white) for p in candidates]
-    else:
-        pairs = [game.spot_counts(p, light_is_white) for p in candidates]
+    pairs = [game_spot_counts(p, light_is_white, game) for p in candidates]
     light = np.stack([a for a, _ in pairs])
     dark = np.stack([b for _, b in pairs])
     scores = table.score(light, dark)

@@ -852,12 +852,13 @@ class Referee:
         gives no verdict, on the best reading keeping 15 and 15 (a checker or two missed), then on
         the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
         aside). An illegal verdict of either is taken only when its board is one play of the mover."""
-        v = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
+        candidates = self._candidates()
+        v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
                            known=self.before, blind=self._blind())
         if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
             v = self._judged_keeping_count(v)
         if v.kind == "unclear":
-            w = judge_on_sure_spots(self._frames, self._candidates(), self.settings, self.before.turn,
+            w = judge_on_sure_spots(self._frames, candidates, self.settings, self.before.turn,
                                     game=self.game, known=self.before, blind=self._blind())
             if w is not None and w.result is not None and (
                     w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tavli_pi.referee.evidence import EvidenceTable, Reading, read, spot_counts
+from tavli_pi.referee.evidence import EvidenceTable, Reading, game_spot_counts, read
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import Observation
@@ -140,18 +140,11 @@ def judge_on_sure_spots(
         return v
     if v.kind != "legal" or v.result is None:
         return None
-    (al, ad), (bl, bd) = (_spot_counts(p, settings.light_is_white, game) for p in (v.result, known))
+    (al, ad), (bl, bd) = (game_spot_counts(p, settings.light_is_white, game) for p in (v.result, known))
     changed = np.flatnonzero((al != bl) | (ad != bd))
     if set(int(i) for i in changed) & set(doubt):
         return None
     return Verdict("legal", v.result, v.reading, "judged on the spots read surely")
-
-
-def _spot_counts(pos: GamePosition, light_is_white: bool, game: GameRules | None) -> tuple[np.ndarray, np.ndarray]:
-    if game is not None:
-        return game.spot_counts(pos, light_is_white)
-    assert isinstance(pos, Position)
-    return spot_counts(pos, light_is_white)
 
 
 def confidently_differs(a: Observation, b: Observation, threshold: float = 0.9) -> bool:
