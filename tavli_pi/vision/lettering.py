@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
+from tavli_pi.vision.lie import square_crop
+
 __all__ = ["Mark", "in_a_row", "lettered", "ROW", "LIKE", "ROW_REACH"]
 
 Mark = tuple[float, float, float]  # centre x, y and length (long side), in one view's px
@@ -58,12 +60,7 @@ def lettered(
     marks of its colour round it, cut out of a crop ``_REACH_CROP`` lengths each way (marks cut
     by the crop's edge are not measured)."""
     half = _REACH_CROP * length
-    cx, cy = centre
-    box = np.asarray([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]],
-                     np.float32)
-    m = cv2.getPerspectiveTransform(to_src(box).astype(np.float32),
-                                    np.asarray([[0, 0], [_N, 0], [_N, _N], [0, _N]], np.float32))
-    crop = cv2.warpPerspective(src, m, (_N, _N), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    crop = square_crop(src, to_src, centre, half, _N)
     mask = (np.abs(crop.astype(np.float32) - np.asarray(body, np.float32)).max(axis=2) < tol).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     k = _N / (2.0 * half)  # crop px per canonical px

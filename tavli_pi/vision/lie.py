@@ -24,7 +24,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-__all__ = ["Outline", "die_outline", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
+__all__ = ["Outline", "die_outline", "square_crop", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
 
 #: an outline narrower than this (short over long side) looks cocked
 ASPECT_COCKED = 0.825
@@ -72,6 +72,18 @@ class Outline(NamedTuple):
     tol: float = 30.0  # how far a pixel's colour may be from ``body`` (largest channel) and be body
 
 
+def square_crop(
+    src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], half: float, n: int
+) -> np.ndarray:
+    """The square of ``src`` ``half`` canonical px each way round ``centre`` (canonical px), as
+    ``n`` x ``n`` px (edges replicated)."""
+    cx, cy = centre
+    box = np.asarray([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]],
+                     np.float32)
+    m = cv2.getPerspectiveTransform(to_src(box).astype(np.float32), np.asarray([[0, 0], [n, 0], [n, n], [0, n]], np.float32))
+    return cv2.warpPerspective(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def die_outline(
     src: np.ndarray,
     to_src: Callable[[np.ndarray], np.ndarray],
@@ -86,9 +98,7 @@ def die_outline(
     """
     half = 1.2 * side
     cx, cy = centre
-    box = np.asarray([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]], np.float32)
-    m = cv2.getPerspectiveTransform(to_src(box).astype(np.float32), np.asarray([[0, 0], [_N, 0], [_N, _N], [0, _N]], np.float32))
-    crop = cv2.warpPerspective(src, m, (_N, _N), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    crop = square_crop(src, to_src, centre, half, _N)
     k = _N / (2.0 * half)  # crop px per canonical px
     c = _N / 2.0
     yy, xx = np.mgrid[:_N, :_N]
