@@ -220,15 +220,14 @@ def _background_u8(text: str) -> np.ndarray:
     return bg
 
 
-def _changed_at_most(diff: np.ndarray, share: float) -> tuple[np.ndarray, float]:
-    """(uint8 mask of the pixels of ``diff`` changed no more than its ``share`` quantile, that
-    quantile, in whole grey levels). With ``share`` 0.5, the quieter half of the field, which a
-    hand, an arm or the checkers moved since the board was learnt do not reach while they cover
-    less than half of it."""
+def _changed_at_most(diff: np.ndarray, share: float) -> np.ndarray:
+    """uint8 mask of the pixels of ``diff`` changed no more than its ``share`` quantile (in whole
+    grey levels). With ``share`` 0.5, the quieter half of the field, which a hand, an arm or the
+    checkers moved since the board was learnt do not reach while they cover less than half of it."""
     d8 = cv2.convertScaleAbs(diff)  # rounded, saturated at 255
     cum = np.cumsum(cv2.calcHist([d8], [0], None, [256], [0, 256]).ravel())
     t = int(np.searchsorted(cum, int((d8.size - 1) * share), side="right"))
-    return (d8 <= t).astype(np.uint8), float(t)
+    return (d8 <= t).astype(np.uint8)
 
 
 #: features per slot of the set-up model (see setup_slot_features)
@@ -294,11 +293,11 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
     gain = _gain(channel_medians(bg8), channel_medians(now8))
     # the brightness is matched, and the change measured, on the field's quieter half: a hand or an
     # arm over part of it (or the checkers moved since the board was learnt) is no change of light
-    quiet, _ = _changed_at_most(_change(small[y0:y1, x0:x1], bg[y0:y1, x0:x1], gain), 0.5)
+    quiet = _changed_at_most(_change(small[y0:y1, x0:x1], bg[y0:y1, x0:x1], gain), 0.5)
     gain = _gain(channel_medians(bg8, quiet), channel_medians(now8, quiet))
     diff = _change(small, bg, gain)
     # the typical change: the mean over the quieter half, as matched now
-    quiet, _ = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
+    quiet = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
     typical_change = cv2.mean(diff[y0:y1, x0:x1], quiet)[0]
     typical = round(float(np.log1p(typical_change)) / TYPICAL_STEP) * TYPICAL_STEP
     return SetupView(bg, diff, gain, typical)
