@@ -220,6 +220,13 @@ def _background_u8(text: str) -> np.ndarray:
     return bg
 
 
+@lru_cache(maxsize=4)
+def _field_medians(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
+    """``channel_medians`` of the set-up board over the field ``box`` (y0, y1, x0, x1), made once."""
+    y0, y1, x0, x1 = box
+    return channel_medians(_background_u8(text)[y0:y1, x0:x1])
+
+
 def _changed_at_most(diff: np.ndarray, share: float) -> np.ndarray:
     """uint8 mask of the pixels of ``diff`` changed no more than its ``share`` quantile (in whole
     grey levels). With ``share`` 0.5, the quieter half of the field, which a hand, an arm or the
@@ -290,14 +297,16 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
     bg8 = _background_u8(cal.background)[y0:y1, x0:x1]
     now8 = small8[y0:y1, x0:x1]
     small = small8.astype(np.float32)
-    gain = _gain(channel_medians(bg8), channel_medians(now8))
+    first = _gain(_field_medians(cal.background, (y0, y1, x0, x1)), channel_medians(now8))
     # the brightness is matched, and the change measured, on the field's quieter half: a hand or an
     # arm over part of it (or the checkers moved since the board was learnt) is no change of light
-    quiet = _changed_at_most(_change(small[y0:y1, x0:x1], bg[y0:y1, x0:x1], gain), 0.5)
-    gain = _gain(channel_medians(bg8, quiet), channel_medians(now8, quiet))
-    diff = _change(small, bg, gain)
-    # the typical change: the mean over the quieter half, as matched now
+    diff = _change(small, bg, first)
     quiet = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
+    gain = _gain(channel_medians(bg8, quiet), channel_medians(now8, quiet))
+    if not np.array_equal(gain, first):  # (most frames: the same match, so the same change and half)
+        diff = _change(small, bg, gain)
+        quiet = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
+    # the typical change: the mean over the quieter half, as matched now
     typical_change = cv2.mean(diff[y0:y1, x0:x1], quiet)[0]
     typical = round(float(np.log1p(typical_change)) / TYPICAL_STEP) * TYPICAL_STEP
     return SetupView(bg, diff, gain, typical)
@@ -679,5 +688,9 @@ def _last_xy(ch: ck.Chains, base: np.ndarray, sign: np.ndarray, d_last: np.ndarr
 
 
 def cv2_integral(canon: np.ndarray) -> np.ndarray:
-    """The colour integral image (float64) for fast box means."""
+    """The colour integral image for fast box means (``checkers.box_means``): OpenCV's own int32 sums
+    of a uint8 image while no sum can overflow them (any canonical view), else float64. Box sums of
+    whole numbers are exact either way, so the means are the same."""
+    if canon.dtype == np.uint8 and canon.shape[0] * canon.shape[1] * 255 < 2**31 // 4:
+        return np.asarray(cv2.integral(canon))
     return np.asarray(cv2.integral(canon), np.float64)
