@@ -148,11 +148,6 @@ def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -
     return out
 
 
-def _pct(a: np.ndarray, q: float) -> np.ndarray:
-    k = int(q * (a.shape[-1] - 1))
-    return np.sort(a, axis=-1)[..., k]
-
-
 def _raw_rings(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Per centre, the strongest of the three rings' |radial gradient| at each angle (unscaled)."""
     rings = _ring_samples(g, cx, cy, r)
@@ -160,13 +155,36 @@ def _raw_rings(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> n
     return out
 
 
-def _kept_rings(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, memo: RingMemo,
+#: the order statistics of a ring (unscaled) the features are made of: whole-ring 10th, 25th, 50th
+#: and 75th percentiles, then the 25th of the angles facing up and of those facing down
+N_STATS = 6
+_K = [int(q * (RING_ANGLES - 1)) for q in (0.1, 0.25, 0.5, 0.75)]
+_K_UP = int(0.25 * (int(_UP.sum()) - 1))
+_K_DOWN = int(0.25 * (int(_DOWN.sum()) - 1))
+
+
+def _raw_stats(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Per centre, the ring's order statistics (``N_STATS``, unscaled; float32)."""
+    rad = _raw_rings(g, cx, cy, r)
+    srt = np.sort(rad, axis=-1)  # (np.sort beats a multi-kth np.partition on rows of 32)
+    out = np.empty((*rad.shape[:-1], N_STATS), np.float32)
+    out[..., :4] = srt[..., _K]
+    out[..., 4] = np.sort(rad[..., _UP], axis=-1)[..., _K_UP]
+    out[..., 5] = np.sort(rad[..., _DOWN], axis=-1)[..., _K_DOWN]
+    return out
+
+
+#: how far a ring reaches past its centre (outer ring, radii) and past that for the nearest pixel
+_REACH = float(_RHO.max())
+
+
+def _kept_stats(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, memo: RingMemo,
                 ids: np.ndarray) -> np.ndarray:
-    """``_raw_rings`` with the first axis one spot per row (``ids``): each row's samples from
-    ``memo`` when its places were sampled before, else sampled now (and kept)."""
+    """``_raw_stats`` with the first axis one spot per row (``ids``): each row's from ``memo``
+    when its places were sampled before, else sampled now (and kept with the box its rings reach)."""
     shape = np.broadcast_shapes(cx.shape, cy.shape, r.shape)
     xs, ys, rs = (np.ascontiguousarray(np.broadcast_to(a, shape)) for a in (cx, cy, r))
-    out = np.empty((*shape, RING_ANGLES), np.float32)
+    out = np.empty((*shape, N_STATS), np.float32)
     head = repr(shape[1:]).encode()
     places = [head + xs[i].tobytes() + ys[i].tobytes() + rs[i].tobytes() for i in range(shape[0])]
     miss = []
@@ -178,10 +196,14 @@ def _kept_rings(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, mem
             out[i] = got
     if miss:
         m = np.asarray(miss, np.int64)
-        raw = _raw_rings(g, xs[m], ys[m], rs[m])
+        raw = _raw_stats(g, xs[m], ys[m], rs[m])
         out[m] = raw
+        n = len(miss)
+        reach = rs[m].reshape(n, -1).max(axis=1) * _REACH + 1.0
+        x0, x1 = xs[m].reshape(n, -1).min(axis=1) - reach, xs[m].reshape(n, -1).max(axis=1) + reach
+        y0, y1 = ys[m].reshape(n, -1).min(axis=1) - reach, ys[m].reshape(n, -1).max(axis=1) + reach
         for j, i in enumerate(miss):
-            memo.put(int(ids[i]), places[i], raw[j].copy())
+            memo.put(int(ids[i]), places[i], raw[j].copy(), (float(x0[j]), float(y0[j]), float(x1[j]), float(y1[j])))
     return out
 
 
@@ -196,20 +218,17 @@ def ring_features(
     is up), and the 25th / 75th percentile ratio (an even rim all round, not
     a few strong crossings).
 
-    ``memo`` with ``ids`` (the spot of each centre's first axis, vision/ring_memo.py): the
-    samples of places sampled before are taken from it (the same values; the scale divides them
-    afterwards).
+    The percentiles are taken of the unscaled samples and then divided by the gradients' scale:
+    a division by a positive number keeps the order, so they are the percentiles of the scaled
+    samples, to the bit. ``memo`` with ``ids`` (the spot of each centre's first axis,
+    vision/ring_memo.py): the percentiles of places sampled before are taken from it.
     """
     if memo is not None and ids is not None:
-        rad = _kept_rings(g, cx, cy, r, memo, ids)
+        st = _kept_stats(g, cx, cy, r, memo, ids)
     else:
-        rad = _raw_rings(g, cx, cy, r)
-    rad /= g.scale
-    n = rad.shape[-1]
-    srt = np.sort(rad, axis=-1)  # (np.sort beats a multi-kth np.partition on rows of 32)
-    p10, p25, p50, p75 = (srt[..., int(q * (n - 1))] for q in (0.1, 0.25, 0.5, 0.75))
-    up = _pct(rad[..., _UP], 0.25)
-    dn = _pct(rad[..., _DOWN], 0.25)
+        st = _raw_stats(g, cx, cy, r)
+    st /= g.scale
+    p10, p25, p50, p75, up, dn = (st[..., i] for i in range(N_STATS))
     base = np.where(down, up, dn)
     tip = np.where(down, dn, up)
     rel = p25 / (p75 + 0.05)

@@ -57,7 +57,7 @@ from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
-from tavli_pi.vision.incremental import Footprints, GateView, any_changed, changed_pixels
+from tavli_pi.vision.incremental import KERNEL, Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import (SCALE, changed_from_clear, decode_mask, hand_cover, new_skin, prone_share,
                                    shrink, skin_view)
 from tavli_pi.vision.stored_image import decode_image
@@ -197,16 +197,10 @@ class BoardReader:
         return changed or tumbling
 
     @staticmethod
-    def _forget_moved(memo: RingMemo, view: np.ndarray, feet: Footprints) -> None:
-        """Forget the ring samples of the points whose footprint changed since they were sampled,
-        and the bar's (read on every changed frame); the next samples are seen in ``view``."""
-        memo.forget((24, 25))
-        by_ref: dict[int, tuple[np.ndarray, list[int]]] = {}
-        for i, ref in memo.views.items():
-            by_ref.setdefault(id(ref), (ref, []))[1].append(i)
-        for ref, idx in by_ref.values():
-            memo.forget(feet.spots_changed(changed_pixels(view, ref), idx))
-        memo.view = view
+    def _forget_moved(memo: RingMemo, view: np.ndarray) -> None:
+        """Forget the ring samples of the places whose pixels changed since they were sampled (as a
+        point's footprint, vision/incremental.py); the next samples are seen in ``view``."""
+        memo.forget_changed(view, changed_pixels, SCALE, KERNEL)
 
     def _dice_xy(self, dice: Sequence[DieReading]) -> np.ndarray:
         """The dice's centres on the canonical view, one row a die."""
@@ -260,7 +254,7 @@ class BoardReader:
             again = spots.stale(view, key, self._feet)
             self.last_kind, self.last_reread = "changed", len(again)
             if memo is not None:
-                self._forget_moved(memo, view, self._feet)
+                self._forget_moved(memo, view)
             cols, rings = [], []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
                                                               site_columns=cols, setup=setup, rings=rings,

@@ -1,4 +1,4 @@
-"""Ring samples kept per point while its pixels stand (issue 12).
+"""Ring samples kept per point while their pixels stand (issue 12).
 
 A point is read again not only when its footprint changed (vision/
 incremental.py) but also when a value every point's reading shares moved: the
@@ -7,64 +7,92 @@ match to it. A hand over one corner moves them all, so on most changed frames
 every point was traced afresh, though most points' pixels had not changed.
 
 The costly part of a trace is sampling the gradients on rings round each
-candidate disc (``checkers.ring_features``); the samples, before they are
-divided by the gradients' scale, depend only on the pixels under them. A
-``RingMemo`` keeps each spot's raw samples by the exact candidate places they
-were taken at, and the reader forgets a spot's as soon as its footprint
-changes from the view they were taken in (or, for the bar, which is read on
-every changed frame, always). A trace under a new scale asks for the same
-places wherever its choices come out the same, and gets the same samples; a
-place it has not sampled is sampled afresh. So the reading is the one a full
-read gives (tests/vision/test_incremental.py).
+candidate disc (``checkers.ring_features``); the samples' order statistics,
+before they are divided by the gradients' scale, depend only on the pixels
+under the rings. A ``RingMemo`` keeps them per spot by the exact candidate
+places they were taken at, each with the box its rings reach and the view
+(``incremental.GateView``) it was seen in, and the reader forgets every kept
+place whose box changed since (``forget_changed``: the box grown by the
+gradients' and the view's reach, as a point's footprint is). A trace under a
+new scale asks for the same places wherever its choices come out the same, and
+gets the same values; a place it has not sampled is sampled afresh. So the
+reading is the one a full read gives (tests/vision/test_incremental.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
+import cv2
 import numpy as np
 
 __all__ = ["RingMemo", "MAX_KEPT"]
 
-#: places kept per spot before its memo starts afresh (a spot's trace asks for about 10 a frame;
-#: at most about 10 kB each, so 26 spots keep at most some 17 MB)
+#: places kept per spot; past it the oldest is forgotten (a spot's trace asks for about 10 a frame)
 MAX_KEPT = 64
 
 
+class _Kept(NamedTuple):
+    stats: np.ndarray  # the places' order statistics (checkers._raw_stats)
+    box: tuple[float, float, float, float]  # (x0, y0, x1, y1): canonical pixels the rings reach
+    view: np.ndarray | None  # the gate view the pixels were seen in
+
+
 class RingMemo:
-    """Raw ring samples by spot (0-25) and place; each spot's with the view it was first sampled in."""
+    """Ring order statistics by spot (0-25) and place, each with its box and view."""
 
     def __init__(self) -> None:
-        self._samples: dict[int, dict[bytes, np.ndarray]] = {}
-        #: per spot, the gate view (``incremental.GateView``) its samples' pixels were seen in
-        self.views: dict[int, np.ndarray] = {}
+        self._kept: dict[int, dict[bytes, _Kept]] = {}
         self.hits = 0
         self.misses = 0
         #: the gate view the next samples are seen in (the reader sets it before a read)
         self.view: np.ndarray | None = None
 
     def forget(self, spots: Iterable[int] | None = None) -> None:
-        """Forget these spots' samples (all when None)."""
+        """Forget these spots' places (all when None)."""
         if spots is None:
-            self._samples.clear()
-            self.views.clear()
+            self._kept.clear()
             return
         for s in spots:
-            self._samples.pop(s, None)
-            self.views.pop(s, None)
+            self._kept.pop(s, None)
 
     def get(self, spot: int, place: bytes) -> np.ndarray | None:
-        got = self._samples.get(spot, {}).get(place)
+        got = self._kept.get(spot, {}).get(place)
         if got is None:
             self.misses += 1
-        else:
-            self.hits += 1
-        return got
+            return None
+        self.hits += 1
+        return got.stats
 
-    def put(self, spot: int, place: bytes, samples: np.ndarray) -> None:
-        kept = self._samples.setdefault(spot, {})
+    def put(self, spot: int, place: bytes, stats: np.ndarray, box: tuple[float, float, float, float]) -> None:
+        kept = self._kept.setdefault(spot, {})
         if len(kept) >= MAX_KEPT:
-            kept.clear()
-        kept[place] = samples
-        if self.view is not None:
-            self.views.setdefault(spot, self.view)
+            del kept[next(iter(kept))]
+        kept[place] = _Kept(stats, box, self.view)
+
+    def forget_changed(self, view: np.ndarray, changed: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                       scale: int, margin: float) -> None:
+        """Forget every place whose box, grown by ``margin`` canonical pixels, holds a pixel of
+        ``changed(view, its view)`` (a bool mask on a grid of ``scale`` canonical pixels a cell);
+        the next samples are seen in ``view``."""
+        groups: dict[int, tuple[np.ndarray, list[tuple[int, bytes, tuple[float, float, float, float]]]]] = {}
+        for spot, kept in self._kept.items():
+            for place, k in kept.items():
+                if k.view is None:
+                    continue
+                groups.setdefault(id(k.view), (k.view, []))[1].append((spot, place, k.box))
+        for ref, items in groups.values():
+            mask = changed(view, ref)
+            h, w = mask.shape[:2]
+            summed = np.asarray(cv2.integral(mask.astype(np.uint8)))
+            box = np.asarray([b for _, _, b in items], np.float64)
+            x0 = np.clip(np.floor((box[:, 0] - margin) / scale), 0, w).astype(np.int64)
+            y0 = np.clip(np.floor((box[:, 1] - margin) / scale), 0, h).astype(np.int64)
+            x1 = np.clip(np.floor((box[:, 2] + margin) / scale) + 1, 0, w).astype(np.int64)
+            y1 = np.clip(np.floor((box[:, 3] + margin) / scale) + 1, 0, h).astype(np.int64)
+            hit = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
+            for (spot, place, _), n in zip(items, hit.tolist()):
+                if n:
+                    del self._kept[spot][place]
+        self.view = view
