@@ -20,7 +20,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stored_image import decode_image, encode_image
 
 __all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "fit_score", "channel_medians",
-           "field_box"]
+           "field_box", "matched_change"]
 
 #: the stored background is 1/BG_SCALE of the canonical image
 BG_SCALE = 2
@@ -61,6 +61,16 @@ def channel_medians(img: np.ndarray, mask: np.ndarray | None = None) -> np.ndarr
     return np.asarray(out, np.float32)
 
 
+def matched_change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """|small * gain - bg| of float32 images, its largest channel; ``gain``: float32, per channel.
+    OpenCV kernels: the same float32 values as numpy's (an image times a scalar of float32 factors
+    is one float32 product a pixel), at a third of the cost."""
+    # (a 4-tuple is OpenCV's Scalar, which its stubs do not list)
+    scaled = cv2.multiply(small, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))  # type: ignore[call-overload]
+    c0, c1, c2 = cv2.split(cv2.absdiff(scaled, bg))
+    return np.asarray(cv2.max(cv2.max(c0, c1), c2))
+
+
 def field_box(lay: Layout) -> tuple[int, int, int, int]:
     """(y0, y1, x0, x1) of the playing field (the margins' width across) on the background's grid."""
     return (int(lay.top_y / BG_SCALE), int(lay.bottom_y / BG_SCALE), int(lay.mx / BG_SCALE),
@@ -78,9 +88,7 @@ class Difference:
         y0, y1, x0, x1 = field_box(lay)
         gain = ((channel_medians(background[y0:y1, x0:x1]) + 1.0)
                 / (channel_medians(small8[y0:y1, x0:x1]) + 1.0))
-        # |small * gain - bg|, its largest channel: OpenCV kernels, the same float32 values as numpy's
-        c0, c1, c2 = cv2.split(cv2.absdiff(small * np.clip(gain, 0.5, 2.0), bg))
-        self.diff = cv2.GaussianBlur(cv2.max(cv2.max(c0, c1), c2), (3, 3), 0)
+        self.diff = cv2.GaussianBlur(matched_change(small, bg, np.clip(gain, 0.5, 2.0).astype(np.float32)), (3, 3), 0)
         typical = float(np.median(self.diff[y0:y1, x0:x1]))
         self.threshold = max(STAND_OUT + typical, STAND_OUT_X * typical)
 

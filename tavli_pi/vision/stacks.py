@@ -49,7 +49,7 @@ from tavli_pi.vision import checkers as ck
 from functools import lru_cache
 from typing import NamedTuple
 
-from tavli_pi.vision.background import BG_SCALE, channel_medians, decode_background, field_box
+from tavli_pi.vision.background import BG_SCALE, channel_medians, decode_background, field_box, matched_change
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.known import KnownBoard
@@ -276,12 +276,6 @@ def _gain(bg_medians: np.ndarray, now_medians: np.ndarray) -> np.ndarray:
     return (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
 
 
-def _change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """|small * gain - bg|, its largest channel (OpenCV kernels: the same float32 values as numpy's)."""
-    c0, c1, c2 = cv2.split(cv2.absdiff(small * gain, bg))
-    return np.asarray(cv2.max(cv2.max(c0, c1), c2))
-
-
 def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | None:
     """The frame against the set-up board (None: the calibration learnt none, or the set-up slot
     model does not read it: ``slot_model_reads``). A whole-frame value: the reader makes it once
@@ -300,12 +294,11 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
     first = _gain(_field_medians(cal.background, (y0, y1, x0, x1)), channel_medians(now8))
     # the brightness is matched, and the change measured, on the field's quieter half: a hand or an
     # arm over part of it (or the checkers moved since the board was learnt) is no change of light
-    diff = _change(small, bg, first)
-    quiet = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
+    # (the match so found moved from the first on every demo frame: the change is made again)
+    quiet = _changed_at_most(matched_change(small[y0:y1, x0:x1], bg[y0:y1, x0:x1], first), 0.5)
     gain = _gain(channel_medians(bg8, quiet), channel_medians(now8, quiet))
-    if not np.array_equal(gain, first):  # (most frames: the same match, so the same change and half)
-        diff = _change(small, bg, gain)
-        quiet = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
+    diff = matched_change(small, bg, gain)
+    quiet = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
     # the typical change: the mean over the quieter half, as matched now
     typical_change = cv2.mean(diff[y0:y1, x0:x1], quiet)[0]
     typical = round(float(np.log1p(typical_change)) / TYPICAL_STEP) * TYPICAL_STEP
