@@ -130,20 +130,24 @@ def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -
     """
     cx, cy, r = _compact(cx), _compact(cy), _compact(r)
     off = r[..., None, None] * _RHO[:, None]  # (..., 3, 1)
-    xs = cx[..., None, None] + off * _COS
-    ys = cy[..., None, None] + off * _SIN
-    shape = np.broadcast_shapes(xs.shape, ys.shape)
+    ox, oy = off * _COS, off * _SIN
+    shape = np.broadcast_shapes((*cx.shape, 1, 1), (*cy.shape, 1, 1), ox.shape)
     n = int(np.prod(shape[:-1]))
-    mx = np.ascontiguousarray(np.broadcast_to(xs, shape), np.float32).reshape(n, RING_ANGLES)
-    my = np.ascontiguousarray(np.broadcast_to(ys, shape), np.float32).reshape(n, RING_ANGLES)
+    # the places, summed straight into the maps (float32, as cv2.remap takes them)
+    mx = np.add(cx[..., None, None], ox, out=np.empty(shape, np.float32)).reshape(n, RING_ANGLES)
+    my = np.add(cy[..., None, None], oy, out=np.empty(shape, np.float32)).reshape(n, RING_ANGLES)
     parts = [
         cv2.remap(g.pair, mx[i : i + _REMAP_ROWS], my[i : i + _REMAP_ROWS], cv2.INTER_NEAREST,
                   borderMode=cv2.BORDER_REPLICATE)
         for i in range(0, max(n, 1), _REMAP_ROWS)
     ]
-    got = (parts[0] if len(parts) == 1 else np.concatenate(parts)).reshape(*shape, 2)
-    rad = got[..., 0] * _COS
-    rad += got[..., 1] * _SIN
+    gx, gy = cv2.split(parts[0] if len(parts) == 1 else np.concatenate(parts))
+    # gx cos + gy sin in float32, on contiguous rows
+    rad = gx.astype(np.float32).reshape(shape)
+    rad *= _COS
+    along = gy.astype(np.float32).reshape(shape)
+    along *= _SIN
+    rad += along
     out: np.ndarray = np.abs(rad, out=rad)
     return out
 
@@ -186,7 +190,8 @@ def _kept_stats(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray, mem
     xs, ys, rs = (np.ascontiguousarray(np.broadcast_to(a, shape)) for a in (cx, cy, r))
     out = np.empty((*shape, N_STATS), np.float32)
     head = repr(shape[1:]).encode()
-    places = [head + xs[i].tobytes() + ys[i].tobytes() + rs[i].tobytes() for i in range(shape[0])]
+    rows = np.concatenate([a.reshape(shape[0], -1) for a in (xs, ys, rs)], axis=1)
+    places = [head + row.tobytes() for row in rows]
     miss = []
     for i, place in enumerate(places):
         got = memo.get(int(ids[i]), place)
@@ -241,10 +246,11 @@ N_FEATURES = 6
 def box_means(integral: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray) -> np.ndarray:
     """Mean colour of the boxes of half-size ``half`` round each centre, from cv2.integral."""
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
-    x0 = np.clip((cx - half).round().astype(np.int32), 0, w - 1)
-    x1 = np.clip((cx + half).round().astype(np.int32) + 1, x0 + 1, w)
-    y0 = np.clip((cy - half).round().astype(np.int32), 0, h - 1)
-    y1 = np.clip((cy + half).round().astype(np.int32) + 1, y0 + 1, h)
+    # (np.minimum / np.maximum: np.clip's dispatch costs more than the clipping on these few boxes)
+    x0 = np.minimum(np.maximum((cx - half).round().astype(np.int32), 0), w - 1)
+    x1 = np.minimum(np.maximum((cx + half).round().astype(np.int32) + 1, x0 + 1), w)
+    y0 = np.minimum(np.maximum((cy - half).round().astype(np.int32), 0), h - 1)
+    y1 = np.minimum(np.maximum((cy + half).round().astype(np.int32) + 1, y0 + 1), h)
     s = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     area = ((x1 - x0) * (y1 - y0)).astype(np.float64)
     return np.asarray(s / area[..., None], np.float32)
