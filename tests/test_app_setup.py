@@ -429,3 +429,19 @@ def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_rol
     confirmed = [e for e in app.events if isinstance(e, SetupChecked) and e.extra.get("confirmed")]
     assert confirmed and started.at <= 0.65, (kinds, started.at)  # on the opening roll, not after it
     assert kinds.count("opening_roll") == 1 and "illegal_play" not in kinds, kinds
+
+
+def test_a_die_reported_tumbling_on_a_still_frame_lies_nowhere() -> None:
+    """``lying_dice``: on a frame the reader saw still, a die reported tumbling is no die lying there
+    (a smear of the board's print); on a frame with motion it is a die in flight, and kept."""
+    from tavli_pi.app import lying_dice
+    from tavli_pi.vision.observation import DieReading
+
+    from tests.referee.synth import observe
+
+    lying = DieReading((300.0, 200.0), 5, 0.95, True, False, "right")
+    smear = DieReading((400.0, 140.0), 0, 0.0, False, False, "right", moving=True)
+    still = observe(START, dice=[lying, smear])
+    assert lying_dice(still) == [lying]
+    assert lying_dice(observe(START, dice=[smear])) == []
+    assert lying_dice(observe(START, dice=[lying, smear], motion=True)) == [lying, smear]
