@@ -8,7 +8,8 @@ recorded match would, it runs the real command line, ``tavli-pi run --config`` w
 Nobody presses a button or enters a roll: a video has no players to ask. With ``--corners`` the
 config gives the field's corners (an installed table), without it the field is found in the picture.
 
-It prints, over the games: whether set-up was done, plays accepted (of the script's plays), plays
+It prints, over the games: whether set-up was done, what became of each roll (``roll_fates``: read,
+asked for, or lost before set-up, out of sync, while a turn waits to be judged, or not seen), plays accepted (of the script's plays), plays
 accepted with a roll the referee never saw (``roll_unseen``), illegal calls on legal play (the worst
 failure), planted illegal plays caught, boards out of sync, and the CPU the run took per second of
 video.
@@ -135,6 +136,49 @@ def dice_table(tally: Counter[str]) -> str:
                               f"confidently wrong {tally['confidently wrong']}"])
 
 
+#: what became of a scripted roll, in the order ``roll_fates`` judges them
+FATES = ("read", "asked", "before set-up", "out of sync", "judging", "not seen")
+
+
+def roll_fates(moments: list[Moment], events: list[Any]) -> Counter[str]:
+    """What became of each roll of the script, from the events the run logged: ``read`` (taken with
+    values the camera read), ``asked`` (the dice were seen unread and the roll asked for: nobody
+    answers a recording), or lost with the referee not taking rolls -- ``before set-up`` (the game
+    not started), ``out of sync`` (the board lost, not found again), ``judging`` (the turn before
+    still waits for a clear view) -- or ``not seen`` (the referee was waiting for it: dice missed,
+    read flickering, or reported tumbling). A roll's window runs from the moment after the play
+    before it to its own play (events are placed by their time, ``FPS`` moments a second)."""
+    at = [(int(round(e.at * FPS)), e) for e in events]
+    ends = [i for i, m in enumerate(moments) if {"play_accepted", "illegal_play"} & set(m.expect)]
+    out: Counter[str] = Counter()
+    for r, m in enumerate(moments):
+        if not {"opening_roll", "roll_accepted"} & set(m.expect):
+            continue
+        start = max((i + 1 for i in ends if i < r), default=0)
+        end = min((i for i in ends if i > r), default=len(moments))
+        inside = [e for i, e in at if start <= i <= end]
+        before = [e for i, e in at if i <= end]
+        if any(e.kind in ("opening_roll", "roll_accepted") and not e.extra.get("roll_unseen") for e in inside):
+            fate = "read"
+        elif any(e.kind == "roll_needed" for e in inside):
+            fate = "asked"
+        elif not any(e.kind == "game_started" for e in before):
+            fate = "before set-up"
+        elif [e.kind for e in before if e.kind in ("board_out_of_sync", "board_resynced", "board_adopted")][-1:] == ["board_out_of_sync"]:
+            fate = "out of sync"
+        elif [e.kind for e in before if e.kind in ("clear_view_needed", "play_accepted", "illegal_play",
+                                                    "game_started")][-1:] == ["clear_view_needed"]:
+            fate = "judging"
+        else:
+            fate = "not seen"
+        out[fate] += 1
+    return out
+
+
+def fates_text(fates: Counter[str]) -> str:
+    return ", ".join(f"{f} {fates[f]}" for f in FATES)
+
+
 def corners_arg(moments: list[Moment], kw: dict[str, Any]) -> str:
     truth = render(scene_of(moments[1], **kw)).truth
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.corners)
@@ -239,6 +283,8 @@ def main() -> None:
         rolls = sum(1 for m in moments if {"opening_roll", "roll_accepted"} & set(m.expect))
         seen = kinds["opening_roll"] + kinds["roll_accepted"]
         sizes = [d.size_px for t in truths for d in t.dice if not d.moving]
+        fates = roll_fates(moments, events)
+        tot.update({f"fate {f}": n for f, n in fates.items()})
         tot.update(games=1, setup=int(setup), plays=plays, rolls=rolls, seen=seen, accepted=kinds["play_accepted"], unseen=unseen,
                    false_calls=false_calls, planted=len(windows), caught=caught,
                    out_of_sync=kinds["board_out_of_sync"], roll_needed=kinds["roll_needed"],
@@ -249,12 +295,13 @@ def main() -> None:
                   f"set-up {'done' if setup else 'never done'}, rolls read {seen}/{rolls}, accepted {kinds['play_accepted']}/{plays} "
                   f"({unseen} with the roll unseen), illegal calls at {calls}, planted at {[w.start for w in windows]}, "
                   f"out of sync {kinds['board_out_of_sync']}, rolls asked {kinds['roll_needed']}; "
-                  f"{cpu:.1f} CPU-s" + (f"\n    run failed: {err}" if err else ""), flush=True)
+                  f"{cpu:.1f} CPU-s; rolls: {fates_text(fates)}" + (f"\n    run failed: {err}" if err else ""), flush=True)
     print(f"tavli-pi run over {tot['games']} real-like videos, unattended ({time.monotonic() - t0:.0f} s):")
     print(f"  set-up done {tot['setup']}/{tot['games']}; rolls read {tot['seen']}/{tot['rolls']}; plays accepted {tot['accepted']}/{tot['plays']} "
           f"({tot['unseen']} with a roll the camera never read); illegal calls on legal play {tot['false_calls']}; "
           f"planted illegal plays caught {tot['caught']}/{tot['planted']}; out of sync {tot['out_of_sync']}; "
           f"rolls asked for {tot['roll_needed']}; runs that failed {tot['failed']}")
+    print("  where the rolls went: " + fates_text(Counter({f: tot[f"fate {f}"] for f in FATES})))
     print(f"  CPU {cpu_total:.1f} s for {video_s:.0f} s of video: {cpu_total / max(video_s, 1e-9):.2f} CPU-s per second "
           "(whole process: start-up, decoding, vision, referee, log)")
     if args.dice:

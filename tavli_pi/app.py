@@ -43,7 +43,7 @@ from tavli_pi.memory import keep_heap
 from tavli_pi.threads import pin_threads
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Camera, Frame
-from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.observation import DieReading, Observation
 
 if TYPE_CHECKING:
     from gpiozero.pins import Factory
@@ -79,6 +79,14 @@ def calibrate(config: TableConfig, image: np.ndarray, field: FieldMemory | None 
 
     cam = config.camera
     return calibrate_image(image, cam.corners, config.table.home, cam.calibration, field=field)
+
+
+def lying_dice(obs: Observation) -> list[DieReading]:
+    """The dice of ``obs`` that may lie on the board: on a frame the reader saw still, a die it
+    reports "tumbling" is none (it lay there the frame before, or nothing in the picture moved: a
+    smear of the board's own print -- a logo, a letter -- seen as a die in every frame, which must
+    neither stand for dice on a set-up board nor stop the opening roll from being seen beside it)."""
+    return list(obs.dice) if obs.motion else [d for d in obs.dice if not d.moving]
 
 
 def setup_problem(obs: Observation, *, expect_start: bool = True) -> str | None:
@@ -404,7 +412,7 @@ class TableApp:
         setup = self.referee.phase is Phase.SETUP
         learning = setup and self.config.camera.calibration is None  # this frame may teach the board
         obs = self._setup_read(cal, frame)
-        dice_seen = bool(obs.dice)  # before the board is learnt from this frame (then its dice are background)
+        dice_seen = bool(lying_dice(obs))  # before the board is learnt from this frame (then its dice are background)
         learn_image = frame.image
         if self._opening_answers(obs):
             # asked to fix or confirm the set-up board, the players threw the opening roll: they take
@@ -552,9 +560,13 @@ class TableApp:
         board read otherwise than the start (B3): two dice lying still, one in each half (read, or
         too small to read), that came after a frame without them (dice printed on the board, lying
         there all along, never do)."""
-        if self._setup_confirmed or self._asked_board is None or self.referee.phase is not Phase.SETUP:
+        if self._setup_confirmed or self.referee.phase is not Phase.SETUP:
             return False
-        dice = self._setup_dice.feed(obs.dice, need=2)
+        # every set-up frame is watched, the one asked about too (no die lies on it): dice thrown on
+        # the next frame came after a frame without them
+        dice = self._setup_dice.feed(lying_dice(obs), need=2)
+        if self._asked_board is None:
+            return False
         thrown = dice if dice is not None else self._setup_dice.unread  # or dice too small to read
         return thrown is not None and len(thrown) == 2 and {d.half for d in thrown} == {"left", "right"}
 

@@ -385,3 +385,63 @@ def test_a_run_stopped_after_the_joined_board_is_learnt_resumes_with_that_board(
     resumed = run(tmp_path / "resumed", True)
     assert [e["kind"] for e in whole].count("play_accepted") == 2
     assert resumed == whole
+
+
+def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_roll(tmp_path: Path) -> None:
+    """A recording of a low-contrast board at 640x360 (real-like table 5: a navy board with white and
+    grey pearl checkers, its field found in the picture): its set-up is read otherwise than the start,
+    and a mark of the board's print is read as a die "tumbling" in every frame, though nothing moves.
+    The opening roll thrown after the question answers it (two dice lying still, one in each half)
+    and the game goes on; before, the smear counted as dice on the board, so no set-up frame was
+    clear of dice to be asked about, and it stood beside the opening roll as a die in flight, so the
+    roll was never seen and set-up never ended."""
+    from tavli_pi.sim.datasets import reallike_game_tables
+    from tavli_pi.sim.script import random_game
+    from tavli_pi.sim.table import scenes_of
+
+    kw = reallike_game_tables(48, 0)[5]
+    assert kw["width"] == 640
+    moments = random_game(5, turns=2)[:9]  # set-up, the opening roll (5-3) lying, the play begun
+    assert moments[3].note.startswith("opening roll")
+    text = (f"[camera]\nsource = 'replay:{tmp_path}'\n[table]\nhome = '{kw['home']}'\nmatch_length = 5\n"
+            f"[record]\nlog = '{tmp_path / 'log.sqlite'}'\n")
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    assert not cfg.referee.attended
+    seen: list[tuple[bool, bool]] = []  # per set-up reading: a die reported tumbling, the frame still
+    orig = TableApp._setup_read
+
+    def setup_read(self: TableApp, cal: Calibration, frame: Frame) -> object:
+        obs = orig(self, cal, frame)
+        seen.append((any(d.moving for d in obs.dice), not obs.motion and all(d.moving for d in obs.dice)))
+        return obs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=SimCamera(scenes_of(moments, **kw), fps=10.0, seed=5),
+                      pin_factory=MockFactory()) as app:
+            app._setup_read = setup_read.__get__(app)  # type: ignore[method-assign]
+            app.run()
+            kinds = [e.kind for e in app.events]
+    # the premise: a smear reported tumbling on still set-up frames that show no die lying
+    assert any(t and clear for t, clear in seen), seen
+    assert "game_started" in kinds, kinds
+    started = next(e for e in app.events if e.kind == "game_started")
+    confirmed = [e for e in app.events if isinstance(e, SetupChecked) and e.extra.get("confirmed")]
+    assert confirmed and started.at <= 0.65, (kinds, started.at)  # on the opening roll, not after it
+    assert kinds.count("opening_roll") == 1 and "illegal_play" not in kinds, kinds
+
+
+def test_a_die_reported_tumbling_on_a_still_frame_lies_nowhere() -> None:
+    """``lying_dice``: on a frame the reader saw still, a die reported tumbling is no die lying there
+    (a smear of the board's print); on a frame with motion it is a die in flight, and kept."""
+    from tavli_pi.app import lying_dice
+    from tavli_pi.vision.observation import DieReading
+
+    from tests.referee.synth import observe
+
+    lying = DieReading((300.0, 200.0), 5, 0.95, True, False, "right")
+    smear = DieReading((400.0, 140.0), 0, 0.0, False, False, "right", moving=True)
+    still = observe(START, dice=[lying, smear])
+    assert lying_dice(still) == [lying]
+    assert lying_dice(observe(START, dice=[smear])) == []
+    assert lying_dice(observe(START, dice=[lying, smear], motion=True)) == [lying, smear]
