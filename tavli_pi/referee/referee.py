@@ -853,25 +853,28 @@ class Referee:
         the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
         aside). An illegal verdict of either is taken only when its board is one play of the mover."""
         candidates = self._candidates()
+        # one evidence table for every way the play is judged (the frames are read into it once)
+        table = EvidenceTable(self._frames, self._blind()) if self._frames else None
         v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind())
+                           known=self.before, blind=self._blind(), table=table)
         if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
-            v = self._judged_keeping_count(v)
+            v = self._judged_keeping_count(v, candidates, table)
         if v.kind == "unclear":
             w = judge_on_sure_spots(self._frames, candidates, self.settings, self.before.turn,
-                                    game=self.game, known=self.before, blind=self._blind())
+                                    game=self.game, known=self.before, blind=self._blind(), table=table)
             if w is not None and w.result is not None and (
                     w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):
                 return w
         return v
 
-    def _judged_keeping_count(self, v: Verdict) -> Verdict:
+    def _judged_keeping_count(self, v: Verdict, candidates: Sequence[GamePosition],
+                              table: EvidenceTable | None) -> Verdict:
         """The per-spot reading is no position (a checker or two missed at a fair confidence): read
         the board as the best reading keeping 15 and 15 (``conserve``). Its illegal verdict is taken
         only when that board is one play of the mover (sync.py); anything else stays ``v``, unclear
         (a board that only conservation makes differ is never lost track of on that ground)."""
-        w = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind(), conserve=True)
+        w = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
+                           known=self.before, blind=self._blind(), conserve=True, table=table)
         if w.kind == "illegal" and w.result is not None \
                 and not self.game.one_play_reason(self.before, w.result, self._dice2()):
             return w
