@@ -893,7 +893,19 @@ class Referee:
         never waits for a verdict the game has moved past."""
         s = self.settings
         return (self._next_roll_seen() and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
-                and r.gap < s.illegal_gap)
+                and (r.gap < s.illegal_gap or self._one_checker_off(r)))
+
+    def _one_checker_off(self, r: Reading) -> bool:
+        """The reading is the best legal end but for one checker on one spot, so it is no position
+        (B1: 15 of each colour; a checker is not lost): a stack counted one off, however surely, is
+        no play either way, as no board, legal or not, reads so. Read at 1.0 on every frame (a tall
+        stack counted short), it puts the reading any distance from every legal end, and the turn was
+        never settled: the game went on with the referee still judging it (bench_reallike game 27)."""
+        if r.free is not None or len(r.differing) != 1:
+            return False
+        i = r.differing[0]
+        light, dark = self.game.spot_counts(self._candidates()[r.best], self.settings.light_is_white)
+        return abs(r.free_light[i] - int(light[i])) + abs(r.free_dark[i] - int(dark[i])) == 1
 
     def _roll_in_doubt(self, observed: GamePosition) -> bool:
         """Before an illegal call (roll_doubt.py): True when a die was read without certainty and
