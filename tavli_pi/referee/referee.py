@@ -127,6 +127,9 @@ class Referee:
         #: the board (layout key) whose illegal call waits for the players to enter the roll, as the
         #: dice were read without certainty and another roll allows it (roll_doubt.py)
         self._doubted: object = None
+        #: a stack this game counts one off, as a play stood with it (spot, light?, read minus true):
+        #: the next turns' readings one off there are that miscount, not a board out of step
+        self._miscount: tuple[int, bool, int] | None = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -818,6 +821,7 @@ class Referee:
         frames = self._frames
         v = self._verdict()
         if v.kind == "legal" and v.result is not None:
+            self._miscount = None  # read as it is: no miscount stands
             self._accept_play(v.result)
         elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
               and v.result.layout_key() == self.before.layout_key()):
@@ -843,6 +847,8 @@ class Referee:
             return  # the players are asked for the roll: that question stands until they answer
         elif self._stands_by_next_roll(v.reading, len(frames)):
             assert v.reading is not None
+            # a stack counted one off keeps being counted so: the next turns are judged knowing it
+            self._miscount = self._one_checker_off(v.reading)
             self._accept_play(self._candidates()[v.reading.best], by_roll=True)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
@@ -893,19 +899,33 @@ class Referee:
         never waits for a verdict the game has moved past."""
         s = self.settings
         return (self._next_roll_seen() and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
-                and (r.gap < s.illegal_gap or self._one_checker_off(r)))
+                and (r.gap < s.illegal_gap or self._one_checker_off(r) is not None))
 
-    def _one_checker_off(self, r: Reading) -> bool:
-        """The reading is the best legal end but for one checker on one spot, so it is no position
-        (B1: 15 of each colour; a checker is not lost): a stack counted one off, however surely, is
-        no play either way, as no board, legal or not, reads so. Read at 1.0 on every frame (a tall
-        stack counted short), it puts the reading any distance from every legal end, and the turn was
-        never settled: the game went on with the referee still judging it (bench_reallike game 27)."""
+    def _one_checker_off(self, r: Reading) -> tuple[int, bool, int] | None:
+        """The miscount (spot, light colour?, read minus the best legal end) when the reading is that
+        end but for one checker on one spot, so it is no position (B1: 15 of each colour; a checker
+        is not lost), and that spot is one the mover's play grew or shrank (in the mover's colour)
+        or the one a play this game already stood with, counted the same way. Read at 1.0 on every
+        frame (a tall stack counted short), such a count puts the reading any distance from every
+        legal end, and the turn was never settled: the game went on with the referee still judging
+        it (bench_reallike game 27, a 7-stack read 6 on every turn after). One checker off anywhere
+        else may be a board the referee did not follow (a turn it missed, and a blot it misses now:
+        game 17), and is not taken so. None otherwise."""
         if r.free is not None or len(r.differing) != 1:
-            return False
+            return None
         i = r.differing[0]
-        light, dark = self.game.spot_counts(self._candidates()[r.best], self.settings.light_is_white)
-        return abs(r.free_light[i] - int(light[i])) + abs(r.free_dark[i] - int(dark[i])) == 1
+        lw = self.settings.light_is_white
+        light, dark = self.game.spot_counts(self._candidates()[r.best], lw)
+        was_light, was_dark = self.game.spot_counts(self.before, lw)
+        off_light, off_dark = r.free_light[i] - int(light[i]), r.free_dark[i] - int(dark[i])
+        if abs(off_light) + abs(off_dark) != 1:
+            return None
+        miscount = (i, off_light != 0, off_light or off_dark)
+        mover_is_light = (self.before.turn is Side.WHITE) == lw
+        changed = int(light[i]) != int(was_light[i]) if mover_is_light else int(dark[i]) != int(was_dark[i])
+        if (changed and miscount[1] == mover_is_light) or miscount == getattr(self, "_miscount", None):
+            return miscount
+        return None
 
     def _roll_in_doubt(self, observed: GamePosition) -> bool:
         """Before an illegal call (roll_doubt.py): True when a die was read without certainty and
@@ -1222,6 +1242,7 @@ class Referee:
         self._after_setup = Phase.OPENING if starter is None else Phase.AWAITING_ROLL
         self._announce_game = self.tavli is not None
         self.offers.new_game()
+        self._miscount = None
         self._reported.clear()
         self._reset_view()
         self.phase = Phase.SETUP
