@@ -702,7 +702,13 @@ class Referee:
         self.results = self.game.ends(self.position, dice)
         self.phase = Phase.ROLLED
         self._opening_turn = opening
+        # the clear frames since the last hand are kept: they show the board as it stands, which is
+        # the board after the play when the roll is taken late (entered, or read only once the play
+        # was made: bench_reallike game 48); a roll taken in time is followed by the play's hand,
+        # which clears them
+        kept = list(self._frames)
         self._reset_view()
+        self._frames.extend(kept)
         self._prem.rearm()
         self._premature = None
         self._pending_roll = None
