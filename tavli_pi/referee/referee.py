@@ -702,11 +702,12 @@ class Referee:
         self.results = self.game.ends(self.position, dice)
         self.phase = Phase.ROLLED
         self._opening_turn = opening
-        # the clear frames since the last hand are kept: they show the board as it stands, which is
-        # the board after the play when the roll is taken late (entered, or read only once the play
-        # was made: bench_reallike game 48); a roll taken in time is followed by the play's hand,
-        # which clears them
-        kept = list(self._frames)
+        # a roll taken late (entered, or read only once the play was made: bench_reallike games 0,
+        # 48, 77) keeps the clear frames since the last hand when they show the board moved: they are
+        # the board as played. Frames of the board as it was are dropped, as before: a play whose
+        # hand the reader did not flag would be judged on them too until they leave the window
+        moved = bool(self._frames) and self._against_known().gap >= self.settings.accept_margin
+        kept = list(self._frames) if moved else []
         self._reset_view()
         self._frames.extend(kept)
         self._prem.rearm()

@@ -6,7 +6,9 @@ the play, or the roll was read only then. Taking the roll threw away the clear f
 of the board after the play, so the verdict waited for new ones: game 0's play was accepted a frame
 later, and in game 48 the planted illegal play had one clear frame left in its window (it needs
 ``stable_frames``). The frames since the last hand show the board as it stands; a roll taken in
-time is followed by the play's hand, which clears them, so nothing from before a play is judged.
+time is followed by the play's hand, which clears them; frames of the board as it was are dropped
+at the roll as before (a play whose hand the reader missed would otherwise be judged on them too:
+seed 1's game 9 was accepted a frame later when they were kept).
 """
 
 from __future__ import annotations
@@ -55,3 +57,4 @@ def test_a_legal_play_before_the_roll_was_entered_is_accepted_on_the_first_clear
     assert any(r.position.layout_key() == after.layout_key() for r in legal_results(t.referee.before, (4, 2)))
     first = t.show(after)
     assert "play_accepted" in kinds(out + first) and "illegal_play" not in kinds(out + first)
+
