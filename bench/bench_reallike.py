@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import pickle
 import platform
 import sys
 import tempfile
@@ -308,11 +309,14 @@ def _features(scene: Any) -> list[str]:
 
 
 def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = False,
-          only: frozenset[int] | None = None, trace: bool = False, why: bool = False) -> None:
+          only: frozenset[int] | None = None, trace: bool = False, why: bool = False,
+          dump: Path | None = None) -> None:
     """``only``: play just these games of the ``n`` (each game is the same as in the whole run:
     its table, script and planted play do not depend on the others). ``trace``: one line a
     frame (the truth, what vision read that differs, the referee's phase and events). ``why``: what
-    the referee did on every scripted play it did not accept (:func:`_classify`), with the counts."""
+    the referee did on every scripted play it did not accept (:func:`_classify`), with the counts.
+    ``dump``: write each game's script and what the app gave its referee to ``dump/game{N}.pkl``, for
+    ``bench/replay_referee.py`` to replay through another referee without reading a frame again."""
     from gpiozero.pins.mock import MockFactory
 
     from tavli_pi.app import TableApp
@@ -362,7 +366,7 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
             camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
-                with _watch_flags(camera) as flags, _watch_verdicts() as verdicts, \
+                with _watch_flags(camera) as flags, _watch_verdicts() as verdicts, _record_referee() as fed, \
                         TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
                     # the players confirm the set-up board when the referee reads it otherwise (B3),
                     # and enter the roll when the camera cannot read the dice (E2)
@@ -375,9 +379,13 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
                         phases.append(app.referee.phase.value)
                         hands.append(flags.last is not None and flags.last.hand)
                         truths.append(camera.last_truth)
-                        verdicts.frame = step.index + 1
+                        verdicts.frame = fed.moment = step.index + 1
                         if trace:
                             print(_trace_line(g, step, camera.last_truth, flags.last, app.referee))
+        if dump is not None:
+            dump.mkdir(parents=True, exist_ok=True)
+            with open(dump / f"game{g}.pkl", "wb") as f:
+                pickle.dump({"moments": moments, "referee": fed.first, "calls": fed.calls}, f)
         calls = [s.index for s in steps if "illegal_play" in s.kinds]
         caught += sum(1 for w in windows if any(c in w for c in calls))
         false_calls += sum(1 for c in calls if not any(c in w for w in windows))
@@ -525,6 +533,57 @@ def _watch_verdicts() -> Any:
         referee_module.judge_evidence = judge
 
 
+class _Fed:
+    """What the app gave its referee during a game: the referee before its first step (pickled), and
+    each call from outside it, as (moment index, "step" or "ask", the observation, input or problems,
+    the time)."""
+
+    def __init__(self) -> None:
+        self.moment = 0
+        self.first: bytes | None = None
+        self.calls: list[tuple[int, str, Any, float]] = []
+        self.depth = 0
+
+
+@contextlib.contextmanager
+def _record_referee() -> Any:
+    """Keep what the app gives its referee (``Referee.step`` and ``ask_setup_confirmation`` called
+    from outside the referee) for ``--dump``."""
+    from tavli_pi.referee.referee import Referee
+
+    fed = _Fed()
+    step, ask = Referee.step, Referee.ask_setup_confirmation
+
+    def stepped(self: Any, item: Any, now: float) -> Any:
+        if fed.first is None:
+            fed.first = pickle.dumps(self)
+        if fed.depth == 0:
+            fed.calls.append((fed.moment, "step", item, now))
+        fed.depth += 1
+        try:
+            return step(self, item, now)
+        finally:
+            fed.depth -= 1
+
+    def asked(self: Any, problems: Any) -> Any:
+        if fed.depth == 0:
+            if fed.first is None:
+                fed.first = pickle.dumps(self)
+            fed.calls.append((fed.moment, "ask", tuple(problems), self._now))
+        fed.depth += 1
+        try:
+            return ask(self, problems)
+        finally:
+            fed.depth -= 1
+
+    Referee.step = stepped  # type: ignore[method-assign]
+    Referee.ask_setup_confirmation = asked  # type: ignore[method-assign]
+    try:
+        yield fed
+    finally:
+        Referee.step, Referee.ask_setup_confirmation = step, ask  # type: ignore[method-assign]
+
+
 class _Flags(Counter[str]):
     """The frames counted by :func:`_watch_flags`, and the last observation read."""
 
@@ -596,6 +655,8 @@ def main() -> None:
     ap.add_argument("--only", default="", help="play only these games (by index, e.g. 44,54), each as in the whole run")
     ap.add_argument("--why", action="store_true", help="what the referee did on each scripted play it did not accept")
     ap.add_argument("--trace", action="store_true", help="one line a frame of every game played (use with --only)")
+    ap.add_argument("--dump", type=Path, default=None, help="write each game's script and what the app gave "
+                    "its referee to DUMP/gameN.pkl (bench/replay_referee.py replays them)")
     ap.add_argument("--plain", action="store_true", help="play the games on the plain e2e-test table instead "
                     "(checks the harness: today's reader follows those games)")
     args = ap.parse_args()
@@ -608,7 +669,7 @@ def main() -> None:
         frames(args.frames, args.seed)
     if args.games:
         only = frozenset(int(x) for x in args.only.split(",") if x.strip()) if args.only else None
-        games(args.games, args.seed, args.turns, args.plain, args.verbose, only, args.trace, args.why)
+        games(args.games, args.seed, args.turns, args.plain, args.verbose, only, args.trace, args.why, args.dump)
 
 
 if __name__ == "__main__":

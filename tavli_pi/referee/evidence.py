@@ -136,20 +136,41 @@ class EvidenceTable:
             light += np.log(np.maximum(pl, 1e-6))
             dark += np.log(np.maximum(pd, 1e-6))
             per_frame.append((pl.argmax(axis=1), pd.argmax(axis=1)))
-        self.light = np.maximum(light, LOG_FLOOR * len(observations))
-        self.dark = np.maximum(dark, LOG_FLOOR * len(observations))
+        self.frames = len(observations)
+        #: each frame's own argmax (light, dark) per spot
+        self.frame_argmax = per_frame
+        self._sums(np.maximum(light, LOG_FLOOR * len(observations)), np.maximum(dark, LOG_FLOOR * len(observations)),
+                   blind)
+
+    def _sums(self, light: np.ndarray, dark: np.ndarray, blind: Collection[int]) -> None:
+        """Keep the summed tables, with ``blind``'s evidence made flat, and what follows from them."""
+        self.light, self.dark = light, dark
         self.blind = tuple(sorted(int(i) for i in blind if 0 <= i < SPOTS))
         if self.blind:
             self.light[list(self.blind)] = 0.0
             self.dark[list(self.blind)] = 0.0
-        self.frames = len(observations)
         self.argmax_light = self.light.argmax(axis=1)
         self.argmax_dark = self.dark.argmax(axis=1)
         #: the posterior probability of the argmax per spot, all frames together
         self.conf_light = _posterior_max(self.light)
         self.conf_dark = _posterior_max(self.dark)
-        #: each frame's own argmax (light, dark) per spot
-        self.frame_argmax = per_frame
+
+    def blinded(self, spots: Collection[int]) -> EvidenceTable:
+        """This table with ``spots`` (0-25) set aside as blind too, from the sums already made (no
+        frame is read again); itself when they are blind already."""
+        more = {int(i) for i in spots if 0 <= i < SPOTS} - set(self.blind)
+        if not more:
+            return self
+        out = EvidenceTable.__new__(EvidenceTable)
+        out.frames, out.frame_argmax = self.frames, self.frame_argmax
+        out._sums(self.light.copy(), self.dark.copy(), (*self.blind, *more))
+        return out
+
+    def unsure(self, confidence: float) -> tuple[int, ...]:
+        """The spots, not blind, whose count of either colour the frames together read at a posterior
+        under ``confidence``."""
+        sure = np.minimum(self.conf_light, self.conf_dark)
+        return tuple(int(i) for i in np.flatnonzero(sure < confidence) if int(i) not in self.blind)
 
     def score(self, light: np.ndarray, dark: np.ndarray) -> np.ndarray:
         """Log-likelihood of candidates: ``light``/``dark`` are (K, 26) count arrays."""

@@ -127,6 +127,9 @@ class Referee:
         #: the board (layout key) whose illegal call waits for the players to enter the roll, as the
         #: dice were read without certainty and another roll allows it (roll_doubt.py)
         self._doubted: object = None
+        #: a stack this game counts one off, as a play stood with it (spot, light?, read minus true):
+        #: the next turns' readings one off there are that miscount, not a board out of step
+        self._miscount: tuple[int, bool, int] | None = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -699,7 +702,14 @@ class Referee:
         self.results = self.game.ends(self.position, dice)
         self.phase = Phase.ROLLED
         self._opening_turn = opening
+        # a roll taken late (entered, or read only once the play was made: bench_reallike games 0,
+        # 48, 77) keeps the clear frames since the last hand when they show the board moved: they are
+        # the board as played. Frames of the board as it was are dropped, as before: a play whose
+        # hand the reader did not flag would be judged on them too until they leave the window
+        moved = bool(self._frames) and self._against_known().gap >= self.settings.accept_margin
+        kept = list(self._frames) if moved else []
         self._reset_view()
+        self._frames.extend(kept)
         self._prem.rearm()
         self._premature = None
         self._pending_roll = None
@@ -818,6 +828,7 @@ class Referee:
         frames = self._frames
         v = self._verdict()
         if v.kind == "legal" and v.result is not None:
+            self._miscount = None  # read as it is: no miscount stands
             self._accept_play(v.result)
         elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
               and v.result.layout_key() == self.before.layout_key()):
@@ -843,6 +854,8 @@ class Referee:
             return  # the players are asked for the roll: that question stands until they answer
         elif self._stands_by_next_roll(v.reading, len(frames)):
             assert v.reading is not None
+            # a stack counted one off keeps being counted so: the next turns are judged knowing it
+            self._miscount = self._one_checker_off(v.reading)
             self._accept_play(self._candidates()[v.reading.best], by_roll=True)
         else:
             self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
@@ -853,25 +866,28 @@ class Referee:
         the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
         aside). An illegal verdict of either is taken only when its board is one play of the mover."""
         candidates = self._candidates()
+        # one evidence table for every way the play is judged (the frames are read into it once)
+        table = EvidenceTable(self._frames, self._blind()) if self._frames else None
         v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind())
+                           known=self.before, blind=self._blind(), table=table)
         if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
-            v = self._judged_keeping_count(v)
+            v = self._judged_keeping_count(v, candidates, table)
         if v.kind == "unclear":
             w = judge_on_sure_spots(self._frames, candidates, self.settings, self.before.turn,
-                                    game=self.game, known=self.before, blind=self._blind())
+                                    game=self.game, known=self.before, blind=self._blind(), table=table)
             if w is not None and w.result is not None and (
                     w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):
                 return w
         return v
 
-    def _judged_keeping_count(self, v: Verdict) -> Verdict:
+    def _judged_keeping_count(self, v: Verdict, candidates: Sequence[GamePosition],
+                              table: EvidenceTable | None) -> Verdict:
         """The per-spot reading is no position (a checker or two missed at a fair confidence): read
         the board as the best reading keeping 15 and 15 (``conserve``). Its illegal verdict is taken
         only when that board is one play of the mover (sync.py); anything else stays ``v``, unclear
         (a board that only conservation makes differ is never lost track of on that ground)."""
-        w = judge_evidence(self._frames, self._candidates(), self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind(), conserve=True)
+        w = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
+                           known=self.before, blind=self._blind(), conserve=True, table=table)
         if w.kind == "illegal" and w.result is not None \
                 and not self.game.one_play_reason(self.before, w.result, self._dice2()):
             return w
@@ -890,7 +906,33 @@ class Referee:
         never waits for a verdict the game has moved past."""
         s = self.settings
         return (self._next_roll_seen() and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
-                and r.gap < s.illegal_gap)
+                and (r.gap < s.illegal_gap or self._one_checker_off(r) is not None))
+
+    def _one_checker_off(self, r: Reading) -> tuple[int, bool, int] | None:
+        """The miscount (spot, light colour?, read minus the best legal end) when the reading is that
+        end but for one checker on one spot, so it is no position (B1: 15 of each colour; a checker
+        is not lost), and that spot is one the mover's play grew or shrank (in the mover's colour)
+        or the one a play this game already stood with, counted the same way. Read at 1.0 on every
+        frame (a tall stack counted short), such a count puts the reading any distance from every
+        legal end, and the turn was never settled: the game went on with the referee still judging
+        it (bench_reallike game 27, a 7-stack read 6 on every turn after). One checker off anywhere
+        else may be a board the referee did not follow (a turn it missed, and a blot it misses now:
+        game 17), and is not taken so. None otherwise."""
+        if r.free is not None or len(r.differing) != 1:
+            return None
+        i = r.differing[0]
+        lw = self.settings.light_is_white
+        light, dark = self.game.spot_counts(self._candidates()[r.best], lw)
+        was_light, was_dark = self.game.spot_counts(self.before, lw)
+        off_light, off_dark = r.free_light[i] - int(light[i]), r.free_dark[i] - int(dark[i])
+        if abs(off_light) + abs(off_dark) != 1:
+            return None
+        miscount = (i, off_light != 0, off_light or off_dark)
+        mover_is_light = (self.before.turn is Side.WHITE) == lw
+        changed = int(light[i]) != int(was_light[i]) if mover_is_light else int(dark[i]) != int(was_dark[i])
+        if (changed and miscount[1] == mover_is_light) or miscount == getattr(self, "_miscount", None):
+            return miscount
+        return None
 
     def _roll_in_doubt(self, observed: GamePosition) -> bool:
         """Before an illegal call (roll_doubt.py): True when a die was read without certainty and
@@ -1207,6 +1249,7 @@ class Referee:
         self._after_setup = Phase.OPENING if starter is None else Phase.AWAITING_ROLL
         self._announce_game = self.tavli is not None
         self.offers.new_game()
+        self._miscount = None
         self._reported.clear()
         self._reset_view()
         self.phase = Phase.SETUP

@@ -55,6 +55,7 @@ def judge_evidence(
     known: GamePosition | None = None,
     blind: Sequence[int] = (),
     conserve: bool = False,
+    table: EvidenceTable | None = None,
 ) -> Verdict:
     """Judge clear frames of a still board against the legal end positions.
 
@@ -66,13 +67,15 @@ def judge_evidence(
     spot, and each of the last ``stable_frames`` frames on its own reads those
     spots the same way. Anything else: unclear. ``blind``: spots vision misreads on this board
     (:class:`~tavli_pi.referee.evidence.EvidenceTable`). ``conserve``: read the board as the best
-    reading keeping 15 and 15 (:func:`~tavli_pi.referee.evidence.read`).
+    reading keeping 15 and 15 (:func:`~tavli_pi.referee.evidence.read`). ``table``: the frames'
+    evidence when the caller has it already (one table a verdict, however many ways it is judged);
+    ``blind`` is set aside in it too.
     """
     if not frames:
         return Verdict("unclear", None, None, "no clear frame of the board")
     if any(o.hand or o.motion for o in frames):
         return Verdict("unclear", None, None, "a hand or motion over the board")
-    table = EvidenceTable(frames, blind)
+    table = EvidenceTable(frames, blind) if table is None else table.blinded(blind)
     r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn, game=game,
              hints=() if known is None else (known,), conserve=conserve)
     if (
@@ -97,9 +100,7 @@ def doubtful_spots(frames: Sequence[Observation], confidence: float, blind: Sequ
     """The spots (0-25, not ``blind``) whose count of either colour the frames together read at a
     posterior under ``confidence`` (the posterior an illegal call needs of a spot it rests on; a
     single frame's own confidence is under it on most spots of a real-like board)."""
-    table = EvidenceTable(frames, blind)
-    sure = np.minimum(table.conf_light, table.conf_dark)
-    return tuple(int(i) for i in np.flatnonzero(sure < confidence) if int(i) not in table.blind)
+    return EvidenceTable(frames, blind).unsure(confidence)
 
 
 def judge_on_sure_spots(
@@ -111,6 +112,7 @@ def judge_on_sure_spots(
     game: GameRules | None = None,
     known: GamePosition,
     blind: Sequence[int] = (),
+    table: EvidenceTable | None = None,
 ) -> Verdict | None:
     """A play judged on the spots the frames read surely, when the whole board gave no verdict.
 
@@ -129,13 +131,14 @@ def judge_on_sure_spots(
       the player), is a position. The caller still checks that it is one play of the mover.
 
     None when no spot is doubtful, too many are, or this gives no verdict either (a miss rather
-    than a call on doubtful evidence)."""
+    than a call on doubtful evidence). ``table``: as for :func:`judge_evidence`."""
     if not frames or any(o.hand or o.motion for o in frames):
         return None
-    doubt = doubtful_spots(frames, settings.illegal_confidence, blind)
+    table = EvidenceTable(frames, blind) if table is None else table.blinded(blind)
+    doubt = table.unsure(settings.illegal_confidence)
     if not doubt or len(doubt) > MAX_DOUBTFUL:
         return None
-    v = judge_evidence(frames, candidates, settings, turn, game=game, known=known, blind=(*blind, *doubt))
+    v = judge_evidence(frames, candidates, settings, turn, game=game, known=known, table=table.blinded(doubt))
     if v.kind == "illegal":
         return v
     if v.kind != "legal" or v.result is None:

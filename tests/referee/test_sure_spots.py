@@ -14,7 +14,12 @@ the board to be one play of the mover.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
+import pytest
+
+from tavli_pi.referee.evidence import EvidenceTable
+from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.verdict import MAX_DOUBTFUL, doubtful_spots
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
@@ -97,3 +102,29 @@ def test_no_call_when_more_than_a_few_spots_are_doubtful() -> None:
     assert len(spots) > MAX_DOUBTFUL
     ev = _play(t, before, bad, dice, spots)
     assert "illegal_play" not in kinds(ev) and "play_accepted" not in kinds(ev)
+
+
+def test_a_verdict_reads_its_frames_into_one_evidence_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole board, the board kept at 15 and 15, then the sure spots: three ways of judging one
+    play, each from the same table (the review of stop 13: the frames were read into it four times)."""
+    t, before, dice = black_threw_4_2()
+    bad = apply_play(before, parse_play(before, "13/9 13/10"))
+    built: list[int] = []
+    per_verdict: list[int] = []
+    init, verdict = EvidenceTable.__init__, Referee._verdict
+
+    def counted(self: EvidenceTable, *args: Any, **kw: Any) -> None:
+        built.append(1)
+        init(self, *args, **kw)
+
+    def watched(self: Referee) -> Any:
+        before_count = len(built)
+        out = verdict(self)
+        per_verdict.append(len(built) - before_count)
+        return out
+
+    monkeypatch.setattr(EvidenceTable, "__init__", counted)
+    monkeypatch.setattr(Referee, "_verdict", watched)
+    ev = _play(t, before, bad, dice, {BLACK_6: 0})
+    assert "illegal_play" in kinds(ev)  # called on the sure spots: every way of judging was taken
+    assert per_verdict and set(per_verdict) == {1}

@@ -1,0 +1,109 @@
+"""Replay real-like games through the referee of this tree, without reading a frame again.
+
+``bench_reallike.py --dump DIR`` keeps, for each game, its script and what the app gave its
+referee (the observations vision made, the players' buttons, the app's set-up questions). This
+replays them through a fresh referee of the code on the path, the scripted players answering it
+as ``sim.drive`` does (they confirm a set-up board that is the start, and enter a roll lying
+still when asked), and prints the referee figures of ``bench_reallike --games``: illegal calls on
+legal play, planted illegal plays caught, plays accepted (and as another board).
+
+It is a referee change's quick check: vision is not run again, so whatever the app does with the
+referee's answers (learning the board at set-up, a question it asks itself) stays as recorded.
+A change to set-up or to when rolls are asked for can make the replay part from the real run;
+the figures to record come from ``bench_reallike.py`` itself.
+
+    .venv/bin/python bench/replay_referee.py DIR [--only 3,8] [--events]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tavli_pi.referee.events import Event  # noqa: E402
+from tavli_pi.referee.inputs import Action, PlayerInput  # noqa: E402
+from tavli_pi.sim.drive import asks_setup_confirmation, entered_roll, set_up  # noqa: E402
+
+
+def replay(game: dict[str, Any], show: bool = False) -> dict[str, Any]:
+    """One dumped game through a fresh referee; its figures (and the events by moment)."""
+    moments = game["moments"]
+    referee = pickle.loads(game["referee"])
+    by_moment: dict[int, list[tuple[str, Any, float]]] = {}
+    for i, kind, item, now in game["calls"]:
+        if kind == "step" and isinstance(item, PlayerInput) and item.source == "touch":
+            continue  # the players' answers: given again below, to this referee's questions
+        by_moment.setdefault(i, []).append((kind, item, now))
+    events: list[list[Event]] = []
+    answers: list[PlayerInput] = []
+    asked = False
+    for i in range(len(moments)):
+        calls = by_moment.get(i, [])
+        now = calls[0][2] if calls else 0.0
+        out: list[Event] = []
+        for inp in answers:
+            out += referee.step(inp, now)
+        answers = []
+        for kind, item, t in calls:
+            out += referee.step(item, t) if kind == "step" else referee.ask_setup_confirmation(item)
+        asked = (asked or asks_setup_confirmation(out)) and not any(
+            e.kind == "setup_checked" and getattr(e, "ok", False) for e in out)
+        if asked and set_up(moments[i]):
+            answers.append(PlayerInput(Action.ACCEPT, None, source="touch"))
+            asked = False
+        roll = entered_roll(out, moments, i)
+        if roll is not None:
+            answers.append(roll)
+        events.append(out)
+        if show and out:
+            print(f"    f{i:3d} {moments[i].note[:28]:28s} {referee.phase.value:9s} "
+                  + " ".join(e.kind for e in out))
+    windows = []
+    for i, m in enumerate(moments):
+        if m.note == "an illegal play":
+            end = next(j for j in range(i, len(moments)) if moments[j].note == "corrected")
+            windows.append(range(i, end))
+    calls_at = [i for i, ev in enumerate(events) if any(e.kind == "illegal_play" for e in ev)]
+    return {
+        "planted": len(windows),
+        "caught": sum(1 for w in windows if any(c in w for c in calls_at)),
+        "false": [c for c in calls_at if not any(c in w for w in windows)],
+        "plays": sum(1 for m in moments if "play_accepted" in m.expect),
+        "accepted": sum(1 for ev in events for e in ev if e.kind == "play_accepted"),
+        "wrong": [i for i, ev in enumerate(events) for e in ev if e.kind == "play_accepted"
+                  and e.after.layout_key() != moments[i].position.layout_key()],  # type: ignore[attr-defined]
+        "calls": calls_at,
+        "windows": [w.start for w in windows],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("dir", type=Path)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--events", action="store_true", help="the events of each moment that had some")
+    args = ap.parse_args()
+    only = {int(x) for x in args.only.split(",") if x.strip()}
+    files = sorted(args.dir.glob("game*.pkl"), key=lambda p: int(p.stem[4:]))
+    total: dict[str, int] = {"planted": 0, "caught": 0, "false": 0, "plays": 0, "accepted": 0, "wrong": 0}
+    for f in files:
+        g = int(f.stem[4:])
+        if only and g not in only:
+            continue
+        with open(f, "rb") as fh:
+            r = replay(pickle.load(fh), args.events)
+        for k in total:
+            total[k] += len(r[k]) if isinstance(r[k], list) else r[k]
+        print(f"  game {g}: accepted {r['accepted']}/{r['plays']}, illegal calls at {r['calls']}, "
+              f"planted at {r['windows']}; accepted as another board at {r['wrong']}")
+    print(f"replayed: illegal calls on legal play {total['false']}; planted caught {total['caught']}/"
+          f"{total['planted']}; plays accepted {total['accepted']}/{total['plays']} ({total['wrong']} as another board)")
+
+
+if __name__ == "__main__":
+    main()
