@@ -1,10 +1,13 @@
 """The dice search's per-candidate readings, kept while the pixels they read stand unchanged.
 
 Most of a changed frame's dice search (``dice.find_dice``) goes on reading
-candidates: a face in a crop square to the die, its outline, a blob's die
-(``dice._examine``, ``dice._blob_die``, ``dice._body``), some 25 ms of 40 on
-the demo. Each is a pure function of its arguments and of the pixels it
-samples. ``DiceMemo`` keeps, per candidate (its exact arguments), the reading
+candidates: a face in a crop square to the die and its outline (``dice._look``),
+whether the mark is one of a row of letters (``lettering.lettered``, over a
+square five die lengths across), a blob's outline (``dice._blob_outline``),
+the body round a group of pips (``dice._body``), some 25 ms of 40 on the demo.
+Each is a pure function of its arguments and of the pixels it samples, and
+each is kept on its own, so a change near a die that reaches only the wider
+square of its lettering costs that verdict again, not its faces. ``DiceMemo`` keeps, per candidate (its exact arguments), the reading
 and the pixels it sampled: every frame point the candidate's crops and
 outlines mapped (``to_src``; a bilinear warp with replicated borders reads
 only pixels within one of their bounding box), or the canonical box ``_body``
@@ -36,6 +39,7 @@ touched keeps its value.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -89,7 +93,8 @@ class _Recorder:
 
 class DiceMemo:
     """``memo.start(view)`` each frame (its ``GateView``), then ``memo.sampled(key, to_src, read)``
-    or ``memo.cropped(key, box, read)`` per candidate. ``hits`` and ``misses`` count the asks."""
+    or ``memo.cropped(key, box, read)`` per candidate. ``hits`` and ``misses`` count the asks, and
+    ``kept`` and ``made`` the same per kind of reading (a key's first item)."""
 
     def __init__(self, cal: Calibration) -> None:
         self._cal = cal
@@ -102,6 +107,8 @@ class DiceMemo:
         self._frame = 0
         self.hits = 0
         self.misses = 0
+        self.kept: Counter[Hashable] = Counter()
+        self.made: Counter[Hashable] = Counter()
 
     def start(self, view: np.ndarray) -> None:
         """A new frame: forget the readings whose pixels changed since they were made."""
@@ -134,11 +141,14 @@ class DiceMemo:
 
     def _get(self, key: Hashable) -> tuple[bool, Any]:
         e = self._entries.get(key) if self._view is not None else None
+        kind = key[0] if isinstance(key, tuple) and key else key
         if e is None:
             self.misses += 1
+            self.made[kind] += 1
             return False, None
         e.used = self._frame
         self.hits += 1
+        self.kept[kind] += 1
         return True, e.value
 
     def _put(self, key: Hashable, value: Any, canonical: Box | None) -> None:
