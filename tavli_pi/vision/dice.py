@@ -967,12 +967,15 @@ def _bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibratio
     x0, y0, x1, y1 = _body_box(group, pitch, canon.shape)
     if view == "canonical":
         return memo.cropped(key, (x0, y0, x1, y1), lambda: _body(canon, group, pitch))
-    # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
-    # shrunk for that view (one of its area shrink, one of the bilinear warp), and one more
-    q = np.asarray(cal.to_image(np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)), np.float64)
-    per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
-    box = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-    return memo.framed(key, box, 3.0 * per + 1.0, lambda: _body(canon, group, pitch))
+
+    def where() -> tuple[Box, float]:
+        # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
+        # shrunk for that view (one of its area shrink, one of the bilinear warp), and one more
+        q = np.asarray(cal.to_image(np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)), np.float64)
+        per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
+        return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())), 3.0 * per + 1.0
+
+    return memo.framed(key, where, lambda: _body(canon, group, pitch))
 
 
 def _examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,

@@ -103,6 +103,9 @@ class DiceMemo:
         self._entries: dict[Hashable, _Entry] = {}
         self._patched: dict[Hashable, _Patched] = {}
         self._fixed: dict[Hashable, Any] = {}
+        #: this frame's groups of changed cells (x, y, w, h on the grid) by the changed cells' mask:
+        #: the patched arrays' last views are mostly alike, so their masks are too
+        self._cells: dict[bytes, list[tuple[int, int, int, int]]] = {}
         self._view: np.ndarray | None = None
         self._frame = 0
         self.hits = 0
@@ -114,6 +117,7 @@ class DiceMemo:
         """A new frame: forget the readings whose pixels changed since they were made."""
         self._frame += 1
         self._view = view
+        self._cells = {}
         masks: dict[int, np.ndarray] = {}
         keep: dict[Hashable, _Entry] = {}
         for key, e in self._entries.items():
@@ -181,14 +185,14 @@ class DiceMemo:
             self._put(key, out, self._canonical(rec.box, 1.0))  # a bilinear sample reads 1 px round
         return out
 
-    def framed(self, key: Hashable, box: Box, margin: float, read: Callable[[], T]) -> T:
-        """``read()``, or its kept value: ``read`` looks only at frame pixels within ``margin``
-        of ``box`` (frame px)."""
+    def framed(self, key: Hashable, where: Callable[[], tuple[Box, float]], read: Callable[[], T]) -> T:
+        """``read()``, or its kept value: ``read`` looks only at frame pixels within a margin of a
+        box (frame px), both given by ``where()`` (asked only when ``read`` is made)."""
         found, value = self._get(key)
         if found:
             return value  # type: ignore[no-any-return]
         out = read()
-        self._put(key, out, self._canonical(box, margin))
+        self._put(key, out, self._canonical(*where()))
         return out
 
     def _canonical(self, box: Box, margin: float) -> Box:
@@ -212,8 +216,9 @@ class DiceMemo:
         """``whole()``, an array each of whose pixels depends only on the input within ``reach`` of
         its own pixels; kept from frame to frame and made again only where the input may have
         changed: ``part(rect)`` gives the array's values in that window. ``place`` maps a
-        canonical box to the array's pixels (the identity for the canonical view). The kept
-        value must not be written to.
+        canonical box to the array's pixels (the identity for the canonical view). The array
+        returned is the memo's own, made again in place on the next frame (not copied: some 4 MB
+        a changed frame): use it within the frame, and do not write to it.
 
         The canonical pixels the gate's grid leaves out (the last columns and rows of a view
         whose sides are not a multiple of SCALE) are made again every frame, unless ``source``,
@@ -238,14 +243,12 @@ class DiceMemo:
             boxes.append((0.0, gh * SCALE - KERNEL, float(w), float(h)))
         if moved.any():
             # one window per group of changed cells (cells a cell apart joined)
-            grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
-            _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-            for gx, gy, cw, ch, _ in stats[1:].tolist():
+            for gx, gy, cw, ch in self._groups(moved):
                 boxes.append((gx * SCALE - KERNEL, gy * SCALE - KERNEL, (gx + cw) * SCALE + KERNEL,
                               (gy + ch) * SCALE + KERNEL))
         if not boxes:
             return e.value
-        out = e.value.copy()
+        out = e.value
         ah, aw = out.shape[:2]
         for b in boxes:
             x0, y0, x1, y1 = place(b)
@@ -257,6 +260,17 @@ class DiceMemo:
         ref[moved] = view[moved]
         self._patched[key] = _Patched(out, ref, edges)
         return out
+
+    def _groups(self, moved: np.ndarray) -> list[tuple[int, int, int, int]]:
+        """The bounding boxes (x, y, w, h, grid cells) of the groups of ``moved`` cells, cells a cell
+        apart joined."""
+        sig = moved.tobytes()
+        got = self._cells.get(sig)
+        if got is None:
+            grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
+            _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            got = self._cells[sig] = [(gx, gy, cw, ch) for gx, gy, cw, ch, _ in stats[1:].tolist()]
+        return got
 
 
 def _edges(source: np.ndarray, grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

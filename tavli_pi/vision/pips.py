@@ -77,11 +77,11 @@ _SIX_ROWS = (0.5, 0.62, 0.75, 0.88)
 
 
 @lru_cache(maxsize=None)
-def _templates(n: int) -> tuple[tuple[float, ...], ...]:
+def _templates(n: int) -> tuple[np.ndarray, ...]:
     base = np.asarray(LAYOUTS[n], np.float64)
     if n != 6:
-        return (tuple(_signature(base).tolist()),)
-    return tuple(tuple(_signature(base * (1.0, 2.0 * k)).tolist()) for k in _SIX_ROWS)
+        return (_signature(base),)
+    return tuple(_signature(base * (1.0, 2.0 * k)) for k in _SIX_ROWS)
 
 
 def layout_error(pts: np.ndarray) -> float:
@@ -96,7 +96,7 @@ def layout_error(pts: np.ndarray) -> float:
     if n > 6:
         return 1.0
     sig = _signature(np.asarray(pts, np.float64))
-    return min(float(np.abs(sig - np.asarray(t)).mean()) for t in _templates(n))
+    return min(float(np.abs(sig - t).mean()) for t in _templates(n))
 
 
 def find_pip_blobs(
@@ -173,7 +173,8 @@ def _score(
     if off > 0.3:
         return None
     spread = float(np.max(np.hypot(*(pts - centre).T))) / size if n > 1 else 0.0
-    pip_d = 2.0 * float(np.sqrt(areas.mean() / np.pi)) / size
+    amean = areas.mean()
+    pip_d = 2.0 * float(np.sqrt(amean / np.pi)) / size
     if n == 1:
         # a lone pip is larger than others on many dice, but not a blot filling the face
         if not 0.07 <= pip_d <= 0.45:
@@ -188,7 +189,7 @@ def _score(
             d = pts[i] - pts[j]
             if abs(float(np.degrees(np.arctan2(d[1], d[0]))) % 90.0 - 45.0) > DIAGONAL_SLACK:
                 return None
-    uneven = float(areas.std() / (areas.mean() + 1e-6))
+    uneven = float(areas.std() / (amean + 1e-6))
     if 0.1 * uneven + 0.3 * off >= beat:
         return None  # (err, added first, is not negative)
     err = layout_error(pts) if n >= 3 else 0.0  # (any two points fit a two's diagonal)
@@ -199,11 +200,10 @@ def _score(
         return None
     # pip-sized blobs on the face left out of the group: the group is not the whole face
     ids = {(x, y) for x, y, _ in group}
-    amean = float(areas.mean())
     reach = size * (max(spread * 1.3, 0.26) if n > 1 else 0.36)
     left_out = sum(
         1 for x, y, a in blobs
-        if (x, y) not in ids and a >= 0.35 * amean and np.hypot(x - centre[0], y - centre[1]) < reach
+        if (x, y) not in ids and a >= 0.35 * float(amean) and np.hypot(x - centre[0], y - centre[1]) < reach
     )
     prior = 0.03 if n <= 2 else 0.0
     # anything else standing out on the face (numerals, ornaments, print) means no pips
