@@ -15,7 +15,7 @@ It also checks that every incremental reading equals the full reading of the
 same frame (every field but the motion gate's, whose previous frame differs
 when the full reader skips frames; tests/vision/test_incremental.py compares
 every field over every frame), and prints how many dice candidates' readings the incremental
-reader kept (``DiceMemo.hits``).
+reader kept (``DiceMemo.hits``, and per kind of reading ``DiceMemo.kept`` of those asked).
 """
 
 from __future__ import annotations
@@ -111,9 +111,12 @@ def main() -> None:
         got = _read(inc, images, range(len(images)))
         full = _read(BoardReader(cal), images, range(0, len(images), every))
         same = all(_still(full[i][0]) == _still(got[i][0]) for i in full)
-        hits = inc.dice_memo.hits if inc.dice_memo is not None else 0
+        memo = inc.dice_memo
+        hits = memo.hits if memo is not None else 0
+        kinds = "" if memo is None else ", ".join(
+            f"{k} {memo.kept[k]}/{memo.kept[k] + memo.made[k]}" for k in sorted(set(memo.kept) | set(memo.made)))
         print(f"\n{name}: {len(images)} frames; incremental == full on the {len(full)} frames read both ways: "
-              f"{same}; dice candidates' readings kept: {hits}")
+              f"{same}; dice candidates' readings kept: {hits} (kept/asked: {kinds})")
         for kind in ("full", "changed", "unchanged"):
             rows = [r for r in got.values() if r[1] == kind]
             if rows:

@@ -50,7 +50,7 @@ from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.lettering import lettered
-from tavli_pi.vision.lie import cocked_confidence, die_outline
+from tavli_pi.vision.lie import Outline, cocked_confidence, die_outline
 from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.exact_warp import perspective_maps
 from tavli_pi.vision.pips import REGULAR, Face, PipReading, layout_error, read_face_evidence, read_pips
@@ -456,6 +456,44 @@ def _read(
     return best
 
 
+class _Look(NamedTuple):
+    """What ``_look`` saw round a candidate: the clearest face read (value, confidence, centre,
+    ``_regular``) and the outline round it (None: none measured)."""
+
+    value: int
+    confidence: float
+    face: tuple[float, float]
+    regular: bool
+    outline: Outline | None
+
+
+def _look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float,
+          angle: float) -> _Look:
+    """The face read square to a candidate and the outline round it (``_examine``'s reading, before
+    its verdict): an oblong outline's top face may be the square at either end (a cocked die's side
+    face fills the rest), so it is read there too and the clearest face kept, its outline measured
+    again round it."""
+    value, conf, face, regular = _read(src, to_src, centre, side, angle)
+    first = face if value else centre
+    o = die_outline(src, to_src, first, side)
+    if o is not None and o.aspect < 0.92:
+        short = o.long_ * o.aspect
+        for sign in (1.0, -1.0):
+            k = sign * 0.5 * (o.long_ - short)
+            end = (o.centre[0] + k * o.axis[0], o.centre[1] + k * o.axis[1])
+            v2, c2, f2, r2 = _read(src, to_src, end, short, o.angle)
+            if v2 and c2 > conf + 0.05:
+                value, conf, face, regular = v2, c2, f2, r2
+        if (face if value else centre) != first:  # (else the outline is the one just measured)
+            o = die_outline(src, to_src, face if value else centre, side)
+    return _Look(value, conf, face, regular, o)
+
+
+#: whether a mark (centre and length, canonical px) of a body colour (BGR, tolerance) is one of a
+#: row of like marks (``lettering.lettered`` in one view's frame)
+Letters = Callable[[tuple[float, float], float, tuple[float, float, float], float], bool]
+
+
 def _examine(
     canon: np.ndarray,
     src: np.ndarray,
@@ -466,7 +504,7 @@ def _examine(
     square: float | None,
     pitch: float,
 ) -> _Die | None:
-    """Read one candidate die and judge how it lies.
+    """Read one candidate die and judge how it lies: ``_judge`` of ``_look``.
 
     ``square`` is the short over the long side of an outline found round the
     pips (None: none); it decides "cocked" only when the outline round the read
@@ -487,27 +525,21 @@ def _examine(
     edge (a letter, a logo's ring), or round no face and more oblong than a cube can look
     (``OBLONGEST``: a hinge).
     """
-    value, conf, face, regular = _read(src, to_src, centre, side, angle)
-    first = face if value else centre
-    o = die_outline(src, to_src, first, side)
-    if o is not None and o.aspect < 0.92:
-        # an oblong outline: the top face may be the square at either end (a cocked die's
-        # side face fills the rest); read there too and keep the clearest face
-        short = o.long_ * o.aspect
-        for sign in (1.0, -1.0):
-            k = sign * 0.5 * (o.long_ - short)
-            end = (o.centre[0] + k * o.axis[0], o.centre[1] + k * o.axis[1])
-            v2, c2, f2, r2 = _read(src, to_src, end, short, o.angle)
-            if v2 and c2 > conf + 0.05:
-                value, conf, face, regular = v2, c2, f2, r2
-        if (face if value else centre) != first:  # (else the outline is the one just measured)
-            o = die_outline(src, to_src, face if value else centre, side)
+    return _judge(_look(src, to_src, centre, side, angle), centre, angle, square, pitch,
+                  lambda c, n, b, t: lettered(src, to_src, c, n, b, t))
+
+
+def _judge(look: _Look, centre: tuple[float, float], angle: float, square: float | None, pitch: float,
+           letters: Letters) -> _Die | None:
+    """``_examine``'s verdict on what ``_look`` saw round the candidate at ``centre``; ``letters``
+    tells lettering (asked only of a flat-looking mark read as at most ``LETTER_VALUES`` pips)."""
+    value, conf, face, regular, o = look
     if o is not None and value == 1 and o.hollow > LOOP_HOLLOW and o.hole_ground < LOOP_GROUND:
         return None  # a big "pip" of the ground's colour: a letter's loop (its outline can look cocked)
     if o is not None and o.stands_out < PRINTED:
         return _Die(0, 0.0, False, centre, refused=True)  # the board's own colour all round the
         # body: a die printed on it (a logo), whatever its pips
-    if o is not None and value <= LETTER_VALUES and lettered(src, to_src, o.centre, o.long_, o.body, o.tol):
+    if o is not None and value <= LETTER_VALUES and letters(o.centre, o.long_, o.body, o.tol):
         return _Die(0, 0.0, False, centre, refused=True)  # one of a row of like marks: a letter
     if o is not None:
         c = cocked_confidence(o)
@@ -935,57 +967,71 @@ def _bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibratio
     x0, y0, x1, y1 = _body_box(group, pitch, canon.shape)
     if view == "canonical":
         return memo.cropped(key, (x0, y0, x1, y1), lambda: _body(canon, group, pitch))
-    # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
-    # shrunk for that view (one of its area shrink, one of the bilinear warp), and one more
-    q = np.asarray(cal.to_image(np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)), np.float64)
-    per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
-    box = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-    return memo.framed(key, box, 3.0 * per + 1.0, lambda: _body(canon, group, pitch))
+
+    def where() -> tuple[Box, float]:
+        # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
+        # shrunk for that view (one of its area shrink, one of the bilinear warp), and one more
+        q = np.asarray(cal.to_image(np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)), np.float64)
+        per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
+        return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())), 3.0 * per + 1.0
+
+    return memo.framed(key, where, lambda: _body(canon, group, pitch))
 
 
 def _examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
               to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float,
               square: float | None, pitch: float) -> _Die | None:
-    """``_examine``, or the reading ``memo`` kept of it."""
+    """``_examine``, its look and its lettering verdict each the one ``memo`` kept while the pixels
+    it read stand: the look reads the die's own square, the lettering a square 5 of its lengths
+    across, so a change near a die costs its lettering verdict again, not its faces and outline."""
     if memo is None:
         return _examine(canon, src, to_src, centre, side, angle, square, pitch)
-    key = ("examine", view, src.shape, centre, side, angle, square, pitch)
-    return memo.sampled(key, to_src, lambda ts: _examine(canon, src, ts, centre, side, angle, square, pitch))
+    key = ("look", view, src.shape, centre, side, angle)
+    look = memo.sampled(key, to_src, lambda ts: _look(src, ts, centre, side, angle))
+
+    def letters(c: tuple[float, float], n: float, body: tuple[float, float, float], tol: float) -> bool:
+        return memo.sampled(("letters", view, src.shape, c, n, body, tol), to_src,
+                            lambda ts: lettered(src, ts, c, n, body, tol))
+
+    return _judge(look, centre, angle, square, pitch, letters)
 
 
 def _blob_died(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
                to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float, pitch: float,
                settle: bool = False) -> tuple[_Die | None, bool, float | None]:
-    """``_blob_die``, or the reading ``memo`` kept of it."""
-    if memo is None:
-        return _blob_die(canon, src, to_src, b, side, pitch, settle)
-    key = ("blob", view, src.shape, b, side, pitch, settle)
-    return memo.sampled(key, to_src, lambda ts: _blob_die(canon, src, ts, b, side, pitch, settle))
-
-
-def _blob_die(
-    canon: np.ndarray,
-    src: np.ndarray,
-    to_src: Callable[[np.ndarray], np.ndarray],
-    b: HatBlob,
-    side: float,
-    pitch: float,
-    settle: bool = False,
-) -> tuple[_Die | None, bool, float | None]:
     """The die a hat blob shows, read in its outline; whether the face read sits square in
     that outline (not one pip of a six read as a one, off the outline's centre); the outline's
-    short over long side (None: no outline). ``settle``:
-    outline again round the first outline's centre when the blob was off it (a blob that took
-    in the die's shadow)."""
+    short over long side (None: no outline). ``settle``: outline again round the first outline's
+    centre when the blob was off it (a blob that took in the die's shadow). The outline and the
+    reading (``_examined``) are each the one ``memo`` kept while their pixels stand."""
+    if memo is None:
+        o = _blob_outline(src, to_src, b, side, settle)
+    else:
+        o = memo.sampled(("blob", view, src.shape, b, side, settle), to_src,
+                         lambda ts: _blob_outline(src, ts, b, side, settle))
+    return _blob_read(o, b, pitch, settle,
+                      lambda at, s, ang: _examined(memo, view, canon, src, to_src, at, s, ang, None, pitch))
+
+
+def _blob_outline(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float,
+                  settle: bool) -> Outline | None:
+    """``_blob_died``'s outline round the blob (with ``settle``, again round its first centre when
+    the blob was off it)."""
     o = die_outline(src, to_src, (b.x, b.y), side)
     if settle and o is not None and np.hypot(o.centre[0] - b.x, o.centre[1] - b.y) > 0.1 * side:
         o = die_outline(src, to_src, o.centre, side) or o
+    return o
+
+
+def _blob_read(o: Outline | None, b: HatBlob, pitch: float, settle: bool,
+               examine: Callable[[tuple[float, float], float, float], _Die | None]) -> tuple[_Die | None, bool, float | None]:
+    """``_blob_died`` from its outline: the die ``examine`` (centre, side, angle) reads in it."""
     if o is None or not (DIE_RANGE[0] * pitch <= o.long_ <= DIE_RANGE[1] * pitch * 1.6):
         return None, False, None
     if settle and o.aspect < DOUBTFUL_SQUARE:
         return None, False, o.aspect  # oblong: not taken from a doubtful blob, so not read
     at = (float(o.centre[0]), float(o.centre[1])) if settle else (b.x, b.y)
-    die = _examine(canon, src, to_src, at, o.long_ * max(o.aspect, 0.75), o.angle, None, pitch)
+    die = examine(at, o.long_ * max(o.aspect, 0.75), o.angle)
     centred = die is not None and bool(np.hypot(die.centre[0] - o.centre[0], die.centre[1] - o.centre[1]) <= OFF_CENTRE * o.long_)
     return die, centred, o.aspect
 

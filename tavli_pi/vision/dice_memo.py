@@ -1,10 +1,13 @@
 """The dice search's per-candidate readings, kept while the pixels they read stand unchanged.
 
 Most of a changed frame's dice search (``dice.find_dice``) goes on reading
-candidates: a face in a crop square to the die, its outline, a blob's die
-(``dice._examine``, ``dice._blob_die``, ``dice._body``), some 25 ms of 40 on
-the demo. Each is a pure function of its arguments and of the pixels it
-samples. ``DiceMemo`` keeps, per candidate (its exact arguments), the reading
+candidates: a face in a crop square to the die and its outline (``dice._look``),
+whether the mark is one of a row of letters (``lettering.lettered``, over a
+square five die lengths across), a blob's outline (``dice._blob_outline``),
+the body round a group of pips (``dice._body``), some 25 ms of 40 on the demo.
+Each is a pure function of its arguments and of the pixels it samples, and
+each is kept on its own, so a change near a die that reaches only the wider
+square of its lettering costs that verdict again, not its faces. ``DiceMemo`` keeps, per candidate (its exact arguments), the reading
 and the pixels it sampled: every frame point the candidate's crops and
 outlines mapped (``to_src``; a bilinear warp with replicated borders reads
 only pixels within one of their bounding box), or the canonical box ``_body``
@@ -36,6 +39,7 @@ touched keeps its value.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -89,7 +93,8 @@ class _Recorder:
 
 class DiceMemo:
     """``memo.start(view)`` each frame (its ``GateView``), then ``memo.sampled(key, to_src, read)``
-    or ``memo.cropped(key, box, read)`` per candidate. ``hits`` and ``misses`` count the asks."""
+    or ``memo.cropped(key, box, read)`` per candidate. ``hits`` and ``misses`` count the asks, and
+    ``kept`` and ``made`` the same per kind of reading (a key's first item)."""
 
     def __init__(self, cal: Calibration) -> None:
         self._cal = cal
@@ -98,15 +103,21 @@ class DiceMemo:
         self._entries: dict[Hashable, _Entry] = {}
         self._patched: dict[Hashable, _Patched] = {}
         self._fixed: dict[Hashable, Any] = {}
+        #: this frame's groups of changed cells (x, y, w, h on the grid) by the changed cells' mask:
+        #: the patched arrays' last views are mostly alike, so their masks are too
+        self._cells: dict[bytes, list[tuple[int, int, int, int]]] = {}
         self._view: np.ndarray | None = None
         self._frame = 0
         self.hits = 0
         self.misses = 0
+        self.kept: Counter[Hashable] = Counter()
+        self.made: Counter[Hashable] = Counter()
 
     def start(self, view: np.ndarray) -> None:
         """A new frame: forget the readings whose pixels changed since they were made."""
         self._frame += 1
         self._view = view
+        self._cells = {}
         masks: dict[int, np.ndarray] = {}
         keep: dict[Hashable, _Entry] = {}
         for key, e in self._entries.items():
@@ -134,11 +145,14 @@ class DiceMemo:
 
     def _get(self, key: Hashable) -> tuple[bool, Any]:
         e = self._entries.get(key) if self._view is not None else None
+        kind = key[0] if isinstance(key, tuple) and key else key
         if e is None:
             self.misses += 1
+            self.made[kind] += 1
             return False, None
         e.used = self._frame
         self.hits += 1
+        self.kept[kind] += 1
         return True, e.value
 
     def _put(self, key: Hashable, value: Any, canonical: Box | None) -> None:
@@ -171,14 +185,14 @@ class DiceMemo:
             self._put(key, out, self._canonical(rec.box, 1.0))  # a bilinear sample reads 1 px round
         return out
 
-    def framed(self, key: Hashable, box: Box, margin: float, read: Callable[[], T]) -> T:
-        """``read()``, or its kept value: ``read`` looks only at frame pixels within ``margin``
-        of ``box`` (frame px)."""
+    def framed(self, key: Hashable, where: Callable[[], tuple[Box, float]], read: Callable[[], T]) -> T:
+        """``read()``, or its kept value: ``read`` looks only at frame pixels within a margin of a
+        box (frame px), both given by ``where()`` (asked only when ``read`` is made)."""
         found, value = self._get(key)
         if found:
             return value  # type: ignore[no-any-return]
         out = read()
-        self._put(key, out, self._canonical(box, margin))
+        self._put(key, out, self._canonical(*where()))
         return out
 
     def _canonical(self, box: Box, margin: float) -> Box:
@@ -202,8 +216,9 @@ class DiceMemo:
         """``whole()``, an array each of whose pixels depends only on the input within ``reach`` of
         its own pixels; kept from frame to frame and made again only where the input may have
         changed: ``part(rect)`` gives the array's values in that window. ``place`` maps a
-        canonical box to the array's pixels (the identity for the canonical view). The kept
-        value must not be written to.
+        canonical box to the array's pixels (the identity for the canonical view). The array
+        returned is the memo's own, made again in place on the next frame (not copied: some 4 MB
+        a changed frame): use it within the frame, and do not write to it.
 
         The canonical pixels the gate's grid leaves out (the last columns and rows of a view
         whose sides are not a multiple of SCALE) are made again every frame, unless ``source``,
@@ -228,14 +243,12 @@ class DiceMemo:
             boxes.append((0.0, gh * SCALE - KERNEL, float(w), float(h)))
         if moved.any():
             # one window per group of changed cells (cells a cell apart joined)
-            grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
-            _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-            for gx, gy, cw, ch, _ in stats[1:].tolist():
+            for gx, gy, cw, ch in self._groups(moved):
                 boxes.append((gx * SCALE - KERNEL, gy * SCALE - KERNEL, (gx + cw) * SCALE + KERNEL,
                               (gy + ch) * SCALE + KERNEL))
         if not boxes:
             return e.value
-        out = e.value.copy()
+        out = e.value
         ah, aw = out.shape[:2]
         for b in boxes:
             x0, y0, x1, y1 = place(b)
@@ -247,6 +260,17 @@ class DiceMemo:
         ref[moved] = view[moved]
         self._patched[key] = _Patched(out, ref, edges)
         return out
+
+    def _groups(self, moved: np.ndarray) -> list[tuple[int, int, int, int]]:
+        """The bounding boxes (x, y, w, h, grid cells) of the groups of ``moved`` cells, cells a cell
+        apart joined."""
+        sig = moved.tobytes()
+        got = self._cells.get(sig)
+        if got is None:
+            grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
+            _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            got = self._cells[sig] = [(gx, gy, cw, ch) for gx, gy, cw, ch, _ in stats[1:].tolist()]
+        return got
 
 
 def _edges(source: np.ndarray, grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

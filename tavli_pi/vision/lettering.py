@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-from tavli_pi.vision.lie import square_crop
+from tavli_pi.vision.lie import channel_max, square_crop
 
 __all__ = ["Mark", "in_a_row", "lettered", "ROW", "LIKE", "ROW_REACH"]
 
@@ -61,16 +61,14 @@ def lettered(
     by the crop's edge are not measured)."""
     half = _REACH_CROP * length
     crop = square_crop(src, to_src, centre, half, _N)
-    mask = (np.abs(crop.astype(np.float32) - np.asarray(body, np.float32)).max(axis=2) < tol).astype(np.uint8)
+    mask = (channel_max(np.abs(crop.astype(np.float32) - np.asarray(body, np.float32))) < tol).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     k = _N / (2.0 * half)  # crop px per canonical px
     c = _N / 2.0
-    marks: list[Mark] = []
-    for i in range(1, n):
-        x, y, w, h, _ = (int(v) for v in stats[i])
-        if x == 0 or y == 0 or x + w >= _N or y + h >= _N:
-            continue
-        if np.hypot(cents[i][0] - c, cents[i][1] - c) < 0.5 * length * k:
-            continue  # the candidate itself
-        marks.append((float(cents[i][0]), float(cents[i][1]), float(max(w, h))))
+    x, y, w, h = (stats[1:, j] for j in range(4))
+    whole = (x > 0) & (y > 0) & (x + w < _N) & (y + h < _N)  # not cut by the crop's edge
+    itself = np.hypot(cents[1:, 0] - c, cents[1:, 1] - c) < 0.5 * length * k  # the candidate
+    at = np.flatnonzero(whole & ~itself)
+    marks = [(float(mx), float(my), float(m)) for (mx, my), m in
+             zip(cents[1:][at].tolist(), np.maximum(w, h)[at].tolist())]
     return in_a_row((c, c, length * k), marks)

@@ -56,8 +56,17 @@ LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
+@lru_cache(maxsize=None)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The index pairs (i < j) of ``n`` points, in ``itertools.combinations`` order."""
+    i, j = np.triu_indices(n, 1)
+    return i, j
+
+
 def _signature(pts: np.ndarray) -> np.ndarray:
-    d = np.asarray([np.hypot(*(a - b)) for a, b in combinations(pts, 2)], np.float64)
+    i, j = _pairs(len(pts))
+    step = pts[i] - pts[j]
+    d: np.ndarray = np.hypot(step[:, 0], step[:, 1])
     d.sort()
     return d / max(float(d[-1]), 1e-6)
 
@@ -68,11 +77,11 @@ _SIX_ROWS = (0.5, 0.62, 0.75, 0.88)
 
 
 @lru_cache(maxsize=None)
-def _templates(n: int) -> tuple[tuple[float, ...], ...]:
+def _templates(n: int) -> tuple[np.ndarray, ...]:
     base = np.asarray(LAYOUTS[n], np.float64)
     if n != 6:
-        return (tuple(_signature(base).tolist()),)
-    return tuple(tuple(_signature(base * (1.0, 2.0 * k)).tolist()) for k in _SIX_ROWS)
+        return (_signature(base),)
+    return tuple(_signature(base * (1.0, 2.0 * k)) for k in _SIX_ROWS)
 
 
 def layout_error(pts: np.ndarray) -> float:
@@ -87,7 +96,7 @@ def layout_error(pts: np.ndarray) -> float:
     if n > 6:
         return 1.0
     sig = _signature(np.asarray(pts, np.float64))
-    return min(float(np.abs(sig - np.asarray(t)).mean()) for t in _templates(n))
+    return min(float(np.abs(sig - t).mean()) for t in _templates(n))
 
 
 def find_pip_blobs(
@@ -109,15 +118,14 @@ def find_pip_blobs(
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     area = float(size * size)
     out: list[tuple[float, float, float]] = []
-    for i in range(1, n):
-        x0, y0, w, h, a = (int(v) for v in stats[i])
+    for (x0, y0, w, h, a), (cx, cy) in zip(stats[1:].tolist(), cents[1:].tolist()):
         if not (0.003 * area <= a <= 0.16 * area):
             continue
         if max(w, h) > 1.7 * min(w, h) or a < 0.5 * w * h:
             continue
         if x0 <= 0 or y0 <= 0 or x0 + w >= size or y0 + h >= size:
             continue
-        out.append((float(cents[i][0]), float(cents[i][1]), float(a)))
+        out.append((cx, cy, float(a)))
     return out, mask
 
 
@@ -139,11 +147,20 @@ def _grid(size: int) -> tuple[np.ndarray, np.ndarray]:
     return yy.astype(np.float64), xx.astype(np.float64)
 
 
+def _window(size: int, x: float, y: float, r: float) -> tuple[slice, slice]:
+    """Rows and columns of a ``size`` square that hold every pixel within ``r`` of (x, y), and a
+    pixel more each way (so a distance test gives inside the window what it gives on the whole)."""
+    return (slice(max(0, math.floor(y - r) - 1), max(0, min(size, math.ceil(y + r) + 2))),
+            slice(max(0, math.floor(x - r) - 1), max(0, min(size, math.ceil(x + r) + 2))))
+
+
 def _score(
     group: list[tuple[float, float, float]], blobs: list[tuple[float, float, float]], mask: np.ndarray,
-    aligned: bool = False,
+    aligned: bool = False, beat: float = math.inf,
 ) -> tuple[float, int] | None:
-    """(badness, value) of one blob group as a face, or None when it is not one."""
+    """(badness, value) of one blob group as a face, or None when it is not one, or when its
+    badness would not be under ``beat`` (its terms are added up in order, none negative, so the
+    sum of the first ones already at ``beat`` settles it)."""
     n = len(group)
     size = mask.shape[0]
     if not 1 <= n <= 6:
@@ -155,9 +172,9 @@ def _score(
     off = float(np.hypot(*(centre - size / 2))) / size
     if off > 0.3:
         return None
-    err = layout_error(pts)
     spread = float(np.max(np.hypot(*(pts - centre).T))) / size if n > 1 else 0.0
-    pip_d = 2.0 * float(np.sqrt(areas.mean() / np.pi)) / size
+    amean = areas.mean()
+    pip_d = 2.0 * float(np.sqrt(amean / np.pi)) / size
     if n == 1:
         # a lone pip is larger than others on many dice, but not a blot filling the face
         if not 0.07 <= pip_d <= 0.45:
@@ -165,8 +182,6 @@ def _score(
     else:
         if spread < 0.65 * pip_d or spread > 0.5:
             return None
-        if n == 2:
-            err = 0.0
         if aligned and n <= 3:
             # square to the crop, a two's or three's pips run corner to corner; a pair
             # along an edge is two pips of a crowded face (a six's row)
@@ -174,23 +189,29 @@ def _score(
             d = pts[i] - pts[j]
             if abs(float(np.degrees(np.arctan2(d[1], d[0]))) % 90.0 - 45.0) > DIAGONAL_SLACK:
                 return None
+    uneven = float(areas.std() / (amean + 1e-6))
+    if 0.1 * uneven + 0.3 * off >= beat:
+        return None  # (err, added first, is not negative)
+    err = layout_error(pts) if n >= 3 else 0.0  # (any two points fit a two's diagonal)
     if err > 0.12:
         return None
-    uneven = float(areas.std() / (areas.mean() + 1e-6))
+    bad = err + 0.1 * uneven + 0.3 * off
+    if bad >= beat:
+        return None
     # pip-sized blobs on the face left out of the group: the group is not the whole face
     ids = {(x, y) for x, y, _ in group}
-    amean = float(areas.mean())
     reach = size * (max(spread * 1.3, 0.26) if n > 1 else 0.36)
     left_out = sum(
         1 for x, y, a in blobs
-        if (x, y) not in ids and a >= 0.35 * amean and np.hypot(x - centre[0], y - centre[1]) < reach
+        if (x, y) not in ids and a >= 0.35 * float(amean) and np.hypot(x - centre[0], y - centre[1]) < reach
     )
     prior = 0.03 if n <= 2 else 0.0
     # anything else standing out on the face (numerals, ornaments, print) means no pips
     yy, xx = _grid(size)
-    disk = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 < reach**2
-    clutter = max(0.0, float(mask[disk].sum()) - float(areas.sum())) / max(float(disk.sum()), 1.0)
-    return err + 0.1 * uneven + 0.3 * off + 0.12 * left_out + prior + 1.5 * clutter, n
+    rows, cols = _window(size, float(centre[0]), float(centre[1]), reach)
+    disk = (xx[:, cols] - centre[0]) ** 2 + (yy[rows] - centre[1]) ** 2 < reach**2
+    clutter = max(0.0, float(mask[rows, cols][disk].sum()) - float(areas.sum())) / max(float(disk.sum()), 1.0)
+    return bad + 0.12 * left_out + prior + 1.5 * clutter, n
 
 
 def read_pips(crop: np.ndarray) -> PipReading:
@@ -238,7 +259,8 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     gray = cv2.resize(gray, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA if min(gray.shape) > _SIZE else cv2.INTER_CUBIC)
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
-    span = float(np.percentile(gray, 97) - np.percentile(gray, 3))
+    hi, lo = np.percentile(gray, (97, 3))
+    span = float(hi - lo)
     if span < 25:
         return Face(0, 0.0, None)
     cands: dict[int, float] = {}
@@ -252,8 +274,12 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
         for (blobs, _), dark in zip(found, (True, False)):
             if len(blobs) > 14:
                 continue  # a textured or printed face, not pips
+            seen: set[tuple[tuple[float, float, float], ...]] = set()
             for g in _groups(blobs):
-                s = _score(g, blobs, both, aligned)
+                if tuple(g) in seen:
+                    continue  # the same group scores the same (and could not beat itself)
+                seen.add(tuple(g))
+                s = _score(g, blobs, both, aligned, cands.get(len(g), 9.0))
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
                     pips[s[1]] = [(b[0], b[1]) for b in g]
@@ -311,8 +337,9 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     yy, xx = _grid(_SIZE)
 
     def level(p: np.ndarray) -> float:
-        m = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 <= rp * rp
-        return float(gray[m].mean()) if m.any() else float("nan")
+        rows, cols = _window(_SIZE, float(p[0]), float(p[1]), rp)
+        m = (xx[:, cols] - p[0]) ** 2 + (yy[rows] - p[1]) ** 2 <= rp * rp
+        return float(gray[rows, cols][m].mean()) if m.any() else float("nan")
 
     places = [c + i * u + j * w for i in (-1, 0, 1) for j in (-1, 0, 1)]
     near = max(2.0, 0.35 * float(min(np.hypot(*u), np.hypot(*w))))
@@ -323,11 +350,13 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     pip = float(np.mean([level(p) for p in pts]))
     # the body: the face round its pips, away from them
     reach = float(np.hypot(*(u + w))) + rp
-    far_from_pips = np.min([(xx - x) ** 2 + (yy - y) ** 2 for x, y in pts], axis=0) > (2.2 * rp) ** 2
-    face = ((xx - c[0]) ** 2 + (yy - c[1]) ** 2 <= reach * reach) & far_from_pips
+    rows, cols = _window(_SIZE, float(c[0]), float(c[1]), reach)
+    xw, yw = xx[:, cols], yy[rows]
+    far_from_pips = np.min([(xw - x) ** 2 + (yw - y) ** 2 for x, y in pts], axis=0) > (2.2 * rp) ** 2
+    face = ((xw - c[0]) ** 2 + (yw - c[1]) ** 2 <= reach * reach) & far_from_pips
     if face.sum() < 8:
         return 1.0  # no body round the pips to compare with
-    body = float(np.median(gray[face]))
+    body = float(np.median(gray[rows, cols][face]))
     step = pip - body
     if abs(step) < 1e-3 or (step > 0) == dark:
         return 1.0  # the "pips" are not of the shade they were found in

@@ -137,3 +137,30 @@ def test_a_patched_array_is_made_again_only_where_the_view_changed() -> None:
     hidden[400:410, 100:110] = 0
     memo.start(moved)
     assert np.array_equal(ask(hidden), step(new))
+
+
+def test_a_change_that_reaches_only_a_dies_lettering_square_keeps_its_faces_and_outline() -> None:
+    """A die's look (faces read, outline) and its lettering verdict (a square five of its lengths
+    across) are kept apart: a change two die lengths off it asks the lettering again, not the look,
+    and the reading is still the full one."""
+    scene = dataclasses.replace(scene_from_position(Position.start()), dice=(DieSpec(value=2, u=0.25, v=0.5),))
+    r = render(scene, 0)
+    cal = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
+    canon = cal.warp(r.image)
+    view = GateView(cal)(r.image)
+    fresh = find_dice(canon, cal.layout, cal, [], None, r.image)
+    assert [d.value for d in fresh] == [2]
+    memo = DiceMemo(cal)
+    memo.start(view)
+    assert find_dice(canon, cal.layout, cal, [], None, r.image, memo=memo) == fresh
+    made = dict(memo.made)
+    assert made.get("letters", 0) >= 1  # a two is asked whether it is a letter
+    # the gate sees a change two die lengths to the die's right (the frame itself is the same)
+    (cx, cy), = cal.to_canonical(np.asarray([fresh[0].xy], np.float32))
+    side = 0.44 * cal.layout.pitch
+    moved = view.copy()
+    moved[int(cy) // SCALE, int(cx + 2.0 * side) // SCALE] = 0
+    memo.start(moved)
+    assert find_dice(canon, cal.layout, cal, [], None, r.image, memo=memo) == fresh
+    assert memo.made["letters"] > made["letters"]  # its lettering square changed: asked again
+    assert memo.made["look"] == made["look"] and memo.kept["look"] >= 1  # its own square did not
