@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -190,14 +191,23 @@ class Calibration:
         fh = int(round(fw * min(max(self.aspect, 0.3), 2.0)))
         return Layout(fw, fh, self.home, self.u0, self.u1, self.bar, self.v0, self.v1)
 
-    @property
+    @cached_property
     def homography(self) -> np.ndarray:
-        """Image -> canonical pixels."""
+        """Image -> canonical pixels (made once a calibration: the fields are frozen; read-only)."""
         lay = self.layout
         dst = np.asarray(
             [lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32
         )
-        return cv2.getPerspectiveTransform(self.corners, dst)
+        hom = cv2.getPerspectiveTransform(self.corners, dst)
+        hom.setflags(write=False)
+        return hom
+
+    @cached_property
+    def _inverse(self) -> np.ndarray:
+        """Canonical -> image pixels (``homography`` inverted once; a frame maps ~14 boxes back)."""
+        inv = np.linalg.inv(self.homography)
+        inv.setflags(write=False)
+        return inv
 
     def warp(self, image: np.ndarray) -> np.ndarray:
         w, h = self.layout.size
@@ -211,7 +221,7 @@ class Calibration:
         a few grey levels (coordinates rounded to 1/32 px either way).
         """
         w, h = self.layout.size
-        inv = np.linalg.inv(self.homography)
+        inv = self._inverse
         xx, yy = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
         den = inv[2, 0] * xx + inv[2, 1] * yy + inv[2, 2]
         mx = ((inv[0, 0] * xx + inv[0, 1] * yy + inv[0, 2]) / den).astype(np.float32)
@@ -221,8 +231,9 @@ class Calibration:
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Canonical pixels (N x 2) -> image pixels."""
-        inv = np.linalg.inv(self.homography)
-        p = cv2.perspectiveTransform(np.asarray(pts, np.float32).reshape(-1, 1, 2), inv)
+        p = cv2.perspectiveTransform(
+            np.asarray(pts, np.float32).reshape(-1, 1, 2), self._inverse
+        )
         return np.asarray(p.reshape(-1, 2))
 
     def to_canonical(self, pts: np.ndarray) -> np.ndarray:

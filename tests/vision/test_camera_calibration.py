@@ -96,3 +96,14 @@ def test_motion_gate_fires_on_change_only() -> None:
     moved = still.copy()
     moved[300:420, 500:640] = 255 - moved[300:420, 500:640]
     assert gate(moved) is True
+
+
+def test_the_homography_is_made_once_and_maps_both_ways() -> None:
+    cal = Calibration(corners=np.float32([[12, 9], [610, 14], [622, 402], [4, 391]]))
+    hom = cal.homography
+    assert cal.homography is hom and not hom.flags.writeable
+    pts = np.float32([[0, 0], [300, 200], [1000, 600]])
+    assert np.allclose(cal.to_canonical(cal.to_image(pts)), pts, atol=1e-2)
+    # a calibration with other corners is another mapping, not the cached one
+    moved = Calibration(corners=cal.corners + np.float32(5))
+    assert not np.allclose(moved.to_image(pts), cal.to_image(pts))
