@@ -29,6 +29,13 @@ trays the borne-off checkers lie elsewhere), nor is a tray read without a learnt
 empty look (an insert could be counted as checkers): these are given only where
 they agree with the board.
 
+The board itself is read against its trays the same way (``balanced_board``): with the trays'
+empty look learnt and no hand over the board, a reading whose colours do not add up to 15 with
+their trays is read as the likeliest board that does (each spot's and each tray's evidence
+multiplied, the best such board found by a max-product pass over the (light, dark) totals). A dark
+checker on a dark point read as none, a print read as a checker, a squeezed stack a few short:
+the spot least sure of its reading takes the change, which is never sure (``DISAGREE_MAX``).
+
 A board without trays (learnt at set-up, ``tray_sides.py``) has no tray to read:
 the borne-off checkers lie on the table beside it. The count off is then the one
 the board implies (marked ``"implied"``), never more probable than ``DISAGREE_MAX``
