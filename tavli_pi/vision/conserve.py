@@ -199,7 +199,6 @@ def conserved_board(points: Sequence[SpotEvidence], bar: SpotEvidence,
     return out[:-1], out[-1]
 
 
-
 _N = CHECKERS + 1
 # _SHIFT[a, b, l, d]: the flat index of (l - a, d - b) in a (16, 16) table, or of its extra
 # -inf cell (_N * _N) where that is below 0

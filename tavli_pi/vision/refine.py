@@ -49,8 +49,6 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     unlike = np.linalg.norm(med - surface, axis=1)
     n = len(step)
 
-    floor = 30.0
-
     def strongest(a: float, b: float, inner: int, given: float | None = None) -> tuple[float, float]:
         """The strongest step whose ``inner`` side (+1: right, -1: left) looks like the surface.
 
@@ -79,6 +77,7 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
 
     u0, s0 = strongest(-0.06, 0.10, +1, cal.u0)
     u1, s1 = strongest(0.90, 1.06, -1, cal.u1)
+    floor = 30.0
     u0 = u0 if s0 > floor else cal.u0
     u1 = u1 if s1 > floor else cal.u1
     b0, t0 = strongest(0.40, 0.50, -1)
