@@ -1,7 +1,8 @@
 """Why are points read wrong on the real-like set? (issue 9 diagnostic)
 
 Reads the first ``--frames`` real-like frames (``bench_reallike``'s set, seed 0) with a
-set-up calibration (``learn_board``, as the app does) and classes every wrong point:
+set-up calibration (``learn_board``, as the app does; ``--single``: each frame calibrated on
+itself, as ``read --corners`` does) and classes every wrong point:
 
 - ``missed``: checkers there, none read; ``phantom``: none there, some read;
 - ``under`` / ``over``: the right colour, too few / too many; ``colour``: the other colour;
@@ -31,7 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_reallike import _features, calibrate_setup  # noqa: E402
+from bench_reallike import _features, calibrate_read, calibrate_setup  # noqa: E402
 
 from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
@@ -127,6 +128,8 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=0, help="first frame (to look at a later slice)")
     ap.add_argument("--annotate", type=int, default=0, help="write the N worst frames to bench/out/diag_spots")
     ap.add_argument("--list", action="store_true", help="one line per wrong point")
+    ap.add_argument("--single", action="store_true", help="read each frame as a single photo (``read --corners``: "
+                    "calibrated on the frame itself) instead of against its set-up frame")
     args = ap.parse_args()
     kinds: Counter[str] = Counter()
     by: dict[str, Counter[str]] = {}
@@ -142,7 +145,7 @@ def main() -> None:
         r, s = rendered(i, scene, args.seed)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                cal = calibrate_setup(s)
+                cal = calibrate_read(r) if args.single else calibrate_setup(s)
             obs = BoardReader(cal).read(r.image)
         except TavliError as e:
             print(f"frame {i}: {e}")

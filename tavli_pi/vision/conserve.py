@@ -29,6 +29,13 @@ trays the borne-off checkers lie elsewhere), nor is a tray read without a learnt
 empty look (an insert could be counted as checkers): these are given only where
 they agree with the board.
 
+The board itself is read against its trays the same way (``balanced_board``): with the trays'
+empty look learnt and no hand over the board, a reading whose colours do not add up to 15 with
+their trays is read as the likeliest board that does (each spot's and each tray's evidence
+multiplied, the best such board found by a max-product pass over the (light, dark) totals). A dark
+checker on a dark point read as none, a print read as a checker, a squeezed stack a few short:
+the spot least sure of its reading takes the change, which is never sure (``DISAGREE_MAX``).
+
 A board without trays (learnt at set-up, ``tray_sides.py``) has no tray to read:
 the borne-off checkers lie on the table beside it. The count off is then the one
 the board implies (marked ``"implied"``), never more probable than ``DISAGREE_MAX``
@@ -46,7 +53,7 @@ import numpy as np
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
 __all__ = ["CHECKERS", "KNOWN", "UNKNOWN", "HAND_MAX", "board_total", "conserved_off", "blame",
-           "conserved_spots", "conserved_board"]
+           "conserved_spots", "conserved_board", "balanced_board", "balanced_off"]
 
 #: checkers per colour (B1)
 CHECKERS = 15
@@ -190,3 +197,125 @@ def conserved_board(points: Sequence[SpotEvidence], bar: SpotEvidence,
     dark = conserved_spots([s.dark for s in spots], tray.dark)
     out = [SpotEvidence(a, b) for a, b in zip(light, dark)]
     return out[:-1], out[-1]
+
+
+_N = CHECKERS + 1
+# _SHIFT[a, b, l, d]: the flat index of (l - a, d - b) in a (16, 16) table, or of its extra
+# -inf cell (_N * _N) where that is below 0
+_I = np.arange(_N)
+_DL = _I[None, None, :, None] - _I[:, None, None, None]
+_DD = _I[None, None, None, :] - _I[None, :, None, None]
+_SHIFT = np.where((_DL >= 0) & (_DD >= 0), np.clip(_DL, 0, None) * _N + np.clip(_DD, 0, None), _N * _N)
+
+
+def _maxconv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The (max, +) convolution of two (16, 16) log tables over (light, dark) totals, cut at 15:
+    out[l, d] = max over a + b = (l, d) of a's entry plus b's."""
+    flat = np.r_[b.ravel(), -np.inf]
+    return np.asarray((a[:, :, None, None] + flat[_SHIFT]).max(axis=(0, 1)))
+
+
+# _DOWN[k, l] = 15 + l - k: row l - k of a table with 15 rows of -inf above it (k = 1..15)
+_DOWN = (CHECKERS + _I[None, :] - _I[1:, None])
+# the totals (15 - l, 15) and (15, 15 - d) the rest must make beside one colour's count on a spot
+_EDGE = [(CHECKERS - k, CHECKERS) for k in range(_N)] + [(CHECKERS, CHECKERS - k) for k in range(1, _N)]
+_AT = np.asarray([[[(x - i) * _N + (y - j) if x >= i and y >= j else _N * _N for j in range(_N)]
+                   for i in range(_N)] for x, y in _EDGE])
+
+
+def _add(f: np.ndarray, t: np.ndarray, exclusive: bool) -> np.ndarray:
+    """``_maxconv(f, t)``; for a spot holding one colour (``t`` only in its first row and column)
+    by the two shifts alone."""
+    if not exclusive:
+        return _maxconv(f, t)
+    pad = np.full((CHECKERS, _N), -np.inf)
+    rows = (np.r_[pad, f][_DOWN] + t[1:, 0, None, None]).max(axis=0)
+    cols = (np.r_[pad, f.T][_DOWN] + t[0, 1:, None, None]).max(axis=0).T
+    return np.asarray(np.maximum(np.maximum(f + t[0, 0], rows), cols))
+
+
+def _rest(before: np.ndarray, after: np.ndarray, exclusive: bool) -> np.ndarray:
+    """rest[l, d]: the best the other spots (``before`` and ``after`` it) can do while this one
+    holds l light and d dark and all hold 15 of each; for a spot holding one colour, only where l
+    or d is 0 (elsewhere -inf)."""
+    if not exclusive:
+        return np.asarray(_maxconv(before, after)[::-1, ::-1])
+    got = (before[None] + np.r_[after.ravel(), -np.inf][_AT]).max(axis=(1, 2))
+    out = np.full((_N, _N), -np.inf)
+    out[:, 0] = got[:_N]
+    out[0, 1:] = got[_N:]
+    return out
+
+
+def _table(light: CountEvidence, dark: CountEvidence, exclusive: bool) -> np.ndarray:
+    """One spot's log evidence over its (light, dark) counts: exclusive (a point holds one colour:
+    P(no light) is P(empty) plus P(some dark), the empty share is what is left) or independent per
+    colour (the bar's two halves, a pinned point, the trays)."""
+    lt, dk = np.asarray(light.probs, np.float64), np.asarray(dark.probs, np.float64)
+    if not exclusive:
+        return np.asarray(np.log(np.maximum(lt[:, None] * dk[None, :], 1e-300)))
+    t = np.full((_N, _N), -np.inf)
+    t[1:, 0] = np.log(np.maximum(lt[1:], 1e-300))
+    t[0, 1:] = np.log(np.maximum(dk[1:], 1e-300))
+    t[0, 0] = np.log(max(float(lt[0] - dk[1:].sum()), 1e-6))
+    return t
+
+
+def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence,
+                   pinned: Sequence[int] = ()) -> tuple[list[SpotEvidence], SpotEvidence]:
+    """The points and the bar read so that each colour's checkers add up to 15 with its tray (B1).
+
+    ``tray``: the trays as read there (against their empty look learnt at set-up, no hand over the
+    board); ``pinned``: per point, a pinned checker under the other colour's (P3; such a point
+    holds both colours). Every spot's counts become those of the likeliest board whose spots
+    and trays hold 15 of each colour, each spot read as its own evidence says (where a reading
+    is two short, the two likeliest missed checkers are found; where it holds a phantom, the
+    least sure checker goes). A spot whose best count changes was read otherwise, so it is no
+    surer than ``DISAGREE_MAX``; the others keep their reading. Unchanged when the reading adds
+    up, or when no board can."""
+    if all(sum(getattr(s, c).best for s in (*points, bar)) + getattr(tray, c).best == CHECKERS
+           for c in ("light", "dark")):
+        return list(points), bar
+    one = [not (i < len(pinned) and pinned[i]) for i in range(len(points))] + [False, False]
+    tables = [_table(s.light, s.dark, o) for s, o in zip((*points, bar, tray), one)]
+    n = len(tables)
+    start = np.full((_N, _N), -np.inf)
+    start[0, 0] = 0.0
+    before, after = [start] * (n + 1), [start] * (n + 1)
+    for i in range(n):
+        before[i + 1] = _add(before[i], tables[i], one[i])
+    for i in range(n - 1, -1, -1):
+        after[i] = _add(after[i + 1], tables[i], one[i])
+    if not np.isfinite(before[n][CHECKERS, CHECKERS]):
+        return list(points), bar
+    out = [*points, bar]
+    for i, old in enumerate(out):
+        # each of this spot's counts with the best the other spots and the trays can do beside it
+        rest = _rest(before[i], after[i + 1], one[i])
+        joint = np.exp(tables[i] + rest - float(np.max(tables[i] + rest)))
+        ev = []
+        for p, was in zip((joint.sum(axis=1), joint.sum(axis=0)), (old.light, old.dark)):
+            p = p / p.sum()
+            if int(np.argmax(p)) == was.best:
+                ev.append(was)
+            else:  # read otherwise: the count the board needs, no surer than DISAGREE_MAX
+                ev.append(CountEvidence(tuple(float(v) for v in _doubted((p + 1e-6) / (p + 1e-6).sum()))))
+        out[i] = SpotEvidence(ev[0], ev[1])
+    return out[:-1], out[-1]
+
+
+def balanced_off(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence,
+                 read: Sequence[SpotEvidence]) -> tuple[SpotEvidence, tuple[str, str]]:
+    """``conserved_off`` of a board ``balanced_board`` made add up (``points``, ``bar``), the trays
+    read against their learnt empty look; ``read``: the points and the bar as read. Where a
+    colour's reading and its tray disagreed, one of them was misread, and the balanced board
+    agreeing with the tray now does not make it sure: that count off is no surer than
+    ``DISAGREE_MAX``."""
+    off, source = conserved_off(points, bar, tray, hand=False, tray_learnt=True)
+    out = []
+    for c in ("light", "dark"):
+        e = getattr(off, c)
+        if sum(getattr(s, c).best for s in read) + getattr(tray, c).best != CHECKERS:
+            e = CountEvidence(tuple(float(v) for v in _doubted(np.asarray(e.probs, np.float64))))
+        out.append(e)
+    return SpotEvidence(out[0], out[1]), source

@@ -49,7 +49,7 @@ from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.background import Difference, decode_background
-from tavli_pi.vision.conserve import conserved_board, conserved_off
+from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
@@ -298,13 +298,20 @@ class BoardReader:
             tray, tray_view = tray_evidence(canon, lay, cal, diff), view
         no_trays = cal.trays == "none"  # learnt at set-up: the counts off are the ones the board implies
         trays_learnt = all(cal.trays_learnt)  # both trays' empty look learnt with the board
+        # the reading as read: what the doubts are about
+        read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
+        read_off, read_source = off, off_source
         if trays_learnt and not no_trays and not hand:
             # the trays read against their learnt empty look are a witness of the board's totals
-            # (B1): a count that makes a colour's total disagree with its tray is not sure
+            # (B1): a reading that does not add up is read as the likeliest board that does, and a
+            # count that makes a colour's total disagree with its tray is not sure
+            points, bar = balanced_board(points, bar, tray, pinned)
+            if points != read_points or bar != read_bar:
+                off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
             points, bar = conserved_board(points, bar, tray)
-        problems = doubt(seating(g, integral, cal, points, spots.ring), points, bar, off if no_trays else tray,
-                         hand, off_source)
+        problems = doubt(seating(g, integral, cal, read_points, spots.ring), read_points, read_bar,
+                         off if no_trays else tray, hand, read_source)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "
                             "was looked for (check the corners)"]
@@ -312,7 +319,7 @@ class BoardReader:
         # no count in it is sure, even within doubt's tolerance (one checker out of view, in a
         # player's hand beside the board, happens on real frames and is left alone)
         short = not hand and any(
-            abs(sum(getattr(s, c).best for s in (*points, bar)) + getattr(off, c).best - 15) >= 2
+            abs(sum(getattr(s, c).best for s in (*read_points, read_bar)) + getattr(read_off, c).best - 15) >= 2
             for c in ("light", "dark"))
         if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)

@@ -23,6 +23,11 @@ from tavli_pi.vision.layout import DEFAULT_BAR, Layout
 __all__ = ["bar_run", "refine_edges", "start_geometry", "learn_radius", "learn_colours", "refine"]
 
 
+#: a step of the middle band's column colour (grey levels, over 3 px) that stands out this much
+#: from how unlike the surface its inner side is: well above the surface's own grain (2-8)
+STEP_SEEN = 12.0
+
+
 def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     """Find the playing surface's left/right edges and the bar from the middle band.
 
@@ -44,22 +49,34 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     unlike = np.linalg.norm(med - surface, axis=1)
     n = len(step)
 
-    def strongest(a: float, b: float, inner: int) -> tuple[float, float]:
+    def strongest(a: float, b: float, inner: int, given: float | None = None) -> tuple[float, float]:
         """The strongest step whose ``inner`` side (+1: right, -1: left) looks like the surface.
 
         A step between the frame and the table can be stronger than the one
         between the frame and the surface (a dark frame on a light table, a
         dark green surface); its inner side is frame, not surface.
+        ``given``: the edge as the corners put it. Of the steps that stand out
+        from how unlike the surface their inner side is (by ``STEP_SEEN``) the one
+        nearest it is the edge: the frame's outer edge against a light table, a
+        frame of a wood like the surface's (its inner side looks nearly like the
+        surface too), is often the stronger, and the corners are the field's.
         """
         lo, hi = max(1, mx + int(a * fw)), min(n - 2, mx + int(b * fw))
         idx = np.arange(lo, hi)
         side = unlike[np.clip(idx + (4 if inner > 0 else -3), 0, n - 1)]
         score = step[lo:hi] - side
         i = lo + int(np.argmax(score))
+        if given is not None:
+            clear = np.flatnonzero(score > STEP_SEEN)
+            if not len(clear):
+                return given, 0.0  # no step with the surface on its inner side: the corners stand
+            u = (lo + clear + 0.5 - mx) / fw
+            near = clear[np.abs(u - given) <= np.abs(u - given).min() + 0.01]
+            i = lo + int(near[np.argmax(score[near])])
         return (i + 0.5 - mx) / fw, float(step[i])
 
-    u0, s0 = strongest(-0.06, 0.10, +1)
-    u1, s1 = strongest(0.90, 1.06, -1)
+    u0, s0 = strongest(-0.06, 0.10, +1, cal.u0)
+    u1, s1 = strongest(0.90, 1.06, -1, cal.u1)
     floor = 30.0
     u0 = u0 if s0 > floor else cal.u0
     u1 = u1 if s1 > floor else cal.u1
