@@ -199,8 +199,15 @@ def known_slots(cal: Calibration) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
+def _background_u8(text: str) -> np.ndarray | None:
+    """The set-up board as stored (uint8), decoded once (None: it cannot be decoded)."""
+    return decode_background(text)
+
+
+@lru_cache(maxsize=4)
 def _background(text: str) -> np.ndarray | None:
-    bg = decode_background(text)
+    """The set-up board as float32 (``_background_u8``'s)."""
+    bg = _background_u8(text)
     return None if bg is None else bg.astype(np.float32)
 
 
@@ -213,18 +220,12 @@ def _background_integral(text: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _background_u8(text: str) -> np.ndarray:
-    """The set-up board as stored (uint8), decoded once."""
-    bg = decode_background(text)
-    assert bg is not None  # (asked only once _background decoded it)
-    return bg
-
-
-@lru_cache(maxsize=4)
 def _field_medians(text: str, box: tuple[int, int, int, int]) -> np.ndarray:
     """``channel_medians`` of the set-up board over the field ``box`` (y0, y1, x0, x1), made once."""
     y0, y1, x0, x1 = box
-    return channel_medians(_background_u8(text)[y0:y1, x0:x1])
+    bg = _background_u8(text)
+    assert bg is not None  # (asked only once _background decoded it)
+    return channel_medians(bg[y0:y1, x0:x1])
 
 
 def _changed_at_most(diff: np.ndarray, share: float) -> np.ndarray:
@@ -288,7 +289,9 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | 
     y0, y1, x0, x1 = field_box(lay)
     if small8[y0:y1, x0:x1].size == 0:
         return None
-    bg8 = _background_u8(cal.background)[y0:y1, x0:x1]
+    bg8 = _background_u8(cal.background)
+    assert bg8 is not None  # (_background decoded it)
+    bg8 = bg8[y0:y1, x0:x1]
     now8 = small8[y0:y1, x0:x1]
     small = small8.astype(np.float32)
     first = _gain(_field_medians(cal.background, (y0, y1, x0, x1)), channel_medians(now8))
