@@ -70,13 +70,17 @@ def _points(browser: Any, css: str) -> list[str]:
 
 
 def _dice(browser: Any) -> list[tuple[str, int, str]]:
-    """Each drawn die: its side, value and the half of the board its box lies in."""
+    """Each drawn die: its side, value and the half of the board its box lies in. Read in one
+    script: the page may draw the board again between two WebDriver calls (a die found by one and
+    gone by the next was a stale element, a flaky failure in CI)."""
+    drawn = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board g.die')).map(g => {"
+        " const b = g.getBBox(); return [g.getAttribute('class'), g.getAttribute('data-value'), b.x, b.x + b.width]; });")
     out = []
-    for g in browser.find_elements(By.CSS_SELECTOR, "#board g.die"):
-        box = browser.execute_script("const b = arguments[0].getBBox(); return [b.x, b.x + b.width];", g)
-        half = "left" if box[1] < BAR_X else "right" if box[0] > BAR_X else "across"
-        side = "black" if "black" in g.get_attribute("class") else "white"
-        out.append((side, int(g.get_attribute("data-value")), half))
+    for cls, value, x0, x1 in drawn:
+        half = "left" if x1 < BAR_X else "right" if x0 > BAR_X else "across"
+        side = "black" if "black" in cls else "white"
+        out.append((side, int(value), half))
     return sorted(out)
 
 
