@@ -16,11 +16,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stored_image import decode_image, encode_image
 
-__all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "fit_score", "channel_medians",
-           "field_box", "matched_change"]
+__all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "Halved", "Learnt", "fit_score",
+           "channel_medians", "field_box", "matched_change"]
 
 #: the stored background is 1/BG_SCALE of the canonical image
 BG_SCALE = 2
@@ -67,8 +68,7 @@ def matched_change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.nd
     is one float32 product a pixel), at a third of the cost."""
     # (a 4-tuple is OpenCV's Scalar, which its stubs do not list)
     scaled = cv2.multiply(small, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))  # type: ignore[call-overload]
-    c0, c1, c2 = cv2.split(cv2.absdiff(scaled, bg))
-    return np.asarray(cv2.max(cv2.max(c0, c1), c2))
+    return channel_max(np.asarray(cv2.absdiff(scaled, bg)))
 
 
 def field_box(lay: Layout) -> tuple[int, int, int, int]:
@@ -77,18 +77,60 @@ def field_box(lay: Layout) -> tuple[int, int, int, int]:
             int((lay.mx + lay.field_w) / BG_SCALE))
 
 
+class Halved:
+    """A frame's canonical view on the learnt background's grid (``shape``: its h, w; INTER_AREA),
+    made once a frame and shared by everything that compares the frame with the background
+    (``stacks.setup_view``, ``Difference``): its uint8 and float32 pixels and its channel medians
+    over a box, each made on first use (issue 12: the same values, made once)."""
+
+    __slots__ = ("u8", "_f32", "_medians")
+
+    def __init__(self, canon: np.ndarray, shape: tuple[int, ...]) -> None:
+        self.u8 = cv2.resize(canon, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+        self._f32: np.ndarray | None = None
+        self._medians: dict[tuple[int, int, int, int], np.ndarray] = {}
+
+    @property
+    def f32(self) -> np.ndarray:
+        if self._f32 is None:
+            self._f32 = self.u8.astype(np.float32)
+        return self._f32
+
+    def medians(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """``channel_medians`` of the view over ``box`` (y0, y1, x0, x1)."""
+        got = self._medians.get(box)
+        if got is None:
+            y0, y1, x0, x1 = box
+            got = self._medians[box] = channel_medians(self.u8[y0:y1, x0:x1])
+        return got
+
+
+class Learnt:
+    """The learnt background as a ``Difference`` compares with it, made once per calibration: its
+    float32 pixels and its channel medians over the field."""
+
+    __slots__ = ("u8", "f32", "medians", "box")
+
+    def __init__(self, background: np.ndarray, lay: Layout) -> None:
+        self.u8, self.box = background, field_box(lay)
+        y0, y1, x0, x1 = self.box
+        self.f32 = background.astype(np.float32)
+        self.medians = channel_medians(background[y0:y1, x0:x1])
+
+
 class Difference:
     """How one frame differs from the learnt background (half scale, brightness matched)."""
 
-    def __init__(self, canon: np.ndarray, background: np.ndarray, lay: Layout) -> None:
-        bh, bw = background.shape[:2]
-        small8 = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA)
-        small = small8.astype(np.float32)
-        bg = background.astype(np.float32)
-        y0, y1, x0, x1 = field_box(lay)
-        gain = ((channel_medians(background[y0:y1, x0:x1]) + 1.0)
-                / (channel_medians(small8[y0:y1, x0:x1]) + 1.0))
-        self.diff = cv2.GaussianBlur(matched_change(small, bg, np.clip(gain, 0.5, 2.0).astype(np.float32)), (3, 3), 0)
+    def __init__(self, canon: np.ndarray, background: np.ndarray | Learnt, lay: Layout,
+                 half: Halved | None = None) -> None:
+        """``background``: the learnt view (uint8), or its ``Learnt`` made for ``lay``; ``half``:
+        this frame's ``Halved`` view, when already made."""
+        learnt = background if isinstance(background, Learnt) else Learnt(background, lay)
+        half = half if half is not None else Halved(canon, learnt.u8.shape)
+        y0, y1, x0, x1 = box = learnt.box
+        gain = (learnt.medians + 1.0) / (half.medians(box) + 1.0)
+        self.diff = cv2.GaussianBlur(matched_change(half.f32, learnt.f32, np.clip(gain, 0.5, 2.0).astype(np.float32)),
+                                     (3, 3), 0)
         typical = float(np.median(self.diff[y0:y1, x0:x1]))
         self.threshold = max(STAND_OUT + typical, STAND_OUT_X * typical)
 

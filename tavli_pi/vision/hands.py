@@ -24,6 +24,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.layout import Layout
 
 __all__ = ["shrink", "skin_view", "new_skin", "changed_from_clear", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
@@ -119,7 +120,7 @@ def changed_from_clear(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
     ``small``, see ``relight``) by more than ``CHANGE`` in a channel. ``skin_view`` and ``new_skin``
     both look at it; a reader makes it once per frame and gives it to both (``moved=``)."""
     diff = cv2.absdiff(small, relight(clear, small))
-    changed: np.ndarray = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2]) > CHANGE
+    changed: np.ndarray = channel_max(np.asarray(diff)) > CHANGE
     return changed
 
 

@@ -21,14 +21,16 @@ past slot 0. So at most 3.1 r across and 17 r along (0.5 r behind the base).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.cube import _strips
+from tavli_pi.vision.grid_boxes import to_grid, touched
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stacks import spot_geometry
@@ -48,10 +50,9 @@ KERNEL = 9
 
 def changed_pixels(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Quarter-scale pixels where ``small`` differs from ``ref`` by more than REGION_CHANGE (bool)."""
-    diff = cv2.absdiff(small, ref)
+    diff = np.asarray(cv2.absdiff(small, ref))
     if diff.ndim == 3:
-        a, b, c = cv2.split(diff)
-        diff = cv2.max(cv2.max(a, b), c)
+        diff = channel_max(diff)
     return np.asarray(diff > REGION_CHANGE)
 
 
@@ -126,38 +127,31 @@ class Footprints:
     @classmethod
     def of(cls, lay: Layout, cal: Calibration) -> Footprints:
         w, h = lay.size
-        gw, gh = w // SCALE, h // SCALE
+        shape = (h // SCALE, w // SCALE)
 
-        def grid(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
+        def grid(boxes: Sequence[tuple[float, float, float, float]]) -> tuple[tuple[int, int, int, int], ...]:
             # canonical pixel x lies in quarter pixel x // SCALE (INTER_AREA by an integer factor)
-            gx0 = max(0, int(np.floor((x0 - KERNEL) / SCALE)))
-            gy0 = max(0, int(np.floor((y0 - KERNEL) / SCALE)))
-            gx1 = min(gw, int(np.floor((x1 + KERNEL) / SCALE)) + 1)
-            gy1 = min(gh, int(np.floor((y1 + KERNEL) / SCALE)) + 1)
-            return gy0, gy1, gx0, gx1
+            rects = to_grid(np.asarray(boxes, np.float64), KERNEL, SCALE, shape) if boxes else np.zeros((0, 4))
+            return tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in rects.tolist())
 
         x, base, sign, r = spot_geometry(lay, cal)
         spots = []
         for xi, bi, si, ri in zip(x.tolist(), base.tolist(), sign.tolist(), r.tolist()):
             ya, yb = bi - si * BEHIND * ri, bi + si * ALONG * ri
-            spots.append(grid(xi - ACROSS * ri, min(ya, yb), xi + ACROSS * ri, max(ya, yb)))
-        trays = [grid(x0, y0, x1, y1) for rects in tray_rects_both_sides(lay) for x0, y0, x1, y1 in rects.values()]
+            spots.append((xi - ACROSS * ri, min(ya, yb), xi + ACROSS * ri, max(ya, yb)))
+        trays = [(x0, y0, x1, y1) for rects in tray_rects_both_sides(lay) for x0, y0, x1, y1 in rects.values()]
         # the cube is read from its square in the strips (a cube's edge is at most 1.05 pitch)
-        cube = [grid(a, 0, b, h) for a, b in _strips(lay, w)]
-        return cls(tuple(spots), tuple(trays), tuple(cube))
+        cube = [(a, 0.0, b, float(h)) for a, b in _strips(lay, w)]
+        return cls(grid(spots), grid(trays), grid(cube))
 
     def spots_changed(self, changed: np.ndarray, among: Iterable[int] | None = None) -> set[int]:
         """The spots (0-25; or of ``among``) with a changed pixel in their footprint."""
-        idx = range(len(self.spots)) if among is None else among
-        out = set()
-        for i in idx:
-            y0, y1, x0, x1 = self.spots[i]
-            if changed[y0:y1, x0:x1].any():
-                out.add(i)
-        return out
+        idx = list(range(len(self.spots)) if among is None else among)
+        hit = touched(changed, np.asarray([self.spots[i] for i in idx], np.int64).reshape(-1, 4))
+        return {i for i, h in zip(idx, hit.tolist()) if h}
 
     def trays_changed(self, changed: np.ndarray) -> bool:
-        return any(changed[y0:y1, x0:x1].any() for y0, y1, x0, x1 in self.trays)
+        return bool(touched(changed, np.asarray(self.trays, np.int64).reshape(-1, 4)).any())
 
     def cube_changed(self, changed: np.ndarray) -> bool:
-        return any(changed[y0:y1, x0:x1].any() for y0, y1, x0, x1 in self.cube)
+        return bool(touched(changed, np.asarray(self.cube, np.int64).reshape(-1, 4)).any())

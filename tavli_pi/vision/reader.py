@@ -48,7 +48,7 @@ import numpy as np
 from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.background import Difference, decode_background
+from tavli_pi.vision.background import Difference, Halved, Learnt, decode_background
 from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
@@ -104,6 +104,8 @@ class BoardReader:
         self._clear = decode_image(calibration.clear) if calibration.clear else None
         #: the board learnt at set-up (None: the calibration learnt none)
         self._background = decode_background(calibration.background) if calibration.background else None
+        # ... as every frame's Difference compares with it (its float32 pixels, its medians), made once
+        self._learnt = Learnt(self._background, self.layout) if self._background is not None else None
         # where the known position's checkers stood when the board was learnt (None: not learnt
         # from a known position): the board under them was never seen (hands_explained)
         self._start = (explained_mask(self._prone.shape, known_discs(calibration))
@@ -234,7 +236,9 @@ class BoardReader:
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
         # what every point's reading shares: the gradient scale and the change from the set-up board
-        setup = setup_view(canon, lay, cal)
+        # the frame on the set-up board's grid, made once for setup_view and the Difference
+        half = Halved(canon, self._background.shape) if self._background is not None else None
+        setup = setup_view(canon, lay, cal, half)
         key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
         memo = self.ring_memo
         if kept is None:
@@ -294,7 +298,7 @@ class BoardReader:
                 self._feet is not None and self._feet.trays_changed(changed_pixels(view, kept.tray_view))):
             tray, tray_view = kept.tray, kept.tray_view
         else:
-            diff = Difference(canon, self._background, lay) if self._background is not None else None
+            diff = Difference(canon, self._learnt, lay, half) if self._learnt is not None else None
             tray, tray_view = tray_evidence(canon, lay, cal, diff), view
         no_trays = cal.trays == "none"  # learnt at set-up: the counts off are the ones the board implies
         trays_learnt = all(cal.trays_learnt)  # both trays' empty look learnt with the board
@@ -327,8 +331,8 @@ class BoardReader:
         if self.dice_memo is not None:
             self.dice_memo.start(view)
         found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo)
-        if found and diff is None and self._background is not None:
-            diff = Difference(canon, self._background, lay)
+        if found and diff is None and self._learnt is not None:
+            diff = Difference(canon, self._learnt, lay, half)
         dice = vet_dice(found, cal, diff)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]

@@ -22,10 +22,12 @@ reading is the one a full read gives (tests/vision/test_incremental.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import NamedTuple
 
-import cv2
 import numpy as np
+
+from tavli_pi.vision.grid_boxes import to_grid, touched
 
 __all__ = ["RingMemo", "MAX_KEPT"]
 
@@ -75,24 +77,23 @@ class RingMemo:
                        scale: int, margin: float) -> None:
         """Forget every place whose box, grown by ``margin`` canonical pixels, holds a pixel of
         ``changed(view, its view)`` (a bool mask on a grid of ``scale`` canonical pixels a cell);
-        the next samples are seen in ``view``."""
-        groups: dict[int, tuple[np.ndarray, list[tuple[int, bytes, tuple[float, float, float, float]]]]] = {}
-        for spot, kept in self._kept.items():
-            for place, k in kept.items():
-                if k.view is None:
-                    continue
-                groups.setdefault(id(k.view), (k.view, []))[1].append((spot, place, k.box))
-        for ref, items in groups.values():
-            mask = changed(view, ref)
-            h, w = mask.shape[:2]
-            summed = np.asarray(cv2.integral(mask.astype(np.uint8)))
-            box = np.asarray([b for _, _, b in items], np.float64)
-            x0 = np.clip(np.floor((box[:, 0] - margin) / scale), 0, w).astype(np.int64)
-            y0 = np.clip(np.floor((box[:, 1] - margin) / scale), 0, h).astype(np.int64)
-            x1 = np.clip(np.floor((box[:, 2] + margin) / scale) + 1, 0, w).astype(np.int64)
-            y1 = np.clip(np.floor((box[:, 3] + margin) / scale) + 1, 0, h).astype(np.int64)
-            hit = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
-            for (spot, place, _), n in zip(items, hit.tolist()):
-                if n:
-                    del self._kept[spot][place]
+        the next samples are seen in ``view``. (The boxes are looked up as a point's footprint
+        is: ``grid_boxes``.)"""
+        entries = [(spot, place, k) for spot, kept in self._kept.items() for place, k in kept.items()
+                   if k.view is not None]
+        if entries:
+            refs: dict[int, tuple[np.ndarray, list[int]]] = {}
+            for i, (_, _, k) in enumerate(entries):
+                assert k.view is not None
+                refs.setdefault(id(k.view), (k.view, []))[1].append(i)
+            boxes = np.fromiter(chain.from_iterable(k.box for _, _, k in entries), np.float64,
+                                count=4 * len(entries)).reshape(-1, 4)
+            hit = np.zeros(len(entries), bool)
+            for ref, idx in refs.values():
+                mask = changed(view, ref)
+                rows = np.asarray(idx, np.int64)
+                hit[rows] = touched(mask, to_grid(boxes[rows], margin, scale, mask.shape[:2]))
+            for i in np.flatnonzero(hit).tolist():
+                spot, place, _ = entries[i]
+                del self._kept[spot][place]
         self.view = view

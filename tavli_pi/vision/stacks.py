@@ -49,7 +49,7 @@ from tavli_pi.vision import checkers as ck
 from functools import lru_cache
 from typing import NamedTuple
 
-from tavli_pi.vision.background import BG_SCALE, channel_medians, decode_background, field_box, matched_change
+from tavli_pi.vision.background import BG_SCALE, Halved, channel_medians, decode_background, field_box, matched_change
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.known import KnownBoard
@@ -277,24 +277,26 @@ def _gain(bg_medians: np.ndarray, now_medians: np.ndarray) -> np.ndarray:
     return (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
 
 
-def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration) -> SetupView | None:
+def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration, half: Halved | None = None) -> SetupView | None:
     """The frame against the set-up board (None: the calibration learnt none, or the set-up slot
     model does not read it: ``slot_model_reads``). A whole-frame value: the reader makes it once
-    and passes it to every point's reading."""
+    and passes it to every point's reading. ``half``: the frame on the set-up board's grid
+    (``background.Halved``), when the caller has made it (it shares it with ``Difference``)."""
     bg = _background(cal.background) if slot_model_reads(cal) else None
     if bg is None:
         return None
-    bh, bw = bg.shape[:2]
-    small8 = cv2.resize(canon, (bw, bh), interpolation=cv2.INTER_AREA)
-    y0, y1, x0, x1 = field_box(lay)
+    if half is None or half.u8.shape != bg.shape:
+        half = Halved(canon, bg.shape)
+    small8 = half.u8
+    y0, y1, x0, x1 = box = field_box(lay)
     if small8[y0:y1, x0:x1].size == 0:
         return None
     bg8 = _background_u8(cal.background)
     assert bg8 is not None  # (_background decoded it)
     bg8 = bg8[y0:y1, x0:x1]
     now8 = small8[y0:y1, x0:x1]
-    small = small8.astype(np.float32)
-    first = _gain(_field_medians(cal.background, (y0, y1, x0, x1)), channel_medians(now8))
+    small = half.f32
+    first = _gain(_field_medians(cal.background, box), half.medians(box))
     # the brightness is matched, and the change measured, on the field's quieter half: a hand or an
     # arm over part of it (or the checkers moved since the board was learnt) is no change of light
     # (the match so found moved from the first on every demo frame: the change is made again)

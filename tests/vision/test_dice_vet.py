@@ -73,3 +73,22 @@ def test_with_a_learnt_board_only_what_stands_out_from_it_is_a_die() -> None:
     thrown = CAL.to_image(np.float32([[209, 309]]))[0]
     kept = vet_dice([_die(*logo), _die(*thrown)], CAL, diff)
     assert len(kept) == 1 and np.allclose(kept[0].xy, thrown)
+
+
+def test_a_difference_from_shared_views_is_the_one_made_alone() -> None:
+    # the reader makes the frame's half view and the board's learnt values once (issue 12)
+    from tavli_pi.vision.background import Halved, Learnt
+
+    rng = np.random.default_rng(3)
+    w, h = CAL.layout.size
+    board = (rng.random((h, w, 3)) * 30 + 100).astype(np.uint8)
+    bg = decode_background(encode_background(board))
+    assert bg is not None
+    now = (board.astype(np.int16) + rng.integers(-20, 20, board.shape) + 7).clip(0, 255).astype(np.uint8)
+    now[300:318, 200:218] = 250
+    alone = Difference(now, bg, CAL.layout)
+    half = Halved(now, bg.shape)
+    half.medians((0, 5, 0, 5))  # another box's medians asked first do not stand in
+    shared = Difference(now, Learnt(bg, CAL.layout), CAL.layout, half)
+    assert np.array_equal(alone.diff, shared.diff) and alone.threshold == shared.threshold
+    assert alone.diff.max() > 100  # the die stands out: the values compared are not all flat

@@ -1,0 +1,44 @@
+"""Boxes of canonical pixels on a coarser grid, and which of them a changed-cell mask touches.
+
+The incremental reader keeps a reading while no cell of the gate's quarter-scale
+grid under it changed (vision/incremental.py: a point's footprint, the trays, the
+cube; vision/ring_memo.py: each ring place's box). Both ask the same two things,
+answered here once: the cells a box of canonical pixels covers, grown by a
+kernel's reach (``to_grid``), and which of many such boxes hold a changed cell
+(``touched``: one integral image of the mask, every box looked up at once).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["to_grid", "touched"]
+
+
+def to_grid(boxes: np.ndarray, margin: float, scale: int, shape: tuple[int, int]) -> np.ndarray:
+    """Rows (y0, y1, x0, x1) of grid cells (int64, a window ``mask[y0:y1, x0:x1]``) for
+    ``boxes``, rows of canonical (x0, y0, x1, y1) grown by ``margin`` pixels all round; a grid cell
+    is ``scale`` canonical pixels a side (canonical pixel x lies in cell x // scale), the grid
+    ``shape`` (h, w) cells."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    h, w = shape
+    x0 = np.clip(np.floor((b[:, 0] - margin) / scale), 0, w)
+    y0 = np.clip(np.floor((b[:, 1] - margin) / scale), 0, h)
+    x1 = np.clip(np.floor((b[:, 2] + margin) / scale) + 1, 0, w)
+    y1 = np.clip(np.floor((b[:, 3] + margin) / scale) + 1, 0, h)
+    return np.stack([y0, y1, x0, x1], axis=1).astype(np.int64)
+
+
+def touched(mask: np.ndarray, rects: np.ndarray) -> np.ndarray:
+    """Per row (y0, y1, x0, x1) of ``rects``, whether ``mask[y0:y1, x0:x1]`` holds a set cell (bool)."""
+    r = np.asarray(rects, np.int64).reshape(-1, 4)
+    if not len(r):
+        return np.zeros(0, bool)
+    summed = np.asarray(cv2.integral(np.asarray(mask, np.uint8)))
+    h, w = summed.shape[0] - 1, summed.shape[1] - 1
+    y0, y1 = np.clip(r[:, 0], 0, h), np.clip(r[:, 1], 0, h)
+    x0, x1 = np.clip(r[:, 2], 0, w), np.clip(r[:, 3], 0, w)
+    y1, x1 = np.maximum(y1, y0), np.maximum(x1, x0)
+    count = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
+    return np.asarray(count > 0)
