@@ -88,11 +88,14 @@ class RingMemo:
                 refs.setdefault(id(k.view), (k.view, []))[1].append(i)
             boxes = np.fromiter(chain.from_iterable(k.box for _, _, k in entries), np.float64,
                                 count=4 * len(entries)).reshape(-1, 4)
-            hit = np.zeros(len(entries), bool)
-            for ref, idx in refs.values():
-                mask = changed(view, ref)
-                rows = np.asarray(idx, np.int64)
-                hit[rows] = touched(mask, to_grid(boxes[rows], margin, scale, mask.shape[:2]))
+            # every view's changed cells stacked in one tall mask, each place's rows moved down to
+            # its own view's band: one integral image, one lookup (a band's box sums stay its own)
+            masks = []
+            rects = to_grid(boxes, margin, scale, view.shape[:2])
+            for band, (ref, idx) in enumerate(refs.values()):
+                masks.append(changed(view, ref))
+                rects[idx, :2] += band * view.shape[0]
+            hit = touched(np.concatenate(masks) if len(masks) > 1 else masks[0], rects)
             for i in np.flatnonzero(hit).tolist():
                 spot, place, _ = entries[i]
                 del self._kept[spot][place]
