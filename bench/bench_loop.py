@@ -8,7 +8,9 @@ scripted presses submitted before their frame, as ``TableApp.run`` does) with
 the incremental reader on and off, in the same run. Each frame's CPU time
 (``time.process_time``) and wall time (``perf_counter``) is classed by the
 reader's ``last_kind``: ``full`` (every frame with incremental reading off, and
-the first with it on), ``changed`` or ``unchanged``.
+the first with it on), ``changed`` or ``unchanged``; the unchanged frames are
+also shown apart by whether they carried an event (such a frame commits it to
+the log, with the proving frame's JPEG: the app's own cost is the rest).
 
 CPU per second of video: the sequence at 10 fps is one frame per moment of the
 script; at 15 fps every other moment shows for two frames (the extra frame the
@@ -77,6 +79,7 @@ def _loop(moments: Sequence[Moment], stream: list[tuple[int, Frame]], cal: Calib
         events: list[str] = []
         vision.clear()
         stages.clear()
+        quiet.clear()
         with TableApp(cfg, calibration=cal, pin_factory=MockFactory(), incremental=incremental) as app:
             seen = -1
             cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -86,11 +89,15 @@ def _loop(moments: Sequence[Moment], stream: list[tuple[int, Frame]], cal: Calib
                         app.submit(inp)
                     seen = m
                 c, w = time.process_time(), time.perf_counter()
-                events += [e.kind for e in app.process(frame)]
+                got = [e.kind for e in app.process(frame)]
                 c, w = time.process_time() - c, time.perf_counter() - w
+                events += got
                 reader = app._reader  # noqa: SLF001 - which kind of read the frame took
                 kind = reader.last_kind if reader is not None else "none"
                 kinds.setdefault(kind, []).append((c, w))
+                if kind == "unchanged":
+                    # the app's own cost apart from the log: unchanged frames that carried no event
+                    quiet.setdefault(not got, []).append((c, reader.timings["total"] if reader else 0.0))
                 if reader is not None:
                     vision.setdefault(kind, []).append(reader.timings["total"])
                     if kind == "changed":
@@ -103,6 +110,8 @@ def _loop(moments: Sequence[Moment], stream: list[tuple[int, Frame]], cal: Calib
 #: per kind of read, the reader's own wall time (``BoardReader.timings``), and per stage on changed frames
 vision: dict[str, list[float]] = {}
 stages: dict[str, list[float]] = {}
+#: unchanged frames by whether they carried no event: (process() CPU, the reader's wall) seconds
+quiet: dict[bool, list[tuple[float, float]]] = {}
 
 
 def _ms(xs: list[float]) -> str:
@@ -158,6 +167,11 @@ def main() -> None:
                     if got:
                         print(f"    {kind:9s} x{len(got):3d}: process() cpu {_ms([c for c, _ in got])}; "
                               f"wall {_ms([w for _, w in got])}; the reader alone (wall) {_ms(vision[kind])}")
+                for none, label in ((True, "no event"), (False, "events")):
+                    got = quiet.get(none, [])
+                    if got:
+                        print(f"    unchanged, {label:8s} x{len(got):3d}: process() cpu {_ms([c for c, _ in got])}; "
+                              f"the reader alone (wall) {_ms([v for _, v in got])}")
                 if stages:
                     print("    changed frames, reader stages (median wall ms): "
                           + ", ".join(f"{k} {1000 * np.median(v):.1f}" for k, v in stages.items()))
