@@ -85,6 +85,25 @@ def test_kept_places_give_the_same_features_and_are_forgotten_only_where_their_p
     assert (memo.hits, memo.misses) == (5, 3)
 
 
+def test_places_seen_in_different_views_are_each_judged_against_their_own() -> None:
+    # the memo looks every view's changed cells up at once (one tall mask, a band a view): a place
+    # is forgotten by what changed since its own view, never by another view's band
+    memo = RingMemo()
+    h, w, box = 20, 30, (40.0, 40.0, 48.0, 48.0)  # canonical pixels: cells 10-12 each way (scale 4)
+    base = np.zeros((h, w, 3), np.uint8)
+    a, b = base.copy(), base.copy()
+    b[10, 11] = 200  # view b differs from a inside the box
+    for view, spot in ((a, 0), (b, 1)):
+        memo.view = view
+        memo.put(spot, b"p", np.zeros(6, np.float32), box)
+    memo.put(2, b"q", np.zeros(6, np.float32), (100.0, 60.0, 104.0, 64.0))  # seen in b, cells 25-26 x 15-16
+    now = b.copy()
+    now[15, 25] = 90  # only q's box changed since b
+    memo.forget_changed(now, changed_pixels, 4, 0.0)
+    # spot 0 (seen in a) changed at (10, 11) since, spot 1 (seen in b) did not, q did
+    assert [memo.get(s, p) is not None for s, p in ((0, b"p"), (1, b"p"), (2, b"q"))] == [False, True, False]
+
+
 def test_int32_integral_box_means_are_the_float64_ones() -> None:
     image, cal = _board()
     canon = cal.warp(image)
