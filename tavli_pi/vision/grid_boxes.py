@@ -15,6 +15,9 @@ import numpy as np
 
 __all__ = ["to_grid", "touched"]
 
+#: up to this many boxes are looked at one by one (cheaper than an integral image of the mask)
+FEW = 8
+
 
 def to_grid(boxes: np.ndarray, margin: float, scale: int, shape: tuple[int, int]) -> np.ndarray:
     """Rows (y0, y1, x0, x1) of grid cells (int64, a window ``mask[y0:y1, x0:x1]``) for
@@ -25,18 +28,20 @@ def to_grid(boxes: np.ndarray, margin: float, scale: int, shape: tuple[int, int]
     h, w = shape
     lo = np.floor((b - [margin, margin, -margin, -margin]) / scale) + [0, 0, 1, 1]
     lo = np.minimum(np.maximum(lo, 0), [w, h, w, h])
-    return lo[:, [1, 3, 0, 2]].astype(np.int64)
+    return np.asarray(lo[:, [1, 3, 0, 2]], np.int64)
 
 
 def touched(mask: np.ndarray, rects: np.ndarray) -> np.ndarray:
-    """Per row (y0, y1, x0, x1) of ``rects``, whether ``mask[y0:y1, x0:x1]`` holds a set cell (bool)."""
+    """Per row (y0, y1, x0, x1) of ``rects``, whether ``mask[y0:y1, x0:x1]`` holds a set cell (bool;
+    the window clipped to the mask)."""
     r = np.asarray(rects, np.int64).reshape(-1, 4)
-    if not len(r):
-        return np.zeros(0, bool)
-    summed = np.asarray(cv2.integral(np.asarray(mask, np.uint8)))
-    h, w = summed.shape[0] - 1, summed.shape[1] - 1
+    h, w = mask.shape[:2]
     # (np.minimum / np.maximum: np.clip's dispatch costs more than the clipping of a few boxes)
     y0, x0 = np.minimum(np.maximum(r[:, 0], 0), h), np.minimum(np.maximum(r[:, 2], 0), w)
     y1, x1 = np.minimum(np.maximum(r[:, 1], y0), h), np.minimum(np.maximum(r[:, 3], x0), w)
+    if len(r) <= FEW:
+        return np.asarray([bool(mask[a:b, c:d].any()) for a, b, c, d in zip(y0.tolist(), y1.tolist(), x0.tolist(),
+                                                                             x1.tolist())], bool).reshape(-1)
+    summed = np.asarray(cv2.integral(np.asarray(mask, np.uint8)))
     count = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
     return np.asarray(count > 0)

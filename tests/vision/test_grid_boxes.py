@@ -24,3 +24,15 @@ def test_touched_agrees_with_looking_at_every_window() -> None:
     assert touched(mask, rects).tolist() == want
     assert sum(want) > 10 and not all(want)  # both answers are asked
     assert touched(mask, np.zeros((0, 4), np.int64)).tolist() == []
+
+
+def test_few_boxes_and_many_give_the_same_answers() -> None:
+    # a few boxes are looked at one by one, many through an integral image: the same answers,
+    # windows clipped to the mask alike
+    rng = np.random.default_rng(6)
+    mask = rng.random((20, 25)) > 0.97
+    rects = np.stack([rng.integers(-5, 22, 60), rng.integers(-5, 25, 60), rng.integers(-5, 27, 60),
+                      rng.integers(-5, 30, 60)], axis=1)
+    many = touched(mask, rects)
+    few = np.concatenate([touched(mask, rects[i : i + 3]) for i in range(0, 60, 3)])
+    assert many.tolist() == few.tolist() and many.any() and not many.all()
