@@ -15,8 +15,9 @@ import numpy as np
 
 __all__ = ["to_grid", "touched"]
 
-#: up to this many boxes are looked at one by one (cheaper than an integral image of the mask)
-FEW = 8
+#: up to this many boxes are looked at one by one (cheaper than an integral image of the mask: the
+#: footprints, 26 at most, are; the ring memo's hundreds of places are not)
+FEW = 32
 
 
 def to_grid(boxes: np.ndarray, margin: float, scale: int, shape: tuple[int, int]) -> np.ndarray:
