@@ -10,6 +10,8 @@ kernel's reach (``to_grid``), and which of many such boxes hold a changed cell
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -32,17 +34,20 @@ def to_grid(boxes: np.ndarray, margin: float, scale: int, shape: tuple[int, int]
     return np.asarray(lo[:, [1, 3, 0, 2]], np.int64)
 
 
-def touched(mask: np.ndarray, rects: np.ndarray) -> np.ndarray:
-    """Per row (y0, y1, x0, x1) of ``rects``, whether ``mask[y0:y1, x0:x1]`` holds a set cell (bool;
-    the window clipped to the mask)."""
-    r = np.asarray(rects, np.int64).reshape(-1, 4)
+def touched(mask: np.ndarray, rects: np.ndarray | Sequence[tuple[int, int, int, int]]) -> np.ndarray:
+    """Per row (y0, y1, x0, x1) of ``rects`` (an array or a sequence of tuples), whether
+    ``mask[y0:y1, x0:x1]`` holds a set cell (bool; the window clipped to the mask)."""
     h, w = mask.shape[:2]
-    # (np.minimum / np.maximum: np.clip's dispatch costs more than the clipping of a few boxes)
-    y0, x0 = np.minimum(np.maximum(r[:, 0], 0), h), np.minimum(np.maximum(r[:, 2], 0), w)
-    y1, x1 = np.minimum(np.maximum(r[:, 1], y0), h), np.minimum(np.maximum(r[:, 3], x0), w)
-    if len(r) <= FEW:
-        return np.asarray([bool(mask[a:b, c:d].any()) for a, b, c, d in zip(y0.tolist(), y1.tolist(), x0.tolist(),
-                                                                             x1.tolist())], bool).reshape(-1)
+    if len(rects) <= FEW:  # in plain Python: numpy's calls cost more than a few slices
+        out = []
+        for y0, y1, x0, x1 in (rects.tolist() if isinstance(rects, np.ndarray) else rects):
+            y0, x0 = min(max(y0, 0), h), min(max(x0, 0), w)
+            out.append(bool(mask[y0 : min(max(y1, y0), h), x0 : min(max(x1, x0), w)].any()))
+        return np.asarray(out, bool).reshape(-1)
+    r = np.asarray(rects, np.int64).reshape(-1, 4)
+    # (np.minimum / np.maximum: np.clip's dispatch costs more than the clipping)
+    ya, xa = np.minimum(np.maximum(r[:, 0], 0), h), np.minimum(np.maximum(r[:, 2], 0), w)
+    yb, xb = np.minimum(np.maximum(r[:, 1], ya), h), np.minimum(np.maximum(r[:, 3], xa), w)
     summed = np.asarray(cv2.integral(np.asarray(mask, np.uint8)))
-    count = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
+    count = summed[yb, xb] - summed[ya, xb] - summed[yb, xa] + summed[ya, xa]
     return np.asarray(count > 0)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import cv2
 import numpy as np
@@ -145,19 +144,14 @@ class Footprints:
         cube = [(a, 0.0, b, float(h)) for a, b in _strips(lay, w)]
         return cls(grid(spots), grid(trays), grid(cube))
 
-    @cached_property
-    def _rects(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The spots', trays' and cube's rectangles as int64 arrays (made once)."""
-        return tuple(np.asarray(r, np.int64).reshape(-1, 4) for r in (self.spots, self.trays, self.cube))  # type: ignore[return-value]
-
     def spots_changed(self, changed: np.ndarray, among: Iterable[int] | None = None) -> set[int]:
         """The spots (0-25; or of ``among``) with a changed pixel in their footprint."""
-        idx = np.arange(len(self.spots)) if among is None else np.fromiter(among, np.int64)
-        hit = touched(changed, self._rects[0][idx])
-        return set(idx[hit].tolist())
+        idx = list(range(len(self.spots)) if among is None else among)
+        hit = touched(changed, [self.spots[i] for i in idx])
+        return {i for i, h in zip(idx, hit.tolist()) if h}
 
     def trays_changed(self, changed: np.ndarray) -> bool:
-        return bool(touched(changed, self._rects[1]).any())
+        return bool(touched(changed, self.trays).any())
 
     def cube_changed(self, changed: np.ndarray) -> bool:
-        return bool(touched(changed, self._rects[2]).any())
+        return bool(touched(changed, self.cube).any())
