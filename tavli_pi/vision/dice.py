@@ -50,7 +50,7 @@ import numpy as np
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice_blobs import (DOUBTFUL_CONFIDENCE, DOUBTFUL_FILL, DOUBTFUL_SQUARE, blob_died, scaled,
                                         view_hat_blobs)
-from tavli_pi.vision.dice_body import DIE_RANGE, NARROWEST, angle_of, bodied, checker_under
+from tavli_pi.vision.dice_body import DIE_RANGE, NARROWEST, angle_of, bodied, checker_under, edge_side
 from tavli_pi.vision.dice_face import Die, examined
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
@@ -121,6 +121,10 @@ CLEAR = 0.9
 
 
 
+#: a die's size is its body's edge (``dice_body.edge_side``) when that lies within these shares of
+#: the side the search outlined it with (outlines run 8-18 % under the die on recordings at
+#: 640x360, a blob's area 10-13 % over; further off, the edge found is something else's)
+EDGE_AGREES = (0.8, 1.35)
 #: the fine view adds a die only with a face this clear ...
 FINE_CONFIDENCE = 0.6
 #: ... of at least this many pips (a lone round spot or two -- a screw head, a dot of print, the
@@ -195,6 +199,11 @@ def _find(
             for dx, dy, dr in discs
         )
         u, v = lay.to_uv(bx, by)
+        edge = (edge_side(src, to_src, (bx, by), side) if memo is None else
+                memo.sampled(("edge", view, src.shape, (bx, by), side), to_src,
+                             lambda ts: edge_side(src, ts, (bx, by), side)))
+        if edge is not None and EDGE_AGREES[0] * side <= edge <= EDGE_AGREES[1] * side:
+            side = edge  # the die's size: where its body gives way to the ground
         ends = cal.to_image(np.asarray([[bx, by], [bx - side / 2, by], [bx + side / 2, by]], np.float32))
         xy = ends[0]
         size = float(np.hypot(*(ends[2] - ends[1])))
