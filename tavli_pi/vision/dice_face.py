@@ -13,13 +13,14 @@ import numpy as np
 
 from tavli_pi.vision.dice_body import DIE_RANGE
 from tavli_pi.vision.dice_memo import DiceMemo
-from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE
+from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.lettering import lettered
 from tavli_pi.vision.lie import Outline, cocked_confidence, die_outline
 from tavli_pi.vision.pips import REGULAR, Face, read_face_evidence
+from tavli_pi.vision.six_bars import bar_six
 
 __all__ = ["COCKED_LONG", "Die", "LETTER_VALUES", "LOOP_GROUND", "LOOP_HOLLOW", "Look", "OBLONGEST", "PRINTED",
-           "RECENTRE", "SPAN", "TURNED", "TURNED_CONFIDENCE", "examine", "examined", "judge", "look", "read_face"]
+           "RECENTRE", "SPAN", "BARS_OVER", "TURNED", "TURNED_CONFIDENCE", "examine", "examined", "judge", "look", "read_face"]
 
 #: read a face again round its pips when the first crop was this far off them (edges)
 RECENTRE = 0.06
@@ -54,6 +55,17 @@ OBLONGEST = 0.68
 #: a letter's loops and holes read as at most this many pips (``lettering.lettered`` is asked
 #: only of these)
 LETTER_VALUES = 3
+
+
+#: a face read this surely is not read again as a six's two bars (``six_bars.bar_six``; asked only
+#: of dice under ``dice_vet.SURE_PX``, whose pips can run together)
+BARS_OVER = 0.6
+
+
+def _frame_px(to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float) -> float:
+    """A side of ``side`` canonical px at ``centre``, in the frame's pixels."""
+    ends = to_src(np.asarray([[centre[0] - side / 2, centre[1]], [centre[0] + side / 2, centre[1]]], np.float32))
+    return float(np.hypot(*(np.asarray(ends[1]) - np.asarray(ends[0]))))
 
 
 def _regular(f: Face) -> bool:
@@ -97,9 +109,15 @@ def read_face(
     t = np.deg2rad(angle)
     best = (0, 0.0, centre, False)
     at = centre
-    for _ in range(2):
-        f = read_face_evidence(_crop(src, to_src, at, span, angle), aligned=True)
+    for i in range(2):
+        crop = _crop(src, to_src, at, span, angle)
+        f = read_face_evidence(crop, aligned=True)
         value, conf, fc = f.value, f.confidence, f.centre
+        if i == 0 and conf < BARS_OVER and _frame_px(to_src, centre, side) < SURE_PX:
+            bars = bar_six(crop, SPAN)
+            if bars > max(conf, best[1]):
+                best = (6, bars, centre, False)  # a six whose rows of pips have run together (never
+                # regular: its pips are not shown resolved)
         if value == 0 or fc is None:
             break
         fx, fy = (fc[0] - 0.5) * span, (fc[1] - 0.5) * span
