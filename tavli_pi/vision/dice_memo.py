@@ -1,17 +1,17 @@
 """The dice search's per-candidate readings, kept while the pixels they read stand unchanged.
 
 Most of a changed frame's dice search (``dice.find_dice``) goes on reading
-candidates: a face in a crop square to the die and its outline (``dice._look``),
+candidates: a face in a crop square to the die and its outline (``dice_face.look``),
 whether the mark is one of a row of letters (``lettering.lettered``, over a
-square five die lengths across), a blob's outline (``dice._blob_outline``),
-the body round a group of pips (``dice._body``), some 25 ms of 40 on the demo.
+square five die lengths across), a blob's outline (``dice_blobs.blob_outline``),
+the body round a group of pips (``dice_body.body``), some 25 ms of 40 on the demo.
 Each is a pure function of its arguments and of the pixels it samples, and
 each is kept on its own, so a change near a die that reaches only the wider
 square of its lettering costs that verdict again, not its faces. ``DiceMemo`` keeps, per candidate (its exact arguments), the reading
 and the pixels it sampled: every frame point the candidate's crops and
 outlines mapped (``to_src``; a bilinear warp with replicated borders reads
 only pixels within one of their bounding box), or the canonical box ``_body``
-crops (in the fine view, ``dice.fine_view``: the frame's box under it, grown
+crops (in the fine view, ``fine_view.fine_view``: the frame's box under it, grown
 by the two shrunk-frame pixels a fine pixel's area shrink and bilinear sample
 reach). On the next frame a candidate asked with the same arguments gets the
 kept reading when no quarter-scale pixel of that box (grown by
@@ -19,8 +19,8 @@ kept reading when no quarter-scale pixel of that box (grown by
 read -- the rule the incremental reader keeps a point's reading by
 (vision/incremental.py). A box reaching outside the gate's view is never kept.
 
-The whole-view steps of the search (the pip spots of ``dice.find_spots``, the
-hat images of ``tumbling.hat_blobs``, the fine view ``dice.fine_view`` warps
+The whole-view steps of the search (the pip spots of ``dice_spots.find_spots``, the
+hat images of ``tumbling.hat_blobs``, the fine view ``fine_view.fine_view`` warps
 from the frame) are local: each output pixel depends on
 the input pixels within a fixed reach of it. ``DiceMemo.patched`` keeps such
 an output array whole and, on a new frame, recomputes it only over the

@@ -5,10 +5,10 @@ showed dice where none lay:
 
 - an overlay's "R" of "WORLD" and the "G" of a printed "XG": cocked dice showing one at
   confidence 1.0. A cocked verdict is now no surer than the face read on it, the outline of a
-  cocked die is never wider across than the largest die's edge (``dice.DIE_RANGE``), and a mark
+  cocked die is never wider across than the largest die's edge (``dice_body.DIE_RANGE``), and a mark
   that is one of a row of like marks is a letter (``lettering``);
 - the die-like square of dots in a printed logo: a flat three at 0.85. Its body is walled off
-  from the board only by a drawn line (``lie.Outline.stands_out`` under ``dice.PRINTED``);
+  from the board only by a drawn line (``lie.Outline.stands_out`` under ``dice_face.PRINTED``);
 - as a feed's frame, the letters of a word: tumbling dice (``tumbling.find_tumbling``).
 """
 
@@ -20,9 +20,9 @@ import pytest
 
 from tavli_pi.sim.datasets import reallike_scenes
 from tavli_pi.sim.render import Rendered, render
-from tavli_pi.vision import dice as dice_mod
+from tavli_pi.vision import dice_face as dice_mod
 from tavli_pi.vision.calibrate import calibrate_image
-from tavli_pi.vision.dice import _examine
+from tavli_pi.vision.dice_face import examine
 from tavli_pi.vision.lettering import in_a_row, lettered
 from tavli_pi.vision.lie import Outline
 from tavli_pi.vision.reader import BoardReader
@@ -72,11 +72,11 @@ def test_a_cocked_verdict_is_no_surer_than_its_face(monkeypatch: pytest.MonkeyPa
     0.4: the cocked die is reported at 0.4, not at the outline's 1.0."""
     cocked = Outline(aspect=0.76, offset=0.35, long_=30.0, angle=0.0, centre=(100.0, 100.0), blur=0.05,
                      stands_out=3.0, hollow=0.05, hole_ground=2.0)
-    monkeypatch.setattr(dice_mod, "_read", lambda *a: (1, 0.4, (100.0, 95.0), False))
+    monkeypatch.setattr(dice_mod, "read_face", lambda *a: (1, 0.4, (100.0, 95.0), False))
     monkeypatch.setattr(dice_mod, "die_outline", lambda *a: cocked)
     monkeypatch.setattr(dice_mod, "lettered", lambda *a: False)
     img = np.zeros((200, 200, 3), np.uint8)
-    die = _examine(img, img, _same, (100.0, 100.0), 24.0, 0.0, None, 60.0)
+    die = examine(img, img, _same, (100.0, 100.0), 24.0, 0.0, None, 60.0)
     assert die is not None and die.cocked and die.value == 1
     assert die.confidence == pytest.approx(0.4)
 

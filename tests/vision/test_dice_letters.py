@@ -1,6 +1,6 @@
 """Lettering is not a die (issue 9): in a single photo (no background learnt) an upside-down
 printed "B" -- two holes in a yellow body -- was read as a two at 0.91; a two's pips lie on
-its body's diagonal, the letter's do not (``dice.TURNED``)."""
+its body's diagonal, the letter's do not (``dice_face.TURNED``)."""
 
 from __future__ import annotations
 

@@ -2,14 +2,14 @@
 maroon, is a die-sized body round a hole; read as a single photo, its hole was taken for a one's
 pip and its outline (the letter, 0.83 as wide as long, the hole off its centre) for a cocked die's,
 at confidence 1.0. A die's pip is a colour of its own; the loop's hole is the ground it is printed
-on, and far bigger than a one's pip (``dice.LOOP_HOLLOW``, ``dice.LOOP_GROUND``)."""
+on, and far bigger than a one's pip (``dice_face.LOOP_HOLLOW``, ``dice_face.LOOP_GROUND``)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from tavli_pi.vision.dice import _examine
+from tavli_pi.vision.dice_face import examine
 from tavli_pi.vision.lie import die_outline
 
 MAROON = (40, 40, 120)  # BGR
@@ -51,7 +51,7 @@ def test_a_letter_o_looks_like_a_cocked_one_by_its_outline() -> None:
 
 def test_a_letter_o_is_not_a_die() -> None:
     img, centre, side = _letter_o()
-    die = _examine(img, img, _same, centre, side, 0.0, None, 60.0)
+    die = examine(img, img, _same, centre, side, 0.0, None, 60.0)
     assert die is None or die.value != 1
 
 
@@ -59,7 +59,7 @@ def test_a_die_showing_one_on_the_same_ground_is_still_read() -> None:
     img, centre, side = _die_one()
     o = die_outline(img, _same, centre, side)
     assert o is not None and o.hollow < 0.17
-    die = _examine(img, img, _same, centre, side, 0.0, None, 60.0)
+    die = examine(img, img, _same, centre, side, 0.0, None, 60.0)
     assert die is not None and die.value == 1 and not die.cocked
 
 

@@ -7,7 +7,7 @@ and were reported all the same:
 - a hinge on the bar of the beech board (bcv-template2, its field found in the picture): an
   oblong brass leaf with two screws, "too small to read (11 px)". Its outline's short side is
   narrower than any die's edge, and a cocked die's outline (its top and a strip of side face)
-  is never narrower than the die (``dice.NARROWEST``);
+  is never narrower than the die (``dice_body.NARROWEST``);
 - three flecks of a pearl checker on the Pinetti board (bcv-template3, with its corners), read
   as a two: no outline round them, more marks than the face read has pips, and that face unclear.
 """

@@ -1,0 +1,203 @@
+"""A candidate die's body: the outline round its pips (``body``, or the one a memo kept:
+``bodied``), its angle from its pips (``angle_of``), and whether a disc under it is a checker
+(``checker_under``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from collections.abc import Callable
+
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice_memo import Box, DiceMemo
+from tavli_pi.vision.dice_spots import Spot
+from tavli_pi.vision.lie import square_crop
+
+__all__ = ["DIE_RANGE", "EDGE_CONTRAST", "NARROWEST", "angle_of", "bodied", "body", "body_box", "checker_under",
+           "edge_side"]
+
+#: a die's edge relative to the point pitch: the simulator's are 0.44, the WTC board's about 0.3
+DIE_RANGE = (0.24, 0.56)
+#: an outline's short side is at least this share of the smallest die's edge (``DIE_RANGE``),
+#: as ``body``'s least area allows
+NARROWEST = 0.8
+
+_K3 = np.ones((3, 3), np.uint8)
+
+
+def body_box(group: list[Spot], pitch: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The crop (x0, y0, x1, y1) of the canonical view that ``body`` looks at."""
+    pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
+    cx, cy = pts.mean(axis=0)
+    half = int(pitch * 0.6)
+    x0, y0 = max(int(cx) - half, 0), max(int(cy) - half, 0)
+    x1, y1 = min(int(cx) + half + 1, shape[1]), min(int(cy) + half + 1, shape[0])
+    return x0, y0, x1, y1
+
+
+def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The die's outline around its pips, as a rotated rectangle in canonical px."""
+    pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
+    x0, y0, x1, y1 = body_box(group, pitch, canon.shape)
+    crop = canon[y0:y1, x0:x1]
+    if crop.size == 0:
+        return None
+    local = pts - (x0, y0)
+    hh, ww = crop.shape[:2]
+    pipm8 = np.zeros((hh, ww), np.uint8)
+    for px, py in local:
+        cv2.circle(pipm8, (int(round(px)), int(round(py))), 2, 1, -1)
+    pipm = pipm8.astype(bool)
+    # the body: the half of the die's middle farthest in shade from the pips
+    lx, ly = local.mean(axis=0)
+    r = max(0.18 * pitch, 4.0)
+    mid8 = np.zeros((hh, ww), np.uint8)
+    cv2.circle(mid8, (int(round(lx)), int(round(ly))), int(round(r)), 1, -1)
+    mid = mid8.astype(bool) & ~pipm
+    if mid.sum() < 8 or not pipm.any():
+        return None
+    vals = crop[mid].astype(np.int16)
+    shade = vals.sum(axis=1)
+    bright = group[0][2]
+    cut = np.median(shade)
+    body = np.median(vals[shade <= cut] if bright else vals[shade >= cut], axis=0)
+    pip = np.median(crop[pipm].astype(np.int16), axis=0)
+    sep = float(np.abs(body - pip).max())
+    # pixels within ``tol`` of the body's colour in every channel (strictly), as integer bounds
+    tol = max(30.0, 0.3 * sep)
+    lower = np.floor(body - tol) + 1
+    upper = np.ceil(body + tol) - 1
+    mask = cv2.inRange(crop, tuple(float(v) for v in lower), tuple(float(v) for v in upper))
+    mask = cv2.bitwise_or(mask // 255, pipm8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lab = labels[int(round(float(np.clip(local[:, 1].mean(), 0, hh - 1)))), int(round(float(np.clip(local[:, 0].mean(), 0, ww - 1))))]
+    if lab == 0:
+        counts = np.bincount(labels[pipm].ravel(), minlength=n)
+        counts[0] = 0
+        lab = int(np.argmax(counts))
+        if lab == 0:
+            return None
+    x, y, w, h, a = (int(v) for v in stats[lab])
+    if x == 0 or y == 0 or x + w >= ww or y + h >= hh:
+        return None  # the body runs into its surroundings (same colour): outline unknown
+    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * NARROWEST) ** 2:
+        return None
+    comp = cv2.findNonZero((labels[y : y + h, x : x + w] == lab).astype(np.uint8))
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(comp.reshape(-1, 2).astype(np.float32) + np.asarray([x, y], np.float32))
+    if a < 0.8 * rw * rh:
+        return None  # round (a checker's face) or ragged: not a die's outline
+    return (rx + x0, ry + y0), (rw, rh), float(ang)
+
+def bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration, group: list[Spot],
+            pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """``body``, or the outline ``memo`` kept of it."""
+    if memo is None:
+        return body(canon, group, pitch)
+    key = ("body", view, tuple(group), pitch, canon.shape)
+    x0, y0, x1, y1 = body_box(group, pitch, canon.shape)
+    if view == "canonical":
+        return memo.cropped(key, (x0, y0, x1, y1), lambda: body(canon, group, pitch))
+
+    def where() -> tuple[Box, float]:
+        # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
+        # shrunk for that view (one of its area shrink, one of the bilinear warp), and one more
+        q = np.asarray(cal.to_image(np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)), np.float64)
+        per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
+        return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())), 3.0 * per + 1.0
+
+    return memo.framed(key, where, lambda: body(canon, group, pitch))
+
+def checker_under(canon: np.ndarray, cal: Calibration, disc: tuple[float, float, float], side: float) -> bool:
+    """Is this disc a real checker (its body shows round the die), not the die itself?
+
+    Samples a ring just inside the disc's edge, beyond the die's corners:
+    a checker shows its own colour there on most of the ring.
+    """
+    dx, dy, dr = disc
+    rad = max(0.8 * dr, 0.75 * side)
+    if rad >= dr:
+        return True  # too small to tell: trust the checker finder
+    t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    xs = np.clip(np.round(dx + rad * np.cos(t)).astype(int), 0, canon.shape[1] - 1)
+    ys = np.clip(np.round(dy + rad * np.sin(t)).astype(int), 0, canon.shape[0] - 1)
+    ring = canon[ys, xs].astype(np.float32)
+    near = np.zeros(len(ring), bool)
+    field = np.full(len(ring), np.inf) if cal.field_bgr is None else np.abs(ring - np.asarray(cal.field_bgr, np.float32)).max(axis=1)
+    for ref in (cal.light_bgr, cal.dark_bgr):
+        d = np.abs(ring - np.asarray(ref, np.float32)).max(axis=1)
+        near |= (d < 60) & (d < field)  # the checker's colour, not the bare board's (white on ivory)
+    return bool(near.mean() >= 0.4)
+
+
+def angle_of(pts: np.ndarray) -> float:
+    """A die's rotation from its pips (pips sit on a square grid), degrees."""
+    if len(pts) < 2:
+        return 0.0
+    d = pts[:, None, :] - pts[None, :, :]
+    ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))[np.triu_indices(len(pts), 1)]
+    # diagonal pairs (2, 3) are at 45 degrees to the edges; fold everything to 0-90
+    return float(np.median(np.mod(ang + 45.0, 90.0)))
+
+
+#: the least difference (grey levels, largest channel) between a die's body and the ground round
+#: it at which ``edge_side`` tells where the one ends and the other begins
+EDGE_CONTRAST = 40.0
+#: ``edge_side``'s crop: its side in crop px, and its half-width in the die's (rough) sides
+_EDGE_N = 64
+_EDGE_HALF = 1.2
+_EY, _EX = np.mgrid[:_EDGE_N, :_EDGE_N]
+#: each crop pixel's distance from the crop's centre, over the crop's half-width
+_ER = np.hypot(_EX + 0.5 - _EDGE_N / 2.0, _EY + 0.5 - _EDGE_N / 2.0) / (_EDGE_N / 2.0)
+
+
+def edge_side(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float],
+              side: float) -> float | None:
+    """The side (canonical px) of the die at ``centre``, measured where its body's colour gives way
+    to the ground's: at half the contrast between them, as an edge lies half way up a blurred step
+    (a blur spreads the step evenly both ways). The outlines the search finds the die by keep only
+    pixels within a tolerance of the body's colour, which leaves out the outer half of the blurred
+    rim: on recordings at 640x360 they run 8-18 % under the die (``bench_video --size 640``).
+
+    ``side`` is about the die's side (canonical px); the body's colour is the common shade of the
+    die's middle, the ground's the median of a ring 0.95-1.2 sides out (a shadow or a neighbour
+    there is the smaller part). None when the two are too alike to tell (``EDGE_CONTRAST``), or the
+    body runs into something of its colour."""
+    if side <= 0:
+        return None
+    crop = square_crop(src, to_src, centre, _EDGE_HALF * side, _EDGE_N).astype(np.float32)
+    if crop.ndim != 3:
+        return None
+    k = _EDGE_N / (2.0 * _EDGE_HALF * side)  # crop px per canonical px
+    face = _ER < 0.42 / _EDGE_HALF
+    vals = crop[face]
+    grey = vals.mean(axis=1)
+    t, _ = cv2.threshold(np.clip(grey, 0, 255).astype(np.uint8).reshape(-1, 1), 0, 255,
+                         cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    hi = grey > t
+    body_px = vals[hi] if hi.sum() > 0.5 * len(hi) else vals[~hi]  # the body is the common shade
+    if len(body_px) < 10:
+        return None
+    body = np.median(body_px, axis=0)
+    ground = np.median(crop[_ER > 0.95 / _EDGE_HALF], axis=0)
+    d = body - ground
+    if float(np.abs(d).max()) < EDGE_CONTRAST:
+        return None
+    share = (crop - ground) @ d / float(d @ d)  # 0: the ground's colour, 1: the body's
+    mask = (share >= 0.5).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    if n < 2:
+        return None
+    inside = np.bincount(labels[face & (mask > 0)], minlength=n)
+    inside[0] = 0
+    lab = int(np.argmax(inside))
+    if lab == 0:
+        return None
+    x, y, w, h, _ = (int(v) for v in stats[lab])
+    if x == 0 or y == 0 or x + w >= _EDGE_N or y + h >= _EDGE_N:
+        return None  # runs into its surroundings
+    pts = cv2.findNonZero((labels == lab).astype(np.uint8)).reshape(-1, 2).astype(np.float32)
+    _, (rw, rh), _ = cv2.minAreaRect(pts)
+    return (min(rw, rh) + 1.0) / k  # pixel centres span one pixel less than the pixels

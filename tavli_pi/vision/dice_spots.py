@@ -1,0 +1,143 @@
+"""Pip spots: the small round marks, brighter or darker than their surroundings, that every die
+shows (``find_spots``), and the same made again only where a frame changed (``view_spots``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
+
+__all__ = ["SPOT_CONTRAST", "SPOT_REACH", "Spot", "find_spots", "view_spots"]
+
+Spot = tuple[float, float, bool]  # (x, y, bright)
+
+#: grey levels a pip must stand out from its surroundings (canonical image)
+SPOT_CONTRAST = 34
+
+
+def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
+    """Small round marks (pips) in a grey image: (x, y, bright).
+
+    Peaks of a 5x5 top-hat (bright) or black-hat (dark) that are ringed all
+    round, 3 px out, by an even band at least a third of ``contrast`` away
+    from the peak (pips on a body; not corners, rims or the tips of points).
+    """
+    return spots_of_flags(_peak_flags(gray, contrast))
+
+
+#: the flags of ``_peak_flags``: a bright peak, a dark peak
+_BRIGHT, _DARK = 1, 2
+#: how far from a pixel ``_peak_flags`` looks (the 5 x 5 opening's 4 px, the 3 x 3 maximum's 1,
+#: the wide ring's 4)
+SPOT_REACH = 5
+
+
+def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> np.ndarray:
+    """Where ``find_spots`` finds a ringed peak, before near peaks are thinned to one: ``_BRIGHT``
+    and ``_DARK`` flags per pixel (uint8, the shape of ``gray``). Each pixel's flags depend on the
+    grey levels within ``SPOT_REACH`` of it and on how far it lies from the image's edges."""
+    h, w = gray.shape
+    flags = np.zeros((h, w), np.uint8)
+    if h < 10 or w < 10:
+        return flags
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    k3 = np.ones((3, 3), np.uint8)
+    opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    for bright in (True, False):
+        # top-hat (bright) / black-hat (dark), then its local maxima above the contrast
+        hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
+        _, strong = cv2.threshold(hat, contrast, 255, cv2.THRESH_BINARY)
+        peak = cv2.bitwise_and(strong, cv2.compare(hat, cv2.dilate(hat, k3), cv2.CMP_GE))
+        inner = peak[4:-4, 4:-4]
+        if not cv2.countNonZero(inner):
+            continue
+        nz = cv2.findNonZero(inner).reshape(-1, 2) + 4
+        xs, ys = nz[:, 0], nz[:, 1]
+        # the peak's 3 x 3 max (bright) or min (dark), as cv2.dilate / cv2.erode give it there
+        block = gray[ys[:, None] + _DY3, xs[:, None] + _DX3]
+        core = (block.max(axis=1) if bright else block.min(axis=1)).astype(np.float32)
+        ok = _ringed(gray, xs, ys, core, bright, contrast, _RING)
+        # a large, stark pip (a one's, white on red, near the camera) reaches the 3 px ring:
+        # try one 4-5 px out
+        wide = ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
+        if wide.any():
+            ok[wide] = _ringed(gray, xs[wide], ys[wide], core[wide], bright, contrast, _RING_WIDE)
+        flags[ys[ok], xs[ok]] |= _BRIGHT if bright else _DARK
+    return flags
+
+
+def spots_of_flags(flags: np.ndarray) -> list[Spot]:
+    """The spots of ``_peak_flags``: bright then dark, each shade's peaks in raster order, a peak
+    within 2 px (both ways) of one kept before it dropped."""
+    out: list[Spot] = []
+    if not cv2.countNonZero(flags):
+        return out
+    at = cv2.findNonZero(flags).reshape(-1, 2)  # in raster order
+    which = flags[at[:, 1], at[:, 0]]
+    for bright in (True, False):
+        kept: list[tuple[int, int]] = []  # in raster order: only the last few rows can be near
+        for x, y in at[(which & (_BRIGHT if bright else _DARK)) > 0].tolist():
+            near = False
+            for a, b in reversed(kept):
+                if b < y - 2:
+                    break
+                if abs(x - a) <= 2:
+                    near = True
+                    break
+            if not near:
+                kept.append((x, y))
+                out.append((float(x), float(y), bright))
+    return out
+
+
+def view_spots(memo: DiceMemo | None, view: str, gray: np.ndarray, place: Callable[[Box], Box]) -> list[Spot]:
+    """``find_spots(gray)``; with a memo, its peaks made again only where the frame changed
+    (``DiceMemo.patched``; ``place``: canonical box to ``gray``'s pixels). The fine view's peaks
+    reach a few pixels further (its pixels are sampled from the frame, not the canonical view)."""
+    if memo is None:
+        return find_spots(gray)
+    h, w = gray.shape
+    m = SPOT_REACH + 4  # past the crop's own edge effects (its inner 4 px and the wide ring's 5)
+
+    def part(r: Rect) -> np.ndarray:
+        y0, y1, x0, x1 = r
+        cy0, cx0 = max(0, y0 - m), max(0, x0 - m)
+        got = _peak_flags(np.ascontiguousarray(gray[cy0:min(h, y1 + m), cx0:min(w, x1 + m)]))
+        return got[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
+
+    reach = SPOT_REACH + (0 if view == "canonical" else 4)
+    return spots_of_flags(memo.patched(("spots", view, gray.shape), place, reach, lambda: _peak_flags(gray), part,
+                                  gray if view == "canonical" else None))
+
+
+def _ringed(
+    gray: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    core: np.ndarray,
+    bright: bool,
+    contrast: int,
+    ring_at: list[tuple[int, int]],
+) -> np.ndarray:
+    """Which peaks are ringed by an even band at least a third of ``contrast`` away."""
+    at = np.asarray(ring_at, np.intp)
+    ring = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
+    step = (core[:, None] - ring) if bright else (ring - core[:, None])
+    res: np.ndarray = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
+    return res
+
+#: the offsets of a 3 x 3 neighbourhood
+_DY3, _DX3 = (a.ravel()[None, :] for a in np.mgrid[-1:2, -1:2])
+
+_RING = [
+    (int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t))))
+    for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)
+]
+_RING_WIDE = [
+    (int(round(4.4 * np.cos(t))), int(round(4.4 * np.sin(t))))
+    for t in np.linspace(0, 2 * np.pi, 16, endpoint=False)
+]

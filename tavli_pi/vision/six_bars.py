@@ -1,0 +1,97 @@
+"""A six too small for its pips to part: two bars.
+
+A six's pips stand in two rows of three, a quarter of the die's side either side of its middle,
+a quarter of the side apart along each row. On a die of 10-11 px (a 640x360 recording) that is
+2.5 px from pip to pip, and the camera's blur joins each row into one bar: the pip finder rings
+no spot, the face reader sees no layout, and the bars' straight edges look like a smear, so the
+die was reported tumbling on every frame it lay (bench/RESULTS.md, stop 14).
+
+``bar_six`` reads a crop square to the die (``dice_face``'s, ``SPAN`` of the die's side across)
+for that picture: two bars of the pips' shade, parallel to one pair of edges, each inked at both
+ends and in the middle (a four's rows have no middle pip), with the body's colour between them
+(a five's middle pip, a frame's or a letter's stroke) and beyond their ends. Its confidence is
+never above ``dice_vet.SMALL_CONFIDENCE``: pips that do not part are not shown resolved, so a
+die read this way keeps its value only where the size gates allow an unproved reading (12 px and
+up); under that it is reported "too small to read", a still die, not a tumbling one.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["BAR_CONTRAST", "bar_six"]
+
+#: the least ink (grey levels: the pips' shade off the body's) a bar must show
+BAR_CONTRAST = 25.0
+#: a row's pips lie this far (die sides) either side of the face's middle ...
+ROW = 0.25
+#: ... and the bars are looked for this far either side of it (an outline a little off the die)
+ROW_RANGE = (0.17, 0.34)
+#: along a bar, the ink is sampled at its ends and middle (die sides from the middle)
+ALONG = (-0.25, 0.0, 0.25)
+#: past a bar's ends (die sides from the middle: its pips reach 0.33) the body's colour again
+END = 0.42
+#: each sample is the mean over this half-width (die sides)
+HALF = 0.06
+#: the largest confidence a six read from bars gets (``dice_vet.SMALL_CONFIDENCE``: not resolved)
+MOST = 0.85
+
+
+def bar_six(crop: np.ndarray, span: float) -> float:
+    """How surely ``crop`` (BGR or grey, square to the die, ``span`` die sides across, centred on
+    the face) shows a six as two bars (0-``MOST``)."""
+    if crop is None or crop.size == 0 or min(crop.shape[:2]) < 16:
+        return 0.0
+    g = (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop).astype(np.float32)
+    n = g.shape[0]
+    per = n / span  # crop px per die side
+    c = (n - 1) / 2.0
+    inner = g[int(round(c - 0.4 * per)):int(round(c + 0.4 * per)) + 1,
+              int(round(c - 0.4 * per)):int(round(c + 0.4 * per)) + 1]
+    body = float(np.median(inner))
+    best = 0.0
+    for dark in (True, False):
+        ink = (body - g) if dark else (g - body)
+        for a in (ink, ink.T):  # bars up and down the crop, or across it
+            best = max(best, _bars(a, per, c))
+    return best
+
+
+def _mean(a: np.ndarray, x: float, y: float, hx: float, hy: float) -> float:
+    """The mean of ``a`` over the box ``x`` +- ``hx``, ``y`` +- ``hy`` (crop px; at least a pixel)."""
+    x0, x1 = int(round(x - hx)), int(round(x + hx)) + 1
+    y0, y1 = int(round(y - hy)), int(round(y + hy)) + 1
+    part = a[max(y0, 0):max(y1, 1), max(x0, 0):max(x1, 1)]
+    return float(part.mean()) if part.size else 0.0
+
+
+def _bars(ink: np.ndarray, per: float, c: float) -> float:
+    """``bar_six``'s confidence for bars standing up and down ``ink`` (the pips' shade off the
+    body's, per pixel)."""
+    h = max(HALF * per, 0.5)
+    # across the bars: the mean ink of each column over the rows' length
+    band = ink[int(round(c - 0.3 * per)):int(round(c + 0.3 * per)) + 1, :].mean(axis=0)
+    xs = np.arange(len(band))
+    bars = []
+    for sign in (-1.0, 1.0):
+        lo, hi = sorted((c + sign * ROW_RANGE[0] * per, c + sign * ROW_RANGE[1] * per))
+        at = (xs >= lo) & (xs <= hi)
+        if not at.any():
+            return 0.0
+        bars.append(float(xs[at][np.argmax(band[at])]))
+    gap = bars[1] - bars[0]
+    if not (1.6 * ROW_RANGE[0] * per <= gap <= 2.2 * ROW * per):
+        return 0.0  # the rows stand half the side apart (a little more when the outline was small)
+    mid = (bars[0] + bars[1]) / 2.0
+    inked = [_mean(ink, x, c + t * per, h, h) for x in bars for t in ALONG]
+    low = min(inked)
+    if low < BAR_CONTRAST:
+        return 0.0
+    # the body's colour between the bars (no middle pip, no stroke) and beyond their ends
+    between = max(_mean(ink, mid, c + t * per, h, h) for t in ALONG)
+    # (the less inked end of each bar: a shadow or the rim may darken one; a stripe runs past both)
+    beyond = max(min(_mean(ink, x, c + t * END * per, h, h * 0.5) for t in (-1.0, 1.0)) for x in bars)
+    clear = max(between, beyond, 0.0)
+    s = (low - clear) / max(low, 1e-6)  # 1: bars on a clean body; 0: as inked between as on them
+    return float(np.clip((s - 0.4) / 0.4, 0.0, 1.0)) * MOST
