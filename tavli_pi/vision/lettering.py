@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-from tavli_pi.vision.lie import channel_max, square_crop
+from tavli_pi.vision.channels import channel_max
+from tavli_pi.vision.lie import square_crop
 
 __all__ = ["Mark", "in_a_row", "lettered", "ROW", "LIKE", "ROW_REACH"]
 

@@ -24,7 +24,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-__all__ = ["Outline", "die_outline", "square_crop", "channel_max", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
+from tavli_pi.vision.channels import channel_max
+
+__all__ = ["Outline", "die_outline", "square_crop", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
 
 #: an outline narrower than this (short over long side) looks cocked
 ASPECT_COCKED = 0.825
@@ -85,14 +87,6 @@ def square_crop(
                      np.float32)
     m = cv2.getPerspectiveTransform(to_src(box).astype(np.float32), np.asarray([[0, 0], [n, 0], [n, n], [0, n]], np.float32))
     return cv2.warpPerspective(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def channel_max(a: np.ndarray) -> np.ndarray:
-    """``a.max(axis=2)`` of an image's three channels, taken channel against channel (the same
-    values: a reduction over a last axis of 3 walks the array in small strided steps, some 15
-    times slower on a die's crop)."""
-    out: np.ndarray = np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
-    return out
 
 
 def die_outline(
