@@ -290,27 +290,31 @@ class Referee:
         return roller_of(obs.dice, self.settings.light_is_white) is self.before.turn.other
 
     def _collect(self, obs: Observation) -> bool:
-        """Keep the clear frames since the board last had a hand over it.
+        """Keep the clear frames since the board last had a hand over it (:meth:`_keep`)."""
+        return self._keep(self._frames, obs)
+
+    def _keep(self, frames: list[Observation], obs: Observation) -> bool:
+        """Keep in ``frames`` the clear frames since the board last had a hand over it.
 
         A frame with motion but no hand (dice picked up or thrown, a shadow) is not kept, but
         does not throw away the still frames before it: if the checkers changed meanwhile, the
         next clear frame reads them otherwise and the frames start again (below), and a verdict
         needs every one of its latest frames to read the same (``stable_frames``)."""
         if obs.hand:
-            self._frames.clear()
+            frames.clear()
             return False
         if obs.motion:
             return False
-        last = self._frames[-1] if self._frames else None
+        last = frames[-1] if frames else None
         if last is not None and not (last.points is obs.points and last.bar is obs.bar and last.off is obs.off):
             # a changed confident reading means the board changed unseen: start again (a reading the
             # reader reused for an unchanged picture is the same objects, and reads the same)
             pl, pd = frame_argmax(last)
             nl, nd = frame_argmax(obs)
             if (pl, pd) != (nl, nd) and confidently_differs(last, obs):
-                self._frames.clear()
-        self._frames.append(obs)
-        del self._frames[: -self.settings.max_evidence_frames]
+                frames.clear()
+        frames.append(obs)
+        del frames[: -self.settings.max_evidence_frames]
         return True
 
     def _blind(self) -> tuple[int, ...]:
@@ -469,10 +473,10 @@ class Referee:
                 or self.position.layout_key() != self._setup_target.layout_key():
             self._learn_blind, self._blind_frames = False, []  # the board moved on: nothing to learn from
             return
-        if obs.hand or obs.motion:
-            self._blind_frames.clear()
+        # kept as a play's frames are (_keep): a die thrown or a shadow between two clear frames is no
+        # reason to start again; a hand is, and so is a board that reads confidently otherwise
+        if not self._keep(self._blind_frames, obs):
             return
-        self._blind_frames.append(obs)
         if len(self._blind_frames) >= self.settings.settle_frames:
             self._learn_blind_spots(self._blind_frames, self._setup_target)
 
