@@ -1181,8 +1181,17 @@ class Referee:
         with and ahead of the board as it was, accept it; True when it was accepted. At the opening
         (or after an adopted board) either side may have rolled; the evidence must pick out one play
         of one side."""
+        found = self._unseen_play(sides, opening=self.phase == Phase.OPENING)
+        if found is None:
+            return False
+        self._take_unseen_play(*found, opening=self.phase == Phase.OPENING, keep_dice=keep_dice)
+        return True
+
+    def _unseen_play(self, sides: tuple[Side, ...], *, opening: bool) -> tuple[Side, UnseenPlay] | None:
+        """The one legal play, of one of ``sides`` (none given: the side on roll, or either side at the
+        opening or after an adopted board) for some roll, that the frames kept show clearly ahead of
+        the board as the referee knows it (``self.position``); None when none or more than one does."""
         s = self.settings
-        opening = self.phase == Phase.OPENING
         if not sides:
             sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
         # a backgammon (or Portes) opening roll is never a double (E1); in Plakoto and Fevga the
@@ -1199,9 +1208,11 @@ class Referee:
                                known=before, blind=self._blind())
             if v.kind == "legal" and v.reading is not None and v.reading.best > 0:
                 found.append((side, plays[v.reading.best - 1]))
-        if len(found) != 1:
-            return False
-        side, play = found[0]
+        return found[0] if len(found) == 1 else None
+
+    def _take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
+        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`_unseen_play`).
+        ``keep_dice``: dice lying now are the next player's roll (the watch goes on counting them)."""
         roll = play.rolls[0]
         self._unread_roll = None
         self.position = self.position.with_turn(side)
@@ -1216,7 +1227,6 @@ class Referee:
             # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
             self._watch.disarm()
         self._accept_play(play.position, unseen=play.rolls)
-        return True
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side | None, points: int, result: str) -> None:

@@ -37,6 +37,7 @@ from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, read
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.unseen import roller_of
 from tavli_pi.rules.moves import legal_results, wrong_points
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.games import GamePosition
@@ -270,6 +271,8 @@ class BoardSync:
         if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
             self._resync(*targets[r.best])
             return
+        if self._played_unseen(obs):
+            return
         before = self.state.adoptable
         self.state.adoptable = self._confident_reading(table)
         fresh = (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
@@ -283,6 +286,33 @@ class BoardSync:
             self._unattended(before)
         if len(self.state.confirmed) == 2:
             self._adopt()
+
+    def _played_unseen(self, obs: Observation) -> bool:
+        """Lost on a change no roll explained (the roll went unread, nobody entered it): the board
+        clearly one legal play, for some roll, of the side that was on roll from the last known
+        position -- by the margins any play is accepted with, and ahead of that position standing
+        still (:meth:`Referee._unseen_play`) -- is that play, made with the roll the camera missed.
+        The referee takes it and goes on (a recorded match has nobody to restore or confirm the
+        board); dice lying in the next player's half are then their roll. Never a call: a board no
+        legal play explains stays out of sync. True when taken."""
+        ref = self.ref
+        known, resume = self.state.known, self.state.resume
+        if (self.state.roll_seen or not ref.settings.infer_unseen_rolls or known is None
+                or resume not in (Phase.AWAITING_ROLL, Phase.OPENING)):
+            return False
+        opening = resume is Phase.OPENING
+        found = ref._unseen_play((), opening=opening)
+        if found is None:
+            return False
+        side, play = found
+        self._clear(keep_view=True)
+        ref.phase = resume
+        ref._emit(ev.BoardResynced, position=play.position,
+                  message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
+                  "see: back in step.")
+        ref._take_unseen_play(side, play, opening=opening,
+                              keep_dice=roller_of(obs.dice, ref.settings.light_is_white) is side.other)
+        return True
 
     def _unattended(self, before: GamePosition | None) -> None:
         """Nobody at the table confirms (a recorded video): the board as announced, read confidently
@@ -318,7 +348,7 @@ class BoardSync:
         ref._emit(ev.BoardResynced, position=known,
                   message="The board is back at the last known position: play on.")
 
-    def _clear(self) -> None:
+    def _clear(self, *, keep_view: bool = False) -> None:
         ref = self.ref
         self.state.known = None
         self.state.seen = None
@@ -326,7 +356,8 @@ class BoardSync:
         self.state.confirmed = []
         self.state.steady_s = 0.0
         ref.wrong_points = ()
-        ref._reset_view()
+        if not keep_view:
+            ref._reset_view()
 
     def confirm(self, inp: PlayerInput) -> None:
         """ACCEPT while out of sync: a player confirms the board as it stands.

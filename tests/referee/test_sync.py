@@ -396,3 +396,37 @@ def test_the_unattended_adoption_waits_seconds_not_frames() -> None:
     assert "board_adopted" not in kinds(t.show(pos, 20))
     ev = t.show(pos, 14)
     assert kinds(ev) == ["board_adopted"] and nth(ev, 0, BoardAdopted).after.layout_key() == pos.layout_key()
+
+
+def test_out_of_sync_on_an_unseen_change_comes_back_when_the_board_is_one_legal_play_E8() -> None:
+    """A recording (bench_video, wood at 640): White's roll went unread and nobody entered it; White
+    made a move no roll allows (out of sync: never a call without the roll), then put it right with
+    a legal play. Read clearly as one legal play of White's for some roll, the board is taken as that
+    play -- nobody is there to restore or confirm it -- and Black's roll, lying, is then taken."""
+    t = _opened()
+    known = t.referee.position
+    bad = apply_play(known, parse_play(known, "13/1"))  # no roll moves one checker 12 pips
+    assert one_play_reason(known, end_turn(bad), (6, 6)) == ""  # (one play, though no legal one)
+    t.show(known, hand=True)
+    t.show(bad, hand=True)
+    ev = t.show(bad, 3)
+    assert kinds(ev) == ["board_out_of_sync"] and t.referee.phase == "out_of_sync"
+    good = legal_results(known, (6, 4))[0].position
+    t.show(good, hand=True)
+    ev = t.show(good, 2)
+    assert kinds(ev) == ["board_resynced", "play_accepted"]
+    assert t.referee.position.layout_key() == good.layout_key() and t.referee.position.turn is Side.BLACK
+    ev = t.throw(end_turn(good), roll_dice(Side.BLACK, (2, 1)))
+    assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).side is Side.BLACK
+
+
+def test_out_of_sync_on_a_board_no_legal_play_explains_stays_out_of_sync() -> None:
+    t = _opened()
+    known = t.referee.position
+    bad = apply_play(known, parse_play(known, "13/1"))
+    t.show(known, hand=True)
+    t.show(bad, hand=True)
+    t.show(bad, 3)
+    ev = t.show(bad, 20)
+    assert "play_accepted" not in kinds(ev) and "illegal_play" not in kinds(ev)
+    assert t.referee.phase == "out_of_sync"
