@@ -12,6 +12,7 @@ clear view. Never a verdict from a frame with a hand or motion in it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -57,6 +58,16 @@ DICE_GONE_FRAMES = 2
 
 def _name(side: Side) -> str:
     return side.name.capitalize()
+
+
+#: attributes a snapshot written by an older tavli-pi (snapshot.FORMAT 1) may lack, each with the
+#: value a new referee starts with (a test checks they agree with ``__init__``): restored, the
+#: referee holds every attribute, so the code reads them plainly
+SNAPSHOT_ADDED: dict[str, Any] = {
+    "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
+    "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
+    "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
+}
 
 
 class Referee:
@@ -144,6 +155,12 @@ class Referee:
                                       reset_each_game=s.clock_reset_each_game)
 
     # -- resume ---------------------------------------------------------------
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a snapshot (:mod:`~tavli_pi.referee.snapshot`); what an older one lacks starts
+        as a new referee's (:data:`SNAPSHOT_ADDED`)."""
+        self.__dict__.update({k: copy.copy(v) for k, v in SNAPSHOT_ADDED.items()})
+        self.__dict__.update(state)
+
     @classmethod
     def from_state(
         cls, state: ev.TableState, settings: RefereeSettings | None = None, *, crawford_rule: bool = True,
@@ -249,10 +266,10 @@ class Referee:
 
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
-        last = getattr(self, "_last_frame_at", None)  # (a snapshot from before timed waits has none)
+        last = self._last_frame_at
         self._frame_dt = 0.0 if last is None else max(0.0, self._now - last)
         self._last_frame_at = self._now
-        if getattr(self, "_learn_blind", False):
+        if self._learn_blind:
             self._watch_blind(obs)
         if not obs.motion and any(d.moving for d in obs.dice):
             # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
@@ -318,7 +335,7 @@ class Referee:
         return True
 
     def _blind(self) -> tuple[int, ...]:
-        return getattr(self, "blind", ())  # a snapshot from before blind spots has none
+        return self.blind
 
     def _reset_view(self) -> None:
         self._frames.clear()
@@ -371,14 +388,14 @@ class Referee:
         them. Dice that lay all through set-up, or both in one half (a game's last roll), do not."""
         if not obs.dice:
             return False
-        thrown = (self._after_setup == Phase.OPENING and getattr(self, "_setup_saw_no_dice", False)
+        thrown = (self._after_setup == Phase.OPENING and self._setup_saw_no_dice
                   and len(obs.dice) == 2 and {d.half for d in obs.dice} == {"left", "right"})
         return not thrown
 
     def _unanswered_setup(self) -> None:
         """An unattended table (a recorded video): nobody answers the set-up question; a board left
         as it is, clear and still, for ``unattended_wait`` seconds is taken as set up (B3)."""
-        self._setup_waited_s = getattr(self, "_setup_waited_s", 0.0) + self._frame_dt
+        self._setup_waited_s = self._setup_waited_s + self._frame_dt
         if self.settings.waited(self._setup_waited_s):
             self._setup_waited_s = 0.0
             self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
@@ -616,7 +633,7 @@ class Referee:
         Asked once per throw: the dice lie still where the camera sees them, with no value it can
         read (issue 9: a die too small to read is never given a value)."""
         unread = self._watch.unread
-        if unread is not None and unread is not getattr(self, "_unread_roll", None):
+        if unread is not None and unread is not self._unread_roll:
             self._unread_roll = unread
             side = None if opening else self.position.turn
             reason = next((d.note for d in unread if d.note), "") or "the dice cannot be read"
@@ -626,17 +643,17 @@ class Referee:
             self._emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
                        message=f"The camera sees the dice but cannot read them ({reason}): {who} "
                        "on the table's page.")
-        return getattr(self, "_unread_roll", None) is not None
+        return self._unread_roll is not None
 
     def _entered_roll(self, inp: PlayerInput) -> None:
         """Action.ROLL: the players enter the roll the camera could not read; it is judged as if
         read (E1, E2; the halves the dice lie in still void a roll, E3)."""
-        unread = getattr(self, "_unread_roll", None)
+        unread = self._unread_roll
         a, b = divmod(inp.level, 10)
         if not (1 <= a <= 6 and 1 <= b <= 6):
             self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
             return
-        if getattr(self, "_doubted", None) is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
+        if self._doubted is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
             self._corrected_roll((a, b))
             return
         if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
@@ -757,9 +774,9 @@ class Referee:
                 self._premature = None
         # dice too small to read: a new throw (every die seen moving: the next roll) also says the
         # roller's dice were picked up (at the opening turn every die counts as the roller's)
-        small = getattr(self, "_small_dice", False)
+        small = self._small_dice
         throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
-        self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if (not mine or throw) else 0
+        self._dice_gone = self._dice_gone + 1 if (not mine or throw) else 0
         gone = DICE_GONE_FRAMES if small else 1
         if (small and not mine and not obs.hand and not obs.motion and 0 < self._dice_gone < gone
                 and self._accept_if_clear()):
@@ -834,7 +851,7 @@ class Referee:
         if v.kind == "legal" and v.result is not None:
             self._miscount = None  # read as it is: no miscount stands
             self._accept_play(v.result)
-        elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
+        elif (v.kind == "illegal" and v.result is not None and self._small_dice
               and v.result.layout_key() == self.before.layout_key()):
             # dice too small to read, and the board as before the roll: the camera lost the dice for
             # a moment, nobody picked them up; an unmoved board is called (M5) only on dice it follows
@@ -854,7 +871,7 @@ class Referee:
                                "settled (E8: it stands as played)")
             else:
                 self._illegal(v.result)
-        elif getattr(self, "_doubted", None) is not None:
+        elif self._doubted is not None:
             return  # the players are asked for the roll: that question stands until they answer
         elif self._stands_by_next_roll(v.reading, len(frames)):
             assert v.reading is not None
@@ -900,7 +917,7 @@ class Referee:
     def _next_roll_seen(self) -> bool:
         """While judging: the next roll lies on the board (read, or too small to read) or is being thrown."""
         return (self._pending_roll is not None or self._watch.unread is not None
-                or getattr(self, "_throw_seen", False))
+                or self._throw_seen)
 
     def _stands_by_next_roll(self, r: Reading | None, frames: int) -> bool:
         """E8: once the next roll lies on the board, a play can no longer be called illegal; it
@@ -934,7 +951,7 @@ class Referee:
         miscount = (i, off_light != 0, off_light or off_dark)
         mover_is_light = (self.before.turn is Side.WHITE) == lw
         changed = int(light[i]) != int(was_light[i]) if mover_is_light else int(dark[i]) != int(was_dark[i])
-        if (changed and miscount[1] == mover_is_light) or miscount == getattr(self, "_miscount", None):
+        if (changed and miscount[1] == mover_is_light) or miscount == self._miscount:
             return miscount
         return None
 
@@ -947,7 +964,7 @@ class Referee:
             return False
         s = self.settings
         dice = self._dice2()
-        rolls = plausible_rolls(dice, getattr(self, "_dice_conf", (1.0, 1.0)), s.illegal_confidence)[1:]
+        rolls = plausible_rolls(dice, self._dice_conf, s.illegal_confidence)[1:]
         fits = rolls_allowing(self.game, self.before, observed, rolls) if rolls else []
         if not fits:
             return False
@@ -961,7 +978,7 @@ class Referee:
                               f"board is a play of {a}-{b}")
             return True
         key = observed.layout_key()
-        if getattr(self, "_doubted", None) != key:
+        if self._doubted != key:
             self._doubted = key
             self.last_verdict = "enter the roll"
             self._emit(ev.RollNeeded, side=side, rule="E2",

@@ -174,6 +174,13 @@ class SyncState:
     confirmed: list[Side] = field(default_factory=list)  # the sides that confirmed ``seen``
     steady_s: float = 0.0  # seconds of clear frames in a row that read ``seen`` confidently (unattended)
 
+    def __setstate__(self, state: object) -> None:
+        """Restore a snapshot: a state from an older tavli-pi may lack ``steady_s`` (it starts at 0)."""
+        self.steady_s = 0.0
+        slots = state[1] if isinstance(state, tuple) else state
+        for name, value in (slots or {}).items():  # type: ignore[union-attr]
+            setattr(self, name, value)
+
 
 class BoardSync:
     """The referee's out-of-sync recovery (phase ``out_of_sync``); see the module doc.
@@ -320,7 +327,7 @@ class BoardSync:
         board, seen = self.state.adoptable, self.state.seen
         alike = (board is not None and seen is not None and board.layout_key() == seen.layout_key()
                  and (before is None or before.layout_key() == board.layout_key()))
-        self.state.steady_s = (getattr(self.state, "steady_s", 0.0) + self.ref._frame_dt) if alike else 0.0
+        self.state.steady_s = (self.state.steady_s + self.ref._frame_dt) if alike else 0.0
         if self.ref.settings.waited(self.state.steady_s):
             self.state.confirmed = [Side.WHITE, Side.BLACK]
 
