@@ -66,7 +66,7 @@ def _name(side: Side) -> str:
 SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
     "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
-    "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
+    "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None, "_unseen_last": None,
 }
 
 
@@ -141,6 +141,9 @@ class Referee:
         #: a stack this game counts one off, as a play stood with it (spot, light?, read minus true):
         #: the next turns' readings one off there are that miscount, not a board out of step
         self._miscount: tuple[int, bool, int] | None = None
+        #: the last play taken with a roll the camera did not see: (the board before it, after it, the
+        #: side, at the opening?) -- the players may still put it right (sync.py)
+        self._unseen_last: tuple[GamePosition, GamePosition, Side, bool] | None = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -1243,7 +1246,9 @@ class Referee:
             # dice lying unseen until now are not the next roll: a frame without dice (or a throw)
             # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
             self._watch.disarm()
+        before = self.position
         self._accept_play(play.position, unseen=play.rolls)
+        self._unseen_last = (before, self.position, side, opening)
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side | None, points: int, result: str) -> None:

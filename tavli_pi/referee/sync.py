@@ -37,7 +37,7 @@ from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, read
 from tavli_pi.referee.inputs import Action, PlayerInput
-from tavli_pi.referee.unseen import roller_of
+from tavli_pi.referee.unseen import roller_of, rolls_text
 from tavli_pi.rules.moves import legal_results, wrong_points
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.games import GamePosition
@@ -310,7 +310,7 @@ class BoardSync:
         opening = resume is Phase.OPENING
         found = ref._unseen_play((), opening=opening)
         if found is None:
-            return False
+            return self._unseen_play_changed()
         side, play = found
         self._clear(keep_view=True)
         ref.phase = resume
@@ -319,6 +319,38 @@ class BoardSync:
                   "see: back in step.")
         ref._take_unseen_play(side, play, opening=opening,
                               keep_dice=roller_of(obs.dice, ref.settings.light_is_white) is side.other)
+        return True
+
+    def _unseen_play_changed(self) -> bool:
+        """Lost right after a play taken with a roll the camera did not see (nothing taken since):
+        the players changed that play on the board -- it was illegal for their roll, which the
+        referee could not know, and the opponent had it put right (E8). A board read clearly as
+        another legal play of the same side, from the board before it, for some roll
+        (:meth:`Referee._unseen_play`), is taken as the board in play: the referee carries on from
+        it (``board_adopted``, as if the players confirmed it), the play it took standing in the log
+        as it was. Never a call. True when taken."""
+        ref = self.ref
+        last, known = ref._unseen_last, self.state.known
+        if last is None or known is None:
+            return False
+        before, after, side, opening = last
+        if after.layout_key() != known.layout_key() or after.turn != known.turn:
+            return False
+        now = ref.position
+        ref.position = before
+        try:
+            found = ref._unseen_play((side,), opening=opening)
+        finally:
+            ref.position = now
+        if found is None or found[1].position.layout_key() == after.layout_key():
+            return False
+        board = found[1].position.with_turn(side.other)
+        self._clear(keep_view=True)
+        ref._unseen_last = None
+        ref.carry_on_from(board, known, "board adopted",
+                          f"{_name(side)}'s last play, taken with a roll the camera did not see, was changed "
+                          f"on the board to another legal play ({rolls_text(found[1].rolls)}): the referee "
+                          "carries on from the board as it stands.")
         return True
 
     def _unattended(self, before: GamePosition | None) -> None:

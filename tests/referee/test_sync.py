@@ -430,3 +430,27 @@ def test_out_of_sync_on_a_board_no_legal_play_explains_stays_out_of_sync() -> No
     ev = t.show(bad, 20)
     assert "play_accepted" not in kinds(ev) and "illegal_play" not in kinds(ev)
     assert t.referee.phase == "out_of_sync"
+
+
+def test_a_play_taken_with_an_unseen_roll_then_changed_to_another_legal_play_is_carried_on_from_E8() -> None:
+    """A recording (bench_video wood 640 game 0; bench_reallike game 128): White's roll went unread,
+    White's play was taken as legal for some roll -- it was illegal for the roll thrown, which the
+    referee could not know -- and the opponent had it put right. The board, clearly another legal
+    play of White's from the board before, is carried on from (adopted); Black's roll is then taken."""
+    t = _opened()
+    known = t.referee.position
+    first = legal_results(known, (6, 5))[0].position
+    t.show(known, motion=True)
+    t.show(first, hand=True)
+    ev = t.show(first, 3)
+    assert "play_accepted" in kinds(ev) and t.referee.position.layout_key() == first.layout_key()
+    put_right = next(r.position for r in legal_results(known, (4, 3))
+                     if one_play_reason(end_turn(first), end_turn(r.position), (6, 6)))
+    t.show(put_right, hand=True)
+    ev = t.show(put_right, 3)
+    assert "board_out_of_sync" in kinds(ev) and kinds(ev)[-1] == "board_adopted"
+    adopted = nth(ev, len(ev) - 1, BoardAdopted)
+    assert adopted.after.layout_key() == put_right.layout_key() and adopted.after.turn is Side.BLACK
+    assert "illegal_play" not in kinds(t.events)
+    ev = t.throw(end_turn(put_right), roll_dice(Side.BLACK, (2, 1)))
+    assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).side is Side.BLACK
