@@ -64,6 +64,21 @@ class DiceWatch:
     def _clear_unread(self) -> None:
         self.unread, self._unread_sig, self._unread_n = None, None, 0
 
+    def _unread_frame(self, sig: tuple[DieReading, ...], n: int, unread: tuple[DieReading, ...]) -> None:
+        """One more frame of a throw seen but not read: ``sig`` the dice that say where it lies, ``n``
+        such frames in a row so far; ``settle`` of them make ``unread`` (once: the first stands)."""
+        self._unread_sig, self._unread_n = sig, n
+        if n >= self.settle and self.unread is None:
+            self.unread = unread
+
+    def __setstate__(self, state: object) -> None:
+        """Restore a snapshot (:mod:`~tavli_pi.referee.snapshot`): a watch from an older tavli-pi
+        may lack the unread-throw fields; they start as a new watch's."""
+        self.unread, self._unread_sig, self._unread_n = None, None, 0
+        slots = state[1] if isinstance(state, tuple) else state
+        for name, value in (slots or {}).items():  # type: ignore[union-attr]
+            setattr(self, name, value)
+
     def feed(self, dice: Sequence[DieReading], need: int = 2) -> tuple[DieReading, ...] | None:
         if not dice or all(d.moving for d in dice):
             self.rearm()
@@ -77,33 +92,26 @@ class DiceWatch:
             # one frame shows both, the next one): ``settle`` such frames in a row are a throw the
             # players must enter; the frame that showed the most dice says where they lie
             # (flatness is not judged on a die too small to read)
-            best = getattr(self, "_unread_sig", None)  # (a snapshot from before may not have it)
-            if best is None or len(dice) > len(best):
-                self._unread_sig = tuple(dice)
-            self._unread_n += 1
-            if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
-                self.unread = tuple(self._unread_sig or dice)[:need]
+            best = self._unread_sig
+            most = tuple(dice) if best is None or len(dice) > len(best) else best
+            self._unread_frame(most, self._unread_n + 1, most[:need])
             return None
         if need == 2 and len(dice) == 1 and dice[0].value_confidence >= self.min_confidence:
             # one die read, the other not found: the same die lying still ``settle`` frames is a throw
             # whose other die the camera lost; the players enter it
             one = (dice[0].value, dice[0].half)
-            best = getattr(self, "_unread_sig", None)
+            best = self._unread_sig
             same = best is not None and len(best) == 1 and (best[0].value, best[0].half) == one
-            self._unread_sig = tuple(dice)
-            self._unread_n = self._unread_n + 1 if same else 1
-            if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
-                self.unread = (replace(dice[0], note="the camera finds one die only"),)
+            self._unread_frame(tuple(dice), self._unread_n + 1 if same else 1,
+                               (replace(dice[0], note="the camera finds one die only"),))
             return None
         if len(dice) == need == 2 and any(d.value_confidence < self.min_confidence for d in dice):
             # both dice found, still, a value read under ``min_confidence`` (a 5 read as a 4 at 0.12):
             # ``settle`` such frames in a row are a throw the players enter, as one too small to read
             # is (a single unsure frame among sure ones is a flicker: a sure frame resets this count)
-            self._unread_sig = tuple(dice)
-            self._unread_n += 1
-            if self._unread_n >= self.settle and getattr(self, "unread", None) is None:
-                self.unread = tuple(d if d.value_confidence >= self.min_confidence
-                                    else replace(d, note=d.note or "the dice cannot be read surely") for d in dice)
+            self._unread_frame(tuple(dice), self._unread_n + 1, tuple(
+                d if d.value_confidence >= self.min_confidence
+                else replace(d, note=d.note or "the dice cannot be read surely") for d in dice))
             return None
         self._unread_sig, self._unread_n = None, 0  # every die read: not an unread throw
         if len(dice) < need or any(d.value_confidence < self.min_confidence for d in dice):

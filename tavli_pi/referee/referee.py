@@ -12,6 +12,7 @@ clear view. Never a verdict from a frame with a hand or motion in it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -57,6 +58,16 @@ DICE_GONE_FRAMES = 2
 
 def _name(side: Side) -> str:
     return side.name.capitalize()
+
+
+#: attributes a snapshot written by an older tavli-pi (snapshot.FORMAT 1) may lack, each with the
+#: value a new referee starts with (a test checks they agree with ``__init__``): restored, the
+#: referee holds every attribute, so the code reads them plainly
+SNAPSHOT_ADDED: dict[str, Any] = {
+    "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
+    "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
+    "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None, "_unseen_last": None,
+}
 
 
 class Referee:
@@ -130,6 +141,9 @@ class Referee:
         #: a stack this game counts one off, as a play stood with it (spot, light?, read minus true):
         #: the next turns' readings one off there are that miscount, not a board out of step
         self._miscount: tuple[int, bool, int] | None = None
+        #: the last play taken with a roll the camera did not see: (the board before it, after it, the
+        #: side, at the opening?) -- the players may still put it right (sync.py)
+        self._unseen_last: tuple[GamePosition, GamePosition, Side, bool] | None = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -144,6 +158,12 @@ class Referee:
                                       reset_each_game=s.clock_reset_each_game)
 
     # -- resume ---------------------------------------------------------------
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a snapshot (:mod:`~tavli_pi.referee.snapshot`); what an older one lacks starts
+        as a new referee's (:data:`SNAPSHOT_ADDED`)."""
+        self.__dict__.update({k: copy.copy(v) for k, v in SNAPSHOT_ADDED.items()})
+        self.__dict__.update(state)
+
     @classmethod
     def from_state(
         cls, state: ev.TableState, settings: RefereeSettings | None = None, *, crawford_rule: bool = True,
@@ -249,10 +269,10 @@ class Referee:
 
     # -- observations -------------------------------------------------------------
     def _on_observation(self, obs: Observation) -> None:
-        last = getattr(self, "_last_frame_at", None)  # (a snapshot from before timed waits has none)
+        last = self._last_frame_at
         self._frame_dt = 0.0 if last is None else max(0.0, self._now - last)
         self._last_frame_at = self._now
-        if getattr(self, "_learn_blind", False):
+        if self._learn_blind:
             self._watch_blind(obs)
         if not obs.motion and any(d.moving for d in obs.dice):
             # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
@@ -290,31 +310,35 @@ class Referee:
         return roller_of(obs.dice, self.settings.light_is_white) is self.before.turn.other
 
     def _collect(self, obs: Observation) -> bool:
-        """Keep the clear frames since the board last had a hand over it.
+        """Keep the clear frames since the board last had a hand over it (:meth:`_keep`)."""
+        return self._keep(self._frames, obs)
+
+    def _keep(self, frames: list[Observation], obs: Observation) -> bool:
+        """Keep in ``frames`` the clear frames since the board last had a hand over it.
 
         A frame with motion but no hand (dice picked up or thrown, a shadow) is not kept, but
         does not throw away the still frames before it: if the checkers changed meanwhile, the
         next clear frame reads them otherwise and the frames start again (below), and a verdict
         needs every one of its latest frames to read the same (``stable_frames``)."""
         if obs.hand:
-            self._frames.clear()
+            frames.clear()
             return False
         if obs.motion:
             return False
-        last = self._frames[-1] if self._frames else None
+        last = frames[-1] if frames else None
         if last is not None and not (last.points is obs.points and last.bar is obs.bar and last.off is obs.off):
             # a changed confident reading means the board changed unseen: start again (a reading the
             # reader reused for an unchanged picture is the same objects, and reads the same)
             pl, pd = frame_argmax(last)
             nl, nd = frame_argmax(obs)
             if (pl, pd) != (nl, nd) and confidently_differs(last, obs):
-                self._frames.clear()
-        self._frames.append(obs)
-        del self._frames[: -self.settings.max_evidence_frames]
+                frames.clear()
+        frames.append(obs)
+        del frames[: -self.settings.max_evidence_frames]
         return True
 
     def _blind(self) -> tuple[int, ...]:
-        return getattr(self, "blind", ())  # a snapshot from before blind spots has none
+        return self.blind
 
     def _reset_view(self) -> None:
         self._frames.clear()
@@ -367,14 +391,14 @@ class Referee:
         them. Dice that lay all through set-up, or both in one half (a game's last roll), do not."""
         if not obs.dice:
             return False
-        thrown = (self._after_setup == Phase.OPENING and getattr(self, "_setup_saw_no_dice", False)
+        thrown = (self._after_setup == Phase.OPENING and self._setup_saw_no_dice
                   and len(obs.dice) == 2 and {d.half for d in obs.dice} == {"left", "right"})
         return not thrown
 
     def _unanswered_setup(self) -> None:
         """An unattended table (a recorded video): nobody answers the set-up question; a board left
         as it is, clear and still, for ``unattended_wait`` seconds is taken as set up (B3)."""
-        self._setup_waited_s = getattr(self, "_setup_waited_s", 0.0) + self._frame_dt
+        self._setup_waited_s = self._setup_waited_s + self._frame_dt
         if self.settings.waited(self._setup_waited_s):
             self._setup_waited_s = 0.0
             self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
@@ -469,10 +493,10 @@ class Referee:
                 or self.position.layout_key() != self._setup_target.layout_key():
             self._learn_blind, self._blind_frames = False, []  # the board moved on: nothing to learn from
             return
-        if obs.hand or obs.motion:
-            self._blind_frames.clear()
+        # kept as a play's frames are (_keep): a die thrown or a shadow between two clear frames is no
+        # reason to start again; a hand is, and so is a board that reads confidently otherwise
+        if not self._keep(self._blind_frames, obs):
             return
-        self._blind_frames.append(obs)
         if len(self._blind_frames) >= self.settings.settle_frames:
             self._learn_blind_spots(self._blind_frames, self._setup_target)
 
@@ -612,7 +636,7 @@ class Referee:
         Asked once per throw: the dice lie still where the camera sees them, with no value it can
         read (issue 9: a die too small to read is never given a value)."""
         unread = self._watch.unread
-        if unread is not None and unread is not getattr(self, "_unread_roll", None):
+        if unread is not None and unread is not self._unread_roll:
             self._unread_roll = unread
             side = None if opening else self.position.turn
             reason = next((d.note for d in unread if d.note), "") or "the dice cannot be read"
@@ -622,17 +646,17 @@ class Referee:
             self._emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
                        message=f"The camera sees the dice but cannot read them ({reason}): {who} "
                        "on the table's page.")
-        return getattr(self, "_unread_roll", None) is not None
+        return self._unread_roll is not None
 
     def _entered_roll(self, inp: PlayerInput) -> None:
         """Action.ROLL: the players enter the roll the camera could not read; it is judged as if
         read (E1, E2; the halves the dice lie in still void a roll, E3)."""
-        unread = getattr(self, "_unread_roll", None)
+        unread = self._unread_roll
         a, b = divmod(inp.level, 10)
         if not (1 <= a <= 6 and 1 <= b <= 6):
             self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
             return
-        if getattr(self, "_doubted", None) is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
+        if self._doubted is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
             self._corrected_roll((a, b))
             return
         if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
@@ -753,9 +777,9 @@ class Referee:
                 self._premature = None
         # dice too small to read: a new throw (every die seen moving: the next roll) also says the
         # roller's dice were picked up (at the opening turn every die counts as the roller's)
-        small = getattr(self, "_small_dice", False)
+        small = self._small_dice
         throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
-        self._dice_gone = getattr(self, "_dice_gone", 0) + 1 if (not mine or throw) else 0
+        self._dice_gone = self._dice_gone + 1 if (not mine or throw) else 0
         gone = DICE_GONE_FRAMES if small else 1
         if (small and not mine and not obs.hand and not obs.motion and 0 < self._dice_gone < gone
                 and self._accept_if_clear()):
@@ -830,7 +854,7 @@ class Referee:
         if v.kind == "legal" and v.result is not None:
             self._miscount = None  # read as it is: no miscount stands
             self._accept_play(v.result)
-        elif (v.kind == "illegal" and v.result is not None and getattr(self, "_small_dice", False)
+        elif (v.kind == "illegal" and v.result is not None and self._small_dice
               and v.result.layout_key() == self.before.layout_key()):
             # dice too small to read, and the board as before the roll: the camera lost the dice for
             # a moment, nobody picked them up; an unmoved board is called (M5) only on dice it follows
@@ -850,7 +874,7 @@ class Referee:
                                "settled (E8: it stands as played)")
             else:
                 self._illegal(v.result)
-        elif getattr(self, "_doubted", None) is not None:
+        elif self._doubted is not None:
             return  # the players are asked for the roll: that question stands until they answer
         elif self._stands_by_next_roll(v.reading, len(frames)):
             assert v.reading is not None
@@ -896,7 +920,7 @@ class Referee:
     def _next_roll_seen(self) -> bool:
         """While judging: the next roll lies on the board (read, or too small to read) or is being thrown."""
         return (self._pending_roll is not None or self._watch.unread is not None
-                or getattr(self, "_throw_seen", False))
+                or self._throw_seen)
 
     def _stands_by_next_roll(self, r: Reading | None, frames: int) -> bool:
         """E8: once the next roll lies on the board, a play can no longer be called illegal; it
@@ -930,7 +954,7 @@ class Referee:
         miscount = (i, off_light != 0, off_light or off_dark)
         mover_is_light = (self.before.turn is Side.WHITE) == lw
         changed = int(light[i]) != int(was_light[i]) if mover_is_light else int(dark[i]) != int(was_dark[i])
-        if (changed and miscount[1] == mover_is_light) or miscount == getattr(self, "_miscount", None):
+        if (changed and miscount[1] == mover_is_light) or miscount == self._miscount:
             return miscount
         return None
 
@@ -943,7 +967,7 @@ class Referee:
             return False
         s = self.settings
         dice = self._dice2()
-        rolls = plausible_rolls(dice, getattr(self, "_dice_conf", (1.0, 1.0)), s.illegal_confidence)[1:]
+        rolls = plausible_rolls(dice, self._dice_conf, s.illegal_confidence)[1:]
         fits = rolls_allowing(self.game, self.before, observed, rolls) if rolls else []
         if not fits:
             return False
@@ -957,7 +981,7 @@ class Referee:
                               f"board is a play of {a}-{b}")
             return True
         key = observed.layout_key()
-        if getattr(self, "_doubted", None) != key:
+        if self._doubted != key:
             self._doubted = key
             self.last_verdict = "enter the roll"
             self._emit(ev.RollNeeded, side=side, rule="E2",
@@ -1177,8 +1201,17 @@ class Referee:
         with and ahead of the board as it was, accept it; True when it was accepted. At the opening
         (or after an adopted board) either side may have rolled; the evidence must pick out one play
         of one side."""
+        found = self._unseen_play(sides, opening=self.phase == Phase.OPENING)
+        if found is None:
+            return False
+        self._take_unseen_play(*found, opening=self.phase == Phase.OPENING, keep_dice=keep_dice)
+        return True
+
+    def _unseen_play(self, sides: tuple[Side, ...], *, opening: bool) -> tuple[Side, UnseenPlay] | None:
+        """The one legal play, of one of ``sides`` (none given: the side on roll, or either side at the
+        opening or after an adopted board) for some roll, that the frames kept show clearly ahead of
+        the board as the referee knows it (``self.position``); None when none or more than one does."""
         s = self.settings
-        opening = self.phase == Phase.OPENING
         if not sides:
             sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
         # a backgammon (or Portes) opening roll is never a double (E1); in Plakoto and Fevga the
@@ -1195,9 +1228,11 @@ class Referee:
                                known=before, blind=self._blind())
             if v.kind == "legal" and v.reading is not None and v.reading.best > 0:
                 found.append((side, plays[v.reading.best - 1]))
-        if len(found) != 1:
-            return False
-        side, play = found[0]
+        return found[0] if len(found) == 1 else None
+
+    def _take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
+        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`_unseen_play`).
+        ``keep_dice``: dice lying now are the next player's roll (the watch goes on counting them)."""
         roll = play.rolls[0]
         self._unread_roll = None
         self.position = self.position.with_turn(side)
@@ -1211,8 +1246,9 @@ class Referee:
             # dice lying unseen until now are not the next roll: a frame without dice (or a throw)
             # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
             self._watch.disarm()
+        before = self.position
         self._accept_play(play.position, unseen=play.rolls)
-        return True
+        self._unseen_last = (before, self.position, side, opening)
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
     def _game_over(self, winner: Side | None, points: int, result: str) -> None:

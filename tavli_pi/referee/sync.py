@@ -37,6 +37,7 @@ from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, read
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.unseen import roller_of, rolls_text
 from tavli_pi.rules.moves import legal_results, wrong_points
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.games import GamePosition
@@ -173,6 +174,13 @@ class SyncState:
     confirmed: list[Side] = field(default_factory=list)  # the sides that confirmed ``seen``
     steady_s: float = 0.0  # seconds of clear frames in a row that read ``seen`` confidently (unattended)
 
+    def __setstate__(self, state: object) -> None:
+        """Restore a snapshot: a state from an older tavli-pi may lack ``steady_s`` (it starts at 0)."""
+        self.steady_s = 0.0
+        slots = state[1] if isinstance(state, tuple) else state
+        for name, value in (slots or {}).items():  # type: ignore[union-attr]
+            setattr(self, name, value)
+
 
 class BoardSync:
     """The referee's out-of-sync recovery (phase ``out_of_sync``); see the module doc.
@@ -270,6 +278,8 @@ class BoardSync:
         if r.margin >= s.accept_margin and r.gap <= s.accept_gap:
             self._resync(*targets[r.best])
             return
+        if self._played_unseen(obs):
+            return
         before = self.state.adoptable
         self.state.adoptable = self._confident_reading(table)
         fresh = (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
@@ -284,13 +294,72 @@ class BoardSync:
         if len(self.state.confirmed) == 2:
             self._adopt()
 
+    def _played_unseen(self, obs: Observation) -> bool:
+        """Lost on a change no roll explained (the roll went unread, nobody entered it): the board
+        clearly one legal play, for some roll, of the side that was on roll from the last known
+        position -- by the margins any play is accepted with, and ahead of that position standing
+        still (:meth:`Referee._unseen_play`) -- is that play, made with the roll the camera missed.
+        The referee takes it and goes on (a recorded match has nobody to restore or confirm the
+        board); dice lying in the next player's half are then their roll. Never a call: a board no
+        legal play explains stays out of sync. True when taken."""
+        ref = self.ref
+        known, resume = self.state.known, self.state.resume
+        if (self.state.roll_seen or not ref.settings.infer_unseen_rolls or known is None
+                or resume not in (Phase.AWAITING_ROLL, Phase.OPENING)):
+            return False
+        opening = resume is Phase.OPENING
+        found = ref._unseen_play((), opening=opening)
+        if found is None:
+            return self._unseen_play_changed()
+        side, play = found
+        self._clear(keep_view=True)
+        ref.phase = resume
+        ref._emit(ev.BoardResynced, position=play.position,
+                  message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
+                  "see: back in step.")
+        ref._take_unseen_play(side, play, opening=opening,
+                              keep_dice=roller_of(obs.dice, ref.settings.light_is_white) is side.other)
+        return True
+
+    def _unseen_play_changed(self) -> bool:
+        """Lost right after a play taken with a roll the camera did not see (nothing taken since):
+        the players changed that play on the board -- it was illegal for their roll, which the
+        referee could not know, and the opponent had it put right (E8). A board read clearly as
+        another legal play of the same side, from the board before it, for some roll
+        (:meth:`Referee._unseen_play`), is taken as the board in play: the referee carries on from
+        it (``board_adopted``, as if the players confirmed it), the play it took standing in the log
+        as it was. Never a call. True when taken."""
+        ref = self.ref
+        last, known = ref._unseen_last, self.state.known
+        if last is None or known is None:
+            return False
+        before, after, side, opening = last
+        if after.layout_key() != known.layout_key() or after.turn != known.turn:
+            return False
+        now = ref.position
+        ref.position = before
+        try:
+            found = ref._unseen_play((side,), opening=opening)
+        finally:
+            ref.position = now
+        if found is None or found[1].position.layout_key() == after.layout_key():
+            return False
+        board = found[1].position.with_turn(side.other)
+        self._clear(keep_view=True)
+        ref._unseen_last = None
+        ref.carry_on_from(board, known, "board adopted",
+                          f"{_name(side)}'s last play, taken with a roll the camera did not see, was changed "
+                          f"on the board to another legal play ({rolls_text(found[1].rolls)}): the referee "
+                          "carries on from the board as it stands.")
+        return True
+
     def _unattended(self, before: GamePosition | None) -> None:
         """Nobody at the table confirms (a recorded video): the board as announced, read confidently
         and alike in clear frames in a row for ``unattended_wait`` seconds, is confirmed for both sides."""
         board, seen = self.state.adoptable, self.state.seen
         alike = (board is not None and seen is not None and board.layout_key() == seen.layout_key()
                  and (before is None or before.layout_key() == board.layout_key()))
-        self.state.steady_s = (getattr(self.state, "steady_s", 0.0) + self.ref._frame_dt) if alike else 0.0
+        self.state.steady_s = (self.state.steady_s + self.ref._frame_dt) if alike else 0.0
         if self.ref.settings.waited(self.state.steady_s):
             self.state.confirmed = [Side.WHITE, Side.BLACK]
 
@@ -318,7 +387,7 @@ class BoardSync:
         ref._emit(ev.BoardResynced, position=known,
                   message="The board is back at the last known position: play on.")
 
-    def _clear(self) -> None:
+    def _clear(self, *, keep_view: bool = False) -> None:
         ref = self.ref
         self.state.known = None
         self.state.seen = None
@@ -326,7 +395,8 @@ class BoardSync:
         self.state.confirmed = []
         self.state.steady_s = 0.0
         ref.wrong_points = ()
-        ref._reset_view()
+        if not keep_view:
+            ref._reset_view()
 
     def confirm(self, inp: PlayerInput) -> None:
         """ACCEPT while out of sync: a player confirms the board as it stands.

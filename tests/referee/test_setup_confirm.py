@@ -149,3 +149,34 @@ def test_the_unattended_set_up_wait_is_in_seconds_by_the_clock_given() -> None:
     quick = SwappedTable(Referee(RefereeSettings(attended=False, unattended_wait=0.5)))
     ev = quick.setup() + quick.show(START, 4)
     assert kinds(ev) == ["setup_checked", "setup_checked", "game_started"]
+
+
+class OpenedLookingTable(Table):
+    """A table whose camera reads the start as White's 3-1 opening played 24/21 24/23 (bench_reallike
+    game 92: two phantom blots and White's back pair read as none, on every frame)."""
+
+    def feed(self, item: Observation | PlayerInput) -> list[Event]:
+        if isinstance(item, Observation) and not (item.hand or item.motion):
+            looks = apply_play(START, parse_play(START, "24/21 24/23"))
+            seen = observe(looks, frame_index=item.frame_index, dice=item.dice)
+            pts = list(item.points)
+            for i in (20, 22, 23):  # White's 21-, 23- and 24-points in the light numbering
+                pts[i] = seen.points[i]
+            item = dataclasses.replace(item, points=tuple(pts))
+        return super().feed(item)
+
+
+def test_a_die_thrown_between_two_clear_frames_still_teaches_the_blind_spots_B3() -> None:
+    # the players confirm the set-up before a clear frame, and a die or a shadow passes between
+    # the first clear frames: those frames still show the set-up board, so the spots read
+    # otherwise are blind -- not a play made without a roll (no play was made: the board is the start)
+    t = OpenedLookingTable(Referee())
+    assert kinds(t.press(Action.ACCEPT)) == ["setup_checked", "game_started"]
+    ev = t.show(START)
+    ev += t.show(START, motion=True)
+    ev += t.show(START, 3)
+    assert "play_accepted" not in kinds(ev)
+    assert t.referee.phase == "opening" and t.referee.blind == (20, 22, 23)
+    # the opening roll then read, the opening play is judged against the start
+    ev = t.throw(START, (die(3, "right"), die(1, "left")))
+    assert t.referee.phase == "rolled" and t.referee.dice == (3, 1)

@@ -11,9 +11,12 @@ import pytest
 
 from tavli_pi.errors import SnapshotError
 from tavli_pi.referee import snapshot
-from tavli_pi.referee.referee import Referee
+from tavli_pi.referee.referee import SNAPSHOT_ADDED, Referee
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.match import MatchState
+from tavli_pi.rules.position import Position
+
+from .synth import Table, die, kinds
 
 
 def _signed(body: bytes) -> bytes:
@@ -61,3 +64,26 @@ def test_damaged_foreign_and_wrong_type_blobs_are_refused() -> None:
         snapshot.loads(_signed(pickle.dumps({"phase": "rolled"})))
     with pytest.raises(SnapshotError, match="cannot be read"):
         snapshot.loads(_signed(b"\x80\x05garbage"))
+
+
+def test_the_attributes_an_older_snapshot_lacks_are_those_a_new_referee_starts_with() -> None:
+    ref = Referee()
+    assert {k: getattr(ref, k) for k in SNAPSHOT_ADDED} == SNAPSHOT_ADDED
+
+
+def test_an_older_snapshot_without_the_added_attributes_restores_and_plays_on() -> None:
+    """A snapshot written before the referee (its dice watches, its sync state) grew attributes:
+    restored, it holds every attribute with a new referee's value and takes frames and rolls."""
+    t = Table(Referee(RefereeSettings(attended=False)))
+    t.setup()
+    ref = t.referee
+    for name in SNAPSHOT_ADDED:
+        delattr(ref, name)
+    for watch in (ref._watch, ref._prem):
+        for name in ("unread", "_unread_sig", "_unread_n"):
+            delattr(watch, name)
+    del ref.sync.state.steady_s
+    t.referee = again = snapshot.loads(snapshot.dumps(ref))
+    assert {k: getattr(again, k) for k in SNAPSHOT_ADDED} == SNAPSHOT_ADDED
+    assert again._watch.unread is None and again._watch._unread_n == 0 and again.sync.state.steady_s == 0.0
+    assert kinds(t.throw(Position.start(), (die(3, "right"), die(1, "left")))) == ["opening_roll"]

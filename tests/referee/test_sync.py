@@ -396,3 +396,61 @@ def test_the_unattended_adoption_waits_seconds_not_frames() -> None:
     assert "board_adopted" not in kinds(t.show(pos, 20))
     ev = t.show(pos, 14)
     assert kinds(ev) == ["board_adopted"] and nth(ev, 0, BoardAdopted).after.layout_key() == pos.layout_key()
+
+
+def test_out_of_sync_on_an_unseen_change_comes_back_when_the_board_is_one_legal_play_E8() -> None:
+    """A recording (bench_video, wood at 640): White's roll went unread and nobody entered it; White
+    made a move no roll allows (out of sync: never a call without the roll), then put it right with
+    a legal play. Read clearly as one legal play of White's for some roll, the board is taken as that
+    play -- nobody is there to restore or confirm it -- and Black's roll, lying, is then taken."""
+    t = _opened()
+    known = t.referee.position
+    bad = apply_play(known, parse_play(known, "13/1"))  # no roll moves one checker 12 pips
+    assert one_play_reason(known, end_turn(bad), (6, 6)) == ""  # (one play, though no legal one)
+    t.show(known, hand=True)
+    t.show(bad, hand=True)
+    ev = t.show(bad, 3)
+    assert kinds(ev) == ["board_out_of_sync"] and t.referee.phase == "out_of_sync"
+    good = legal_results(known, (6, 4))[0].position
+    t.show(good, hand=True)
+    ev = t.show(good, 2)
+    assert kinds(ev) == ["board_resynced", "play_accepted"]
+    assert t.referee.position.layout_key() == good.layout_key() and t.referee.position.turn is Side.BLACK
+    ev = t.throw(end_turn(good), roll_dice(Side.BLACK, (2, 1)))
+    assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).side is Side.BLACK
+
+
+def test_out_of_sync_on_a_board_no_legal_play_explains_stays_out_of_sync() -> None:
+    t = _opened()
+    known = t.referee.position
+    bad = apply_play(known, parse_play(known, "13/1"))
+    t.show(known, hand=True)
+    t.show(bad, hand=True)
+    t.show(bad, 3)
+    ev = t.show(bad, 20)
+    assert "play_accepted" not in kinds(ev) and "illegal_play" not in kinds(ev)
+    assert t.referee.phase == "out_of_sync"
+
+
+def test_a_play_taken_with_an_unseen_roll_then_changed_to_another_legal_play_is_carried_on_from_E8() -> None:
+    """A recording (bench_video wood 640 game 0; bench_reallike game 128): White's roll went unread,
+    White's play was taken as legal for some roll -- it was illegal for the roll thrown, which the
+    referee could not know -- and the opponent had it put right. The board, clearly another legal
+    play of White's from the board before, is carried on from (adopted); Black's roll is then taken."""
+    t = _opened()
+    known = t.referee.position
+    first = legal_results(known, (6, 5))[0].position
+    t.show(known, motion=True)
+    t.show(first, hand=True)
+    ev = t.show(first, 3)
+    assert "play_accepted" in kinds(ev) and t.referee.position.layout_key() == first.layout_key()
+    put_right = next(r.position for r in legal_results(known, (4, 3))
+                     if one_play_reason(end_turn(first), end_turn(r.position), (6, 6)))
+    t.show(put_right, hand=True)
+    ev = t.show(put_right, 3)
+    assert "board_out_of_sync" in kinds(ev) and kinds(ev)[-1] == "board_adopted"
+    adopted = nth(ev, len(ev) - 1, BoardAdopted)
+    assert adopted.after.layout_key() == put_right.layout_key() and adopted.after.turn is Side.BLACK
+    assert "illegal_play" not in kinds(t.events)
+    ev = t.throw(end_turn(put_right), roll_dice(Side.BLACK, (2, 1)))
+    assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).side is Side.BLACK
