@@ -113,11 +113,6 @@ class Observation:
     #: per point (light numbering) the pinned checker at the base of a two-colour stack (Plakoto, P3):
     #: +1 a light checker under dark ones, -1 a dark one under light ones, 0 none; () when not read
     pinned: tuple[int, ...] = ()
-    #: the counts the reader inferred rather than read: (spot, colour) with spot 0-23 the light
-    #: player's points 1-24 and 24 the bar, colour "light" or "dark" -- a reading that did not add
-    #: up to 15 (B1) was read as the likeliest board that does (``conserve.balanced_board``), and
-    #: these spots' best counts are what that board needs, not what was seen; () when all were read
-    inferred: tuple[tuple[int, str], ...] = ()
 
     def best_counts(self) -> tuple[list[int], list[int]]:
         """Best-guess light and dark counts per point (index 0 = point 1)."""

@@ -306,7 +306,6 @@ class BoardReader:
         read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
-        inferred: tuple[tuple[int, str], ...] = ()
         if trays_learnt and not no_trays and not hand:
             # the trays read against their learnt empty look are a witness of the board's totals
             # (B1): a reading that does not add up is read as the likeliest board that does, and a
@@ -314,7 +313,6 @@ class BoardReader:
             points, bar = balanced_board(points, bar, tray, pinned)
             if points != read_points or bar != read_bar:
                 off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
-                inferred = inferred_counts((*read_points, read_bar), (*points, bar))
             points, bar = conserved_board(points, bar, tray)
         problems = doubt(seating(g, integral, cal, read_points, spots.ring), read_points, read_bar,
                          off if no_trays else tray, hand, read_source)
@@ -367,7 +365,6 @@ class BoardReader:
             off_source=off_source,
             problems=tuple(problems),
             pinned=pinned,
-            inferred=inferred,
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
         if self.incremental:
@@ -376,13 +373,6 @@ class BoardReader:
 
 
 Site = tuple[float, float, float]
-
-
-def inferred_counts(read: Sequence[SpotEvidence], balanced: Sequence[SpotEvidence]) -> tuple[tuple[int, str], ...]:
-    """The (spot, colour) counts ``balanced_board`` changed: those whose best count in ``balanced``
-    is not the one ``read`` (the points, then the bar, as read)."""
-    return tuple((i, c) for i, (a, b) in enumerate(zip(read, balanced)) for c in ("light", "dark")
-                 if getattr(a, c).best != getattr(b, c).best)
 
 
 def bar_sites(sites: Sequence[Site], cols: Sequence[int]) -> list[Site]:
