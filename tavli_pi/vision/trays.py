@@ -83,7 +83,9 @@ def run_length(profile: np.ndarray, *, lead: int, max_gap: int = 2, floor: float
     Returns the index after the run's last row (0 when nothing stands there)
     and the run's contrast against the empty far end of the tray. Gaps up to
     ``max_gap`` rows are bridged: dark checkers in a dark tray show only their
-    rims.
+    rims. (Unlike :func:`changed_run`, the run does not go on through fainter rows: without
+    the tray's empty look learnt, its own shading and lining differ from its far end by as much
+    as checkers like it do -- tried, and on single photos of the real-like set it misread more.)
     """
     n = len(profile)
     if n < 8:
@@ -98,6 +100,17 @@ def run_length(profile: np.ndarray, *, lead: int, max_gap: int = 2, floor: float
         return 0, 0.0
     start, end = run
     return end + 1, float(dev[start : end + 1].mean())
+
+
+def _go_on(level: np.ndarray, run: tuple[int, int], low: float, max_gap: int, pitch: float) -> tuple[int, int]:
+    """``run`` (first, last row) made longer through the rows past it above ``low`` (gaps of up to
+    ``max_gap`` bridged) when they reach at least a checker's ``pitch`` past its end: fainter
+    checkers, not a rim's fade nor an edge a little out of register (each under a pitch)."""
+    start, end = run
+    more = _run(level[start:] > low, 1, max_gap)
+    if more is not None and start + more[1] - end >= pitch:
+        end = start + more[1]
+    return start, end
 
 
 def _run(occupied: np.ndarray, lead: int, max_gap: int) -> tuple[int, int] | None:
@@ -165,10 +178,7 @@ def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int
         if weak is None or weak[1] + 1 - weak[0] < WEAK_RUN * pitch:
             return 0, 0.0
         first = weak
-    start, end = first
-    more = _run(change[start:] > low, 1, max_gap)
-    if more is not None and start + more[1] - end >= pitch:
-        end = start + more[1]
+    start, end = _go_on(change, first, low, max_gap, pitch)
     # the run's far end fades through the last checker's rim and shadow: it ends where the change
     # falls below TAIL of the run's own level (on a light tray dark checkers change less than light)
     level = float(np.median(change[start : end + 1]))
