@@ -83,7 +83,9 @@ def run_length(profile: np.ndarray, *, lead: int, max_gap: int = 2, floor: float
     Returns the index after the run's last row (0 when nothing stands there)
     and the run's contrast against the empty far end of the tray. Gaps up to
     ``max_gap`` rows are bridged: dark checkers in a dark tray show only their
-    rims.
+    rims. (Unlike :func:`changed_run`, the run does not go on through fainter rows: without
+    the tray's empty look learnt, its own shading and lining differ from its far end by as much
+    as checkers like it do -- tried, and on single photos of the real-like set it misread more.)
     """
     n = len(profile)
     if n < 8:
@@ -98,6 +100,17 @@ def run_length(profile: np.ndarray, *, lead: int, max_gap: int = 2, floor: float
         return 0, 0.0
     start, end = run
     return end + 1, float(dev[start : end + 1].mean())
+
+
+def _go_on(level: np.ndarray, run: tuple[int, int], low: float, max_gap: int, pitch: float) -> tuple[int, int]:
+    """``run`` (first, last row) made longer through the rows past it above ``low`` (gaps of up to
+    ``max_gap`` bridged) when they reach at least a checker's ``pitch`` past its end: fainter
+    checkers, not a rim's fade nor an edge a little out of register (each under a pitch)."""
+    start, end = run
+    more = _run(level[start:] > low, 1, max_gap)
+    if more is not None and start + more[1] - end >= pitch:
+        end = start + more[1]
+    return start, end
 
 
 def _run(occupied: np.ndarray, lead: int, max_gap: int) -> tuple[int, int] | None:
@@ -142,19 +155,43 @@ def _pitch_from_rims(profile: np.ndarray, length: int, guess: float) -> float:
     return float(lag)
 
 
-def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int) -> tuple[int, float]:
+def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int,
+                pitch: float) -> tuple[int, float]:
     """How far rows changed from the empty tray (``change`` per row, from the tray's end) reach
-    from its start: (index after the run, the run's mean change); (0, 0) when nothing there changed."""
-    run = _run(change > threshold, lead, max_gap)
-    if run is None:
-        return 0, 0.0
-    start, end = run
+    from its start: (index after the run, the run's mean change); (0, 0) when nothing there changed.
+
+    A run starts where a row changed by more than ``threshold`` (within ``lead`` rows of the
+    tray's end); it goes on while rows stay changed by more than the tray's empty far end
+    (``EMPTY_MARGIN`` above its level) when they do so for at least a checker's ``pitch`` past
+    its end: checkers of a colour like the tray's lining (dark ones on a dark lining, light on
+    light) change it by their rims only, less than ``threshold`` asks of a tray row but well
+    above an empty row's change, and a run cut where they begin counted only the checkers before
+    them (issue 9: dark checkers in a black-lined tray read 1 for 4). Less than a pitch is the
+    fade of the run's last rim, or an edge of the tray's end a little out of register with the
+    set-up frame: no checker."""
+    low = min(threshold, empty_level(change) + EMPTY_MARGIN)
+    first = _run(change > threshold, lead, max_gap)
+    if first is None:
+        # no row stands out by ``threshold``: checkers all like the lining still change it over a
+        # run of WEAK_RUN checkers' length or more, where no rim's fade nor edge out of register does
+        weak = _run(change > low, lead, max_gap)
+        if weak is None or weak[1] + 1 - weak[0] < WEAK_RUN * pitch:
+            return 0, 0.0
+        first = weak
+    start, end = _go_on(change, first, low, max_gap, pitch)
     # the run's far end fades through the last checker's rim and shadow: it ends where the change
     # falls below TAIL of the run's own level (on a light tray dark checkers change less than light)
     level = float(np.median(change[start : end + 1]))
     while end > start and change[end] < TAIL * level:
         end -= 1
     return end + 1, float(change[start : end + 1].mean())
+
+
+def empty_level(change: np.ndarray) -> float:
+    """The change of a tray's empty far end (the rows past ``FAR_END`` of it: fifteen checkers on
+    edge fill less than half a tray): what a row with no checker shows."""
+    far = change[int(len(change) * FAR_END) :]
+    return float(np.median(far)) if far.size else 0.0
 
 
 def _row_change(diff: Difference, rect: tuple[int, int, int, int], rows: int) -> np.ndarray:
@@ -180,6 +217,13 @@ CHANGE_X = 3.0
 
 #: a changed run ends where its rows fall below this share of the run's median change
 TAIL = 0.4
+#: once started, a changed run goes on through rows changed by this many grey levels more than the
+#: tray's empty far end (an empty tray's rows differ by 1-3 from their far end's level)
+EMPTY_MARGIN = 4.0
+#: a run no row of which stands out by the threshold counts when it is this many checkers long
+WEAK_RUN = 2.0
+#: the tray's far end: rows past this share of its length (15 checkers on edge fill under half)
+FAR_END = 0.65
 
 
 def change_threshold(diff: Difference, rects: list[tuple[int, int, int, int]]) -> float:
@@ -211,7 +255,8 @@ def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_botto
         change = _row_change(diff, rect, y1 - y0)
         if from_bottom:
             change = change[::-1]
-        reach, contrast = changed_run(change, threshold or change_threshold(diff, [rect]), lead=lead, max_gap=gap)
+        reach, contrast = changed_run(change, threshold or change_threshold(diff, [rect]), lead=lead, max_gap=gap,
+                                      pitch=pitch)
     else:
         reach, contrast = run_length(prof, lead=lead, max_gap=gap)
     if reach == 0:

@@ -70,10 +70,55 @@ def test_a_tray_read_alone_keeps_room_for_a_gross_misread() -> None:
 
     change = np.asarray([30.0, 60, 62, 61, 60, 58, 25, 10, 5, 4, 5, 4, 5, 4, 4, 5])
     # the run from the tray's end, its faded tail (the last rim's shadow) trimmed to the run's level
-    assert changed_run(change, 14.0, lead=4, max_gap=2)[0] == 7
-    assert changed_run(np.full(16, 5.0), 14.0, lead=4, max_gap=2) == (0, 0.0)
+    assert changed_run(change, 14.0, lead=4, max_gap=2, pitch=3.0)[0] == 7
+    assert changed_run(np.full(16, 5.0), 14.0, lead=4, max_gap=2, pitch=3.0) == (0, 0.0)
     clear = render(scene_from_position(Position.start()))
     cal = refine(Calibration(clear.truth.corners), clear.image)
     ev = tray_evidence(cal.warp(clear.image), cal.layout, cal)
     assert ev.light.best == 0 and ev.dark.best == 0
     assert 0.6 < ev.light.confidence < 0.95 and ev.light.p(15) > 0.005
+
+
+def test_checkers_like_the_lining_are_counted_to_the_end_of_their_run() -> None:
+    """Issue 9: dark checkers on a dark lining (light on light) change the tray by their rims only,
+    less than the threshold a row must pass to start a run, but far more than the empty tray's far
+    end does: the run goes on through them when they reach a checker's pitch past it; a shorter
+    tail is a rim's fade; a weak run with no strong start counts when it is two checkers long."""
+    import numpy as np
+
+    from tavli_pi.vision.trays import changed_run
+
+    empty = [3.0] * 40
+    # one checker standing out (a shadow at the tray's end), then three like the lining
+    strong_then_weak = np.asarray([20.0, 40, 42, 40, 30, 11, 10, 12, 11, 10, 12, 11, 10, 12, 11, 10, 11, 6, 3] + empty)
+    assert changed_run(strong_then_weak, 14.0, lead=4, max_gap=2, pitch=4.0)[0] == 17
+    # the same strong checker whose last rim fades over less than a pitch: it alone
+    fade = np.asarray([20.0, 40, 42, 40, 30, 11, 9, 3] + empty)
+    assert changed_run(fade, 14.0, lead=4, max_gap=2, pitch=4.0)[0] == 5
+    # weak rows only: two checkers' length or more is checkers, less is not
+    weak = np.asarray([9.0] * 10 + empty)
+    assert changed_run(weak, 14.0, lead=4, max_gap=2, pitch=4.0)[0] == 10
+    assert changed_run(np.asarray([9.0] * 6 + empty), 14.0, lead=4, max_gap=2, pitch=4.0) == (0, 0.0)
+    # an empty tray changed alike everywhere (the light changed) holds nothing
+    assert changed_run(np.full(48, 9.0), 14.0, lead=4, max_gap=2, pitch=4.0) == (0, 0.0)
+
+
+@pytest.mark.parametrize(("board", "lining"), [("metal", (232, 234, 236)), ("pinetti", (232, 234, 236)),
+                                               ("rosewood", (26, 26, 28))])
+def test_a_tray_lined_in_the_checkers_colour_is_counted(board: str, lining: tuple[int, int, int]) -> None:
+    """Issue 9 (real-like set): light checkers on a white lining, dark on a black one, read
+    against the tray's empty look learnt at set-up -- counted to within one, never as one or
+    none for six or seven (the run stopped where the checkers like the lining began)."""
+    from tavli_pi.sim.scene import Build
+    from tavli_pi.vision.setup import learn_board
+
+    build = Build(insert=lining)
+    clear = render(scene_from_position(Position.start(), build=build, look=Look(board=board)))
+    cal = learn_board(clear.image, refine(Calibration(clear.truth.corners), clear.image))
+    rng = random.Random(7)
+    for k in range(4):
+        n, m = rng.randint(1, 9), rng.randint(1, 9)
+        pos = Position.from_counts({1: 15 - n}, {2: 15 - m})
+        r = render(scene_from_position(pos, look=Look(board=board, noise=2.0), build=build), seed=k)
+        off = BoardReader(cal).read(r.image).off
+        assert abs(off.light.best - n) <= 1 and abs(off.dark.best - m) <= 1, (board, lining, n, m, off)
