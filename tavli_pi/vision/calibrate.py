@@ -17,12 +17,13 @@ from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.autocorners import ADVICE, field_candidates
 from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
-from tavli_pi.vision.home import learn_home
+from tavli_pi.vision.home import learn_home, turned
 from tavli_pi.vision.known import KnownBoard
+from tavli_pi.vision.layout import Home
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import KNOWN_MISFIT, check_fit, learn_board, setup_agreement
 
-__all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory", "shows_start"]
+__all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory", "seated", "shows_start"]
 
 #: the values ``home`` takes: a side, or "auto" to learn it from the set-up board
 HOMES = ("bottom-right", "bottom-left", "auto")
@@ -125,6 +126,9 @@ class FieldMemory:
     def __init__(self) -> None:
         self.field: tuple[np.ndarray, str] | None = None
         self.searches = 0  # how often the field was looked for (a figure for tests and benchmarks)
+        #: whether the light player sits at the picture's top edge of the field found (its corners
+        #: turned, ``home.turned``), once a set-up picture told (``seated``); None until then
+        self.turned: bool | None = None
         self._known: KnownField | None = None
         self._gone = 0
 
@@ -138,11 +142,32 @@ class FieldMemory:
             self._gone += 1
             if self._gone < GONE_FRAMES:
                 return self.field
-        self.field, self._known, self._gone = None, None, 0
+        self.field, self._known, self._gone, self.turned = None, None, 0, None
         self.searches += 1
         self.field = locate_field(image)
         self._known = known_field(image, self.field[0])
         return self.field
+
+
+def seated(pts: np.ndarray, image: np.ndarray, home: Home, field: FieldMemory | None = None,
+           known: KnownBoard | None = None) -> Calibration:
+    """The refined calibration of a field found in the picture (corners in the picture's own order)
+    with the home side given: the corners say where the field is, not which long side the light
+    player sits on -- a camera on the dark player's side sees the light player at the picture's top.
+    On the set-up board (B3, or ``known``) only one of the two reads as the start (``learn_home``
+    with the one home given), so it is learnt there and kept in ``field`` for the stream; a picture
+    that does not tell (a game in progress, a hand) keeps the picture's order, as before."""
+    side = field.turned if field is not None else None
+    if side is None:
+        try:
+            cal = learn_home(pts, image, source="found", known=known, homes=(home,))
+        except CalibrationError:
+            return refine(Calibration(pts, home=home, source="found"), image)
+        if field is not None:
+            near_turned = np.linalg.norm(cal.corners - turned(pts)) < np.linalg.norm(cal.corners - pts)
+            field.turned = bool(near_turned)
+        return cal
+    return refine(Calibration(turned(pts) if side else pts, home=home, source="found"), image)
 
 
 def shows_start(image: np.ndarray, learnt: Calibration) -> bool:
@@ -204,6 +229,8 @@ def calibrate_image(
                     raise
                 return cal
             return learnt if known is not None or shows_start(image, learnt) else cal
+    if source == "found" and home in ("bottom-right", "bottom-left"):
+        return seated(pts, image, home, field, known)  # type: ignore[arg-type]
     if source == "found" and home is None:
         source = ASSUMED
     cal = Calibration(pts, home=home or "bottom-right", source=source)  # type: ignore[arg-type]

@@ -17,11 +17,12 @@ import numpy as np
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import KnownBoard
+from tavli_pi.vision.layout import Home
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 
-__all__ = ["start_fit", "learn_home"]
+__all__ = ["start_fit", "learn_home", "turned"]
 
 #: a reading must give the starting position at least this mean probability per spot ...
 MIN_FIT = math.log(0.3)
@@ -38,18 +39,20 @@ def start_fit(obs: Observation, known: KnownBoard | None = None) -> float:
     return total
 
 
-def _turned(corners: np.ndarray) -> np.ndarray:
+def turned(corners: np.ndarray) -> np.ndarray:
     """The same field seen from the other long side: TL, TR, BR, BL -> BR, BL, TL, TR."""
     return np.asarray(corners, np.float32)[[2, 3, 0, 1]]
 
 
 def learn_home(corners: np.ndarray, image: np.ndarray, *, source: str = "corners",
-               known: KnownBoard | None = None) -> Calibration:
+               known: KnownBoard | None = None,
+               homes: tuple[Home, ...] = ("bottom-right", "bottom-left")) -> Calibration:
     """The refined calibration whose arrangement reads ``image`` as the starting position (or as
-    ``known``, a position the photo is known to show)."""
+    ``known``, a position the photo is known to show). ``homes``: the home sides tried (one when
+    it is given and only the light player's long side is unknown: corners found in the picture)."""
     fits: list[tuple[float, Calibration]] = []
-    for pts in (np.asarray(corners, np.float32), _turned(corners)):
-        for home in ("bottom-right", "bottom-left"):
+    for pts in (np.asarray(corners, np.float32), turned(corners)):
+        for home in homes:
             cal = refine(Calibration(pts, home=home, source=source), image)
             fits.append((start_fit(BoardReader(cal).read(image), known), cal))
     fits.sort(key=lambda f: f[0], reverse=True)

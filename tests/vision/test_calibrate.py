@@ -49,3 +49,51 @@ def test_the_field_is_found_again_when_the_camera_moved() -> None:
         for _ in range(GONE_FRAMES):
             memory.locate(blank)
     assert memory.field is None  # a field not seen any more is forgotten, never read through
+
+
+def test_a_found_field_seen_from_the_dark_side_is_read_from_the_light_players_seat() -> None:
+    # real-like table 1 of seed 0 (bench_video --size 1280, wood game 1): 1280 px, the camera turned
+    # 180 degrees (on the dark player's side), the home side given (config table.home), the field
+    # found in the picture. Read in the picture's own order, its set-up was 10 spots off the start,
+    # was confirmed by the opening roll, and every turn after it waited to be judged for ever.
+    from tavli_pi.sim.datasets import reallike_game_tables
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.script import random_game
+    from tavli_pi.sim.table import scene_of
+    from tavli_pi.vision.calibrate import calibrate_image
+    from tavli_pi.vision.reader import BoardReader
+
+    kw = reallike_game_tables(2, 0)[1]
+    assert kw["width"] == 1280 and abs(kw["pose"].rotation_deg - 180.0) < 5.0
+    moments = random_game(1, turns=6)
+    setup = render(scene_of(moments[1], **kw))
+    memory = FieldMemory()
+    cal = calibrate_image(setup.image, home=kw["home"], field=memory)
+    truth = np.asarray(setup.truth.corners, np.float32)
+    assert cal.home == kw["home"]
+    assert float(np.abs(cal.corners - truth).max()) < 0.03 * float(np.linalg.norm(truth[1] - truth[0]))
+    # the stacks that tell the two seats apart (read turned: light's on 1, 12, 18 and 20) read
+    # right, before the board is learnt (light's 13 is read dark until then: the wood's colours)
+    light, dark = BoardReader(cal).read(setup.image).best_counts()
+    assert (light[23], light[7], light[5], light[0], light[11], light[17], light[19]) == (2, 3, 5, 0, 0, 0, 0)
+    assert (dark[0], dark[16], dark[18], dark[23]) == (2, 3, 5, 0)
+    # a later frame (dice on the board: no start to tell the side by) keeps the side learnt
+    assert getattr(memory, "turned", None) is True
+    later = render(scene_of(moments[3], **kw))
+    again = calibrate_image(later.image, home=kw["home"], field=memory)
+    assert memory.searches == 1 and np.array_equal(again.corners, cal.corners)
+
+
+def test_a_found_field_not_showing_the_start_keeps_the_pictures_order() -> None:
+    # a game in progress (no start to learn the seat from): as before, the picture's own order
+    from tavli_pi.rules.position import Position
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.scene import CameraPose, scene_from_position
+    from tavli_pi.vision.calibrate import seated
+
+    pos = Position.from_counts({1: 8, 2: 7}, {1: 8, 2: 7})
+    r = render(scene_from_position(pos, pose=CameraPose(rotation_deg=180.0)), seed=1)
+    corners = order_corners(r.truth.corners)
+    memory = FieldMemory()
+    cal = seated(corners, r.image, "bottom-right", memory)
+    assert memory.turned is None and np.array_equal(cal.corners, corners)
