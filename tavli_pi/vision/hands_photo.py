@@ -54,8 +54,11 @@ WRIST = 1.25
 #: about 0.9 (a wedge five times as long as wide), so skin-coloured points joined to a
 #: skin-coloured stretch of the frame are never a hand
 CORE = 1.0
-#: a sleeve crossing the frame is this many point pitches wide there (least, most)
-SLEEVE = (0.8, 3.5)
+#: a sleeve crossing the frame is this many point pitches wide there (least, most): at least a
+#: wrist's (``WRIST``), wider than a point's base -- with corners given 40 px off the band lies on
+#: the field, and a red point running in from it was taken for a sleeve (0.8: 4 false hands on the
+#: real photos so)
+SLEEVE = (1.25, 3.5)
 #: Lab distance (8-bit OpenCV Lab) from the frame's colour of something lying on the frame
 FOREIGN_DE = 40.0
 #: the sleeve goes on this many pitches into the field, straight in from the edge

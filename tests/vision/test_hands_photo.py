@@ -111,3 +111,17 @@ def test_what_lies_on_the_frame_of_the_board_itself_is_no_sleeve(frame: int) -> 
     scene = reallike_scenes(frame + 1, 0)[frame]
     assert scene.hand is None
     assert not _single_photo_hand(scene, frame)
+
+
+@pytest.mark.parametrize(("name", "shift"), [("frame0.jpg", (0, 40)), ("test8.jpg", (-40, -40))])
+def test_a_point_running_in_from_a_misplaced_frame_band_is_no_sleeve(real_data: Path, name: str,
+                                                                     shift: tuple[int, int]) -> None:
+    """Hand-free WTC frames with the corners given 40 px off: the frame band then lies on the
+    field, and a red point runs from it into the field in one colour, as a sleeve would -- but
+    only a point's base wide, less than a wrist (``hands_photo.SLEEVE``)."""
+    lab = wtc_labels(real_data)[name]
+    assert lab["hand"] is False
+    image = _image(real_data, name)
+    corners = " ".join(f"{x + shift[0]},{y + shift[1]}" for x, y in lab["corners"])
+    cal = calibrate_image(image, corners, lab["home"])
+    assert not BoardReader(cal, still_photo=True).read(image).hand
