@@ -33,7 +33,7 @@ import numpy as np
 from tavli_pi.vision.hands import SCALE, shrink, skin_view
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["photo_hand", "FRAME_SKIN"]
+__all__ = ["photo_hand", "across_frame", "FRAME_SKIN"]
 
 #: a frame band more skin-coloured than this (share of its pixels) is the board's own colour
 FRAME_SKIN = 0.35
@@ -54,6 +54,17 @@ WRIST = 1.25
 #: about 0.9 (a wedge five times as long as wide), so skin-coloured points joined to a
 #: skin-coloured stretch of the frame are never a hand
 CORE = 1.0
+#: a sleeve crossing the frame is this many point pitches wide there (least, most): at least a
+#: wrist's (``WRIST``), wider than a point's base -- with corners given 40 px off the band lies on
+#: the field, and a red point running in from it was taken for a sleeve (0.8: 4 false hands on the
+#: real photos so)
+SLEEVE = (1.25, 3.5)
+#: Lab distance (8-bit OpenCV Lab) from the frame's colour of something lying on the frame
+FOREIGN_DE = 40.0
+#: the sleeve goes on this many pitches into the field, straight in from the edge
+REACH = 1.5
+#: over at least this share of that strip, within FOREIGN_DE / 2 of its colour on the frame
+SAME = 0.8
 
 
 def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, skin: np.ndarray | None = None,
@@ -101,6 +112,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
                 hand |= labels == i
     for i in _sleeved(field, labels, bands, pitch, area):
         hand |= labels == i
+    if own:
+        hand |= across_frame(shrink(canon) if small is None else small, lay, bands, pitch)
     share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
     return bool(hand.any()), share, hand
 
@@ -132,6 +145,61 @@ def _sleeved(field: np.ndarray, labels: np.ndarray, bands: dict[str, tuple[slice
                 found.append(int(i))
                 break
     return found
+
+
+def across_frame(small: np.ndarray, lay: Layout, bands: dict[str, tuple[slice, slice]],
+                 pitch: float) -> np.ndarray:
+    """Quarter-scale mask of a sleeve lying across the frame into the field (empty: none).
+
+    Along each side, the frame band's colour (the mean across the band at each place along it)
+    is the frame's own (its median) but where something lies on it: a run ``SLEEVE`` pitches
+    long of a colour ``FOREIGN_DE`` from the frame's, with the frame on both sides, and unlike
+    every side's own colour (a tray's lining, the frame between two trays). It is an arm's sleeve when the same
+    uniform colour goes on into the field ``REACH`` pitches straight in from the edge over the
+    run's middle: a cup or a die on the frame is round and shorter, lettering is thin, a
+    translucent broadcast band over the field shows the points through it, and checkers
+    stand within the field and start no run on the frame."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
+    x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
+    reach = max(2, int(round(REACH * pitch)))
+    out = np.zeros((h, w), bool)
+    alongs = {name: (lab[ys, xs].mean(axis=0) if name in ("top", "bottom") else lab[ys, xs].mean(axis=1))
+              for name, (ys, xs) in bands.items() if lab[ys, xs].size}
+    frames = {name: np.median(along, axis=0) for name, along in alongs.items()}  # each side's own colour
+    for name, along in alongs.items():
+        ys, xs = bands[name]
+        foreign = np.linalg.norm(along - frames[name], axis=1) > FOREIGN_DE
+        start = xs.start if name in ("top", "bottom") else ys.start
+        for a, b in _runs(foreign):
+            # on the frame, with the frame on both sides of it (a shadow's or the table's edge at a
+            # corner is not), and of no side's own colour (a frame's cross-piece between two trays)
+            if not SLEEVE[0] * pitch <= b - a <= SLEEVE[1] * pitch or a == 0 or b == len(along):
+                continue
+            colour = along[a:b].mean(axis=0)
+            if min(float(np.linalg.norm(colour - f)) for f in frames.values()) <= FOREIGN_DE:
+                continue
+            m0, m1 = start + a + (b - a) // 3, start + b - (b - a) // 3
+            inside = {"top": (slice(y0, y0 + reach), slice(m0, m1)),
+                      "bottom": (slice(y1 - reach, y1), slice(m0, m1)),
+                      "left": (slice(m0, m1), slice(x0, x0 + reach)),
+                      "right": (slice(m0, m1), slice(x1 - reach, x1))}[name]
+            strip = lab[inside]
+            if strip.size == 0:
+                continue
+            like = np.linalg.norm(strip - colour, axis=-1) < FOREIGN_DE / 2
+            if float(like.mean()) >= SAME:
+                along_slice = slice(start + a, start + b)
+                out[(ys, along_slice) if name in ("top", "bottom") else (along_slice, xs)] = True
+                out[inside] |= like
+    return out
+
+
+def _runs(on: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in a 1-D bool array."""
+    d = np.diff(np.concatenate([[0], on.astype(np.int8), [0]]))
+    return list(zip(np.nonzero(d == 1)[0].tolist(), np.nonzero(d == -1)[0].tolist()))
 
 
 def _broad(own: np.ndarray, core: np.ndarray) -> bool:
