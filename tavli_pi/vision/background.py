@@ -13,6 +13,8 @@ the board has not changed, so the median change is the noise.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -66,8 +68,10 @@ def matched_change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.nd
     """|small * gain - bg| of float32 images, its largest channel; ``gain``: float32, per channel.
     OpenCV kernels: the same float32 values as numpy's (an image times a scalar of float32 factors
     is one float32 product a pixel), at a third of the cost."""
-    # (a 4-tuple is OpenCV's Scalar, which its stubs do not list)
-    scaled = cv2.multiply(small, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))  # type: ignore[call-overload]
+    # (a 4-tuple is OpenCV's Scalar, which the stubs of opencv-python-headless 5.0 do not list and
+    # those of 5.1 do: passed as Any, it type-checks under both)
+    factors: Any = (float(gain[0]), float(gain[1]), float(gain[2]), 0.0)
+    scaled = cv2.multiply(small, factors)
     return channel_max(np.asarray(cv2.absdiff(scaled, bg)))
 
 
