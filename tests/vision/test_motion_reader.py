@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
 from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import SimCamera
@@ -116,12 +117,20 @@ def test_motion_gate_ignores_small_flicker_and_sees_a_die_sized_change() -> None
 
 
 
-def test_a_die_reported_tumbling_where_it_lay_last_frame_is_still() -> None:
+def test_a_die_reported_tumbling_where_it_lay_last_frame_is_still(monkeypatch: pytest.MonkeyPatch) -> None:
     """Traced real-like game 2 (seed 0, 640 px beech table): a 9 px die the dice finder called
     tumbling frame after frame while it lay still set motion on every frame (the picture never
     stands quite still there), so the roll never settled and the planted illegal play beside it was
     never judged. A die reported tumbling where a die lay the frame before has not moved: the
-    frames after it landed are still; a thrown die that travels is motion (tests above)."""
+    frames after it landed are still; a thrown die that travels is motion (tests above).
+
+    That die is a six whose pips blur into two bars: the dice finder now reads it as a still die
+    (``six_bars``, stop 15). With that recognition off, the finder reports it tumbling as it did,
+    which is the case this test is about: any die the finder cannot read as a face (a smear, a
+    cocked die) may be reported tumbling where it lay."""
+    import tavli_pi.vision.dice_face as dice_face
+
+    monkeypatch.setattr(dice_face, "bar_six", lambda crop, span: 0.0)
     from tavli_pi.sim.datasets import reallike_game_tables
     from tavli_pi.sim.script import random_game
     from tavli_pi.sim.table import scene_of, scenes_of
