@@ -80,7 +80,10 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
     (``hands_explained``): the region's part over the field counts outside it.
     """
     own = skin is None  # the photo's own skin colour: skin-coloured points look like skin too
-    skin = (skin_view(shrink(canon) if small is None else small) if skin is None else skin) > 0
+    if skin is None:
+        small = shrink(canon) if small is None else small  # once: the sleeve across the frame looks at it too
+        skin = skin_view(small)
+    skin = skin > 0
     h, w = skin.shape
     x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
     x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
@@ -113,7 +116,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
     for i in _sleeved(field, labels, bands, pitch, area):
         hand |= labels == i
     if own:
-        hand |= across_frame(shrink(canon) if small is None else small, lay, bands, pitch)
+        assert small is not None
+        hand |= across_frame(small, lay, bands, pitch)
     share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
     return bool(hand.any()), share, hand
 
