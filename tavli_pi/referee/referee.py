@@ -1207,19 +1207,22 @@ class Referee:
         self._take_unseen_play(*found, opening=self.phase == Phase.OPENING, keep_dice=keep_dice)
         return True
 
-    def _unseen_play(self, sides: tuple[Side, ...], *, opening: bool) -> tuple[Side, UnseenPlay] | None:
+    def _unseen_play(self, sides: tuple[Side, ...], *, opening: bool,
+                     known: GamePosition | None = None) -> tuple[Side, UnseenPlay] | None:
         """The one legal play, of one of ``sides`` (none given: the side on roll, or either side at the
         opening or after an adopted board) for some roll, that the frames kept show clearly ahead of
-        the board as the referee knows it (``self.position``); None when none or more than one does."""
+        the board as the referee knows it (``known``; None: ``self.position``); None when none or more
+        than one does."""
         s = self.settings
+        known = self.position if known is None else known
         if not sides:
-            sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
+            sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (known.turn,)
         # a backgammon (or Portes) opening roll is never a double (E1); in Plakoto and Fevga the
         # opening's winner rolls both dice for the first play (V3)
         rolls = OPENING_ROLLS if opening and not isinstance(self.game, TavliRules) else ROLLS
         found: list[tuple[Side, UnseenPlay]] = []
         for side in sides:
-            before = self.position.with_turn(side)
+            before = known.with_turn(side)
             plays = plays_for_any_roll(self.game, before, rolls)
             if not plays:
                 continue

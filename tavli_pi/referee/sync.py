@@ -336,12 +336,7 @@ class BoardSync:
         before, after, side, opening = last
         if after.layout_key() != known.layout_key() or after.turn != known.turn:
             return False
-        now = ref.position
-        ref.position = before
-        try:
-            found = ref._unseen_play((side,), opening=opening)
-        finally:
-            ref.position = now
+        found = ref._unseen_play((side,), opening=opening, known=before)
         if found is None or found[1].position.layout_key() == after.layout_key():
             return False
         board = found[1].position.with_turn(side.other)
