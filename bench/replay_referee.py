@@ -30,8 +30,13 @@ from tavli_pi.referee.inputs import Action, PlayerInput  # noqa: E402
 from tavli_pi.sim.drive import asks_setup_confirmation, entered_roll, set_up  # noqa: E402
 
 
-def replay(game: dict[str, Any], show: bool = False) -> dict[str, Any]:
-    """One dumped game through a fresh referee; its figures (and the events by moment)."""
+def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) -> dict[str, Any]:
+    """One dumped game through a fresh referee; its figures (and the events by moment).
+
+    An answer the players give to a question of frame ``i`` reaches the referee before frame
+    ``i + 1``: a play it settles is checked against the board of either frame (the players answered
+    about the first; the second may already show the next player's hand). ``answer_last``: the
+    answers to a question of the script's last frame are given too (the game goes on at a table)."""
     moments = game["moments"]
     referee = pickle.loads(game["referee"])
     by_moment: dict[int, list[tuple[str, Any, float]]] = {}
@@ -40,14 +45,18 @@ def replay(game: dict[str, Any], show: bool = False) -> dict[str, Any]:
             continue  # the players' answers: given again below, to this referee's questions
         by_moment.setdefault(i, []).append((kind, item, now))
     events: list[list[Event]] = []
+    answered: list[list[Event]] = []  # the events of the players' answers, by moment
     answers: list[PlayerInput] = []
     asked = False
+    last = 0.0
     for i in range(len(moments)):
         calls = by_moment.get(i, [])
         now = calls[0][2] if calls else 0.0
+        last = now or last
         out: list[Event] = []
         for inp in answers:
             out += referee.step(inp, now)
+        answered.append(list(out))
         answers = []
         for kind, item, t in calls:
             out += referee.step(item, t) if kind == "step" else referee.ask_setup_confirmation(item)
@@ -63,20 +72,33 @@ def replay(game: dict[str, Any], show: bool = False) -> dict[str, Any]:
         if show and out:
             print(f"    f{i:3d} {moments[i].note[:28]:28s} {referee.phase.value:9s} "
                   + " ".join(e.kind for e in out))
+    if answer_last and answers:
+        late: list[Event] = []
+        for inp in answers:
+            late += referee.step(inp, last)
+        events[-1] += late
+        answered[-1] += late
     windows = []
     for i, m in enumerate(moments):
         if m.note == "an illegal play":
             end = next(j for j in range(i, len(moments)) if moments[j].note == "corrected")
             windows.append(range(i, end))
     calls_at = [i for i, ev in enumerate(events) if any(e.kind == "illegal_play" for e in ev)]
+    # a planted turn, from the illegal play to the frames after its correction: a play accepted there
+    # is the illegal one (or its correction), not one of the game's legal plays
+    planted = [range(w.start, w.stop + 3) for w in windows]
     return {
         "planted": len(windows),
         "caught": sum(1 for w in windows if any(c in w for c in calls_at)),
         "false": [c for c in calls_at if not any(c in w for w in windows)],
         "plays": sum(1 for m in moments if "play_accepted" in m.expect),
         "accepted": sum(1 for ev in events for e in ev if e.kind == "play_accepted"),
+        "legal": sum(1 for i, ev in enumerate(events) for e in ev if e.kind == "play_accepted"
+                     and not any(i in w for w in planted)),
         "wrong": [i for i, ev in enumerate(events) for e in ev if e.kind == "play_accepted"
-                  and e.after.layout_key() != moments[i].position.layout_key()],  # type: ignore[attr-defined]
+                  and e.after.layout_key() != moments[i].position.layout_key()  # type: ignore[attr-defined]
+                  and not (i > 0 and any(e is a for a in answered[i])
+                           and e.after.layout_key() == moments[i - 1].position.layout_key())],  # type: ignore[attr-defined]
         "calls": calls_at,
         "windows": [w.start for w in windows],
     }
@@ -87,22 +109,26 @@ def main() -> None:
     ap.add_argument("dir", type=Path)
     ap.add_argument("--only", default="")
     ap.add_argument("--events", action="store_true", help="the events of each moment that had some")
+    ap.add_argument("--answer-last", action="store_true", help="give the players' answers to a question "
+                    "asked on the script's last frame too (the referee asks for a roll it missed)")
     args = ap.parse_args()
     only = {int(x) for x in args.only.split(",") if x.strip()}
     files = sorted(args.dir.glob("game*.pkl"), key=lambda p: int(p.stem[4:]))
-    total: dict[str, int] = {"planted": 0, "caught": 0, "false": 0, "plays": 0, "accepted": 0, "wrong": 0}
+    total: dict[str, int] = {"planted": 0, "caught": 0, "false": 0, "plays": 0, "accepted": 0, "legal": 0,
+                             "wrong": 0}
     for f in files:
         g = int(f.stem[4:])
         if only and g not in only:
             continue
         with open(f, "rb") as fh:
-            r = replay(pickle.load(fh), args.events)
+            r = replay(pickle.load(fh), args.events, args.answer_last)
         for k in total:
             total[k] += len(r[k]) if isinstance(r[k], list) else r[k]
-        print(f"  game {g}: accepted {r['accepted']}/{r['plays']}, illegal calls at {r['calls']}, "
+        print(f"  game {g}: accepted {r['accepted']}/{r['plays']} ({r['legal']} outside the planted turn), illegal calls at {r['calls']}, "
               f"planted at {r['windows']}; accepted as another board at {r['wrong']}")
     print(f"replayed: illegal calls on legal play {total['false']}; planted caught {total['caught']}/"
-          f"{total['planted']}; plays accepted {total['accepted']}/{total['plays']} ({total['wrong']} as another board)")
+          f"{total['planted']}; plays accepted {total['accepted']}/{total['plays']} ({total['wrong']} as another board; "
+          f"{total['legal']} outside the planted turns)")
 
 
 if __name__ == "__main__":

@@ -300,8 +300,10 @@ class BoardSync:
         position -- by the margins any play is accepted with, and ahead of that position standing
         still (:meth:`Referee._unseen_play`) -- is that play, made with the roll the camera missed.
         The referee takes it and goes on (a recorded match has nobody to restore or confirm the
-        board); dice lying in the next player's half are then their roll. Never a call: a board no
-        legal play explains stays out of sync. True when taken."""
+        board); dice lying in the next player's half are then their roll. At an attended table the
+        players are first asked for the roll they played (:meth:`Referee._ask_unseen_roll`), and the
+        play is judged against it. No call without that roll: a board no legal play explains stays
+        out of sync. True when taken or asked about."""
         ref = self.ref
         known, resume = self.state.known, self.state.resume
         if (self.state.roll_seen or not ref.settings.infer_unseen_rolls or known is None
@@ -310,16 +312,47 @@ class BoardSync:
         opening = resume is Phase.OPENING
         found = ref._unseen_play((), opening=opening)
         if found is None:
-            return self._unseen_play_changed()
+            return self._unseen_play_changed() or self.ask_roll_of_one_play()
         side, play = found
+        keep_dice = roller_of(obs.dice, ref.settings.light_is_white) is side.other
+        if not keep_dice and ref._ask_unseen_roll(side, play, opening=opening):
+            return True  # the players are asked for the roll first (Referee._unseen_roll_entered)
         self._clear(keep_view=True)
         ref.phase = resume
         ref._emit(ev.BoardResynced, position=play.position,
                   message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
                   "see: back in step.")
-        ref._take_unseen_play(side, play, opening=opening,
-                              keep_dice=roller_of(obs.dice, ref.settings.light_is_white) is side.other)
+        ref._take_unseen_play(side, play, opening=opening, keep_dice=keep_dice)
         return True
+
+    def ask_roll_of_one_play(self) -> bool:
+        """Lost on a change no roll explained, and no legal play for any roll explains the board as
+        announced, though it is one play (legal or not) of the side on roll (:func:`one_play_reason`
+        with the most a roll moves, 6-6; at the opening, of either side): the players, at an attended
+        table, are asked for the roll they played (:meth:`Referee._ask_unseen_roll`) -- the play is
+        judged against it once entered, and called if illegal. Without that roll it is never called.
+        True while asked (the board stays out of sync until they answer)."""
+        ref = self.ref
+        known, seen = self.state.known, self.state.seen
+        if (known is None or seen is None or self.state.roll_seen or not ref.settings.attended
+                or self.state.resume not in (Phase.AWAITING_ROLL, Phase.OPENING)):
+            return False
+        opening = self.state.resume is Phase.OPENING
+        sides = (Side.WHITE, Side.BLACK) if opening or ref._either_may_roll else (known.turn,)
+        movers = [x for x in sides if not ref.game.one_play_reason(known.with_turn(x), seen.with_turn(x), (6, 6))]
+        if len(movers) != 1:
+            return False
+        return ref._ask_unseen_roll(movers[0], seen, opening=opening)
+
+    def back_in_step(self) -> None:
+        """The players entered the roll of the unseen play the board shows (``_played_unseen`` asked
+        for it): the referee is back in step at the last known position, to judge that play; the
+        frames kept are its evidence."""
+        ref = self.ref
+        ref.phase = self.state.resume
+        self._clear(keep_view=True)
+        ref._emit(ev.BoardResynced, position=ref.position,
+                  message="The players entered the roll the camera did not see: back in step, the play is judged.")
 
     def _unseen_play_changed(self) -> bool:
         """Lost right after a play taken with a roll the camera did not see (nothing taken since):

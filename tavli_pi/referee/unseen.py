@@ -35,10 +35,14 @@ if TYPE_CHECKING:
     from tavli_pi.rules.games import GamePosition
     from tavli_pi.vision.observation import DieReading
 
-__all__ = ["ROLLS", "OPENING_ROLLS", "UnseenPlay", "plays_for_any_roll", "rolls_text", "roller_of"]
+__all__ = ["ROLLS", "OPENING_ROLLS", "UNSEEN_ROLL_WAIT", "UnseenPlay", "AskedRoll", "plays_for_any_roll", "rolls_text", "roller_of"]
 
 #: the 21 rolls, higher die first (6-6, 6-5, ..., 1-1)
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+#: seconds an attended table's players have to enter the roll of a play the camera saw without it
+#: (``roll_needed``); unanswered, the play is taken as legal for the rolls it fits. (A constant, not a
+#: setting: a new :class:`RefereeSettings` field would misalign the snapshots older versions wrote.)
+UNSEEN_ROLL_WAIT = 10.0
 #: an opening roll of backgammon is never a double (E1: a tie is rolled again)
 OPENING_ROLLS: tuple[tuple[int, int], ...] = tuple(r for r in ROLLS if r[0] != r[1])
 
@@ -50,6 +54,17 @@ class UnseenPlay:
     position: GamePosition  # after the play; the turn is unchanged
     rolls: tuple[tuple[int, int], ...]  # in ROLLS order
     moves: str  # the play for the first of them, as the rules write it
+
+
+@dataclass(frozen=True, slots=True)
+class AskedRoll:
+    """A play seen without its roll, whose roll the players were asked to enter (plain values: a
+    snapshot stores them)."""
+
+    key: object  # the layout key of the board the play reached
+    side: Side  # whose play it is
+    opening: bool  # the opening turn's play
+    at: float  # when the players were asked (the referee's clock, seconds)
 
 
 @lru_cache(maxsize=8)

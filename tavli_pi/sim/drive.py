@@ -14,6 +14,7 @@ from typing import Protocol
 
 from tavli_pi.referee.events import Event, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.rules.position import Side
 from tavli_pi.sim.script import Moment
 from tavli_pi.vision.camera import Camera, Frame
 
@@ -81,6 +82,16 @@ def entered_roll(events: Sequence[Event], moments: Sequence[Moment], index: int,
         # say the roll they played, the last one that lay still on the board
         lying = next((m.dice for m in reversed(moments[: index + 1])
                       if len(m.dice) == 2 and not any(d.moving for d in m.dice)), ())
+    roller = getattr(ask, "side", None)
+    if "unseen" in ask.extra and isinstance(roller, Side):
+        # the camera missed the roll of a play it sees: the players say the roll that play was made
+        # with -- the dice lying under the hand that moved the checkers (in the roller's half; the
+        # opening roll one die in each half), whatever lies on the board now
+        light = Side.WHITE if light_is_white else Side.BLACK
+        half = "right" if roller is light else "left"
+        lying = next((m.dice for m in reversed(moments[: index + 1])
+                      if m.hand and len(m.dice) == 2 and not any(d.moving for d in m.dice)
+                      and (all(d.half == half for d in m.dice) or {d.half for d in m.dice} == {"left", "right"})), ())
     if len(lying) != 2 or any(d.moving for d in lying):
         return None
     if getattr(ask, "side", None) is None:  # the opening roll: one die each, White's in White's half

@@ -110,7 +110,7 @@ class MissStats:
     undetected: int = 0  # a missed turn after which the referee was not out of step
     stale: int = 0  # turns after which the referee, in step, knew another board than the truth
     accepted: int = 0
-    inferred: int = 0  # plays accepted with a roll the referee never saw (referee/unseen.py)
+    inferred: int = 0  # plays accepted with a roll the camera never saw: asked for and entered, or inferred (unseen.py)
     illegal_calls: int = 0
     events: list[str] = field(default_factory=list)
 
@@ -171,7 +171,11 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
             t.show(truth, 2)
         else:
             t.throw(truth, dice)
-        t.move_and_pick_up(truth, after, dice, extra=8)
+        got = t.move_and_pick_up(truth, after, dice, extra=8)
+        if any(e.kind == "roll_needed" and "unseen" in e.extra for e in got):
+            # asked for the roll the camera missed, the players enter it (Referee._ask_unseen_roll)
+            t.press(Action.ROLL, None, 10 * values[0] + values[1])
+            t.show(after, 3)
         truth = end_turn(after)
         if miss and ref.phase != "out_of_sync":
             st.undetected += 1
@@ -179,8 +183,10 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
             st.stale += 1
         if after.off[side] == 15:
             break
+    asked = False  # the roll of the play on the board was asked for (Referee._ask_unseen_roll)
     for e in t.events:
         st.events.append(e.kind)
+        asked = asked or (e.kind == "roll_needed" and "unseen" in e.extra)
         if e.kind == "illegal_play":
             st.illegal_calls += 1
         elif e.kind == "board_out_of_sync" and not getattr(e, "confirmed", ()):
@@ -191,5 +197,6 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
             st.adopted += 1
         elif e.kind == "play_accepted":
             st.accepted += 1
-            st.inferred += "roll_unseen" in e.extra
+            st.inferred += "roll_unseen" in e.extra or asked
+            asked = False
     return st

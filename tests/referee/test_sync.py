@@ -17,7 +17,9 @@ import pytest
 from tavli_pi.record.game_record import Turn, build_record
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.record.mat import format_mat, parse_mat
-from tavli_pi.referee.events import BoardAdopted, BoardMismatch, RollAccepted, RollVoid, from_dict, to_dict
+from tavli_pi.referee.events import (
+    BoardAdopted, BoardMismatch, IllegalPlay, RollAccepted, RollNeeded, RollVoid, from_dict, to_dict,
+)
 from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.settings import RefereeSettings
@@ -26,16 +28,17 @@ from tavli_pi.rules.moves import apply_play, end_turn, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
 
 from .games import plant_illegal, play_random_game_with_misses
-from .synth import Noise, Table, die, kinds, nth, roll_dice
+from .synth import Noise, Table, die, kinds, nth, only, roll_dice
 
 START = Position.start()
 
 
-def _opened(*, infer: bool = True) -> Table:
+def _opened(*, infer: bool = True, attended: bool = True) -> Table:
     """White opened 3-1 and played 8/5 6/5; Black rolled 6-4 and played 24/18 13/9 (both judged).
     ``infer=False``: a board changed by one legal play with no roll seen is not taken as that play
-    (``infer_unseen_rolls``, tests/referee/test_unseen.py), so it is out of sync."""
-    t = Table(Referee(RefereeSettings(infer_unseen_rolls=infer)))
+    (``infer_unseen_rolls``, tests/referee/test_unseen.py), so it is out of sync. ``attended=False``:
+    a recording (nobody is asked for a roll the camera missed)."""
+    t = Table(Referee(RefereeSettings(infer_unseen_rolls=infer, attended=attended)))
     t.setup()
     t.throw(START, (die(3, "right"), die(1, "left")))
     after = apply_play(t.referee.before, parse_play(t.referee.before, "8/5 6/5"))
@@ -403,7 +406,7 @@ def test_out_of_sync_on_an_unseen_change_comes_back_when_the_board_is_one_legal_
     made a move no roll allows (out of sync: never a call without the roll), then put it right with
     a legal play. Read clearly as one legal play of White's for some roll, the board is taken as that
     play -- nobody is there to restore or confirm it -- and Black's roll, lying, is then taken."""
-    t = _opened()
+    t = _opened(attended=False)
     known = t.referee.position
     bad = apply_play(known, parse_play(known, "13/1"))  # no roll moves one checker 12 pips
     assert one_play_reason(known, end_turn(bad), (6, 6)) == ""  # (one play, though no legal one)
@@ -437,7 +440,7 @@ def test_a_play_taken_with_an_unseen_roll_then_changed_to_another_legal_play_is_
     White's play was taken as legal for some roll -- it was illegal for the roll thrown, which the
     referee could not know -- and the opponent had it put right. The board, clearly another legal
     play of White's from the board before, is carried on from (adopted); Black's roll is then taken."""
-    t = _opened()
+    t = _opened(attended=False)
     known = t.referee.position
     first = legal_results(known, (6, 5))[0].position
     t.show(known, motion=True)
@@ -454,3 +457,32 @@ def test_a_play_taken_with_an_unseen_roll_then_changed_to_another_legal_play_is_
     assert "illegal_play" not in kinds(t.events)
     ev = t.throw(end_turn(put_right), roll_dice(Side.BLACK, (2, 1)))
     assert kinds(ev) == ["roll_accepted"] and nth(ev, 0, RollAccepted).side is Side.BLACK
+
+
+def test_out_of_sync_on_a_play_no_roll_allows_the_players_are_asked_and_it_is_called_E8() -> None:
+    """bench_reallike games 40, 94, 144 (a roll unseen or voided by a misread die, then a play no roll
+    allows): at an attended table the referee lost track (out of sync, as before: no call without the
+    roll) and asks for the roll; the players enter it, and the play still on the board is called."""
+    t = _opened()
+    known = t.referee.position
+    bad = apply_play(known, parse_play(known, "13/1*"))  # one checker 12 pips: no roll's legal play
+    t.show(known, hand=True)
+    t.show(bad, hand=True)
+    ev = t.show(bad, 3)
+    assert kinds(ev) == ["board_out_of_sync", "roll_needed"] and t.referee.phase == "out_of_sync"
+    assert only(ev, RollNeeded).side is Side.WHITE
+    ev = t.press(Action.ROLL, None, 66) + t.show(bad, 2)
+    assert kinds(ev)[:3] == ["board_resynced", "roll_accepted", "illegal_play"]
+    call = only(ev, IllegalPlay)
+    assert call.dice == (6, 6) and call.side is Side.WHITE and call.observed is not None
+    assert call.observed.layout_key() == bad.layout_key()
+
+
+def test_out_of_sync_unattended_is_never_asked_for_a_roll() -> None:
+    t = _opened(attended=False)
+    known = t.referee.position
+    bad = apply_play(known, parse_play(known, "13/1*"))
+    t.show(known, hand=True)
+    t.show(bad, hand=True)
+    ev = t.show(bad, 8)
+    assert "roll_needed" not in kinds(ev) and "illegal_play" not in kinds(ev)

@@ -10,11 +10,12 @@ import dataclasses
 from tavli_pi.record.game_record import Turn, build_record
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.record.mat import format_mat, parse_mat
-from tavli_pi.referee.events import OpeningRoll, PlayAccepted, RollNeeded
+from tavli_pi.referee.events import IllegalPlay, OpeningRoll, PlayAccepted, RollNeeded
 from tavli_pi.referee.game import rules_for
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.settings import RefereeSettings
-from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, plays_for_any_roll, rolls_text
+from tavli_pi.referee.inputs import Action
+from tavli_pi.referee.unseen import OPENING_ROLLS, ROLLS, UNSEEN_ROLL_WAIT, plays_for_any_roll, rolls_text
 from tavli_pi.rules.moves import apply_play, end_turn, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.rules.tavli_settings import Variant
@@ -59,8 +60,12 @@ def test_every_roll_and_the_plays_it_allows() -> None:
     assert rolls_text([(6, 1)]) == "6-1" and rolls_text([(6, 1), (5, 2), (4, 3)]) == "6-1, 5-2 or 4-3"
 
 
+#: nobody at the table enters a roll the camera missed (a recording): the play is taken by itself
+UNATTENDED = RefereeSettings(attended=False)
+
+
 def test_a_missed_opening_roll_is_known_by_the_play_E1() -> None:
-    t = Table(Referee())
+    t = Table(Referee(UNATTENDED))
     t.setup()
     after = _play(START, "24/18 13/8")  # only 6-5 plays this
     ev = _unseen(t, START, after)
@@ -81,7 +86,7 @@ def test_a_missed_opening_roll_is_known_by_the_play_E1() -> None:
 
 
 def test_black_can_win_a_missed_opening_roll_too() -> None:
-    t = Table(Referee())
+    t = Table(Referee(UNATTENDED))
     t.setup()
     black = START.with_turn(Side.BLACK)
     after = _play(black, "8/5 6/5")  # Black's 3-1 (Black's own numbering)
@@ -92,7 +97,7 @@ def test_black_can_win_a_missed_opening_roll_too() -> None:
 
 
 def test_a_missed_roll_mid_game_is_known_by_the_play_and_recorded() -> None:
-    t = Table(Referee())
+    t = Table(Referee(UNATTENDED))
     ref = opened(t)  # Black to roll
     pos = ref.position
     after = _play(pos, "13/7 8/7")  # Black makes the bar point: 6-1 only
@@ -109,7 +114,7 @@ def test_a_missed_roll_mid_game_is_known_by_the_play_and_recorded() -> None:
 
 
 def test_dice_too_small_to_read_and_not_entered_are_known_by_the_play_once_picked_up_E5() -> None:
-    t = Table(Referee())
+    t = Table(Referee(UNATTENDED))
     ref = opened(t)
     pos = ref.position
     small = (tiny("right"), tiny("left"))
@@ -140,3 +145,79 @@ def test_with_inference_off_a_missed_roll_is_out_of_sync() -> None:
     pos = ref.position
     ev = _unseen(t, pos, _play(pos, "13/7 8/7"))
     assert kinds(ev) == ["board_out_of_sync"]
+
+
+# -- an attended table: the players are asked for the roll the camera missed ---------------------
+
+def test_a_missed_roll_is_asked_for_and_a_play_illegal_for_it_is_called_E2_E8() -> None:
+    """bench_reallike game 128: Black's 2-1 went unseen and Black moved one checker a pip too far, a
+    play legal for another roll (here 13/10 6/5: 3-1) but not for 2-1. The referee no longer takes it as legal for some
+    roll: it asks for the roll, the players enter 2-1, and the play is called (E8)."""
+    t = Table(Referee())
+    ref = opened(t)
+    pos = ref.position
+    bad = _play(pos, "13/10 6/5")  # Black's 3-1; the roll was 2-1
+    assert (3, 1) in set(next(p.rolls for p in plays_for_any_roll(ref.game, pos)
+                                        if p.position.layout_key() == bad.layout_key()))
+    ev = _unseen(t, pos, bad)
+    assert kinds(ev) == ["roll_needed"] and "play_accepted" not in kinds(ev)
+    ask = only(ev, RollNeeded)
+    assert ask.side is Side.BLACK and "unseen" in ask.extra and ref.phase == "awaiting_roll"
+    ev = t.press(Action.ROLL, None, 21) + t.show(bad, 2)
+    assert kinds(ev)[:2] == ["roll_accepted", "illegal_play"]
+    call = only(ev, IllegalPlay)
+    assert call.side is Side.BLACK and call.dice == (2, 1) and call.observed is not None
+    assert call.observed.layout_key() == bad.layout_key()
+
+
+def test_a_missed_roll_entered_for_a_legal_play_stands_as_entered() -> None:
+    t = Table(Referee())
+    ref = opened(t)
+    pos = ref.position
+    after = _play(pos, "13/7 8/7")  # 6-1
+    ev = _unseen(t, pos, after)
+    assert kinds(ev) == ["roll_needed"]
+    ev = t.press(Action.ROLL, None, 16)
+    assert kinds(ev) == ["roll_accepted", "play_accepted"]
+    p = only(ev, PlayAccepted)
+    assert p.dice == (6, 1) and "roll_unseen" not in p.extra and ref.position.turn is Side.WHITE
+
+
+def test_a_missed_opening_roll_is_asked_for_and_entered_E1() -> None:
+    t = Table(Referee())
+    t.setup()
+    after = _play(START, "24/18 13/8")  # only 6-5
+    ev = _unseen(t, START, after)
+    assert kinds(ev) == ["roll_needed"] and only(ev, RollNeeded).side is Side.WHITE
+    ev = t.press(Action.ROLL, None, 56)
+    assert kinds(ev) == ["opening_roll", "roll_accepted", "play_accepted"]
+    o = nth(ev, 0, OpeningRoll)
+    assert o.winner is Side.WHITE and (o.white_die, o.black_die) == (6, 5)
+
+
+def test_a_missed_roll_nobody_enters_is_taken_by_the_play_after_the_wait() -> None:
+    """Nobody answers: after ``UNSEEN_ROLL_WAIT`` seconds of the referee's clock the play is taken as
+    legal for the rolls it fits, as before (the players were asked; the game is not held up)."""
+    t = Table(Referee(), fps=1.0)  # one frame a second
+    ref = opened(t)
+    pos = ref.position
+    after = _play(pos, "13/7 8/7")
+    ev = _unseen(t, pos, after)
+    assert kinds(ev) == ["roll_needed"]
+    asked = only(ev, RollNeeded).at
+    ev = []
+    while not ev and t.t < asked + 2 * UNSEEN_ROLL_WAIT:
+        ev = t.show(after)
+    assert kinds(ev) == ["play_accepted"] and only(ev, PlayAccepted).extra["roll_unseen"] == ["61"]
+    assert asked + UNSEEN_ROLL_WAIT <= ev[0].at < asked + UNSEEN_ROLL_WAIT + 1.5
+
+
+def test_the_next_roll_lying_takes_a_play_asked_about_at_once_E8() -> None:
+    t = Table(Referee())
+    ref = opened(t)
+    pos = ref.position
+    after = _play(pos, "13/7 8/7")
+    assert kinds(_unseen(t, pos, after)) == ["roll_needed"]
+    ev = t.throw(end_turn(after), roll_dice(Side.WHITE, (4, 2)))
+    assert kinds(ev) == ["play_accepted", "roll_accepted"]
+    assert only(ev, PlayAccepted).extra["roll_unseen"] == ["61"] and ref.dice == (4, 2)
