@@ -43,3 +43,22 @@ def test_the_roll_entered_is_the_one_lying_on_the_board() -> None:
     black = (ScriptDie(6, "left", 0), ScriptDie(4, "left", 1))
     assert entered_roll([roll], [Moment(START, black)], 0).level == 64  # type: ignore[union-attr]
     assert entered_roll([], [Moment(START, black)], 0) is None
+
+
+def test_asked_for_a_roll_the_camera_missed_the_players_say_the_roll_of_that_play() -> None:
+    """``roll_needed`` with ``unseen`` (Referee._ask_unseen_roll): the players enter the roll the
+    asked side's play was made with -- the dice under the hand that moved its checkers -- not the dice
+    lying now (the next player's roll may lie there already, or none)."""
+    black = (ScriptDie(2, "left", 0), ScriptDie(1, "left", 1))
+    white_next = (ScriptDie(6, "right", 0), ScriptDie(5, "right", 1))
+    moments = [Moment(START, black), Moment(START, black, hand=True), Moment(START),
+               Moment(START, white_next)]
+    ask = RollNeeded(at=0.0, state=state(Phase.AWAITING_ROLL), side=Side.BLACK, reason="not seen",
+                     extra={"unseen": ["3-1"]})
+    inp = entered_roll([ask], moments, 3)
+    assert inp is not None and inp.action is Action.ROLL and inp.level == 21
+    plain = RollNeeded(at=0.0, state=state(Phase.AWAITING_ROLL), side=Side.BLACK, reason="too small")
+    assert entered_roll([plain], moments, 2) is None  # no dice lie now: nothing entered, as before
+    white = RollNeeded(at=0.0, state=state(Phase.AWAITING_ROLL), side=Side.WHITE, reason="not seen",
+                       extra={"unseen": []})
+    assert entered_roll([white], moments, 3) is None  # White's play has not been made: nothing to say
