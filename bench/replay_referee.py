@@ -98,7 +98,8 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
         "wrong": [i for i, ev in enumerate(events) for e in ev if e.kind == "play_accepted"
                   and e.after.layout_key() != moments[i].position.layout_key()  # type: ignore[attr-defined]
                   and not (i > 0 and any(e is a for a in answered[i])
-                           and e.after.layout_key() == moments[i - 1].position.layout_key())],  # type: ignore[attr-defined]
+                           and e.after.layout_key()  # type: ignore[attr-defined]
+                           == moments[i - 1].position.layout_key())],
         "calls": calls_at,
         "windows": [w.start for w in windows],
     }
@@ -124,10 +125,12 @@ def main() -> None:
             r = replay(pickle.load(fh), args.events, args.answer_last)
         for k in total:
             total[k] += len(r[k]) if isinstance(r[k], list) else r[k]
-        print(f"  game {g}: accepted {r['accepted']}/{r['plays']} ({r['legal']} outside the planted turn), illegal calls at {r['calls']}, "
+        print(f"  game {g}: accepted {r['accepted']}/{r['plays']} ({r['legal']} outside the planted turn), "
+              f"illegal calls at {r['calls']}, "
               f"planted at {r['windows']}; accepted as another board at {r['wrong']}")
     print(f"replayed: illegal calls on legal play {total['false']}; planted caught {total['caught']}/"
-          f"{total['planted']}; plays accepted {total['accepted']}/{total['plays']} ({total['wrong']} as another board; "
+          f"{total['planted']}; plays accepted {total['accepted']}/{total['plays']} "
+          f"({total['wrong']} as another board; "
           f"{total['legal']} outside the planted turns)")
 
 

@@ -1250,8 +1250,8 @@ class Referee:
     def _unseen_roll_entered(self, values: tuple[int, int]) -> bool:
         """Action.ROLL answering :meth:`_ask_unseen_roll`: the roll is taken as ``side``'s (E2) and the
         play on the board is judged against it, as any play: legal on the frames kept, it stands;
-        illegal, it is called (E8) once the next clear frame still shows it. False (nothing done) when the board no longer differs from the
-        position the referee knows (the question is stale)."""
+        illegal, it is called (E8) once the next clear frame still shows it. False (nothing done) when
+        the board no longer differs from the position the referee knows (the question is stale)."""
         asked = self._unseen_asked
         assert asked is not None
         self._unseen_asked = None

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from tavli_pi.rules.games import GamePosition
     from tavli_pi.vision.observation import DieReading
 
-__all__ = ["ROLLS", "OPENING_ROLLS", "UNSEEN_ROLL_WAIT", "UnseenPlay", "AskedRoll", "plays_for_any_roll", "rolls_text", "roller_of"]
+__all__ = ["ROLLS", "OPENING_ROLLS", "UNSEEN_ROLL_WAIT", "UnseenPlay", "AskedRoll", "plays_for_any_roll",
+           "rolls_text", "roller_of"]
 
 #: the 21 rolls, higher die first (6-6, 6-5, ..., 1-1)
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
