@@ -309,7 +309,6 @@ def trace_chains(
     xs = np.zeros((C, slots), np.float32)
     ys = np.zeros((C, slots), np.float32)
     feats = np.zeros((C, slots, N_FEATURES), np.float32)
-    bgr = np.zeros((C, slots, 3), np.float32)
     px, pd = x0.astype(np.float32), np.zeros(C, np.float32)
     quiet = np.zeros(C, np.int32)  # plainly empty slots in a row
     searched = np.zeros(C, np.int32)
@@ -344,8 +343,9 @@ def trace_chains(
             px[live], pd[live] = xs[live, k], d[li, iy]
             if empty is not None:
                 quiet[live] = np.where(empty(feats[live, k]), quiet[live] + 1, 0)
-        bgr[:, k] = box_means(integral, xs[:, k], ys[:, k], 0.42 * r)
         searched[live] += 1
+    # every slot's disc colour in one go (box_means is elementwise: the values slot by slot)
+    bgr = box_means(integral, xs, ys, (0.42 * r)[:, None])
     return Chains(xs, ys, feats, bgr, searched)
 
 

@@ -106,6 +106,10 @@ class DiceMemo:
         #: this frame's groups of changed cells (x, y, w, h on the grid) by the changed cells' mask:
         #: the patched arrays' last views are mostly alike, so their masks are too
         self._cells: dict[bytes, list[tuple[int, int, int, int]]] = {}
+        #: this frame's cells changed since a patched array's last view, and that view brought up to
+        #: date, by the last view's id (with the view, so the id stays its own): the arrays patched
+        #: in the same frames share one last view, so each frame compares it once
+        self._moved: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._view: np.ndarray | None = None
         self._frame = 0
         self.hits = 0
@@ -118,6 +122,7 @@ class DiceMemo:
         self._frame += 1
         self._view = view
         self._cells = {}
+        self._moved = {}
         masks: dict[int, np.ndarray] = {}
         keep: dict[Hashable, _Entry] = {}
         for key, e in self._entries.items():
@@ -231,7 +236,7 @@ class DiceMemo:
             if view is not None:
                 self._patched[key] = _Patched(out, view, edges)
             return out
-        moved = changed_pixels(view, e.ref)
+        moved, ref = self._changed_since(e.ref, view)
         gh, gw = self._grid_size
         w, h = self._cal.layout.size
         boxes: list[Box] = []
@@ -256,10 +261,20 @@ class DiceMemo:
                     max(0, int(np.floor(x0)) - reach), min(aw, int(np.ceil(x1)) + reach + 1))
             if rect[0] < rect[1] and rect[2] < rect[3]:
                 out[rect[0]:rect[1], rect[2]:rect[3]] = part(rect)
-        ref = e.ref.copy()
-        ref[moved] = view[moved]
         self._patched[key] = _Patched(out, ref, edges)
         return out
+
+    def _changed_since(self, last: np.ndarray, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The cells of ``view`` changed since ``last`` (``changed_pixels``) and ``last`` with those
+        cells taken from ``view`` (a new array: ``last`` may be another array's too), once a frame
+        per ``last``."""
+        got = self._moved.get(id(last))
+        if got is None or got[0] is not last:
+            moved = changed_pixels(view, last)
+            ref = last.copy()
+            ref[moved] = view[moved]
+            got = self._moved[id(last)] = (last, moved, ref)
+        return got[1], got[2]
 
     def _groups(self, moved: np.ndarray) -> list[tuple[int, int, int, int]]:
         """The bounding boxes (x, y, w, h, grid cells) of the groups of ``moved`` cells, cells a cell

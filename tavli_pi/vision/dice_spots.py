@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
+from tavli_pi.vision.sparse import nonzero_xy
 
 __all__ = ["SPOT_CONTRAST", "SPOT_REACH", "Spot", "find_spots", "view_spots"]
 
@@ -55,7 +56,7 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> np.ndarray:
         inner = peak[4:-4, 4:-4]
         if not cv2.countNonZero(inner):
             continue
-        nz = cv2.findNonZero(inner).reshape(-1, 2) + 4
+        nz = nonzero_xy(inner) + 4
         xs, ys = nz[:, 0], nz[:, 1]
         # the peak's 3 x 3 max (bright) or min (dark), as cv2.dilate / cv2.erode give it there
         block = gray[ys[:, None] + _DY3, xs[:, None] + _DX3]
@@ -76,7 +77,7 @@ def spots_of_flags(flags: np.ndarray) -> list[Spot]:
     out: list[Spot] = []
     if not cv2.countNonZero(flags):
         return out
-    at = cv2.findNonZero(flags).reshape(-1, 2)  # in raster order
+    at = nonzero_xy(flags)  # in raster order
     which = flags[at[:, 1], at[:, 0]]
     for bright in (True, False):
         kept: list[tuple[int, int]] = []  # in raster order: only the last few rows can be near

@@ -7,15 +7,17 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+import pytest
 
 from tavli_pi.rules.position import Position
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import DieSpec, scene_from_position
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice import find_dice
+from tavli_pi.vision import dice_memo
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.hands import SCALE
-from tavli_pi.vision.incremental import GateView
+from tavli_pi.vision.incremental import GateView, changed_pixels
 
 
 def _memo() -> tuple[DiceMemo, Calibration, np.ndarray]:
@@ -137,6 +139,50 @@ def test_a_patched_array_is_made_again_only_where_the_view_changed() -> None:
     hidden[400:410, 100:110] = 0
     memo.start(moved)
     assert np.array_equal(ask(hidden), step(new))
+
+
+def test_arrays_patched_in_the_same_frames_compare_the_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two arrays patched every frame share their last view: the new view is compared with it once
+    a frame (issue 12), and each array is still its step over the whole new input."""
+    memo, cal, view = _memo()
+    w, h = cal.layout.size
+    rng = np.random.default_rng(1)
+    gray = rng.integers(0, 255, (h, w), dtype=np.uint8)
+    compared: list[int] = []
+
+    def counted(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        compared.append(1)
+        return changed_pixels(small, ref)
+
+    monkeypatch.setattr(dice_memo, "changed_pixels", counted)
+
+    def ask(key: str, img: np.ndarray, op: int) -> np.ndarray:
+        def step(a: np.ndarray) -> np.ndarray:
+            return np.asarray(cv2.morphologyEx(a, op, np.ones((3, 3), np.uint8)))
+
+        def part(r: tuple[int, int, int, int]) -> np.ndarray:
+            y0, y1, x0, x1 = r
+            cy0, cx0 = max(0, y0 - 1), max(0, x0 - 1)
+            return step(img[cy0:y1 + 1, cx0:x1 + 1])[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
+
+        return memo.patched(key, lambda b: b, 1, lambda: step(img), part, img)
+
+    memo.start(view)
+    ask("dilated", gray, cv2.MORPH_DILATE)
+    ask("eroded", gray, cv2.MORPH_ERODE)
+    img, seen = gray, view
+    for i in range(3):
+        img = img.copy()
+        img[100 + 40 * i:130 + 40 * i, 200:240] = 30 * i
+        seen = seen.copy()
+        seen[(100 + 40 * i) // SCALE:(130 + 40 * i) // SCALE, 200 // SCALE:240 // SCALE] = 10 + 60 * i
+        memo.start(seen)
+        compared.clear()
+        dilated = ask("dilated", img, cv2.MORPH_DILATE).copy()
+        eroded = ask("eroded", img, cv2.MORPH_ERODE)
+        assert len(compared) == 1
+        assert np.array_equal(dilated, cv2.dilate(img, np.ones((3, 3), np.uint8)))
+        assert np.array_equal(eroded, cv2.erode(img, np.ones((3, 3), np.uint8)))
 
 
 def test_a_change_that_reaches_only_a_dies_lettering_square_keeps_its_faces_and_outline() -> None:
