@@ -55,7 +55,8 @@ from tavli_pi.vision.dice_face import Die, examined
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_spots import Spot, find_spots, view_spots
-from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
+from tavli_pi.vision.dice_unread import StandsOut, kept_outline, pips_in, unread_body
+from tavli_pi.vision.dice_vet import NEED_PX, SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.fine_view import FINE, fine_view, placing
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
@@ -74,6 +75,7 @@ def find_dice(
     image: np.ndarray | None = None,
     fine: bool = True,
     memo: DiceMemo | None = None,
+    stands_out: StandsOut | None = None,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
@@ -92,12 +94,17 @@ def find_dice(
     (the pip spots of both views, the hat images) are made again only round the changed cells
     (vision/dice_memo.py), and so is the fine view itself (``fine_view``: warped again only there,
     through maps exact to the whole warp's pixels, vision/exact_warp.py).
+
+    ``stands_out`` (x, y, r canonical px: does the frame there differ from the board learnt at
+    set-up?): with it, a die's body found whole with no face read on it, smaller than
+    ``NEED_PX`` in the frame, is reported with no value (``dice_unread``: too small to read).
     """
     if image is None:
         memo = None  # the memo knows where a candidate looked only in the frame's pixels
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     blobs = view_hat_blobs(memo, gray, lay)
-    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray)
+    out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray,
+                stands_out=stands_out)
     if not fine or image is None:
         return out
     if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
@@ -171,6 +178,7 @@ def _find(
     memo: DiceMemo | None = None,
     view: str = "canonical",
     gray: np.ndarray | None = None,
+    stands_out: StandsOut | None = None,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
@@ -178,7 +186,7 @@ def _find(
     outline, and its pips come out two or three). ``bodies``: the view's die-sized blobs
     (``tumbling.hat_blobs``), when already found. ``memo``: readings of candidates kept from
     earlier frames (``view`` names the search: its candidates' coordinates are its own; ``gray``:
-    ``canon`` in grey, when already made)."""
+    ``canon`` in grey, when already made; ``stands_out``: as ``find_dice``'s)."""
     pitch = lay.pitch
     if gray is None:
         gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
@@ -192,8 +200,11 @@ def _find(
     default_side = 0.42 * pitch
 
     def report(die: Die, side: float, agreed: bool = False) -> None:
+        taken.append(die.centre)
+        out.append(reading(die, side, agreed))
+
+    def reading(die: Die, side: float, agreed: bool = False) -> DieReading:
         bx, by = die.centre
-        taken.append((bx, by))
         on_checker = any(
             np.hypot(bx - dx, by - dy) < dr + 0.3 * side and checker_under(canon, cal, (dx, dy, dr), side)
             for dx, dy, dr in discs
@@ -210,16 +221,14 @@ def _find(
         conf = die.confidence
         if size < SURE_PX and not agreed:
             conf = min(conf, SMALL_CONFIDENCE)
-        out.append(
-            DieReading(
-                xy=(float(xy[0]), float(xy[1])),
-                value=int(die.value),
-                value_confidence=float(conf),
-                flat=bool(not die.cocked and not on_checker),
-                on_checker=bool(on_checker),
-                half=lay.half_of(u, v),  # type: ignore[arg-type]
-                size_px=size,
-            )
+        return DieReading(
+            xy=(float(xy[0]), float(xy[1])),
+            value=int(die.value),
+            value_confidence=float(conf),
+            flat=bool(not die.cocked and not on_checker),
+            on_checker=bool(on_checker),
+            half=lay.half_of(u, v),  # type: ignore[arg-type]
+            size_px=size,
         )
 
     # 1. dice found by their pips
@@ -288,6 +297,7 @@ def _find(
     # blob of a die (not its shadow's or its pips')
     blobs = hat_blobs(gray, lay) if bodies is None else bodies
     doubtful: list[tuple[HatBlob, Die | None, bool, float | None]] = []
+    unread: list[tuple[HatBlob, float, bool]] = []  # blobs with no face read: (blob, side, settle)
     for b in blobs:
         if b.fill < DOUBTFUL_FILL or not (DIE_RANGE[0] * pitch <= np.sqrt(b.area) <= DIE_RANGE[1] * pitch * 1.3):
             continue
@@ -310,6 +320,8 @@ def _find(
             die, _, _ = blob_died(memo, view, canon, src, to_src, b, side, pitch)
             if die is not None and die.value:
                 report(die, side)
+            elif die is None or not die.refused:
+                unread.append((b, side, False))
         else:
             doubtful.append((b, None, False, None))
     # read the doubtful blobs off the dice read so far
@@ -318,6 +330,9 @@ def _find(
         for b, _, _, _ in doubtful
         if not any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken)
     ]
+    # (a doubtful blob read cocked, or unclear, may still be a small die's body: ``unread_body``)
+    # (settled: smeared or ragged, so never taken on the blob alone)
+    unread += [(b, float(np.sqrt(b.area)), True) for b, die, _, _ in doubtful if die is None or not die.refused]
     for b, die, centred, square in sorted(doubtful, key=lambda t: -(t[1].confidence if t[1] else 0.0)):
         if die is None or not die.value or die.cocked or not centred or die.confidence < DOUBTFUL_CONFIDENCE:
             continue
@@ -334,6 +349,17 @@ def _find(
     for die, side in lone:
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
             report(die, side)
+    # whole bodies no face was read on, too small for one: dice with no value (``dice_unread``)
+    if stands_out is not None:
+        for b, side, settle in unread:
+            o = kept_outline(memo, view, src, to_src, b, side, settle)
+            centre = unread_body(o, b, pitch, stands_out, pips_in(b, spots), still=not settle)
+            if centre is None or any(np.hypot(centre[0] - tx, centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
+                continue
+            got = reading(Die(0, 0.0, False, centre, outlined=o is not None), o.long_ if o is not None else side)
+            if got.size_px < NEED_PX and not got.on_checker:
+                taken.append(centre)
+                out.append(got)
     # 3. dice still tumbling
     if not tumbling:
         return out

@@ -53,6 +53,7 @@ from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_boa
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
@@ -330,9 +331,18 @@ class BoardReader:
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
             self.dice_memo.start(view)
-        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo)
-        if found and diff is None and self._learnt is not None:
-            diff = Difference(canon, self._learnt, lay, half)
+        learnt = self._learnt
+        stands_out: StandsOut | None = None
+        if learnt is not None:
+            def stands_out(x: float, y: float, r: float) -> bool:
+                # the frame against the board learnt at set-up, made when first asked
+                nonlocal diff
+                if diff is None:
+                    diff = Difference(canon, learnt, lay, half)
+                return diff.stands_out(x, y, r)
+        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo, stands_out=stands_out)
+        if found and diff is None and learnt is not None:
+            diff = Difference(canon, learnt, lay, half)
         dice = vet_dice(found, cal, diff)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
