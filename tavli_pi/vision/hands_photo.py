@@ -23,6 +23,11 @@ In the photo's own skin colour, a region that runs on into the frame must also b
 point pitches across somewhere over the field: a palm or a forearm is, a point never is
 (skin-coloured points may join a stretch of the frame that looks like skin, and cross into it as
 an arm would). Skin new since set-up needs no such test: the points were learnt.
+
+A bare forearm across a skin-coloured (wooden) frame joins the frame's skin, so the regions
+above are the frame and all that touches it. Within the field alone, a region that meets
+such a side along ``WRIST`` pitches, holds the ``CORE`` disc and meets no other side is a
+hand reaching in (``over_skin_frame``): a skin-coloured field or band runs to other sides.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import numpy as np
 from tavli_pi.vision.hands import SCALE, shrink, skin_view
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["photo_hand", "across_frame", "FRAME_SKIN"]
+__all__ = ["photo_hand", "across_frame", "over_skin_frame", "FRAME_SKIN"]
 
 #: a frame band more skin-coloured than this (share of its pixels) is the board's own colour
 FRAME_SKIN = 0.35
@@ -59,6 +64,13 @@ CORE = 1.0
 #: the field, and a red point running in from it was taken for a sleeve (0.8: 4 false hands on the
 #: real photos so)
 SLEEVE = (1.25, 3.5)
+#: a field more skin-coloured than this beside a region (share of its pixels) is skin-coloured
+#: itself, and a region on it tells nothing: the points cover about half the field and at most
+#: half of them (one colour) are skin-coloured
+FIELD_SKIN = 0.25
+#: quarter-scale pixels along the field's edges that may show the frame (the corners are rounded
+#: to the quarter-scale grid): a region is judged on the field within them
+EDGE_BLEED = 2
 #: Lab distance (8-bit OpenCV Lab) from the frame's colour of something lying on the frame
 FOREIGN_DE = 40.0
 #: the sleeve goes on this many pitches into the field, straight in from the edge
@@ -118,6 +130,10 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
     if own:
         assert small is not None
         hand |= across_frame(small, lay, bands, pitch)
+        b0, b1 = (int(v / SCALE) - x0 for v in lay.bar_x)
+        lab = cv2.cvtColor(small[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+        hand[y0:y1, x0:x1] |= over_skin_frame(skin[y0:y1, x0:x1] & (field > 0), lab, labels, bands, pitch, core,
+                                              (max(0, b0), max(0, b1 + 1)))
     share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
     return bool(hand.any()), share, hand
 
@@ -198,6 +214,60 @@ def across_frame(small: np.ndarray, lay: Layout, bands: dict[str, tuple[slice, s
                 out[(ys, along_slice) if name in ("top", "bottom") else (along_slice, xs)] = True
                 out[inside] |= like
     return out
+
+
+def over_skin_frame(field: np.ndarray, lab: np.ndarray, labels: np.ndarray, bands: dict[str, tuple[slice, slice]],
+                    pitch: float, core: np.ndarray, bar: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """Field-sized mask of a hand reaching in over a side whose frame is skin-coloured (empty: none).
+
+    ``field``: the field's skin (quarter scale); ``lab``: the field's colours (8-bit Lab, same size).
+
+    There the hand's skin joins the frame's, so the region the other tests look at is the frame
+    and everything skin-coloured touching it. Within the field alone (``field``: its skin, what
+    checkers explain left out) a hand is a region that meets that side's edge along ``WRIST``
+    pitches in one run, holds the ``CORE`` disc (a palm; a point never does) and meets no other
+    side: an arm comes from one side, while a skin-coloured field runs to every edge. The field
+    beside it must not be skin-coloured itself (``FIELD_SKIN``): a skin-coloured field split by
+    an overlay or a row of checkers leaves pieces meeting one side. ``bar``: the bar's columns
+    (from, to; of ``field``): a region mostly there is the bar (wooden, broad, meeting the frame
+    at both ends or, with a block across it, at one): a region there of the bar's own colour is
+    the bar's wood."""
+    out = np.zeros(field.shape, bool)
+    m = EDGE_BLEED
+    fh, fw = field.shape[0] - 2 * m, field.shape[1] - 2 * m
+    if fh <= 0 or fw <= 0:
+        return out
+    off_bar = np.ones((fh, fw), bool)  # the field but the bar's columns
+    off_bar[:, max(0, bar[0] - m):max(0, bar[1] - m)] = False
+    n, own = cv2.connectedComponents(field[m:-m, m:-m].astype(np.uint8), connectivity=8)
+    area = float(fh * fw)
+    edges = {"top": own[0], "bottom": own[fh - 1], "left": own[:, 0], "right": own[:, fw - 1]}
+    skin_sides = {name for name, (ys, xs) in bands.items()
+                  if labels[ys, xs].size and float((labels[ys, xs] > 0).mean()) >= FRAME_SKIN}
+    for i in range(1, n):
+        region = own == i
+        inside = float(region.sum())
+        if not MIN_IN * area <= inside <= MAX_IN * area:
+            continue
+        met = [name for name, edge in edges.items() if _run(edge == i) >= 1]
+        if len(met) != 1 or met[0] not in skin_sides or _run(edges[met[0]] == i) < WRIST * pitch:
+            continue
+        # the field beside it not skin-coloured itself, and the region not mostly the bar
+        rest = float((own > 0).sum() - inside) / max(1.0, area - inside)
+        if rest < FIELD_SKIN and _broad(region, core) and not _bar_coloured(lab[m:-m, m:-m], region, off_bar):
+            out[m:-m, m:-m] |= region
+    return out
+
+
+def _bar_coloured(lab: np.ndarray, region: np.ndarray, off_bar: np.ndarray) -> bool:
+    """Whether ``region``'s part on the bar is most of it and of the bar's own colour (within
+    ``FOREIGN_DE`` of the median of the bar's pixels outside the region)."""
+    on_bar = region & ~off_bar
+    rest = ~off_bar & ~region
+    if on_bar.sum() <= region.sum() / 2 or not rest.any():
+        return False
+    d = np.linalg.norm(np.median(lab[on_bar], axis=0) - np.median(lab[rest], axis=0))
+    return bool(d <= FOREIGN_DE)
 
 
 def _runs(on: np.ndarray) -> list[tuple[int, int]]:

@@ -125,3 +125,45 @@ def test_a_point_running_in_from_a_misplaced_frame_band_is_no_sleeve(real_data: 
     corners = " ".join(f"{x + shift[0]},{y + shift[1]}" for x, y in lab["corners"])
     cal = calibrate_image(image, corners, lab["home"])
     assert not BoardReader(cal, still_photo=True).read(image).hand
+
+
+def test_a_hand_reaching_in_over_a_skin_coloured_frame_is_a_hand() -> None:
+    """Real-like frame 92 (seed 1): a bare forearm crosses a wooden (skin-coloured) frame, so the
+    hand's skin joins the frame's and the region the other tests see is the whole frame; over the
+    navy field the hand is a broad region meeting one side only (``hands_photo.over_skin_frame``).
+    Unflagged, the bar was read at 0.98 and wrong. The same table without the hand is clear."""
+    import dataclasses
+
+    from tavli_pi.sim.datasets import reallike_scenes
+
+    scene = reallike_scenes(93, 1)[92]
+    assert scene.hand is not None
+    assert _single_photo_hand(scene, 100003 + 92)
+    assert not _single_photo_hand(dataclasses.replace(scene, hand=None), 100003 + 92)
+
+
+def test_a_skin_coloured_field_is_no_hand_reaching_in() -> None:
+    """``over_skin_frame`` on made-up masks: a palm-sized region meeting the top edge under a
+    skin-coloured top frame is a hand; the same region joined to a skin-coloured stretch of the
+    field that reaches other sides, and a point's wedge (never broad enough), are not."""
+    from tavli_pi.vision.hands_photo import CORE, over_skin_frame
+
+    pitch = 10.0
+    core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(round(CORE * pitch)) | 1,) * 2)
+    h, w = 120, 160
+    labels = np.zeros((h + 20, w + 20), np.int32)
+    labels[:10, :] = 1  # the top frame band: skin-coloured
+    lab = np.zeros((h, w, 3), np.float32)  # the field's colours (only the bar's are looked at)
+    bands = {"top": (slice(2, 9), slice(10, 10 + w)), "bottom": (slice(h + 11, h + 18), slice(10, 10 + w)),
+             "left": (slice(10, 10 + h), slice(2, 9)), "right": (slice(10, 10 + h), slice(w + 11, w + 18))}
+    palm = np.zeros((h, w), np.uint8)
+    cv2.rectangle(palm, (60, 0), (80, 15), 1, -1)  # the wrist at the edge
+    cv2.ellipse(palm, (70, 30), (16, 18), 0, 0, 360, 1, -1)
+    assert over_skin_frame(palm > 0, lab, labels, bands, pitch, core).any()
+    field = palm.copy()
+    field[40:70, :] = 1  # joined to a skin-coloured band across the field, reaching two more sides
+    assert float(field.mean()) < 0.45  # no larger than a hand may be (``MAX_IN``): the sides tell
+    assert not over_skin_frame(field > 0, lab, labels, bands, pitch, core).any()
+    wedge = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(wedge, [np.asarray([[60, 0], [60 + int(pitch), 0], [65, 50]], np.int32)], 1)
+    assert not over_skin_frame(wedge > 0, lab, labels, bands, pitch, core).any()
