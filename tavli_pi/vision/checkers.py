@@ -350,11 +350,22 @@ def trace_chains(
 
 
 def p_light(
-    bgr: np.ndarray, light_bgr: tuple[float, float, float], dark_bgr: tuple[float, float, float]
+    bgr: np.ndarray, light_bgr: tuple[float, float, float] | np.ndarray,
+    dark_bgr: tuple[float, float, float] | np.ndarray, blur: np.ndarray | float = 0.0,
 ) -> np.ndarray:
-    """Probability that discs of mean colour ``bgr`` (..., 3) are light rather than dark checkers."""
+    """Probability that discs of mean colour ``bgr`` (..., 3) are light rather than dark checkers.
+
+    ``light_bgr`` and ``dark_bgr``: the two colours, one pair for every disc, or a pair per disc
+    ((..., 3) arrays like ``bgr``: the colours where each disc lies, ``lighting.slot_colours``);
+    ``blur`` (BGR units, per disc or one for all): how unsure those colours are, added to the
+    scale over which the probability goes from one colour to the other."""
     light = np.asarray(light_bgr, np.float32)
     dark = np.asarray(dark_bgr, np.float32)
+    if light.ndim > 1 or dark.ndim > 1 or np.any(np.asarray(blur) != 0):
+        seps = np.linalg.norm(light - dark, axis=-1) + np.float32(1e-3)
+        zs = np.clip((np.linalg.norm(bgr - light, axis=-1) - np.linalg.norm(bgr - dark, axis=-1))
+                     / (0.1 * seps + np.asarray(blur, np.float32)), -30, 30)
+        return np.asarray(1.0 / (1.0 + np.exp(zs)))
     sep = float(np.linalg.norm(light - dark)) + 1e-3
     dl = np.linalg.norm(bgr - light, axis=-1)
     dd = np.linalg.norm(bgr - dark, axis=-1)

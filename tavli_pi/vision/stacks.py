@@ -54,6 +54,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.lighting import slot_colours
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
@@ -562,13 +563,15 @@ def read_spots_pinned(
                          p_occ)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
-    p_lt = ck.p_light(ch.bgr, cal.light_bgr, cal.dark_bgr)
+    # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py)
+    p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
     sq, lz, d_last, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr,
                                           memo, cols[:P])
     counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16), ROW_FIT]
     p_last = 1.0 / (1.0 + np.exp(-np.clip(lz, -30, 30)))
-    lt_last = ck.p_light(ck.box_means(integral, *_last_xy(ch, base, sign, d_last), 0.42 * r[:P]), cal.light_bgr, cal.dark_bgr)
+    last_xy = _last_xy(ch, base, sign, d_last)
+    lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]), *slot_colours(cal, *last_xy))
     chain = chain_loglik_many(p_occ[:P], p_lt[:P])  # (P, 2, SLOTS + 1)
     # a row of n separate checkers leaves a far, fully visible checker unexplained
     d_chain = np.concatenate([np.zeros((P, 1)), (ch.y[:P] - base[:P, None]) * sign[:P, None]], axis=1)

@@ -1,0 +1,130 @@
+"""The checkers' colours where each slot lies: the board's lighting, as learnt at set-up.
+
+A lamp's fall-off, a shadow or a band over part of the board makes a light checker there darker
+than a dark checker elsewhere. On the real-like set (issue 9) a white and grey-pearl pair measured
+255 and 213 grey levels on the top row and 185 and 132 on the bottom row of the same frame: against
+one pair of colours for the whole board (``Calibration.light_bgr`` / ``dark_bgr``, their medians)
+every checker of the bottom row was read dark and of the top row light, at 0.9 and more.
+
+The board learnt at set-up (``Calibration.background``) shows each colour on the points its known
+position fills (the start position, B3, puts both colours in every quarter of the field). Each
+such point's first checker, against the median of its colour's, is how much light falls there;
+between the points the light is interpolated (weights by inverse squared distance, softened within
+``SOFTEN`` checker radii) and a slot's two checker colours are the learnt ones scaled by it. A
+calibration that learnt no board keeps the two colours everywhere (``slot_colours`` gives them
+back unchanged).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from tavli_pi.vision.background import BG_SCALE, decode_background
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.known import KnownBoard
+
+__all__ = ["SOFTEN", "LIGHT_RANGE", "light_samples", "light_at", "slot_colours"]
+
+#: the interpolation's distances are softened by this many checker radii (a slot right on a sample
+#: point takes mostly, not only, that point's light: one checker's patch is a noisy measure)
+SOFTEN = 2.0
+#: the light a place may have, against the colour's median (beyond it a sample is no checker's)
+LIGHT_RANGE = (0.5, 2.0)
+
+
+def _first_slots(cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y, r) of each point's first checker in canonical pixels: (24, 3); and the layout's radius."""
+    # (imported here: stacks imports this module)
+    from tavli_pi.vision.stacks import spot_geometry
+
+    x, base, sign, r = spot_geometry(cal.layout, cal)
+    xyr = np.stack([x[:24], base[:24] + sign[:24] * r[:24], r[:24]], axis=1).astype(np.float64)
+    return xyr, r[:24].astype(np.float64)
+
+
+def light_samples(cal: Calibration) -> tuple[np.ndarray, np.ndarray] | None:
+    """((N, 2) places in canonical pixels, (N,) light there against the colour's median) from the
+    board learnt at set-up, one per point its known position fills; None when the calibration
+    learnt no board, or a colour has no checker on the points."""
+    if not cal.background:
+        return None
+    xyr, _ = _first_slots(cal)
+    known = cal.position if cal.position is not None else KnownBoard.start()
+    return _samples(cal.background, known, tuple(float(v) for v in xyr.ravel()))
+
+
+@lru_cache(maxsize=8)
+def _samples(background: str, known: KnownBoard, xyr_flat: tuple[float, ...]
+             ) -> tuple[np.ndarray, np.ndarray] | None:
+    """``light_samples`` of a background, a known position and the first slots' (x, y, r), made once."""
+    bg = decode_background(background)
+    if bg is None:
+        return None
+    xyr = np.asarray(xyr_flat, np.float64).reshape(24, 3)
+    places: list[tuple[float, float]] = []
+    light: list[float] = []
+    for counts in (known.light, known.dark):
+        lum, at = [], []
+        for i in range(24):
+            if not counts[i]:
+                continue
+            cx, cy, rr = (v / BG_SCALE for v in xyr[i])
+            half = max(1.0, 0.5 * rr)
+            patch = bg[max(0, int(cy - half)): int(cy + half) + 1, max(0, int(cx - half)): int(cx + half) + 1]
+            if patch.size == 0:
+                continue
+            lum.append(float(np.median(patch.reshape(-1, 3), axis=0).mean()))
+            at.append((float(xyr[i, 0]), float(xyr[i, 1])))
+        if not lum:
+            return None
+        mid = float(np.median(lum))
+        if mid <= 1.0:
+            return None
+        for v, p in zip(lum, at):
+            share = v / mid
+            if LIGHT_RANGE[0] <= share <= LIGHT_RANGE[1]:
+                places.append(p)
+                light.append(share)
+    if not light:
+        return None
+    return np.asarray(places, np.float64), np.asarray(light, np.float64)
+
+
+def light_at(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the light at canonical places ``x``, ``y`` (any shape) against each colour's median, how
+    unsure it is: the spread of the samples around it, by the same weights), or None when the
+    calibration learnt no board (see ``light_samples``)."""
+    got = light_samples(cal)
+    if got is None:
+        return None
+    places, light = got
+    _, r = _first_slots(cal)
+    soft = SOFTEN * float(np.median(r))
+    dx = np.asarray(x, np.float64)[..., None] - places[:, 0]
+    dy = np.asarray(y, np.float64)[..., None] - places[:, 1]
+    w = 1.0 / (dx * dx + dy * dy + soft * soft)
+    w = w / w.sum(axis=-1, keepdims=True)
+    at = (w * light).sum(axis=-1)
+    spread = np.sqrt((w * (light - at[..., None]) ** 2).sum(axis=-1))
+    return at, spread
+
+
+Colour = np.ndarray | tuple[float, float, float]
+
+
+def slot_colours(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[Colour, Colour, np.ndarray | float]:
+    """The light and the dark checker's colour at canonical places (``x``, ``y``), and how unsure
+    they are (``checkers.p_light``'s ``blur``, BGR units): the learnt colours scaled by the light
+    there ((..., 3) arrays), and the spread of the light around it times the learnt light colour's
+    size (where the light changes fast between the samples, a checker's colour says less); the
+    learnt colours themselves (tuples) and no blur when the calibration learnt no board."""
+    got = light_at(cal, x, y)
+    if got is None:
+        return cal.light_bgr, cal.dark_bgr, 0.0
+    f, spread = got
+    g = f[..., None].astype(np.float32)
+    light = np.asarray(cal.light_bgr, np.float32)
+    blur = (spread * float(np.linalg.norm(light))).astype(np.float32)
+    return light * g, np.asarray(cal.dark_bgr, np.float32) * g, blur
