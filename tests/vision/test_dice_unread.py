@@ -6,23 +6,15 @@ was a die only with a face read, so most were missed outright (``vision/dice_unr
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import numpy as np
 
-from tavli_pi.sim.camera import SimCamera
-from tavli_pi.sim.datasets import reallike_game_tables
 from tavli_pi.sim.render import Truth
-from tavli_pi.sim.script import random_game
-from tavli_pi.sim.table import scenes_of
-from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice_unread import pips_in, unread_body
 from tavli_pi.vision.lie import Outline
 from tavli_pi.vision.observation import DieReading
-from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.tumbling import HatBlob
+
+from tests.vision._recording import recording
 
 PITCH = 44.0
 DIE = HatBlob(100.0, 100.0, 17.0, 16.0, 250.0, 0.6)
@@ -86,24 +78,14 @@ def _wood_recording(frames: int) -> list[tuple[Truth, list[DieReading]]]:
     """Game 0 of ``bench_video.py --size 640`` (seed 0: a wood board, dice of 8.3-8.5 px): each frame
     after set-up, up to its ``frames``-th with still dice, and what the reader reports there, the
     board learnt on its set-up frame with the true corners."""
-    kw = reallike_game_tables(8, 0)[0]
-    assert kw["width"] == 640
-    moments = random_game(0, turns=8, plant_illegal=2)
     out: list[tuple[Truth, list[DieReading]]] = []
-    reader: BoardReader | None = None
-    with SimCamera(list(scenes_of(moments, **kw))[:40], fps=10.0, seed=0) as cam:
-        for i, f in enumerate(cam):
-            truth = cam.last_truth
-            assert truth is not None
-            if i == 1:
-                with contextlib.redirect_stdout(io.StringIO()):
-                    reader = BoardReader(learn_board(f.image, Calibration(truth.corners, home=truth.home)))
-            if reader is None:
-                continue
-            out.append((truth, list(reader.read(f.image).dice)))
-            frames -= any(not d.moving for d in truth.dice)
-            if frames == 0:
-                break
+    for _, truth, image, reader in recording(0):
+        if reader is None:
+            continue
+        out.append((truth, list(reader.read(image).dice)))
+        frames -= any(not d.moving for d in truth.dice)
+        if frames == 0:
+            break
     return out
 
 

@@ -4,22 +4,14 @@ never as a tumbling one, and never as any other value (issue 9: on 640x360 recor
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import cv2
 import numpy as np
 import pytest
 
-from tavli_pi.sim.camera import SimCamera
-from tavli_pi.sim.datasets import reallike_game_tables
-from tavli_pi.sim.script import random_game
-from tavli_pi.sim.table import scenes_of
-from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice_face import SPAN
-from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.six_bars import MOST, bar_six
+
+from tests.vision._recording import recording
 
 #: pip centres of each face, in die sides from the middle
 FACES = {
@@ -60,25 +52,15 @@ def test_a_small_six_on_a_recording_is_a_still_die() -> None:
     """bench_video.py --size 640, seed 0, game 2 (beech, dice of 10.6 px): the opening roll's six
     (frames 4-8) was reported tumbling on every frame."""
     game = 2
-    kw = reallike_game_tables(8, 0)[game]
-    assert kw["width"] == 640
-    moments = random_game(game, turns=8, plant_illegal=2 + game % 6)
-    reader: BoardReader | None = None
     sixes = 0
-    with SimCamera(list(scenes_of(moments, **kw))[:9], fps=10.0, seed=game) as cam:
-        for i, f in enumerate(cam):
-            truth = cam.last_truth
-            assert truth is not None
-            if i == 1:
-                with contextlib.redirect_stdout(io.StringIO()):
-                    reader = BoardReader(learn_board(f.image, Calibration(truth.corners, home=truth.home)))
-            if reader is None or i < 4:
-                continue
-            six = [d for d in truth.dice if d.value == 6 and not d.moving]
-            assert six, i
-            dice = reader.read(f.image).dice
-            near = [d for d in dice if np.hypot(d.xy[0] - six[0].xy[0], d.xy[1] - six[0].xy[1]) < six[0].size_px]
-            assert near and not any(d.moving for d in near), (i, dice)
-            assert all(d.value in (0, 6) for d in near), (i, near)
-            sixes += 1
+    for i, truth, image, reader in recording(game, frames=9):
+        if reader is None or i < 4:
+            continue
+        six = [d for d in truth.dice if d.value == 6 and not d.moving]
+        assert six, i
+        dice = reader.read(image).dice
+        near = [d for d in dice if np.hypot(d.xy[0] - six[0].xy[0], d.xy[1] - six[0].xy[1]) < six[0].size_px]
+        assert near and not any(d.moving for d in near), (i, dice)
+        assert all(d.value in (0, 6) for d in near), (i, near)
+        sixes += 1
     assert sixes == 5
