@@ -16,7 +16,10 @@ and base (the field edge), from ``checkers.trace_chains`` and
 ``stacks.squeezed_loglik``: slot 0 within 0.42 r across and 0.75-1.6 r along,
 each further slot 0.25 r across and 1.8-2.35 r along the last, six of them;
 rings sampled at up to 1.10 r round each centre; the squeezed search 6-10 r
-past slot 0. So at most 3.1 r across and 17 r along (0.5 r behind the base).
+past slot 0. So at most 3.1 r across and 17 r along. Behind the base: a point read as one
+checker is also looked at for a larger disc round it (vision/oversize.py: rings at up to
+``max(OUTSIDE)`` times 1.10 r, 1.76 r, round a slot 0 as near as 0.75 r to the base), so
+1.01 r behind the base (``BEHIND``); the stack reader alone reaches 0.35 r behind it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from tavli_pi.vision.cube import _strips
 from tavli_pi.vision.grid_boxes import to_grid, touched
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.oversize import OUTSIDE
 from tavli_pi.vision.stacks import spot_geometry
 from tavli_pi.vision.trays import tray_rects_both_sides
 
@@ -41,8 +45,14 @@ __all__ = ["REGION_CHANGE", "Footprints", "GateView", "changed_pixels", "any_cha
 #: a quarter-scale pixel changed when a channel moved by more than this many grey levels (each is
 #: the mean of 4 x 4 canonical pixels, so sensor noise of up to ~8 levels averages well below it)
 REGION_CHANGE = 8
-#: reach of a point's reading across its column, along it and behind its base (checker radii)
-ACROSS, ALONG, BEHIND = 3.1, 17.0, 0.5
+#: the outermost ring a reading samples round a disc, in the disc's radii (checkers._RHO's last ring)
+RING_REACH = 1.10
+#: the nearest a slot 0's centre lies to its base (checkers.trace_chains' ``first``), in checker radii
+SLOT0_NEAREST = 0.75
+#: reach of a point's reading across its column, along it and behind its base (checker radii):
+#: behind it, the stack reader's rings (0.35 r) or the oversize test's outermost ring (1.01 r)
+ACROSS, ALONG = 3.1, 17.0
+BEHIND = max(0.5, max(OUTSIDE) * RING_REACH - SLOT0_NEAREST)
 #: canonical pixels added all round: the 5 x 5 blur, the 3 x 3 Sobel, rounding to a pixel and
 #: the gate view's own blur (GateView: each of its pixels mixes about 8 canonical pixels across)
 KERNEL = 9

@@ -58,6 +58,7 @@ from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
+from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.incremental import KERNEL, Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import (SCALE, changed_from_clear, decode_mask, hand_cover, new_skin, prone_share,
                                    shrink, skin_view)
@@ -328,6 +329,8 @@ class BoardReader:
             for c in ("light", "dark"))
         if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
+        else:
+            points = _lone_oversized_tempered(g, points, spots)
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
             self.dice_memo.start(view)
@@ -383,6 +386,18 @@ class BoardReader:
 
 
 Site = tuple[float, float, float]
+
+
+def _lone_oversized_tempered(g: ck.Gradients, points: list[SpotEvidence], spots: _Spots) -> list[SpotEvidence]:
+    """``points`` with each point read as one checker whose disc is larger than a checker (a dice
+    cup: ``oversize.oversized``) tempered: no sure count."""
+    lone = [i for i, s in enumerate(points) if max(s.light.best, s.dark.best) == 1 and len(spots.site_of[i]) == 1]
+    big = oversized(g, [spots.site_of[i][0] for i in lone])
+    out = list(points)
+    for i, b in zip(lone, big):
+        if b:
+            out[i] = temper(out[i])
+    return out
 
 
 def bar_sites(sites: Sequence[Site], cols: Sequence[int]) -> list[Site]:

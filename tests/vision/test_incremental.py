@@ -31,7 +31,9 @@ from tavli_pi.sim.script import demo_match, random_game
 from tavli_pi.sim.table import scenes_of
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.hands import SCALE
-from tavli_pi.vision.incremental import Footprints, changed_pixels
+from tavli_pi.vision.checkers import _RHO
+from tavli_pi.vision.incremental import BEHIND, RING_REACH, SLOT0_NEAREST, Footprints, changed_pixels
+from tavli_pi.vision.oversize import OUTSIDE
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import learn_board
@@ -147,3 +149,23 @@ def test_a_change_marks_the_points_it_can_reach_and_no_others() -> None:
     assert all(abs(cal.layout.columns[i].x - col.x) < 2.5 * col.width for i in got if i < 24)
     assert all(cal.layout.columns[i].top == col.top for i in got if i < 24)
     assert feet.spots_changed(changed_pixels(small, small)) == set()
+
+
+def test_a_point_is_read_again_when_the_oversize_rings_behind_its_base_change() -> None:
+    """vision/oversize.py looks round a point's lone checker out to 1.6 x 1.10 checker radii, and a
+    slot 0 lies as near as 0.75 r to the field's edge: a change 1.0 r behind the edge is in the
+    point's footprint (else an incremental read keeps a point a full read tempers)."""
+    assert abs(RING_REACH - float(_RHO.max())) < 1e-6 and max(OUTSIDE) * RING_REACH - SLOT0_NEAREST <= BEHIND
+    r = render(scene_from_position(Position.start()), 0)
+    cal = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
+    feet = Footprints.of(cal.layout, cal)
+    w, h = cal.layout.size
+    small = np.zeros((h // SCALE, w // SCALE, 3), np.uint8)
+    for i in (5, 18):  # a bottom and a top point (light numbering 6 and 19)
+        col = cal.layout.columns[i]
+        base, sign = (cal.layout.top_y, 1.0) if col.top else (cal.layout.bottom_y, -1.0)
+        rad = col.width * cal.checker_r
+        moved = small.copy()
+        cx, cy = int(col.x) // SCALE, int(base - sign * 1.0 * rad) // SCALE
+        moved[cy, cx] = 200
+        assert i in feet.spots_changed(changed_pixels(moved, small)), i
