@@ -389,10 +389,10 @@ def test_a_run_stopped_after_the_joined_board_is_learnt_resumes_with_that_board(
 
 def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_roll(tmp_path: Path) -> None:
     """A recording of a low-contrast board at 640x360 (real-like table 5: a navy board with white and
-    grey pearl checkers, its field found in the picture): its set-up is read otherwise than the start,
-    and a mark of the board's print is read as a die "tumbling" in every frame, though nothing moves.
-    The opening roll thrown after the question answers it (two dice lying still, one in each half)
-    and the game goes on; before, the smear counted as dice on the board, so no set-up frame was
+    grey pearl checkers, its field found in the picture): a mark of the board's print is read as a die
+    "tumbling" in every frame, though nothing moves. Set-up ends by the opening roll -- read as the
+    start since stop 16's lighting; read otherwise before, the opening roll thrown after the question
+    answered it (two dice lying still, one in each half) -- and the game goes on; before, the smear counted as dice on the board, so no set-up frame was
     clear of dice to be asked about, and it stood beside the opening roll as a die in flight, so the
     roll was never seen and set-up never ended."""
     from tavli_pi.sim.datasets import reallike_game_tables
@@ -426,8 +426,10 @@ def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_rol
     assert any(t and clear for t, clear in seen), seen
     assert "game_started" in kinds, kinds
     started = next(e for e in app.events if e.kind == "game_started")
-    confirmed = [e for e in app.events if isinstance(e, SetupChecked) and e.extra.get("confirmed")]
-    assert confirmed and started.at <= 0.65, (kinds, started.at)  # on the opening roll, not after it
+    # set-up ends on the opening roll at the latest -- read as the start (stop 16: the checkers'
+    # colours under the board's own light, vision/lighting.py) or confirmed when it reads otherwise
+    ended = [e for e in app.events if isinstance(e, SetupChecked) and (e.ok or e.extra.get("confirmed"))]
+    assert ended and started.at <= 0.65, (kinds, started.at)  # on the opening roll, not after it
     assert kinds.count("opening_roll") == 1 and "illegal_play" not in kinds, kinds
 
 
