@@ -97,8 +97,7 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
         skin = skin_view(small)
     skin = skin > 0
     h, w = skin.shape
-    x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
-    x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
+    x0, y0, x1, y1 = _field_box(lay)
     by, bx = max(2, int(0.05 * (y1 - y0))), max(2, int(0.05 * (x1 - x0)))
     bands = {
         "top": (slice(max(0, y0 - by), max(0, y0 - 1)), slice(x0, x1)),
@@ -129,11 +128,11 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
         hand |= labels == i
     if own:
         assert small is not None
-        hand |= across_frame(small, lay, bands, pitch)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)  # once, for both tests
+        hand |= across_frame(lab, lay, bands, pitch)
         b0, b1 = (int(v / SCALE) - x0 for v in lay.bar_x)
-        lab = cv2.cvtColor(small[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-        hand[y0:y1, x0:x1] |= over_skin_frame(skin[y0:y1, x0:x1] & (field > 0), lab, labels, bands, pitch, core,
-                                              (max(0, b0), max(0, b1 + 1)))
+        hand[y0:y1, x0:x1] |= over_skin_frame(skin[y0:y1, x0:x1] & (field > 0), lab[y0:y1, x0:x1], labels, bands,
+                                              pitch, core, (max(0, b0), max(0, b1 + 1)))
     share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
     return bool(hand.any()), share, hand
 
@@ -167,9 +166,17 @@ def _sleeved(field: np.ndarray, labels: np.ndarray, bands: dict[str, tuple[slice
     return found
 
 
-def across_frame(small: np.ndarray, lay: Layout, bands: dict[str, tuple[slice, slice]],
+def _field_box(lay: Layout) -> tuple[int, int, int, int]:
+    """The field's box on the quarter-scale view: x0, y0, x1, y1."""
+    x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
+    x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
+    return x0, y0, x1, y1
+
+
+def across_frame(lab: np.ndarray, lay: Layout, bands: dict[str, tuple[slice, slice]],
                  pitch: float) -> np.ndarray:
     """Quarter-scale mask of a sleeve lying across the frame into the field (empty: none).
+    ``lab``: the quarter-scale view in 8-bit OpenCV Lab (float32).
 
     Along each side, the frame band's colour (the mean across the band at each place along it)
     is the frame's own (its median) but where something lies on it: a run ``SLEEVE`` pitches
@@ -179,10 +186,8 @@ def across_frame(small: np.ndarray, lay: Layout, bands: dict[str, tuple[slice, s
     run's middle: a cup or a die on the frame is round and shorter, lettering is thin, a
     translucent broadcast band over the field shows the points through it, and checkers
     stand within the field and start no run on the frame."""
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = lab.shape[:2]
-    x0, y0 = int((lay.mx + lay.u0 * lay.field_w) / SCALE), int(lay.top_y / SCALE)
-    x1, y1 = int((lay.mx + lay.u1 * lay.field_w) / SCALE), int(lay.bottom_y / SCALE)
+    x0, y0, x1, y1 = _field_box(lay)
     reach = max(2, int(round(REACH * pitch)))
     out = np.zeros((h, w), bool)
     alongs = {name: (lab[ys, xs].mean(axis=0) if name in ("top", "bottom") else lab[ys, xs].mean(axis=1))
