@@ -41,7 +41,10 @@ class CountEvidence:
 
     @property
     def best(self) -> int:
-        return max(range(len(self.probs)), key=self.probs.__getitem__)
+        """The likeliest count (the first of equals). ``max`` of the values then ``index`` of it:
+        the same index as an argmax by key (both keep the first of equals, and ``index`` finds
+        the very object ``max`` kept), at a third of the cost -- the reader asks ~500 times a frame."""
+        return self.probs.index(max(self.probs))
 
     @property
     def confidence(self) -> float:
