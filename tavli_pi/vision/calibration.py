@@ -185,8 +185,10 @@ class Calibration:
             object.__setattr__(self, "aspect", float(side / top))
 
     # -- geometry -----------------------------------------------------------------------
-    @property
+    @cached_property
     def layout(self) -> Layout:
+        """The canonical view's geometry (made once a calibration: the fields are frozen, and the
+        layout keeps what it works out, such as its pitch)."""
         fw = FIELD_WIDTH
         fh = int(round(fw * min(max(self.aspect, 0.3), 2.0)))
         return Layout(fw, fh, self.home, self.u0, self.u1, self.bar, self.v0, self.v1)

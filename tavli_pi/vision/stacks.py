@@ -114,8 +114,14 @@ def spot_geometry(lay: Layout, cal: Calibration) -> tuple[np.ndarray, ...]:
     """(x, base y, sign, radius) for the 24 points (light numbering) and the bar's two halves.
 
     Index 24 is the bar's lower half (light checkers, growing down from the
-    middle), 25 its upper half (dark, growing up).
+    middle), 25 its upper half (dark, growing up). Made once per layout and checker
+    radius (the reader asks for it several times a frame); the arrays are read-only.
     """
+    return _spot_geometry(lay, cal.checker_r)
+
+
+@lru_cache(maxsize=16, typed=True)  # (typed: a numpy scalar radius would make other dtypes)
+def _spot_geometry(lay: Layout, checker_r: float) -> tuple[np.ndarray, ...]:
     cols = lay.columns
     x = [c.x for c in cols]
     base = [lay.top_y if c.top else lay.bottom_y for c in cols]
@@ -127,13 +133,16 @@ def spot_geometry(lay: Layout, cal: Calibration) -> tuple[np.ndarray, ...]:
     base += [mid, mid]
     sign += [1.0, -1.0]
     width += [lay.pitch] * 2
-    r = np.asarray(width, np.float32) * cal.checker_r
-    return (
+    r = np.asarray(width, np.float32) * checker_r
+    out = (
         np.asarray(x, np.float32),
         np.asarray(base, np.float32),
         np.asarray(sign, np.float32),
         r,
     )
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def spot_chains(
