@@ -24,6 +24,7 @@ import numpy as np
 from tavli_pi.vision.background import BG_SCALE, decode_background
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import KnownBoard
+from tavli_pi.vision.layout import Layout
 
 __all__ = ["SOFTEN", "LIGHT_RANGE", "light_samples", "light_at", "slot_colours"]
 
@@ -34,12 +35,12 @@ SOFTEN = 2.0
 LIGHT_RANGE = (0.5, 2.0)
 
 
-def _first_slots(cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
+def _first_slots(lay: Layout, checker_r: float) -> tuple[np.ndarray, np.ndarray]:
     """(x, y, r) of each point's first checker in canonical pixels: (24, 3); and the layout's radius."""
     # (imported here: stacks imports this module)
-    from tavli_pi.vision.stacks import spot_geometry
+    from tavli_pi.vision.stacks import _spot_geometry
 
-    x, base, sign, r = spot_geometry(cal.layout, cal)
+    x, base, sign, r = _spot_geometry(lay, checker_r)
     xyr = np.stack([x[:24], base[:24] + sign[:24] * r[:24], r[:24]], axis=1).astype(np.float64)
     return xyr, r[:24].astype(np.float64)
 
@@ -48,21 +49,27 @@ def light_samples(cal: Calibration) -> tuple[np.ndarray, np.ndarray] | None:
     """((N, 2) places in canonical pixels, (N,) light there against the colour's median) from the
     board learnt at set-up, one per point its known position fills; None when the calibration
     learnt no board, or a colour has no checker on the points."""
+    got = _light_model(cal)
+    return None if got is None else got[:2]
+
+
+def _light_model(cal: Calibration) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """``light_samples`` and the interpolation's softening (canonical pixels), or None."""
     if not cal.background:
         return None
-    xyr, _ = _first_slots(cal)
     known = cal.position if cal.position is not None else KnownBoard.start()
-    return _samples(cal.background, known, tuple(float(v) for v in xyr.ravel()))
+    return _samples(cal.background, known, cal.layout, cal.checker_r)
 
 
-@lru_cache(maxsize=8)
-def _samples(background: str, known: KnownBoard, xyr_flat: tuple[float, ...]
-             ) -> tuple[np.ndarray, np.ndarray] | None:
-    """``light_samples`` of a background, a known position and the first slots' (x, y, r), made once."""
+@lru_cache(maxsize=8, typed=True)
+def _samples(background: str, known: KnownBoard, lay: Layout, checker_r: float
+             ) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """``_light_model`` of a background, a known position and the geometry of the first slots,
+    made once (a frame asks for it twice: issue 12)."""
     bg = decode_background(background)
     if bg is None:
         return None
-    xyr = np.asarray(xyr_flat, np.float64).reshape(24, 3)
+    xyr, r = _first_slots(lay, checker_r)
     places: list[tuple[float, float]] = []
     light: list[float] = []
     for counts in (known.light, known.dark):
@@ -89,19 +96,20 @@ def _samples(background: str, known: KnownBoard, xyr_flat: tuple[float, ...]
                 light.append(share)
     if not light:
         return None
-    return np.asarray(places, np.float64), np.asarray(light, np.float64)
+    out_places, out_light = np.asarray(places, np.float64), np.asarray(light, np.float64)
+    out_places.setflags(write=False)
+    out_light.setflags(write=False)
+    return out_places, out_light, SOFTEN * float(np.median(r))
 
 
 def light_at(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """(the light at canonical places ``x``, ``y`` (any shape) against each colour's median, how
     unsure it is: the spread of the samples around it, by the same weights), or None when the
     calibration learnt no board (see ``light_samples``)."""
-    got = light_samples(cal)
+    got = _light_model(cal)
     if got is None:
         return None
-    places, light = got
-    _, r = _first_slots(cal)
-    soft = SOFTEN * float(np.median(r))
+    places, light, soft = got
     dx = np.asarray(x, np.float64)[..., None] - places[:, 0]
     dy = np.asarray(y, np.float64)[..., None] - places[:, 1]
     w = 1.0 / (dx * dx + dy * dy + soft * soft)

@@ -63,3 +63,21 @@ def test_without_a_learnt_board_the_two_colours_hold_everywhere() -> None:
     xs, ys = np.asarray([100.0, 600.0]), np.asarray([50.0, 500.0])
     assert light_at(base, xs, ys) is None
     assert slot_colours(base, xs, ys) == (base.light_bgr, base.dark_bgr, 0.0)
+
+
+def test_the_light_learnt_is_worked_out_once_a_calibration(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 12: the reader asks for the slots' colours twice a frame; the first slots' places and
+    # the samples are the calibration's, made once, not again on every call (twice a call before)
+    import tavli_pi.vision.lighting as lighting
+
+    _, cal, _ = _table(39)
+    x, base, sign, r = spot_geometry(cal.layout, cal)
+    first = light_at(cal, x[:24], base[:24] + sign[:24] * r[:24])
+    calls = []
+    made = lighting._first_slots
+    monkeypatch.setattr(lighting, "_first_slots", lambda *a: calls.append(a) or made(*a))
+    again = light_at(cal, x[:24], base[:24] + sign[:24] * r[:24])
+    assert calls == []
+    assert first is not None and again is not None
+    assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
+
