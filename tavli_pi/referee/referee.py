@@ -1186,6 +1186,12 @@ class Referee:
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
             if s.infer_unseen_rolls:
                 self.sync.ask_roll_of_one_play()  # one play of the mover, no roll allowing it: its roll?
+        elif (s.infer_unseen_rolls and self.question.asked is None and r.gap >= s.illegal_gap and r.free is not None
+              and r.stable_frames >= s.stable_frames):
+            # changed as clearly, but read too unsure to call the board lost: still one play of the side
+            # on roll that no roll's legal play explains is asked about -- a question, not a call; with
+            # the roll entered the play is judged as any (a call needs its usual evidence)
+            self.question.ask_of_one_play(self.position, r.free, opening=self.phase == Phase.OPENING)
 
     def _played_before(self, dice: Sequence[DieReading]) -> bool:
         """``dice`` lie in one player's half while the referee waits for the other's roll (or, at the

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.game import TavliRules
-from tavli_pi.referee.unseen import UNSEEN_ROLL_WAIT, AskedRoll, UnseenPlay, rolls_text
+from tavli_pi.referee.unseen import (
+    OPENING_ROLLS, ROLLS, UNSEEN_ROLL_WAIT, AskedRoll, UnseenPlay, plays_for_any_roll, rolls_text,
+)
 from tavli_pi.rules.position import Side
 
 if TYPE_CHECKING:
@@ -75,6 +77,25 @@ class RollQuestion:
                   "played on the table's page.",
                   extra={"unseen": [f"{a}-{b}" for a, b in fits]})
         return True
+
+    def ask_of_one_play(self, known: GamePosition, board: GamePosition, *, opening: bool) -> bool:
+        """``board`` differs from ``known`` by a change no roll's legal play explains but that is one
+        play (legal or not) of the side on roll (:func:`~tavli_pi.referee.sync.one_play_reason` with the
+        most a roll moves, 6-6; at the opening, or after an adopted board, of either side): the roll it
+        was played with is asked for (:meth:`ask`). Nothing is called without it. True while asked.
+        ``board`` is the out-of-sync board as announced, or a reading too unsure on some spot to call
+        the board lost; a legal play of some roll is named with the rolls it fits."""
+        ref = self.ref
+        sides = (Side.WHITE, Side.BLACK) if opening or ref._either_may_roll else (known.turn,)
+        movers = [x for x in sides if not ref.game.one_play_reason(known.with_turn(x), board.with_turn(x), (6, 6))]
+        if len(movers) != 1:
+            return False
+        # a legal play of some roll read too unsure to pick out is asked about with the rolls it fits
+        rolls = OPENING_ROLLS if opening and not isinstance(ref.game, TavliRules) else ROLLS
+        key = board.layout_key()
+        fits = next((p for p in plays_for_any_roll(ref.game, known.with_turn(movers[0]), rolls)
+                     if p.position.layout_key() == key), None)
+        return self.ask(movers[0], board if fits is None else fits, opening=opening)
 
     def answers(self) -> bool:
         """Whether an entered roll now answers the question (one is open and the play not taken)."""

@@ -337,12 +337,7 @@ class BoardSync:
         if (known is None or seen is None or self.state.roll_seen or not ref.settings.attended
                 or self.state.resume not in (Phase.AWAITING_ROLL, Phase.OPENING)):
             return False
-        opening = self.state.resume is Phase.OPENING
-        sides = (Side.WHITE, Side.BLACK) if opening or ref._either_may_roll else (known.turn,)
-        movers = [x for x in sides if not ref.game.one_play_reason(known.with_turn(x), seen.with_turn(x), (6, 6))]
-        if len(movers) != 1:
-            return False
-        return ref.question.ask(movers[0], seen, opening=opening)
+        return ref.question.ask_of_one_play(known, seen, opening=self.state.resume is Phase.OPENING)
 
     def back_in_step(self) -> None:
         """The players entered the roll of the unseen play the board shows (``_played_unseen`` asked
