@@ -6,7 +6,9 @@ too far is often legal for another roll). At an attended table a play the camera
 roll -- in step (:meth:`Referee._play_without_roll`) or out of sync (:class:`~tavli_pi.referee.sync.
 BoardSync`) -- is therefore not taken at once: the players are asked to enter the roll they played
 (``roll_needed``, ``extra["unseen"]``: the rolls the play fits), once a board, and the play is
-judged against the roll they enter (``Action.ROLL``), like any other.
+judged against the roll they enter (``Action.ROLL``), like any other. A board changed clearly by one
+play (legal or not) of the side on roll that no roll's legal play explains -- out of sync, or read too
+unsure on some spot to be called so -- is asked about the same way (:meth:`RollQuestion.ask_of_one_play`).
 
 The play is taken as legal for the rolls it fits, as before, when nobody sits at the table
 (``attended`` False: a recording), when nobody answers within ``UNSEEN_ROLL_WAIT`` seconds of the
