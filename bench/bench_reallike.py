@@ -369,7 +369,8 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
                 with _watch_flags(camera) as flags, _watch_verdicts() as verdicts, _record_referee() as fed, \
                         TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
                     # the players confirm the set-up board when the referee reads it otherwise (B3),
-                    # and enter the roll when the camera cannot read the dice (E2)
+                    # and enter the roll when the camera cannot read the dice (E2); asked for the roll of
+                    # a play already made, they answer before the next play (the board held: sim.drive)
                     steps = []
                     phases: list[str] = []
                     hands: list[bool] = []  # the reader flagged a hand on the frame

@@ -27,15 +27,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tavli_pi.referee.events import Event  # noqa: E402
 from tavli_pi.referee.inputs import Action, PlayerInput  # noqa: E402
-from tavli_pi.sim.drive import asks_setup_confirmation, entered_roll, set_up  # noqa: E402
+from tavli_pi.sim.drive import ANSWER_HOLD, asks_setup_confirmation, asks_unseen_roll, entered_roll, set_up  # noqa: E402
+
+FRAME = 0.1  # seconds between the frames of bench_reallike's games (10 fps)
 
 
 def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) -> dict[str, Any]:
     """One dumped game through a fresh referee; its figures (and the events by moment).
 
     An answer the players give to a question of frame ``i`` reaches the referee before frame
-    ``i + 1``: a play it settles is checked against the board of either frame (the players answered
-    about the first; the second may already show the next player's hand). ``answer_last``: the
+    ``i + 1``; asked for the roll of a play already made, they hold the board (``sim.drive``): frame
+    ``i``'s observation is given again, up to ``ANSWER_HOLD`` times, until the referee accepts or calls
+    the play (the frames a dump recorded so are used where there are some, and dropped when this
+    referee does not ask), the later frames' times shifted by the frames held. ``answer_last``: the
     answers to a question of the script's last frame are given too (the game goes on at a table)."""
     moments = game["moments"]
     referee = pickle.loads(game["referee"])
@@ -45,21 +49,27 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
             continue  # the players' answers: given again below, to this referee's questions
         by_moment.setdefault(i, []).append((kind, item, now))
     events: list[list[Event]] = []
-    answered: list[list[Event]] = []  # the events of the players' answers, by moment
     answers: list[PlayerInput] = []
     asked = False
     last = 0.0
+    shift = 0.0  # seconds of frames held by this replay's players that the dump did not record
     for i in range(len(moments)):
         calls = by_moment.get(i, [])
-        now = calls[0][2] if calls else 0.0
+        now = calls[0][2] + shift if calls else 0.0
         last = now or last
         out: list[Event] = []
         for inp in answers:
             out += referee.step(inp, now)
-        answered.append(list(out))
         answers = []
-        for kind, item, t in calls:
-            out += referee.step(item, t) if kind == "step" else referee.ask_setup_confirmation(item)
+        frames = [k for k, (kind, item, _) in enumerate(calls) if kind == "step" and not isinstance(item, PlayerInput)]
+        recorded = [calls[k] for k in frames[1:]]  # frames the dump's players held the board for
+        seen: tuple[Any, float] | None = None
+        for k, (kind, item, t) in enumerate(calls):
+            if k in frames[1:]:
+                continue
+            out += referee.step(item, t + shift) if kind == "step" else referee.ask_setup_confirmation(item)
+            if k in frames[:1]:
+                seen = (item, t + shift)
         asked = (asked or asks_setup_confirmation(out)) and not any(
             e.kind == "setup_checked" and getattr(e, "ok", False) for e in out)
         if asked and set_up(moments[i]):
@@ -68,6 +78,25 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
         roll = entered_roll(out, moments, i)
         if roll is not None:
             answers.append(roll)
+        used = 0
+        if roll is not None and asks_unseen_roll(out) and seen is not None:
+            got: list[Event] = []
+            for h in range(ANSWER_HOLD):
+                if any(e.kind in ("play_accepted", "illegal_play") for e in got):
+                    break
+                if h < len(recorded):
+                    obs, t = recorded[h][1], recorded[h][2] + shift
+                    used += 1
+                else:
+                    obs, t = seen[0], seen[1] + FRAME
+                    shift += FRAME
+                for inp in answers:  # given with the frame's time, as the app does
+                    got += referee.step(inp, t)
+                answers = []
+                got += referee.step(obs, t)
+                seen = (obs, t)
+            out += got
+        shift -= FRAME * (len(recorded) - used)  # frames held in the dump, not here
         events.append(out)
         if show and out:
             print(f"    f{i:3d} {moments[i].note[:28]:28s} {referee.phase.value:9s} "
@@ -77,7 +106,6 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
         for inp in answers:
             late += referee.step(inp, last)
         events[-1] += late
-        answered[-1] += late
     windows = []
     for i, m in enumerate(moments):
         if m.note == "an illegal play":
@@ -96,10 +124,7 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
         "legal": sum(1 for i, ev in enumerate(events) for e in ev if e.kind == "play_accepted"
                      and not any(i in w for w in planted)),
         "wrong": [i for i, ev in enumerate(events) for e in ev if e.kind == "play_accepted"
-                  and e.after.layout_key() != moments[i].position.layout_key()  # type: ignore[attr-defined]
-                  and not (i > 0 and any(e is a for a in answered[i])
-                           and e.after.layout_key()  # type: ignore[attr-defined]
-                           == moments[i - 1].position.layout_key())],
+                  and e.after.layout_key() != moments[i].position.layout_key()],  # type: ignore[attr-defined]
         "calls": calls_at,
         "windows": [w.start for w in windows],
     }

@@ -210,3 +210,51 @@ def test_kill_from_outside_at_random_times(tmp_path: Path,
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert _digest(tmp_path) == whole
+
+
+def _unseen_roll_match() -> list[object]:
+    """A short game whose second play's roll the camera never sees: the referee asks the players
+    for it (``roll_needed``) and takes the play once they enter it, some frames later."""
+    from tavli_pi.sim.script import ScriptWriter
+
+    w = ScriptWriter()
+    w.setup()
+    w.play(w.opening(6, 5))
+    w.play_unseen((3, 1))
+    w.play(w.roll((4, 2)))
+    return list(w.moments)
+
+
+def _on_unseen_roll_match(kill: Callable[[], None] | None) -> Callable[[], None]:
+    """Arm the child: ``sim:demo`` plays :func:`_unseen_roll_match`, and ``kill`` (if any) is armed."""
+    def arm() -> None:
+        from tavli_pi.sim import script
+
+        script.demo_match = _unseen_roll_match  # type: ignore[assignment]
+        if kill is not None:
+            kill()
+    return arm
+
+
+def test_kill_while_the_players_are_asked_for_a_roll_and_resume(tmp_path: Path) -> None:
+    """Killed at every event boundary of a game in which the referee asks the players for a roll
+    the camera missed: a run killed while the question is open resumes with it (the snapshot holds
+    it), so the players' answer is taken and nothing is asked twice -- the same log and exports as
+    an uninterrupted run."""
+    whole_dir = tmp_path / "whole"
+    assert _forked_run(_table(whole_dir), _on_unseen_roll_match(None)) == 0
+    whole, commits = _digest(whole_dir), _commits(whole_dir)
+    assert sum('"kind": "roll_needed"' in e for e in whole["events"]) == 1  # type: ignore[attr-defined]
+    folder = tmp_path / "killed"
+    cfg = _table(folder)
+    kills = pending = 0
+    while (status := _forked_run(cfg, _on_unseen_roll_match(_kill_after_first_commit))) == -signal.SIGKILL:
+        kills += 1
+        with MatchLog.open(folder / "table.sqlite", readonly=True) as ml:
+            snap = ml.last_snapshot()
+            pending += snap is not None and snapshot.loads(snap.referee).question.asked is not None
+        assert kills <= commits, "more kills than the game has commits: a batch was logged twice"
+    assert status == 0
+    assert kills == commits
+    assert pending >= 1, "no run was killed while the players were asked for the roll"
+    assert _digest(folder) == whole

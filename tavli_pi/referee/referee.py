@@ -33,10 +33,11 @@ from tavli_pi.referee.evidence import EvidenceTable, Reading, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, rolls_allowing
+from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import (
-    OPENING_ROLLS, ROLLS, UNSEEN_ROLL_WAIT, AskedRoll, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
+    OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
 )
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots
 from tavli_pi.rules.cube import CubeState
@@ -69,7 +70,6 @@ SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
     "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None, "_unseen_last": None,
-    "_unseen_asked": None,
 }
 
 
@@ -147,14 +147,14 @@ class Referee:
         #: the last play taken with a roll the camera did not see: (the board before it, after it, the
         #: side, at the opening?) -- the players may still put it right (sync.py)
         self._unseen_last: tuple[GamePosition, GamePosition, Side, bool] | None = None
-        #: a play seen without its roll whose roll the players are asked to enter before it is taken
-        self._unseen_asked: AskedRoll | None = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
         self._premature: tuple[DieReading, ...] | None = None
         self._either_may_roll = False  # after an adoption: the first roll may come from either side
         self.sync = BoardSync(self)  # the out-of-sync recovery (sync.py)
+        #: the roll of a play seen without it, asked of the players before the play is taken (roll_question.py)
+        self.question = RollQuestion(self)
         self.offers = Offers(self)  # cube and resignation offers (offers.py)
         self.timing = ClockKeeper(self)  # paddles, pauses, holds and flags of ``clock`` (clock.py)
         self.clock: RefereeClock | None = None
@@ -167,7 +167,12 @@ class Referee:
         """Restore a snapshot (:mod:`~tavli_pi.referee.snapshot`); what an older one lacks starts
         as a new referee's (:data:`SNAPSHOT_ADDED`)."""
         self.__dict__.update({k: copy.copy(v) for k, v in SNAPSHOT_ADDED.items()})
+        state = dict(state)
+        asked = state.pop("_unseen_asked", None)  # stop 16 kept the open roll question on the referee
         self.__dict__.update(state)
+        if "question" not in state:
+            self.question = RollQuestion(self)
+            self.question.asked = asked
 
     @classmethod
     def from_state(
@@ -664,8 +669,7 @@ class Referee:
         if self._doubted is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
             self._corrected_roll((a, b))
             return
-        if (self._unseen_asked is not None and self.phase in (Phase.OPENING, Phase.AWAITING_ROLL, Phase.OUT_OF_SYNC)
-                and self._unseen_roll_entered((a, b))):
+        if self.question.answers() and self.question.entered((a, b)):
             return
         if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
             self._refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
@@ -747,7 +751,7 @@ class Referee:
         self._pending_roll = None
         self.wrong_points = ()
         self._either_may_roll = False
-        self._unseen_asked = None
+        self.question.drop()
 
     def _after_roll_accepted(self) -> None:
         if not self.results:
@@ -1182,6 +1186,12 @@ class Referee:
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
             if s.infer_unseen_rolls:
                 self.sync.ask_roll_of_one_play()  # one play of the mover, no roll allowing it: its roll?
+        elif (s.infer_unseen_rolls and self.question.asked is None and r.gap >= s.illegal_gap and r.free is not None
+              and r.stable_frames >= s.stable_frames):
+            # changed as clearly, but read too unsure to call the board lost: still one play of the side
+            # on roll that no roll's legal play explains is asked about -- a question, not a call; with
+            # the roll entered the play is judged as any (a call needs its usual evidence)
+            self.question.ask_of_one_play(self.position, r.free, opening=self.phase == Phase.OPENING)
 
     def _played_before(self, dice: Sequence[DieReading]) -> bool:
         """``dice`` lie in one player's half while the referee waits for the other's roll (or, at the
@@ -1216,71 +1226,9 @@ class Referee:
         found = self._unseen_play(sides, opening=opening)
         if found is None:
             return False
-        if not keep_dice and self._ask_unseen_roll(*found, opening=opening):
+        if not keep_dice and self.question.ask(*found, opening=opening):
             return True
         self._take_unseen_play(*found, opening=opening, keep_dice=keep_dice)
-        return True
-
-    def _ask_unseen_roll(self, side: Side, play: UnseenPlay | GamePosition, *, opening: bool) -> bool:
-        """Before a play seen without its roll is taken as legal for some roll: the players, when
-        someone is at the table (``attended``), are asked for the roll they played (``roll_needed``,
-        once a board), and the play is judged against it (:meth:`_unseen_roll_entered`) -- legal for
-        another roll is no proof of legal for theirs (a tournament director asks what was rolled).
-        True while the play waits for their answer; False when it is to be taken now: nobody at the
-        table, or no answer within ``UNSEEN_ROLL_WAIT`` seconds (then it is taken as before). The next
-        roll seen lying takes it at once (E8: it stands), as ``keep_dice`` plays never ask."""
-        if not self.settings.attended:
-            return False
-        board = play.position if isinstance(play, UnseenPlay) else play
-        key = board.layout_key()
-        asked = self._unseen_asked
-        if asked is not None and asked.key == key and asked.side is side:
-            return self._now - asked.at < UNSEEN_ROLL_WAIT
-        self._unseen_asked = AskedRoll(key, side, opening, self._now)
-        self.last_verdict = "enter the roll"
-        fits = list(play.rolls) if isinstance(play, UnseenPlay) else []
-        self._emit(ev.RollNeeded, side=side, rule="E2",
-                   reason="the roll was not seen; " + (f"the play is legal for {rolls_text(fits)}" if fits
-                                                       else "no roll allows the play"),
-                   message=f"The camera did not see {_name(side)}'s roll: {_name(side)}, enter the roll you "
-                   "played on the table's page.",
-                   extra={"unseen": [f"{a}-{b}" for a, b in fits]})
-        return True
-
-    def _unseen_roll_entered(self, values: tuple[int, int]) -> bool:
-        """Action.ROLL answering :meth:`_ask_unseen_roll`: the roll is taken as ``side``'s (E2) and the
-        play on the board is judged against it, as any play: legal on the frames kept, it stands;
-        illegal, it is called (E8) once the next clear frame still shows it. False (nothing done) when
-        the board no longer differs from the position the referee knows (the question is stale)."""
-        asked = self._unseen_asked
-        assert asked is not None
-        self._unseen_asked = None
-        if not self._frames or self._against_known().gap < self.settings.accept_margin:
-            return False
-        if self.phase is Phase.OUT_OF_SYNC:
-            self.sync.back_in_step()
-        side, opening = asked.side, asked.opening
-        a, b = max(values), min(values)
-        self._unread_roll = None
-        self.position = self.position.with_turn(side)
-        if opening and not isinstance(self.game, TavliRules):
-            white, black = (a, b) if side is Side.WHITE else (b, a)
-            self._emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
-                       message=f"{_name(side)} started with {a}-{b} (entered by the players).",
-                       extra={"entered": True})
-        self._start_turn((a, b), opening=opening)
-        self._watch.disarm()  # dice lying unseen until now are not the next roll; a throw rearms
-        self.last_verdict = f"{_name(side)} rolled {a}-{b}"
-        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
-                   message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
-        self._after_roll_accepted()
-        # the dice were picked up before the play was seen (E5): a legal play stands now; anything
-        # else is judged on the next clear frames, so a call is made on a board still standing once
-        # the roll is known (a hand putting it right meanwhile starts the frames again)
-        self.phase = Phase.JUDGING
-        self._throw_seen = False
-        if self._verdict().kind == "legal":
-            self._try_judge()
         return True
 
     def _unseen_play(self, sides: tuple[Side, ...], *, opening: bool,

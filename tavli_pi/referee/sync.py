@@ -301,7 +301,7 @@ class BoardSync:
         still (:meth:`Referee._unseen_play`) -- is that play, made with the roll the camera missed.
         The referee takes it and goes on (a recorded match has nobody to restore or confirm the
         board); dice lying in the next player's half are then their roll. At an attended table the
-        players are first asked for the roll they played (:meth:`Referee._ask_unseen_roll`), and the
+        players are first asked for the roll they played (:meth:`RollQuestion.ask <tavli_pi.referee.roll_question.RollQuestion.ask>`), and the
         play is judged against it. No call without that roll: a board no legal play explains stays
         out of sync. True when taken or asked about."""
         ref = self.ref
@@ -315,8 +315,8 @@ class BoardSync:
             return self._unseen_play_changed() or self.ask_roll_of_one_play()
         side, play = found
         keep_dice = roller_of(obs.dice, ref.settings.light_is_white) is side.other
-        if not keep_dice and ref._ask_unseen_roll(side, play, opening=opening):
-            return True  # the players are asked for the roll first (Referee._unseen_roll_entered)
+        if not keep_dice and ref.question.ask(side, play, opening=opening):
+            return True  # the players are asked for the roll first (roll_question.py)
         self._clear(keep_view=True)
         ref.phase = resume
         ref._emit(ev.BoardResynced, position=play.position,
@@ -329,7 +329,7 @@ class BoardSync:
         """Lost on a change no roll explained, and no legal play for any roll explains the board as
         announced, though it is one play (legal or not) of the side on roll (:func:`one_play_reason`
         with the most a roll moves, 6-6; at the opening, of either side): the players, at an attended
-        table, are asked for the roll they played (:meth:`Referee._ask_unseen_roll`) -- the play is
+        table, are asked for the roll they played (:meth:`RollQuestion.ask <tavli_pi.referee.roll_question.RollQuestion.ask>`) -- the play is
         judged against it once entered, and called if illegal. Without that roll it is never called.
         True while asked (the board stays out of sync until they answer)."""
         ref = self.ref
@@ -337,12 +337,7 @@ class BoardSync:
         if (known is None or seen is None or self.state.roll_seen or not ref.settings.attended
                 or self.state.resume not in (Phase.AWAITING_ROLL, Phase.OPENING)):
             return False
-        opening = self.state.resume is Phase.OPENING
-        sides = (Side.WHITE, Side.BLACK) if opening or ref._either_may_roll else (known.turn,)
-        movers = [x for x in sides if not ref.game.one_play_reason(known.with_turn(x), seen.with_turn(x), (6, 6))]
-        if len(movers) != 1:
-            return False
-        return ref._ask_unseen_roll(movers[0], seen, opening=opening)
+        return ref.question.ask_of_one_play(known, seen, opening=self.state.resume is Phase.OPENING)
 
     def back_in_step(self) -> None:
         """The players entered the roll of the unseen play the board shows (``_played_unseen`` asked

@@ -14,6 +14,7 @@ The ground truth of the last frame read is kept in ``last_truth``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +75,7 @@ class SimCamera(Camera):
         self._clock = clock
         self._vary = vary
         self._last: Rendered | None = None
+        self._scene: Scene | None = None  # the scene of the frame ``read()`` returned last
         self._cache: tuple[Scene, int, Rendered] | None = None
 
     @property
@@ -99,11 +101,22 @@ class SimCamera(Camera):
             self._index += 1
         return True
 
+    def hold(self, frames: int = 1) -> bool:
+        """Show the scene of the last frame read again on the next ``frames`` reads, before the
+        scenes to come (the table standing as it is while its players do something else: answer the
+        referee); each such frame has its own time and sensor noise. False before the first frame."""
+        self._check_open()
+        if self._scene is None or frames < 0:
+            return False
+        self._scenes = itertools.chain(itertools.repeat(self._scene, frames), self._scenes)
+        return True
+
     def _grab(self) -> np.ndarray | None:
         try:
             scene = next(self._scenes)
         except StopIteration:
             return None
+        self._scene = scene
         noise_seed = self._seed + self._index if self._vary else self._seed
         if self._cache is not None and self._cache[0] == scene and self._cache[1] == noise_seed:
             rendered = self._cache[2]

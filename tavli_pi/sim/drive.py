@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from tavli_pi.referee.events import Event, Phase
 from tavli_pi.referee.inputs import Action, PlayerInput
@@ -18,13 +18,27 @@ from tavli_pi.rules.position import Side
 from tavli_pi.sim.script import Moment
 from tavli_pi.vision.camera import Camera, Frame
 
-__all__ = ["Table", "Step", "drive", "asks_setup_confirmation", "entered_roll", "set_up"]
+__all__ = ["Table", "Step", "drive", "asks_setup_confirmation", "entered_roll", "asks_unseen_roll", "set_up",
+           "ANSWER_HOLD"]
+
+#: frames the players leave the board standing after they answer the referee's question about a play
+#: it saw without its roll, until the referee has taken the answer (a verdict on the play): players
+#: asked what they rolled answer before the next player plays on
+ANSWER_HOLD = 2
 
 
 class Table(Protocol):
     def submit(self, inp: PlayerInput) -> None: ...
 
     def process(self, frame: Frame) -> list[Event]: ...
+
+
+@runtime_checkable
+class Holding(Protocol):
+    """A camera that can show the table as it stands for a few more frames
+    (:meth:`tavli_pi.sim.camera.SimCamera.hold`)."""
+
+    def hold(self, frames: int = 1) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +51,9 @@ class Step:
     events: tuple[Event, ...]
     #: event kinds since the last moment that expected something (this one's included)
     window: tuple[str, ...] = ()
+    #: frames of this moment's board shown again while the players answered the referee (``events``
+    #: holds theirs too; ``frame`` is the moment's first)
+    held: int = 0
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -64,6 +81,12 @@ def set_up(m: Moment) -> bool:
 
     return (isinstance(m.position, Position) and m.position.layout_key() == Position.start().layout_key()
             and not m.hand and not m.dice)
+
+
+def asks_unseen_roll(events: Sequence[Event]) -> bool:
+    """Whether the referee asks for the roll of a play it saw made without seeing the roll
+    (``roll_needed`` with ``extra["unseen"]``): a question about a play already on the board."""
+    return any(e.kind == "roll_needed" and "unseen" in e.extra for e in events)
 
 
 def entered_roll(events: Sequence[Event], moments: Sequence[Moment], index: int,
@@ -111,7 +134,11 @@ def drive(table: Table, camera: Camera, moments: Sequence[Moment], *,
     The players may answer the referee as players at a real table do: ``confirm_setup``, when
     the referee reads their set-up board otherwise than they set it up (the script sets it up
     right), one of them presses ACCEPT before the next frame (B3); ``enter_rolls``, when the
-    camera cannot read the dice (``roll_needed``), they enter the roll before the next frame.
+    camera cannot read the dice (``roll_needed``), they enter the roll before the next frame. Asked
+    for the roll of a play already made (:func:`asks_unseen_roll`), they wait for the referee to take
+    their answer before the next play: a camera that can (:class:`Holding`) shows the moment's board
+    again, up to ``ANSWER_HOLD`` frames, until the referee accepts or calls the play; those frames'
+    events are the moment's.
     """
     window: list[str] = []
     answers: list[PlayerInput] = []
@@ -136,7 +163,22 @@ def drive(table: Table, camera: Camera, moments: Sequence[Moment], *,
         roll = entered_roll(events, moments, i, light_is_white) if enter_rolls else None
         if roll is not None:
             answers.append(roll)
+        held = 0
+        if roll is not None and asks_unseen_roll(events) and isinstance(camera, Holding):
+            got: tuple[Event, ...] = ()
+            while held < ANSWER_HOLD and not any(e.kind in ("play_accepted", "illegal_play") for e in got):
+                if not camera.hold(1):
+                    break
+                for inp in answers:
+                    table.submit(inp)
+                answers = []
+                again = camera.read()
+                if again is None:
+                    return
+                got = tuple(table.process(again))
+                events += got
+                held += 1
         window += [e.kind for e in events]
-        yield Step(i, m, frame, events, tuple(window))
+        yield Step(i, m, frame, events, tuple(window), held)
         if m.expect:
             window = []

@@ -183,6 +183,23 @@ class ScriptWriter(MomentWriter[Position]):
         self.position = after.with_turn(before.turn.other)
         return after
 
+    def play_unseen(self, values: tuple[int, int], bot: Bot = runner_bot, *, asked_after: int = 2,
+                    answer: bool = True) -> Position:
+        """A roll the camera never sees (thrown and picked up behind a hand) and its play: the board
+        stands after the play, the referee asks the players for the roll (``roll_needed`` after
+        ``asked_after`` still frames: the frames a play is judged on), and with ``answer`` they enter it
+        two frames later (``Action.ROLL``), the play then accepted on it."""
+        before = self.position
+        after = bot(before, legal_results(before, (max(values), min(values)))).position
+        self._add(1, hand=True, position=after, note=f"the play, its roll {values[0]}-{values[1]} unseen")
+        self._add(asked_after + 2, position=after, expect=("roll_needed",))
+        self.position = after
+        if answer:
+            self._pending.append(PlayerInput(Action.ROLL, None, 10 * values[0] + values[1], source="touch"))
+            self._add(2, position=after, note="the players enter the roll", expect=("roll_accepted", "play_accepted"))
+        self.position = after.with_turn(before.turn.other)
+        return after
+
     def game_over(self) -> Side | None:
         return game_winner(self.position)
 

@@ -173,7 +173,7 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
             t.throw(truth, dice)
         got = t.move_and_pick_up(truth, after, dice, extra=8)
         if any(e.kind == "roll_needed" and "unseen" in e.extra for e in got):
-            # asked for the roll the camera missed, the players enter it (Referee._ask_unseen_roll)
+            # asked for the roll the camera missed, the players enter it (RollQuestion.ask, roll_question.py)
             t.press(Action.ROLL, None, 10 * values[0] + values[1])
             t.show(after, 3)
         truth = end_turn(after)
@@ -183,7 +183,7 @@ def play_random_game_with_misses(t: Table, rng: random.Random, *, miss_rate: flo
             st.stale += 1
         if after.off[side] == 15:
             break
-    asked = False  # the roll of the play on the board was asked for (Referee._ask_unseen_roll)
+    asked = False  # the roll of the play on the board was asked for (RollQuestion.ask, roll_question.py)
     for e in t.events:
         st.events.append(e.kind)
         asked = asked or (e.kind == "roll_needed" and "unseen" in e.extra)

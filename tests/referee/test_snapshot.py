@@ -14,7 +14,8 @@ from tavli_pi.referee import snapshot
 from tavli_pi.referee.referee import SNAPSHOT_ADDED, Referee
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.match import MatchState
-from tavli_pi.rules.position import Position
+from tavli_pi.referee.unseen import AskedRoll
+from tavli_pi.rules.position import Position, Side
 
 from .synth import Table, die, kinds
 
@@ -87,3 +88,17 @@ def test_an_older_snapshot_without_the_added_attributes_restores_and_plays_on() 
     assert {k: getattr(again, k) for k in SNAPSHOT_ADDED} == SNAPSHOT_ADDED
     assert again._watch.unread is None and again._watch._unread_n == 0 and again.sync.state.steady_s == 0.0
     assert kinds(t.throw(Position.start(), (die(3, "right"), die(1, "left")))) == ["opening_roll"]
+
+
+def test_a_stop_16_snapshot_s_open_roll_question_restores_into_the_question_part() -> None:
+    """Stop 16 kept the open "which roll did you play?" question on the referee (``_unseen_asked``);
+    restored, it is the question part's (roll_question.py), which acts on the restored referee."""
+    ref = Referee()
+    asked = AskedRoll(Position.start().layout_key(), Side.BLACK, False, 12.5)
+    del ref.question
+    ref._unseen_asked = asked  # type: ignore[attr-defined]
+    again = snapshot.loads(snapshot.dumps(ref))
+    assert again.question.asked == asked and again.question.ref is again
+    assert not hasattr(again, "_unseen_asked")
+    fresh = snapshot.loads(snapshot.dumps(Referee()))
+    assert fresh.question.asked is None and fresh.question.ref is fresh

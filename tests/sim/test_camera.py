@@ -30,6 +30,19 @@ def test_plays_scenes_and_repeats_with_index_time() -> None:
     assert cam.read() is None
 
 
+def test_hold_shows_the_last_scene_again_before_the_scenes_to_come() -> None:
+    cam = SimCamera([START, ROLLED], fps=4.0, seed=10)
+    assert not cam.hold(1)  # no frame read yet: nothing to hold
+    first = cam.read()
+    assert first is not None and cam.hold(2)
+    held = [cam.read(), cam.read()]
+    assert [(f.index, f.t) for f in held if f is not None] == [(1, 0.25), (2, 0.5)]  # time goes on
+    assert all(f is not None and np.array_equal(f.image, render(START, 10, 10 + f.index).image) for f in held)
+    last = cam.read()
+    assert last is not None and np.array_equal(last.image, render(ROLLED, 10, 13).image)
+    assert cam.read() is None
+
+
 def test_injected_clock_stamps_frames() -> None:
     now = [100.0]
 

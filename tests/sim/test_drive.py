@@ -3,11 +3,14 @@ when the board is really set up (B3), and enter the roll the camera cannot read 
 
 from __future__ import annotations
 
-from tavli_pi.referee.events import ClearViewNeeded, Phase, RollNeeded, SetupChecked, TableState
-from tavli_pi.referee.inputs import Action
+from tavli_pi.referee.events import ClearViewNeeded, Event, Phase, PlayAccepted, RollNeeded, SetupChecked, TableState
+from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.position import Position, Side
-from tavli_pi.sim.drive import asks_setup_confirmation, entered_roll, set_up
+from tavli_pi.sim.camera import SimCamera
+from tavli_pi.sim.drive import asks_setup_confirmation, drive, entered_roll, set_up
 from tavli_pi.sim.script import Moment, ScriptDie
+from tavli_pi.sim.table import scenes_of
+from tavli_pi.vision.camera import Frame
 
 START = Position.start()
 
@@ -46,7 +49,7 @@ def test_the_roll_entered_is_the_one_lying_on_the_board() -> None:
 
 
 def test_asked_for_a_roll_the_camera_missed_the_players_say_the_roll_of_that_play() -> None:
-    """``roll_needed`` with ``unseen`` (Referee._ask_unseen_roll): the players enter the roll the
+    """``roll_needed`` with ``unseen`` (RollQuestion.ask, roll_question.py): the players enter the roll the
     asked side's play was made with -- the dice under the hand that moved its checkers -- not the dice
     lying now (the next player's roll may lie there already, or none)."""
     black = (ScriptDie(2, "left", 0), ScriptDie(1, "left", 1))
@@ -62,3 +65,48 @@ def test_asked_for_a_roll_the_camera_missed_the_players_say_the_roll_of_that_pla
     white = RollNeeded(at=0.0, state=state(Phase.AWAITING_ROLL), side=Side.WHITE, reason="not seen",
                        extra={"unseen": []})
     assert entered_roll([white], moments, 3) is None  # White's play has not been made: nothing to say
+
+
+class _AsksAbout:
+    """A table whose referee asks for the roll of Black's play on frame ``ask_at``, and takes the
+    play on the first frame after the answer (a fake: what each frame showed is kept)."""
+
+    def __init__(self, camera: SimCamera, ask_at: int) -> None:
+        self.camera, self.ask_at = camera, ask_at
+        self.seen: list[tuple[bool, tuple[PlayerInput, ...]]] = []  # (a hand shown?, the inputs before it)
+        self._inputs: list[PlayerInput] = []
+
+    def submit(self, inp: PlayerInput) -> None:
+        self._inputs.append(inp)
+
+    def process(self, frame: Frame) -> list[Event]:
+        truth = self.camera.last_truth
+        assert truth is not None
+        inputs, self._inputs = tuple(self._inputs), []
+        self.seen.append((truth.hand, inputs))
+        st = state(Phase.AWAITING_ROLL)
+        if frame.index == self.ask_at:
+            return [RollNeeded(at=frame.t, state=st, side=Side.BLACK, reason="not seen", extra={"unseen": ["2-1"]})]
+        if any(i.action is Action.ROLL for i in inputs):
+            return [PlayAccepted(at=frame.t, state=st, side=Side.BLACK, before=START, after=START, dice=(2, 1), play="")]
+        return []
+
+
+def test_asked_for_a_play_s_roll_the_players_answer_before_the_next_play() -> None:
+    """Players asked what they rolled answer before playing on: the board of the question's frame
+    is shown again (the next player's hand waits) until the referee took the answer, and those
+    frames' events are the moment's. Before, the answer reached the referee with the next player's
+    hand already moving checkers (bench_reallike games 19 and 136: the play recorded a frame late)."""
+    black = (ScriptDie(2, "left", 0), ScriptDie(1, "left", 1))
+    moments = [Moment(START, black, hand=True), Moment(START), Moment(START), Moment(START, hand=True)]
+    camera = SimCamera(scenes_of(moments), fps=10, seed=3)
+    table = _AsksAbout(camera, ask_at=2)
+    steps = list(drive(table, camera, moments, enter_rolls=True))
+    assert [s.index for s in steps] == [0, 1, 2, 3]
+    assert steps[2].kinds == ("roll_needed", "play_accepted") and steps[2].held == 1
+    # frame 3 is moment 2's board again, the answer given before it; the next player's hand comes after
+    assert [hand for hand, _ in table.seen] == [True, False, False, False, True]
+    assert [i.level for i in table.seen[3][1]] == [21]
+    # without being asked, nothing is held
+    quiet = SimCamera(scenes_of(moments), fps=10, seed=3)
+    assert [s.held for s in drive(_AsksAbout(quiet, ask_at=99), quiet, moments, enter_rolls=True)] == [0, 0, 0, 0]
