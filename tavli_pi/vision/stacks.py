@@ -17,7 +17,7 @@ and the last (fully visible) checker. For those, hypotheses n = 6..15 place
 n rims between the two ends and are scored by how well rims sit at the
 predicted places and not half-way between them. The two families are mixed
 by how much the first slot looks like an overlapped checker. The last checker is the best ring
-searched beyond the first, or the best one at least ``END_GAP`` from it: a last checker in a
+searched beyond the first, or the best one at least ``END_GAP`` beyond it: a last checker in a
 band's shade rings less than the one it overlaps, and the stack counted to the wrong one is one
 short, so the counts are read from either end (each end's hypotheses weighed by its ring, and an
 end with a fully visible checker beyond it held unlikely).
@@ -451,9 +451,9 @@ def squeezed_loglik(
     searched 6-10 radii further on; n checkers lie evenly between them, and
     the base-side rim of each must show at its place and not half-way to the next.
     Two ends are kept (``ENDS``): the best ring in the search, and the best one at least ``END_GAP``
-    from it (a last checker in a band's shadow rings less than the one it overlaps, whose tip
+    beyond it (a last checker in a band's shadow rings less than the one it overlaps, whose tip
     side it hides: which of the two ends the stack is the counts say, each n-1 or n; ring logit
-    -30 where there is none).
+    -30 where there is none). A ring before the best one is no end: it is a checker of the stack.
     ``memo`` and ``ids`` (each column's spot): see ``checkers.ring_features``.
     """
     C = len(base)
@@ -481,8 +481,9 @@ def squeezed_loglik(
     ci = np.arange(n_look)
     first = -1
     for e in range(ENDS):
-        if e:  # the other end: the best ring at least END_GAP from the first end along the stack
-            z_last = np.where(np.abs(dd[None, :] - dd[first][:, None])[:, :, None] >= END_GAP, z_last, -np.inf)
+        if e:  # the other end: the best ring at least END_GAP beyond the first along the stack (a ring
+            # before the best one is a checker inside the stack: the best one, fully seen, lies beyond it)
+            z_last = np.where((dd[None, :] - dd[first][:, None])[:, :, None] >= END_GAP, z_last, -np.inf)
         flat = z_last.reshape(n_look, -1).argmax(axis=1)
         iy, ix = np.unravel_index(flat, z_last.shape[1:])
         first = iy if e == 0 else first
