@@ -271,8 +271,10 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
     and trays hold 15 of each colour, each spot read as its own evidence says (where a reading
     is two short, the two likeliest missed checkers are found; where it holds a phantom, the
     least sure checker goes). A spot whose best count changes was read otherwise, so it is no
-    surer than ``DISAGREE_MAX``; the others keep their reading. Unchanged when the reading adds
-    up, or when no board can."""
+    surer than ``DISAGREE_MAX``; the others keep their reading, no surer than its share among the
+    boards that add up (each count of the spot beside the best the others can do): a spot that could
+    as well have held the checker another was given is not sure it holds none. Unchanged when the
+    reading adds up, or when no board can."""
     if all(sum(getattr(s, c).best for s in (*points, bar)) + getattr(tray, c).best == CHECKERS
            for c in ("light", "dark")):
         return list(points), bar
@@ -297,7 +299,12 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
         for p, was in zip((joint.sum(axis=1), joint.sum(axis=0)), (old.light, old.dark)):
             p = p / p.sum()
             if int(np.argmax(p)) == was.best:
-                ev.append(was)
+                # kept, but no surer than the board that adds up makes it: a spot that could as well
+                # have held the checker another one was given (a missed single beside a phantom)
+                # shares the doubt, however sure its own reading was
+                most = max(float(p[was.best]), 2.0 / len(p))
+                ev.append(was if most >= was.confidence else
+                          CountEvidence(tuple(float(v) for v in _doubted(np.asarray(was.probs, np.float64), most))))
             else:  # read otherwise: the count the board needs, no surer than DISAGREE_MAX
                 ev.append(CountEvidence(tuple(float(v) for v in _doubted((p + 1e-6) / (p + 1e-6).sum()))))
         out[i] = SpotEvidence(ev[0], ev[1])

@@ -16,7 +16,11 @@ last; only the base-side rim of each shows, evenly spaced between the first
 and the last (fully visible) checker. For those, hypotheses n = 6..15 place
 n rims between the two ends and are scored by how well rims sit at the
 predicted places and not half-way between them. The two families are mixed
-by how much the first slot looks like an overlapped checker.
+by how much the first slot looks like an overlapped checker. The last checker is the best ring
+searched beyond the first, or the best one at least ``END_GAP`` beyond it: a last checker in a
+band's shade rings less than the one it overlaps, and the stack counted to the wrong one is one
+short, so the counts are read from either end (each end's hypotheses weighed by its ring, and an
+end with a fully visible checker beyond it held unlikely).
 
 A row of five touching checkers spans what a squeezed stack does, and a squeezed
 9 or 13 puts rims where its checkers' rims are: where touching checkers of one
@@ -448,20 +452,24 @@ def squeezed_loglik(
     memo: RingMemo | None = None,
     ids: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rim contrast for squeezed stacks n = 6..15 on each column (C, 10), the last checker's
-    ring logit (C,), its distance from the base (C,) and the rim contrast of a row of five
-    touching checkers between the same ends (C,; see ``ROW_FIT``).
+    """Rim contrast for squeezed stacks n = 6..15 on each column (ENDS, C, 10), the last checker's
+    ring logit (ENDS, C), its distance from the base (ENDS, C) and the rim contrast of a row of five
+    touching checkers between slot 0 and the first end (C,; see ``ROW_FIT``).
 
     The first checker is the chain's slot 0; the last (fully visible) one is
     searched 6-10 radii further on; n checkers lie evenly between them, and
     the base-side rim of each must show at its place and not half-way to the next.
+    Two ends are kept (``ENDS``): the best ring in the search, and the best one at least ``END_GAP``
+    beyond it (a last checker in a band's shadow rings less than the one it overlaps, whose tip
+    side it hides: which of the two ends the stack is the counts say, each n-1 or n; ring logit
+    -30 where there is none). A ring before the best one is no end: it is a checker of the stack.
     ``memo`` and ``ids`` (each column's spot): see ``checkers.ring_features``.
     """
     C = len(base)
-    out = np.full((C, 10), -1.0)
+    out = np.full((ENDS, C, 10), -1.0)
     row = np.full(C, -1.0)
-    lz = np.full(C, -30.0, np.float32)
-    d_last = np.zeros(C, np.float32)
+    lz = np.full((ENDS, C), -30.0, np.float32)
+    d_last = np.zeros((ENDS, C), np.float32)
     # a chain that stopped after two plainly empty slots holds nothing, squeezed or not
     look = np.arange(C) if ch.searched is None else np.flatnonzero(ch.searched[:C] > 2)
     if len(look) == 0:
@@ -479,31 +487,57 @@ def squeezed_loglik(
     rr = np.broadcast_to(rl[:, None, None], cy.shape)
     f = ck.ring_features(g, cx, cy, rr, down, memo, None if ids is None else ids[look])
     z_last = f @ SLOT_W + SLOT_B
-    flat = z_last.reshape(n_look, -1).argmax(axis=1)
-    iy, ix = np.unravel_index(flat, z_last.shape[1:])
     ci = np.arange(n_look)
-    lx, ly = cx[ci, iy, ix], cy[ci, iy, ix]
-    lz[look] = z_last.reshape(n_look, -1)[ci, flat]
-    d_last[look] = (ly - bl) * sl
-    # only columns with a far, fully visible checker can hold a squeezed stack
-    keep = np.flatnonzero(lz[look] > -3.0)
-    if len(keep) == 0:
-        return out, lz, d_last, row
-    live = look[keep]
-    x0l, fyl, lxl, lyl, rll, dnl = x0[keep], fy[keep], lx[keep], ly[keep], rl[keep], down[keep, :, 0]
+    first = -1
+    for e in range(ENDS):
+        if e:  # the other end: the best ring at least END_GAP beyond the first along the stack (a ring
+            # before the best one is a checker inside the stack: the best one, fully seen, lies beyond it)
+            z_last = np.where((dd[None, :] - dd[first][:, None])[:, :, None] >= END_GAP, z_last, -np.inf)
+        flat = z_last.reshape(n_look, -1).argmax(axis=1)
+        iy, ix = np.unravel_index(flat, z_last.shape[1:])
+        first = iy if e == 0 else first
+        lx, ly = cx[ci, iy, ix], cy[ci, iy, ix]
+        lz[e, look] = np.maximum(z_last.reshape(n_look, -1)[ci, flat], -30.0)
+        d_last[e, look] = (ly - bl) * sl
+        # only columns with a far, fully visible checker can hold a squeezed stack
+        keep = np.flatnonzero(lz[e, look] > -3.0)
+        if len(keep) == 0:
+            continue
+        live = look[keep]
+        rims, row_e = _rim_contrast(g, x0[keep], fy[keep], lx[keep], ly[keep], rl[keep], down[keep, :, 0], memo,
+                                    None if ids is None else ids[live])
+        out[e, live] = rims
+        if e == 0:
+            row[live] = row_e
+    return out, lz, d_last, row
+
+
+#: squeezed stacks' ends kept per column (see squeezed_loglik)
+ENDS = 2
+#: the least distance, in radii, between the two ends kept (rims of a squeezed 15 lie 0.57 r apart,
+#: of a 6 1.6 r: the second end is another checker, not the same ring found again)
+END_GAP = 1.0
+
+
+def _rim_contrast(
+    g: ck.Gradients, x0: np.ndarray, fy: np.ndarray, lx: np.ndarray, ly: np.ndarray, r: np.ndarray,
+    down: np.ndarray, memo: RingMemo | None, ids: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(L, 10) rim contrast of n = 6..15 checkers between each column's first checker (x0, fy) and a
+    last one (lx, ly), and (L,) that of a row of ``ROW_FIT`` touching checkers between the same ends."""
     # rims: n = 5..15 -> fractions k/(n-1) (k = 1..n-2) and midpoints (k + 0.5)/(n-1),
     # all hypotheses' places sampled in one go
     fr = np.concatenate([_RIM_FRACTIONS[n] for n in range(ROW_FIT, 16)])
-    px = x0l[:, None] + (lxl - x0l)[:, None] * fr[None, :]
-    py = fyl[:, None] + (lyl - fyl)[:, None] * fr[None, :]
-    f = ck.ring_features(g, px, py, np.broadcast_to(rll[:, None], px.shape), dnl, memo,
-                         None if ids is None else ids[live])
+    px = x0[:, None] + (lx - x0)[:, None] * fr[None, :]
+    py = fy[:, None] + (ly - fy)[:, None] * fr[None, :]
+    f = ck.ring_features(g, px, py, np.broadcast_to(r[:, None], px.shape), down, memo, ids)
     # a row of ROW_FIT touching checkers between the same two ends: every one of its rims (the
     # faintest) against its half-way places (two checkers and a far disc are no row)
     at = 2 * ROW_FIT - 3
     h = f[:, :at, 3]
     a, b = h[:, : ROW_FIT - 2].min(axis=1), h[:, ROW_FIT - 2 :].mean(axis=1)
-    row[live] = (a - b) / (a + b + 0.05)
+    row = (a - b) / (a + b + 0.05)
+    out = np.full((len(x0), 10), -1.0)
     for j, n in enumerate(range(6, 16)):
         fj = f[:, at : at + 2 * n - 3]
         at += 2 * n - 3
@@ -513,8 +547,8 @@ def squeezed_loglik(
         # and each checker's tip side must be hidden (a row of separate checkers shows it)
         a, b = rims.mean(axis=1), mids.mean(axis=1)
         t = fj[:, : n - 2, 4].mean(axis=1)
-        out[live, j] = np.minimum((a - b) / (a + b + 0.05), (a - t) / (a + t + 0.05))
-    return out, lz, d_last, row
+        out[:, j] = np.minimum((a - b) / (a + b + 0.05), (a - t) / (a + t + 0.05))
+    return out, row
 
 
 #: per count n: the rims' places k/(n-1) (k = 1..n-2), then the midpoints (k + 0.5)/(n-1)
@@ -575,10 +609,14 @@ def read_spots_pinned(
     # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py)
     p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
-    sq, lz, d_last, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr, cal.dark_bgr,
-                                          memo, cols[:P])
+    sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,
+                                                    cal.dark_bgr, memo, cols[:P])
+    # the first end (the best ring) serves the chain, the row and the colour; the squeezed counts are
+    # read from either end (below)
+    lz, d_last = lz_ends[0], d_ends[0]
     counts = np.r_[np.arange(SLOTS + 1), np.arange(6, 16), ROW_FIT]
-    p_last = 1.0 / (1.0 + np.exp(-np.clip(lz, -30, 30)))
+    p_ends = 1.0 / (1.0 + np.exp(-np.clip(lz_ends, -30, 30)))
+    p_last = p_ends[0]
     last_xy = _last_xy(ch, base, sign, d_last)
     lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]), *slot_colours(cal, *last_xy))
     chain = chain_loglik_many(p_occ[:P], p_lt[:P])  # (P, 2, SLOTS + 1)
@@ -589,18 +627,27 @@ def read_spots_pinned(
     colour = np.stack(
         [_log(lt_last) + _log(p_lt[:P, 0]), _log(1 - lt_last) + _log(1 - p_lt[:P, 0])], axis=1
     )  # (P, 2)
-    # tall stacks (13-15): the rims' period along the stack (vision/tallstack.py)
-    lx, ly = _last_xy(ch, base, sign, d_last)
     # the first checker lies against the field's edge: its centre one radius in
     y_first = base[:P] + sign[:P] * r[:P]
-    tall = (lz > -3.0) & (d_last >= 5.0 * r[:P])
-    period = period_loglik(canon, ch.x[:P, 0], y_first, lx, ly, tall)
-    # a stack ends at its last checker: the chain's slots beyond it are empty
-    beyond = np.where(d_chain[:, 1:] > d_last[:, None] + 1.5 * r[:P, None], _log(1 - p_occ[:P]), 0.0).sum(axis=1)
-    squeezed = (
-        RIM_GAIN * sq[:, None, :] + period[:, None, :] + (_log(p_last) + SQUEEZE_PRIOR + beyond)[:, None, None]
-        + colour[:, :, None]
-    )
+    fams = []
+    for e in range(ENDS):
+        # tall stacks (13-15): the rims' period along the stack (vision/tallstack.py)
+        lx, ly = _last_xy(ch, base, sign, d_ends[e])
+        tall = (lz_ends[e] > -3.0) & (d_ends[e] >= 5.0 * r[:P])
+        period = period_loglik(canon, ch.x[:P, 0], y_first, lx, ly, tall)
+        # a stack ends at its last checker: the chain's slots beyond it are empty, and no fully
+        # visible checker (the other end) lies beyond it
+        ends_e = _log(1 - p_occ[:P]) * (d_chain[:, 1:] > d_ends[e][:, None] + 1.5 * r[:P, None])
+        beyond_e = ends_e.sum(axis=1) + sum(
+            np.where((lz_ends[o] > -3.0) & (d_ends[o] > d_ends[e]), _log(1 - p_ends[o]), 0.0)
+            for o in range(ENDS) if o != e)
+        if e == 0:
+            beyond = beyond_e
+        fams.append(RIM_GAIN * sq_ends[e][:, None, :] + period[:, None, :]
+                    + (_log(p_ends[e]) + SQUEEZE_PRIOR + beyond_e)[:, None, None] + colour[:, :, None])
+    # either end may be the stack's (each is a hypothesis of its own; an end not found weighs nothing)
+    squeezed = np.logaddexp.reduce(np.stack(fams), axis=0)
+    end_of = np.argmax(np.stack(fams).max(axis=(2, 3)), axis=0)  # (P,) the end the likelier counts use
     # a row of ROW_FIT touching checkers from the first (the chain's slot 0) to the last: the checkers
     # between them by their rims' contrast, as a squeezed stack's (faint rims of touching checkers of
     # one colour count too), no surer than slots read occupied (a log-likelihood of at most 0)
@@ -619,7 +666,8 @@ def read_spots_pinned(
     ii, kk = np.nonzero(p_occ > 0.5)
     sites = [(float(ch.x[i, k]), float(ch.y[i, k]), float(r[i])) for i, k in zip(ii, kk)]
     squeezed_at: list[int] = []
-    sites += _squeezed_sites(points, ch, base, sign, r, lz, d_last, squeezed_at)
+    ends = np.arange(P)
+    sites += _squeezed_sites(points, ch, base, sign, r, lz_ends[end_of, ends], d_ends[end_of, ends], squeezed_at)
     if site_columns is not None:
         site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
     if rings is not None:

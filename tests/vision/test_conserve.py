@@ -163,7 +163,33 @@ def test_a_board_short_of_two_checkers_is_read_with_the_two_likeliest_missed_one
     assert got[9].dark.best == got[13].dark.best == 1
     # read otherwise than the slots said: not sure
     assert got[9].dark.confidence < 0.9 and got[13].dark.confidence < 0.9
-    assert got[20] == points[20] and bar == BAR
+    # point 21 keeps its reading, no surer than the boards that add up leave it (either of the two
+    # could as well have been its checker)
+    assert got[20].dark.best == 0 and got[20].dark.confidence <= points[20].dark.confidence
+    assert got[20].light == points[20].light and bar == BAR
+
+
+def test_a_spot_that_could_hold_the_missed_checker_is_not_sure_it_holds_none() -> None:
+    """Real-like seed 2 table 95 (set-up board): the start with a dark checker short, the tray sure;
+    point 11 holds it (read 0 at 0.91, 1 at 0.08; here 0.93), point 13 is empty (0 at 0.82, 1 at 0.15).
+    The board that adds up puts the checker on 13; 11 keeps its reading, but at 0.91 it was a
+    confidently wrong count: it is no surer than the balanced boards leave it."""
+    light, dark = {6: 5, 8: 3, 13: 5, 24: 2}, {1: 2, 12: 5, 17: 3, 19: 4}
+    points = _board(light, dark)
+    points[10] = SpotEvidence(certain(0), _two(0, 0.93, 1))
+    points[12] = SpotEvidence(certain(0), _two(0, 0.83, 1))
+    tray = SpotEvidence(_two(0, 0.95, 1), _two(0, 0.95, 1))
+    got, bar = balanced_board(points, BAR, tray)
+    assert got[12].dark.best == 1 and got[12].dark.confidence < 0.9
+    assert got[10].dark.best == 0 and got[10].dark.confidence < 0.9
+    # the spots read surely keep their reading, as sure as they were
+    assert all(_kept(a, b) for i, (a, b) in enumerate(zip(got, points)) if i not in (10, 12)) and bar == BAR
+
+
+def _kept(a: SpotEvidence, b: SpotEvidence) -> bool:
+    """``a`` reads as ``b`` does, each count within 0.01 of its confidence."""
+    return all(x.best == y.best and abs(x.confidence - y.confidence) < 0.01
+               for x, y in ((a.light, b.light), (a.dark, b.dark)))
 
 
 def test_a_phantom_checker_goes_when_the_tray_is_sure() -> None:
@@ -173,7 +199,7 @@ def test_a_phantom_checker_goes_when_the_tray_is_sure() -> None:
     tray = SpotEvidence(_two(0, 0.97, 1), _two(0, 0.97, 1))
     got, _ = balanced_board(points, BAR, tray)
     assert got[2].light.best == 0 and got[2].light.confidence < 0.9
-    assert all(a == b for i, (a, b) in enumerate(zip(got, points)) if i != 2)
+    assert all(_kept(a, b) for i, (a, b) in enumerate(zip(got, points)) if i != 2)
 
 
 def test_a_board_that_adds_up_is_left_as_read() -> None:

@@ -1,12 +1,73 @@
-"""The points' geometry the reader shares (vision/stacks.py ``spot_geometry``)."""
+"""Squeezed stacks read from either of two ends (issue 9: a squeezed stack whose last checker lies in
+an overlay band's shade rings less than the checker it overlaps, whose tip side it hides; the reader
+took that one for the stack's end and read the stack one short at 0.97-0.98, real-like seed 2 table 37,
+with a set-up board and as a single photo).
+Also the points' geometry the reader shares (``spot_geometry``: read-only, one per layout)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
+from tavli_pi.sim.render import render
+from tavli_pi.vision import checkers as ck
+from tavli_pi.vision.calibrate import calibrate_image
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.reader import BoardReader
+from tavli_pi.vision.refine import refine
+from tavli_pi.vision.setup import learn_board
+from tavli_pi.vision.stacks import END_GAP, cv2_integral, spot_chains, spot_geometry, squeezed_loglik
+
+# real-like seed 2 (bench_reallike --seed 2 renders table i with seed 2 * 100003 + i); point 11 holds
+# 8 light checkers squeezed, the last one under a red overlay band
+SEED, TABLE, POINT = 2, 37, 10
+
+
+def _calibrated(setup: bool) -> tuple[Calibration, object]:
+    """(the calibration, the frame): the board learnt from its set-up frame, or the frame alone with
+    its corners given (``read --corners --home``)."""
+    scene = reallike_scenes(TABLE + 1, SEED)[TABLE]
+    frame = render(scene, SEED * 100003 + TABLE)
+    if setup:
+        s = render(reallike_setup(scene), SEED * 100003 + TABLE)
+        base = refine(Calibration(s.truth.corners, home=s.truth.home), s.image)  # type: ignore[arg-type]
+        return learn_board(s.image, base), frame
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in frame.truth.corners)
+    return calibrate_image(frame.image, corners, frame.truth.home), frame  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("setup", [True, False])
+def test_a_squeezed_stack_whose_last_checker_is_shaded_reads_in_full(setup: bool) -> None:
+    cal, frame = _calibrated(setup)
+    truth = frame.truth  # type: ignore[attr-defined]
+    assert (truth.light[POINT], truth.dark[POINT]) == (8, 0)
+    got = BoardReader(cal).read(frame.image).points[POINT]  # type: ignore[attr-defined]
+    assert (got.light.best, got.dark.best) == (8, 0)
+
+
+def test_the_second_end_is_a_checker_beyond_the_first_and_the_first_ring_is_kept() -> None:
+    cal, frame = _calibrated(True)
+    canon = cal.warp(frame.image)  # type: ignore[attr-defined]
+    g, integral = ck.gradients(canon), cv2_integral(canon)
+    ch = spot_chains(g, integral, cal.layout, cal, stop=True)
+    _, base, sign, r = spot_geometry(cal.layout, cal)
+    rims, lz, d_ends, _ = squeezed_loglik(g, integral, ch, base[:24], sign[:24], r[:24], cal.light_bgr,
+                                          cal.dark_bgr)
+    assert rims.shape == (2, 24, 10) and lz.shape == d_ends.shape == (2, 24)
+    # the best ring (the first end) is the 7th checker; the stack's 8th lies beyond it, fully seen
+    assert lz[0, POINT] > lz[1, POINT] > -3.0
+    assert d_ends[1, POINT] - d_ends[0, POINT] >= END_GAP * r[POINT]
+    # counted between its first checker and each end: 7 to the first, 8 to the second (n = 6..15)
+    assert rims[0, POINT].argmax() + 6 == 7 and rims[1, POINT].argmax() + 6 == 8
+    # an empty point has no end
+    empty = [p for p in range(24) if _empty(frame, p)]
+    assert empty and all(lz[1, p] <= -3.0 for p in empty)
+
+
+def _empty(frame: object, p: int) -> bool:
+    t = frame.truth  # type: ignore[attr-defined]
+    return bool(t.light[p] == 0 and t.dark[p] == 0)
 
 
 def test_spot_geometry_is_read_only_and_the_same_for_an_equal_layout() -> None:
