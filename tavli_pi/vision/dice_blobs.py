@@ -14,7 +14,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lie import Outline, die_outline
 from tavli_pi.vision.tumbling import HatBlob, half, hat_blobs, hat_disc, hat_images
 
-__all__ = ["DOUBTFUL_CONFIDENCE", "DOUBTFUL_FILL", "DOUBTFUL_SQUARE", "OFF_CENTRE", "blob_died", "blob_outline",
+__all__ = ["DOUBTFUL_CONFIDENCE", "DOUBTFUL_FILL", "DOUBTFUL_SQUARE", "OFF_CENTRE", "WHOLE_FACE", "blob_died", "blob_outline",
            "blob_read", "scaled", "view_hat_blobs"]
 
 #: a doubtful blob (ragged, or on a grain that looks smeared) is a die only with a face this clear
@@ -23,8 +23,13 @@ DOUBTFUL_CONFIDENCE = 0.7
 DOUBTFUL_SQUARE = 0.88
 #: ... and fill at least this much of its bounding box
 DOUBTFUL_FILL = 0.3
-#: a face read this far (in outline lengths) from its outline's centre is not the die's face
+#: a face read this far (in outline lengths) from its outline's centre is not the die's face ...
 OFF_CENTRE = 0.15
+#: ... unless it shows at least this many pips, regular (none where its value has none): a one
+#: off the centre may be one pip of a six, a four the corners of a six's rows, but no face holds a
+#: five or a six as a part. Such a face sits off its outline when the outline takes in a side face
+#: the camera sees (a front-oblique view shows each die's face toward the camera below its top)
+WHOLE_FACE = 5
 
 
 def view_hat_blobs(memo: DiceMemo | None, gray: np.ndarray, lay: Layout) -> list[HatBlob]:
@@ -52,7 +57,8 @@ def blob_died(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarr
                to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float, pitch: float,
                settle: bool = False) -> tuple[Die | None, bool, float | None]:
     """The die a hat blob shows, read in its outline; whether the face read sits square in
-    that outline (not one pip of a six read as a one, off the outline's centre); the outline's
+    that outline, or shows a whole face wherever it sits (``WHOLE_FACE``; not one pip of a six read
+    as a one, off the outline's centre); the outline's
     short over long side (None: no outline). ``settle``: outline again round the first outline's
     centre when the blob was off it (a blob that took in the die's shadow). The outline and the
     reading (``examined``) are each the one ``memo`` kept while their pixels stand."""
@@ -84,7 +90,9 @@ def blob_read(o: Outline | None, b: HatBlob, pitch: float, settle: bool,
         return None, False, o.aspect  # oblong: not taken from a doubtful blob, so not read
     at = (float(o.centre[0]), float(o.centre[1])) if settle else (b.x, b.y)
     die = examine(at, o.long_ * max(o.aspect, 0.75), o.angle)
-    centred = die is not None and bool(np.hypot(die.centre[0] - o.centre[0], die.centre[1] - o.centre[1]) <= OFF_CENTRE * o.long_)
+    centred = die is not None and (
+        bool(np.hypot(die.centre[0] - o.centre[0], die.centre[1] - o.centre[1]) <= OFF_CENTRE * o.long_)
+        or (die.value >= WHOLE_FACE and die.regular and not die.cocked))
     return die, centred, o.aspect
 
 
