@@ -317,8 +317,12 @@ def balanced_off(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEv
     read against their learnt empty look; ``read``: the points and the bar as read. Where a
     colour's reading and its tray disagreed, one of them was misread, and the balanced board
     agreeing with the tray now does not make it sure: that count off is no surer than
-    ``DISAGREE_MAX``."""
-    off, source = conserved_off(points, bar, tray, hand=False, tray_learnt=True)
+    ``DISAGREE_MAX``. A count the balancing kept is counted as read: ``balanced_board`` makes it no
+    surer than its share among the boards that add up, a doubt about that spot, which lent to the
+    trays would move the count off toward the boards the trays' own (often weaker) reading favours."""
+    counted = [SpotEvidence(*(r if r.best == s.best else s for s, r in ((b.light, a.light), (b.dark, a.dark))))
+               for b, a in zip((*points, bar), read)]
+    off, source = conserved_off(counted[:-1], counted[-1], tray, hand=False, tray_learnt=True)
     out = []
     for c in ("light", "dark"):
         e = getattr(off, c)
