@@ -646,8 +646,9 @@ def read_spots_pinned(
         fams.append(RIM_GAIN * sq_ends[e][:, None, :] + period[:, None, :]
                     + (_log(p_ends[e]) + SQUEEZE_PRIOR + beyond_e)[:, None, None] + colour[:, :, None])
     # either end may be the stack's (each is a hypothesis of its own; an end not found weighs nothing)
-    squeezed = np.logaddexp.reduce(np.stack(fams), axis=0)
-    end_of = np.argmax(np.stack(fams).max(axis=(2, 3)), axis=0)  # (P,) the end the likelier counts use
+    fam = np.stack(fams)
+    squeezed = np.logaddexp.reduce(fam, axis=0)
+    end_of = np.argmax(fam.max(axis=(2, 3)), axis=0)  # (P,) the end the likelier counts use
     # a row of ROW_FIT touching checkers from the first (the chain's slot 0) to the last: the checkers
     # between them by their rims' contrast, as a squeezed stack's (faint rims of touching checkers of
     # one colour count too), no surer than slots read occupied (a log-likelihood of at most 0)
