@@ -26,7 +26,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["SOFTEN", "LIGHT_RANGE", "light_samples", "light_at", "slot_colours"]
+__all__ = ["SOFTEN", "LIGHT_RANGE", "light_at", "slot_colours"]
 
 #: the interpolation's distances are softened by this many checker radii (a slot right on a sample
 #: point takes mostly, not only, that point's light: one checker's patch is a noisy measure)
@@ -45,16 +45,11 @@ def _first_slots(lay: Layout, checker_r: float) -> tuple[np.ndarray, np.ndarray]
     return xyr, r[:24].astype(np.float64)
 
 
-def light_samples(cal: Calibration) -> tuple[np.ndarray, np.ndarray] | None:
-    """((N, 2) places in canonical pixels, (N,) light there against the colour's median) from the
-    board learnt at set-up, one per point its known position fills; None when the calibration
-    learnt no board, or a colour has no checker on the points."""
-    got = _light_model(cal)
-    return None if got is None else got[:2]
-
-
 def _light_model(cal: Calibration) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """``light_samples`` and the interpolation's softening (canonical pixels), or None."""
+    """((N, 2) places in canonical pixels, (N,) light there against the colour's median) from the
+    board learnt at set-up, one per point its known position fills, and the interpolation's
+    softening (canonical pixels); None when the calibration learnt no board, or a colour has no
+    checker on the points."""
     if not cal.background:
         return None
     known = cal.position if cal.position is not None else KnownBoard.start()
@@ -105,7 +100,7 @@ def _samples(background: str, known: KnownBoard, lay: Layout, checker_r: float
 def light_at(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """(the light at canonical places ``x``, ``y`` (any shape) against each colour's median, how
     unsure it is: the spread of the samples around it, by the same weights), or None when the
-    calibration learnt no board (see ``light_samples``)."""
+    calibration learnt no board (see ``_light_model``)."""
     got = _light_model(cal)
     if got is None:
         return None
