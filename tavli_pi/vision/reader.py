@@ -308,18 +308,16 @@ class BoardReader:
         read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
-        if trays_learnt and not no_trays and not hand:
-            # the trays read against their learnt empty look are a witness of the board's totals
-            # (B1): a reading that does not add up is read as the likeliest board that does, and a
-            # count that makes a colour's total disagree with its tray is not sure
-            points, bar = balanced_board(points, bar, tray, pinned)
-            if points != read_points or bar != read_bar:
-                off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
-            points, bar = conserved_board(points, bar, tray)
-        elif not no_trays and not hand:
-            # trays read without their learnt empty look (a single photo): too weak a witness to change
-            # a count by, but a colour one checker over or short of 15 with its tray still has a count
-            # wrong somewhere, so none of the likely culprits is sure (conserve.blame)
+        if not no_trays and not hand:
+            if trays_learnt:
+                # the trays read against their learnt empty look are a witness of the board's totals
+                # (B1): a reading that does not add up is read as the likeliest board that does
+                points, bar = balanced_board(points, bar, tray, pinned)
+                if points != read_points or bar != read_bar:
+                    off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
+            # a count that makes a colour's total disagree with its tray is not sure -- also with trays
+            # read without their learnt empty look (a single photo), too weak a witness to change a count
+            # by: a colour one checker over or short of 15 has a count wrong somewhere (conserve.blame)
             points, bar = conserved_board(points, bar, tray)
         problems = doubt(seating(g, integral, cal, read_points, spots.ring), read_points, read_bar,
                          off if no_trays else tray, hand, read_source)
