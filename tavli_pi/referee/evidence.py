@@ -45,6 +45,7 @@ __all__ = [
     "read",
     "best_conserving",
     "conserving_counts",
+    "conserved_posterior",
 ]
 
 #: 24 points, the bar, the trays.
@@ -185,6 +186,36 @@ class EvidenceTable:
     def unconstrained(self) -> float:
         return float(self.light.max(axis=1).sum() + self.dark.max(axis=1).sum())
 
+    def sure_by_count(self, light: np.ndarray, dark: np.ndarray, spots: Sequence[int], confidence: float) -> bool:
+        """Whether the counts ``light``/``dark`` (a reading keeping 15 checkers of each colour) are read
+        at ``confidence`` on every one of ``spots``: each on its own evidence, but for at most one spot,
+        which the count pins down (B1: the checkers of that colour add up to 15, so one that the sure
+        spots show leaving lies there; :func:`conserved_posterior`, its posterior given the totals).
+        Two or more doubtful spots are not pinned down so: a misread that shifts a checker between them
+        adds up as well."""
+        idx = np.asarray(spots, dtype=np.int64)
+        if not len(idx):
+            return True
+        own = np.minimum(_posterior(self.light, light)[idx], _posterior(self.dark, dark)[idx])
+        doubt = idx[own < confidence]
+        if len(doubt) > 1:
+            return False
+        if not len(doubt):
+            return True
+        return float(min(conserved_posterior(self._fixed(self.light, light), light)[doubt].min(),
+                         conserved_posterior(self._fixed(self.dark, dark), dark)[doubt].min())) >= confidence
+
+    def _fixed(self, loglik: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """``loglik`` with each blind spot's evidence (flat) made certain of its count in ``counts``
+        (there the reading is the best candidate's: the rules fill in what the camera cannot see)."""
+        if not self.blind:
+            return loglik
+        out = loglik.copy()
+        for i in self.blind:
+            out[i] = LOG_FLOOR * self.frames
+            out[i, int(counts[i])] = 0.0
+        return out
+
     def conserving(self) -> float:
         """The log-likelihood of the best reading with 15 checkers of each colour (each colour on
         its own: at most :meth:`unconstrained`, at least any position's score), for a colour whose
@@ -243,6 +274,38 @@ def _kept(loglik: np.ndarray, blind: list[int], candidate: np.ndarray, conserve:
     if conserve and 0 < abs(int(counts.sum()) - CHECKERS) <= CONSERVE_AT_MOST and want >= 0 and len(seen):
         counts[seen] = conserving_counts(loglik[seen], want)
     return cast(np.ndarray, counts)
+
+
+def conserved_posterior(loglik: np.ndarray, counts: np.ndarray, total: int = CHECKERS) -> np.ndarray:
+    """Per spot, the posterior probability of ``counts[spot]`` given that the counts of all the spots
+    add up to ``total`` (B1: a checker vision reads leaving one spot is somewhere), each spot's
+    evidence taken on its own (as :class:`EvidenceTable` sums it): P(c_i) * P(the other spots add up
+    to total - c_i) / P(all add up to total), by convolving the spots' posteriors. Zero everywhere
+    when ``counts`` do not add up to ``total``."""
+    n = len(loglik)
+    if int(np.sum(counts)) != total:
+        return np.zeros(n)
+    z = loglik - loglik.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p = p[:, : total + 1] / p.sum(axis=1, keepdims=True)
+    width = total + 1
+    # prefix[i]: the distribution of the sum of spots 0..i-1; suffix[i]: of spots i..n-1 (cut at total)
+    prefix = np.zeros((n + 1, width))
+    suffix = np.zeros((n + 1, width))
+    prefix[0, 0] = suffix[n, 0] = 1.0
+    for i in range(n):
+        prefix[i + 1] = np.convolve(prefix[i], p[i])[:width]
+    for i in range(n - 1, -1, -1):
+        suffix[i] = np.convolve(suffix[i + 1], p[i])[:width]
+    whole = suffix[0][total]
+    out = np.zeros(n)
+    if whole <= 0.0:
+        return out
+    for i in range(n):
+        rest = total - int(counts[i])
+        others = float(np.dot(prefix[i][: rest + 1], suffix[i + 1][rest::-1]))
+        out[i] = p[i, int(counts[i])] * others / whole
+    return out
 
 
 def _posterior(loglik: np.ndarray, counts: np.ndarray) -> np.ndarray:

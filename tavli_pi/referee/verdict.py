@@ -64,8 +64,9 @@ def judge_evidence(
     number of frames: a real difference grows with every frame, noise does not).
     Illegal: the unconstrained reading is ``illegal_gap`` better than every
     candidate, is itself a position (15 + 15), is confident on every differing
-    spot, and each of the last ``stable_frames`` frames on its own reads those
-    spots the same way. Anything else: unclear. ``blind``: spots vision misreads on this board
+    spot (on its own evidence, or for at most one spot, pinned down by the count:
+    :meth:`~tavli_pi.referee.evidence.EvidenceTable.sure_by_count`), and each of the last
+    ``stable_frames`` frames on its own reads those spots the same way. Anything else: unclear. ``blind``: spots vision misreads on this board
     (:class:`~tavli_pi.referee.evidence.EvidenceTable`). ``conserve``: read the board as the best
     reading keeping 15 and 15 (:func:`~tavli_pi.referee.evidence.read`). ``table``: the frames'
     evidence when the caller has it already (one table a verdict, however many ways it is judged);
@@ -81,8 +82,10 @@ def judge_evidence(
     if (
         r.gap >= settings.illegal_gap
         and r.free is not None
-        and r.min_confidence >= settings.illegal_confidence
         and r.stable_frames >= settings.stable_frames
+        and (r.min_confidence >= settings.illegal_confidence
+             or table.sure_by_count(np.asarray(r.free_light), np.asarray(r.free_dark), r.differing,
+                                    settings.illegal_confidence))
     ):
         return Verdict("illegal", r.free, r)
     if r.margin >= settings.accept_margin and r.gap <= settings.accept_gap and len(frames) >= settings.stable_frames:

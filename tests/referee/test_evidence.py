@@ -17,7 +17,7 @@ import itertools
 
 import numpy as np
 
-from tavli_pi.referee.evidence import EvidenceTable, best_conserving, conserving_counts, read
+from tavli_pi.referee.evidence import EvidenceTable, best_conserving, conserved_posterior, conserving_counts, read
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
 from tavli_pi.rules.position import Position
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, DieReading, Observation
@@ -103,3 +103,97 @@ def test_no_call_where_a_missed_checker_could_be_on_a_spot_the_play_changed() ->
         pts[13] = dataclasses.replace(pts[13], dark=_unsure(1, 0.5))  # Black's 11 = light point 14
         out += t.feed(dataclasses.replace(obs, points=tuple(pts)))
     assert "illegal_play" not in kinds(out)
+
+
+# -- a spot the count pins down (B1) --------------------------------------------------------------
+# Stop 18, real-like games 132, 172, 198 (seed 0) and 8 (seed 1): a planted play one checker a pip
+# too far, the spot it left read surely empty, the spot it reached read at 0.6-0.8 on every frame (a
+# lone checker beside a stack, a low-contrast colour). The board was read right, but no call: the
+# call needed 0.9 on every spot it rests on. With every other checker of that colour read surely, the
+# one the sure spots show leaving must lie somewhere, and the evidence puts it on that spot.
+
+def _arrived_unsure(obs: Observation, spot: int, p_there: float) -> Observation:
+    """``obs`` with the lone dark checker on ``spot`` (light numbering) read there at ``p_there`` only
+    (the rest: the spot empty)."""
+    probs = [1e-6] * (MAX_COUNT + 1)
+    probs[0], probs[1] = 1.0 - p_there, p_there
+    s = sum(probs)
+    pts = list(obs.points)
+    pts[spot] = dataclasses.replace(pts[spot], dark=CountEvidence(tuple(p / s for p in probs)))
+    return dataclasses.replace(obs, points=tuple(pts))
+
+
+def _play_seen(t: Table, before: Position, after: Position, dice: tuple[DieReading, ...],
+               unsure: dict[int, float]) -> list:  # type: ignore[type-arg]
+    """``after`` played with ``dice`` lying, the dice picked up, the board standing four frames; each
+    spot of ``unsure`` (light numbering) read holding its lone dark checker at that probability only."""
+    out = []
+    for pos, d, hand in [(before, dice, True), (after, dice, True), (after, dice, False), (after, dice, False),
+                         (after, (), True)] + [(after, (), False)] * 4:
+        t.index += 1
+        obs = observe(pos, dice=d, hand=hand, frame_index=t.index)
+        if not hand:
+            for spot, p in unsure.items():
+                obs = _arrived_unsure(obs, spot, p)
+        out += t.feed(obs)
+    return out
+
+
+def test_conserved_posterior_is_the_posterior_given_the_total() -> None:
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        table = np.log(rng.dirichlet(np.ones(4), size=4))
+        counts = np.array([1, 0, 2, 0])
+        p = np.exp(table) / np.exp(table).sum(axis=1, keepdims=True)
+        ok = [c for c in itertools.product(range(4), repeat=4) if sum(c) == 3]
+        whole = sum(np.prod([p[i, c[i]] for i in range(4)]) for c in ok)
+        for i in range(4):
+            mine = sum(np.prod([p[j, c[j]] for j in range(4)]) for c in ok if c[i] == counts[i])
+            assert abs(conserved_posterior(table, counts, 3)[i] - mine / whole) < 1e-9
+    assert not conserved_posterior(table, np.array([1, 1, 2, 0]), 3).any()  # counts that do not add up
+
+
+def test_one_doubtful_spot_is_sure_by_the_count_two_are_not() -> None:
+    before = Position.start()
+    obs = _arrived_unsure(observe(before), 0, 0.6)  # Black's 24-point pair read as one sure, one at 0.6
+    pts = list(obs.points)
+    pts[0] = dataclasses.replace(pts[0], dark=_unsure(2, 0.4))  # 2 at 0.6, 1 at 0.4
+    one = dataclasses.replace(obs, points=tuple(pts))
+    light, dark = (np.asarray(x) for x in _counts(before))
+    assert EvidenceTable([one]).conf_dark[0] < 0.9
+    assert EvidenceTable([one]).sure_by_count(light, dark, [0], 0.9)
+    two = _arrived_unsure(one, 5, 0.6)  # and a checker of Black's 6-point stack... read as a lone one
+    pts = list(two.points)
+    pts[5] = dataclasses.replace(pts[5], dark=_unsure(5, 0.4))
+    two = dataclasses.replace(two, points=tuple(pts))
+    assert not EvidenceTable([two]).sure_by_count(light, dark, [0, 5], 0.9)
+
+
+def _counts(pos: Position) -> tuple[np.ndarray, np.ndarray]:
+    from tavli_pi.referee.evidence import spot_counts
+
+    return spot_counts(pos)
+
+
+def test_a_pip_too_far_is_called_when_the_count_pins_down_the_spot_it_reached_E8() -> None:
+    t, before, dice = black_threw_4_2()
+    bad = apply_play(before, parse_play(before, "13/9 13/10"))  # a 4 and a 3 for 4-2 (M1)
+    # Black's 10 is light point 15 (index 14): the checker that reached it read there at 0.6 only
+    ev = _play_seen(t, before, bad, dice, {14: 0.6})
+    assert "illegal_play" in kinds(ev) and "play_accepted" not in kinds(ev)
+
+
+def test_no_call_when_two_spots_the_call_rests_on_are_doubtful() -> None:
+    t, before, dice = black_threw_4_2()
+    bad = apply_play(before, parse_play(before, "13/9 13/10"))
+    # the checker read on Black's 10 at 0.6 only, and Black's 11 (light point 14) read empty at 0.6 only:
+    # the legal 13/11 shifts that checker by one point, and adds up as well
+    ev = _play_seen(t, before, bad, dice, {14: 0.6, 13: 0.4})
+    assert "illegal_play" not in kinds(ev)
+
+
+def test_a_legal_play_with_the_spot_it_reached_read_unsure_is_accepted() -> None:
+    t, before, dice = black_threw_4_2()
+    good = apply_play(before, parse_play(before, "13/9 13/11"))
+    ev = _play_seen(t, before, good, dice, {13: 0.6})  # Black's 11 = light point 14
+    assert kinds(ev) == ["play_accepted"]
