@@ -32,7 +32,7 @@ from tavli_pi.referee.game import GameRules, TavliRules, rules_for
 from tavli_pi.referee.evidence import EvidenceTable, Reading, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
-from tavli_pi.referee.roll_doubt import describe, plausible_rolls, rolls_allowing
+from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
 from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
@@ -1156,6 +1156,11 @@ class Referee:
         if not self._collect(obs):
             return
         v = self._verdict()
+        if v.kind != "legal":  # dice read without certainty: put right as a play of the roll really thrown?
+            roll, v = put_right(self._frames, self._candidates(), self.before, self._dice2(), self._dice_conf,
+                                self.settings, self.game, self._blind())
+            if roll is not None:
+                self.dice, self.results, self._dice_conf = roll, self.game.ends(self.before, roll), (1.0, 1.0)
         if v.kind == "legal" and v.result is not None:
             self._resolve_illegal(accepted=False, after=v.result)
 

@@ -8,7 +8,9 @@ no roll the dice could plausibly be allows it: a die read surely (``illegal_conf
 more, or entered by the players) is the value read, any other die may be any value. When
 another plausible roll allows the board, the players are asked for the roll (E2) and the play
 is judged against it; nothing is asked on a turn whose play fits the roll read, so the players
-are not asked every turn.
+are not asked every turn. A play no plausible roll allows is called; the board the player then puts
+right is judged against the plausible rolls too (:func:`put_right`): a legal play of one of them is
+the correction, made with the roll really thrown.
 
 Pure functions; the referee's part is in :mod:`tavli_pi.referee.referee`.
 """
@@ -18,13 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.unseen import plays_for_any_roll
+from tavli_pi.referee.verdict import Verdict, judge_evidence
+from tavli_pi.vision.observation import Observation
 
 if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
     from tavli_pi.rules.games import GamePosition
 
-__all__ = ["plausible_rolls", "rolls_allowing", "describe"]
+__all__ = ["plausible_rolls", "rolls_allowing", "other_roll_ends", "put_right", "describe"]
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -56,6 +61,40 @@ def rolls_allowing(game: GameRules, before: GamePosition, observed: GamePosition
     key = observed.layout_key()
     return next((list(p.rolls) for p in plays_for_any_roll(game, before, tuple(rolls))
                  if p.position.layout_key() == key), [])
+
+
+def other_roll_ends(game: GameRules, before: GamePosition, dice: tuple[int, int], confidence: Sequence[float],
+                    sure: float) -> list[tuple[tuple[int, int], GamePosition]]:
+    """The legal ends of ``before``'s play for the rolls other than ``dice`` that the dice could be
+    (:func:`plausible_rolls`), each with its roll (the likeliest first), leaving out the ends of ``dice``
+    itself and any end already given: the boards a play put right after a call on a misread die may show."""
+    seen = {e.position.layout_key() for e in game.ends(before, dice)}
+    out: list[tuple[tuple[int, int], GamePosition]] = []
+    for roll in plausible_rolls(dice, confidence, sure)[1:]:
+        for end in game.ends(before, roll):
+            key = end.position.layout_key()
+            if key not in seen:
+                seen.add(key)
+                out.append((roll, end.position))
+    return out
+
+
+def put_right(frames: Sequence[Observation], candidates: Sequence[GamePosition], before: GamePosition,
+              dice: tuple[int, int], confidence: Sequence[float], settings: RefereeSettings, game: GameRules,
+              blind: Sequence[int] = ()) -> tuple[tuple[int, int] | None, Verdict]:
+    """After a call on dice read without certainty, the board the player put right may be a legal play
+    of another roll the dice could be -- the one really thrown (stop 18, real-like game 132: a 5 read as a
+    4, the 5-1 correction no 4-1 play). Judged against ``candidates`` (the ends of the roll read) and the
+    ends of those rolls (:func:`other_roll_ends`): (that roll, the verdict) when an end of one of them
+    stands clearly, else (None, the verdict). With dice read surely there is no other roll to try."""
+    ends = other_roll_ends(game, before, dice, confidence, settings.illegal_confidence)
+    if not ends:
+        return None, Verdict("unclear", None, None, "the dice were read surely")
+    v = judge_evidence(frames, [*candidates, *(p for _, p in ends)], settings, before.turn, game=game,
+                       known=before, blind=blind)
+    if v.kind == "legal" and v.reading is not None and v.reading.best >= len(candidates):
+        return ends[v.reading.best - len(candidates)][0], v
+    return None, v
 
 
 def describe(rolls: Sequence[tuple[int, int]], most: int = 3) -> str:

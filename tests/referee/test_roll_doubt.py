@@ -6,7 +6,7 @@ a legal 6-2 (6-3) then judged against 4-2 (4-3), every checker read right and su
 
 from __future__ import annotations
 
-from tavli_pi.referee.events import PlayAccepted, RollNeeded
+from tavli_pi.referee.events import IllegalPlayResolved, PlayAccepted, RollNeeded
 from tavli_pi.referee.game import rules_for
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.referee import Referee
@@ -83,3 +83,30 @@ def test_sure_dice_or_a_play_no_roll_allows_are_still_called_illegal_E8() -> Non
     # 24/23 6/5 plays two 1s, and 1-1 must play four: no roll allows it, however the dice are read
     nothing = apply_play(ref2.before, parse_play(ref2.before, "24/23 6/5"))
     assert kinds(t2.move_and_pick_up(ref2.before, nothing, MISREAD)) == ["illegal_play"]
+
+
+def test_a_call_on_a_misread_die_is_put_right_with_the_roll_really_thrown_E8() -> None:
+    """Stop 18, real-like game 132 (seed 0): Black's 5-1 read 4-1 (the 5 at 0.74), the planted play no
+    roll allows called; Black put it right with a legal 5-1 play, which is no legal 4-1 play, so the
+    referee kept waiting for a correction and took the next throw as White accepting the illegal play:
+    the rest of the game out of step. The board put right is judged against the rolls the dice could be
+    too: a clear legal play of one of them is the correction, made with that roll."""
+    t = Table(Referee())
+    ref, _ = _black_plays_6_2(t)
+    nothing = apply_play(ref.before, parse_play(ref.before, "24/23 6/5"))  # no roll allows it
+    assert kinds(t.move_and_pick_up(ref.before, nothing, MISREAD)) == ["illegal_play"]
+    put_right = apply_play(ref.before, parse_play(ref.before, "24/18 13/11"))  # the 6-2 really thrown
+    ev = t.show(put_right, hand=True) + t.show(put_right, 3)
+    done = only(ev, IllegalPlayResolved)
+    assert not done.accepted and done.after == put_right and done.play
+    assert ref.position.turn is Side.WHITE and ref.phase == "awaiting_roll"
+
+
+def test_a_call_on_sure_dice_is_not_put_right_by_another_roll_s_play_E8() -> None:
+    t = Table(Referee())
+    sure = (die(4, "left"), die(2, "left"))
+    ref, _ = _black_plays_6_2(t, sure)
+    nothing = apply_play(ref.before, parse_play(ref.before, "24/23 6/5"))
+    assert kinds(t.move_and_pick_up(ref.before, nothing, sure)) == ["illegal_play"]
+    other = apply_play(ref.before, parse_play(ref.before, "24/18 13/11"))  # a 6-2, not the 4-2 read surely
+    assert "illegal_play_resolved" not in kinds(t.show(other, hand=True) + t.show(other, 3))
