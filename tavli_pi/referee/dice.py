@@ -14,7 +14,7 @@ from dataclasses import replace
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading, Half
 
-__all__ = ["DiceWatch", "unreadable", "entered_dice", "own_half", "void_reason", "opening_void_reason", "bearing_off_no_contact"]
+__all__ = ["DiceWatch", "unreadable", "entered_dice", "of_the_roll", "REACH", "own_half", "void_reason", "opening_void_reason", "bearing_off_no_contact"]
 
 
 def own_half(side: Side, light_is_white: bool = True) -> Half:
@@ -148,6 +148,28 @@ def entered_dice(unread: Sequence[DieReading], values: tuple[int, int], *,
         seen.append(replace(d, half=halves[len(seen)] if halves else d.half))
     return tuple(replace(d, value=v, value_confidence=1.0, flat=True, on_checker=False, note="entered")
                  for d, v in zip(seen, values))
+
+
+#: how far (in die sides) a die may lie from where one of the roll's dice lay and still be one of them
+REACH = 3.0
+#: a die's side in pixels when the camera did not measure it (a 1280 px frame's dice are 14-20 px)
+DIE_PX = 16.0
+
+
+def of_the_roll(die: DieReading, roll: Sequence[DieReading], confidence: float) -> bool:
+    """Whether ``die``, lying in the roller's half after the roll was taken, may be one of the roll's
+    dice ``roll`` (as they lay when it was taken; empty when none was seen): read (at ``confidence``),
+    or lying within ``REACH`` die sides of one of them. A die the camera cannot read that lies where no
+    die of the roll lay came after the roll (stop 18, real-like game 138: a "die" twice the roll's size
+    found on a checker under the hand that played, seen all game): it is no die of the roll, and the roll
+    is picked up (E5) once its own dice are gone."""
+    if not roll or die.value_confidence >= confidence:
+        return True
+    for d in roll:
+        side = max(d.size_px, die.size_px) or DIE_PX
+        if (d.xy[0] - die.xy[0]) ** 2 + (d.xy[1] - die.xy[1]) ** 2 <= (REACH * side) ** 2:
+            return True
+    return False
 
 
 def void_reason(

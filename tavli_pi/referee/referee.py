@@ -22,6 +22,7 @@ from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
     DiceWatch,
     entered_dice,
+    of_the_roll,
     bearing_off_no_contact,
     opening_void_reason,
     own_half,
@@ -69,7 +70,7 @@ def _name(side: Side) -> str:
 SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
     "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
-    "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None, "_unseen_last": None,
+    "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None, "_unseen_last": None,
 }
 
 
@@ -135,6 +136,7 @@ class Referee:
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
         self._dice_gone = 0  # frames in a row without the roller's dice (E5)
+        self._roll_dice: tuple[DieReading, ...] = ()  # this turn's dice as they lay when the roll was taken
         self._small_dice = False  # this turn's dice are too small to read (the players entered them)
         #: how sure vision was of each of this turn's dice (aligned with ``dice``; 1.0: entered)
         self._dice_conf: tuple[float, float] = (1.0, 1.0)
@@ -618,7 +620,7 @@ class Referee:
             return
         wc = next(d.value_confidence for d in dice if d.half == white_half)
         bc = next(d.value_confidence for d in dice if d.half != white_half)
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
+        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice), at=dice,
                          sure=(wc, bc) if wd > bd else (bc, wc))
         self.last_verdict = f"{_name(winner)} starts"
         self._emit(
@@ -721,15 +723,15 @@ class Referee:
             return
         read = sorted(((d.value, d.value_confidence) for d in dice), reverse=True)
         values = [v for v, _ in read]
-        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
+        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice), at=dice,
                          sure=(read[0][1], read[1][1]))
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
         self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
         self._after_roll_accepted()
 
     def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
-                    sure: tuple[float, float] = (1.0, 1.0)) -> None:
-        self._dice_conf = sure
+                    sure: tuple[float, float] = (1.0, 1.0), at: Sequence[DieReading] = ()) -> None:
+        self._dice_conf, self._roll_dice = sure, tuple(at)
         self._doubted = None
         self._dice_gone = 0
         self._small_dice = small
@@ -776,6 +778,7 @@ class Referee:
         else:
             mine = [d for d in obs.dice if d.half != other_half]
             theirs = [d for d in obs.dice if d.half == other_half]
+        mine = [d for d in mine if of_the_roll(d, self._roll_dice, s.die_confidence)]  # not a die come since
         self._collect(obs)
         if theirs and mine:
             if self._premature is None:

@@ -187,3 +187,42 @@ def test_two_dice_read_without_certainty_are_a_roll_the_players_enter_E2() -> No
     assert kinds(ev) == ["roll_needed"] and "cannot be read surely" in nth(ev, 0, RollNeeded).message
     ev = enter(t, 55)
     assert kinds(ev) == ["roll_accepted"] and t.referee.dice == (5, 5)
+
+
+def _stray(xy: tuple[float, float]) -> DieReading:
+    """An unreadable "die" the reader finds on a checker where the hand that played was (real-like game
+    138, seed 0: 27 px where the roll's dice were 16 px, no value, in every frame after)."""
+    return DieReading(xy, 0, 0.0, False, True, "left", size_px=27.0)  # type: ignore[arg-type]
+
+
+def test_a_die_come_after_the_roll_where_none_of_its_dice_lay_does_not_keep_the_play_open_E5() -> None:
+    t = Table(Referee())
+    ref = opened(t)
+    roll = (DieReading((300.0, 400.0), 4, 0.95, True, False, "left", size_px=16.0),  # type: ignore[arg-type]
+            DieReading((340.0, 410.0), 2, 0.95, True, False, "left", size_px=16.0))  # type: ignore[arg-type]
+    t.throw(ref.position, roll)
+    assert ref.dice == (4, 2)
+    before = ref.before
+    bad = apply_play(before, parse_play(before, "13/9 13/10"))  # a 4 and a 3 for 4-2 (M1)
+    stray = _stray((350.0, 150.0))
+    t.show(before, dice=roll, hand=True)
+    t.show(bad, dice=(*roll, stray), hand=True)
+    t.show(bad, 2, dice=(*roll, stray))
+    ev = t.show(bad, dice=(stray,), hand=True)  # the roller picks up the dice; the stray stays
+    ev += t.show(bad, 3, dice=(stray,))
+    assert "illegal_play" in kinds(ev)
+
+
+def test_an_unread_die_where_the_roll_s_die_lay_is_still_that_die_E5() -> None:
+    t = Table(Referee())
+    ref = opened(t)
+    roll = (DieReading((300.0, 400.0), 4, 0.95, True, False, "left", size_px=16.0),  # type: ignore[arg-type]
+            DieReading((340.0, 410.0), 2, 0.95, True, False, "left", size_px=16.0))  # type: ignore[arg-type]
+    t.throw(ref.position, roll)
+    before = ref.before
+    half_played = apply_play(before, parse_play(before, "13/9"))
+    lost = (dataclasses.replace(roll[1], value=0, value_confidence=0.0, xy=(345.0, 405.0)),)  # the 2, unread now
+    t.show(before, dice=roll, hand=True)
+    ev = t.show(half_played, dice=(roll[0], *lost), hand=True)
+    ev += t.show(half_played, 3, dice=lost)  # the 4 taken away, the 2 still lying: the play goes on
+    assert "illegal_play" not in kinds(ev) and ref.phase == "rolled"
