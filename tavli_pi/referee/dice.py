@@ -14,7 +14,8 @@ from dataclasses import replace
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading, Half
 
-__all__ = ["DiceWatch", "unreadable", "entered_dice", "of_the_roll", "REACH", "own_half", "void_reason", "opening_void_reason", "bearing_off_no_contact"]
+__all__ = ["DiceWatch", "unreadable", "entered_dice", "of_the_roll", "REACH", "own_half", "void_reason",
+           "opening_void_reason", "bearing_off_no_contact"]
 
 
 def own_half(side: Side, light_is_white: bool = True) -> Half:

@@ -202,8 +202,9 @@ class EvidenceTable:
             return False
         if not len(doubt):
             return True
-        return float(min(conserved_posterior(self._fixed(self.light, light), light)[doubt].min(),
-                         conserved_posterior(self._fixed(self.dark, dark), dark)[doubt].min())) >= confidence
+        sure = min(conserved_posterior(self._fixed(self.light, light), light)[doubt].min(),
+                   conserved_posterior(self._fixed(self.dark, dark), dark)[doubt].min())
+        return float(sure) >= confidence
 
     def _fixed(self, loglik: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """``loglik`` with each blind spot's evidence (flat) made certain of its count in ``counts``

@@ -70,7 +70,8 @@ def _name(side: Side) -> str:
 SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
     "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
-    "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None, "_unseen_last": None,
+    "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
+    "_unseen_last": None,
 }
 
 
@@ -620,8 +621,8 @@ class Referee:
             return
         wc = next(d.value_confidence for d in dice if d.half == white_half)
         bc = next(d.value_confidence for d in dice if d.half != white_half)
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice), at=dice,
-                         sure=(wc, bc) if wd > bd else (bc, wc))
+        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
+                         sure=(wc, bc) if wd > bd else (bc, wc), at=dice)
         self.last_verdict = f"{_name(winner)} starts"
         self._emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
@@ -723,8 +724,8 @@ class Referee:
             return
         read = sorted(((d.value, d.value_confidence) for d in dice), reverse=True)
         values = [v for v, _ in read]
-        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice), at=dice,
-                         sure=(read[0][1], read[1][1]))
+        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
+                         sure=(read[0][1], read[1][1]), at=dice)
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
         self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
         self._after_roll_accepted()
