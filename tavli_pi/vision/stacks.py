@@ -334,7 +334,7 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     Added to the ring features: log(1 + the slot's change from the set-up view) and log(1 + the
     frame's typical change over the field), both after matching the overall brightness (as
     ``background.Difference``); log(1 + the slot colour's distance to the nearer of this board's
-    two checker colours); log(1 + its distance to the set-up view's colour there); log(1 + the
+    two checker colours, as they look where the slot lies: ``lighting.slot_colours``); log(1 + its distance to the set-up view's colour there); log(1 + the
     chromaticity distance to the nearer checker colour: a shadowed checker keeps its hue); log(1 +
     the distance of the set-up view's colour there to the nearer checker colour: how like a
     checker this board is at that place, as learnt); the ring-only logit (``slot_probability``'s, clipped to +-10).
@@ -354,7 +354,12 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     learnt = ck.box_means(bg_integral, hx, hy, hr)  # the set-up view's colour there
     bgc = learnt / gain
     light, dark = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
-    checker = np.minimum(np.linalg.norm(ch.bgr - light, axis=-1), np.linalg.norm(ch.bgr - dark, axis=-1))
+    # the two checker colours where the slot lies, under the board's light as learnt at set-up
+    # (vision/lighting.py), not the one pair learnt for the whole board: under a lamp's fall-off a
+    # checker far from its colour's median looked like no checker and was read as an empty slot
+    # (bench/RESULTS.md, stop 18; the model's weights are unchanged)
+    light_at, dark_at, _ = slot_colours(cal, ch.x, ch.y)
+    checker = np.minimum(np.linalg.norm(ch.bgr - light_at, axis=-1), np.linalg.norm(ch.bgr - dark_at, axis=-1))
     board = np.linalg.norm(ch.bgr - bgc, axis=-1)
     # how like a checker this board is here, as learnt (a dark checker on a dark point is near both)
     lookalike = np.minimum(np.linalg.norm(learnt - light, axis=-1), np.linalg.norm(learnt - dark, axis=-1))

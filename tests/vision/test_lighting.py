@@ -81,3 +81,13 @@ def test_the_light_learnt_is_worked_out_once_a_calibration(monkeypatch: pytest.M
     assert first is not None and again is not None
     assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
 
+
+
+def test_a_slot_is_judged_against_the_checker_colours_under_its_own_light() -> None:
+    # seed 1 table 25 (tournament, light at the top, a sleeve over the board's other end): point 19's
+    # three light checkers, in view, measured against the one learnt pair (one median for the whole
+    # board) were read one (0.31); against the pair as the light where they lie makes it, three
+    _, cal, frame = _table(25)
+    obs = BoardReader(cal).read(frame.image)  # type: ignore[attr-defined]
+    assert frame.truth.light[18] == 3  # type: ignore[attr-defined]
+    assert obs.points[18].light.best == 3
