@@ -14,7 +14,7 @@ from tavli_pi.vision.dice_memo import Box, DiceMemo
 from tavli_pi.vision.dice_spots import Spot
 from tavli_pi.vision.lie import square_crop
 
-__all__ = ["DIE_RANGE", "EDGE_CONTRAST", "MIDDLE", "NARROWEST", "SMALL_MIDDLE", "angle_of", "bodied", "body", "body_box", "checker_under",
+__all__ = ["DIE_RANGE", "EDGE_CONTRAST", "NARROWEST", "angle_of", "bodied", "body", "body_box", "checker_under",
            "edge_side"]
 
 #: a die's edge relative to the point pitch: the simulator's are 0.44, the WTC board's about 0.3
@@ -37,26 +37,7 @@ def body_box(group: list[Spot], pitch: float, shape: tuple[int, ...]) -> tuple[i
 
 
 def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
-    """The die's outline around its pips, as a rotated rectangle in canonical px: its colour sampled
-    in a disc of ``MIDDLE`` pitches round the pips, else (no outline found so) of ``SMALL_MIDDLE``."""
-    got = _body(canon, group, pitch, MIDDLE)
-    if got is None:
-        got = _body(canon, group, pitch, SMALL_MIDDLE)
-    return got
-
-
-#: the radius (point pitches) of the disc round a candidate's pips its body's colour is sampled in:
-#: inside a die of 0.36 pitch and more (the simulator's are 0.44) ...
-MIDDLE = 0.18
-#: ... and inside the smallest (``DIE_RANGE``: tournament dice on a wide board, 0.24-0.3 of a pitch),
-#: whose disc of ``MIDDLE`` takes in the ground round it, and the darker half of that disc, taken as
-#: the body behind bright pips, is the felt (a red die on green, real-like game 195 at 1280 px)
-SMALL_MIDDLE = 0.12
-
-
-def _body(canon: np.ndarray, group: list[Spot], pitch: float,
-          middle: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
-    """``body`` with its colour sampled in a disc of ``middle`` pitches."""
+    """The die's outline around its pips, as a rotated rectangle in canonical px."""
     pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
     x0, y0, x1, y1 = body_box(group, pitch, canon.shape)
     crop = canon[y0:y1, x0:x1]
@@ -70,7 +51,7 @@ def _body(canon: np.ndarray, group: list[Spot], pitch: float,
     pipm = pipm8.astype(bool)
     # the body: the half of the die's middle farthest in shade from the pips
     lx, ly = local.mean(axis=0)
-    r = max(middle * pitch, 4.0)
+    r = max(0.18 * pitch, 4.0)
     mid8 = np.zeros((hh, ww), np.uint8)
     cv2.circle(mid8, (int(round(lx)), int(round(ly))), int(round(r)), 1, -1)
     mid = mid8.astype(bool) & ~pipm
