@@ -27,7 +27,10 @@
    other's rings): die-sized hat blobs (``tumbling.hat_blobs``), not smeared,
    outlined and read the same way; reported only when a face is read. Ragged
    blobs, or blobs on a wood grain that looks smeared, count only with a square
-   outline round a clear face read in its middle.
+   outline round a clear face read in its middle. A small die found so is as sure as one found
+   by its pips when the view's spots inside it agree with its face (as many, one shade, the face
+   regular), or the finer view's reading of it does (``_merge``): at 1280 px a tournament die of
+   9-12 px is about as many canonical px, too few for the canonical view to part its pips.
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
@@ -146,6 +149,12 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
     Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``."""
     out = list(base)
     for d in more:
+        same = [i for i, b in enumerate(out) if _confirms(d, b)]
+        if same:
+            # the fine view shows a small die's pips resolved where the canonical view read the same
+            # face on its body without them: the two views agree, the value is as sure as read there
+            out[same[0]] = dataclasses.replace(out[same[0]], value_confidence=d.value_confidence)
+            continue
         if d.value < FINE_PIPS or d.value_confidence < FINE_CONFIDENCE:
             continue
         reach = max(d.size_px, 8.0) * 0.8
@@ -164,6 +173,18 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             keep = d if d.value_confidence > b.value_confidence else b
             out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
     return out
+
+
+def _confirms(fine: DieReading, b: DieReading) -> bool:
+    """Whether the fine view's die ``fine`` lifts the canonical view's ``b``: the same die (within
+    0.8 of its size), both flat and read the same value, ``b`` small (``SURE_PX``) and held at
+    ``SMALL_CONFIDENCE`` for want of its pips, ``fine`` above it (its pips found, as many as its
+    value, the face regular: ``_find``'s ``agreed``)."""
+    return (b.value == fine.value > 0 and b.flat and fine.flat and not b.moving and not fine.moving
+            and b.size_px < SURE_PX and abs(b.value_confidence - SMALL_CONFIDENCE) < 1e-6
+            and fine.value_confidence > SMALL_CONFIDENCE
+            and bool(np.hypot(b.xy[0] - fine.xy[0], b.xy[1] - fine.xy[1]) < max(b.size_px, 8.0) * 0.8))
+
 
 def _find(
     canon: np.ndarray,
@@ -319,7 +340,7 @@ def _find(
         if b.fill >= 0.5 and smear < COHERENCE[0]:
             die, _, _ = blob_died(memo, view, canon, src, to_src, b, side, pitch)
             if die is not None and die.value:
-                report(die, side)
+                report(die, side, agreed=_spots_agree(die, side, spots))
             elif die is None or not die.refused:
                 unread.append((b, side, False))
         else:
@@ -344,7 +365,7 @@ def _find(
             sq is not None and ob.fill > b.fill and np.hypot(b.x - ob.x, b.y - ob.y) < 0.6 * pitch for ob, _, _, sq in doubtful
         ):
             continue  # the same die's fuller, outlined blob is its body (this one its shadow or its pips)
-        report(die, float(np.sqrt(b.area)))
+        report(die, float(np.sqrt(b.area)), agreed=_spots_agree(die, float(np.sqrt(b.area)), spots))
     # the poorly read lone pips that no die read since explains
     for die, side in lone:
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
@@ -378,6 +399,23 @@ def _find(
             )
         )
     return out
+
+
+def _spots_agree(die: Die, side: float, spots: list[Spot]) -> bool:
+    """Whether the view's pip spots inside a die found by its body (a hat blob) agree with the face
+    read on it, as a die found by its pips must for its value to be sure when small (``SURE_PX``):
+    the face is regular and flat, and as many spots of one shade lie within it as the face has pips
+    (a face's pips lie within 0.39 of its side from its centre: a corner pip at 0.275 both ways)."""
+    if not die.regular or die.cocked or not die.value:
+        return False
+    cx, cy = die.centre
+    inside = [s[2] for s in spots if np.hypot(s[0] - cx, s[1] - cy) < PIPS_WITHIN * side]
+    return any(inside.count(shade) == die.value and len(inside) == die.value for shade in (True, False))
+
+
+#: spots this far from a die's centre (in its sides) are counted as its pips (``_spots_agree``)
+PIPS_WITHIN = 0.5
+
 
 def _same(pts: np.ndarray) -> np.ndarray:
     return np.asarray(pts, np.float32)
