@@ -8,7 +8,8 @@ referee games at 640 px, bench/probe_gate_noise.py) some of the view's
 ~23,000 pixels pass 8 levels on every frame, so no still frame is ever seen
 as unchanged and every frame costs a changed read.
 
-``NoiseLevel`` learns the noise from the stream itself: on every frame it
+``NoiseLevel`` learns the noise from the stream itself: on every frame read
+(a frame read as unchanged only becomes the frame before: no new estimate) it
 takes the signed difference of the gate's view from the frame before, per
 channel, and estimates its spread robustly -- 1.4826 times the median
 absolute difference, the median taken with the integer levels spread over
@@ -85,9 +86,11 @@ class NoiseLevel:
         self._seen: deque[float] = deque(maxlen=window)
         self._prev: np.ndarray | None = None
 
-    def __call__(self, view: np.ndarray) -> None:
+    def __call__(self, view: np.ndarray, learn: bool = True) -> None:
+        """Compare ``view`` with the frame before and keep the estimate (``learn=False``: only
+        remember ``view`` -- a frame read as unchanged is not worth the 0.3 ms an estimate costs)."""
         prev, self._prev = self._prev, view
-        if prev is not None and prev.shape == view.shape:
+        if learn and prev is not None and prev.shape == view.shape:
             self._seen.append(spread(view, prev))
 
     @property

@@ -229,10 +229,9 @@ class BoardReader:
         view = self._view(image)
         changed = self.motion(view)
         kept = self._kept if self.incremental else None
-        if self.incremental:
-            self.noise(view)
         marks.append(("motion", clock()))
         if kept is not None and not any_changed(view, kept.view, self.noise.level()):
+            self.noise(view, learn=False)
             # nothing changed since the last reading: it stands (only motion is judged anew)
             self.last_kind, self.last_reread = "unchanged", 0
             self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
@@ -241,6 +240,8 @@ class BoardReader:
             moving = self._moving(changed, obs.hand, kept.skin, obs.dice)
             return dataclasses.replace(obs, motion=moving, frame_index=frame_index,
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
+        if self.incremental:
+            self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
         canon = self.warp(image)
         small = shrink(canon)
         marks.append(("warp", clock()))
