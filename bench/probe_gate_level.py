@@ -5,8 +5,9 @@ Run: .venv/bin/python bench/probe_gate_level.py 100,103,105,130
 Plays the games as ``bench/bench_reallike.py --frames 0 --games 200 --only ...`` does and counts the
 reader's kinds of read (``BoardReader.last_kind``: full, changed, unchanged) over every frame it reads,
 with how many frames showed the very scene the reading in use was read from (the truth: still) and
-how many of those, and of the others (a change missed), were read as unchanged, with the camera noise learnt (``NoiseLevel``, if the tree has it: its spread and level at the end) and
-the largest change of the gate's view from the last reading's view on the frames read as unchanged.
+how many of those, and of the others (a change missed), were read as unchanged; the camera noise
+learnt (``NoiseLevel``, if the tree has it: its spread and level at the end); and the largest change
+of the gate's view from the last reading's view on the frames read as unchanged.
 Works on trees without ``NoiseLevel`` too (the base), so base and branch run the same probe.
 """
 
