@@ -66,9 +66,10 @@ def changed_pixels(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.asarray(diff > REGION_CHANGE)
 
 
-def any_changed(small: np.ndarray, ref: np.ndarray) -> bool:
-    """Whether any pixel of ``changed_pixels(small, ref)`` is set (without making the mask)."""
-    return small.shape != ref.shape or int(cv2.absdiff(small, ref).max()) > REGION_CHANGE
+def any_changed(small: np.ndarray, ref: np.ndarray, level: int = REGION_CHANGE) -> bool:
+    """Whether any pixel of ``small`` differs from ``ref`` by more than ``level`` in a channel (by
+    default: any pixel of ``changed_pixels(small, ref)`` is set; without making the mask)."""
+    return small.shape != ref.shape or int(cv2.absdiff(small, ref).max()) > level
 
 
 class GateView:

@@ -17,8 +17,10 @@ not changed at all since the last frame is a still smear, not motion.
 
 ``incremental=True`` (the app's frame loop) reads only what changed
 (vision/incremental.py): a frame whose quarter-scale view has not changed
-since the last reading reuses that reading (only the motion flag and the
-frame's index are new); otherwise the points whose footprint is unchanged
+since the last reading -- by more than the camera's own sensor noise, learnt
+from the stream (vision/noise_level.py; ``REGION_CHANGE`` on a noise-free
+stream; on a noisy one only a reading two frames read in a row agreed on) --
+reuses that reading (only the motion flag and the frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
@@ -27,7 +29,8 @@ view are made again only round the changed cells (vision/dice_memo.py); a point 
 again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
 before (vision/ring_memo.py). The Observation is the one a full read of the
-frame gives (tests/vision/test_incremental.py).
+frame gives (tests/vision/test_incremental.py) -- on a noisy camera, of the
+frame the reused reading was read from.
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
@@ -59,11 +62,12 @@ from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.oversize import oversized
-from tavli_pi.vision.incremental import KERNEL, Footprints, GateView, any_changed, changed_pixels
+from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import (SCALE, changed_from_clear, decode_mask, hand_cover, new_skin, prone_share,
                                    shrink, skin_view)
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
+from tavli_pi.vision.noise_level import NoiseLevel
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned
@@ -125,9 +129,12 @@ class BoardReader:
         self._view = GateView(calibration)
         self.motion = motion if motion is not None else MotionGate(width=self.layout.size[0] // SCALE,
                                                                    share=BOARD_SHARE)
+        #: the camera's sensor noise, learnt from the stream: the change an unchanged frame may show
+        self.noise = NoiseLevel((self.layout.size[0] // SCALE) * (self.layout.size[1] // SCALE) * 3)
         self._settled: np.ndarray | None = None  # where last frame's changes are explained (see _moving)
         self._after_hand = False  # the last frame had a hand over the board
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
+        self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
 
     def carried_to(self, calibration: Calibration) -> BoardReader:
         """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
@@ -135,6 +142,7 @@ class BoardReader:
         were explained, and where its dice lay (the set-up frames, calibrated one by one)."""
         r = BoardReader(calibration, motion=self.motion, still_photo=self.still_photo, incremental=self.incremental)
         r._settled, r._after_hand, r._last_dice = self._settled, self._after_hand, self._last_dice
+        r.noise = self.noise  # the same camera
         return r
 
     def warp(self, image: np.ndarray) -> np.ndarray:
@@ -144,6 +152,7 @@ class BoardReader:
     def reset_motion(self) -> None:
         """Forget the previous frame: the next one is compared with nothing."""
         self.motion.reset()
+        self.noise.forget_frame()
         self._kept = None
         if self.dice_memo is not None:
             self.dice_memo.forget()
@@ -152,6 +161,7 @@ class BoardReader:
         self._settled = None
         self._after_hand = False
         self._last_dice = np.zeros((0, 2), np.float32)
+        self._last_gist = None
 
     def _dice_discs(self, dice: Sequence[DieReading], shape: tuple[int, int]) -> np.ndarray:
         """Discs of a point's width round each die, on the gate's (quarter-scale) grid."""
@@ -222,7 +232,12 @@ class BoardReader:
         changed = self.motion(view)
         kept = self._kept if self.incremental else None
         marks.append(("motion", clock()))
-        if kept is not None and not any_changed(view, kept.view):
+        level = self.noise.level()
+        # on a noisy camera a reading is kept only once two frames read in a row agree on it: a
+        # borderline die or checker that one noisy frame misses would otherwise be held while the
+        # picture stands (a noise-free picture reads the same every time)
+        if kept is not None and (kept.stable or level <= REGION_CHANGE) and not any_changed(view, kept.view, level):
+            self.noise(view, learn=False)
             # nothing changed since the last reading: it stands (only motion is judged anew)
             self.last_kind, self.last_reread = "unchanged", 0
             self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
@@ -231,6 +246,8 @@ class BoardReader:
             moving = self._moving(changed, obs.hand, kept.skin, obs.dice)
             return dataclasses.replace(obs, motion=moving, frame_index=frame_index,
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
+        if self.incremental:
+            self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
         canon = self.warp(image)
         small = shrink(canon)
         marks.append(("warp", clock()))
@@ -384,7 +401,9 @@ class BoardReader:
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
         if self.incremental:
-            self._kept = _Kept(view, skin, obs, spots, tray, tray_view, cube_view)
+            gist = _gist(obs)
+            self._kept = _Kept(view, skin, obs, spots, tray, tray_view, cube_view, gist == self._last_gist)
+            self._last_gist = gist
         return obs
 
 
@@ -486,6 +505,13 @@ class _Kept:
     tray: SpotEvidence
     tray_view: np.ndarray
     cube_view: np.ndarray
+    stable: bool  # the frame read before was read the same (_gist)
+
+
+def _gist(obs: Observation) -> tuple[object, ...]:
+    """What a reading says: every count's likeliest value, the dice, the cube and a hand."""
+    return (tuple((s.light.best, s.dark.best) for s in (*obs.points, obs.bar)), obs.off.light.best,
+            obs.off.dark.best, tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.cube, obs.hand)
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:
