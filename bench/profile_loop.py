@@ -27,9 +27,7 @@ from typing import Any
 
 import numpy as np
 
-#: the tree whose tavli_pi is measured (``--tree``: another worktree, for an A/B; bench/ab_loop.py)
-ROOT = Path(sys.argv[sys.argv.index("--tree") + 1]) if "--tree" in sys.argv else Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tavli_pi.threads import pin_threads  # noqa: E402
 
@@ -37,7 +35,7 @@ pin_threads()
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from bench.bench_loop import _at, _frames  # noqa: E402  (the tree's own)
+from bench.bench_loop import _at, _frames  # noqa: E402
 from tavli_pi.app import TableApp  # noqa: E402
 from tavli_pi.config import parse_config  # noqa: E402
 from tavli_pi.sim.script import demo_match, random_game  # noqa: E402
@@ -48,7 +46,6 @@ TIMED = [
     ("tavli_pi.vision.reader", "BoardReader.read"),
     ("tavli_pi.vision.incremental", "GateView.__call__"),
     ("tavli_pi.vision.reader", "BoardReader.warp"),
-    ("tavli_pi.vision.front_patch", "FrontPatch.read"),
     ("tavli_pi.vision.motion", "MotionGate.__call__"),
     ("tavli_pi.vision.hands", "shrink"),
     ("tavli_pi.vision.checkers", "gradients"),
@@ -104,10 +101,7 @@ def _wrap(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _install() -> None:
     for mod_name, path in TIMED:
-        try:
-            mod = importlib.import_module(mod_name)
-        except ImportError:  # (a module the other tree has not)
-            continue
+        mod = importlib.import_module(mod_name)
         owner: Any = mod
         parts = path.split(".")
         for p in parts[:-1]:
@@ -131,8 +125,7 @@ def main() -> None:
         moments, seed, name = demo_match()[:nframes], 7, f"demo[:{nframes}]"
     else:
         moments, seed, name = random_game(game, turns=8), game, f"random game {game}"
-    print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; {name}; tavli_pi from "
-          f"{Path(sys.modules['tavli_pi'].__file__ or '').parent}")
+    print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; {name}")
     frames, cal = _frames(moments, seed)
     stream = _at(frames, 10)
     _install()

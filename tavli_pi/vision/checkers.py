@@ -84,15 +84,6 @@ def gradients(canon: np.ndarray) -> Gradients:
     brightness edges. All of it runs in OpenCV kernels (masked copies, no
     numpy boolean indexing): about 2 ms for the 740 x 592 canonical image.
     """
-    gx, gy = gradient_pair(canon)
-    return Gradients(cv2.merge([gx, gy]), gradient_scale(gx, gy))
-
-
-def gradient_pair(canon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``gradients``' per-pixel (gx, gy), int16, each from the channel with the strongest gradient
-    there: a pixel's depend on ``canon`` within 3 pixels (the 5 x 5 blur, the 3 x 3 Sobel; the
-    image's edges reflected), so a window of them can be made from a window of ``canon``
-    (vision/front_patch.py)."""
     small = cv2.GaussianBlur(canon, (5, 5), 0)
     # per channel (split while still 8-bit: cheaper than splitting the 16-bit gradients; the
     # same values, a Sobel of one channel being that channel of the Sobel)
@@ -110,13 +101,9 @@ def gradient_pair(canon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     take = cv2.compare(m2, cv2.max(m0, m1), cv2.CMP_GT)
     cv2.copyTo(gxs[2], take, gx)
     cv2.copyTo(gys[2], take, gy)
-    return gx, gy
-
-
-def gradient_scale(gx: np.ndarray, gy: np.ndarray) -> float:
-    """``gradients``' scale: a typical strong edge's |gx| + |gy| over the whole image (every 4th pixel)."""
     m = np.abs(gx[::4, ::4].astype(np.float32)) + np.abs(gy[::4, ::4].astype(np.float32))
-    return float(np.percentile(m, 97)) * 0.8 + 1.0
+    scale = float(np.percentile(m, 97)) * 0.8 + 1.0
+    return Gradients(cv2.merge([gx, gy]), scale)
 
 
 #: ring radii relative to the checker radius: just inside, on and just outside the rim

@@ -31,8 +31,7 @@ frame gives (tests/vision/test_incremental.py).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
-``cube``, ``total``; with ``incremental``, ``warp`` includes the gradients, made
-together in vision/front_patch.py); ``last_kind`` whether the last read was ``full``,
+``cube``, ``total``); ``last_kind`` whether the last read was ``full``,
 ``changed`` (some points kept) or ``unchanged`` (the reading reused), and
 ``last_reread`` how many of the 24 points it read.
 """
@@ -56,7 +55,6 @@ from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
-from tavli_pi.vision.front_patch import FrontPatch
 from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
@@ -125,8 +123,6 @@ class BoardReader:
         self._maps = calibration.warp_maps()
         # the gate compares the board at quarter scale, made straight from the frame (no warp)
         self._view = GateView(calibration)
-        #: the canonical view and its gradients kept between frames (incremental only)
-        self._front = FrontPatch(self._maps, SCALE) if incremental else None
         self.motion = motion if motion is not None else MotionGate(width=self.layout.size[0] // SCALE,
                                                                    share=BOARD_SHARE)
         self._settled: np.ndarray | None = None  # where last frame's changes are explained (see _moving)
@@ -149,8 +145,6 @@ class BoardReader:
         """Forget the previous frame: the next one is compared with nothing."""
         self.motion.reset()
         self._kept = None
-        if self._front is not None:
-            self._front.forget()
         if self.dice_memo is not None:
             self.dice_memo.forget()
         if self.ring_memo is not None:
@@ -237,16 +231,10 @@ class BoardReader:
             moving = self._moving(changed, obs.hand, kept.skin, obs.dice)
             return dataclasses.replace(obs, motion=moving, frame_index=frame_index,
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
-        if self._front is None:
-            canon = self.warp(image)
-            small = shrink(canon)
-            marks.append(("warp", clock()))
-            g = ck.gradients(canon)
-        else:
-            # the view and its gradients made again only round what changed (vision/front_patch.py)
-            canon, g = self._front.read(image, view) if kept is not None else self._front.whole(image, view)
-            small = shrink(canon)
-            marks.append(("warp", clock()))
+        canon = self.warp(image)
+        small = shrink(canon)
+        marks.append(("warp", clock()))
+        g = ck.gradients(canon)
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
         # what every point's reading shares: the gradient scale and the change from the set-up board
