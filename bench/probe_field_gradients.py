@@ -43,20 +43,7 @@ def pair_in(canon: np.ndarray, box: Box) -> tuple[np.ndarray, np.ndarray]:
     x0, y0, x1, y1 = box
     bx0, by0, bx1, by1 = max(0, x0 - 3), max(0, y0 - 3), min(w, x1 + 3), min(h, y1 + 3)
     small = cv2.GaussianBlur(canon[by0:by1, bx0:bx1], (5, 5), 0)
-    gxs, gys, mags = [], [], []
-    for c in cv2.split(small):
-        gx, gy = cv2.spatialGradient(c)
-        gxs.append(gx)
-        gys.append(gy)
-        mags.append(cv2.add(cv2.convertScaleAbs(gx, alpha=0.25), cv2.convertScaleAbs(gy, alpha=0.25)))
-    m0, m1, m2 = mags
-    gx, gy = gxs[0], gys[0]
-    take = cv2.compare(m1, m0, cv2.CMP_GT)
-    cv2.copyTo(gxs[1], take, gx)
-    cv2.copyTo(gys[1], take, gy)
-    take = cv2.compare(m2, cv2.max(m0, m1), cv2.CMP_GT)
-    cv2.copyTo(gxs[2], take, gx)
-    cv2.copyTo(gys[2], take, gy)
+    gx, gy = ck.strongest_gradients(small)
     return gx[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0], gy[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0]
 
 
