@@ -169,6 +169,9 @@ def test_cli_serves_the_page(broker: Broker) -> None:
         [sys.executable, "-m", "tavli_pi.cli", "director", "--broker", f"{broker.host}:{broker.port}",
          "--host", "127.0.0.1", "--port", str(port)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        # started as a background job of a non-interactive shell is (SIGINT ignored, inherited):
+        # Ctrl-C must still stop it (CI run in the background hung here for 30 s)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     ready = threading.Event()
     out: list[str] = []
