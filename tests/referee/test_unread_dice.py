@@ -189,6 +189,12 @@ def test_two_dice_read_without_certainty_are_a_roll_the_players_enter_E2() -> No
     assert kinds(ev) == ["roll_accepted"] and t.referee.dice == (5, 5)
 
 
+def _four_two() -> tuple[DieReading, DieReading]:
+    """A 4-2 read surely, 16 px dice in the left half."""
+    return (DieReading((300.0, 400.0), 4, 0.95, True, False, "left", size_px=16.0),  # type: ignore[arg-type]
+            DieReading((340.0, 410.0), 2, 0.95, True, False, "left", size_px=16.0))  # type: ignore[arg-type]
+
+
 def _stray(xy: tuple[float, float]) -> DieReading:
     """An unreadable "die" the reader finds on a checker where the hand that played was (real-like game
     138, seed 0: 27 px where the roll's dice were 16 px, no value, in every frame after)."""
@@ -198,8 +204,7 @@ def _stray(xy: tuple[float, float]) -> DieReading:
 def test_a_die_come_after_the_roll_where_none_of_its_dice_lay_does_not_keep_the_play_open_E5() -> None:
     t = Table(Referee())
     ref = opened(t)
-    roll = (DieReading((300.0, 400.0), 4, 0.95, True, False, "left", size_px=16.0),  # type: ignore[arg-type]
-            DieReading((340.0, 410.0), 2, 0.95, True, False, "left", size_px=16.0))  # type: ignore[arg-type]
+    roll = _four_two()
     t.throw(ref.position, roll)
     assert ref.dice == (4, 2)
     before = ref.before
@@ -216,8 +221,7 @@ def test_a_die_come_after_the_roll_where_none_of_its_dice_lay_does_not_keep_the_
 def test_an_unread_die_where_the_roll_s_die_lay_is_still_that_die_E5() -> None:
     t = Table(Referee())
     ref = opened(t)
-    roll = (DieReading((300.0, 400.0), 4, 0.95, True, False, "left", size_px=16.0),  # type: ignore[arg-type]
-            DieReading((340.0, 410.0), 2, 0.95, True, False, "left", size_px=16.0))  # type: ignore[arg-type]
+    roll = _four_two()
     t.throw(ref.position, roll)
     before = ref.before
     half_played = apply_play(before, parse_play(before, "13/9"))

@@ -36,7 +36,7 @@ from tavli_pi.vision.incremental import BEHIND, RING_REACH, SLOT0_NEAREST, Footp
 from tavli_pi.vision.oversize import OUTSIDE
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import learn_board
+from tests.vision._readers import full_and_incremental
 
 
 def _differences(a: Observation, b: Observation) -> list[str]:
@@ -54,11 +54,7 @@ def _compare(scenes: Iterable[Item], seed: int, *, vary: bool = True) -> dict[st
     with cam:
         for frame in cam:
             if full is None or inc is None:
-                truth = cam.last_truth
-                assert truth is not None
-                # calibrated as the app does: the set-up board is the training example
-                cal = learn_board(frame.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
-                full, inc = BoardReader(cal), BoardReader(cal, incremental=True)
+                full, inc = full_and_incremental(cam, frame.image)
             a = full.read(frame.image, frame.index)
             b = inc.read(frame.image, frame.index)
             assert a == b, f"frame {frame.index} ({inc.last_kind} read): " + "; ".join(_differences(a, b))

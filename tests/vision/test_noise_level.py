@@ -15,12 +15,10 @@ import pytest
 from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import Item, SimCamera
 from tavli_pi.sim.scene import DieSpec, Look, Scene, scene_from_position
-from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.incremental import REGION_CHANGE
 from tavli_pi.vision.noise_level import LEAST, NoiseLevel, gaussian_reach, spread
 from tavli_pi.vision.observation import Observation
-from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.setup import learn_board
+from tests.vision._readers import full_and_incremental
 
 # a small, noisy picture (the real-like referee games' 640 px tables), noise new every frame. No JPEG:
 # its block errors reach 8-10 times the learnt spread, so such a camera's still frames stay changed
@@ -93,10 +91,7 @@ def _read(items: list[Item]) -> list[tuple[str, Observation, Observation]]:
     with SimCamera(items, fps=10.0, seed=5) as cam:
         for frame in cam:
             if full is None or inc is None:
-                truth = cam.last_truth
-                assert truth is not None
-                cal = learn_board(frame.image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
-                full, inc = BoardReader(cal), BoardReader(cal, incremental=True)
+                full, inc = full_and_incremental(cam, frame.image)
             b = inc.read(frame.image, frame.index)
             out.append((inc.last_kind, b, full.read(frame.image, frame.index)))
     return out
