@@ -64,6 +64,14 @@ def test_service_is_notify_with_watchdog_restart_and_unprivileged_user() -> None
     assert _unit("tavli-pi.service")["Install"]["WantedBy"] == "multi-user.target"
 
 
+def test_documentation_names_a_page_install_copies() -> None:
+    """install.sh copies the clone to /opt/tavli-pi: ``systemctl help tavli-pi`` must open a page that is there."""
+    doc = _unit("tavli-pi.service")["Unit"]["Documentation"]
+    prefix = "file:///opt/tavli-pi/"
+    assert doc.startswith(prefix), doc
+    assert (REPO / doc.removeprefix(prefix)).is_file(), f"{doc} names no file of the repository"
+
+
 def test_kiosk_shows_the_local_display() -> None:
     s = _unit("tavli-pi-kiosk.service")["Service"]
     assert "chromium --kiosk" in s["ExecStart"]
