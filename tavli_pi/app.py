@@ -46,6 +46,8 @@ from tavli_pi.vision.camera import Camera, Frame
 from tavli_pi.vision.observation import DieReading, Observation
 
 if TYPE_CHECKING:
+    import threading
+
     from gpiozero.pins import Factory
 
     from tavli_pi.display.server import DisplayServer
@@ -672,8 +674,10 @@ class TableApp:
         return out
 
     def run(self, *, max_frames: int | None = None, pace: float = 0.0,
-            on_frame: Callable[[Frame, list[Event]], None] | None = None) -> int:
-        """Read frames until the camera runs dry (or ``max_frames``); ``pace`` > 0 plays in real time."""
+            on_frame: Callable[[Frame, list[Event]], None] | None = None,
+            stop: threading.Event | None = None) -> int:
+        """Read frames until the camera runs dry (or ``max_frames``, or ``stop`` is set: looked at
+        between frames, so a frame is never left half handled); ``pace`` > 0 plays in real time."""
         if self.camera is None:
             from tavli_pi.sources import register_sources
             from tavli_pi.vision.camera import open_camera
@@ -692,7 +696,7 @@ class TableApp:
             n.tick(self.clock())  # the first frame may be slow (calibration): feed the watchdog first
         start = self.clock()
         scripted = self.camera if isinstance(self.camera, ScriptedInputs) else None
-        while max_frames is None or self.frames < max_frames:
+        while (max_frames is None or self.frames < max_frames) and not (stop is not None and stop.is_set()):
             frame = self.camera.read()
             if frame is None:
                 break

@@ -7,6 +7,7 @@ the helpers here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,9 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.render import render
-from tavli_pi.sim.scene import scene_from_position
+from tavli_pi.sim.scene import Scene, scene_from_position
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.camera import Frame
 
 from tests.referee.synth import die, observe
 
@@ -57,6 +59,31 @@ def test_frames_reach_the_referee_and_the_log_with_proving_frames(tmp_path: Path
         assert log.frame(logged[0].seq)[:2] == b"\xff\xd8"  # a JPEG
     finally:
         log.close()
+
+
+def test_a_stop_asked_for_ends_the_loop_between_frames(tmp_path: Path) -> None:
+    """``run(stop=...)`` (SIGTERM in ``tavli-pi run``) ends after the frame in hand, an endless camera too."""
+    import threading
+
+    cfg = parse_config(config(tmp_path))
+    stop = threading.Event()
+
+    def endless() -> Iterator[tuple[Scene, int]]:
+        while True:
+            yield scene_from_position(Position.start()), 1
+
+    cam = SimCamera(endless(), fps=10.0)
+    seen: list[int] = []
+
+    def on_frame(frame: Frame, _events: list[Event]) -> None:
+        seen.append(frame.index)
+        if len(seen) == 3:
+            stop.set()
+
+    with TableApp(cfg, camera=cam, calibration=calibration(), pin_factory=MockFactory()) as app:
+        assert app.run(on_frame=on_frame, stop=stop) == 0
+        assert app.frames == 3 and seen == [0, 1, 2]
+        assert [e.kind for e in app.events] == ["setup_checked", "game_started"]
 
 
 def test_inputs_are_queued_between_frames(tmp_path: Path) -> None:

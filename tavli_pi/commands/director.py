@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tavli_pi.commands.stopping import stop_on_signals
 
 if TYPE_CHECKING:  # aiohttp and paho load only when the director runs (issue 12: fast start-up)
     from tavli_pi.tournament.feed import FeedSettings
@@ -103,25 +104,9 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         where = f" (every interface: from another device open http://<this machine's address>:{director.server.port}/)"
     print(f"director page on {url}{where} ; broker {args.broker}, event {args.event!r}", flush=True)
     stop = stop or threading.Event()
-    before = _stop_on_signals(stop)
     try:
-        stop.wait()
+        with stop_on_signals(stop):
+            stop.wait()
     finally:
         director.close()
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
     return 0
-
-
-def _stop_on_signals(stop: threading.Event) -> dict[signal.Signals, Any]:
-    """Ctrl-C (SIGINT: KeyboardInterrupt) and a service manager's SIGTERM (sets ``stop``) end the
-    wait, so the page and the broker link are closed either way -- also when SIGINT came ignored
-    from the parent (a job started in the background of a non-interactive shell inherits SIG_IGN
-    for it). Only on the main thread (Python's rule); returns the handlers replaced."""
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    return {
-        # Ctrl-C as Python's own: KeyboardInterrupt, which the CLI ends with 130
-        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
-        signal.SIGTERM: signal.signal(signal.SIGTERM, lambda _sig, _frame: stop.set()),
-    }

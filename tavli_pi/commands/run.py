@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import threading
+
+from tavli_pi.commands.stopping import stop_on_signals
 
 HELP = "run one table (camera, vision, referee, signals, display, log) from a config file"
 
@@ -17,6 +20,11 @@ def run(args: argparse.Namespace) -> int:
     from tavli_pi.config import load_config
 
     cfg = load_config(args.config)
-    with TableApp(cfg) as app:
+    stop = threading.Event()
+    with stop_on_signals(stop), TableApp(cfg) as app:
         print(f"tavli-pi run: table {cfg.table.id}: " + ", ".join(app.wired or ["no outputs"]), flush=True)
-        return app.run(max_frames=args.max_frames)
+        code = app.run(max_frames=args.max_frames, stop=stop)
+    if stop.is_set():
+        print(f"tavli-pi run: table {cfg.table.id}: stopped (SIGTERM) after {app.frames} frames; "
+              "outputs closed, the match log kept", flush=True)
+    return code

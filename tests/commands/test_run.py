@@ -101,3 +101,47 @@ def test_the_installed_table_config_is_a_real_tournament_table() -> None:
     assert cfg.link.port == "/dev/ttyACM0" and cfg.record.log == "/var/lib/tavli-pi/table.sqlite"
     with pytest.raises(Exception, match="display.pin must be at least 4 digits"):
         parse_config(text, "/etc/tavli-pi/table.toml")  # never runs with the placeholder
+
+
+def test_sigterm_stops_the_table_cleanly(tmp_path: Path) -> None:
+    """A service manager's stop (SIGTERM) ends ``run`` between frames with exit 0 and the outputs
+    closed -- not killed mid-frame (exit -15) -- and the log holds what was read."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"[camera]\nsource = 'sim:start'\ncorners = '{CORNERS}'\n"  # endless: only a signal ends it
+                   f"[record]\nlog = '{tmp_path / 'table.sqlite'}'\n")
+    proc = subprocess.Popen([sys.executable, "-m", "tavli_pi.cli", "run", "--config", str(cfg)], cwd=REPO,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    started = threading.Event()
+    out: list[str] = []
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out.append(line)
+            if line.startswith("tavli-pi run: table"):
+                started.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert started.wait(60.0), "".join(out)
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(60.0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    reader.join(10.0)
+    assert code == 0, "".join(out)
+    assert "stopped (SIGTERM) after" in "".join(out) and "Traceback" not in "".join(out)
+    from tavli_pi.record.store import MatchLog
+
+    with MatchLog.open(tmp_path / "table.sqlite", readonly=True) as ml:  # whole: it opens read-only
+        kinds = [e.event.kind for e in ml.events()]
+    assert kinds == ["setup_checked", "game_started"][:len(kinds)], kinds  # the start board, read or not yet
