@@ -23,7 +23,11 @@ also stands when
 The rest of the call's conditions are unchanged (the gap to every legal end, a position read, the
 stable frames, one play of the mover, the roll doubt). On legal play the board is a legal end, so a
 call needs a spot read surely and wrongly -- the failure any call already rests on, no new kind.
-Pure function; :func:`~tavli_pi.referee.verdict.judge_evidence` uses it.
+Such a verdict (its reason :data:`RULED_OUT`) is only ever a call: when its board is not one play of
+the mover, or the next roll is on the board, it is no evidence that the board is out of step (that
+needs every spot read surely, as before): the play stays unclear (:func:`only_a_call`; stop 19,
+real-like game 91: a legal play's board read with one spot wrong went out of sync and lost a play).
+:func:`~tavli_pi.referee.verdict.judge_evidence` and the referee use these.
 """
 
 from __future__ import annotations
@@ -32,9 +36,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from tavli_pi.referee.evidence import EvidenceTable
 
-__all__ = ["ends_ruled_out"]
+if TYPE_CHECKING:
+    from tavli_pi.referee.verdict import Verdict
+
+__all__ = ["RULED_OUT", "ends_ruled_out", "only_a_call"]
+
+#: the reason of an illegal verdict that rests on :func:`ends_ruled_out`
+RULED_OUT = "every legal end is ruled out by a spot read surely"
 
 
 def ends_ruled_out(table: EvidenceTable, ends: Sequence[tuple[np.ndarray, np.ndarray]],
@@ -58,3 +70,14 @@ def ends_ruled_out(table: EvidenceTable, ends: Sequence[tuple[np.ndarray, np.nda
     if not len(sure):
         return False
     return all(bool(((el[sure] != fl[sure]) | (ed[sure] != fd[sure])).any()) for el, ed in ends)
+
+
+def only_a_call(v: Verdict, not_one_play: bool, next_roll_seen: bool) -> Verdict:
+    """``v``, or an unclear verdict when ``v`` is an illegal one resting on :func:`ends_ruled_out`
+    (:data:`RULED_OUT`) that cannot be a call: its board is not one play of the mover
+    (``not_one_play``), or the next roll is on the board (``next_roll_seen``, E8)."""
+    from tavli_pi.referee.verdict import Verdict
+
+    if v.kind == "illegal" and v.reason == RULED_OUT and (not_one_play or next_roll_seen):
+        return Verdict("unclear", None, v.reading, "the reading is not confident enough")
+    return v

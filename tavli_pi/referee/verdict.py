@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tavli_pi.referee.evidence import EvidenceTable, Reading, game_spot_counts, read
-from tavli_pi.referee.ruled_out import ends_ruled_out
+from tavli_pi.referee.ruled_out import RULED_OUT, ends_ruled_out
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import Observation
@@ -82,18 +82,14 @@ def judge_evidence(
     table = EvidenceTable(frames, blind) if table is None else table.blinded(blind)
     r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn, game=game,
              hints=() if known is None else (known,), conserve=conserve)
-    if (
-        r.gap >= settings.illegal_gap
-        and r.free is not None
-        and r.stable_frames >= settings.stable_frames
-        and (r.min_confidence >= settings.illegal_confidence
-             or table.sure_by_count(np.asarray(r.free_light), np.asarray(r.free_dark), r.differing,
-                                    settings.illegal_confidence)
-             or ends_ruled_out(table, [game_spot_counts(p, settings.light_is_white, game) for p in candidates],
-                               (np.asarray(r.free_light), np.asarray(r.free_dark)), r.differing,
-                               settings.illegal_confidence))
-    ):
-        return Verdict("illegal", r.free, r)
+    if r.gap >= settings.illegal_gap and r.free is not None and r.stable_frames >= settings.stable_frames:
+        if r.min_confidence >= settings.illegal_confidence or table.sure_by_count(
+                np.asarray(r.free_light), np.asarray(r.free_dark), r.differing, settings.illegal_confidence):
+            return Verdict("illegal", r.free, r)
+        if ends_ruled_out(table, [game_spot_counts(p, settings.light_is_white, game) for p in candidates],
+                          (np.asarray(r.free_light), np.asarray(r.free_dark)), r.differing,
+                          settings.illegal_confidence):
+            return Verdict("illegal", r.free, r, RULED_OUT)
     if r.margin >= settings.accept_margin and r.gap <= settings.accept_gap and len(frames) >= settings.stable_frames:
         return Verdict("legal", candidates[r.best], r)
     if r.free is None:
