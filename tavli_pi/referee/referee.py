@@ -40,6 +40,7 @@ from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import (
     OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
 )
+from tavli_pi.referee.ruled_out import only_a_call
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
@@ -919,6 +920,9 @@ class Referee:
             if w is not None and w.result is not None and (
                     w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):
                 return w
+        if v.kind == "illegal" and v.result is not None:  # one doubtful spot left in doubt: only a call
+            v = only_a_call(v, bool(self.game.one_play_reason(self.before, v.result, self._dice2())),
+                            self._next_roll_seen())
         return v
 
     def _judged_keeping_count(self, v: Verdict, candidates: Sequence[GamePosition],

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tavli_pi.referee.evidence import EvidenceTable, Reading, game_spot_counts, read
+from tavli_pi.referee.ruled_out import RULED_OUT, ends_ruled_out
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import Observation
@@ -65,7 +66,9 @@ def judge_evidence(
     Illegal: the unconstrained reading is ``illegal_gap`` better than every
     candidate, is itself a position (15 + 15), is confident on every differing
     spot (on its own evidence, or for at most one spot, pinned down by the count:
-    :meth:`~tavli_pi.referee.evidence.EvidenceTable.sure_by_count`), and each of the last
+    :meth:`~tavli_pi.referee.evidence.EvidenceTable.sure_by_count`, or left in doubt when every legal
+    end differs from the reading at a spot read surely: :func:`~tavli_pi.referee.ruled_out.ends_ruled_out`),
+    and each of the last
     ``stable_frames`` frames on its own reads those spots the same way. Anything else: unclear. ``blind``: spots vision misreads on this board
     (:class:`~tavli_pi.referee.evidence.EvidenceTable`). ``conserve``: read the board as the best
     reading keeping 15 and 15 (:func:`~tavli_pi.referee.evidence.read`). ``table``: the frames'
@@ -79,15 +82,14 @@ def judge_evidence(
     table = EvidenceTable(frames, blind) if table is None else table.blinded(blind)
     r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn, game=game,
              hints=() if known is None else (known,), conserve=conserve)
-    if (
-        r.gap >= settings.illegal_gap
-        and r.free is not None
-        and r.stable_frames >= settings.stable_frames
-        and (r.min_confidence >= settings.illegal_confidence
-             or table.sure_by_count(np.asarray(r.free_light), np.asarray(r.free_dark), r.differing,
-                                    settings.illegal_confidence))
-    ):
-        return Verdict("illegal", r.free, r)
+    if r.gap >= settings.illegal_gap and r.free is not None and r.stable_frames >= settings.stable_frames:
+        if r.min_confidence >= settings.illegal_confidence or table.sure_by_count(
+                np.asarray(r.free_light), np.asarray(r.free_dark), r.differing, settings.illegal_confidence):
+            return Verdict("illegal", r.free, r)
+        if ends_ruled_out(table, [game_spot_counts(p, settings.light_is_white, game) for p in candidates],
+                          (np.asarray(r.free_light), np.asarray(r.free_dark)), r.differing,
+                          settings.illegal_confidence):
+            return Verdict("illegal", r.free, r, RULED_OUT)
     if r.margin >= settings.accept_margin and r.gap <= settings.accept_gap and len(frames) >= settings.stable_frames:
         return Verdict("legal", candidates[r.best], r)
     if r.free is None:
