@@ -13,6 +13,7 @@ the board has not changed, so the median change is the noise.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -22,7 +23,7 @@ from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stored_image import decode_image, encode_image
 
-__all__ = ["BG_SCALE", "encode_background", "decode_background", "Difference", "Halved", "Learnt", "fit_score",
+__all__ = ["BG_SCALE", "BESIDE_SHARE", "CHECKER_SPREAD", "encode_background", "decode_background", "Difference", "Halved", "Learnt", "fit_score",
            "channel_medians", "field_box", "matched_change"]
 
 #: the stored background is 1/BG_SCALE of the canonical image
@@ -31,6 +32,12 @@ BG_SCALE = 2
 STAND_OUT = 18.0
 #: ... and this many times the frame's typical change
 STAND_OUT_X = 3.0
+#: how far (canonical px) a checker's own change reaches past its rim in ``Difference.diff``: a
+#: half-scale pixel spans BG_SCALE canonical px (INTER_AREA) and the 3 x 3 blur spreads it one
+#: half-scale pixel further
+CHECKER_SPREAD = 2 * BG_SCALE
+#: a place with less of its window than this left once the checkers are taken out lies among them
+BESIDE_SHARE = 0.25
 
 
 def encode_background(canon: np.ndarray) -> str:
@@ -150,6 +157,36 @@ class Difference:
 
     def stands_out(self, x: float, y: float, r: float) -> bool:
         return self.change(x, y, r) > self.threshold
+
+    def change_beside(self, x: float, y: float, r: float, checkers: Sequence[tuple[float, float, float]]) -> float | None:
+        """``change(x, y, r)`` over only the pixels clear of ``checkers`` (x, y, r canonical px: the
+        discs the board reading accounts for) by ``CHECKER_SPREAD``: the change the checkers do not
+        explain. None when less than ``BESIDE_SHARE`` of the window is left (the place lies among them)."""
+        cx, cy, rr = x / BG_SCALE, y / BG_SCALE, max(1.5, r / BG_SCALE)
+        h, w = self.diff.shape
+        xa, xb = max(0, int(cx - rr)), min(w, int(np.ceil(cx + rr)) + 1)
+        ya, yb = max(0, int(cy - rr)), min(h, int(np.ceil(cy + rr)) + 1)
+        if xb <= xa or yb <= ya:
+            return None
+        # the window's pixels' centres in canonical px
+        gx = (np.arange(xa, xb, dtype=np.float32) + 0.5) * BG_SCALE
+        gy = (np.arange(ya, yb, dtype=np.float32) + 0.5) * BG_SCALE
+        clear = np.ones((yb - ya, xb - xa), bool)
+        for dx, dy, dr in checkers:
+            reach = dr + CHECKER_SPREAD
+            if abs(dx - x) > reach + r + BG_SCALE or abs(dy - y) > reach + r + BG_SCALE:
+                continue
+            clear &= (gx[None, :] - dx) ** 2 + (gy[:, None] - dy) ** 2 > reach * reach
+        if clear.sum() < BESIDE_SHARE * clear.size:
+            return None
+        return float(self.diff[ya:yb, xa:xb][clear].mean())
+
+    def stands_out_beside(self, x: float, y: float, r: float, checkers: Sequence[tuple[float, float, float]]) -> bool:
+        """Whether the frame at (x, y) stands out from the board learnt at set-up where no checker
+        of ``checkers`` stands (``change_beside``): a gap between checkers moved there since set-up
+        shows the board as learnt, though the checkers round it changed the place's mean."""
+        got = self.change_beside(x, y, r, checkers)
+        return got is not None and got > self.threshold
 
     def changed_mask(self) -> np.ndarray:
         """Half-scale bool mask of where the frame plainly differs from the background."""

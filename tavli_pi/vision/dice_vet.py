@@ -5,7 +5,10 @@ reading leaves the reader each candidate is vetted:
 
 - with a learnt background (set-up, ``background.py``) a die must stand out
   from it: lettering, logos, the cube in its place and broadcast overlays are
-  in the background, so they never become dice;
+  in the background, so they never become dice; a die with no face read on it (one
+  reported tumbling, or too small to read) and not on a checker must stand out where no
+  checker the board reading accounts for stands: a gap between checkers moved there since
+  set-up is the learnt board itself, though the checkers round it changed the place;
 - without one, a candidate outside the playing field is dropped: beside the
   field lie the frame, hinges, trays and printed marks, and nothing there can
   be told from a die without knowing the board;
@@ -54,8 +57,10 @@ NO_DIE = 0.1
 EDGE = 0.01
 
 
-def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Difference | None) -> list[DieReading]:
-    """The readings of ``dice`` that are dice, with values only where they can be read."""
+def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Difference | None,
+             checkers: Sequence[tuple[float, float, float]] = ()) -> list[DieReading]:
+    """The readings of ``dice`` that are dice, with values only where they can be read.
+    ``checkers``: the checker discs (x, y, r canonical px) the board reading accounts for."""
     if not dice:
         return []
     lay = cal.layout
@@ -67,6 +72,9 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
         if background is not None:
             if not background.stands_out(float(x), float(y), 0.18 * lay.pitch):
                 continue  # part of the board as learnt at set-up
+            if (not d.value and not d.on_checker and checkers
+                    and not background.stands_out_beside(float(x), float(y), 0.18 * lay.pitch, checkers)):
+                continue  # only the checkers round it changed: the board between them, no die
         elif not inside:
             continue
         if d.value and d.value_confidence < NO_DIE and not d.moving:

@@ -366,7 +366,7 @@ class BoardReader:
         found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo, stands_out=stands_out)
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
-        dice = vet_dice(found, cal, diff)
+        dice = vet_dice(found, cal, diff, disc_sites)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
         marks.append(("dice", clock()))
