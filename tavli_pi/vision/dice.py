@@ -30,7 +30,13 @@
    outline round a clear face read in its middle. A small die found so is as sure as one found
    by its pips when the view's spots inside it agree with its face (as many, one shade, the face
    regular), or the finer view's reading of it does (``_merge``): at 1280 px a tournament die of
-   9-12 px is about as many canonical px, too few for the canonical view to part its pips.
+   9-12 px is about as many canonical px, too few for the canonical view to part its pips; its pips
+   are looked for at its own scale too (``dice_scale.pips_at_scale``), and a die found by its body
+   and so shown resolved afterwards is read no surer than ``dice_vet.AGREED_CONFIDENCE``.
+7. With a board learnt at set-up, die-sized patches where the frame changed from it
+   (``dice_scale.changed_bodies``) are searched as bodies where no hat blob lies: a small die close
+   to the board's grey (white on light wood, red on green) makes no blob of its own. A face read on
+   such a body unclear and not shown resolved is withheld (``CHANGED_UNCLEAR``).
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
@@ -39,8 +45,9 @@ roll whatever it shows), capped by the face read on it: a die is no surer
 cocked than it is a die.
 
 Each step has its module: ``dice_spots`` (1), ``dice_groups`` (2), ``dice_body`` (3 and the
-checker under a die, 5), ``dice_face`` (4: examining a candidate), ``dice_blobs`` (6) and
-``fine_view`` (the finer view the second search looks in); this one runs the whole-view search
+checker under a die, 5), ``dice_face`` (4: examining a candidate), ``dice_blobs`` (6),
+``dice_scale`` (7, and a small die's pips at its own scale) and ``fine_view`` (the finer view the
+second search looks in); this one runs the whole-view search
 and merges the two views' dice.
 """
 
