@@ -30,7 +30,13 @@
    outline round a clear face read in its middle. A small die found so is as sure as one found
    by its pips when the view's spots inside it agree with its face (as many, one shade, the face
    regular), or the finer view's reading of it does (``_merge``): at 1280 px a tournament die of
-   9-12 px is about as many canonical px, too few for the canonical view to part its pips.
+   9-12 px is about as many canonical px, too few for the canonical view to part its pips; its pips
+   are looked for at its own scale too (``dice_scale.pips_at_scale``), and a die found by its body
+   and so shown resolved afterwards is read no surer than ``dice_vet.AGREED_CONFIDENCE``.
+7. With a board learnt at set-up, die-sized patches where the frame changed from it
+   (``dice_scale.changed_bodies``) are searched as bodies where no hat blob lies: a small die close
+   to the board's grey (white on light wood, red on green) makes no blob of its own. A face read on
+   such a body unclear and not shown resolved is withheld (``CHANGED_UNCLEAR``).
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
@@ -39,8 +45,9 @@ roll whatever it shows), capped by the face read on it: a die is no surer
 cocked than it is a die.
 
 Each step has its module: ``dice_spots`` (1), ``dice_groups`` (2), ``dice_body`` (3 and the
-checker under a die, 5), ``dice_face`` (4: examining a candidate), ``dice_blobs`` (6) and
-``fine_view`` (the finer view the second search looks in); this one runs the whole-view search
+checker under a die, 5), ``dice_face`` (4: examining a candidate), ``dice_blobs`` (6),
+``dice_scale`` (7, and a small die's pips at its own scale) and ``fine_view`` (the finer view the
+second search looks in); this one runs the whole-view search
 and merges the two views' dice.
 """
 
@@ -57,9 +64,10 @@ from tavli_pi.vision.dice_body import DIE_RANGE, NARROWEST, angle_of, bodied, ch
 from tavli_pi.vision.dice_face import Die, examined
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
 from tavli_pi.vision.dice_spots import Spot, find_spots, view_spots
 from tavli_pi.vision.dice_unread import StandsOut, kept_outline, pips_in, unread_body
-from tavli_pi.vision.dice_vet import NEED_PX, SMALL_CONFIDENCE, SURE_PX
+from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, NEED_PX, SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.fine_view import FINE, fine_view, placing
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
@@ -68,6 +76,10 @@ from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumblin
 
 __all__ = ["CLEAR", "FINE", "FINE_CONFIDENCE", "FINE_PIPS", "PipReading", "Spot", "find_dice", "find_spots",
            "fine_view", "read_pips"]
+
+#: where the frame differs from the board learnt at set-up (a bool mask) and the canonical px a pixel of it
+Changes = Callable[[], tuple[np.ndarray, float]]
+
 
 def find_dice(
     canon: np.ndarray,
@@ -79,6 +91,7 @@ def find_dice(
     fine: bool = True,
     memo: DiceMemo | None = None,
     stands_out: StandsOut | None = None,
+    changes: Changes | None = None,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
@@ -101,13 +114,21 @@ def find_dice(
     ``stands_out`` (x, y, r canonical px: does the frame there differ from the board learnt at
     set-up?): with it, a die's body found whole with no face read on it, smaller than
     ``NEED_PX`` in the frame, is reported with no value (``dice_unread``: too small to read).
+
+    ``changes`` (where the frame differs from the board learnt at set-up, and the canonical px
+    a pixel of it): its die-sized patches (``dice_scale.changed_bodies``) are searched as die bodies
+    too, where no hat blob lies (a small die close to the board's grey makes none).
     """
     if image is None:
         memo = None  # the memo knows where a candidate looked only in the frame's pixels
     gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
     blobs = view_hat_blobs(memo, gray, lay)
+    patches: list[HatBlob] = []
+    if changes is not None:
+        mask, per = changes()
+        patches = changed_bodies(mask, per, lay)
     out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray,
-                stands_out=stands_out)
+                stands_out=stands_out, changed=patches)
     if not fine or image is None:
         return out
     if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
@@ -153,7 +174,8 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
         if same:
             # the fine view shows a small die's pips resolved where the canonical view read the same
             # face on its body without them: the two views agree, the value is as sure as read there
-            out[same[0]] = dataclasses.replace(out[same[0]], value_confidence=d.value_confidence)
+            # (no surer than ``AGREED_CONFIDENCE``: the die was found by its body, not its pips)
+            out[same[0]] = dataclasses.replace(out[same[0]], value_confidence=min(d.value_confidence, AGREED_CONFIDENCE))
             continue
         if d.value < FINE_PIPS or d.value_confidence < FINE_CONFIDENCE:
             continue
@@ -200,6 +222,7 @@ def _find(
     view: str = "canonical",
     gray: np.ndarray | None = None,
     stands_out: StandsOut | None = None,
+    changed: list[HatBlob] | None = None,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
@@ -207,7 +230,8 @@ def _find(
     outline, and its pips come out two or three). ``bodies``: the view's die-sized blobs
     (``tumbling.hat_blobs``), when already found. ``memo``: readings of candidates kept from
     earlier frames (``view`` names the search: its candidates' coordinates are its own; ``gray``:
-    ``canon`` in grey, when already made; ``stands_out``: as ``find_dice``'s)."""
+    ``canon`` in grey, when already made; ``stands_out``: as ``find_dice``'s; ``changed``: die-sized
+    patches changed from the learnt board, searched as bodies where no blob of ``bodies`` lies)."""
     pitch = lay.pitch
     if gray is None:
         gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
@@ -220,11 +244,11 @@ def _find(
     taken: list[tuple[float, float]] = []
     default_side = 0.42 * pitch
 
-    def report(die: Die, side: float, agreed: bool = False) -> None:
+    def report(die: Die, side: float, agreed: bool = False, body: bool = False) -> None:
         taken.append(die.centre)
-        out.append(reading(die, side, agreed))
+        out.append(reading(die, side, agreed, body))
 
-    def reading(die: Die, side: float, agreed: bool = False) -> DieReading:
+    def reading(die: Die, side: float, agreed: bool = False, body: bool = False) -> DieReading:
         bx, by = die.centre
         on_checker = any(
             np.hypot(bx - dx, by - dy) < dr + 0.3 * side and checker_under(canon, cal, (dx, dy, dr), side)
@@ -242,6 +266,8 @@ def _find(
         conf = die.confidence
         if size < SURE_PX and not agreed:
             conf = min(conf, SMALL_CONFIDENCE)
+        elif size < SURE_PX and body:
+            conf = min(conf, AGREED_CONFIDENCE)  # found by its body, its pips shown resolved after
         return DieReading(
             xy=(float(xy[0]), float(xy[1])),
             value=int(die.value),
@@ -319,7 +345,30 @@ def _find(
     blobs = hat_blobs(gray, lay) if bodies is None else bodies
     doubtful: list[tuple[HatBlob, Die | None, bool, float | None]] = []
     unread: list[tuple[HatBlob, float, bool]] = []  # blobs with no face read: (blob, side, settle)
-    for b in blobs:
+    def body_side(b: HatBlob, side: float, settle: bool) -> float:
+        # a changed patch takes in the die's blurred rim and shadow: its size is its outline's
+        if not b.changed:
+            return side
+        o = kept_outline(memo, view, src, to_src, b, side, settle)
+        return side if o is None else float(o.long_ * max(o.aspect, 0.75))
+
+    def body_report(b: HatBlob, die: Die, side: float) -> None:
+        # a die found by its body: sure when small only if its pips are shown resolved, by the
+        # view's spots or at its own scale (``_spots_agree``, ``_scale_agrees``); one found only by
+        # its change from the learnt board keeps no unclear face unresolved (``CHANGED_UNCLEAR``)
+        agreed = _spots_agree(die, side, spots) or _scale_agrees(die, side, src, to_src)
+        if b.changed and not agreed and die.confidence <= CHANGED_UNCLEAR:
+            got = reading(Die(0, 0.0, die.cocked, die.centre, outlined=die.outlined), side)
+            if got.size_px >= NEED_PX:
+                got = dataclasses.replace(got, note=f"pips not resolved ({int(got.size_px)} px)")
+            taken.append(die.centre)
+            out.append(got)
+            return
+        report(die, side, agreed, body=True)
+
+    sized = [b for b in blobs if DIE_RANGE[0] * pitch <= np.sqrt(b.area)]
+    extra = [c for c in changed or [] if not any(np.hypot(c.x - b.x, c.y - b.y) < 0.3 * pitch for b in sized)]
+    for b in [*blobs, *extra]:
         if b.fill < DOUBTFUL_FILL or not (DIE_RANGE[0] * pitch <= np.sqrt(b.area) <= DIE_RANGE[1] * pitch * 1.3):
             continue
         if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
@@ -340,7 +389,8 @@ def _find(
         if b.fill >= 0.5 and smear < COHERENCE[0]:
             die, _, _ = blob_died(memo, view, canon, src, to_src, b, side, pitch)
             if die is not None and die.value:
-                report(die, side, agreed=_spots_agree(die, side, spots))
+                side = body_side(b, side, False)
+                body_report(b, die, side)
             elif die is None or not die.refused:
                 unread.append((b, side, False))
         else:
@@ -365,7 +415,7 @@ def _find(
             sq is not None and ob.fill > b.fill and np.hypot(b.x - ob.x, b.y - ob.y) < 0.6 * pitch for ob, _, _, sq in doubtful
         ):
             continue  # the same die's fuller, outlined blob is its body (this one its shadow or its pips)
-        report(die, float(np.sqrt(b.area)), agreed=_spots_agree(die, float(np.sqrt(b.area)), spots))
+        body_report(b, die, body_side(b, float(np.sqrt(b.area)), True))
     # the poorly read lone pips that no die read since explains
     for die, side in lone:
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
@@ -374,7 +424,8 @@ def _find(
     if stands_out is not None:
         for b, side, settle in unread:
             o = kept_outline(memo, view, src, to_src, b, side, settle)
-            centre = unread_body(o, b, pitch, stands_out, pips_in(b, spots), still=not settle)
+            pips = pips_in(b, spots) if not b.changed else len(pips_at_scale(src, to_src, (b.x, b.y), side))
+            centre = unread_body(o, b, pitch, stands_out, pips, still=not settle)
             if centre is None or any(np.hypot(centre[0] - tx, centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
                 continue
             got = reading(Die(0, 0.0, False, centre, outlined=o is not None), o.long_ if o is not None else side)
@@ -411,6 +462,21 @@ def _spots_agree(die: Die, side: float, spots: list[Spot]) -> bool:
     cx, cy = die.centre
     inside = [s[2] for s in spots if np.hypot(s[0] - cx, s[1] - cy) < PIPS_WITHIN * side]
     return any(inside.count(shade) == die.value and len(inside) == die.value for shade in (True, False))
+
+
+def _scale_agrees(die: Die, side: float, src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray]) -> bool:
+    """``_spots_agree`` with the die's pip spots found at its own scale in the frame
+    (``dice_scale.pips_at_scale``): a small die's pips shown resolved where the search's view is too
+    coarse to part them (a 9-12 px die at 1280 px)."""
+    if not die.regular or die.cocked or not die.value:
+        return False
+    return _spots_agree(die, side, pips_at_scale(src, to_src, die.centre, side))
+
+
+#: a die found only by its change from the learnt board (``dice_scale.changed_bodies``), its pips
+#: not shown resolved, keeps its face only when read surer than this (the most a small die's face
+#: is taken at on its own: ``SMALL_CONFIDENCE``)
+CHANGED_UNCLEAR = SMALL_CONFIDENCE
 
 
 #: spots this far from a die's centre (in its sides) are counted as its pips (``_spots_agree``)

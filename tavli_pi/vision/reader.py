@@ -51,10 +51,10 @@ import numpy as np
 from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.background import Difference, Halved, Learnt, decode_background
+from tavli_pi.vision.background import BG_SCALE, Difference, Halved, Learnt, decode_background
 from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
-from tavli_pi.vision.dice import find_dice
+from tavli_pi.vision.dice import Changes, find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
@@ -363,7 +363,15 @@ class BoardReader:
                 if diff is None:
                     diff = Difference(canon, learnt, lay, half)
                 return diff.stands_out(x, y, r)
-        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo, stands_out=stands_out)
+        changes: Changes | None = None
+        if learnt is not None:
+            def changes() -> tuple[np.ndarray, float]:
+                nonlocal diff
+                if diff is None:
+                    diff = Difference(canon, learnt, lay, half)
+                return diff.changed_mask(), float(BG_SCALE)
+        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo, stands_out=stands_out,
+                          changes=changes)
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
         dice = vet_dice(found, cal, diff, disc_sites)

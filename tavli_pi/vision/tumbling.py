@@ -43,6 +43,7 @@ class HatBlob(NamedTuple):
     area: float
     fill: float  # area over bounding box area
     dark: bool = False  # darker than its surroundings (found in the black-hat)
+    changed: bool = False  # a patch changed from the learnt board, not a hat blob (``dice_scale.changed_bodies``)
 
 
 def hat_blobs(gray: np.ndarray, lay: Layout, hats: np.ndarray | None = None) -> list[HatBlob]:
