@@ -156,24 +156,26 @@ def _window(size: int, x: float, y: float, r: float) -> tuple[slice, slice]:
 
 def _score(
     group: list[tuple[float, float, float]], blobs: list[tuple[float, float, float]], mask: np.ndarray,
-    aligned: bool = False, beat: float = math.inf,
+    aligned: bool = False, beat: float = math.inf, table: np.ndarray | None = None,
 ) -> tuple[float, int] | None:
     """(badness, value) of one blob group as a face, or None when it is not one, or when its
     badness would not be under ``beat`` (its terms are added up in order, none negative, so the
-    sum of the first ones already at ``beat`` settles it)."""
+    sum of the first ones already at ``beat`` settles it). ``table``: ``blobs`` as an (N, 3) array,
+    when made already."""
     n = len(group)
     size = mask.shape[0]
     if not 1 <= n <= 6:
         return None
     pts = np.asarray([(x, y) for x, y, _ in group], np.float64)
     areas = np.asarray([a for _, _, a in group])
-    centre = pts.mean(axis=0)
+    # (``np.add.reduce(...) / n`` is what ``mean`` works out, without its dispatch: issue 12)
+    centre = np.add.reduce(pts, axis=0) / n
     # the face's centre is the pips' centre (every layout is point-symmetric): near the crop's
     off = float(np.hypot(*(centre - size / 2))) / size
     if off > 0.3:
         return None
     spread = float(np.max(np.hypot(*(pts - centre).T))) / size if n > 1 else 0.0
-    amean = areas.mean()
+    amean = np.add.reduce(areas) / n
     pip_d = 2.0 * float(np.sqrt(amean / np.pi)) / size
     if n == 1:
         # a lone pip is larger than others on many dice, but not a blot filling the face
@@ -185,11 +187,15 @@ def _score(
         if aligned and n <= 3:
             # square to the crop, a two's or three's pips run corner to corner; a pair
             # along an edge is two pips of a crowded face (a six's row)
-            i, j = max(combinations(range(n), 2), key=lambda ij: float(np.hypot(*(pts[ij[0]] - pts[ij[1]]))))
-            d = pts[i] - pts[j]
+            # (the first farthest pair, in ``combinations`` order: ``_pairs``)
+            pi, pj = _pairs(n)
+            far = int(np.argmax(np.hypot(*(pts[pi] - pts[pj]).T)))
+            d = pts[pi[far]] - pts[pj[far]]
             if abs(float(np.degrees(np.arctan2(d[1], d[0]))) % 90.0 - 45.0) > DIAGONAL_SLACK:
                 return None
-    uneven = float(areas.std() / (amean + 1e-6))
+    # (the population deviation as ``std`` works it out: the mean, the squared steps, their mean)
+    step = areas - amean
+    uneven = float(np.sqrt(np.add.reduce(step * step) / n) / (amean + 1e-6))
     if 0.1 * uneven + 0.3 * off >= beat:
         return None  # (err, added first, is not negative)
     err = layout_error(pts) if n >= 3 else 0.0  # (any two points fit a two's diagonal)
@@ -201,10 +207,11 @@ def _score(
     # pip-sized blobs on the face left out of the group: the group is not the whole face
     ids = {(x, y) for x, y, _ in group}
     reach = size * (max(spread * 1.3, 0.26) if n > 1 else 0.36)
-    left_out = sum(
-        1 for x, y, a in blobs
-        if (x, y) not in ids and a >= 0.35 * float(amean) and np.hypot(x - centre[0], y - centre[1]) < reach
-    )
+    if table is None:
+        table = np.asarray(blobs, np.float64).reshape(-1, 3)
+    near = np.hypot(table[:, 0] - centre[0], table[:, 1] - centre[1]) < reach
+    near &= table[:, 2] >= 0.35 * float(amean)
+    left_out = sum(1 for i in np.flatnonzero(near).tolist() if (blobs[i][0], blobs[i][1]) not in ids)
     prior = 0.03 if n <= 2 else 0.0
     # anything else standing out on the face (numerals, ornaments, print) means no pips
     yy, xx = _grid(size)
@@ -238,6 +245,38 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
     return f.value, f.confidence, f.centre
 
 
+#: the percentiles ``read_face_evidence`` spans the crop's grey levels by (``np.percentile``'s)
+_ENDS = (97, 3)
+
+
+@lru_cache(maxsize=8)
+def _order_weights(n: int, q: tuple[float, ...]) -> tuple[tuple[int, float], ...]:
+    """Per percentile ``q`` of ``n`` values, the 0-based rank of the lower order statistic and the
+    weight of the next one, worked out as ``np.percentile``'s default (linear) method does (numpy 2:
+    ``(n - 1) * q / 100``, its floor and the rest; the rank clipped to the array)."""
+    qs = np.true_divide(np.asarray(q, np.float64), 100)
+    virtual = (n - 1) * qs
+    below = np.floor(virtual)
+    return tuple((min(max(int(b), 0), n - 1), float(v - b)) for v, b in zip(virtual.tolist(), below.tolist()))
+
+
+def _percentiles(gray: np.ndarray, q: tuple[float, ...]) -> tuple[float, ...]:
+    """``np.percentile(gray, q)`` of a uint8 image, from its histogram: the two order statistics
+    round each percentile's rank (the least value whose cumulative count passes the rank), then
+    numpy's own interpolation (``_lerp``: ``a + (b - a) t``, or ``b - (b - a)(1 - t)`` from t = 0.5),
+    to the bit (tests/vision/test_pips_speed.py checks every pair of order statistics). Issue 12:
+    numpy's partition and its dispatch cost ~80 us on a 64 x 64 crop, this ~10."""
+    if gray.dtype != np.uint8 or gray.size < 2:
+        return tuple(float(v) for v in np.percentile(gray, q))
+    cum = np.cumsum(np.bincount(gray.ravel(), minlength=256))
+    out = []
+    for k, t in _order_weights(int(gray.size), q):
+        a, b = np.searchsorted(cum, (k, min(k + 1, gray.size - 1)), side="right").tolist()
+        d = b - a
+        out.append(b - d * (1 - t) if t >= 0.5 else a + d * t)
+    return tuple(out)
+
+
 class Face(NamedTuple):
     """One face read: the value (0: none), its confidence, the face's centre (fractions of the
     crop, or None), and the evidence the confidence comes from: the winner's badness
@@ -259,7 +298,7 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     gray = cv2.resize(gray, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA if min(gray.shape) > _SIZE else cv2.INTER_CUBIC)
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
-    hi, lo = np.percentile(gray, (97, 3))
+    hi, lo = _percentiles(gray, _ENDS)
     span = float(hi - lo)
     if span < 25:
         return Face(0, 0.0, None)
@@ -275,11 +314,12 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
             if len(blobs) > 14:
                 continue  # a textured or printed face, not pips
             seen: set[tuple[tuple[float, float, float], ...]] = set()
+            table = np.asarray(blobs, np.float64).reshape(-1, 3)
             for g in _groups(blobs):
                 if tuple(g) in seen:
                     continue  # the same group scores the same (and could not beat itself)
                 seen.add(tuple(g))
-                s = _score(g, blobs, both, aligned, cands.get(len(g), 9.0))
+                s = _score(g, blobs, both, aligned, cands.get(len(g), 9.0), table)
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
                     pips[s[1]] = [(b[0], b[1]) for b in g]
