@@ -8,7 +8,8 @@ current reader, calibrated two ways:
   ``reallike_setup``, then ``refine(Calibration(corners, home), image)``), reading the
   frame against that.
 It prints the per-spot error (a spot is a point, the bar or the trays, both colours;
-with and without the trays), confidently wrong spots (a colour's count wrong at
+with and without the trays), split into wrong values and spots reported unknown
+(``sim.spot_score``), confidently wrong spots (a colour's count wrong at
 confidence >= 0.9) per 10,000 spots, dice (legible: right / wrong / missed; small,
 under SMALL_DIE_PX px: given a value (right / wrong), no value (too small), missed;
 phantom: a die read where none is; confidently wrong dice) and hands flagged.
@@ -55,14 +56,12 @@ from tavli_pi.sim.datasets import (  # noqa: E402
     reallike_setup,
 )
 from tavli_pi.sim.render import Rendered, Truth, render  # noqa: E402
+from tavli_pi.sim.spot_score import CONFIDENT, score_spots  # noqa: E402
 from tavli_pi.vision.calibrate import calibrate_image  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
-from tavli_pi.vision.observation import CountEvidence, Observation  # noqa: E402
+from tavli_pi.vision.observation import Observation  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 from tavli_pi.vision.refine import refine  # noqa: E402
-
-CONFIDENT = 0.9
-
 
 def corners_arg(truth: Truth) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.corners)
@@ -127,6 +126,9 @@ class FrameScore:
     def __init__(self) -> None:
         self.frames = self.failed = 0
         self.spots = self.wrong = self.wrong_no_trays = self.confident_wrong = 0
+        # the wrong spots split (``sim.spot_score``): a wrong value given, or every wrong colour
+        # reported unknown; wrong values on frames the reader flagged a hand on
+        self.wrong_values = self.unknown = self.wrong_values_hand = 0
         self.perfect = 0
         self.dice: Counter[str] = Counter()
         self.hands = self.hands_flagged = self.no_hand = self.false_hand = 0
@@ -143,6 +145,7 @@ class FrameScore:
         self.spots += 26
         self.wrong += 26
         self.wrong_no_trays += 25
+        self.wrong_values += 26
         self._hands(truth, False)
 
     def _hands(self, truth: Truth, flagged: bool) -> None:
@@ -156,19 +159,20 @@ class FrameScore:
     def add(self, obs: Observation, truth: Truth, seconds: float) -> None:
         self.frames += 1
         self.seconds.append(seconds)
-        spots = [(obs.points[i], truth.light[i], truth.dark[i], "point") for i in range(24)]
-        spots.append((obs.bar, truth.bar[0], truth.bar[1], "bar"))
-        spots.append((obs.off, truth.off[0], truth.off[1], "trays"))
         bad = 0
-        for ev, nl, nd, kind in spots:
+        for s in score_spots(obs, truth.light, truth.dark, truth.bar, truth.off):
             self.spots += 1
-            wrong = [e for e, n in ((ev.light, nl), (ev.dark, nd)) if e.best != min(n, 15)]
-            if wrong:
+            if s.wrong:
                 bad += 1
                 self.wrong += 1
-                self.wrong_no_trays += kind != "trays"
-                self.kinds[kind] += 1
-                self.confident_wrong += any(_conf(e) >= CONFIDENT for e in wrong)
+                self.wrong_no_trays += s.where != "trays"
+                self.kinds[s.where] += 1
+                self.confident_wrong += s.confident
+                if s.verdict == "unknown":
+                    self.unknown += 1
+                else:
+                    self.wrong_values += 1
+                    self.wrong_values_hand += obs.hand
         self.perfect += bad == 0
         for colour, n, src in (("light", truth.off[0], obs.off_source[0]), ("dark", truth.off[1], obs.off_source[1])):
             e = getattr(obs.off, colour)
@@ -218,6 +222,9 @@ class FrameScore:
               f"per-spot error {100 * self.wrong / spots:.2f}% ({self.wrong}/{self.spots}), "
               f"without the trays {100 * self.wrong_no_trays / no_trays:.2f}%, "
               f"perfect frames {self.perfect}/{self.frames}")
+        print(f"  of them wrong values {self.wrong_values} ({100 * self.wrong_values / spots:.2f}%; "
+              f"{self.wrong_values_hand} on frames read with a hand), reported unknown {self.unknown} "
+              f"({100 * self.unknown / spots:.2f}%)")
         print(f"  confidently wrong (>= {CONFIDENT}) spots: {self.confident_wrong} "
               f"= {10000 * self.confident_wrong / spots:.1f} per 10,000 spots; wrong spots by kind {dict(self.kinds)}")
         d = self.dice
@@ -238,10 +245,6 @@ class FrameScore:
         print(f"  hands flagged {self.hands_flagged}/{self.hands}; false hands {self.false_hand}/{self.no_hand}")
         if self.seconds:
             print(f"  read time per frame: median {1000 * float(np.median(self.seconds)):.0f} ms")
-
-
-def _conf(e: CountEvidence) -> float:
-    return e.confidence
 
 
 def _no_value(d: Any) -> bool:

@@ -6,6 +6,7 @@ itself, as ``read --corners`` does) and classes every wrong point:
 
 - ``missed``: checkers there, none read; ``phantom``: none there, some read;
 - ``under`` / ``over``: the right colour, too few / too many; ``colour``: the other colour;
+- ``unknown``: no value given, every colour read wrong reported unknown (``sim.spot_score``);
 
 split by the true stack height, board design and the scene's features, with the
 confidence of the wrong count. ``--annotate N`` writes the N frames with the most wrong
@@ -37,6 +38,7 @@ from bench_reallike import _features, calibrate_read, calibrate_setup  # noqa: E
 from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
+from tavli_pi.sim.spot_score import score_spots  # noqa: E402
 from tavli_pi.vision.annotate import annotate  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
@@ -138,7 +140,7 @@ def main() -> None:
     confident: list[str] = []
     worst: list[tuple[int, int]] = []
     geo_off: list[tuple[float, int]] = []
-    total = wrong_total = sure_right = 0
+    total = wrong_total = sure_right = unknown_total = 0
     scenes = reallike_scenes(args.start + args.frames, args.seed)
     for i in range(args.start, args.start + args.frames):
         scene = scenes[i]
@@ -159,6 +161,7 @@ def main() -> None:
         bad = 0
         wrong_pts = []
         hidden = hidden_shares(cal, scene, r, args.seed, i) if obs.hand or scene.hand is not None else None
+        verdicts = score_spots(obs, t.light, t.dark, t.bar, t.off)
         for p in range(26):
             ev = obs.points[p] if p < 24 else (obs.bar if p == 24 else obs.off)
             tl, td = (t.light[p], t.dark[p]) if p < 24 else (t.bar if p == 24 else t.off)
@@ -174,6 +177,9 @@ def main() -> None:
             bad += 1
             wrong_total += 1
             kind, h = classify(tl, td, rl, rd)
+            if verdicts[p].verdict == "unknown":
+                kind = "unknown"  # reported unknown: no value given
+                unknown_total += 1
             conf = max(e.confidence for e, n, m in ((ev.light, tl, rl), (ev.dark, td, rd)) if n != m)
             kinds[kind] += 1
             by.setdefault("spot", Counter())[where] += 1
@@ -212,6 +218,8 @@ def main() -> None:
                 [cv2.resize(img, (int(img.shape[1] * canon.shape[0] / img.shape[0]), canon.shape[0])), canon], axis=1))
     print(f"{args.frames} frames from {args.start}, seed {args.seed}: {wrong_total}/{total} spots wrong "
           f"({100 * wrong_total / max(total, 1):.2f}%)")
+    print(f"of them wrong values {wrong_total - unknown_total} ({100 * (wrong_total - unknown_total) / max(total, 1):.2f}%), "
+          f"reported unknown {unknown_total} ({100 * unknown_total / max(total, 1):.2f}%)")
     print(f"right spots read at >= 0.9 (both colours): {sure_right}/{total - wrong_total}")
     print("by kind:", dict(kinds.most_common()))
     print("confidence of the wrong count:", dict(conf_hist))

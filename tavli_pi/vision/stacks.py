@@ -62,6 +62,8 @@ from tavli_pi.vision.lighting import slot_colours
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
+from tavli_pi.vision.oversize import oversized
+from tavli_pi.vision.swapped import empty_point_features, setup_colours, swapped_slots
 from tavli_pi.vision.tallstack import period_loglik
 
 __all__ = [
@@ -273,6 +275,7 @@ class SetupView(NamedTuple):
     diff: np.ndarray  # per pixel, the largest channel change after matching the brightness
     gain: np.ndarray  # the brightness match per channel (set-up / now), to GAIN_STEP
     typical: float  # log(1 + the mean change over the field's quieter half), to TYPICAL_STEP
+    now: np.ndarray  # the frame on the background's grid (float32)
 
 
 def slot_model_reads(cal: Calibration) -> bool:
@@ -321,7 +324,7 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration, half: Halved | 
     # the typical change: the mean over the quieter half, as matched now
     typical_change = cv2.mean(diff[y0:y1, x0:x1], quiet)[0]
     typical = round(float(np.log1p(typical_change)) / TYPICAL_STEP) * TYPICAL_STEP
-    return SetupView(bg, diff, gain, typical)
+    return SetupView(bg, diff, gain, typical, small)
 
 
 def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck.Chains,
@@ -602,13 +605,17 @@ def read_spots_pinned(
     P = len(cols) - 2  # points read
     ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo)
     p_occ = slot_probability(ch)
-    feats = setup_slot_features(canon, lay, cal, ch, None if only is None else cols, setup) if SETUP_W.any() else None
-    if feats is not None:
+    view = (setup if setup is not None else setup_view(canon, lay, cal)) if SETUP_W.any() else None
+    feats = setup_slot_features(canon, lay, cal, ch, None if only is None else cols, view) if view is not None else None
+    if feats is not None and view is not None:
         # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
         depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
         p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal)),
                          p_occ)
+        # a slot filled at set-up that now holds the other colour's checker: read against the empty
+        # point as learnt at set-up too (vision/swapped.py)
+        p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
     # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py)
@@ -679,6 +686,36 @@ def read_spots_pinned(
     if rings is not None:
         rings[:] = ch.full[:P, 0].tolist()
     return points, bar, sites, tuple(int(v) for v in pins)
+
+
+def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,
+                    cols: np.ndarray, searched: np.ndarray, view: SetupView, g: ck.Gradients) -> np.ndarray:
+    """``p_occ`` with each searched slot the set-up filled whose colour is now the other checker's
+    read also against the empty point (``swapped.empty_point_features``): the likelier reading."""
+    filled_all = known_slots(cal)
+    held = setup_colours(cal.position if cal.position is not None else KnownBoard.start())[cols]
+    slots = searched & swapped_slots(ch, cal, filled_all[cols][:, : p_occ.shape[1]], held)
+    if not slots.any():
+        return p_occ
+    got = empty_point_features(feats, ch, cal, lay, cols, slots, ~filled_all, view.now, view.background,
+                               view.gain, spot_geometry(lay, cal)[3][cols])
+    if not got:
+        return p_occ
+    lifted = p_occ.copy()
+    for i, k, f in got:
+        z = float(f @ SETUP_W[0, :-1] + SETUP_W[0, -1])
+        lifted[i, k] = max(float(lifted[i, k]), 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
+    # a stack stands from the point's base: a slot is lifted no higher than every slot below it is
+    # (a slot alone read as a checker above an empty one is no checker), and not at all where the
+    # chain's first disc is larger than a checker (a dice cup standing where set-up checkers stood:
+    # vision/oversize.py)
+    lifted = np.minimum.accumulate(lifted, axis=1)
+    r = spot_geometry(lay, cal)[3][cols]
+    rows = sorted({i for i, _, _ in got})
+    big = oversized(g, [(float(ch.x[i, 0]), float(ch.y[i, 0]), float(r[i])) for i in rows])
+    keep = np.zeros(len(p_occ), bool)
+    keep[[i for i, b in zip(rows, big) if not b]] = True
+    return np.where(keep[:, None], np.maximum(p_occ, lifted), p_occ)
 
 
 def _squeezed_sites(
