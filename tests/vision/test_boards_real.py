@@ -20,6 +20,11 @@ from tavli_pi.vision.dice_vet import LEAST_PX, NEED_PX, SMALL_CONFIDENCE
 from tavli_pi.vision.reader import BoardReader
 from tests.vision._eval import RealFrame, RealScore, real_frames, score_real
 
+# the module's fixtures read every real photo, the field searched for without corners, on the first
+# test that asks (its setup counts in that test's time): on a 2-core machine shared at load 7 that
+# took over the suite's 300 s (stop 20's CI run); the limit is for a hang, not a busy machine
+pytestmark = pytest.mark.timeout(900)
+
 
 def _corners(f: RealFrame) -> str:
     return " ".join(f"{x},{y}" for x, y in f.label["corners"])
