@@ -1206,6 +1206,7 @@ class Referee:
             return  # the side on roll danced unseen: the dice voided as theirs were the other side's roll
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
+            self._void_roll = None  # the board is out of step now: those dice no longer explain it
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
             if s.infer_unseen_rolls:
                 self.sync.ask_roll_of_one_play()  # one play of the mover, no roll allowing it: its roll?

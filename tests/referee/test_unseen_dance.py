@@ -105,6 +105,7 @@ def test_with_no_roll_to_dance_with_black_s_play_is_still_a_board_out_of_step() 
     ev = t.move_and_pick_up(pos, _black_plays(pos, "8/5 6/5"), dice)
     assert "board_out_of_sync" in kinds(ev)
     assert not {"no_legal_move", "illegal_play", "play_accepted"} & set(kinds(ev))
+    assert ref._void_roll is None  # out of step: the voided dice explain nothing any more
 
 
 def test_a_wrong_half_throw_thrown_again_is_white_s_roll_as_before_E3() -> None:
