@@ -41,6 +41,7 @@ from tavli_pi.referee.unseen import (
     OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
 )
 from tavli_pi.referee.ruled_out import only_a_call
+from tavli_pi.referee.unseen_dance import take_unseen_dance
 from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
@@ -72,7 +73,7 @@ SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
     "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
-    "_unseen_last": None,
+    "_unseen_last": None, "_void_roll": None,
 }
 
 
@@ -151,6 +152,9 @@ class Referee:
         #: the last play taken with a roll the camera did not see: (the board before it, after it, the
         #: side, at the opening?) -- the players may still put it right (sync.py)
         self._unseen_last: tuple[GamePosition, GamePosition, Side, bool] | None = None
+        #: a roll voided for lying in the other player's half while the referee waited for a roll: the
+        #: other player's roll if the side on roll danced unseen (unseen_dance.py)
+        self._void_roll: tuple[DieReading, ...] | None = None
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -722,6 +726,8 @@ class Referee:
                 ev.RollVoid, side=side, reason=reason, rule="E3",
                 message=f"{_name(side)}'s roll is void ({reason.replace('_', ' ')}): roll again.",
             )
+            if self.phase is Phase.AWAITING_ROLL and roller_of(dice, s.light_is_white) is side.other:
+                self._void_roll = tuple(dice)  # the other player's roll, if this side danced unseen
             return
         read = sorted(((d.value, d.value_confidence) for d in dice), reverse=True)
         values = [v for v, _ in read]
@@ -755,6 +761,7 @@ class Referee:
         self._pending_roll = None
         self.wrong_points = ()
         self._either_may_roll = False
+        self._void_roll = None
         self.question.drop()
 
     def _after_roll_accepted(self) -> None:
@@ -1194,8 +1201,12 @@ class Referee:
         # scores above the unconstrained reading, so under that gap none can (the usual still board)
         if s.infer_unseen_rolls and r.gap >= s.accept_margin and self._play_without_roll():
             return
+        if (s.infer_unseen_rolls and self._void_roll is not None and r.gap >= s.illegal_gap and r.free is not None
+                and r.stable_frames >= s.stable_frames and take_unseen_dance(self, r.free, self._void_roll)):
+            return  # the side on roll danced unseen: the dice voided as theirs were the other side's roll
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
+            self._void_roll = None  # the board is out of step now: those dice no longer explain it
             self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
             if s.infer_unseen_rolls:
                 self.sync.ask_roll_of_one_play()  # one play of the mover, no roll allowing it: its roll?
