@@ -77,7 +77,9 @@ def median_of(a: np.ndarray) -> float:
     statistics are bracketed by quantiles of every 32nd value, the bracket checked by counting
     (so a bad guess only costs a fall back to ``np.median``), and only the values inside it are
     partitioned; the two are then averaged by ``np.median`` itself, as it averages them."""
-    v = np.ascontiguousarray(a, np.float32).ravel()
+    if a.dtype != np.float32:
+        return float(np.median(a))
+    v = np.ascontiguousarray(a).ravel()
     n = v.size
     if n < MEDIAN_SAMPLED or bool(np.isnan(v).any()):
         return float(np.median(v))

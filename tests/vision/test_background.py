@@ -49,3 +49,9 @@ def test_median_of_small_and_nan_arrays_fall_back_to_numpy() -> None:
     b = np.ones((80, 80), np.float32)
     b[3, 3] = np.nan
     assert np.isnan(median_of(b))
+
+
+def test_median_of_other_types_is_numpys_median() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.random((120, 130))  # float64: np.median's own value, not a float32 copy's
+    assert median_of(a) == float(np.median(a))
