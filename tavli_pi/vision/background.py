@@ -24,7 +24,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stored_image import decode_image, encode_image
 
 __all__ = ["BG_SCALE", "BESIDE_SHARE", "CHECKER_SPREAD", "encode_background", "decode_background", "Difference", "Halved", "Learnt", "fit_score",
-           "channel_medians", "field_box", "matched_change"]
+           "channel_medians", "field_box", "matched_change", "median_of"]
 
 #: the stored background is 1/BG_SCALE of the canonical image
 BG_SCALE = 2
@@ -69,6 +69,33 @@ def channel_medians(img: np.ndarray, mask: np.ndarray | None = None) -> np.ndarr
         lo, hi = (int(np.searchsorted(cum, k, side="right")) for k in ((n - 1) // 2, n // 2))
         out.append((lo + hi) / 2)
     return np.asarray(out, np.float32)
+
+
+def median_of(a: np.ndarray) -> float:
+    """``float(np.median(a))`` of a float32 array, to the bit, at about a third of the cost on a
+    field's worth of pixels (issue 12: 0.33 against 0.89 ms on 262 x 280). The two middle order
+    statistics are bracketed by quantiles of every 32nd value, the bracket checked by counting
+    (so a bad guess only costs a fall back to ``np.median``), and only the values inside it are
+    partitioned; the two are then averaged by ``np.median`` itself, as it averages them."""
+    if a.dtype != np.float32:
+        return float(np.median(a))
+    v = np.ascontiguousarray(a).ravel()
+    n = v.size
+    if n < MEDIAN_SAMPLED or bool(np.isnan(v).any()):
+        return float(np.median(v))
+    lo, hi = (n - 1) // 2, n // 2  # the middle order statistics (one when n is odd)
+    s = np.sort(v[::32])
+    m, spread = len(s), 8 + int(2 * np.sqrt(len(s)))
+    t0, t1 = s[max(0, m // 2 - spread)], s[min(m - 1, m // 2 + spread)]
+    below = int(np.count_nonzero(v <= t0))
+    if below > lo or int(np.count_nonzero(v <= t1)) <= hi:
+        return float(np.median(v))  # the bracket missed a middle value
+    inside = np.partition(v[(v > t0) & (v <= t1)], [lo - below, hi - below])
+    return float(np.median(inside[[lo - below, hi - below]]))
+
+
+#: arrays smaller than this are left to ``np.median`` (``median_of``)
+MEDIAN_SAMPLED = 4096
 
 
 def matched_change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -142,7 +169,7 @@ class Difference:
         gain = (learnt.medians + 1.0) / (half.medians(box) + 1.0)
         self.diff = cv2.GaussianBlur(matched_change(half.f32, learnt.f32, np.clip(gain, 0.5, 2.0).astype(np.float32)),
                                      (3, 3), 0)
-        typical = float(np.median(self.diff[y0:y1, x0:x1]))
+        typical = median_of(self.diff[y0:y1, x0:x1])
         self.threshold = max(STAND_OUT + typical, STAND_OUT_X * typical)
 
     def change(self, x: float, y: float, r: float) -> float:

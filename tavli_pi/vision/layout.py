@@ -105,8 +105,10 @@ class Layout:
     def to_uv(self, x: float, y: float) -> tuple[float, float]:
         return (x - self.mx) / self.field_w, (y - self.my) / self.field_h
 
-    @property
-    def columns(self) -> list[Column]:
+    @cached_property
+    def columns(self) -> tuple[Column, ...]:
+        """The 24 points' strips (``point_columns``), worked out once per layout (the layout is
+        frozen; the set-up model's swapped-colour test asks for them thousands of times a frame)."""
         fw = self.field_w
         cols = point_columns(
             self.mx + self.u0 * fw,
@@ -115,7 +117,7 @@ class Layout:
             self.mx + self.u1 * fw,
             self.home,
         )
-        return [Column(p, x, w, top) for p, x, w, top in cols]
+        return tuple(Column(p, x, w, top) for p, x, w, top in cols)
 
     @cached_property
     def pitch(self) -> float:

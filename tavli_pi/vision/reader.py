@@ -370,7 +370,11 @@ class BoardReader:
                 if diff is None:
                     diff = Difference(canon, learnt, lay, half)
                 return diff.changed_mask(), float(BG_SCALE)
-        found = find_dice(canon, lay, cal, disc_sites, hand_mask, image, memo=self.dice_memo, stands_out=stands_out,
+        # the dice search only asks whether a place lies under the hand: a mask with none set (no
+        # hand, the usual frame) is no mask, and the search need not resize it to its finer view
+        # nor look up every spot in it
+        under_hand = hand_mask if cv2.countNonZero(hand_mask) else None
+        found = find_dice(canon, lay, cal, disc_sites, under_hand, image, memo=self.dice_memo, stands_out=stands_out,
                           changes=changes)
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)

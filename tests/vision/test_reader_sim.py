@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from tavli_pi.sim.datasets import easy_scenes, hard_scenes
 from tavli_pi.vision.reader import BoardReader
 from tests.vision._eval import sim_calibration, spot_errors
@@ -76,3 +79,30 @@ def test_a_single_photo_one_checker_over_its_tray_has_no_sure_culprit() -> None:
     light = [s.light for s in (*obs.points, obs.bar)]
     assert sum(e.best for e in light) + obs.off.light.best == 15
     assert sum(e.confidence >= 0.9 for e in light) >= 20
+
+
+def test_the_dice_search_gets_a_hand_mask_only_where_a_hand_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame with nothing under a hand gives the dice search no mask (the search only asks whether
+    a place lies under one; issue 12: no resize to its finer view, no lookup per spot); a frame with
+    a hand gives it the hand's pixels."""
+    import tavli_pi.vision.reader as reader_mod
+
+    got: list[object] = []
+    find = reader_mod.find_dice
+
+    def spy(*args: object, **kwargs: object) -> object:
+        got.append(args[4])
+        return find(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader_mod, "find_dice", spy)
+    seen = {True: 0, False: 0}
+    for i, scene in enumerate(hard_scenes(9, 5)):
+        cal, r = sim_calibration(scene, i)
+        obs = BoardReader(cal).read(r.image)
+        mask = got[-1]
+        if obs.hand:
+            assert isinstance(mask, np.ndarray) and mask.any()
+        elif mask is not None:
+            assert isinstance(mask, np.ndarray) and mask.any()  # a hand too small to count: its pixels
+        seen[mask is None] += 1
+    assert seen[True] >= 3 and seen[False] >= 1
