@@ -154,18 +154,28 @@ BLAME_TEMPER = 0.5
 def blame(spots: Sequence[CountEvidence], off: CountEvidence) -> list[float]:
     """Per spot, the chance it is the one misread when the spots and the tray (``off``) add up to
     one more or one fewer than 15 (B1): its odds of one checker fewer (more) against its best
-    count, tempered, shared with the other spots and the tray. All zero when they add up, or are
-    further off (the reader then doubts every count)."""
+    count, shared with the other spots and the tray -- the larger of two shares: of the odds
+    tempered (``BLAME_TEMPER``: a lone misread sure of itself still takes its share) and of the
+    odds as read (a spot whose own evidence singles it out among many sure ones takes the share
+    that evidence gives it: a checker cut by a misplaced field's edge read as none at 0.97, one
+    more at 0.02, beside 24 spots at 0.98-0.99, is left 0.93 sure by the tempered share, 0.85 by
+    its own).
+    All zero when they add up, or are further off (the reader then doubts every count)."""
     d = sum(e.best for e in spots) + off.best - CHECKERS
     if d not in (-1, 1):
         return [0.0] * len(spots)
 
-    def odds(e: CountEvidence, n: int) -> float:
-        return float((e.p(n) / max(e.confidence, 1e-12)) ** BLAME_TEMPER)
+    def shares(power: float) -> list[float]:
+        # (the tray's term is its odds of ``off.best + d`` as since this was written; the mirror of
+        # the spots' term would be ``off.best - d``: not changed here, a reading change of its own)
+        def odds(e: CountEvidence, n: int) -> float:
+            return float((e.p(n) / max(e.confidence, 1e-12)) ** power)
 
-    r = [odds(e, e.best - d) for e in spots]
-    total = sum(r) + odds(off, off.best + d)
-    return [v / total if total > 0 else 0.0 for v in r]
+        r = [odds(e, e.best - d) for e in spots]
+        total = sum(r) + odds(off, off.best + d)
+        return [v / total if total > 0 else 0.0 for v in r]
+
+    return [max(a, b) for a, b in zip(shares(BLAME_TEMPER), shares(1.0))]
 
 
 def conserved_spots(spots: Sequence[CountEvidence], off: CountEvidence) -> list[CountEvidence]:

@@ -70,8 +70,9 @@ from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
-from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned
+from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned, spot_geometry
 from tavli_pi.vision.trays import tray_evidence
+from tavli_pi.vision.under_dice import die_hidden_tempered
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
@@ -381,6 +382,10 @@ class BoardReader:
         dice = vet_dice(found, cal, diff, disc_sites)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
+        if dice:
+            # a die lying where a point's next checker would stand hides whether one does (under_dice)
+            points = die_hidden_tempered(points, spot_geometry(lay, cal), [spots.site_of[i] for i in range(24)],
+                                         cal.to_canonical(np.asarray([d.xy for d in dice], np.float32)))
         marks.append(("dice", clock()))
         if kept is not None and self._feet is not None and not self._feet.cube_changed(
                 changed_pixels(view, kept.cube_view)):

@@ -208,3 +208,21 @@ def test_a_board_that_adds_up_is_left_as_read() -> None:
     tray = SpotEvidence(_two(0, 0.9, 1), _two(0, 0.9, 1))
     got, bar = balanced_board(points, BAR, tray)
     assert got == points and bar is BAR
+
+
+def test_a_spot_the_evidence_singles_out_for_a_missed_checker_is_not_sure() -> None:
+    """bench_vision's real boards, corners 40 px off (bcv-hough-test3, moved (30, -20)): a dark
+    checker cut by the field's edge is read as none at 0.97 with one more at 0.02, every other spot
+    at 0.98-0.99 with one more at 0.001-0.01, the tray read empty: 14 dark. Of the places the 15th
+    could be, that spot's own odds stand out (a fifth of their sum), so it is not sure it holds none
+    (0.93 with the tempered odds alone); the others stay sure."""
+    points = [SpotEvidence(_two(ev.light.best, 0.995, ev.light.best + 1), _two(ev.dark.best, 0.995, ev.dark.best + 1))
+              for ev in _board(*START)]
+    points[18] = SpotEvidence(_two(0, 0.995, 1), _two(4, 0.995, 5))  # dark point 19: four (one moved on)
+    points[19] = SpotEvidence(_two(0, 0.995, 1), _two(0, 0.98, 1))  # dark point 20: the one moved, missed
+    tray = SpotEvidence(_sure(0, 0.8), _sure(0, 0.8))
+    got, _ = conserved_board(points, BAR, tray)
+    assert [(s.light.best, s.dark.best) for s in got] == [(s.light.best, s.dark.best) for s in points]
+    assert got[19].dark.confidence < 0.9
+    assert min(s.dark.confidence for i, s in enumerate(got) if i != 19) >= 0.9
+    assert min(s.light.confidence for s in got) >= 0.9
