@@ -187,14 +187,26 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             continue
         i = near[0]
         b = out[i]
-        if b.value == 0 and b.flat and d.value:
-            out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll)
+        if b.value == 0 and (b.flat or _no_verdict(b)) and d.value:
+            out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll;
+            # an outline too coarse to read a face in is no verdict: ``_no_verdict``)
         elif b.value and d.value and b.value != d.value and b.flat:
             # (a cocked die's confidence is its verdict's, which stands whatever face is read)
             # two readings of one die disagree: the clearer stands, in doubt
             keep = d if d.value_confidence > b.value_confidence else b
             out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
     return out
+
+
+def _no_verdict(b: DieReading) -> bool:
+    """Whether the canonical view's ``b`` is a body with no face read on it whose "cocked" says
+    nothing the finer view should keep: called so at no confidence (the search's outline of a few
+    spots was oblong, ``_find``'s ``Die(0, 0.0, square < 0.84)``), not on a checker, not moving. At
+    1280 px a tournament die is 12-16 canonical px: its outline there is a handful of pixels, a 45
+    degree die's rim is lost to the sampling (WTC frame5, the field found: a 15 x 10 px outline round
+    two of a four's pips), while the finer view outlines it square round all its pips. A verdict the
+    canonical view is sure of keeps a value's confidence (a cocked face read: ``dice_face.judge``)."""
+    return b.value == 0 and b.value_confidence == 0.0 and not b.flat and not b.on_checker and not b.moving
 
 
 def _confirms(fine: DieReading, b: DieReading) -> bool:
@@ -283,11 +295,13 @@ def _find(
     # most spots first; of as many, the widest first (a die's two pips before two specks of its shadow's edge)
     whole = paired(clusters(spots, REACH * pitch), PAIR_REACH * pitch)
     groups, halves = split_pairs(whole, pitch)
-    for group in sorted(groups, key=size_and_span, reverse=True):
+    order = sorted(groups, key=size_and_span, reverse=True)
+    for group in order:  # (``order`` grows: the spots beyond a die's outline are searched again)
         pts = np.asarray([(x, y) for x, y, _ in group])
         span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
         if len(group) > 12 or span > 1.1 * pitch:
             continue
+        half = id(group) in halves
         body = bodied(memo, view, canon, cal, group, pitch)
         square: float | None = None
         if body is not None:
@@ -299,6 +313,13 @@ def _find(
             if side < NARROWEST * DIE_RANGE[0] * pitch:
                 continue  # narrower than any die's edge: a cocked die's outline is its top and a strip
                 # of side face, never narrower than the die (a hinge's leaf, a letter's stroke)
+            within = [s for s in group if np.hypot(s[0] - bx, s[1] - by) < BEYOND * long_]
+            if within and len(within) < len(group):
+                # spots beyond the outline are no pips of this die: another die's, one that touches
+                # it (``dice_body._parted``), searched again on their own
+                order.append([s for s in group if s not in within])
+                group = within
+                pts = np.asarray([(x, y) for x, y, _ in group])
             if len(group) >= 2:
                 ang = angle_of(pts)  # the pips square the die better than an outline with its shadow
         else:
@@ -312,7 +333,7 @@ def _find(
         die = examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch)
         if die is not None and die.refused:
             continue
-        if (id(group) in halves or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
+        if (half or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:
             continue  # ... that shows more than the two spots (any two specks read as a two)
@@ -477,6 +498,12 @@ def _scale_agrees(die: Die, side: float, src: np.ndarray, to_src: Callable[[np.n
 #: not shown resolved, keeps its face only when read surer than this (the most a small die's face
 #: is taken at on its own: ``SMALL_CONFIDENCE``)
 CHANGED_UNCLEAR = SMALL_CONFIDENCE
+
+
+#: a group's spots this far from the centre of the outline found round them (in its long sides) are
+#: no pips of that die (a face's pips lie within 0.39 of its side from its centre, a cocked die's
+#: within half its outline's length; a die that touches it has its own beyond its edge, 0.5 out)
+BEYOND = 0.6
 
 
 #: spots this far from a die's centre (in its sides) are counted as its pips (``_spots_agree``)

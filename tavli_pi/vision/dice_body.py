@@ -88,8 +88,56 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[floa
     comp = cv2.findNonZero((labels[y : y + h, x : x + w] == lab).astype(np.uint8))
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(comp.reshape(-1, 2).astype(np.float32) + np.asarray([x, y], np.float32))
     if a < 0.8 * rw * rh:
-        return None  # round (a checker's face) or ragged: not a die's outline
+        part = _parted((labels == lab).astype(np.uint8), local, pitch)
+        if part is None:
+            return None  # round (a checker's face) or ragged: not a die's outline
+        (rx, ry), (rw, rh), ang = part
     return (rx + x0, ry + y0), (rw, rh), float(ang)
+
+
+#: two dice that touch are parted (``_parted``) by eroding their joint body with a disc of this
+#: radius (in the smallest die's edges, ``DIE_RANGE``): the neck where they touch, corner to corner
+#: or along blurred edges, is thinner than this disc's width; each die is wider
+PART_RADIUS = 0.3
+
+
+def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The outline (crop px) of the die whose pips ``local`` are, when its ragged component
+    ``comp`` (uint8 0/1) is two bodies that touch: two dice of one colour side by side make one
+    body in the colour mask (WTC test9: a one and a three corner to corner, one 29 x 16 px
+    component, no outline, read as one 34 px die). Its pips' holes filled, it is eroded by a disc
+    (``PART_RADIUS``); when it falls into two or more parts, the part under the pips' centre (else
+    holding most of them) is grown back inside the body. None unless that part is a square die's
+    outline."""
+    hh, ww = comp.shape
+    # the body whole, its pips' holes filled (a pip the spot finder missed leaves one)
+    ground = np.zeros((hh + 2, ww + 2), np.uint8)
+    filled = comp.copy()
+    cv2.floodFill(filled, ground, (0, 0), 1)  # (the crop's corner is ground: ``body`` checked)
+    comp = comp | (1 - filled)
+    r = max(1, int(round(PART_RADIUS * DIE_RANGE[0] * pitch)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    core = cv2.erode(comp, disc)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(core, connectivity=4)
+    if n < 3:
+        return None  # one body (or none left): not two dice
+    # each pip to the nearest part; the part with most of them (of as many, the nearer the pips' centre)
+    cents = np.asarray(centroids[1:], np.float64)
+    near = np.argmin(np.hypot(local[:, None, 0] - cents[None, :, 0], local[:, None, 1] - cents[None, :, 1]), axis=1)
+    votes = np.bincount(near, minlength=len(cents))
+    mid = local.mean(axis=0)
+    lab = 1 + int(min(range(len(cents)), key=lambda j: (-votes[j], float(np.hypot(*(cents[j] - mid))))))
+    part = cv2.dilate((labels == lab).astype(np.uint8), disc) & comp
+    a = int(part.sum())
+    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * NARROWEST) ** 2:
+        return None
+    pts = cv2.findNonZero(part)
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts.reshape(-1, 2).astype(np.float32))
+    if a < 0.8 * rw * rh:
+        return None
+    return (rx, ry), (rw, rh), float(ang)
+
+
 
 def bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration, group: list[Spot],
             pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
