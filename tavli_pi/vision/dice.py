@@ -12,7 +12,9 @@
    the die's outline. Its minimum-area rectangle gives the die's centre,
    size and angle. A flat die shows a square; a cocked or leaning die shows
    its slanted top plus a strip of side face (an oblong outline) and pips
-   that do not fit one face's layout.
+   that do not fit one face's layout. Two dice of one colour that touch make one
+   ragged body: it is parted where they touch (``dice_body._parted``), and the spots
+   of the group beyond the die's outline (``BEYOND``) are searched again as another die's.
 4. The value: ``read_pips`` on a crop of the original image (more pixels
    than the canonical view), rotated square to the die. Its confidence is the
    face's evidence (``pips.read_face_evidence``: layout fit, even pips, margin
@@ -37,6 +39,8 @@
    (``dice_scale.changed_bodies``) are searched as bodies where no hat blob lies: a small die close
    to the board's grey (white on light wood, red on green) makes no blob of its own. A face read on
    such a body unclear and not shown resolved is withheld (``CHANGED_UNCLEAR``).
+8. The finer view's die replaces a canonical one with no value (``_merge``), also one called
+   cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``).
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a

@@ -1,5 +1,5 @@
 """A candidate die's body: the outline round its pips (``body``, or the one a memo kept:
-``bodied``), its angle from its pips (``angle_of``), and whether a disc under it is a checker
+``bodied``; two dice that touch parted: ``_parted``), its angle from its pips (``angle_of``), and whether a disc under it is a checker
 (``checker_under``)."""
 
 from __future__ import annotations
