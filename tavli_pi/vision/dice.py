@@ -205,7 +205,7 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
 def _no_verdict(b: DieReading) -> bool:
     """Whether the canonical view's ``b`` is a body with no face read on it whose "cocked" says
     nothing the finer view should keep: called so at no confidence (the search's outline of a few
-    spots was oblong, ``_find``'s ``Die(0, 0.0, square < 0.84)``), not on a checker, not moving. At
+    spots was oblong, ``_find``'s ``Die(0, 0.0, square < SQUARE)``), not on a checker, not moving. At
     1280 px a tournament die is 12-16 canonical px: its outline there is a handful of pixels, a 45
     degree die's rim is lost to the sampling (WTC frame5, the field found: a 15 x 10 px outline round
     two of a four's pips), while the finer view outlines it square round all its pips. A verdict the
@@ -317,10 +317,11 @@ def _find(
             if side < NARROWEST * DIE_RANGE[0] * pitch:
                 continue  # narrower than any die's edge: a cocked die's outline is its top and a strip
                 # of side face, never narrower than the die (a hinge's leaf, a letter's stroke)
-            within = [s for s in group if np.hypot(s[0] - bx, s[1] - by) < BEYOND * long_]
-            if within and len(within) < len(group):
-                # spots beyond the outline are no pips of this die: another die's, one that touches
-                # it (``dice_body._parted``), searched again on their own
+            within = [s for s in group if _beyond(s, body) < BEYOND * side]
+            if within and len(within) < len(group) and square >= SQUARE:
+                # spots beyond a square outline are no pips of this die: another die's, one that
+                # touches it (``dice_body._parted``), searched again on their own (an oblong outline
+                # may be a cocked die's, or a die's with its shadow: its spots stay one candidate)
                 order.append([s for s in group if s not in within])
                 group = within
                 pts = np.asarray([(x, y) for x, y, _ in group])
@@ -348,7 +349,7 @@ def _find(
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die
-            die = Die(0, 0.0, square is not None and square < 0.84, (bx, by))
+            die = Die(0, 0.0, square is not None and square < SQUARE, (bx, by))
         n_spots = len(group)
         fit = layout_error(pts) if 3 <= n_spots <= 6 else 0.0
         # fewer spots than the face read are that face's pips with some missed (a 4's three
@@ -504,10 +505,23 @@ def _scale_agrees(die: Die, side: float, src: np.ndarray, to_src: Callable[[np.n
 CHANGED_UNCLEAR = SMALL_CONFIDENCE
 
 
-#: a group's spots this far from the centre of the outline found round them (in its long sides) are
-#: no pips of that die (a face's pips lie within 0.39 of its side from its centre, a cocked die's
-#: within half its outline's length; a die that touches it has its own beyond its edge, 0.5 out)
-BEYOND = 0.6
+#: a group's spots this far outside the outline found round them (in its short sides) are no pips
+#: of that die: a die that touches it has its own beyond its edge, half a side in and more (a spot of
+#: the die's own, or of its shadow, lies within the outline or a pixel or two past its blurred edge)
+BEYOND = 0.3
+
+
+#: an outline this square (short over long side) or more is a flat die's (less: cocked, ``_find``)
+SQUARE = 0.84
+
+
+def _beyond(s: Spot, body: tuple[tuple[float, float], tuple[float, float], float]) -> float:
+    """How far (canonical px) the spot ``s`` lies outside the rotated rectangle ``body`` (0 inside)."""
+    (bx, by), (bw, bh), ang = body
+    t = np.deg2rad(ang)
+    dx, dy = s[0] - bx, s[1] - by
+    u, v = dx * np.cos(t) + dy * np.sin(t), -dx * np.sin(t) + dy * np.cos(t)
+    return float(max(abs(u) - bw / 2, abs(v) - bh / 2, 0.0))
 
 
 #: spots this far from a die's centre (in its sides) are counted as its pips (``_spots_agree``)

@@ -127,9 +127,16 @@ def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[fl
     votes = np.bincount(near, minlength=len(cents))
     mid = local.mean(axis=0)
     lab = 1 + int(min(range(len(cents)), key=lambda j: (-votes[j], float(np.hypot(*(cents[j] - mid))))))
-    part = cv2.dilate((labels == lab).astype(np.uint8), disc) & comp
+    # two dice: the two largest parts, grown back, the die's at least the smallest die's whole area
+    # (a die parted from its shadow or its rim is less), the other at least ``body``'s least (a die
+    # the crop cuts)
+    grown = {j: cv2.dilate((labels == j).astype(np.uint8), disc) & comp
+             for j in 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1][:2]}
+    if lab not in grown or min(int(g.sum()) for g in grown.values()) < (DIE_RANGE[0] * pitch * NARROWEST) ** 2:
+        return None
+    part = grown[lab]
     a = int(part.sum())
-    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * NARROWEST) ** 2:
+    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch) ** 2:
         return None
     pts = cv2.findNonZero(part)
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts.reshape(-1, 2).astype(np.float32))
