@@ -99,6 +99,9 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[floa
 #: radius (in the smallest die's edges, ``DIE_RANGE``): the neck where they touch, corner to corner
 #: or along blurred edges, is thinner than this disc's width; each die is wider
 PART_RADIUS = 0.3
+#: a part is a die parted from another only when this square (short over long side): a flat die's
+#: outline, as ``dice.SQUARE`` tells one (a part of a ragged patch that is no die is seldom square)
+PART_SQUARE = 0.84
 
 
 def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
@@ -107,8 +110,8 @@ def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[fl
     body in the colour mask (WTC test9: a one and a three corner to corner, one 29 x 16 px
     component, no outline, read as one 34 px die). Its pips' holes filled, it is eroded by a disc
     (``PART_RADIUS``); when it falls into two or more parts, the part under the pips' centre (else
-    holding most of them) is grown back inside the body. None unless that part is a square die's
-    outline."""
+    holding most of them) is grown back inside the body. None unless that part is a whole die's
+    square outline (``PART_SQUARE``) beside another die-sized part."""
     hh, ww = comp.shape
     # the body whole, its pips' holes filled (a pip the spot finder missed leaves one)
     ground = np.zeros((hh + 2, ww + 2), np.uint8)
@@ -140,8 +143,8 @@ def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[fl
         return None
     pts = cv2.findNonZero(part)
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts.reshape(-1, 2).astype(np.float32))
-    if a < 0.8 * rw * rh:
-        return None
+    if a < 0.8 * rw * rh or min(rw, rh) < PART_SQUARE * max(rw, rh):
+        return None  # ragged, or oblong: not a flat die's outline (a part cut from anything else)
     return (rx, ry), (rw, rh), float(ang)
 
 
