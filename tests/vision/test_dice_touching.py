@@ -121,3 +121,19 @@ def test_wtc_frame5_four_read_with_the_field_found(real_data: Path) -> None:
     got = [d for d in obs.dice if np.hypot(d.xy[0] - 505, d.xy[1] - 428) < 18.0]
     assert len(got) == 1 and got[0].value == 4 and got[0].flat, got  # base: "too small to read (11 px, need 12)"
     assert got[0].size_px >= 12.0, got
+
+
+def test_no_die_is_parted_from_a_ragged_patch() -> None:
+    # real-like seed 0 frame 69 (no die on the board), read as a single photo with its corners: two
+    # spots whose colour mask is a ragged patch; a part of it eroded off was 14 x 11 px (not a
+    # square) and was reported "too small to read (10 px, need 12)" before a parted outline had to
+    # be square (``dice_body.PART_SQUARE``); base and branch report only the hand's tumbling smudge
+    from tavli_pi.sim.datasets import reallike_scenes
+    from tavli_pi.sim.render import render
+
+    scene = reallike_scenes(70, 0)[69]
+    r = render(scene, 69)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in r.truth.corners)
+    cal = calibrate_image(r.image, corners, r.truth.home)
+    assert not r.truth.dice
+    assert [d for d in BoardReader(cal).read(r.image).dice if not d.moving] == []
