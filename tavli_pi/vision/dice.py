@@ -12,7 +12,9 @@
    the die's outline. Its minimum-area rectangle gives the die's centre,
    size and angle. A flat die shows a square; a cocked or leaning die shows
    its slanted top plus a strip of side face (an oblong outline) and pips
-   that do not fit one face's layout.
+   that do not fit one face's layout. Two dice of one colour that touch make one
+   ragged body: it is parted where they touch (``dice_body._parted``), and the spots
+   of the group beyond the die's outline (``BEYOND``) are searched again as another die's.
 4. The value: ``read_pips`` on a crop of the original image (more pixels
    than the canonical view), rotated square to the die. Its confidence is the
    face's evidence (``pips.read_face_evidence``: layout fit, even pips, margin
@@ -37,6 +39,8 @@
    (``dice_scale.changed_bodies``) are searched as bodies where no hat blob lies: a small die close
    to the board's grey (white on light wood, red on green) makes no blob of its own. A face read on
    such a body unclear and not shown resolved is withheld (``CHANGED_UNCLEAR``).
+8. The finer view's die replaces a canonical one with no value (``_merge``), also one called
+   cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``).
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
@@ -187,14 +191,26 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             continue
         i = near[0]
         b = out[i]
-        if b.value == 0 and b.flat and d.value:
-            out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll)
+        if b.value == 0 and (b.flat or _no_verdict(b)) and d.value:
+            out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll;
+            # an outline too coarse to read a face in is no verdict: ``_no_verdict``)
         elif b.value and d.value and b.value != d.value and b.flat:
             # (a cocked die's confidence is its verdict's, which stands whatever face is read)
             # two readings of one die disagree: the clearer stands, in doubt
             keep = d if d.value_confidence > b.value_confidence else b
             out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
     return out
+
+
+def _no_verdict(b: DieReading) -> bool:
+    """Whether the canonical view's ``b`` is a body with no face read on it whose "cocked" says
+    nothing the finer view should keep: called so at no confidence (the search's outline of a few
+    spots was oblong, ``_find``'s ``Die(0, 0.0, square < SQUARE)``), not on a checker, not moving. At
+    1280 px a tournament die is 12-16 canonical px: its outline there is a handful of pixels, a 45
+    degree die's rim is lost to the sampling (WTC frame5, the field found: a 15 x 10 px outline round
+    two of a four's pips), while the finer view outlines it square round all its pips. A verdict the
+    canonical view is sure of keeps a value's confidence (a cocked face read: ``dice_face.judge``)."""
+    return b.value == 0 and b.value_confidence == 0.0 and not b.flat and not b.on_checker and not b.moving
 
 
 def _confirms(fine: DieReading, b: DieReading) -> bool:
@@ -283,11 +299,13 @@ def _find(
     # most spots first; of as many, the widest first (a die's two pips before two specks of its shadow's edge)
     whole = paired(clusters(spots, REACH * pitch), PAIR_REACH * pitch)
     groups, halves = split_pairs(whole, pitch)
-    for group in sorted(groups, key=size_and_span, reverse=True):
+    order = sorted(groups, key=size_and_span, reverse=True)
+    for group in order:  # (``order`` grows: the spots beyond a die's outline are searched again)
         pts = np.asarray([(x, y) for x, y, _ in group])
         span = float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0
         if len(group) > 12 or span > 1.1 * pitch:
             continue
+        half = id(group) in halves
         body = bodied(memo, view, canon, cal, group, pitch)
         square: float | None = None
         if body is not None:
@@ -299,6 +317,14 @@ def _find(
             if side < NARROWEST * DIE_RANGE[0] * pitch:
                 continue  # narrower than any die's edge: a cocked die's outline is its top and a strip
                 # of side face, never narrower than the die (a hinge's leaf, a letter's stroke)
+            within = [s for s in group if _beyond(s, body) < BEYOND * side]
+            if within and len(within) < len(group) and square >= SQUARE:
+                # spots beyond a square outline are no pips of this die: another die's, one that
+                # touches it (``dice_body._parted``), searched again on their own (an oblong outline
+                # may be a cocked die's, or a die's with its shadow: its spots stay one candidate)
+                order.append([s for s in group if s not in within])
+                group = within
+                pts = np.asarray([(x, y) for x, y, _ in group])
             if len(group) >= 2:
                 ang = angle_of(pts)  # the pips square the die better than an outline with its shadow
         else:
@@ -312,7 +338,7 @@ def _find(
         die = examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch)
         if die is not None and die.refused:
             continue
-        if (id(group) in halves or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
+        if (half or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:
             continue  # ... that shows more than the two spots (any two specks read as a two)
@@ -323,7 +349,7 @@ def _find(
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die
-            die = Die(0, 0.0, square is not None and square < 0.84, (bx, by))
+            die = Die(0, 0.0, square is not None and square < SQUARE, (bx, by))
         n_spots = len(group)
         fit = layout_error(pts) if 3 <= n_spots <= 6 else 0.0
         # fewer spots than the face read are that face's pips with some missed (a 4's three
@@ -477,6 +503,25 @@ def _scale_agrees(die: Die, side: float, src: np.ndarray, to_src: Callable[[np.n
 #: not shown resolved, keeps its face only when read surer than this (the most a small die's face
 #: is taken at on its own: ``SMALL_CONFIDENCE``)
 CHANGED_UNCLEAR = SMALL_CONFIDENCE
+
+
+#: a group's spots this far outside the outline found round them (in its short sides) are no pips
+#: of that die: a die that touches it has its own beyond its edge, half a side in and more (a spot of
+#: the die's own, or of its shadow, lies within the outline or a pixel or two past its blurred edge)
+BEYOND = 0.3
+
+
+#: an outline this square (short over long side) or more is a flat die's (less: cocked, ``_find``)
+SQUARE = 0.84
+
+
+def _beyond(s: Spot, body: tuple[tuple[float, float], tuple[float, float], float]) -> float:
+    """How far (canonical px) the spot ``s`` lies outside the rotated rectangle ``body`` (0 inside)."""
+    (bx, by), (bw, bh), ang = body
+    t = np.deg2rad(ang)
+    dx, dy = s[0] - bx, s[1] - by
+    u, v = dx * np.cos(t) + dy * np.sin(t), -dx * np.sin(t) + dy * np.cos(t)
+    return float(max(abs(u) - bw / 2, abs(v) - bh / 2, 0.0))
 
 
 #: spots this far from a die's centre (in its sides) are counted as its pips (``_spots_agree``)

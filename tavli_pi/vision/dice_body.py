@@ -1,5 +1,5 @@
 """A candidate die's body: the outline round its pips (``body``, or the one a memo kept:
-``bodied``), its angle from its pips (``angle_of``), and whether a disc under it is a checker
+``bodied``; two dice that touch parted: ``_parted``), its angle from its pips (``angle_of``), and whether a disc under it is a checker
 (``checker_under``)."""
 
 from __future__ import annotations
@@ -88,8 +88,66 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[floa
     comp = cv2.findNonZero((labels[y : y + h, x : x + w] == lab).astype(np.uint8))
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(comp.reshape(-1, 2).astype(np.float32) + np.asarray([x, y], np.float32))
     if a < 0.8 * rw * rh:
-        return None  # round (a checker's face) or ragged: not a die's outline
+        part = _parted((labels == lab).astype(np.uint8), local, pitch)
+        if part is None:
+            return None  # round (a checker's face) or ragged: not a die's outline
+        (rx, ry), (rw, rh), ang = part
     return (rx + x0, ry + y0), (rw, rh), float(ang)
+
+
+#: two dice that touch are parted (``_parted``) by eroding their joint body with a disc of this
+#: radius (in the smallest die's edges, ``DIE_RANGE``): the neck where they touch, corner to corner
+#: or along blurred edges, is thinner than this disc's width; each die is wider
+PART_RADIUS = 0.3
+#: a part is a die parted from another only when this square (short over long side): a flat die's
+#: outline, as ``dice.SQUARE`` tells one (a part of a ragged patch that is no die is seldom square)
+PART_SQUARE = 0.84
+
+
+def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The outline (crop px) of the die whose pips ``local`` are, when its ragged component
+    ``comp`` (uint8 0/1) is two bodies that touch: two dice of one colour side by side make one
+    body in the colour mask (WTC test9: a one and a three corner to corner, one 29 x 16 px
+    component, no outline, read as one 34 px die). Its pips' holes filled, it is eroded by a disc
+    (``PART_RADIUS``); when it falls into two or more parts, the part under the pips' centre (else
+    holding most of them) is grown back inside the body. None unless that part is a whole die's
+    square outline (``PART_SQUARE``) beside another die-sized part."""
+    hh, ww = comp.shape
+    # the body whole, its pips' holes filled (a pip the spot finder missed leaves one)
+    ground = np.zeros((hh + 2, ww + 2), np.uint8)
+    filled = comp.copy()
+    cv2.floodFill(filled, ground, (0, 0), 1)  # (the crop's corner is ground: ``body`` checked)
+    comp = comp | (1 - filled)
+    r = max(1, int(round(PART_RADIUS * DIE_RANGE[0] * pitch)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    core = cv2.erode(comp, disc)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(core, connectivity=4)
+    if n < 3:
+        return None  # one body (or none left): not two dice
+    # each pip to the nearest part; the part with most of them (of as many, the nearer the pips' centre)
+    cents = np.asarray(centroids[1:], np.float64)
+    near = np.argmin(np.hypot(local[:, None, 0] - cents[None, :, 0], local[:, None, 1] - cents[None, :, 1]), axis=1)
+    votes = np.bincount(near, minlength=len(cents))
+    mid = local.mean(axis=0)
+    lab = 1 + int(min(range(len(cents)), key=lambda j: (-votes[j], float(np.hypot(*(cents[j] - mid))))))
+    # two dice: the two largest parts, grown back, the die's at least the smallest die's whole area
+    # (a die parted from its shadow or its rim is less), the other at least ``body``'s least (a die
+    # the crop cuts)
+    grown = {j: cv2.dilate((labels == j).astype(np.uint8), disc) & comp
+             for j in 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1][:2]}
+    if lab not in grown or min(int(g.sum()) for g in grown.values()) < (DIE_RANGE[0] * pitch * NARROWEST) ** 2:
+        return None
+    part = grown[lab]
+    a = int(part.sum())
+    if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch) ** 2:
+        return None
+    pts = cv2.findNonZero(part)
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts.reshape(-1, 2).astype(np.float32))
+    if a < 0.8 * rw * rh or min(rw, rh) < PART_SQUARE * max(rw, rh):
+        return None  # ragged, or oblong: not a flat die's outline (a part cut from anything else)
+    return (rx, ry), (rw, rh), float(ang)
+
+
 
 def bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration, group: list[Spot],
             pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
