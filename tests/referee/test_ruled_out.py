@@ -27,15 +27,20 @@ from .synth import Table, black_threw_4_2, kinds, observe
 BLACK_11, BLACK_10, BLACK_6 = 13, 14, 18
 
 
-def _dark(obs: Observation, spot: int, probs: dict[int, float]) -> Observation:
-    """``obs`` with the dark count on ``spot`` read as ``probs`` (count -> probability; the rest ~0)."""
+def _read_as(obs: Observation, spot: int, colour: str, probs: dict[int, float]) -> Observation:
+    """``obs`` with the ``colour`` ("light" or "dark") count on ``spot`` read as ``probs`` (count ->
+    probability; the rest ~0)."""
     p = [1e-6] * (MAX_COUNT + 1)
     for n, q in probs.items():
         p[n] = q
     s = sum(p)
     pts = list(obs.points)
-    pts[spot] = dataclasses.replace(pts[spot], dark=CountEvidence(tuple(x / s for x in p)))
+    pts[spot] = dataclasses.replace(pts[spot], **{colour: CountEvidence(tuple(x / s for x in p))})
     return dataclasses.replace(obs, points=tuple(pts))
+
+
+def _dark(obs: Observation, spot: int, probs: dict[int, float]) -> Observation:
+    return _read_as(obs, spot, "dark", probs)
 
 
 def _doubtful(obs: Observation, arrived: int, p_there: float) -> Observation:
@@ -113,14 +118,7 @@ def test_an_end_the_sure_spots_allow_is_not_ruled_out() -> None:
 
 
 def _light(obs: Observation, spot: int, probs: dict[int, float]) -> Observation:
-    """``obs`` with the light count on ``spot`` read as ``probs`` (count -> probability; the rest ~0)."""
-    p = [1e-6] * (MAX_COUNT + 1)
-    for n, q in probs.items():
-        p[n] = q
-    s = sum(p)
-    pts = list(obs.points)
-    pts[spot] = dataclasses.replace(pts[spot], light=CountEvidence(tuple(x / s for x in p)))
-    return dataclasses.replace(obs, points=tuple(pts))
+    return _read_as(obs, spot, "light", probs)
 
 
 def test_a_board_ruled_out_but_no_play_of_the_mover_is_not_lost_track_of() -> None:
