@@ -40,9 +40,10 @@ from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import (
     OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
 )
-from tavli_pi.referee.ruled_out import only_a_call
 from tavli_pi.referee.unseen_dance import take_unseen_dance
-from tavli_pi.referee.verdict import Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots
+from tavli_pi.referee.verdict import (
+    Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots, only_a_call,
+)
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
 from tavli_pi.rules.games import End, GamePosition, game_result

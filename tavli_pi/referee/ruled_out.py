@@ -25,7 +25,7 @@ stable frames, one play of the mover, the roll doubt). On legal play the board i
 call needs a spot read surely and wrongly -- the failure any call already rests on, no new kind.
 Such a verdict (its reason :data:`RULED_OUT`) is only ever a call: when its board is not one play of
 the mover, or the next roll is on the board, it is no evidence that the board is out of step (that
-needs every spot read surely, as before): the play stays unclear (:func:`only_a_call`; stop 19,
+needs every spot read surely, as before): the play stays unclear (:func:`~tavli_pi.referee.verdict.only_a_call`; stop 19,
 real-like game 91: a legal play's board read with one spot wrong went out of sync and lost a play).
 :func:`~tavli_pi.referee.verdict.judge_evidence` and the referee use these.
 """
@@ -36,14 +36,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from typing import TYPE_CHECKING
-
 from tavli_pi.referee.evidence import EvidenceTable
 
-if TYPE_CHECKING:
-    from tavli_pi.referee.verdict import Verdict
-
-__all__ = ["RULED_OUT", "ends_ruled_out", "only_a_call"]
+__all__ = ["RULED_OUT", "ends_ruled_out"]
 
 #: the reason of an illegal verdict that rests on :func:`ends_ruled_out`
 RULED_OUT = "every legal end is ruled out by a spot read surely"
@@ -71,13 +66,3 @@ def ends_ruled_out(table: EvidenceTable, ends: Sequence[tuple[np.ndarray, np.nda
         return False
     return all(bool(((el[sure] != fl[sure]) | (ed[sure] != fd[sure])).any()) for el, ed in ends)
 
-
-def only_a_call(v: Verdict, not_one_play: bool, next_roll_seen: bool) -> Verdict:
-    """``v``, or an unclear verdict when ``v`` is an illegal one resting on :func:`ends_ruled_out`
-    (:data:`RULED_OUT`) that cannot be a call: its board is not one play of the mover
-    (``not_one_play``), or the next roll is on the board (``next_roll_seen``, E8)."""
-    from tavli_pi.referee.verdict import Verdict
-
-    if v.kind == "illegal" and v.reason == RULED_OUT and (not_one_play or next_roll_seen):
-        return Verdict("unclear", None, v.reading, "the reading is not confident enough")
-    return v

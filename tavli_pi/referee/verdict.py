@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
     from tavli_pi.rules.games import GamePosition
 
-__all__ = ["Verdict", "judge_evidence", "judge_on_sure_spots", "doubtful_spots", "frame_argmax",
+__all__ = ["Verdict", "only_a_call", "judge_evidence", "judge_on_sure_spots", "doubtful_spots", "frame_argmax",
            "confidently_differs", "MAX_DOUBTFUL"]
 
 #: the most spots read without certainty around which a play is still judged (:func:`judge_on_sure_spots`);
@@ -165,3 +165,12 @@ def confidently_differs(a: Observation, b: Observation, threshold: float = 0.9) 
                 return True
     return False
 
+
+def only_a_call(v: Verdict, not_one_play: bool, next_roll_seen: bool) -> Verdict:
+    """``v``, or an unclear verdict when ``v`` is an illegal one resting on
+    :func:`~tavli_pi.referee.ruled_out.ends_ruled_out` (:data:`~tavli_pi.referee.ruled_out.RULED_OUT`)
+    that cannot be a call: its board is not one play of the mover (``not_one_play``), or the next
+    roll is on the board (``next_roll_seen``, E8)."""
+    if v.kind == "illegal" and v.reason == RULED_OUT and (not_one_play or next_roll_seen):
+        return Verdict("unclear", None, v.reading, "the reading is not confident enough")
+    return v
