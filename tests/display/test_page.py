@@ -65,8 +65,16 @@ def _content(browser: Any, id_: str) -> str:
     return str(browser.find_element(By.ID, id_).get_attribute("textContent"))
 
 
+def _attrs(browser: Any, css: str, attr: str) -> list[str]:
+    """The ``attr`` of each element ``css`` selects, in page order, read in one script (as ``_dice``)."""
+    got = browser.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.getAttribute(arguments[1]));",
+        css, attr)
+    return [str(a) for a in got]
+
+
 def _points(browser: Any, css: str) -> list[str]:
-    return sorted(str(e.get_attribute("data-point")) for e in browser.find_elements(By.CSS_SELECTOR, css))
+    return sorted(_attrs(browser, css, "data-point"))
 
 
 def _dice(browser: Any) -> list[tuple[str, int, str]]:
@@ -85,8 +93,13 @@ def _dice(browser: Any) -> list[tuple[str, int, str]]:
 
 
 def _rows(browser: Any) -> list[list[str]]:
-    rows = browser.find_elements(By.CSS_SELECTOR, "#move-list tbody tr")
-    return [[str(td.get_attribute("textContent")) for td in r.find_elements(By.TAG_NAME, "td")] for r in rows]
+    """The move list's rows, each cell's text, read in one script (as ``_dice``: the page drew the
+    list again between WebDriver calls and a row found by one was stale in the next -- both sizes
+    failed so in stop 20's CI run, Chromium 156)."""
+    got = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#move-list tbody tr'))"
+        ".map(r => Array.from(r.querySelectorAll('td')).map(td => td.textContent));")
+    return [[str(c) for c in row] for row in got]
 
 
 def _in_view(browser: Any, css: str) -> bool:
@@ -129,7 +142,7 @@ def test_page_shows_state_and_updates_live(browser: Any, served: Any) -> None:
     assert _text(browser, "rule") == "rule M2"
     assert browser.find_element(By.ID, "crawford").is_displayed()
     assert _points(browser, "#board polygon.wrong") == ["13", "18"]
-    due = [b.get_attribute("data-action") for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.due")]
+    due = _attrs(browser, "#decisions button.due", "data-action")
     assert due == ["accept", "correct"]
 
 
@@ -174,7 +187,7 @@ def test_the_players_enter_a_roll_the_camera_cannot_read(browser: Any, served: A
                             side=Side.BLACK, reason="too small to read (8 px, need 12)",
                             message="The camera sees the dice but cannot read them: Black, enter your roll."))
     wait.until(lambda b: b.find_element(By.ID, "roll-entry").is_displayed())
-    due = [b.get_attribute("data-action") for b in browser.find_elements(By.CSS_SELECTOR, "#decisions button.due")]
+    due = _attrs(browser, "#decisions button.due", "data-action")
     assert "roll" in due
     from selenium.webdriver.support.ui import Select
 
