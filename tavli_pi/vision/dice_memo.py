@@ -27,7 +27,10 @@ an output array whole and, on a new frame, recomputes it only over the
 quarter-scale cells that changed by more than ``REGION_CHANGE`` since they were
 last recomputed (grown by ``KERNEL`` and by the step's reach), copying the rest:
 on a changed frame the search's morphology runs over the changed parts of the
-board, not all of it (issue 12).
+board, not all of it (issue 12). Where those windows add up to half the array or
+more (a JPEG camera's frame changes in scattered cells all over: some 150 windows
+a frame at 640 px) the array is made whole once and the windows copied from it --
+the same pixels, at a fraction of the windows' cost (``WHOLE_SHARE``).
 
 Where the frame's pixels under a candidate are the same, the reading is the
 one a full read makes (tests/vision/test_incremental.py compares every
