@@ -210,23 +210,42 @@ def conserved_board(points: Sequence[SpotEvidence], bar: SpotEvidence,
 
 
 _N = CHECKERS + 1
-# _SHIFT[a, b, l, d]: the flat index of (l - a, d - b) in a (16, 16) table, or of its extra
-# -inf cell (_N * _N) where that is below 0
 _I = np.arange(_N)
-_DL = _I[None, None, :, None] - _I[:, None, None, None]
-_DD = _I[None, None, None, :] - _I[None, :, None, None]
-_SHIFT = np.where((_DL >= 0) & (_DD >= 0), np.clip(_DL, 0, None) * _N + np.clip(_DD, 0, None), _N * _N)
+
+
+def _with_floor(b: np.ndarray) -> np.ndarray:
+    """A (16, 16) log table flattened, with the extra -inf cell the shifted indices point at past
+    its edge (``_AT``). (``np.concatenate``: the same float64 values ``np.r_`` gives, at a tenth of
+    its call's cost -- ``balanced_board`` makes some 120 of these a frame, issue 12.)"""
+    return np.concatenate((b.ravel(), _FLOOR))
+
+
+#: the extra cell of ``_with_floor``
+_FLOOR = np.asarray([-np.inf])
+# every pair of cells (i, j) of a and (l - i, d - j) of b that adds up to (l, d), as flat indices,
+# sorted by (l, d); _MAX_AT: where each (l, d)'s run of pairs starts (every run holds (0, 0))
+_PAIRS = sorted((l * _N + d, i * _N + j, (l - i) * _N + (d - j))
+                for l in range(_N) for d in range(_N) for i in range(l + 1) for j in range(d + 1))
+_MAX_A = np.asarray([a for _, a, _ in _PAIRS], np.intp)
+_MAX_B = np.asarray([b for _, _, b in _PAIRS], np.intp)
+_MAX_AT = np.searchsorted(np.asarray([o for o, _, _ in _PAIRS]), np.arange(_N * _N))
+del _PAIRS
 
 
 def _maxconv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The (max, +) convolution of two (16, 16) log tables over (light, dark) totals, cut at 15:
-    out[l, d] = max over a + b = (l, d) of a's entry plus b's."""
-    flat = np.r_[b.ravel(), -np.inf]
-    return np.asarray((a[:, :, None, None] + flat[_SHIFT]).max(axis=(0, 1)))
+    out[l, d] = max over a + b = (l, d) of a's entry plus b's. Only the 18,496 pairs that add up to
+    a total within the table are summed (a quarter of all 65,536, the rest only -inf): each the
+    same float64 sum, and a maximum is the same whichever order its terms are taken in."""
+    got = a.ravel()[_MAX_A] + b.ravel()[_MAX_B]
+    return np.asarray(np.maximum.reduceat(got, _MAX_AT).reshape(_N, _N))
 
 
 # _DOWN[k, l] = 15 + l - k: row l - k of a table with 15 rows of -inf above it (k = 1..15)
 _DOWN = (CHECKERS + _I[None, :] - _I[1:, None])
+# the 15 rows of -inf above a table that _DOWN's rows start in (read only)
+_PAD = np.full((CHECKERS, _N), -np.inf)
+_PAD.flags.writeable = False
 # the totals (15 - l, 15) and (15, 15 - d) the rest must make beside one colour's count on a spot
 _EDGE = [(CHECKERS - k, CHECKERS) for k in range(_N)] + [(CHECKERS, CHECKERS - k) for k in range(1, _N)]
 _AT = np.asarray([[[(x - i) * _N + (y - j) if x >= i and y >= j else _N * _N for j in range(_N)]
@@ -238,9 +257,8 @@ def _add(f: np.ndarray, t: np.ndarray, exclusive: bool) -> np.ndarray:
     by the two shifts alone."""
     if not exclusive:
         return _maxconv(f, t)
-    pad = np.full((CHECKERS, _N), -np.inf)
-    rows = (np.r_[pad, f][_DOWN] + t[1:, 0, None, None]).max(axis=0)
-    cols = (np.r_[pad, f.T][_DOWN] + t[0, 1:, None, None]).max(axis=0).T
+    rows = (np.concatenate((_PAD, f))[_DOWN] + t[1:, 0, None, None]).max(axis=0)
+    cols = (np.concatenate((_PAD, f.T))[_DOWN] + t[0, 1:, None, None]).max(axis=0).T
     return np.asarray(np.maximum(np.maximum(f + t[0, 0], rows), cols))
 
 
@@ -250,7 +268,7 @@ def _rest(before: np.ndarray, after: np.ndarray, exclusive: bool) -> np.ndarray:
     or d is 0 (elsewhere -inf)."""
     if not exclusive:
         return np.asarray(_maxconv(before, after)[::-1, ::-1])
-    got = (before[None] + np.r_[after.ravel(), -np.inf][_AT]).max(axis=(1, 2))
+    got = (before[None] + _with_floor(after)[_AT]).max(axis=(1, 2))
     out = np.full((_N, _N), -np.inf)
     out[:, 0] = got[:_N]
     out[0, 1:] = got[_N:]

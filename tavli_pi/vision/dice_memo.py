@@ -27,7 +27,10 @@ an output array whole and, on a new frame, recomputes it only over the
 quarter-scale cells that changed by more than ``REGION_CHANGE`` since they were
 last recomputed (grown by ``KERNEL`` and by the step's reach), copying the rest:
 on a changed frame the search's morphology runs over the changed parts of the
-board, not all of it (issue 12).
+board, not all of it (issue 12). Where those windows add up to half the array or
+more (a JPEG camera's frame changes in scattered cells all over: some 150 windows
+a frame at 640 px) the array is made whole once and the windows copied from it --
+the same pixels, at a fraction of the windows' cost (``WHOLE_SHARE``).
 
 Where the frame's pixels under a candidate are the same, the reading is the
 one a full read makes (tests/vision/test_incremental.py compares every
@@ -58,6 +61,10 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 Rect = tuple[int, int, int, int]  # y0, y1, x0, x1: a window of an array, in its own pixels
 #: an entry nobody asked for in this many frames is forgotten
 IDLE = 50
+#: a patched array is made whole (and its windows copied from that) when its windows add up to this
+#: share of its area or more: a window's own part costs 2-4 times as much a pixel as the whole (its
+#: margins, the calls), and windows overlap (issue 12; ``DiceMemo.patched``)
+WHOLE_SHARE = 0.5
 
 
 @dataclass
@@ -255,12 +262,24 @@ class DiceMemo:
             return e.value
         out = e.value
         ah, aw = out.shape[:2]
+        rects: list[Rect] = []
         for b in boxes:
             x0, y0, x1, y1 = place(b)
             rect = (max(0, int(np.floor(y0)) - reach), min(ah, int(np.ceil(y1)) + reach + 1),
                     max(0, int(np.floor(x0)) - reach), min(aw, int(np.ceil(x1)) + reach + 1))
             if rect[0] < rect[1] and rect[2] < rect[3]:
-                out[rect[0]:rect[1], rect[2]:rect[3]] = part(rect)
+                rects.append(rect)
+        if sum((r[1] - r[0]) * (r[3] - r[2]) for r in rects) >= WHOLE_SHARE * ah * aw:
+            # the windows cover as much as the array (a noisy or JPEG camera's frame changes in
+            # scattered cells: 150 windows a frame, twice the array's area, on a 640 px JPEG-54
+            # game): made whole once, each window copied from it -- its pixels are the window's
+            # own (``part``'s premise), the cells outside the windows kept as ever
+            fresh = whole()
+            for y0, y1, x0, x1 in rects:
+                out[y0:y1, x0:x1] = fresh[y0:y1, x0:x1]
+        else:
+            for y0, y1, x0, x1 in rects:
+                out[y0:y1, x0:x1] = part((y0, y1, x0, x1))
         self._patched[key] = _Patched(out, ref, edges)
         return out
 

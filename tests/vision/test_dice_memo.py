@@ -17,7 +17,7 @@ from tavli_pi.vision.dice import find_dice
 from tavli_pi.vision import dice_memo
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.hands import SCALE
-from tavli_pi.vision.incremental import GateView, changed_pixels
+from tavli_pi.vision.incremental import KERNEL, GateView, changed_pixels
 
 
 def _memo() -> tuple[DiceMemo, Calibration, np.ndarray]:
@@ -210,3 +210,58 @@ def test_a_change_that_reaches_only_a_dies_lettering_square_keeps_its_faces_and_
     assert find_dice(canon, cal.layout, cal, [], None, r.image, memo=memo) == fresh
     assert memo.made["letters"] > made["letters"]  # its lettering square changed: asked again
     assert memo.made["look"] == made["look"] and memo.kept["look"] >= 1  # its own square did not
+
+
+def test_windows_covering_the_array_are_copied_from_it_made_whole() -> None:
+    """A camera whose every few cells change by noise (scattered changed cells, as a JPEG camera's)
+    asks for windows that add up to more than the array: it is made whole once and each window
+    copied from it (issue 12) -- the same array the windows give, the cells outside them kept."""
+    memo, cal, view = _memo()
+    w, h = cal.layout.size
+    rng = np.random.default_rng(2)
+    gray = rng.integers(0, 255, (h, w), dtype=np.uint8)
+    k = np.ones((3, 3), np.uint8)
+    parts: list[tuple[int, int, int, int]] = []
+    wholes: list[int] = []
+
+    def step(img: np.ndarray) -> np.ndarray:
+        return np.asarray(cv2.dilate(img, k))
+
+    def ask(img: np.ndarray) -> np.ndarray:
+        def part(r: tuple[int, int, int, int]) -> np.ndarray:
+            parts.append(r)
+            y0, y1, x0, x1 = r
+            cy0, cx0 = max(0, y0 - 1), max(0, x0 - 1)
+            return step(img[cy0:y1 + 1, cx0:x1 + 1])[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
+
+        def whole() -> np.ndarray:
+            wholes.append(1)
+            return step(img)
+
+        return memo.patched("dilated", lambda b: b, 1, whole, part, img)
+
+    memo.start(view)
+    ask(gray)
+    gh, gw = view.shape[:2]
+    for sparse, expect_whole in ((False, False), (True, True)):
+        new, seen = gray.copy(), view.copy()
+        # one block, or a changed cell every fourth cell across and down (windows of ~26 px round
+        # each: about 2.6 times the array's area in all); the frame also changes unseen elsewhere
+        cells = [(8, 20)] if not sparse else [(y, x) for y in range(1, gh - 1, 4) for x in range(1, gw - 1, 4)]
+        for y, x in cells:
+            seen[y, x] = 200
+            new[y * SCALE:(y + 1) * SCALE, x * SCALE:(x + 1) * SCALE] = 255
+        new[2:6, 2:6] = 7  # unseen by the view: kept as it was wherever no window reaches
+        memo.start(seen)
+        parts.clear()
+        wholes.clear()
+        got = ask(new).copy()
+        assert (len(wholes) == 1 and not parts) if expect_whole else (not wholes and parts)
+        # what the windows alone would have made: the old array with each window made afresh
+        ref = step(gray)
+        for y, x in cells:
+            y0, y1 = max(0, y * SCALE - KERNEL - 1), min(h, (y + 1) * SCALE + KERNEL + 2)
+            x0, x1 = max(0, x * SCALE - KERNEL - 1), min(w, (x + 1) * SCALE + KERNEL + 2)
+            ref[y0:y1, x0:x1] = step(new)[y0:y1, x0:x1]
+        assert np.array_equal(got, ref)
+        gray, view = new, seen

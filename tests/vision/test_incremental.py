@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 
 import numpy as np
 import pytest
@@ -30,6 +30,7 @@ from tavli_pi.sim.scene import DieSpec, HandSpec, Look, Scene, scene_from_positi
 from tavli_pi.sim.script import demo_match, random_game
 from tavli_pi.sim.table import scenes_of
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.checkers import _RHO
 from tavli_pi.vision.incremental import BEHIND, RING_REACH, SLOT0_NEAREST, Footprints, changed_pixels
@@ -165,3 +166,31 @@ def test_a_point_is_read_again_when_the_oversize_rings_behind_its_base_change() 
         cx, cy = int(col.x) // SCALE, int(base - sign * 1.0 * rad) // SCALE
         moved[cy, cx] = 200
         assert i in feet.spots_changed(changed_pixels(moved, small)), i
+
+
+def test_arrays_made_whole_where_their_windows_cover_them_read_as_full_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a frame changed all over (here the board's whole look; on a 640 px JPEG camera, scattered
+    cells everywhere) the windows of the dice search's kept arrays add up to an array or more: it is
+    made whole once and the windows copied from it (vision/dice_memo.py, ``WHOLE_SHARE``) -- still
+    the full read's reading."""
+    made_whole: list[object] = []
+    patched = DiceMemo.patched
+
+    def counted(self: DiceMemo, key: Hashable, place: Callable[[Box], Box], reach: int,
+                whole: Callable[[], np.ndarray], part: Callable[[Rect], np.ndarray],
+                source: np.ndarray | None = None) -> np.ndarray:
+        kept = key in self._patched  # noqa: SLF001 (made before: a whole one now is the short cut)
+
+        def told() -> np.ndarray:
+            if kept:
+                made_whole.append(key)
+            return whole()
+
+        return patched(self, key, place, reach, told, part, source)
+
+    monkeypatch.setattr(DiceMemo, "patched", counted)
+    scenes = [(dataclasses.replace(scene, look=Look(board=board)), 1)
+              for scene, _ in _sequence(3)[:2] for board in ("tournament", "club")]
+    kinds = _compare(scenes, seed=3, vary=False)
+    assert made_whole, "no kept array was made whole"
+    assert kinds.get("changed"), "no changed frame"
