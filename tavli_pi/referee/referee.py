@@ -41,7 +41,7 @@ from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import (
     OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
 )
-from tavli_pi.referee.unseen_dance import take_unseen_dance
+from tavli_pi.referee.unseen_dance import take_unseen_dance, take_unseen_dance_and_play
 from tavli_pi.referee.verdict import (
     Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots, only_a_call,
 )
@@ -1213,6 +1213,9 @@ class Referee:
         if (s.infer_unseen_rolls and self._void_roll is not None and r.gap >= s.illegal_gap and r.free is not None
                 and r.stable_frames >= s.stable_frames and take_unseen_dance(self, r.free, self._void_roll)):
             return  # the side on roll danced unseen: the dice voided as theirs were the other side's roll
+        if (s.infer_unseen_rolls and not s.attended and r.gap >= s.accept_margin and not self._either_may_roll
+                and self.phase is Phase.AWAITING_ROLL and take_unseen_dance_and_play(self)):
+            return  # unattended: the side on roll danced unseen and the other side has played (unread roll)
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self._void_roll = None  # the board is out of step now: those dice no longer explain it
