@@ -9,10 +9,12 @@ Nobody presses a button or enters a roll: a video has no players to ask. With ``
 config gives the field's corners (an installed table), without it the field is found in the picture.
 
 It prints, over the games: whether set-up was done, what became of each roll (``roll_fates``: read,
-asked for, or lost before set-up, out of sync, while a turn waits to be judged, or not seen), plays accepted (of the script's plays), plays
-accepted with a roll the referee never saw (``roll_unseen``), illegal calls on legal play (the worst
-failure), planted illegal plays caught, boards out of sync, and the CPU the run took per second of
-video.
+asked for, or lost before set-up, out of sync, while a turn waits to be judged, or not seen), plays
+accepted (of the script's plays), apart: checked against a roll, and not checked (taken with a roll
+the referee never saw, ``roll_unseen``: legal for some roll, which is no proof of legal for theirs),
+illegal calls on legal play (the worst failure), planted illegal plays caught, passed as played (an
+illegal play accepted: the failure to remove) and held (not taken: no roll holding the die read of it
+allows it), boards out of sync, and the CPU the run took per second of video.
 
     .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners] [--no-infer] [--size 640] [--dice]
     .venv/bin/python bench/bench_video.py --only 5 --repeat 3 --corners --keep out/video   # one game, its files kept
@@ -279,6 +281,13 @@ def main() -> None:
         false_calls = sum(1 for c in calls if not any(c in w for w in windows))
         setup = any(e.kind == "setup_checked" and getattr(e, "ok", False) for e in events)
         unseen = sum(1 for e in events if e.kind == "play_accepted" and "roll_unseen" in e.extra)
+        # a planted illegal play taken as played (checked or not): the failure to remove; one held (not
+        # taken: no roll holding the die read allows it) is announced out of sync with ``extra["held"]``
+        bad = [(w, moments[w.start].position.layout_key()) for w in windows]
+        passed = sum(1 for w, key in bad if any(
+            e.kind == "play_accepted" and mi in w and e.after.layout_key() == key for e, mi in zip(events, moment_of)))
+        held = sum(1 for w, _ in bad if any(
+            e.kind == "board_out_of_sync" and "held" in e.extra and mi in w for e, mi in zip(events, moment_of)))
         plays = sum(1 for m in moments if "play_accepted" in m.expect)
         rolls = sum(1 for m in moments if {"opening_roll", "roll_accepted"} & set(m.expect))
         seen = kinds["opening_roll"] + kinds["roll_accepted"]
@@ -286,20 +295,22 @@ def main() -> None:
         fates = roll_fates(moments, events)
         tot.update({f"fate {f}": n for f, n in fates.items()})
         tot.update(games=1, setup=int(setup), plays=plays, rolls=rolls, seen=seen, accepted=kinds["play_accepted"], unseen=unseen,
-                   false_calls=false_calls, planted=len(windows), caught=caught,
+                   false_calls=false_calls, planted=len(windows), caught=caught, passed=passed, held=held,
                    out_of_sync=kinds["board_out_of_sync"], roll_needed=kinds["roll_needed"],
                    failed=int(bool(err)))
         if args.verbose or err:
             print(f"  game {g}: {getattr(kw.get('look'), 'board', '?')}, {kw.get('width', 1280)} px, "
                   f"{frames} frames, dice {min(sizes, default=0):.0f}-{max(sizes, default=0):.0f} px: "
                   f"set-up {'done' if setup else 'never done'}, rolls read {seen}/{rolls}, accepted {kinds['play_accepted']}/{plays} "
-                  f"({unseen} with the roll unseen), illegal calls at {calls}, planted at {[w.start for w in windows]}, "
+                  f"({unseen} not checked: roll unseen), illegal calls at {calls}, planted at {[w.start for w in windows]} "
+                  f"(passed as played {passed}, held {held}), "
                   f"out of sync {kinds['board_out_of_sync']}, rolls asked {kinds['roll_needed']}; "
                   f"{cpu:.1f} CPU-s; rolls: {fates_text(fates)}" + (f"\n    run failed: {err}" if err else ""), flush=True)
     print(f"tavli-pi run over {tot['games']} real-like videos, unattended ({time.monotonic() - t0:.0f} s):")
-    print(f"  set-up done {tot['setup']}/{tot['games']}; rolls read {tot['seen']}/{tot['rolls']}; plays accepted {tot['accepted']}/{tot['plays']} "
-          f"({tot['unseen']} with a roll the camera never read); illegal calls on legal play {tot['false_calls']}; "
-          f"planted illegal plays caught {tot['caught']}/{tot['planted']}; out of sync {tot['out_of_sync']}; "
+    print(f"  set-up done {tot['setup']}/{tot['games']}; rolls read {tot['seen']}/{tot['rolls']}; plays accepted {tot['accepted']}/{tot['plays']}: "
+          f"{tot['accepted'] - tot['unseen']} checked, {tot['unseen']} not checked (a roll the camera never read); "
+          f"illegal calls on legal play {tot['false_calls']}; planted illegal plays caught {tot['caught']}/{tot['planted']}, "
+          f"passed as played {tot['passed']}, held {tot['held']}; out of sync {tot['out_of_sync']}; "
           f"rolls asked for {tot['roll_needed']}; runs that failed {tot['failed']}")
     print("  where the rolls went: " + fates_text(Counter({f: tot[f"fate {f}"] for f in FATES})))
     print(f"  CPU {cpu_total:.1f} s for {video_s:.0f} s of video: {cpu_total / max(video_s, 1e-9):.2f} CPU-s per second "

@@ -18,6 +18,7 @@ the figures to record come from ``bench_reallike.py`` itself.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pickle
 import sys
 from pathlib import Path
@@ -32,7 +33,8 @@ from tavli_pi.sim.drive import ANSWER_HOLD, asks_setup_confirmation, asks_unseen
 FRAME = 0.1  # seconds between the frames of bench_reallike's games (10 fps)
 
 
-def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) -> dict[str, Any]:
+def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False,
+           unattended: bool = False) -> dict[str, Any]:
     """One dumped game through a fresh referee; its figures (and the events by moment).
 
     An answer the players give to a question of frame ``i`` reaches the referee before frame
@@ -40,9 +42,13 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
     ``i``'s observation is given again, up to ``ANSWER_HOLD`` times, until the referee accepts or calls
     the play (the frames a dump recorded so are used where there are some, and dropped when this
     referee does not ask), the later frames' times shifted by the frames held. ``answer_last``: the
-    answers to a question of the script's last frame are given too (the game goes on at a table)."""
+    answers to a question of the script's last frame are given too (the game goes on at a table).
+    ``unattended``: nobody at the table enters a roll (``[referee] attended = false``, as a recording):
+    the players only confirm the set-up board (which the app does by itself then)."""
     moments = game["moments"]
     referee = pickle.loads(game["referee"])
+    if unattended:
+        referee.settings = dataclasses.replace(referee.settings, attended=False)
     by_moment: dict[int, list[tuple[str, Any, float]]] = {}
     for i, kind, item, now in game["calls"]:
         if kind == "step" and isinstance(item, PlayerInput) and item.source == "touch":
@@ -75,7 +81,7 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
         if asked and set_up(moments[i]):
             answers.append(PlayerInput(Action.ACCEPT, None, source="touch"))
             asked = False
-        roll = entered_roll(out, moments, i)
+        roll = None if unattended else entered_roll(out, moments, i)
         if roll is not None:
             answers.append(roll)
         used = 0
@@ -115,7 +121,13 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False) 
     # a planted turn, from the illegal play to the frames after its correction: a play accepted there
     # is the illegal one (or its correction), not one of the game's legal plays
     planted = [range(w.start, w.stop + 3) for w in windows]
+    bad = [(w, moments[w.start].position.layout_key()) for w in windows]
     return {
+        # a planted illegal play taken as played (the failure to remove), and plays taken unchecked
+        "passed": [w.start for w, key in bad if any(e.kind == "play_accepted" and e.after.layout_key() == key  # type: ignore[attr-defined]
+                                                    for i in w for e in events[i])],
+        "unchecked": sum(1 for ev in events for e in ev if e.kind == "play_accepted" and e.extra.get("roll_unseen")),
+        "held": sum(1 for ev in events for e in ev if e.kind == "board_out_of_sync" and e.extra.get("held")),
         "planted": len(windows),
         "caught": sum(1 for w in windows if any(c in w for c in calls_at)),
         "false": [c for c in calls_at if not any(c in w for w in windows)],
@@ -137,24 +149,28 @@ def main() -> None:
     ap.add_argument("--events", action="store_true", help="the events of each moment that had some")
     ap.add_argument("--answer-last", action="store_true", help="give the players' answers to a question "
                     "asked on the script's last frame too (the referee asks for a roll it missed)")
+    ap.add_argument("--unattended", action="store_true", help="nobody enters a roll (a recording): plays "
+                    "whose roll went unread are taken not checked, or held")
     args = ap.parse_args()
     only = {int(x) for x in args.only.split(",") if x.strip()}
     files = sorted(args.dir.glob("game*.pkl"), key=lambda p: int(p.stem[4:]))
     total: dict[str, int] = {"planted": 0, "caught": 0, "false": 0, "plays": 0, "accepted": 0, "legal": 0,
-                             "wrong": 0}
+                             "wrong": 0, "passed": 0, "unchecked": 0, "held": 0}
     for f in files:
         g = int(f.stem[4:])
         if only and g not in only:
             continue
         with open(f, "rb") as fh:
-            r = replay(pickle.load(fh), args.events, args.answer_last)
+            r = replay(pickle.load(fh), args.events, args.answer_last, args.unattended)
         for k in total:
             total[k] += len(r[k]) if isinstance(r[k], list) else r[k]
         print(f"  game {g}: accepted {r['accepted']}/{r['plays']} ({r['legal']} outside the planted turn), "
               f"illegal calls at {r['calls']}, "
-              f"planted at {r['windows']}; accepted as another board at {r['wrong']}")
+              f"planted at {r['windows']} (passed as played {r['passed']}); accepted as another board at "
+              f"{r['wrong']}; not checked {r['unchecked']}, held {r['held']}")
     print(f"replayed: illegal calls on legal play {total['false']}; planted caught {total['caught']}/"
-          f"{total['planted']}; plays accepted {total['accepted']}/{total['plays']} "
+          f"{total['planted']}, passed as played {total['passed']}; plays accepted {total['accepted']}/{total['plays']} "
+          f"({total['unchecked']} not checked; {total['held']} held) "
           f"({total['wrong']} as another board; "
           f"{total['legal']} outside the planted turns)")
 

@@ -35,12 +35,13 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
 from tavli_pi.referee.roll_question import RollQuestion
+from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import (
     OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
 )
-from tavli_pi.referee.unseen_dance import take_unseen_dance
+from tavli_pi.referee.unseen_dance import take_unseen_dance, take_unseen_dance_and_play
 from tavli_pi.referee.verdict import (
     Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots, only_a_call,
 )
@@ -1043,10 +1044,11 @@ class Referee:
         return ""
 
     def _accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "",
-                     unseen: tuple[tuple[int, int], ...] = ()) -> None:
+                     unseen: tuple[tuple[int, int], ...] = (), seen: tuple[int, ...] = ()) -> None:
         """The play stands. ``by_roll``: the next roll let it stand (E8); ``note``: said with it;
         ``unseen``: the rolls it is legal for, when the referee never saw the roll (the event
-        carries the first)."""
+        carries the first, and says the play was not checked: ``extra["unchecked"]``); ``seen``: the
+        die values read surely of that roll (:mod:`tavli_pi.referee.roll_seen`)."""
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
@@ -1058,8 +1060,14 @@ class Referee:
             said.append("The next roll lets it stand (E8)")
             extra["stands_by_roll"] = True
         if unseen:
-            said.append(f"The roll was not seen; the play is legal for {rolls_text(unseen)}")
+            # not checked: "legal for some roll" is no proof of "legal for theirs" (roll_seen.py)
+            part = f" ({seen_text(seen)} was read)" if seen else ""
+            said.append(f"Not checked: the roll was not seen{part}; the play is legal for {rolls_text(unseen)}")
             extra["roll_unseen"] = [f"{a}{b}" for a, b in unseen]
+            extra["unchecked"] = "roll not seen"
+            if seen:
+                extra["roll_seen"] = list(seen)
+            self.last_verdict = "play taken, not checked: roll not seen"
         note = ". ".join(x for x in said if x)
         self._emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
@@ -1205,10 +1213,15 @@ class Referee:
         if (s.infer_unseen_rolls and self._void_roll is not None and r.gap >= s.illegal_gap and r.free is not None
                 and r.stable_frames >= s.stable_frames and take_unseen_dance(self, r.free, self._void_roll)):
             return  # the side on roll danced unseen: the dice voided as theirs were the other side's roll
+        if (s.infer_unseen_rolls and not s.attended and r.gap >= s.accept_margin and not self._either_may_roll
+                and self.phase is Phase.AWAITING_ROLL and take_unseen_dance_and_play(self)):
+            return  # unattended: the side on roll danced unseen and the other side has played (unread roll)
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self._void_roll = None  # the board is out of step now: those dice no longer explain it
-            self.sync.lose(r.free, roll_seen=False, why="the board changed without a roll the referee saw")
+            held = self._held_play() if s.infer_unseen_rolls else ""
+            self.sync.lose(r.free, roll_seen=False, why=held or "the board changed without a roll the referee saw",
+                           held=bool(held))
             if s.infer_unseen_rolls:
                 self.sync.ask_roll_of_one_play()  # one play of the mover, no roll allowing it: its roll?
         elif (s.infer_unseen_rolls and self.question.asked is None and r.gap >= s.illegal_gap and r.free is not None
@@ -1269,10 +1282,14 @@ class Referee:
         # a backgammon (or Portes) opening roll is never a double (E1); in Plakoto and Fevga the
         # opening's winner rolls both dice for the first play (V3)
         rolls = OPENING_ROLLS if opening and not isinstance(self.game, TavliRules) else ROLLS
+        # a die of this throw read surely: only the rolls holding it (roll_seen.py; the throw is the
+        # one after the position the referee knows, so only then)
+        narrow = known is self.position
         found: list[tuple[Side, UnseenPlay]] = []
         for side in sides:
             before = known.with_turn(side)
-            plays = plays_for_any_roll(self.game, before, rolls)
+            seen = self._seen_of_roll(side, opening=opening) if narrow else ()
+            plays = plays_for_any_roll(self.game, before, rolls_holding(seen, rolls) if seen else rolls)
             if not plays:
                 continue
             # the board as it was is a candidate too: a play is taken only when it beats standing still
@@ -1282,10 +1299,41 @@ class Referee:
                 found.append((side, plays[v.reading.best - 1]))
         return found[0] if len(found) == 1 else None
 
+    def _seen_of_roll(self, side: Side, *, opening: bool) -> tuple[int, ...]:
+        """The die values read surely (``illegal_confidence``) of the unread throw asked for, when it
+        is ``side``'s roll (:func:`~tavli_pi.referee.roll_seen.seen_of_roll`); () when nothing was. A
+        Plakoto or Fevga opening's single dice are not the first play's roll (V3)."""
+        if opening and isinstance(self.game, TavliRules):
+            return ()
+        return seen_of_roll(self._unread_roll, side, opening=opening, light_is_white=self.settings.light_is_white,
+                            confidence=self.settings.illegal_confidence)
+
+    def _held_play(self) -> str:
+        """Why the board, read clearly as a legal play of the side on roll for some roll, was not taken
+        as played: no roll holding the die read surely of the unread throw allows it (roll_seen.py).
+        "" when that is not so (no die read, or no legal play of any roll shows)."""
+        opening = self.phase == Phase.OPENING
+        sides = (Side.WHITE, Side.BLACK) if opening or self._either_may_roll else (self.position.turn,)
+        said = [(side, seen) for side in sides if (seen := self._seen_of_roll(side, opening=opening))]
+        if len(said) != 1:
+            return ""
+        side, seen = said[0]
+        unread, self._unread_roll = self._unread_roll, None  # judged as if nothing was read of the roll
+        try:
+            found = self._unseen_play((side,), opening=opening)
+        finally:
+            self._unread_roll = unread
+        if found is None or rolls_holding(seen, found[1].rolls):
+            return ""
+        return (f"{_name(side)}'s play is legal only for {rolls_text(found[1].rolls)}, and the camera read "
+                f"{seen_text(seen)} of the roll: not taken as played")
+
     def _take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
-        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`_unseen_play`).
-        ``keep_dice``: dice lying now are the next player's roll (the watch goes on counting them)."""
+        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`_unseen_play`),
+        as not checked (the roll unknown). ``keep_dice``: dice lying now are the next player's roll (the
+        watch goes on counting them)."""
         roll = play.rolls[0]
+        seen = self._seen_of_roll(side, opening=opening)
         self._unread_roll = None
         self.position = self.position.with_turn(side)
         if opening and not isinstance(self.game, TavliRules):
@@ -1299,7 +1347,7 @@ class Referee:
             # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
             self._watch.disarm()
         before = self.position
-        self._accept_play(play.position, unseen=play.rolls)
+        self._accept_play(play.position, unseen=play.rolls, seen=seen)
         self._unseen_last = (before, self.position, side, opening)
 
     # -- game and match end (S1-S3) ---------------------------------------------------------

@@ -192,7 +192,10 @@ class BoardSync:
         self.ref = ref
         self.state = SyncState()
 
-    def lose(self, observed: GamePosition, *, roll_seen: bool, why: str) -> None:
+    def lose(self, observed: GamePosition, *, roll_seen: bool, why: str, held: bool = False) -> None:
+        """The board is out of step with the position the referee knows. ``held``: an unseen change
+        that is a legal play of some roll, though of none the die read of its roll allows (``why``
+        says so: roll_seen.py); it is announced with that reason."""
         ref = self.ref
         self.state.known = ref.before if roll_seen else ref.position
         self.state.roll_seen = roll_seen
@@ -204,9 +207,9 @@ class BoardSync:
         self.state.adoptable = None
         ref._waited = 0
         ref._asked = False
-        self._announce(observed, why)
+        self._announce(observed, why, held=held)
 
-    def _announce(self, observed: GamePosition, why: str = "") -> None:
+    def _announce(self, observed: GamePosition, why: str = "", *, held: bool = False) -> None:
         ref = self.ref
         known = self.state.known
         assert known is not None
@@ -219,6 +222,8 @@ class BoardSync:
         if self.state.roll_seen:
             side = known.turn
             head = f"{_name(side)}'s play with {'-'.join(map(str, ref._dice2()))} cannot be judged ({why}). "
+        elif held:
+            head = f"{why[0].upper()}{why[1:]}. "
         done = [_name(x) for x in self.state.confirmed]
         if done:
             todo = _name(self.state.confirmed[0].other)
@@ -229,6 +234,7 @@ class BoardSync:
             ev.BoardMismatch, known=known, observed=observed, points=pts,
             reason="not_one_play" if self.state.roll_seen else "unseen_change",
             confirmed=tuple(x.name.lower() for x in self.state.confirmed),
+            extra={"held": why} if held else {},
             message=f"{head}The board differs from the last known position at point(s) {where}: {tail}",
         )
 

@@ -19,6 +19,16 @@ records the pass (``no_legal_move`` for the first roll with no legal move, the r
 play records the first roll it fits; the game record takes it as the turn) and judges the play against the dice as any play is judged: a
 legal play stands, an illegal one is called (E8) on its usual evidence.
 
+With nobody at the table to enter rolls (a recording), the other player's roll may go unread too (dice
+too small to read, one die found): then nothing is voided, and the board simply shows the other player's
+checkers moved while the referee waits for the side on roll (stop 21, real-like game 78 replayed
+unattended: White danced with an unseen 6-2, Black's unread 6-4 was played, and White's 5-1 was then
+judged against the board from before both -- Black's two checkers gone from 1 and 14 read as blots White
+hit -- and called illegal: a false call). :func:`take_unseen_dance_and_play` takes that board, when it is
+clearly one legal play of the other player for some roll (narrowed by a die read of it, roll_seen.py)
+from the known position and the side on roll had a roll with no legal move, as the pass (unseen) and
+that play (not checked: its roll unseen). At an attended table the players enter the rolls instead.
+
 Nothing else changes: a wrong-half throw followed by a throw in the right half is a roll as before; a
 board the side on roll changed, or one that is no play of the other side with those dice, or a side on
 roll that could move with every roll, is judged as before (out of step, or a question).
@@ -39,7 +49,7 @@ if TYPE_CHECKING:
     from tavli_pi.rules.games import GamePosition
     from tavli_pi.vision.observation import DieReading
 
-__all__ = ["dance_rolls", "played_after_dance", "take_unseen_dance"]
+__all__ = ["dance_rolls", "played_after_dance", "take_unseen_dance", "take_unseen_dance_and_play"]
 
 
 def dance_rolls(game: GameRules, before: GamePosition) -> tuple[tuple[int, int], ...]:
@@ -93,4 +103,34 @@ def take_unseen_dance(ref: Referee, board: GamePosition, dice: Sequence[DieReadi
     ref._asked = False
     ref._watch.rearm()
     ref._try_judge()
+    return True
+
+
+def take_unseen_dance_and_play(ref: Referee) -> bool:
+    """Unattended, no roll read (see the module doc): when the frames ``ref`` keeps show clearly one legal
+    play of the side not on roll, for some roll, from the known position, and the side on roll had a roll
+    with no legal move, the pass is recorded (``no_legal_move``, the roll unseen) and that play is taken as
+    the other side's, not checked (``play_accepted`` with ``roll_unseen``). True when so."""
+    if ref.settings.attended:
+        return False
+    known = ref.position
+    side, other = known.turn, known.turn.other
+    dances = dance_rolls(ref.game, known)
+    if not dances:
+        return False
+    found = ref._unseen_play((other,), opening=False)
+    if found is None:
+        return False
+    unread = ref._unread_roll  # the other side's throw, if one was seen unread: it stays the evidence
+    frames = list(ref._frames)
+    ref._start_turn(dances[0], opening=False)
+    ref._emit(ev.NoLegalMove, side=side, dice=ref._dice2(), rule="E7",
+              message=f"{side.name.capitalize()}'s roll was not seen, and {side.name.capitalize()} could not "
+              f"move ({rolls_text(dances)} has no legal move): {other.name.capitalize()} has played since.",
+              extra={"roll_unseen": [f"{a}{b}" for a, b in dances]})
+    ref.last_verdict = "no legal move: pass"
+    ref._commit(ref.before)  # the pass; the record takes the no_legal_move as the turn
+    ref._frames.extend(frames)
+    ref._unread_roll = unread
+    ref._take_unseen_play(other, found[1], opening=False, keep_dice=False)
     return True

@@ -148,6 +148,9 @@ def _take_event(t: dict[str, Any], e: dict[str, Any]) -> None:
     t["last"] = kind.replace("_", " ")
     if kind == "play_accepted":
         t["last"] = f"{who} played {e.get('dice')}: {e.get('play')}"
+        if (e.get("extra") or {}).get("unchecked"):
+            # taken with a roll the camera never read, nobody entering it: legal for some roll only
+            t["last"] += " (not checked: roll not seen)"
     elif kind == "game_started":
         t["result"] = ""
         if e.get("game_number") == 1:  # a new match: a fresh alert list

@@ -119,3 +119,36 @@ def test_a_wrong_half_throw_thrown_again_is_white_s_roll_as_before_E3() -> None:
     entered = apply_play(pos, parse_play(pos, "bar/23 6/5"))
     ev = t.move_and_pick_up(pos, entered, white)
     assert kinds(ev) == ["play_accepted"] and only(ev, PlayAccepted).side is Side.WHITE
+
+
+def test_unattended_an_unseen_dance_then_an_unread_roll_played_is_the_pass_and_that_play() -> None:
+    # stop 21, real-like game 78 replayed unattended: White danced with an unseen roll, Black's roll lay
+    # unread (one die read, the other too small) and was played; White's next roll was judged against
+    # the board from before both and called illegal. Now the pass and Black's play (not checked) are taken
+    import dataclasses
+
+    from tavli_pi.referee.settings import RefereeSettings
+
+    from .synth import die
+
+    pos = _closed_out()
+    t = Table(Referee(RefereeSettings(attended=False), start=pos))
+    t.setup(pos)
+    ref = t.referee
+    tiny = dataclasses.replace(die(0, "left", confidence=0.0), note="too small to read (8 px, need 12)", size_px=8.0)
+    dice = (die(4, "left", confidence=0.95), tiny)  # Black's 6-4, in Black's half, the 6 unread
+    ev = t.throw(pos, dice, settled=3)
+    assert "roll_accepted" not in kinds(ev) and "roll_void" not in kinds(ev)
+    played = _black_plays(pos, "13/7 13/9")  # Black's 6-4 (White's points 12 -> 18 and 14)
+    ev = t.move_and_pick_up(pos, played, dice)
+    assert kinds(ev) == ["no_legal_move", "play_accepted"]
+    assert only(ev, NoLegalMove).side is Side.WHITE
+    p = only(ev, PlayAccepted)
+    assert p.side is Side.BLACK and p.after.layout_key() == played.layout_key() and p.extra["unchecked"]
+    assert (4 in p.dice) and p.extra["roll_seen"] == [4]
+    assert ref.phase == "awaiting_roll" and ref.position.turn is Side.WHITE
+    # White's next roll is judged from the board as it stands: a legal entry stands
+    white = roll_dice(Side.WHITE, (2, 1))
+    assert kinds(t.throw(ref.position, white)) == ["roll_accepted"]
+    after = apply_play(ref.position, parse_play(ref.position, "bar/23 6/5"))
+    assert kinds(t.move_and_pick_up(ref.position, after, white)) == ["play_accepted"]
