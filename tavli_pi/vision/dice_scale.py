@@ -17,6 +17,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from tavli_pi.vision.dice_body import DIE_RANGE
 from tavli_pi.vision.dice_spots import Spot, find_spots
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lie import square_crop
@@ -50,9 +51,11 @@ def pips_at_scale(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], c
 CHANGED_SQUARE = 0.7
 #: ... it fills this much of the box (a square turned 45 degrees fills half of it) ...
 CHANGED_FILL = 0.45
-#: ... and its area's root lies within these shares of a point's pitch: the smallest die's edge
-#: (``dice_body.DIE_RANGE``) to a little over ``tumbling.LEAST`` with a rim and shadow round it
-CHANGED_SIZE = (0.24, 0.45)
+#: ... and its area's root lies within these shares of a point's pitch: the smallest die's edge to the
+#: largest's with a rim and shadow round it -- ``dice_body.DIE_RANGE``, and its top widened by the 1.3
+#: ``dice._find`` allows any blob searched as a body (0.45 before: a die of the simulator's usual 0.5 pitch,
+#: 8-12 px at 640x360, changed 0.55-0.66 pitch with its rim and shadow and was never searched)
+CHANGED_SIZE = (DIE_RANGE[0], DIE_RANGE[1] * 1.3)
 
 
 def changed_bodies(changed: np.ndarray, scale: float, lay: Layout) -> list[HatBlob]:
