@@ -13,6 +13,15 @@ between the points the light is interpolated (weights by inverse squared distanc
 ``SOFTEN`` checker radii) and a slot's two checker colours are the learnt ones scaled by it. A
 calibration that learnt no board keeps the two colours everywhere (``slot_colours`` gives them
 back unchanged).
+
+Each colour's own look (``colour_at``): every checker the known position stands, not only each
+point's first, sampled in the set-up view and interpolated the same way, colour by colour and
+channel by channel. A translucent broadcast band blends its own colour into what lies under it --
+a white checker under a blue band turns bluish grey, a black one under a pink band mauve -- and
+it may cover a stack's second checker and not its first: neither one brightness for both colours
+nor the first checkers alone say that. Judged only by the pair scaled by the light, a checker
+under a band measured 60-80 grey levels from either colour and its slot read empty at ~0.6, in
+every frame of a still board (bench/RESULTS.md, stop 21).
 """
 
 from __future__ import annotations
@@ -26,13 +35,19 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["SOFTEN", "LIGHT_RANGE", "light_at", "slot_colours"]
+__all__ = ["SOFTEN", "LIGHT_RANGE", "STACK_SAMPLES", "OWN_SAMPLES", "light_at", "slot_colours", "colour_at"]
 
 #: the interpolation's distances are softened by this many checker radii (a slot right on a sample
 #: point takes mostly, not only, that point's light: one checker's patch is a noisy measure)
 SOFTEN = 2.0
 #: the light a place may have, against the colour's median (beyond it a sample is no checker's)
 LIGHT_RANGE = (0.5, 2.0)
+#: the checkers of a point sampled for their colour's own look: a stack's first five stand a
+#: diameter apart (the start position's tallest); past them a stack may be squeezed
+STACK_SAMPLES = 5
+#: the fewest samples of a colour its own look is interpolated from (the start position gives
+#: each colour 15, four points of it)
+OWN_SAMPLES = 4
 
 
 def _first_slots(lay: Layout, checker_r: float) -> tuple[np.ndarray, np.ndarray]:
@@ -131,3 +146,65 @@ def slot_colours(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[Colour
     light = np.asarray(cal.light_bgr, np.float32)
     blur = (spread * float(np.linalg.norm(light))).astype(np.float32)
     return light * g, np.asarray(cal.dark_bgr, np.float32) * g, blur
+
+
+def colour_at(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the light, the dark checker's own look at canonical places ``x``, ``y``: (..., 3) float32
+    BGR): each colour's checkers of the known position as the set-up view shows them, interpolated
+    by inverse squared distance (softened as ``light_at``'s); None when the calibration learnt no
+    board or a colour has fewer than ``OWN_SAMPLES`` samples."""
+    if not cal.background:
+        return None
+    known = cal.position if cal.position is not None else KnownBoard.start()
+    got = _own_samples(cal.background, known, cal.layout, cal.checker_r)
+    if got is None:
+        return None
+    soft, light, dark = got
+    x64, y64 = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    out = []
+    for places, colours in (light, dark):
+        dx = x64[..., None] - places[:, 0]
+        dy = y64[..., None] - places[:, 1]
+        w = 1.0 / (dx * dx + dy * dy + soft * soft)
+        w = w / w.sum(axis=-1, keepdims=True)
+        out.append((w @ colours).astype(np.float32))
+    return out[0], out[1]
+
+
+@lru_cache(maxsize=8, typed=True)
+def _own_samples(background: str, known: KnownBoard, lay: Layout, checker_r: float
+                 ) -> tuple[float, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+    """``colour_at``'s samples, made once a calibration: the softening (canonical pixels) and, per
+    colour (light, dark), the places (N, 2) and BGR colours (N, 3) of the known position's checkers
+    (up to ``STACK_SAMPLES`` a point) whose brightness is within ``LIGHT_RANGE`` of that colour's
+    median."""
+    from tavli_pi.vision.stacks import _spot_geometry  # (stacks imports this module)
+
+    bg = decode_background(background)
+    if bg is None:
+        return None
+    x, base, sign, r = _spot_geometry(lay, checker_r)
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    for counts in (known.light, known.dark):
+        at: list[tuple[float, float]] = []
+        colours: list[np.ndarray] = []
+        for i in range(24):
+            for k in range(min(int(counts[i]), STACK_SAMPLES)):
+                px, py = float(x[i]), float(base[i] + sign[i] * r[i] * (1 + 2 * k))  # touching checkers
+                cx, cy, half = px / BG_SCALE, py / BG_SCALE, max(1.0, 0.5 * float(r[i]) / BG_SCALE)
+                patch = bg[max(0, int(cy - half)): int(cy + half) + 1, max(0, int(cx - half)): int(cx + half) + 1]
+                if patch.size:
+                    at.append((px, py))
+                    colours.append(np.median(patch.reshape(-1, 3), axis=0).astype(np.float64))
+        if not colours:
+            return None
+        lum = np.asarray([c.mean() for c in colours])
+        mid = float(np.median(lum))
+        keep = (lum >= LIGHT_RANGE[0] * mid) & (lum <= LIGHT_RANGE[1] * mid)
+        if mid <= 1.0 or int(keep.sum()) < OWN_SAMPLES:
+            return None
+        places, cols = np.asarray(at, np.float64)[keep], np.asarray(colours, np.float64)[keep]
+        places.setflags(write=False)
+        cols.setflags(write=False)
+        out.append((places, cols))
+    return SOFTEN * float(np.median(r[:24])), out[0], out[1]

@@ -58,7 +58,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
-from tavli_pi.vision.lighting import slot_colours
+from tavli_pi.vision.lighting import colour_at, slot_colours
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
@@ -337,7 +337,8 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     Added to the ring features: log(1 + the slot's change from the set-up view) and log(1 + the
     frame's typical change over the field), both after matching the overall brightness (as
     ``background.Difference``); log(1 + the slot colour's distance to the nearer of this board's
-    two checker colours, as they look where the slot lies: ``lighting.slot_colours``); log(1 + its distance to the set-up view's colour there); log(1 + the
+    two checker colours, as they look where the slot lies: ``lighting.slot_colours``, or each
+    colour's own look there, ``lighting.colour_at``, the nearer); log(1 + its distance to the set-up view's colour there); log(1 + the
     chromaticity distance to the nearer checker colour: a shadowed checker keeps its hue); log(1 +
     the distance of the set-up view's colour there to the nearer checker colour: how like a
     checker this board is at that place, as learnt); the ring-only logit (``slot_probability``'s, clipped to +-10).
@@ -363,6 +364,13 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     # (bench/RESULTS.md, stop 18; the model's weights are unchanged)
     light_at, dark_at, _ = slot_colours(cal, ch.x, ch.y)
     checker = np.minimum(np.linalg.norm(ch.bgr - light_at, axis=-1), np.linalg.norm(ch.bgr - dark_at, axis=-1))
+    # or to each colour's own look there (vision/lighting.py, ``colour_at``): a checker under a
+    # translucent band takes the band's colour, as the set-up checkers under it did (the nearer of
+    # the two, so a slot the pair as lit explains keeps the distance the weights were fitted on)
+    own = colour_at(cal, ch.x, ch.y)
+    if own is not None:
+        checker = np.minimum(checker, np.minimum(np.linalg.norm(ch.bgr - own[0], axis=-1),
+                                                 np.linalg.norm(ch.bgr - own[1], axis=-1)))
     board = np.linalg.norm(ch.bgr - bgc, axis=-1)
     # how like a checker this board is here, as learnt (a dark checker on a dark point is near both)
     lookalike = np.minimum(np.linalg.norm(learnt - light, axis=-1), np.linalg.norm(learnt - dark, axis=-1))
