@@ -40,6 +40,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -209,6 +210,12 @@ def reallike_loop(g: int, fps: int, incremental: bool, *, seed: int = 0, turns: 
     return timed
 
 
+def _less(a: list[str], b: list[str]) -> str:
+    """The event kinds ``a`` has more of than ``b``, with how many more."""
+    more = Counter(a) - Counter(b)
+    return ", ".join(f"{k} {v}" for k, v in sorted(more.items())) or "none"
+
+
 def _ms(xs: Sequence[float]) -> str:
     a = np.asarray(xs) * 1000
     return f"median {np.median(a):6.1f} p90 {np.percentile(a, 90):6.1f} ms"
@@ -303,7 +310,9 @@ def reallike_runs(games: Sequence[int], seed: int, moments: int | None) -> None:
                           "the players answer the referee included)")
                 report(timed, fps, incremental, video)
             off, on = per[False], per[True]
-            print(f"  {fps} fps: incremental on/off CPU {on.cpu() / off.cpu():.2f}x; the same events: {on.events == off.events}")
+            print(f"  {fps} fps: incremental on/off CPU {on.cpu() / off.cpu():.2f}x; the same events: {on.events == off.events}"
+                  + ("" if on.events == off.events else f" (on less off: {_less(on.events, off.events)}; "
+                     f"off less on: {_less(off.events, on.events)})"))
             if fps == 10 and on.kept is not None and on.app._reader is not None:  # noqa: SLF001
                 single(on.kept.image, on.app._reader.calibration)  # noqa: SLF001 - the board the app learnt
 
