@@ -1,6 +1,7 @@
-"""The app's frame loop: ``TableApp.process`` over the demo match and a random game (issue 12).
+"""The app's frame loop: ``TableApp.process`` over the demo, a random game and real-like cameras (issue 12).
 
-Run: .venv/bin/python bench/bench_loop.py  (``--quick``: the demo's first 80 frames only)
+Run: .venv/bin/python bench/bench_loop.py  (``--quick``: the demo's first 80 frames only, no real-like game)
+     .venv/bin/python bench/bench_loop.py --no-demo --reallike 100,103,104  (those real-like games only)
 
 The frames are rendered first (the simulator's cost is not the table's), then fed
 to a TableApp (calibrated once, logging to a temporary SQLite file, the players'
@@ -17,15 +18,31 @@ script; at 15 fps every other moment shows for two frames (the extra frame the
 same picture), so both cover the same seconds of play. The scripted games are
 dense: something changes on most frames, where a real game's players think for
 seconds between plays, so these figures are the worst case for the loop.
+CPU per second of video is the sum of the ``process()`` calls' CPU (the loop around them,
+rendering and submitting the players' presses, is not the table's).
+
+But the demo's frames are noise-free: a still board gives the same pixels twice, so the gate
+finds many frames unchanged. A real camera's sensor noise, and a JPEG camera's blocks, differ
+frame to frame. ``--reallike G,...`` (default: game 103, a 640 px JPEG camera; none with
+``--quick``) times the same loop over real-like referee games as ``bench_reallike.py --games``
+plays them (its ``game_*`` helpers: the same table, script, config and camera; the app
+calibrates itself from ``[camera] corners`` and the scripted players answer the referee,
+``sim.drive``), every frame rendered with fresh noise (at 15 fps the extra frame too). The
+frames before calibration (``set-up``) and the call that calibrates (``calibration``) are
+shown apart, and the CPU per second of video also without them; the incremental run says how
+many frames the gate found unchanged.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -38,14 +55,20 @@ pin_threads()
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
+from bench.bench_reallike import game_camera, game_config, game_plans, game_script  # noqa: E402
 from tavli_pi.app import TableApp  # noqa: E402
-from tavli_pi.config import parse_config  # noqa: E402
+from tavli_pi.config import TableConfig, parse_config  # noqa: E402
+from tavli_pi.referee.events import Event  # noqa: E402
+from tavli_pi.referee.inputs import PlayerInput  # noqa: E402
 from tavli_pi.sim.camera import SimCamera  # noqa: E402
 from tavli_pi.sim.script import Moment, demo_match, random_game  # noqa: E402
 from tavli_pi.sim.table import scenes_of  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.camera import Frame  # noqa: E402
 from tavli_pi.vision.setup import learn_board  # noqa: E402
+
+#: the real-like game the default run times (640 px, a JPEG camera: bench/RESULTS.md, stop 21)
+DEFAULT_REALLIKE = "103"
 
 
 def _frames(moments: Sequence[Moment], seed: int) -> tuple[list[Frame], Calibration]:
@@ -70,60 +93,138 @@ def _at(frames: list[Frame], fps: int) -> list[tuple[int, Frame]]:
     return out
 
 
-def _loop(moments: Sequence[Moment], stream: list[tuple[int, Frame]], cal: Calibration,
-          incremental: bool) -> tuple[dict[str, list[tuple[float, float]]], float, float, list[str]]:
-    """Per kind of read, (cpu, wall) seconds of each process() call; total cpu, wall; the events' kinds."""
+class Timed:
+    """The app's frame loop timed call by call: a ``sim.drive.Table`` around a TableApp.
+
+    Each ``process()`` call's CPU (``time.process_time``) and wall time (``perf_counter``) is
+    classed by the read it took: the reader's ``last_kind`` (``full``, ``changed``,
+    ``unchanged``); ``set-up`` while the app waits for a clear set-up board to calibrate on (no
+    reader yet); ``calibration`` for the call that calibrated (the set-up read, learning the
+    board, its full read) or learnt the board again from an adopted position. ``keep``: the index
+    of the call whose frame is kept (``kept``), to read again in :func:`single`."""
+
+    def __init__(self, app: TableApp, keep: int = -1) -> None:
+        self.app = app
+        self.keep = keep
+        self.kept: Frame | None = None
+        #: per kind, (cpu, wall) seconds of each process() call
+        self.kinds: dict[str, list[tuple[float, float]]] = {}
+        #: per kind of read, the reader's own wall time (``BoardReader.timings``); per stage on changed frames
+        self.vision: dict[str, list[float]] = {}
+        self.stages: dict[str, list[float]] = {}
+        #: unchanged frames by whether they carried no event: (process() CPU, the reader's wall) seconds
+        self.quiet: dict[bool, list[tuple[float, float]]] = {}
+        self.events: list[str] = []
+        self.calls = 0
+
+    def submit(self, inp: PlayerInput) -> None:
+        self.app.submit(inp)
+
+    def process(self, frame: Frame) -> list[Event]:
+        wired = len(self.app.wired)
+        c, w = time.process_time(), time.perf_counter()
+        out = self.app.process(frame)
+        c, w = time.process_time() - c, time.perf_counter() - w
+        if self.calls == self.keep:
+            self.kept = frame
+        self.calls += 1
+        got = [e.kind for e in out]
+        self.events += got
+        reader = self.app._reader  # noqa: SLF001 - which kind of read the frame took
+        kind = "set-up" if reader is None else "calibration" if len(self.app.wired) > wired else reader.last_kind
+        self.kinds.setdefault(kind, []).append((c, w))
+        if reader is not None and kind != "calibration":
+            total = reader.timings["total"]
+            self.vision.setdefault(kind, []).append(total)
+            if kind == "unchanged":
+                # the app's own cost apart from the log: unchanged frames that carried no event
+                self.quiet.setdefault(not got, []).append((c, total))
+            if kind == "changed":
+                for k, v in reader.timings.items():
+                    self.stages.setdefault(k, []).append(v)
+        return out
+
+    def cpu(self, *, after_setup: bool = False) -> float:
+        """CPU seconds of every process() call (``after_setup``: from calibration on, the calibrating call left out)."""
+        return sum(c for k, got in self.kinds.items() if not (after_setup and k in ("set-up", "calibration"))
+                   for c, _ in got)
+
+    def wall(self) -> float:
+        return sum(w for got in self.kinds.values() for _, w in got)
+
+
+def _config(tmp: str) -> TableConfig:
+    return parse_config(f"[table]\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n")
+
+
+def _loop(moments: Sequence[Moment], stream: list[tuple[int, Frame]], cal: Calibration, incremental: bool) -> Timed:
+    """The demo's frames (rendered beforehand) through a TableApp given its calibration."""
     with tempfile.TemporaryDirectory() as tmp:
-        cfg = parse_config(f"[table]\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n")
-        kinds: dict[str, list[tuple[float, float]]] = {}
-        events: list[str] = []
-        vision.clear()
-        stages.clear()
-        quiet.clear()
-        with TableApp(cfg, calibration=cal, pin_factory=MockFactory(), incremental=incremental) as app:
+        with TableApp(_config(tmp), calibration=cal, pin_factory=MockFactory(), incremental=incremental) as app:
+            timed = Timed(app)
             seen = -1
-            cpu0, wall0 = time.process_time(), time.perf_counter()
             for m, frame in stream:
                 if m != seen:
                     for inp in moments[m].inputs:
-                        app.submit(inp)
+                        timed.submit(inp)
                     seen = m
-                c, w = time.process_time(), time.perf_counter()
-                got = [e.kind for e in app.process(frame)]
-                c, w = time.process_time() - c, time.perf_counter() - w
-                events += got
-                reader = app._reader  # noqa: SLF001 - which kind of read the frame took
-                kind = reader.last_kind if reader is not None else "none"
-                kinds.setdefault(kind, []).append((c, w))
-                if kind == "unchanged":
-                    # the app's own cost apart from the log: unchanged frames that carried no event
-                    quiet.setdefault(not got, []).append((c, reader.timings["total"] if reader else 0.0))
-                if reader is not None:
-                    vision.setdefault(kind, []).append(reader.timings["total"])
-                    if kind == "changed":
-                        for k, v in reader.timings.items():
-                            stages.setdefault(k, []).append(v)
-            cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return kinds, cpu, wall, events
+                timed.process(frame)
+    return timed
 
 
-#: per kind of read, the reader's own wall time (``BoardReader.timings``), and per stage on changed frames
-vision: dict[str, list[float]] = {}
-stages: dict[str, list[float]] = {}
-#: unchanged frames by whether they carried no event: (process() CPU, the reader's wall) seconds
-quiet: dict[bool, list[tuple[float, float]]] = {}
+def at_fps(moments: Sequence[Moment], fps: int) -> list[Moment]:
+    """A script's moments at ``fps``: at 15 every other moment is shown for a second frame (its
+    inputs made once, its expectations met once), so both rates cover the same seconds of play."""
+    out: list[Moment] = []
+    for m, moment in enumerate(moments):
+        out.append(moment)
+        if fps == 15 and m % 2:
+            out.append(replace(moment, inputs=(), expect=()))
+    return out
 
 
-def _ms(xs: list[float]) -> str:
+def reallike_loop(g: int, fps: int, incremental: bool, *, seed: int = 0, turns: int = 8,
+                  moments: int | None = None) -> Timed:
+    """Real-like referee game ``g`` through the app as ``bench_reallike.py --games`` plays it (the
+    same table, script, config and camera: its ``game_*`` helpers; the app calibrates itself from
+    ``[camera] corners`` and the players answer the referee, ``sim.drive``), at ``fps``: every frame
+    rendered afresh, sensor noise (and the table's JPEG blocks) new on each, as a camera gives them.
+    Only ``process()`` is timed (the renderer's cost is not the table's). ``moments``: the script's
+    first this many only."""
+    import warnings
+
+    from tavli_pi.errors import TavliWarning
+    from tavli_pi.sim.drive import drive
+
+    kw, plant = game_plans(g + 1, seed, turns)[g]
+    script = at_fps(game_script(g, seed, turns, plant)[:moments], fps)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = game_config(script, kw, Path(tmp) / "table.sqlite")
+        camera = game_camera(script, kw, g, seed, fps)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
+            with TableApp(cfg, camera=camera, pin_factory=MockFactory(), incremental=incremental) as app:
+                timed = Timed(app, keep=len(script) // 2)
+                for _ in drive(timed, camera, script, confirm_setup=True, enter_rolls=True):
+                    pass
+    return timed
+
+
+def _less(a: list[str], b: list[str]) -> str:
+    """The event kinds ``a`` has more of than ``b``, with how many more."""
+    more = Counter(a) - Counter(b)
+    return ", ".join(f"{k} {v}" for k, v in sorted(more.items())) or "none"
+
+
+def _ms(xs: Sequence[float]) -> str:
     a = np.asarray(xs) * 1000
     return f"median {np.median(a):6.1f} p90 {np.percentile(a, 90):6.1f} ms"
 
 
-def _single(frames: list[Frame], cal: Calibration) -> None:
-    """One frame read again and again (CPU time): a full read, and an unchanged incremental one."""
+def single(img: np.ndarray, cal: Calibration) -> tuple[list[float], list[float]]:
+    """One frame read again and again (CPU time): a full read x25, and an unchanged incremental one x300."""
     from tavli_pi.vision.reader import BoardReader
 
-    img = frames[len(frames) // 2].image
     full = BoardReader(cal)
     cpu = []
     for _ in range(25):
@@ -139,11 +240,39 @@ def _single(frames: list[Frame], cal: Calibration) -> None:
         same.append(time.process_time() - c)
     print(f"  one frame read 25 times, full read: cpu {_ms(cpu)} (min {1000 * min(cpu):.1f}); "
           f"incremental, unchanged: cpu {_ms(same)}")
+    return cpu, same
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
-    print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; cores {os.cpu_count()}")
+def report(timed: Timed, fps: int, incremental: bool, video: float) -> None:
+    """The figures of one run of the loop: CPU per second of video, and per kind of frame."""
+    cpu, after = timed.cpu(), timed.cpu(after_setup=True)
+    label = "incremental on " if incremental else "incremental off"
+    n = sum(len(v) for v in timed.kinds.values())
+    line = (f"  {fps} fps, {label}: {n} frames, CPU {cpu:.2f} s = {cpu / video:.3f} CPU-s per "
+            f"s of video (wall {timed.wall():.2f} s), {len(timed.events)} events")
+    if "set-up" in timed.kinds or "calibration" in timed.kinds:
+        line += f"; from calibration on (that call left out): {after / video:.3f} CPU-s per s"
+    print(line)
+    if incremental:
+        read = sum(len(timed.kinds.get(k, [])) for k in ("full", "changed", "unchanged"))
+        print(f"    the gate found {len(timed.kinds.get('unchanged', []))} of {read} frames read unchanged")
+    for kind in ("set-up", "calibration", "full", "changed", "unchanged"):
+        got = timed.kinds.get(kind, [])
+        if got:
+            alone = f"; the reader alone (wall) {_ms(timed.vision[kind])}" if kind in timed.vision else ""
+            print(f"    {kind:11s} x{len(got):3d}: process() cpu {_ms([c for c, _ in got])}; "
+                  f"wall {_ms([w for _, w in got])}{alone}")
+    for none, what in ((True, "no event"), (False, "events")):
+        got = timed.quiet.get(none, [])
+        if got:
+            print(f"    unchanged, {what:8s} x{len(got):3d}: process() cpu {_ms([c for c, _ in got])}; "
+                  f"the reader alone (wall) {_ms([v for _, v in got])}")
+    if timed.stages:
+        print("    changed frames, reader stages (median wall ms): "
+              + ", ".join(f"{k} {1000 * np.median(v):.1f}" for k, v in timed.stages.items()))
+
+
+def demo_runs(quick: bool) -> None:
     demo = demo_match()
     games = [("demo", demo[:80] if quick else demo, 7)]
     if not quick:
@@ -152,31 +281,57 @@ def main() -> None:
         frames, cal = _frames(moments, seed)
         video = len(frames) / 10.0
         print(f"\n{name}: {len(frames)} frames = {video:.1f} s of video at 10 fps")
-        _single(frames, cal)
+        single(frames[len(frames) // 2].image, cal)
         for fps in (10, 15):
             stream = _at(frames, fps)
-            per: dict[bool, tuple[float, list[str]]] = {}
+            per: dict[bool, Timed] = {}
             for incremental in (False, True):
-                kinds, cpu, wall, events = _loop(moments, stream, cal, incremental)
-                per[incremental] = (cpu, events)
-                label = "incremental on " if incremental else "incremental off"
-                print(f"  {fps} fps, {label}: {len(stream)} frames, CPU {cpu:.2f} s = {cpu / video:.3f} CPU-s per "
-                      f"s of video (wall {wall:.2f} s), {len(events)} events")
-                for kind in ("full", "changed", "unchanged"):
-                    got = kinds.get(kind, [])
-                    if got:
-                        print(f"    {kind:9s} x{len(got):3d}: process() cpu {_ms([c for c, _ in got])}; "
-                              f"wall {_ms([w for _, w in got])}; the reader alone (wall) {_ms(vision[kind])}")
-                for none, label in ((True, "no event"), (False, "events")):
-                    got = quiet.get(none, [])
-                    if got:
-                        print(f"    unchanged, {label:8s} x{len(got):3d}: process() cpu {_ms([c for c, _ in got])}; "
-                              f"the reader alone (wall) {_ms([v for _, v in got])}")
-                if stages:
-                    print("    changed frames, reader stages (median wall ms): "
-                          + ", ".join(f"{k} {1000 * np.median(v):.1f}" for k, v in stages.items()))
+                per[incremental] = timed = _loop(moments, stream, cal, incremental)
+                report(timed, fps, incremental, video)
             off, on = per[False], per[True]
-            print(f"  {fps} fps: incremental on/off CPU {on[0] / off[0]:.2f}x; the same events: {on[1] == off[1]}")
+            print(f"  {fps} fps: incremental on/off CPU {on.cpu() / off.cpu():.2f}x; the same events: {on.events == off.events}")
+
+
+def reallike_runs(games: Sequence[int], seed: int, moments: int | None) -> None:
+    for g in games:
+        kw, _ = game_plans(g + 1, seed, 8)[g]
+        look, build = kw.get("look"), kw.get("build")
+        jpeg = getattr(look, "jpeg_quality", None)
+        print(f"\nreal-like game {g} (seed {seed}, as bench_reallike.py --games 200 --only {g} plays it): "
+              f"{getattr(look, 'board', '?')}, {kw.get('width', 1280)} px, bar {getattr(build, 'bar', 44)}, "
+              f"noise {getattr(look, 'noise', 0):.1f}, {f'JPEG {jpeg}' if jpeg else 'no JPEG'}")
+        for fps in (10, 15):
+            per: dict[bool, Timed] = {}
+            for incremental in (False, True):
+                per[incremental] = timed = reallike_loop(g, fps, incremental, seed=seed, moments=moments)
+                video = timed.calls / fps
+                if not incremental:
+                    print(f"  {fps} fps: {timed.calls} frames = {video:.1f} s of video (the frames held while "
+                          "the players answer the referee included)")
+                report(timed, fps, incremental, video)
+            off, on = per[False], per[True]
+            print(f"  {fps} fps: incremental on/off CPU {on.cpu() / off.cpu():.2f}x; the same events: {on.events == off.events}"
+                  + ("" if on.events == off.events else f" (on less off: {_less(on.events, off.events)}; "
+                     f"off less on: {_less(off.events, on.events)})"))
+            if fps == 10 and on.kept is not None and on.app._reader is not None:  # noqa: SLF001
+                single(on.kept.image, on.app._reader.calibration)  # noqa: SLF001 - the board the app learnt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--quick", action="store_true", help="the demo's first 80 frames only (and no real-like game)")
+    ap.add_argument("--reallike", default=None, metavar="G,...",
+                    help=f"real-like referee games to time (bench_reallike.py's, by index; default {DEFAULT_REALLIKE}; "
+                    "'' for none)")
+    ap.add_argument("--no-demo", action="store_true", help="the real-like games only")
+    ap.add_argument("--seed", type=int, default=0, help="the real-like games' seed (bench_reallike.py --seed)")
+    ap.add_argument("--moments", type=int, default=None, help="each real-like game's first this many moments only")
+    args = ap.parse_args()
+    spec = args.reallike if args.reallike is not None else ("" if args.quick else DEFAULT_REALLIKE)
+    print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; cores {os.cpu_count()}")
+    if not args.no_demo:
+        demo_runs(args.quick)
+    reallike_runs([int(x) for x in spec.split(",") if x.strip()], args.seed, args.moments)
     print(f"\nload average at end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

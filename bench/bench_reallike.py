@@ -42,7 +42,7 @@ import time
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -62,6 +62,13 @@ from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 from tavli_pi.vision.refine import refine  # noqa: E402
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tavli_pi.config import TableConfig
+    from tavli_pi.sim.camera import SimCamera
+    from tavli_pi.sim.script import Moment
 
 def corners_arg(truth: Truth) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.corners)
@@ -311,6 +318,51 @@ def _features(scene: Any) -> list[str]:
     return out
 
 
+def game_plans(n: int, seed: int, turns: int, plain: bool = False) -> list[tuple[dict[str, Any], int]]:
+    """The first ``n`` real-like games' tables (``scene_of`` keywords: ``reallike_game_tables``) and
+    the turn each plants its illegal play at (0: none; every other game plants one). Game ``g`` is
+    the same whatever ``n`` > ``g``. ``plain``: the harness's own check, the easy table of
+    tests/test_app_e2e.py for every game."""
+    tables = reallike_game_tables(n, seed)
+    if plain:
+        from tavli_pi.sim.scene import Look
+
+        tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
+    rng = np.random.default_rng([seed, 9])
+    return [(kw, int(rng.integers(2, turns)) if g % 2 == 0 else 0) for g, kw in enumerate(tables)]
+
+
+def game_script(g: int, seed: int, turns: int, plant: int) -> list[Moment]:
+    """Game ``g``'s scripted moments (``random_game``; ``plant``: from :func:`game_plans`)."""
+    from tavli_pi.sim.script import random_game
+
+    return random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
+
+
+def game_config(moments: Sequence[Moment], kw: dict[str, Any], log: Path) -> TableConfig:
+    """The app's config for a game on table ``kw``: what an installation gives the app, the field's
+    corners (``[camera] corners``, set once when the camera is mounted) and the home side -- it
+    learns the board at set-up itself -- logging to ``log``, signals on a mock pin factory."""
+    from tavli_pi.config import parse_config
+    from tavli_pi.sim.table import scene_of
+
+    corners = corners_arg(render(scene_of(moments[1], **kw)).truth)
+    return parse_config(
+        f"[camera]\ncorners = '{corners}'\n"
+        f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\n[record]\nlog = '{log}'\n"
+        "[signals]\nenabled = true\npin_factory = 'mock'\n"
+    )
+
+
+def game_camera(moments: Sequence[Moment], kw: dict[str, Any], g: int, seed: int, fps: float = 10) -> SimCamera:
+    """The camera of game ``g``: its moments rendered on table ``kw``, sensor noise (and JPEG
+    blocks, where the table's camera compresses) fresh on every frame."""
+    from tavli_pi.sim.camera import SimCamera
+    from tavli_pi.sim.table import scenes_of
+
+    return SimCamera(scenes_of(moments, **kw), fps=fps, seed=1000 * seed + g)
+
+
 def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = False,
           only: frozenset[int] | None = None, trace: bool = False, why: bool = False,
           dump: Path | None = None) -> None:
@@ -323,35 +375,21 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
     from gpiozero.pins.mock import MockFactory
 
     from tavli_pi.app import TableApp
-    from tavli_pi.config import parse_config
-    from tavli_pi.sim.camera import SimCamera
     from tavli_pi.sim.drive import drive
-    from tavli_pi.sim.script import random_game
-    from tavli_pi.sim.table import scene_of, scenes_of
 
     if only:
         n = max(n, max(only) + 1)
-    tables = reallike_game_tables(n, seed)
-    if plain:  # the harness's own check: the easy table of tests/test_app_e2e.py
-        from tavli_pi.sim.scene import Look
-
-        tables = [{"look": Look(noise=2.0, light_gradient=0.25), "home": "bottom-right"} for _ in range(n)]
     false_calls = planted = caught = accepted = plays = setups = confirmed = 0
     false_hands = clear_frames = unread_rolls = doubted = 0
     wrong_accepts = 0  # plays accepted as a board other than the one on the table
-    rng = np.random.default_rng([seed, 9])
     whys: Counter[str] = Counter()
     t0 = time.monotonic()
     played = 0
-    for g, kw in enumerate(tables):
-        plant = int(rng.integers(2, turns)) if g % 2 == 0 else 0
+    for g, (kw, plant) in enumerate(game_plans(n, seed, turns, plain)):
         if only is not None and g not in only:
             continue
         played += 1
-        moments = random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
-        # what an installation gives the app: the field's corners (``[camera] corners``, set once
-        # when the camera is mounted) and the home side; the app learns the board at set-up itself
-        corners = corners_arg(render(scene_of(moments[1], **kw)).truth)
+        moments = game_script(g, seed, turns, plant)
         # windows where the planted illegal position stands on the board
         windows: list[range] = []
         for i, m in enumerate(moments):
@@ -361,12 +399,8 @@ def games(n: int, seed: int, turns: int, plain: bool = False, verbose: bool = Fa
         planted += len(windows)
         plays += sum(1 for m in moments if "play_accepted" in m.expect)
         with tempfile.TemporaryDirectory() as tmp:
-            cfg = parse_config(
-                f"[camera]\ncorners = '{corners}'\n"
-                f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\n[record]\nlog = '{Path(tmp) / 'table.sqlite'}'\n"
-                "[signals]\nenabled = true\npin_factory = 'mock'\n"
-            )
-            camera = SimCamera(scenes_of(moments, **kw), fps=10, seed=1000 * seed + g)
+            cfg = game_config(moments, kw, Path(tmp) / "table.sqlite")
+            camera = game_camera(moments, kw, g, seed)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
                 with _watch_flags(camera) as flags, _watch_verdicts() as verdicts, _record_referee() as fed, \
