@@ -113,12 +113,15 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
     hand = np.zeros((h, w), bool)
     pitch = float(np.median([c.width for c in lay.columns])) / SCALE
     core = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(round(CORE * pitch)) | 1),) * 2)
+    framed = _frame_regions(labels, bands)
     for name, (ys, xs) in bands.items():
         band = labels[ys, xs]
         if band.size == 0:
             continue
         ids, counts = np.unique(band[band > 0], return_counts=True)
         for i, c in zip(ids, counts):
+            if int(i) in framed:
+                continue
             inside = float((field == i).sum())
             others = float(((band > 0) & (band != i)).sum()) / band.size
             if MIN_IN * area <= inside <= MAX_IN * area and c >= MIN_OUT * band.size and others < FRAME_SKIN \
@@ -135,6 +138,24 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
                                               pitch, core, (max(0, b0), max(0, b1 + 1)))
     share = float((hand[y0:y1, x0:x1] & (field > 0)).sum()) / area
     return bool(hand.any()), share, hand
+
+
+def _frame_regions(labels: np.ndarray, bands: dict[str, tuple[slice, slice]]) -> set[int]:
+    """Labels of the skin regions that are a skin-coloured (wooden) frame: each covers more than
+    ``1 - FRAME_SKIN`` of some side's frame band. An arm crosses a band over a wrist's or a
+    sleeve's width (``SLEEVE``), never along a whole side; a region that runs along one is the
+    frame, and where it also touches a side that is not skin-coloured (a thin frame with the table
+    beyond it) that tells nothing (a beech board's wood, frame, bar and field in one region, was a
+    hand on every clear frame before set-up). A bare arm joined to such a frame is
+    ``over_skin_frame``'s."""
+    out: set[int] = set()
+    for ys, xs in bands.values():
+        band = labels[ys, xs]
+        if band.size == 0:
+            continue
+        ids, counts = np.unique(band[band > 0], return_counts=True)
+        out |= {int(i) for i, c in zip(ids, counts) if c >= (1.0 - FRAME_SKIN) * band.size}
+    return out
 
 
 def _sleeved(field: np.ndarray, labels: np.ndarray, bands: dict[str, tuple[slice, slice]], pitch: float,
