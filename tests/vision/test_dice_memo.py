@@ -27,6 +27,17 @@ def _memo() -> tuple[DiceMemo, Calibration, np.ndarray]:
     return DiceMemo(cal), cal, np.full((h // SCALE, w // SCALE, 3), 100, np.uint8)
 
 
+def _noise(cal: Calibration, seed: int) -> np.ndarray:
+    """A canonical-size grey image of uniform noise: every pixel differs from its neighbours."""
+    w, h = cal.layout.size
+    return np.random.default_rng(seed).integers(0, 255, (h, w), dtype=np.uint8)
+
+
+def _dilate(img: np.ndarray) -> np.ndarray:
+    """A local step: each pixel from those within 1 of it."""
+    return np.asarray(cv2.dilate(img, np.ones((3, 3), np.uint8)))
+
+
 def test_a_reading_is_kept_until_a_pixel_it_sampled_changes() -> None:
     memo, cal, view = _memo()
     w, h = cal.layout.size
@@ -100,13 +111,11 @@ def test_a_patched_array_is_made_again_only_where_the_view_changed() -> None:
     the result is the step over the whole new input."""
     memo, cal, view = _memo()
     w, h = cal.layout.size
-    rng = np.random.default_rng(0)
-    gray = rng.integers(0, 255, (h, w), dtype=np.uint8)
-    k = np.ones((3, 3), np.uint8)
+    gray = _noise(cal, 0)
     made: list[tuple[int, int, int, int]] = []
 
     def step(img: np.ndarray) -> np.ndarray:
-        return np.asarray(cv2.dilate(img, k))  # each pixel from those within 1 of it
+        return _dilate(img)
 
     def part(img: np.ndarray) -> Callable[[tuple[int, int, int, int]], np.ndarray]:
         def run(r: tuple[int, int, int, int]) -> np.ndarray:
@@ -146,8 +155,7 @@ def test_arrays_patched_in_the_same_frames_compare_the_view_once(monkeypatch: py
     a frame (issue 12), and each array is still its step over the whole new input."""
     memo, cal, view = _memo()
     w, h = cal.layout.size
-    rng = np.random.default_rng(1)
-    gray = rng.integers(0, 255, (h, w), dtype=np.uint8)
+    gray = _noise(cal, 1)
     compared: list[int] = []
 
     def counted(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -218,14 +226,12 @@ def test_windows_covering_the_array_are_copied_from_it_made_whole() -> None:
     copied from it (issue 12) -- the same array the windows give, the cells outside them kept."""
     memo, cal, view = _memo()
     w, h = cal.layout.size
-    rng = np.random.default_rng(2)
-    gray = rng.integers(0, 255, (h, w), dtype=np.uint8)
-    k = np.ones((3, 3), np.uint8)
+    gray = _noise(cal, 2)
     parts: list[tuple[int, int, int, int]] = []
     wholes: list[int] = []
 
     def step(img: np.ndarray) -> np.ndarray:
-        return np.asarray(cv2.dilate(img, k))
+        return _dilate(img)
 
     def ask(img: np.ndarray) -> np.ndarray:
         def part(r: tuple[int, int, int, int]) -> np.ndarray:
