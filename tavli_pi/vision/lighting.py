@@ -60,6 +60,26 @@ def _first_slots(lay: Layout, checker_r: float) -> tuple[np.ndarray, np.ndarray]
     return xyr, r[:24].astype(np.float64)
 
 
+def _patch_median(bg: np.ndarray, px: float, py: float, r: float) -> np.ndarray | None:
+    """The median BGR of the stored set-up view ``bg`` (1/``BG_SCALE`` of the canonical image) over
+    a checker's middle: the square reaching half its radius ``r`` (at least a pixel) round canonical
+    place (``px``, ``py``); None where that square lies off the view."""
+    cx, cy, half = px / BG_SCALE, py / BG_SCALE, max(1.0, 0.5 * r / BG_SCALE)
+    patch = bg[max(0, int(cy - half)): int(cy + half) + 1, max(0, int(cx - half)): int(cx + half) + 1]
+    if patch.size == 0:
+        return None
+    return np.asarray(np.median(patch.reshape(-1, 3), axis=0))
+
+
+def _weights(places: np.ndarray, soft: float, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Each of the samples at ``places`` (N, 2)'s weight at canonical places ``x``, ``y`` (any shape;
+    the weights (..., N) sum to 1): by inverse squared distance, softened by ``soft`` pixels."""
+    dx = np.asarray(x, np.float64)[..., None] - places[:, 0]
+    dy = np.asarray(y, np.float64)[..., None] - places[:, 1]
+    w = 1.0 / (dx * dx + dy * dy + soft * soft)
+    return np.asarray(w / w.sum(axis=-1, keepdims=True))
+
+
 def _light_model(cal: Calibration) -> tuple[np.ndarray, np.ndarray, float] | None:
     """((N, 2) places in canonical pixels, (N,) light there against the colour's median) from the
     board learnt at set-up, one per point its known position fills, and the interpolation's
@@ -87,12 +107,10 @@ def _samples(background: str, known: KnownBoard, lay: Layout, checker_r: float
         for i in range(24):
             if not counts[i]:
                 continue
-            cx, cy, rr = (v / BG_SCALE for v in xyr[i])
-            half = max(1.0, 0.5 * rr)
-            patch = bg[max(0, int(cy - half)): int(cy + half) + 1, max(0, int(cx - half)): int(cx + half) + 1]
-            if patch.size == 0:
+            colour = _patch_median(bg, float(xyr[i, 0]), float(xyr[i, 1]), float(xyr[i, 2]))
+            if colour is None:
                 continue
-            lum.append(float(np.median(patch.reshape(-1, 3), axis=0).mean()))
+            lum.append(float(colour.mean()))
             at.append((float(xyr[i, 0]), float(xyr[i, 1])))
         if not lum:
             return None
@@ -120,10 +138,7 @@ def light_at(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray
     if got is None:
         return None
     places, light, soft = got
-    dx = np.asarray(x, np.float64)[..., None] - places[:, 0]
-    dy = np.asarray(y, np.float64)[..., None] - places[:, 1]
-    w = 1.0 / (dx * dx + dy * dy + soft * soft)
-    w = w / w.sum(axis=-1, keepdims=True)
+    w = _weights(places, soft, x, y)
     at = (w * light).sum(axis=-1)
     spread = np.sqrt((w * (light - at[..., None]) ** 2).sum(axis=-1))
     return at, spread
@@ -160,14 +175,7 @@ def colour_at(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarra
     if got is None:
         return None
     soft, light, dark = got
-    x64, y64 = np.asarray(x, np.float64), np.asarray(y, np.float64)
-    out = []
-    for places, colours in (light, dark):
-        dx = x64[..., None] - places[:, 0]
-        dy = y64[..., None] - places[:, 1]
-        w = 1.0 / (dx * dx + dy * dy + soft * soft)
-        w = w / w.sum(axis=-1, keepdims=True)
-        out.append((w @ colours).astype(np.float32))
+    out = [(_weights(places, soft, x, y) @ colours).astype(np.float32) for places, colours in (light, dark)]
     return out[0], out[1]
 
 
@@ -191,11 +199,10 @@ def _own_samples(background: str, known: KnownBoard, lay: Layout, checker_r: flo
         for i in range(24):
             for k in range(min(int(counts[i]), STACK_SAMPLES)):
                 px, py = float(x[i]), float(base[i] + sign[i] * r[i] * (1 + 2 * k))  # touching checkers
-                cx, cy, half = px / BG_SCALE, py / BG_SCALE, max(1.0, 0.5 * float(r[i]) / BG_SCALE)
-                patch = bg[max(0, int(cy - half)): int(cy + half) + 1, max(0, int(cx - half)): int(cx + half) + 1]
-                if patch.size:
+                colour = _patch_median(bg, px, py, float(r[i]))
+                if colour is not None:
                     at.append((px, py))
-                    colours.append(np.median(patch.reshape(-1, 3), axis=0).astype(np.float64))
+                    colours.append(colour.astype(np.float64))
         if not colours:
             return None
         lum = np.asarray([c.mean() for c in colours])
