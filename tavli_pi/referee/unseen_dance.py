@@ -81,18 +81,9 @@ def take_unseen_dance(ref: Referee, board: GamePosition, dice: Sequence[DieReadi
     known = ref.position
     if not played_after_dance(ref.game, known, board, roll):
         return False
-    side, other = known.turn, known.turn.other
-    dances = dance_rolls(ref.game, known)
-    frames = list(ref._frames)  # the frames of the other side's play (the pass resets the view)
-    ref._start_turn(dances[0], opening=False)
-    ref._emit(ev.NoLegalMove, side=side, dice=ref._dice2(), rule="E7",
-              message=f"{side.name.capitalize()}'s roll was not seen, and {side.name.capitalize()} could not "
-              f"move ({rolls_text(dances)} has no legal move): the dice in {other.name.capitalize()}'s half "
-              f"were {other.name.capitalize()}'s roll, and {other.name.capitalize()} has played.",
-              extra={"roll_unseen": [f"{a}{b}" for a, b in dances]})
-    ref.last_verdict = "no legal move: pass"
-    ref._commit(ref.before)  # the pass (a pass never ends the game); no play_accepted: the board is
-    ref._frames.extend(frames)  # another now, and the record takes the no_legal_move as the turn
+    other = known.turn.other.name.capitalize()
+    _record_pass(ref, dance_rolls(ref.game, known),
+                 f"the dice in {other}'s half were {other}'s roll, and {other} has played.")
     ref._roll(dice)
     if ref.phase is not Phase.ROLLED:
         return True  # (the roll did not stand for the other side either: as the referee said)
@@ -114,7 +105,7 @@ def take_unseen_dance_and_play(ref: Referee) -> bool:
     if ref.settings.attended:
         return False
     known = ref.position
-    side, other = known.turn, known.turn.other
+    other = known.turn.other
     dances = dance_rolls(ref.game, known)
     if not dances:
         return False
@@ -122,15 +113,25 @@ def take_unseen_dance_and_play(ref: Referee) -> bool:
     if found is None:
         return False
     unread = ref._unread_roll  # the other side's throw, if one was seen unread: it stays the evidence
+    _record_pass(ref, dances, f"{other.name.capitalize()} has played since.")
+    ref._unread_roll = unread
+    ref._take_unseen_play(other, found[1], opening=False, keep_dice=False)
+    return True
+
+
+def _record_pass(ref: Referee, dances: tuple[tuple[int, int], ...], since: str) -> None:
+    """The side on roll's pass with an unseen roll, the first of ``dances`` (the rolls it had no legal
+    move with): ``no_legal_move`` (the roll unseen, ``since`` said after it) and the turn committed (a
+    pass never ends the game). No ``play_accepted``: the board is the other side's play now, and the
+    record takes the ``no_legal_move`` as the turn. The frames ``ref`` kept, of that play, go on to it
+    (the pass resets the view)."""
+    side = ref.position.turn
     frames = list(ref._frames)
     ref._start_turn(dances[0], opening=False)
     ref._emit(ev.NoLegalMove, side=side, dice=ref._dice2(), rule="E7",
               message=f"{side.name.capitalize()}'s roll was not seen, and {side.name.capitalize()} could not "
-              f"move ({rolls_text(dances)} has no legal move): {other.name.capitalize()} has played since.",
+              f"move ({rolls_text(dances)} has no legal move): {since}",
               extra={"roll_unseen": [f"{a}{b}" for a, b in dances]})
     ref.last_verdict = "no legal move: pass"
-    ref._commit(ref.before)  # the pass; the record takes the no_legal_move as the turn
+    ref._commit(ref.before)
     ref._frames.extend(frames)
-    ref._unread_roll = unread
-    ref._take_unseen_play(other, found[1], opening=False, keep_dice=False)
-    return True
