@@ -681,6 +681,20 @@ def _watch_flags(camera: Any) -> Any:
         cls.read = read  # type: ignore[method-assign]
 
 
+def game_list(text: str) -> frozenset[int]:
+    """The games an ``--only`` names: indices and ranges, comma separated (``"3,100-102"`` is
+    3, 100, 101 and 102). Anything else is refused with what to write instead."""
+    picked: set[int] = set()
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        if not (first.isdigit() and (not dash or last.isdigit())) or (dash and int(last) < int(first)):
+            raise SystemExit(f"--only: {part!r} is not a game index or a range like 100-119")
+        picked.update(range(int(first), int(last if dash else first) + 1))
+    return frozenset(picked)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--frames", type=int, default=120, help="real-like frames to read (default 120; 400 for over 10,000 spots)")
@@ -690,7 +704,8 @@ def main() -> None:
     ap.add_argument("--known", type=int, default=0, help="only: this many real-like frames read with the board "
                     "learnt from a random mid-game position, from the start, and not learnt")
     ap.add_argument("--verbose", action="store_true", help="one line a game: its table and what the referee did")
-    ap.add_argument("--only", default="", help="play only these games (by index, e.g. 44,54), each as in the whole run")
+    ap.add_argument("--only", default="", help="play only these games (by index, e.g. 44,54 or 100-119,130), "
+                    "each as in the whole run")
     ap.add_argument("--why", action="store_true", help="what the referee did on each scripted play it did not accept")
     ap.add_argument("--trace", action="store_true", help="one line a frame of every game played (use with --only)")
     ap.add_argument("--dump", type=Path, default=None, help="write each game's script and what the app gave "
@@ -706,7 +721,7 @@ def main() -> None:
     if args.frames:
         frames(args.frames, args.seed)
     if args.games:
-        only = frozenset(int(x) for x in args.only.split(",") if x.strip()) if args.only else None
+        only = game_list(args.only) if args.only else None
         games(args.games, args.seed, args.turns, args.plain, args.verbose, only, args.trace, args.why, args.dump)
 
 

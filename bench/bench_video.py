@@ -38,6 +38,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_reallike import game_list  # noqa: E402
 from tavli_pi.record.store import MatchLog  # noqa: E402
 from tavli_pi.sim.camera import SimCamera  # noqa: E402
 from tavli_pi.sim.datasets import reallike_game_tables  # noqa: E402
@@ -218,7 +219,7 @@ def main() -> None:
     ap.add_argument("--corners", action="store_true", help="give the field's corners, as an installed table does")
     ap.add_argument("--no-infer", action="store_true", help="[referee] infer_unseen_rolls = false (the peer run)")
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--only", default="", help="run only these games (by index, e.g. 2,5), each as in the whole run")
+    ap.add_argument("--only", default="", help="run only these games (by index or range, e.g. 2,4-5), each as in the whole run")
     ap.add_argument("--size", type=int, default=0, choices=(0, 640, 1280),
                     help="only the tables of this frame width (640: 640x360, dice of 8-12 px); 0: all")
     ap.add_argument("--dice", action="store_true",
@@ -229,7 +230,7 @@ def main() -> None:
                     help="with --dice: read as if dice_vet.NEED_PX were this (what the reader would give smaller dice)")
     ap.add_argument("--keep", type=Path, default=None, help="keep each game's video, config and log in this folder")
     args = ap.parse_args()
-    only = {int(x) for x in args.only.split(",") if x.strip()}
+    only = set(game_list(args.only))
     args.dice = args.dice or args.dice_only
     if args.need is not None:
         import tavli_pi.vision.dice_vet as vet

@@ -26,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_reallike import game_list  # noqa: E402
 from tavli_pi.referee.events import Event  # noqa: E402
 from tavli_pi.referee.inputs import Action, PlayerInput  # noqa: E402
 from tavli_pi.sim.drive import ANSWER_HOLD, asks_setup_confirmation, asks_unseen_roll, entered_roll, set_up  # noqa: E402
@@ -145,14 +146,14 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False,
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("dir", type=Path)
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="replay only these games (e.g. 100-119,130)")
     ap.add_argument("--events", action="store_true", help="the events of each moment that had some")
     ap.add_argument("--answer-last", action="store_true", help="give the players' answers to a question "
                     "asked on the script's last frame too (the referee asks for a roll it missed)")
     ap.add_argument("--unattended", action="store_true", help="nobody enters a roll (a recording): plays "
                     "whose roll went unread are taken not checked, or held")
     args = ap.parse_args()
-    only = {int(x) for x in args.only.split(",") if x.strip()}
+    only = set(game_list(args.only))
     files = sorted(args.dir.glob("game*.pkl"), key=lambda p: int(p.stem[4:]))
     total: dict[str, int] = {"planted": 0, "caught": 0, "false": 0, "plays": 0, "accepted": 0, "legal": 0,
                              "wrong": 0, "passed": 0, "unchecked": 0, "held": 0}
