@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.channels import channel_max
+from tavli_pi.vision.quantile import percentile
 
 __all__ = ["Outline", "die_outline", "square_crop", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
 
@@ -185,10 +186,12 @@ def _edge_width(crop: np.ndarray) -> float:
     """How wide the crop's edges are, in crop px: its contrast over its steepest gradients
     (about 1-2 px when sharp; blur and JPEG smear them)."""
     g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-    steep = float(np.percentile(np.hypot(gx, gy), 99))
-    contrast = float(np.percentile(g, 97) - np.percentile(g, 3))
+    # the Sobels over 8 (scaled by 1/8 in the kernel: a power of two, the same float32 values as a
+    # division after), their percentiles as np.percentile's to the bit (vision/quantile.py, issue 12)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    steep = float(percentile(np.hypot(gx, gy), 99))
+    contrast = float(percentile(g, 97) - percentile(g, 3))
     return contrast / max(steep, 1e-3)
 
 

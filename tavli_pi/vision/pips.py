@@ -27,6 +27,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from tavli_pi.vision.quantile import order_weights as _order_weights
+
 __all__ = ["PipReading", "read_pips", "read_face", "read_face_evidence", "Face", "hidden_pips", "layout_error", "find_pip_blobs", "LAYOUTS"]
 
 PipReading = tuple[int, float]  # (value 1-6 or 0 when unreadable, confidence)
@@ -247,17 +249,6 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
 
 #: the percentiles ``read_face_evidence`` spans the crop's grey levels by (``np.percentile``'s)
 _ENDS = (97, 3)
-
-
-@lru_cache(maxsize=8)
-def _order_weights(n: int, q: tuple[float, ...]) -> tuple[tuple[int, float], ...]:
-    """Per percentile ``q`` of ``n`` values, the 0-based rank of the lower order statistic and the
-    weight of the next one, worked out as ``np.percentile``'s default (linear) method does (numpy 2:
-    ``(n - 1) * q / 100``, its floor and the rest; the rank clipped to the array)."""
-    qs = np.true_divide(np.asarray(q, np.float64), 100)
-    virtual = (n - 1) * qs
-    below = np.floor(virtual)
-    return tuple((min(max(int(b), 0), n - 1), float(v - b)) for v, b in zip(virtual.tolist(), below.tolist()))
 
 
 def _percentiles(gray: np.ndarray, q: tuple[float, ...]) -> tuple[float, ...]:
