@@ -27,6 +27,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from tavli_pi.vision.quantile import median
 from tavli_pi.vision.quantile import order_weights as _order_weights
 
 __all__ = ["PipReading", "read_pips", "read_face", "read_face_evidence", "Face", "hidden_pips", "layout_error", "find_pip_blobs", "LAYOUTS"]
@@ -387,7 +388,7 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     face = ((xw - c[0]) ** 2 + (yw - c[1]) ** 2 <= reach * reach) & far_from_pips
     if face.sum() < 8:
         return 1.0  # no body round the pips to compare with
-    body = float(np.median(gray[rows, cols][face]))
+    body = float(median(gray[rows, cols][face]))  # np.median's (vision/quantile.py)
     step = pip - body
     if abs(step) < 1e-3 or (step > 0) == dark:
         return 1.0  # the "pips" are not of the shade they were found in

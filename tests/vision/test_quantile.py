@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.lie import _edge_width
-from tavli_pi.vision.quantile import percentile
+from tavli_pi.vision.quantile import median, percentile
 
 
 def _same(got: object, want: object) -> bool:
@@ -71,3 +71,42 @@ def test_a_dies_edge_width_is_as_before() -> None:
             crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.3, 4.0)))
             crop = np.clip(crop + rng.normal(0, i % 5, crop.shape), 0, 255).astype(np.uint8)
         assert _edge_width(crop) == _old_edge_width(crop), i
+
+
+def test_a_median_is_numpys_on_images_pixels() -> None:
+    rng = np.random.default_rng(3)
+    for i in range(800):
+        n = int(rng.integers(1, 2000))
+        c = (1, 3)[i % 2]
+        kind = i % 4
+        if kind == 0:  # grey levels: ties at the middle
+            a = rng.integers(0, 256, (n, c)).astype(np.float64)
+        elif kind == 1:  # few levels
+            a = rng.integers(0, 3, (n, c)).astype(np.float64)
+        elif kind == 2:  # smooth
+            a = rng.normal(100, 40, (n, c))
+        else:  # signed zeros and one value
+            a = np.where(rng.random((n, c)) < 0.5, -0.0, 0.0) + (rng.random((n, c)) < 0.1)
+        for arr in (a.astype(np.float32), a, a.astype(np.uint8) if kind < 2 else a.astype(np.float32)):
+            if c == 1 and i % 4 == 1:
+                arr = arr.ravel()
+            for axis in (None, 0):
+                want = np.median(arr, axis=axis)
+                got = median(arr, axis=axis)
+                assert _same(got, want), (i, arr.dtype, axis, got, want)
+                assert np.array_equal(np.signbit(got), np.signbit(want))
+    # a NaN: numpy's (NaN where numpy gives it)
+    f = rng.random((50, 3)).astype(np.float32)
+    f[7, 1] = np.nan
+    assert _same(median(f, axis=0), np.median(f, axis=0))
+    assert _same(median(f), np.median(f))
+
+
+def test_the_relights_half_is_np_quantiles() -> None:
+    # hands.relight keeps the residuals up to their median: np.quantile(res, 0.5) before
+    rng = np.random.default_rng(4)
+    for i in range(300):
+        res = np.abs(rng.normal(0, 0.2, int(rng.integers(24, 5000))))
+        if i % 3 == 0:
+            res = np.round(res, 2)  # ties
+        assert _same(percentile(res, 50), np.quantile(res, 0.5)), i
