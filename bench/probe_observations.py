@@ -1,6 +1,6 @@
 """Every Observation of a fixed set of streams, pickled, to compare two trees field for field (issue 12).
 
-Run (once in each tree, then compare):
+Run (once in each tree, then compare; PYTHONPATH names the tree read, whichever tree this file is in):
     PYTHONPATH=<tree> .venv/bin/python bench/probe_observations.py dump OUT.pkl [--random 1,2,5] [--reallike 100,103]
     .venv/bin/python bench/probe_observations.py compare BASE.pkl BRANCH.pkl
 
@@ -29,7 +29,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# appended, not put first: the tree on PYTHONPATH is the one read (a base worktree dumped with this
+# file), this file's own only when none is given
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from tavli_pi.memory import keep_heap  # noqa: E402
 from tavli_pi.threads import pin_threads  # noqa: E402
