@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tavli_pi.vision.quantile import percentile
 from tavli_pi.vision.ring_memo import RingMemo
 
 __all__ = [
@@ -87,7 +88,7 @@ def gradients(canon: np.ndarray) -> Gradients:
     """
     gx, gy = strongest_gradients(cv2.GaussianBlur(canon, (5, 5), 0))
     m = np.abs(gx[::4, ::4].astype(np.float32)) + np.abs(gy[::4, ::4].astype(np.float32))
-    scale = float(np.percentile(m, 97)) * 0.8 + 1.0
+    scale = float(percentile(m, 97)) * 0.8 + 1.0  # np.percentile's value (vision/quantile.py)
     return Gradients(cv2.merge([gx, gy]), scale)
 
 

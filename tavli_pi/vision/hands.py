@@ -26,6 +26,7 @@ import numpy as np
 
 from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.quantile import percentile
 
 __all__ = ["shrink", "skin_view", "new_skin", "changed_from_clear", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
            "relight", "prone_share", "CHANGE"]
@@ -107,7 +108,7 @@ def relight(clear: np.ndarray, small: np.ndarray) -> np.ndarray:
     coef = np.linalg.lstsq(X, y, rcond=None)[0]
     for _ in range(2):
         res = np.abs(X @ coef - y)
-        keep = res <= np.quantile(res, 0.5)
+        keep = res <= percentile(res, 50)  # np.quantile(res, 0.5) to the bit (vision/quantile.py)
         coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
     gain = np.exp(np.clip(full @ coef, -1.0, 1.0)).reshape(h, w).astype(np.float32)
     out = clear.astype(np.float32) * gain[..., None]

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.channels import channel_max
+from tavli_pi.vision.quantile import median, percentile
 
 __all__ = ["Outline", "die_outline", "square_crop", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
 
@@ -115,8 +116,9 @@ def die_outline(
     body_px, pip_px = (vals[hi], vals[~hi]) if body_hi else (vals[~hi], vals[hi])
     if len(body_px) < 10:
         return None
-    body = np.median(body_px, axis=0)
-    sep = float(np.abs(body - np.median(pip_px, axis=0)).max()) if len(pip_px) else 0.0
+    # (``median``: np.median's values with less of its dispatch, vision/quantile.py)
+    body = median(body_px, axis=0)
+    sep = float(np.abs(body - median(pip_px, axis=0)).max()) if len(pip_px) else 0.0
     tol = max(30.0, TOL * sep)
     mask: np.ndarray = (channel_max(np.abs(crop.astype(np.float32) - body)) < tol).astype(np.uint8)
     plain = mask.copy()
@@ -141,7 +143,7 @@ def die_outline(
     ring = _median_in(crop, band & (plain == 0))
     hole_ground = 9.0
     if ring is not None and holes.sum() >= 3:
-        hole_ground = float(np.abs(np.median(crop[holes].astype(np.float32), axis=0) - ring).max()) / tol
+        hole_ground = float(np.abs(median(crop[holes].astype(np.float32), axis=0) - ring).max()) / tol
     t_ = np.deg2rad(ang)
     axis = np.asarray([np.cos(t_), np.sin(t_)]) if rw >= rh else np.asarray([-np.sin(t_), np.cos(t_)])
     d = np.asarray([c - rx, c - ry])
@@ -170,7 +172,7 @@ def _median_in(crop: np.ndarray, band: np.ndarray) -> np.ndarray | None:
     None when the band is too small to tell."""
     if band.sum() < 8:
         return None
-    return np.asarray(np.median(crop[band].astype(np.float32), axis=0), np.float32)
+    return np.asarray(median(crop[band].astype(np.float32), axis=0), np.float32)
 
 
 def _stands_out(ring: np.ndarray | None, body: np.ndarray, tol: float) -> float:
@@ -185,10 +187,12 @@ def _edge_width(crop: np.ndarray) -> float:
     """How wide the crop's edges are, in crop px: its contrast over its steepest gradients
     (about 1-2 px when sharp; blur and JPEG smear them)."""
     g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-    steep = float(np.percentile(np.hypot(gx, gy), 99))
-    contrast = float(np.percentile(g, 97) - np.percentile(g, 3))
+    # the Sobels over 8 (scaled by 1/8 in the kernel: a power of two, the same float32 values as a
+    # division after), their percentiles as np.percentile's to the bit (vision/quantile.py, issue 12)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    steep = float(percentile(np.hypot(gx, gy), 99))
+    contrast = float(percentile(g, 97) - percentile(g, 3))
     return contrast / max(steep, 1e-3)
 
 

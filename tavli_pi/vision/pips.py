@@ -27,6 +27,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from tavli_pi.vision.quantile import median
+from tavli_pi.vision.quantile import order_weights as _order_weights
+
 __all__ = ["PipReading", "read_pips", "read_face", "read_face_evidence", "Face", "hidden_pips", "layout_error", "find_pip_blobs", "LAYOUTS"]
 
 PipReading = tuple[int, float]  # (value 1-6 or 0 when unreadable, confidence)
@@ -249,17 +252,6 @@ def read_face(crop: np.ndarray, aligned: bool = False) -> tuple[int, float, tupl
 _ENDS = (97, 3)
 
 
-@lru_cache(maxsize=8)
-def _order_weights(n: int, q: tuple[float, ...]) -> tuple[tuple[int, float], ...]:
-    """Per percentile ``q`` of ``n`` values, the 0-based rank of the lower order statistic and the
-    weight of the next one, worked out as ``np.percentile``'s default (linear) method does (numpy 2:
-    ``(n - 1) * q / 100``, its floor and the rest; the rank clipped to the array)."""
-    qs = np.true_divide(np.asarray(q, np.float64), 100)
-    virtual = (n - 1) * qs
-    below = np.floor(virtual)
-    return tuple((min(max(int(b), 0), n - 1), float(v - b)) for v, b in zip(virtual.tolist(), below.tolist()))
-
-
 def _percentiles(gray: np.ndarray, q: tuple[float, ...]) -> tuple[float, ...]:
     """``np.percentile(gray, q)`` of a uint8 image, from its histogram: the two order statistics
     round each percentile's rank (the least value whose cumulative count passes the rank), then
@@ -396,7 +388,7 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     face = ((xw - c[0]) ** 2 + (yw - c[1]) ** 2 <= reach * reach) & far_from_pips
     if face.sum() < 8:
         return 1.0  # no body round the pips to compare with
-    body = float(np.median(gray[rows, cols][face]))
+    body = float(median(gray[rows, cols][face]))  # np.median's (vision/quantile.py)
     step = pip - body
     if abs(step) < 1e-3 or (step > 0) == dark:
         return 1.0  # the "pips" are not of the shade they were found in
