@@ -260,6 +260,29 @@ class Referee:
             tavli=self.tavli,
         )
 
+    # -- what the referee's parts use (sync, question, offers, timing; unseen_dance.py) -----------
+    # The parts act on the referee only through its public names (``phase``, ``position``, ``before``,
+    # ``dice``, the properties here, ``start_turn``, ``commit``, ...), each part typing the few it uses
+    # as a Protocol; the names with a leading underscore are the referee's own (a snapshot pickles
+    # them as they are; tests/referee/test_privacy.py checks that no other module touches them).
+    @property
+    def now(self) -> float:
+        """The injected clock's time of the input being stepped."""
+        return self._now
+
+    @property
+    def frames(self) -> list[Observation]:
+        """The clear frames kept of the board as it stands (a part may carry frames over to it)."""
+        return self._frames
+
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None:
+        """Emit an event of ``cls`` now, carrying the table state after the change."""
+        self._out.append(cls(at=self._now, state=self.state, **kw))
+
+    def refuse(self, inp: PlayerInput, rule: str, message: str) -> None:
+        """Refuse a player's input (``action_refused``), saying why."""
+        self.emit(ev.ActionRefused, side=inp.side, action=str(inp.action), rule=rule, message=message)
+
     # -- the game being played (portes, or a game of a tavli match) ------------------------
     def _starter(self) -> Side | None:
         """Who starts the game by rolling both dice (V3: the last game's winner), else None."""
@@ -269,9 +292,6 @@ class Referee:
         if self.tavli is None:
             return rules_for(Variant.PORTES)
         return rules_for(self.tavli.variant, self.tavli_settings, self.tavli.settings, cube=False)
-
-    def _emit(self, cls: type[ev.Event], **kw: Any) -> None:
-        self._out.append(cls(at=self._now, state=self.state, **kw))
 
     # -- the one entry point ----------------------------------------------------------
     def step(self, item: Observation | PlayerInput, now: float) -> list[ev.Event]:
@@ -371,7 +391,7 @@ class Referee:
             return
         self._asked = True
         self.last_verdict = "clear the view"
-        self._emit(ev.ClearViewNeeded, reason=reason, message=f"Please clear the view of the board: {reason}.")
+        self.emit(ev.ClearViewNeeded, reason=reason, message=f"Please clear the view of the board: {reason}.")
 
     # setup ------------------------------------------------------------------------
     def _setup(self, obs: Observation) -> None:
@@ -432,7 +452,7 @@ class Referee:
         if not self._setup_wrong:
             self._watch.disarm()  # an opening roll thrown from now on answers it (dice lying now do not)
         self._setup_wrong = True
-        self._emit(
+        self.emit(
             ev.SetupChecked, ok=False, problems=tuple(problems), rule="B3",
             message="Set up the checkers: " + "; ".join(problems)
             + ". If the board is set up to start, press ACCEPT to confirm it.",
@@ -503,8 +523,8 @@ class Referee:
         self.phase = Phase.AWAITING_ROLL
         self._either_may_roll = True
         self.last_verdict = verdict
-        self._emit(ev.BoardAdopted, before=known, after=after, points=self.game.differing_points(known, after),
-                   extra=extra or {}, message=message)
+        self.emit(ev.BoardAdopted, before=known, after=after, points=self.game.differing_points(known, after),
+                  extra=extra or {}, message=message)
 
     def _watch_blind(self, obs: Observation) -> None:
         """After a set-up confirmed before any clear frame: the first clear frames of the still
@@ -523,15 +543,15 @@ class Referee:
     def _setup_done(self, message: str, *, dice: bool, confirmed: bool = False) -> None:
         self._setup_wrong = False
         self._setup_saw_no_dice = False
-        self._emit(ev.SetupChecked, ok=True, message=message, rule="B3",
-                   extra={"confirmed": True} if confirmed else {})
+        self.emit(ev.SetupChecked, ok=True, message=message, rule="B3",
+                  extra={"confirmed": True} if confirmed else {})
         self._reset_view()
         self.phase = self._after_setup
         if self.clock is not None:
             self.clock.new_game(self.match.score, self._now)
         if self.phase == Phase.OPENING or self._announce_game:
             self._announce_game = False
-            self._emit(
+            self.emit(
                 ev.GameStarted, game_number=self.game_number, score=self.match.score,
                 crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
                 message=self._game_title(),
@@ -584,11 +604,11 @@ class Referee:
             dice, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void
         )
         if reason == "same_half" and self._played_before(dice):
-            self._roll(dice)  # the opening was played unseen: these dice are the next roll
+            self.take_roll(dice)  # the opening was played unseen: these dice are the next roll
             return
         if reason:
             self.last_verdict = "reroll"
-            self._emit(
+            self.emit(
                 ev.RollVoid, side=whose or Side.WHITE, reason=reason, rule="E1" if reason == "same_half" else "E3",
                 message=f"Opening roll void ({reason.replace('_', ' ')}): both players roll again.",
             )
@@ -602,13 +622,13 @@ class Referee:
             if cube is not None:
                 # C5: a tie in money play turns the centred cube, at most rules.max_automatic times a game
                 self.last_verdict = f"tie: the cube is at {cube.value}"
-                self._emit(
+                self.emit(
                     ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="C5",
                     message=f"Both rolled {wd}: automatic double, the cube is at {cube.value}; roll again.",
                     extra={"automatic_double": cube.value},
                 )
                 return
-            self._emit(
+            self.emit(
                 ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="E1",
                 message=f"Both rolled {wd}: roll again.",
             )
@@ -620,7 +640,7 @@ class Referee:
             self.phase = Phase.AWAITING_ROLL
             self.before = self.position
             self.last_verdict = f"{_name(winner)} starts"  # the single dice still lie: not a roll
-            self._emit(
+            self.emit(
                 ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="V3",
                 message=f"{_name(winner)} starts ({max(wd, bd)} against {min(wd, bd)}): "
                 f"{_name(winner)}, roll both dice for the first play.",
@@ -628,10 +648,10 @@ class Referee:
             return
         wc = next(d.value_confidence for d in dice if d.half == white_half)
         bc = next(d.value_confidence for d in dice if d.half != white_half)
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
-                         sure=(wc, bc) if wd > bd else (bc, wc), at=dice)
+        self.start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
+                        sure=(wc, bc) if wd > bd else (bc, wc), at=dice)
         self.last_verdict = f"{_name(winner)} starts"
-        self._emit(
+        self.emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
             message=f"{_name(winner)} starts with {max(wd, bd)}-{min(wd, bd)}.",
         )
@@ -641,7 +661,7 @@ class Referee:
     def _awaiting_roll(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is not None:
-            self._roll(dice)
+            self.take_roll(dice)
             return
         # a roll may lie there with only its values missing (asked for once): the board is watched
         # all the same, and once the dice are picked up (E5) the play may show the roll (unseen.py);
@@ -663,9 +683,9 @@ class Referee:
             who = ("enter the opening roll, White's die then Black's" if side is None
                    else f"{_name(side)}, enter your roll")
             self.last_verdict = "enter the roll"
-            self._emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
-                       message=f"The camera sees the dice but cannot read them ({reason}): {who} "
-                       "on the table's page.")
+            self.emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
+                      message=f"The camera sees the dice but cannot read them ({reason}): {who} "
+                      "on the table's page.")
         return self._unread_roll is not None
 
     def _entered_roll(self, inp: PlayerInput) -> None:
@@ -674,7 +694,7 @@ class Referee:
         unread = self._unread_roll
         a, b = divmod(inp.level, 10)
         if not (1 <= a <= 6 and 1 <= b <= 6):
-            self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
+            self.refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
             return
         if self._doubted is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
             self._corrected_roll((a, b))
@@ -682,7 +702,7 @@ class Referee:
         if self.question.answers() and self.question.entered((a, b)):
             return
         if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
-            self._refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
+            self.refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
             return
         opening = self.phase == Phase.OPENING
         dice = list(unread)
@@ -702,9 +722,10 @@ class Referee:
         if opening:
             self._opening_roll(entered)
         else:
-            self._roll(entered)
+            self.take_roll(entered)
 
-    def _roll(self, dice: Sequence[DieReading]) -> None:
+    def take_roll(self, dice: Sequence[DieReading]) -> None:
+        """``dice`` lie still as a roll of the side on roll: void (E3, E4), or the turn starts (E2)."""
         self._unread_roll = None
         s = self.settings
         if self.phase is Phase.AWAITING_ROLL and not self._either_may_roll:
@@ -718,13 +739,13 @@ class Referee:
                 self.position = self.position.with_turn(side)
         if len(dice) != 2:
             self.last_verdict = "reroll"
-            self._emit(ev.RollVoid, side=side, reason="dice", rule="E4",
-                       message=f"{_name(side)}: roll exactly two dice together, from the cup.")
+            self.emit(ev.RollVoid, side=side, reason="dice", rule="E4",
+                      message=f"{_name(side)}: roll exactly two dice together, from the cup.")
             return
         reason = void_reason(dice, side, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void)
         if reason:
             self.last_verdict = "reroll"
-            self._emit(
+            self.emit(
                 ev.RollVoid, side=side, reason=reason, rule="E3",
                 message=f"{_name(side)}'s roll is void ({reason.replace('_', ' ')}): roll again.",
             )
@@ -733,14 +754,16 @@ class Referee:
             return
         read = sorted(((d.value, d.value_confidence) for d in dice), reverse=True)
         values = [v for v, _ in read]
-        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
-                         sure=(read[0][1], read[1][1]), at=dice)
+        self.start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
+                        sure=(read[0][1], read[1][1]), at=dice)
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
-        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
+        self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
         self._after_roll_accepted()
 
-    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
-                    sure: tuple[float, float] = (1.0, 1.0), at: Sequence[DieReading] = ()) -> None:
+    def start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
+                   sure: tuple[float, float] = (1.0, 1.0), at: Sequence[DieReading] = ()) -> None:
+        """The turn of the side on roll starts with ``dice`` (phase ``rolled``). ``small``: dice too small
+        to read; ``sure``: how sure vision was of each die; ``at``: the dice as they lay."""
         self._dice_conf, self._roll_dice = sure, tuple(at)
         self._doubted = None
         self._dice_gone = 0
@@ -769,7 +792,7 @@ class Referee:
     def _after_roll_accepted(self) -> None:
         if not self.results:
             side = self.position.turn
-            self._emit(
+            self.emit(
                 ev.NoLegalMove, side=side, dice=self.dice, rule="E7",
                 message=f"{_name(side)} cannot move: pick up the dice to pass.",
             )
@@ -814,14 +837,21 @@ class Referee:
         if (not mine or throw) and not obs.hand and (not obs.motion or throw) and self._dice_gone >= gone:
             # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
             # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
-            self.phase = Phase.JUDGING
-            self._throw_seen = throw
-            self._waited = 0
-            self._asked = False
-            self._watch.rearm()
-            if theirs and self._premature is not None and self._pending_roll is None:
-                self._watch.disarm()  # the void premature dice still lie there
-            self._try_judge()
+            self.judge_final_play(throw=throw, void_dice_lie=bool(
+                theirs and self._premature is not None and self._pending_roll is None))
+
+    def judge_final_play(self, *, throw: bool = False, void_dice_lie: bool = False) -> None:
+        """E5: the roller's dice are picked up, so the play is final: judge it (on the frames kept).
+        ``throw``: the next roll is being thrown already; ``void_dice_lie``: the void premature dice
+        still lie there (no roll until a new throw)."""
+        self.phase = Phase.JUDGING
+        self._throw_seen = throw
+        self._waited = 0
+        self._asked = False
+        self._watch.rearm()
+        if void_dice_lie:
+            self._watch.disarm()
+        self._try_judge()
 
     def _accept_if_clear(self) -> bool:
         """Dice too small to read missing from one frame (maybe picked up, maybe not found): a board
@@ -846,13 +876,13 @@ class Referee:
         self._premature = dice
         if not stands and s.premature == "victim_option":
             self.last_verdict = "premature roll"
-            self._emit(
+            self.emit(
                 ev.PrematureRoll, side=early, dice=pair, stands=False, pending=True, rule="E6",
                 message=f"{_name(early)} rolled before {_name(roller)} picked up the dice: "
                 f"{_name(roller)}, accept the roll or demand a reroll.",
             )
             return
-        self._emit(
+        self.emit(
             ev.PrematureRoll, side=early, dice=pair, stands=stands, rule="E6",
             message=f"{_name(early)} rolled too early: the roll "
             + ("stands." if stands else f"is void; roll again after {_name(roller)} picks up the dice."),
@@ -861,8 +891,8 @@ class Referee:
             self._premature_stands(dice)
         else:
             self.last_verdict = "reroll"
-            self._emit(ev.RollVoid, side=early, reason="premature", rule="E6",
-                       message=f"{_name(early)}'s roll is void (premature): roll again.")
+            self.emit(ev.RollVoid, side=early, reason="premature", rule="E6",
+                      message=f"{_name(early)}'s roll is void (premature): roll again.")
 
     def _premature_stands(self, dice: tuple[DieReading, ...]) -> None:
         # the roller's play is final now; the early roll is processed once it is judged
@@ -887,7 +917,7 @@ class Referee:
             # a moment, nobody picked them up; an unmoved board is called (M5) only on dice it follows
             self._ask_clear_view("no checker has moved yet", now=False)
         elif v.kind == "illegal" and v.result is not None:
-            why = self.game.one_play_reason(self.before, v.result, self._dice2())
+            why = self.game.one_play_reason(self.before, v.result, self.dice2())
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
                 self.sync.lose(v.result, roll_seen=True, why=why)
@@ -927,10 +957,10 @@ class Referee:
             w = judge_on_sure_spots(self._frames, candidates, self.settings, self.before.turn,
                                     game=self.game, known=self.before, blind=self._blind(), table=table)
             if w is not None and w.result is not None and (
-                    w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):
+                    w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self.dice2())):
                 return w
         if v.kind == "illegal" and v.result is not None:  # one doubtful spot left in doubt: only a call
-            v = only_a_call(v, bool(self.game.one_play_reason(self.before, v.result, self._dice2())),
+            v = only_a_call(v, bool(self.game.one_play_reason(self.before, v.result, self.dice2())),
                             self._next_roll_seen())
         return v
 
@@ -943,7 +973,7 @@ class Referee:
         w = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
                            known=self.before, blind=self._blind(), conserve=True, table=table)
         if w.kind == "illegal" and w.result is not None \
-                and not self.game.one_play_reason(self.before, w.result, self._dice2()):
+                and not self.game.one_play_reason(self.before, w.result, self.dice2()):
             return w
         return v
 
@@ -996,7 +1026,7 @@ class Referee:
         if len(self.dice) != 2:
             return False
         s = self.settings
-        dice = self._dice2()
+        dice = self.dice2()
         rolls = plausible_rolls(dice, self._dice_conf, s.illegal_confidence)[1:]
         fits = rolls_allowing(self.game, self.before, observed, rolls) if rolls else []
         if not fits:
@@ -1014,11 +1044,11 @@ class Referee:
         if self._doubted != key:
             self._doubted = key
             self.last_verdict = "enter the roll"
-            self._emit(ev.RollNeeded, side=side, rule="E2",
-                       reason=f"the dice were read {read} without certainty, and the play fits {describe(fits)}",
-                       message=f"The dice were read {read}, but not surely, and the play is not legal for "
-                       f"{read}: {_name(side)}, enter your roll on the table's page.",
-                       extra={"doubted": read, "fits": [f"{x}-{y}" for x, y in fits]})
+            self.emit(ev.RollNeeded, side=side, rule="E2",
+                      reason=f"the dice were read {read} without certainty, and the play fits {describe(fits)}",
+                      message=f"The dice were read {read}, but not surely, and the play is not legal for "
+                      f"{read}: {_name(side)}, enter your roll on the table's page.",
+                      extra={"doubted": read, "fits": [f"{x}-{y}" for x, y in fits]})
         return True
 
     def _corrected_roll(self, values: tuple[int, int]) -> None:
@@ -1031,8 +1061,8 @@ class Referee:
         self.dice = (a, b)
         self.results = self.game.ends(self.before, (a, b))
         self.last_verdict = f"{_name(side)} rolled {a}-{b}"
-        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
-                   message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
+        self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
+                  message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
         self._after_roll_accepted()
         if self.phase is Phase.JUDGING:
             self._try_judge()
@@ -1050,10 +1080,10 @@ class Referee:
         carries the first, and says the play was not checked: ``extra["unchecked"]``); ``seen``: the
         die values read surely of that roll (:mod:`tavli_pi.referee.roll_seen`)."""
         side = self.before.turn
-        dice = self._dice2()
+        dice = self.dice2()
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
-        over = self._commit(after)
+        over = self.commit(after)
         said = [note, self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""]
         extra: dict[str, Any] = {}
         if by_roll:
@@ -1069,18 +1099,19 @@ class Referee:
                 extra["roll_seen"] = list(seen)
             self.last_verdict = "play taken, not checked: roll not seen"
         note = ". ".join(x for x in said if x)
-        self._emit(
+        self.emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
             extra=extra,
         )
         self._continue(over)
 
-    def _dice2(self) -> tuple[int, int]:
+    def dice2(self) -> tuple[int, int]:
+        """The roll as two dice; (0, 0) when there is none."""
         d = self.dice
         return (d[0], d[1]) if len(d) == 2 else (0, 0)
 
-    def _commit(self, after: GamePosition) -> bool:
+    def commit(self, after: GamePosition) -> bool:
         """The turn is over with ``after`` on the board: the state the event carries. True: the game is over."""
         self._reset_view()
         self._observed = None
@@ -1113,19 +1144,19 @@ class Referee:
         self._pending_roll = None
         self._premature = None
         if pending is not None:
-            self._roll(pending)
+            self.take_roll(pending)
 
     def _illegal(self, observed: GamePosition) -> None:
         side = self.before.turn
-        nearest, wrong = self.game.nearest(self.before, self._dice2(), observed)
+        nearest, wrong = self.game.nearest(self.before, self.dice2(), observed)
         self._observed = observed
         self.wrong_points = wrong
         self.last_verdict = "illegal play"
         pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in wrong)
         self.phase = Phase.ILLEGAL
-        rule = self.game.broken_rule(self.before, observed, self._dice2())
-        self._emit(
-            ev.IllegalPlay, side=side, dice=self._dice2(), before=self.before, observed=observed,
+        rule = self.game.broken_rule(self.before, observed, self.dice2())
+        self.emit(
+            ev.IllegalPlay, side=side, dice=self.dice2(), before=self.before, observed=observed,
             wrong_points=wrong, nearest=nearest, rule=rule,
             message=f"Illegal play by {_name(side)} ({rule}): check point(s) {pts}. Legal would be e.g. "
             f"{nearest[0]}. {_name(side.other)} may accept it or demand a legal play (E8).",
@@ -1144,8 +1175,8 @@ class Referee:
         self.phase = Phase.CORRECTING
         self._reset_view()
         side = self.before.turn
-        self._emit(ev.CorrectionDemanded, side=side, rule="E8",
-                   message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self._dice2()))}.")
+        self.emit(ev.CorrectionDemanded, side=side, rule="E8",
+                  message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self.dice2()))}.")
 
     def _resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
         """Settle the disputed play (E8); True when it ended the game."""
@@ -1160,8 +1191,8 @@ class Referee:
             end = after
             text = self._play_text(after)
             self.last_verdict = "play corrected"
-        over = self._commit(end)
-        self._emit(
+        over = self.commit(end)
+        self.emit(
             ev.IllegalPlayResolved, side=side, accepted=accepted, play=text, after=end, rule="E8",
             message=f"{_name(side.other)} accepted the play as it stands." if accepted
             else f"{_name(side)} corrected the play: {text}.",
@@ -1181,7 +1212,7 @@ class Referee:
             return
         v = self._verdict()
         if v.kind != "legal":  # dice read without certainty: put right as a play of the roll really thrown?
-            roll, v = put_right(self._frames, self._candidates(), self.before, self._dice2(), self._dice_conf,
+            roll, v = put_right(self._frames, self._candidates(), self.before, self.dice2(), self._dice_conf,
                                 self.settings, self.game, self._blind())
             if roll is not None:
                 self.dice, self.results, self._dice_conf = roll, self.game.ends(self.before, roll), (1.0, 1.0)
@@ -1261,16 +1292,16 @@ class Referee:
         (or after an adopted board) either side may have rolled; the evidence must pick out one play
         of one side."""
         opening = self.phase == Phase.OPENING
-        found = self._unseen_play(sides, opening=opening)
+        found = self.unseen_play(sides, opening=opening)
         if found is None:
             return False
         if not keep_dice and self.question.ask(*found, opening=opening):
             return True
-        self._take_unseen_play(*found, opening=opening, keep_dice=keep_dice)
+        self.take_unseen_play(*found, opening=opening, keep_dice=keep_dice)
         return True
 
-    def _unseen_play(self, sides: tuple[Side, ...], *, opening: bool,
-                     known: GamePosition | None = None) -> tuple[Side, UnseenPlay] | None:
+    def unseen_play(self, sides: tuple[Side, ...], *, opening: bool,
+                    known: GamePosition | None = None) -> tuple[Side, UnseenPlay] | None:
         """The one legal play, of one of ``sides`` (none given: the side on roll, or either side at the
         opening or after an adopted board) for some roll, that the frames kept show clearly ahead of
         the board as the referee knows it (``known``; None: ``self.position``); None when none or more
@@ -1320,7 +1351,7 @@ class Referee:
         side, seen = said[0]
         unread, self._unread_roll = self._unread_roll, None  # judged as if nothing was read of the roll
         try:
-            found = self._unseen_play((side,), opening=opening)
+            found = self.unseen_play((side,), opening=opening)
         finally:
             self._unread_roll = unread
         if found is None or rolls_holding(seen, found[1].rolls):
@@ -1328,8 +1359,8 @@ class Referee:
         return (f"{_name(side)}'s play is legal only for {rolls_text(found[1].rolls)}, and the camera read "
                 f"{seen_text(seen)} of the roll: not taken as played")
 
-    def _take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
-        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`_unseen_play`),
+    def take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
+        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`unseen_play`),
         as not checked (the roll unknown). ``keep_dice``: dice lying now are the next player's roll (the
         watch goes on counting them)."""
         roll = play.rolls[0]
@@ -1338,10 +1369,10 @@ class Referee:
         self.position = self.position.with_turn(side)
         if opening and not isinstance(self.game, TavliRules):
             white, black = (roll[0], roll[1]) if side is Side.WHITE else (roll[1], roll[0])
-            self._emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
-                       message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
-                       "by the play).", extra={"roll_unseen": True})
-        self._start_turn(roll, opening=opening)
+            self.emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
+                      message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
+                      "by the play).", extra={"roll_unseen": True})
+        self.start_turn(roll, opening=opening)
         if not keep_dice:
             # dice lying unseen until now are not the next roll: a frame without dice (or a throw)
             # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
@@ -1364,7 +1395,7 @@ class Referee:
         self.dice = ()
         rule, message = self._game_over_words(winner, points, result)
         self.last_verdict = "a draw" if winner is None else f"{_name(winner)} wins {points}"
-        self._emit(
+        self.emit(
             ev.GameOver, winner=winner, points=points, result=result, score=self.match.score, rule=rule,
             message=message,
         )
@@ -1372,8 +1403,8 @@ class Referee:
         if champion is not None:
             self.phase = Phase.MATCH_OVER
             self.last_verdict = f"{_name(champion)} wins the match"
-            self._emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
-                       message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
+            self.emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
+                      message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
             return
         # the next game: set up again (B3); in a tavli match the next game of the rotation (T2)
         self.game_number += 1
@@ -1407,9 +1438,6 @@ class Referee:
                       f"tavli score {self.match.score[0]}-{self.match.score[1]}.")
 
     # -- player inputs ------------------------------------------------------------------
-    def _refuse(self, inp: PlayerInput, rule: str, message: str) -> None:
-        self._emit(ev.ActionRefused, side=inp.side, action=str(inp.action), rule=rule, message=message)
-
     def _on_input(self, inp: PlayerInput) -> None:
         a = inp.action
         if a is Action.DOUBLE:
@@ -1439,7 +1467,7 @@ class Referee:
         if self.phase == Phase.ILLEGAL:
             victim = self.before.turn.other
             if inp.side not in (None, victim):
-                self._refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
+                self.refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
                 return
             if inp.action is Action.ACCEPT:
                 self._resolve_illegal(accepted=True)
@@ -1450,17 +1478,17 @@ class Referee:
                 and self.settings.premature == "victim_option":
             victim = self.position.turn
             if inp.side not in (None, victim):
-                self._refuse(inp, "E6", f"only {_name(victim)} decides about the premature roll")
+                self.refuse(inp, "E6", f"only {_name(victim)} decides about the premature roll")
                 return
             early = victim.other
             if inp.action is Action.ACCEPT:
                 self._premature_stands(self._premature)
             else:
                 self.last_verdict = "reroll"
-                self._emit(ev.RollVoid, side=early, reason="premature", rule="E6",
-                           message=f"{_name(early)}'s roll is void (premature): roll again.")
+                self.emit(ev.RollVoid, side=early, reason="premature", rule="E6",
+                          message=f"{_name(early)}'s roll is void (premature): roll again.")
             return
-        self._refuse(inp, "", f"nothing to {inp.action} now")
+        self.refuse(inp, "", f"nothing to {inp.action} now")
 
 
 

@@ -68,16 +68,16 @@ class RollQuestion:
         key = board.layout_key()
         asked = self.asked
         if asked is not None and asked.key == key and asked.side is side:
-            return ref._now - asked.at < UNSEEN_ROLL_WAIT
-        self.asked = AskedRoll(key, side, opening, ref._now)
+            return ref.now - asked.at < UNSEEN_ROLL_WAIT
+        self.asked = AskedRoll(key, side, opening, ref.now)
         ref.last_verdict = "enter the roll"
         fits = list(play.rolls) if isinstance(play, UnseenPlay) else []
-        ref._emit(ev.RollNeeded, side=side, rule="E2",
-                  reason="the roll was not seen; " + (f"the play is legal for {rolls_text(fits)}" if fits
+        ref.emit(ev.RollNeeded, side=side, rule="E2",
+                 reason="the roll was not seen; " + (f"the play is legal for {rolls_text(fits)}" if fits
                                                       else "no roll allows the play"),
-                  message=f"The camera did not see {_name(side)}'s roll: {_name(side)}, enter the roll you "
-                  "played on the table's page.",
-                  extra={"unseen": [f"{a}-{b}" for a, b in fits]})
+                 message=f"The camera did not see {_name(side)}'s roll: {_name(side)}, enter the roll you "
+                 "played on the table's page.",
+                 extra={"unseen": [f"{a}-{b}" for a, b in fits]})
         return True
 
     def ask_of_one_play(self, known: GamePosition, board: GamePosition, *, opening: bool) -> bool:
@@ -126,14 +126,14 @@ class RollQuestion:
         ref.position = ref.position.with_turn(side)
         if opening and not isinstance(ref.game, TavliRules):
             white, black = (a, b) if side is Side.WHITE else (b, a)
-            ref._emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
-                      message=f"{_name(side)} started with {a}-{b} (entered by the players).",
-                      extra={"entered": True})
-        ref._start_turn((a, b), opening=opening)
+            ref.emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
+                     message=f"{_name(side)} started with {a}-{b} (entered by the players).",
+                     extra={"entered": True})
+        ref.start_turn((a, b), opening=opening)
         ref._watch.disarm()  # dice lying unseen until now are not the next roll; a throw rearms
         ref.last_verdict = f"{_name(side)} rolled {a}-{b}"
-        ref._emit(ev.RollAccepted, side=side, dice=ref.dice, rule="E2",
-                  message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
+        ref.emit(ev.RollAccepted, side=side, dice=ref.dice, rule="E2",
+                 message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
         ref._after_roll_accepted()
         # the dice were picked up before the play was seen (E5): a legal play stands now; anything
         # else is judged on the next clear frames, so a call is made on a board still standing once

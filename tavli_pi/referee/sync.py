@@ -221,7 +221,7 @@ class BoardSync:
         head = ""
         if self.state.roll_seen:
             side = known.turn
-            head = f"{_name(side)}'s play with {'-'.join(map(str, ref._dice2()))} cannot be judged ({why}). "
+            head = f"{_name(side)}'s play with {'-'.join(map(str, ref.dice2()))} cannot be judged ({why}). "
         elif held:
             head = f"{why[0].upper()}{why[1:]}. "
         done = [_name(x) for x in self.state.confirmed]
@@ -230,7 +230,7 @@ class BoardSync:
             tail = f"{done[0]} confirmed the board as it stands; {todo}, press ACCEPT too, or restore it."
         else:
             tail = "restore it, or both players confirm the board as it stands (ACCEPT)."
-        ref._emit(
+        ref.emit(
             ev.BoardMismatch, known=known, observed=observed, points=pts,
             reason="not_one_play" if self.state.roll_seen else "unseen_change",
             confirmed=tuple(x.name.lower() for x in self.state.confirmed),
@@ -304,7 +304,7 @@ class BoardSync:
         """Lost on a change no roll explained (the roll went unread, nobody entered it): the board
         clearly one legal play, for some roll, of the side that was on roll from the last known
         position -- by the margins any play is accepted with, and ahead of that position standing
-        still (:meth:`Referee._unseen_play`) -- is that play, made with the roll the camera missed.
+        still (:meth:`Referee.unseen_play`) -- is that play, made with the roll the camera missed.
         The referee takes it and goes on (a recorded match has nobody to restore or confirm the
         board); dice lying in the next player's half are then their roll. At an attended table the
         players are first asked for the roll they played (:meth:`RollQuestion.ask <tavli_pi.referee.roll_question.RollQuestion.ask>`), and the
@@ -316,7 +316,7 @@ class BoardSync:
                 or resume not in (Phase.AWAITING_ROLL, Phase.OPENING)):
             return False
         opening = resume is Phase.OPENING
-        found = ref._unseen_play((), opening=opening)
+        found = ref.unseen_play((), opening=opening)
         if found is None:
             return self._unseen_play_changed() or self.ask_roll_of_one_play()
         side, play = found
@@ -325,10 +325,10 @@ class BoardSync:
             return True  # the players are asked for the roll first (roll_question.py)
         self._clear(keep_view=True)
         ref.phase = resume
-        ref._emit(ev.BoardResynced, position=play.position,
-                  message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
-                  "see: back in step.")
-        ref._take_unseen_play(side, play, opening=opening, keep_dice=keep_dice)
+        ref.emit(ev.BoardResynced, position=play.position,
+                 message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
+                 "see: back in step.")
+        ref.take_unseen_play(side, play, opening=opening, keep_dice=keep_dice)
         return True
 
     def ask_roll_of_one_play(self) -> bool:
@@ -352,15 +352,15 @@ class BoardSync:
         ref = self.ref
         ref.phase = self.state.resume
         self._clear(keep_view=True)
-        ref._emit(ev.BoardResynced, position=ref.position,
-                  message="The players entered the roll the camera did not see: back in step, the play is judged.")
+        ref.emit(ev.BoardResynced, position=ref.position,
+                 message="The players entered the roll the camera did not see: back in step, the play is judged.")
 
     def _unseen_play_changed(self) -> bool:
         """Lost right after a play taken with a roll the camera did not see (nothing taken since):
         the players changed that play on the board -- it was illegal for their roll, which the
         referee could not know, and the opponent had it put right (E8). A board read clearly as
         another legal play of the same side, from the board before it, for some roll
-        (:meth:`Referee._unseen_play`), is taken as the board in play: the referee carries on from
+        (:meth:`Referee.unseen_play`), is taken as the board in play: the referee carries on from
         it (``board_adopted``, as if the players confirmed it), the play it took standing in the log
         as it was. Never a call. True when taken."""
         ref = self.ref
@@ -370,7 +370,7 @@ class BoardSync:
         before, after, side, opening = last
         if after.layout_key() != known.layout_key() or after.turn != known.turn:
             return False
-        found = ref._unseen_play((side,), opening=opening, known=before)
+        found = ref.unseen_play((side,), opening=opening, known=before)
         if found is None or found[1].position.layout_key() == after.layout_key():
             return False
         board = found[1].position.with_turn(side.other)
@@ -398,8 +398,8 @@ class BoardSync:
         assert known is not None
         self._clear()
         if meaning == "played":
-            ref._emit(ev.BoardResynced, position=pos,
-                      message="The board matches a play of the roll again: back in step.")
+            ref.emit(ev.BoardResynced, position=pos,
+                     message="The board matches a play of the roll again: back in step.")
             ref._accept_play(pos)
             return
         if meaning == "unplayed":
@@ -407,14 +407,14 @@ class BoardSync:
             ref.results = ()
             ref.phase = Phase.AWAITING_ROLL
             ref.last_verdict = "board restored"
-            ref._emit(ev.BoardResynced, position=known,
-                      message=f"The board is back at the position before the roll: {_name(known.turn)}, "
-                      "roll again.")
+            ref.emit(ev.BoardResynced, position=known,
+                     message=f"The board is back at the position before the roll: {_name(known.turn)}, "
+                     "roll again.")
             return
         ref.phase = self.state.resume
         ref.last_verdict = "board restored"
-        ref._emit(ev.BoardResynced, position=known,
-                  message="The board is back at the last known position: play on.")
+        ref.emit(ev.BoardResynced, position=known,
+                 message="The board is back at the last known position: play on.")
 
     def _clear(self, *, keep_view: bool = False) -> None:
         ref = self.ref
@@ -436,19 +436,19 @@ class BoardSync:
         """
         ref = self.ref
         if inp.action is Action.CORRECT:
-            ref._refuse(inp, "", "restore the board to the last known position, or both players press "
-                        "ACCEPT to confirm the board as it stands")
+            ref.refuse(inp, "", "restore the board to the last known position, or both players press "
+                       "ACCEPT to confirm the board as it stands")
             return
         if len(self.state.confirmed) == 2:
-            ref._refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
-                        "of every checker to adopt it")
+            ref.refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
+                       "of every checker to adopt it")
             return
         side = inp.side
         if side is None:
             side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self.state.confirmed)
         if side in self.state.confirmed:
-            ref._refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
-                        "confirms too, or restore the board")
+            ref.refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
+                       "confirms too, or restore the board")
             return
         self.state.confirmed.append(side)
         if len(self.state.confirmed) < 2:
