@@ -275,6 +275,21 @@ class Referee:
         """The clear frames kept of the board as it stands (a part may carry frames over to it)."""
         return self._frames
 
+    @property
+    def dice_watch(self) -> DiceWatch:
+        """The watch that takes dice lying still as a roll (a part may disarm it, or feed it dice
+        that are no roll now)."""
+        return self._watch
+
+    @property
+    def either_may_roll(self) -> bool:
+        """After an adopted board: the first roll may come from either side (its half says whose)."""
+        return self._either_may_roll
+
+    def drop_unread_roll(self) -> None:
+        """The unread throw asked for is settled (its roll entered, or a roll taken otherwise)."""
+        self._unread_roll = None
+
     def emit(self, cls: type[ev.Event], **kw: Any) -> None:
         """Emit an event of ``cls`` now, carrying the table state after the change."""
         self._out.append(cls(at=self._now, state=self.state, **kw))
@@ -655,7 +670,7 @@ class Referee:
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
             message=f"{_name(winner)} starts with {max(wd, bd)}-{min(wd, bd)}.",
         )
-        self._after_roll_accepted()
+        self.after_roll_accepted()
 
     # a roll (E2, E3) --------------------------------------------------------------------
     def _awaiting_roll(self, obs: Observation) -> None:
@@ -758,7 +773,7 @@ class Referee:
                         sure=(read[0][1], read[1][1]), at=dice)
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
         self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
-        self._after_roll_accepted()
+        self.after_roll_accepted()
 
     def start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
                    sure: tuple[float, float] = (1.0, 1.0), at: Sequence[DieReading] = ()) -> None:
@@ -777,7 +792,7 @@ class Referee:
         # 48, 77) keeps the clear frames since the last hand when they show the board moved: they are
         # the board as played. Frames of the board as it was are dropped, as before: a play whose
         # hand the reader did not flag would be judged on them too until they leave the window
-        moved = bool(self._frames) and self._against_known().gap >= self.settings.accept_margin
+        moved = bool(self._frames) and self.against_known().gap >= self.settings.accept_margin
         kept = list(self._frames) if moved else []
         self._reset_view()
         self._frames.extend(kept)
@@ -789,7 +804,7 @@ class Referee:
         self._void_roll = None
         self.question.drop()
 
-    def _after_roll_accepted(self) -> None:
+    def after_roll_accepted(self) -> None:
         if not self.results:
             side = self.position.turn
             self.emit(
@@ -839,6 +854,16 @@ class Referee:
             # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
             self.judge_final_play(throw=throw, void_dice_lie=bool(
                 theirs and self._premature is not None and self._pending_roll is None))
+
+    def judge_after_late_roll(self) -> None:
+        """A roll known only after its play was seen (entered by the players): the dice were picked up
+        before (E5), so the play is judged: legal on the frames kept, it stands now; anything else is
+        judged on the next clear frames, so a call is made on a board still standing once the roll is
+        known (a hand putting it right meanwhile starts the frames again)."""
+        self.phase = Phase.JUDGING
+        self._throw_seen = False
+        if self._verdict().kind == "legal":
+            self._try_judge()
 
     def judge_final_play(self, *, throw: bool = False, void_dice_lie: bool = False) -> None:
         """E5: the roller's dice are picked up, so the play is final: judge it (on the frames kept).
@@ -1063,7 +1088,7 @@ class Referee:
         self.last_verdict = f"{_name(side)} rolled {a}-{b}"
         self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
                   message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
-        self._after_roll_accepted()
+        self.after_roll_accepted()
         if self.phase is Phase.JUDGING:
             self._try_judge()
 
@@ -1236,7 +1261,7 @@ class Referee:
             # (a die flagged tumbling on a frame without motion lies where it is all the same)
             self._played_before(obs.dice)
             return
-        r = self._against_known()
+        r = self.against_known()
         # a play seen without its roll must beat the board as it was by ``accept_margin``; no play
         # scores above the unconstrained reading, so under that gap none can (the usual still board)
         if s.infer_unseen_rolls and r.gap >= s.accept_margin and self._play_without_roll():
@@ -1275,11 +1300,11 @@ class Referee:
                                                 or roller is not self.position.turn.other):
             return False
         # as in _watch_board: no play can beat the board as it was when the board reads that close to it
-        if self._against_known().gap < s.accept_margin:
+        if self.against_known().gap < s.accept_margin:
             return False
         return self._play_without_roll(sides=(roller.other,), keep_dice=True)
 
-    def _against_known(self) -> Reading:
+    def against_known(self) -> Reading:
         """The frames kept, read against the position the referee knows."""
         s = self.settings
         return read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
@@ -1365,7 +1390,7 @@ class Referee:
         watch goes on counting them)."""
         roll = play.rolls[0]
         seen = self._seen_of_roll(side, opening=opening)
-        self._unread_roll = None
+        self.drop_unread_roll()
         self.position = self.position.with_turn(side)
         if opening and not isinstance(self.game, TavliRules):
             white, black = (roll[0], roll[1]) if side is Side.WHITE else (roll[1], roll[0])
