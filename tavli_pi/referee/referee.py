@@ -286,6 +286,30 @@ class Referee:
         """After an adopted board: the first roll may come from either side (its half says whose)."""
         return self._either_may_roll
 
+    @property
+    def frame_dt(self) -> float:
+        """Seconds between the observation being stepped and the one before it."""
+        return self._frame_dt
+
+    @property
+    def unseen_last(self) -> tuple[GamePosition, GamePosition, Side, bool] | None:
+        """The last play taken with a roll the camera did not see, while nothing was taken since: (the
+        board before it, after it, the side, at the opening?)."""
+        return self._unseen_last
+
+    def forget_unseen_last(self) -> None:
+        """That play can no longer be put right (the board was adopted from it)."""
+        self._unseen_last = None
+
+    def lose_step(self) -> None:
+        """The board is out of step (phase ``out_of_sync``, sync.py): no roll thrown meanwhile counts,
+        and the clear-view count starts again (the frames kept stay)."""
+        self.phase = Phase.OUT_OF_SYNC
+        self._pending_roll = None
+        self._premature = None
+        self._waited = 0
+        self._asked = False
+
     def drop_unread_roll(self) -> None:
         """The unread throw asked for is settled (its roll entered, or a roll taken otherwise)."""
         self._unread_roll = None
@@ -345,7 +369,7 @@ class Referee:
         elif p == Phase.JUDGING:
             if obs.dice and (all(d.moving for d in obs.dice) or self._next_roll_lies(obs)):
                 self._throw_seen = True  # the next roll is being thrown, or lies thrown (E8)
-            self._collect(obs)
+            self.collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
                 # keep it, and take it once the play is judged (a slow verdict must not lose a roll)
@@ -364,7 +388,7 @@ class Referee:
             return False
         return roller_of(obs.dice, self.settings.light_is_white) is self.before.turn.other
 
-    def _collect(self, obs: Observation) -> bool:
+    def collect(self, obs: Observation) -> bool:
         """Keep the clear frames since the board last had a hand over it (:meth:`_keep`)."""
         return self._keep(self._frames, obs)
 
@@ -395,12 +419,15 @@ class Referee:
     def _blind(self) -> tuple[int, ...]:
         return self.blind
 
-    def _reset_view(self) -> None:
+    def reset_view(self) -> None:
+        """Drop the frames kept and start the clear-view count again (a new board to judge)."""
         self._frames.clear()
         self._waited = 0
         self._asked = False
 
-    def _ask_clear_view(self, reason: str, *, now: bool = False) -> None:
+    def ask_clear_view(self, reason: str, *, now: bool = False) -> None:
+        """Ask the players for a clear view (``clear_view_needed``, once), after ``clear_view_after``
+        frames without a verdict (``now``: at once)."""
         self._waited += 1
         if self._asked or (not now and self._waited < self.settings.clear_view_after):
             return
@@ -414,7 +441,7 @@ class Referee:
             return
         if not obs.dice:
             self._setup_saw_no_dice = True
-        clear = self._collect(obs)
+        clear = self.collect(obs)
         s = self.settings
         if not clear:
             self._setup_waited_s = 0.0  # somebody is at the board
@@ -434,8 +461,8 @@ class Referee:
                 self._reported.add(key)
                 self.ask_setup_confirmation(self._describe(r, target))
         else:
-            self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
-                                 "press ACCEPT to confirm it")
+            self.ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
+                                "press ACCEPT to confirm it")
         if not s.attended:
             self._unanswered_setup()
 
@@ -522,7 +549,7 @@ class Referee:
         the referee was started mid-game. It carries on from that board (the log keeps it; the match
         formats cannot express a game that did not start at B3), and the first roll's half says who
         rolled (E3), as after an adopted board."""
-        self._reset_view()
+        self.reset_view()
         self.carry_on_from(board.with_turn(start.turn), start, "game in progress",
                            f"A game in progress: the board is clearly not the start (it differs at {spots} "
                            "points). The referee carries on from it; the first roll's half of the board says "
@@ -560,7 +587,7 @@ class Referee:
         self._setup_saw_no_dice = False
         self.emit(ev.SetupChecked, ok=True, message=message, rule="B3",
                   extra={"confirmed": True} if confirmed else {})
-        self._reset_view()
+        self.reset_view()
         self.phase = self._after_setup
         if self.clock is not None:
             self.clock.new_game(self.match.score, self._now)
@@ -794,7 +821,7 @@ class Referee:
         # hand the reader did not flag would be judged on them too until they leave the window
         moved = bool(self._frames) and self.against_known().gap >= self.settings.accept_margin
         kept = list(self._frames) if moved else []
-        self._reset_view()
+        self.reset_view()
         self._frames.extend(kept)
         self._prem.rearm()
         self._premature = None
@@ -828,7 +855,7 @@ class Referee:
             mine = [d for d in obs.dice if d.half != other_half]
             theirs = [d for d in obs.dice if d.half == other_half]
         mine = [d for d in mine if of_the_roll(d, self._roll_dice, s.die_confidence)]  # not a die come since
-        self._collect(obs)
+        self.collect(obs)
         if theirs and mine:
             if self._premature is None:
                 early = self._prem.feed(theirs, need=2)
@@ -886,7 +913,7 @@ class Referee:
         if v.kind != "legal" or v.result is None:
             return False
         self._watch.rearm()
-        self._accept_play(v.result)
+        self.accept_play(v.result)
         return True
 
     def _premature_roll(self, dice: tuple[DieReading, ...]) -> None:
@@ -925,7 +952,8 @@ class Referee:
         self.phase = Phase.JUDGING
         self._try_judge()
 
-    def _candidates(self) -> list[GamePosition]:
+    def candidates(self) -> list[GamePosition]:
+        """The boards the roll's play may leave: its legal ends (no legal move: the board before it)."""
         if not self.results:
             return [self.before]
         return [r.position for r in self.results]
@@ -935,12 +963,12 @@ class Referee:
         v = self._verdict()
         if v.kind == "legal" and v.result is not None:
             self._miscount = None  # read as it is: no miscount stands
-            self._accept_play(v.result)
+            self.accept_play(v.result)
         elif (v.kind == "illegal" and v.result is not None and self._small_dice
               and v.result.layout_key() == self.before.layout_key()):
             # dice too small to read, and the board as before the roll: the camera lost the dice for
             # a moment, nobody picked them up; an unmoved board is called (M5) only on dice it follows
-            self._ask_clear_view("no checker has moved yet", now=False)
+            self.ask_clear_view("no checker has moved yet", now=False)
         elif v.kind == "illegal" and v.result is not None:
             why = self.game.one_play_reason(self.before, v.result, self.dice2())
             if why:
@@ -962,16 +990,16 @@ class Referee:
             assert v.reading is not None
             # a stack counted one off keeps being counted so: the next turns are judged knowing it
             self._miscount = self._one_checker_off(v.reading)
-            self._accept_play(self._candidates()[v.reading.best], by_roll=True)
+            self.accept_play(self.candidates()[v.reading.best], by_roll=True)
         else:
-            self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+            self.ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
 
     def _verdict(self) -> Verdict:
         """The play judged on the frames kept (:func:`judge_evidence`): on the whole board; when that
         gives no verdict, on the best reading keeping 15 and 15 (a checker or two missed), then on
         the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
         aside). An illegal verdict of either is taken only when its board is one play of the mover."""
-        candidates = self._candidates()
+        candidates = self.candidates()
         # one evidence table for every way the play is judged (the frames are read into it once)
         table = EvidenceTable(self._frames, self._blind()) if self._frames else None
         v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
@@ -1031,7 +1059,7 @@ class Referee:
             return None
         i = r.differing[0]
         lw = self.settings.light_is_white
-        light, dark = self.game.spot_counts(self._candidates()[r.best], lw)
+        light, dark = self.game.spot_counts(self.candidates()[r.best], lw)
         was_light, was_dark = self.game.spot_counts(self.before, lw)
         off_light, off_dark = r.free_light[i] - int(light[i]), r.free_dark[i] - int(dark[i])
         if abs(off_light) + abs(off_dark) != 1:
@@ -1062,8 +1090,8 @@ class Referee:
             a, b = fits[0]
             self.dice = (a, b)
             self.results = self.game.ends(self.before, (a, b))
-            self._accept_play(observed, by_roll=True, note=f"The dice were read {read} without certainty; the "
-                              f"board is a play of {a}-{b}")
+            self.accept_play(observed, by_roll=True, note=f"The dice were read {read} without certainty; the "
+                             f"board is a play of {a}-{b}")
             return True
         key = observed.layout_key()
         if self._doubted != key:
@@ -1098,8 +1126,8 @@ class Referee:
                 return r.moves
         return ""
 
-    def _accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "",
-                     unseen: tuple[tuple[int, int], ...] = (), seen: tuple[int, ...] = ()) -> None:
+    def accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "",
+                    unseen: tuple[tuple[int, int], ...] = (), seen: tuple[int, ...] = ()) -> None:
         """The play stands. ``by_roll``: the next roll let it stand (E8); ``note``: said with it;
         ``unseen``: the rolls it is legal for, when the referee never saw the roll (the event
         carries the first, and says the play was not checked: ``extra["unchecked"]``); ``seen``: the
@@ -1129,7 +1157,7 @@ class Referee:
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
             extra=extra,
         )
-        self._continue(over)
+        self.finish_turn(over)
 
     def dice2(self) -> tuple[int, int]:
         """The roll as two dice; (0, 0) when there is none."""
@@ -1138,7 +1166,7 @@ class Referee:
 
     def commit(self, after: GamePosition) -> bool:
         """The turn is over with ``after`` on the board: the state the event carries. True: the game is over."""
-        self._reset_view()
+        self.reset_view()
         self._observed = None
         self._doubted = None
         self.wrong_points = ()
@@ -1150,7 +1178,8 @@ class Referee:
         self.phase = Phase.AWAITING_ROLL
         return False
 
-    def _continue(self, over: bool) -> None:
+    def finish_turn(self, over: bool) -> None:
+        """After a committed turn: the game ends (``over``), or a roll thrown meanwhile is taken."""
         if over:
             pos = self.position
             if self.tavli is not None:
@@ -1193,12 +1222,12 @@ class Referee:
         if self.settings.illegal_policy == "legal-moves":
             self._demand_correction()
         else:
-            self._reset_view()
+            self.reset_view()
             self._watch.rearm()
 
     def _demand_correction(self) -> None:
         self.phase = Phase.CORRECTING
-        self._reset_view()
+        self.reset_view()
         side = self.before.turn
         self.emit(ev.CorrectionDemanded, side=side, rule="E8",
                   message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self.dice2()))}.")
@@ -1222,7 +1251,7 @@ class Referee:
             message=f"{_name(side.other)} accepted the play as it stands." if accepted
             else f"{_name(side)} corrected the play: {text}.",
         )
-        self._continue(over)
+        self.finish_turn(over)
         return over
 
     def _after_illegal(self, obs: Observation) -> None:
@@ -1233,11 +1262,11 @@ class Referee:
                 self._pending_roll = dice
                 self._resolve_illegal(accepted=True)
                 return
-        if not self._collect(obs):
+        if not self.collect(obs):
             return
         v = self._verdict()
         if v.kind != "legal":  # dice read without certainty: put right as a play of the roll really thrown?
-            roll, v = put_right(self._frames, self._candidates(), self.before, self.dice2(), self._dice_conf,
+            roll, v = put_right(self._frames, self.candidates(), self.before, self.dice2(), self._dice_conf,
                                 self.settings, self.game, self._blind())
             if roll is not None:
                 self.dice, self.results, self._dice_conf = roll, self.game.ends(self.before, roll), (1.0, 1.0)
@@ -1255,7 +1284,7 @@ class Referee:
         never the board lost.
         """
         s = self.settings
-        if not self._collect(obs) or len(self._frames) < s.stable_frames:
+        if not self.collect(obs) or len(self._frames) < s.stable_frames:
             return
         if obs.dice:
             # (a die flagged tumbling on a frame without motion lies where it is all the same)
@@ -1403,7 +1432,7 @@ class Referee:
             # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
             self._watch.disarm()
         before = self.position
-        self._accept_play(play.position, unseen=play.rolls, seen=seen)
+        self.accept_play(play.position, unseen=play.rolls, seen=seen)
         self._unseen_last = (before, self.position, side, opening)
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
@@ -1443,7 +1472,7 @@ class Referee:
         self.offers.new_game()
         self._miscount = None
         self._reported.clear()
-        self._reset_view()
+        self.reset_view()
         self.phase = Phase.SETUP
 
     def _game_over_words(self, winner: Side | None, points: int, result: str) -> tuple[str, str]:
