@@ -25,7 +25,7 @@ dispute or the board needs attention, and flags.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import IN_GAME, Phase
@@ -34,9 +34,11 @@ from tavli_pi.referee.match_clock import ClockSettings, Flag, MatchClock, Timeou
 from tavli_pi.rules.position import Side
 
 if TYPE_CHECKING:
-    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.offers import Offers
+    from tavli_pi.rules.games import GamePosition
+    from tavli_pi.rules.match import MatchState
 
-__all__ = ["RefereeClock", "ClockKeeper", "HOLDS", "format_seconds"]
+__all__ = ["RefereeClock", "ClockKeeper", "ClockReferee", "HOLDS", "format_seconds"]
 
 #: every reason the referee may hold the clock
 HOLDS = ("director", "dispute", "clear_view", "overtime")
@@ -141,10 +143,36 @@ _HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view":
                "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
 
 
+class ClockReferee(Protocol):
+    """What the clock keeper uses of its referee (:class:`~tavli_pi.referee.referee.Referee`)."""
+
+    phase: Phase
+    dice: tuple[int, int] | tuple[()]
+    wrong_points: tuple[int, ...]
+    last_verdict: str
+
+    @property
+    def clock(self) -> RefereeClock | None: ...
+    @property
+    def match(self) -> MatchState: ...
+    @property
+    def position(self) -> GamePosition: ...
+    @property
+    def before(self) -> GamePosition: ...
+    @property
+    def offers(self) -> Offers: ...
+    @property
+    def now(self) -> float: ...
+    @property
+    def clear_view_asked(self) -> bool: ...
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None: ...
+    def refuse(self, inp: PlayerInput, rule: str, message: str) -> None: ...
+
+
 class ClockKeeper:
     """The referee's handling of its :class:`RefereeClock` (``ref.clock``; nothing when None)."""
 
-    def __init__(self, ref: Referee) -> None:
+    def __init__(self, ref: ClockReferee) -> None:
         self.ref = ref
 
     def owner(self) -> Side:
@@ -236,7 +264,7 @@ class ClockKeeper:
             return
         wants = {
             "dispute": ref.phase in (Phase.ILLEGAL, Phase.CORRECTING),
-            "clear_view": ref._asked and ref.phase in IN_GAME,
+            "clear_view": ref.clear_view_asked and ref.phase in IN_GAME,
             "board": ref.phase == Phase.OUT_OF_SYNC,
         }
         for reason, on in wants.items():

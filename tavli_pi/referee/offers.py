@@ -9,7 +9,7 @@ doubles are on (C5). Its state is the plain :class:`OfferState`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import IN_GAME, Phase
@@ -19,9 +19,13 @@ from tavli_pi.rules.position import Side
 from tavli_pi.rules.scoring import GameValue, Resignation, outcome_passed
 
 if TYPE_CHECKING:
-    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.game import GameRules
+    from tavli_pi.referee.settings import RefereeSettings
+    from tavli_pi.rules.games import GamePosition
+    from tavli_pi.rules.match import MatchState
+    from tavli_pi.rules.tavli_match import TavliMatch
 
-__all__ = ["Offers", "OfferState"]
+__all__ = ["Offers", "OfferState", "OffersReferee"]
 
 
 def _name(side: Side) -> str:
@@ -40,10 +44,36 @@ class OfferState:
     auto_doubles: int = 0  # automatic doubles (C5) in this game so far
 
 
+class OffersReferee(Protocol):
+    """What the offers use of their referee (:class:`~tavli_pi.referee.referee.Referee`)."""
+
+    phase: Phase
+    position: GamePosition
+    cube: CubeState
+    last_verdict: str
+
+    @property
+    def settings(self) -> RefereeSettings: ...
+    @property
+    def game(self) -> GameRules: ...
+    @property
+    def match(self) -> MatchState: ...
+    @property
+    def tavli(self) -> TavliMatch | None: ...
+    @property
+    def before(self) -> GamePosition: ...
+    @property
+    def either_may_roll(self) -> bool: ...
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None: ...
+    def refuse(self, inp: PlayerInput, rule: str, message: str) -> None: ...
+    def resolve_illegal(self, *, accepted: bool) -> bool: ...
+    def game_over(self, winner: Side | None, points: int, result: str) -> None: ...
+
+
 class Offers:
     """Cube and resignation handling of one referee (``ref``); see the module doc."""
 
-    def __init__(self, ref: Referee) -> None:
+    def __init__(self, ref: OffersReferee) -> None:
         self.ref = ref
         self.state = OfferState()
 
@@ -78,14 +108,14 @@ class Offers:
             if not ref.cube.can_double(doubler, match=ref.match, max_cube=ref.settings.rules.max_cube):
                 ref.refuse(inp, "C2", self.why_no_double(doubler))
                 return
-            if ref._resolve_illegal(accepted=True):
+            if ref.resolve_illegal(accepted=True):
                 return  # the accepted play ended the game: there is nothing left to double
             self._offer(doubler)
             return
         if ref.phase != Phase.AWAITING_ROLL:
             ref.refuse(inp, "C2", "double on your turn, before rolling (C2)")
             return
-        if ref._either_may_roll and inp.side is not None and inp.side is not ref.position.turn:
+        if ref.either_may_roll and inp.side is not None and inp.side is not ref.position.turn:
             ref.position = ref.position.with_turn(inp.side)  # after an adopted board: who acts first
         side = ref.position.turn
         if inp.side not in (None, side):
@@ -126,7 +156,7 @@ class Offers:
             out = outcome_passed(doubler, ref.cube)
             ref.emit(ev.CubePassed, side=taker, value=ref.cube.value, rule="C3",
                      message=f"{_name(taker)} passes: {_name(doubler)} wins {ref.cube.value}.")
-            ref._game_over(doubler, out.points, "pass")
+            ref.game_over(doubler, out.points, "pass")
             return
         rules = ref.settings.rules
         if inp.action is Action.BEAVER:
@@ -173,4 +203,4 @@ class Offers:
                  message=f"{_name(r.winner)} " + ("accepts." if accepted else "plays on."))
         if accepted:
             pts = r.points(ref.cube, settings=ref.settings.rules, match=ref.match)
-            ref._game_over(r.winner, pts, "resign")
+            ref.game_over(r.winner, pts, "resign")

@@ -282,6 +282,11 @@ class Referee:
         return self._watch
 
     @property
+    def clear_view_asked(self) -> bool:
+        """A clear view was asked for and is still awaited (``TableState.clear_view``)."""
+        return self._asked
+
+    @property
     def either_may_roll(self) -> bool:
         """After an adopted board: the first roll may come from either side (its half says whose)."""
         return self._either_may_roll
@@ -1186,13 +1191,13 @@ class Referee:
                 # V5, P6 (and T3 for a Portes game of the match): points from the position alone
                 res = game_result(self.game.variant, pos, self.tavli_settings, self.tavli.settings)
                 assert res is not None
-                self._game_over(res.winner, res.points, res.reason)
+                self.game_over(res.winner, res.points, res.reason)
                 return
             assert isinstance(pos, Position)
             winner = game_winner(pos)
             assert winner is not None
             out = outcome_borne_off(pos, self.cube, settings=self.settings.rules, match=self.match)
-            self._game_over(winner, out.points, out.value.name.lower())
+            self.game_over(winner, out.points, out.value.name.lower())
             return
         pending = self._pending_roll
         self._pending_roll = None
@@ -1217,7 +1222,7 @@ class Referee:
         )
         if self._pending_roll is not None:
             # E8: rolling accepts an illegal play.
-            self._resolve_illegal(accepted=True)
+            self.resolve_illegal(accepted=True)
             return
         if self.settings.illegal_policy == "legal-moves":
             self._demand_correction()
@@ -1232,7 +1237,7 @@ class Referee:
         self.emit(ev.CorrectionDemanded, side=side, rule="E8",
                   message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self.dice2()))}.")
 
-    def _resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
+    def resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
         """Settle the disputed play (E8); True when it ended the game."""
         side = self.before.turn
         if accepted:
@@ -1260,7 +1265,7 @@ class Referee:
             dice = self._watch.feed(obs.dice, need=2)
             if dice is not None:
                 self._pending_roll = dice
-                self._resolve_illegal(accepted=True)
+                self.resolve_illegal(accepted=True)
                 return
         if not self.collect(obs):
             return
@@ -1271,7 +1276,7 @@ class Referee:
             if roll is not None:
                 self.dice, self.results, self._dice_conf = roll, self.game.ends(self.before, roll), (1.0, 1.0)
         if v.kind == "legal" and v.result is not None:
-            self._resolve_illegal(accepted=False, after=v.result)
+            self.resolve_illegal(accepted=False, after=v.result)
 
     # -- out of sync: the board is not the position the referee knows (sync.py) ------------------
     def _watch_board(self, obs: Observation) -> None:
@@ -1436,7 +1441,9 @@ class Referee:
         self._unseen_last = (before, self.position, side, opening)
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
-    def _game_over(self, winner: Side | None, points: int, result: str) -> None:
+    def game_over(self, winner: Side | None, points: int, result: str) -> None:
+        """The game ends (``game_over``; ``match_over`` when it ends the match too, S2); else the next
+        game is set up (B3)."""
         if self.tavli is not None:
             self.tavli = self.tavli.after_game(winner, points)
             self.match = replace(self.match, score=self.tavli.score, games=self.match.games + 1)
@@ -1524,7 +1531,7 @@ class Referee:
                 self.refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
                 return
             if inp.action is Action.ACCEPT:
-                self._resolve_illegal(accepted=True)
+                self.resolve_illegal(accepted=True)
             else:
                 self._demand_correction()
             return
