@@ -11,13 +11,15 @@ import pytest
 
 from tavli_pi.errors import SnapshotError
 from tavli_pi.referee import snapshot
+from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import SNAPSHOT_ADDED, Referee
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.match import MatchState
 from tavli_pi.referee.unseen import AskedRoll
+from tavli_pi.rules.moves import legal_results
 from tavli_pi.rules.position import Position, Side
 
-from .synth import Table, die, kinds
+from .synth import Table, die, kinds, roll_dice
 
 
 def _signed(body: bytes) -> bytes:
@@ -102,3 +104,32 @@ def test_a_stop_16_snapshot_s_open_roll_question_restores_into_the_question_part
     assert not hasattr(again, "_unseen_asked")
     fresh = snapshot.loads(snapshot.dumps(Referee()))
     assert fresh.question.asked is None and fresh.question.ref is fresh
+
+
+#: a referee out of sync (two turns missed, White's 3-2 judged on the stale board), White having
+#: confirmed the board and Black not yet, as 3d8b19c wrote it (before the referee's parts used its
+#: public names only); the table's clock then
+OLD_OUT_OF_SYNC = Path(__file__).resolve().parent.parent / "data" / "referee" / "out_of_sync-3d8b19c.snapshot"
+OLD_OUT_OF_SYNC_AT = 4.3
+
+
+def test_a_3d8b19c_snapshot_out_of_sync_restores_and_its_parts_act_on_the_restored_referee() -> None:
+    ref = snapshot.loads(OLD_OUT_OF_SYNC.read_bytes())
+    assert vars(ref).keys() == vars(Referee()).keys()
+    assert ref.sync.ref is ref and ref.question.ref is ref and ref.offers.ref is ref and ref.timing.ref is ref
+    assert ref.phase == "out_of_sync" and ref.sync.state.confirmed == [Side.WHITE]
+    seen, known = ref.sync.state.seen, ref.sync.state.known
+    assert seen is not None and known is not None
+    t = Table(ref)
+    t.t = OLD_OUT_OF_SYNC_AT
+    assert kinds(t.press(Action.ACCEPT, Side.WHITE)) == ["action_refused"]  # White confirmed already
+    adopted = t.press(Action.ACCEPT)  # Black's confirmation
+    assert kinds(adopted) == ["board_adopted"]
+    assert adopted[0].state.position.layout_key() == seen.layout_key() and ref.phase == "awaiting_roll"
+    pos = ref.position
+    dice = roll_dice(pos.turn, (4, 2))
+    assert kinds(t.throw(pos, dice)) == ["roll_accepted"]
+    after = legal_results(pos, (4, 2))[-1].position
+    assert kinds(t.move_and_pick_up(pos, after, dice)) == ["play_accepted"]
+    again = snapshot.loads(snapshot.dumps(ref))  # and it round-trips as this tree writes it
+    assert again.state == ref.state and vars(again).keys() == vars(ref).keys()
