@@ -37,6 +37,7 @@ from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, ro
 from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text
 from tavli_pi.referee.settings import RefereeSettings
+from tavli_pi.referee.setup_check import MOVED, SetupCheck, SetupState
 from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import (
     OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
@@ -72,8 +73,7 @@ def _name(side: Side) -> str:
 #: value a new referee starts with (a test checks they agree with ``__init__``): restored, the
 #: referee holds every attribute, so the code reads them plainly
 SNAPSHOT_ADDED: dict[str, Any] = {
-    "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
-    "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
+    "_last_frame_at": None, "blind": (), "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
     "_unseen_last": None, "_void_roll": None,
 }
@@ -119,9 +119,10 @@ class Referee:
         self.wrong_points: tuple[int, ...] = ()
         self._now = 0.0
         self._out: list[ev.Event] = []
-        self._setup_target = self.position
-        self._after_setup = Phase.OPENING if start is None and self._starter() is None else Phase.AWAITING_ROLL
-        self._announce_game = tavli is not None and start is None  # a tavli game announces itself after set-up
+        # the set-up check (B3, setup_check.py); a tavli game announces itself once set up
+        self.setup = SetupCheck(self, SetupState(
+            self.position, Phase.OPENING if start is None and self._starter() is None else Phase.AWAITING_ROLL,
+            tavli is not None and start is None))
         self._watch = DiceWatch(s.settle_frames, s.die_confidence, armed=False)
         self._prem = DiceWatch(s.settle_frames, s.die_confidence, armed=True)
         self._frames: list[Observation] = []
@@ -129,15 +130,9 @@ class Referee:
         self._asked = False
         self._last_frame_at: float | None = None  # when the last observation came (the injected clock)
         self._frame_dt = 0.0  # seconds since the observation before this one
-        self._setup_waited_s = 0.0  # seconds an unattended set-up board was left as it is (B3)
-        self._reported: set[tuple[Any, ...]] = set()
-        self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
-        self._setup_saw_no_dice = False  # a set-up frame showed no dice (dice lying after it were thrown)
         #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
         #: vision read otherwise there; the rules fill them in (``EvidenceTable``'s ``blind``)
         self.blind: tuple[int, ...] = ()
-        self._learn_blind = False  # confirmed before any clear frame: learn ``blind`` from the next ones
-        self._blind_frames: list[Observation] = []
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
         self._dice_gone = 0  # frames in a row without the roller's dice (E5)
@@ -179,10 +174,13 @@ class Referee:
         self.__dict__.update({k: copy.copy(v) for k, v in SNAPSHOT_ADDED.items()})
         state = dict(state)
         asked = state.pop("_unseen_asked", None)  # stop 16 kept the open roll question on the referee
+        setup = {new: state.pop(old) for old, new in MOVED.items() if old in state}  # stop 21 kept the set-up's
         self.__dict__.update(state)
         if "question" not in state:
             self.question = RollQuestion(self)
             self.question.asked = asked
+        if "setup" not in state:
+            self.setup = SetupCheck(self, SetupState(**setup))
 
     @classmethod
     def from_state(
@@ -255,7 +253,7 @@ class Referee:
             wrong_points=self.wrong_points,
             clocks=None if self.clock is None else self.clock.remaining(self._now),
             clear_view=self._asked,
-            setup_wrong=self._setup_wrong,
+            setup_wrong=self.setup.state.wrong,
             variant=self.game.variant.value,
             tavli=self.tavli,
         )
@@ -356,15 +354,14 @@ class Referee:
         last = self._last_frame_at
         self._frame_dt = 0.0 if last is None else max(0.0, self._now - last)
         self._last_frame_at = self._now
-        if self._learn_blind:
-            self._watch_blind(obs)
+        self.setup.watch_blind(obs)
         if not obs.motion and any(d.moving for d in obs.dice):
             # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
             # does not move is no rolling die, vision/reader.py): a die it cannot read, not a throw
             obs = replace(obs, dice=tuple(replace(d, moving=False) for d in obs.dice))
         p = self.phase
         if p == Phase.SETUP:
-            self._setup(obs)
+            self.setup.watch(obs)
         elif p == Phase.OPENING:
             self._opening(obs)
         elif p == Phase.AWAITING_ROLL:
@@ -394,10 +391,10 @@ class Referee:
         return roller_of(obs.dice, self.settings.light_is_white) is self.before.turn.other
 
     def collect(self, obs: Observation) -> bool:
-        """Keep the clear frames since the board last had a hand over it (:meth:`_keep`)."""
-        return self._keep(self._frames, obs)
+        """Keep the clear frames since the board last had a hand over it (:meth:`keep_clear`)."""
+        return self.keep_clear(self._frames, obs)
 
-    def _keep(self, frames: list[Observation], obs: Observation) -> bool:
+    def keep_clear(self, frames: list[Observation], obs: Observation) -> bool:
         """Keep in ``frames`` the clear frames since the board last had a hand over it.
 
         A frame with motion but no hand (dice picked up or thrown, a shadow) is not kept, but
@@ -440,125 +437,14 @@ class Referee:
         self.last_verdict = "clear the view"
         self.emit(ev.ClearViewNeeded, reason=reason, message=f"Please clear the view of the board: {reason}.")
 
-    # setup ------------------------------------------------------------------------
-    def _setup(self, obs: Observation) -> None:
-        if self._setup_wrong and self._after_setup == Phase.OPENING and self._opening_thrown(obs):
-            return
-        if not obs.dice:
-            self._setup_saw_no_dice = True
-        clear = self.collect(obs)
-        s = self.settings
-        if not clear:
-            self._setup_waited_s = 0.0  # somebody is at the board
-        if not clear or len(self._frames) < s.settle_frames:
-            return  # hands are normal while the players set up
-        target = self._setup_target
-        table = EvidenceTable(self._frames, self._blind())
-        r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
-        if r.gap <= s.accept_gap:
-            self._setup_done("The checkers are set up correctly.", dice=self._lying_from_before(obs))
-            return
-        if r.min_confidence >= s.illegal_confidence:
-            # a confident reading that is not the start (a position or not: a misread colour may
-            # make 20 dark checkers): fix the board, or confirm it is set up (never a deadlock)
-            key = ("setup", r.free_light, r.free_dark)
-            if key not in self._reported:
-                self._reported.add(key)
-                self.ask_setup_confirmation(self._describe(r, target))
-        else:
-            self.ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
-                                "press ACCEPT to confirm it")
-        if not s.attended:
-            self._unanswered_setup()
-
-    def _lying_from_before(self, obs: Observation) -> bool:
-        """Whether the dice on the frame that shows the board set up lay there from before (they are
-        no roll). Two dice, one in each half, that came after a set-up frame without dice are the
-        opening roll (E1), thrown as the board was read set up for the first time: the watch counts
-        them. Dice that lay all through set-up, or both in one half (a game's last roll), do not."""
-        if not obs.dice:
-            return False
-        thrown = (self._after_setup == Phase.OPENING and self._setup_saw_no_dice
-                  and len(obs.dice) == 2 and {d.half for d in obs.dice} == {"left", "right"})
-        return not thrown
-
-    def _unanswered_setup(self) -> None:
-        """An unattended table (a recorded video): nobody answers the set-up question; a board left
-        as it is, clear and still, for ``unattended_wait`` seconds is taken as set up (B3)."""
-        self._setup_waited_s = self._setup_waited_s + self._frame_dt
-        if self.settings.waited(self._setup_waited_s):
-            self._setup_waited_s = 0.0
-            self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
-
+    # setup (B3: setup_check.py) --------------------------------------------------------
     def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
         """Say where the set-up board is read to differ from the start (B3), and ask the players to fix it
-        or confirm it with ACCEPT (set-up never deadlocks: :meth:`_confirm_setup`). The app calls it too,
-        while it waits to learn the board; returns the events (also given by ``step``)."""
+        or confirm it with ACCEPT (:meth:`SetupCheck.ask`). The app calls it, while it waits to learn the
+        board; returns the events (also given by ``step``)."""
         out_before = len(self._out)
-        self.last_verdict = "set up the checkers"
-        if not self._setup_wrong:
-            self._watch.disarm()  # an opening roll thrown from now on answers it (dice lying now do not)
-        self._setup_wrong = True
-        self.emit(
-            ev.SetupChecked, ok=False, problems=tuple(problems), rule="B3",
-            message="Set up the checkers: " + "; ".join(problems)
-            + ". If the board is set up to start, press ACCEPT to confirm it.",
-        )
+        self.setup.ask(problems)
         return self._out[out_before:]
-
-    def _opening_thrown(self, obs: Observation) -> bool:
-        """Asked to fix or confirm the set-up board, the players threw the opening roll instead
-        (two dice lying still, one in each half, read or too small to read): they take the board as
-        set up, as if they had pressed ACCEPT, and the dice are the opening roll (E1). True when it
-        was taken so."""
-        dice = self._watch.feed(obs.dice, need=2)
-        unread = self._watch.unread  # dice too small to read: still a throw (the players enter it, E1)
-        thrown = dice if dice is not None else unread
-        if thrown is None or len(thrown) != 2 or {d.half for d in thrown} != {"left", "right"}:
-            return False
-        self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="dice"))
-        if dice is None:
-            return True  # the opening phase asks for the roll it cannot read (or knows it by the play)
-        self._watch.disarm()  # these dice are the opening roll: the next throw rearms the watch
-        self._opening_roll(dice)
-        return True
-
-    def _confirm_setup(self, inp: PlayerInput) -> None:
-        """ACCEPT at set-up: the players confirm the board is set up to start (B3) when vision
-        reads it otherwise; the referee goes on from the start position. The spots where vision
-        read the confirmed board otherwise are this board's blind spots (:attr:`blind`), learnt
-        from the clear set-up frames, or from the next clear frames while the board still stands.
-        An input from ``source="dice"`` is the opening roll thrown instead of an answer."""
-        target = self._setup_target
-        frames = [o for o in self._frames if not (o.hand or o.motion)]
-        said = {"dice": "The opening roll was thrown: the players take the board as set up (B3).",
-                "unattended": "Nobody answered (an unattended table): the board is taken as set up (B3)."
-                }.get(inp.source, "The players confirmed the set-up (B3).")
-        self._setup_done(said, dice=False, confirmed=True)
-        if frames:
-            self._learn_blind_spots(frames, target)
-        else:
-            self._learn_blind, self._blind_frames = True, []
-
-    def _learn_blind_spots(self, frames: Sequence[Observation], target: GamePosition) -> None:
-        s = self.settings
-        r = read(EvidenceTable(frames), [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
-        self._learn_blind, self._blind_frames = False, []
-        if r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence:
-            self._join_in_progress(r.free, target, len(r.differing))
-            return
-        self.blind = r.differing
-
-    def _join_in_progress(self, board: GamePosition, start: GamePosition, spots: int) -> None:
-        """The confirmed set-up board is clearly a position of a game in progress, not a misread start:
-        the referee was started mid-game. It carries on from that board (the log keeps it; the match
-        formats cannot express a game that did not start at B3), and the first roll's half says who
-        rolled (E3), as after an adopted board."""
-        self.reset_view()
-        self.carry_on_from(board.with_turn(start.turn), start, "game in progress",
-                           f"A game in progress: the board is clearly not the start (it differs at {spots} "
-                           "points). The referee carries on from it; the first roll's half of the board says "
-                           "whose turn it is.", extra={"in_progress": True})
 
     def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str,
                       extra: dict[str, Any] | None = None) -> None:
@@ -573,64 +459,6 @@ class Referee:
         self.emit(ev.BoardAdopted, before=known, after=after, points=self.game.differing_points(known, after),
                   extra=extra or {}, message=message)
 
-    def _watch_blind(self, obs: Observation) -> None:
-        """After a set-up confirmed before any clear frame: the first clear frames of the still
-        set-up board give the blind spots (the board is the start until the opening play)."""
-        if self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL) \
-                or self.position.layout_key() != self._setup_target.layout_key():
-            self._learn_blind, self._blind_frames = False, []  # the board moved on: nothing to learn from
-            return
-        # kept as a play's frames are (_keep): a die thrown or a shadow between two clear frames is no
-        # reason to start again; a hand is, and so is a board that reads confidently otherwise
-        if not self._keep(self._blind_frames, obs):
-            return
-        if len(self._blind_frames) >= self.settings.settle_frames:
-            self._learn_blind_spots(self._blind_frames, self._setup_target)
-
-    def _setup_done(self, message: str, *, dice: bool, confirmed: bool = False) -> None:
-        self._setup_wrong = False
-        self._setup_saw_no_dice = False
-        self.emit(ev.SetupChecked, ok=True, message=message, rule="B3",
-                  extra={"confirmed": True} if confirmed else {})
-        self.reset_view()
-        self.phase = self._after_setup
-        if self.clock is not None:
-            self.clock.new_game(self.match.score, self._now)
-        if self.phase == Phase.OPENING or self._announce_game:
-            self._announce_game = False
-            self.emit(
-                ev.GameStarted, game_number=self.game_number, score=self.match.score,
-                crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
-                message=self._game_title(),
-            )
-        if dice:
-            self._watch.disarm()  # dice lying from before do not count as a roll
-        else:
-            self._watch.rearm()
-
-    def _game_title(self) -> str:
-        if self.tavli is None:
-            return f"Game {self.game_number}" + (" (Crawford game)" if self.match.crawford_game else "")
-        starter = self._starter()
-        first = f"; {_name(starter)} won the last game and starts by rolling both dice (V3)" if starter is not None else ""
-        return (f"Game {self.game_number} of the tavli match to {self.match.length}: "
-                f"{self.game.variant.value.capitalize()}{first}")
-
-    def _describe(self, r: Reading, target: GamePosition) -> tuple[str, ...]:
-        light_is_white = self.settings.light_is_white
-        tl, td = self.game.spot_counts(target, light_is_white)
-        light = Side.WHITE if light_is_white else Side.BLACK
-        out: list[str] = []
-        for i in r.differing:
-            where = "the bar" if i == 24 else "the trays" if i == 25 else f"point {_white_point(i, light_is_white)}"
-            for colour, side, seen, want in (
-                ("light", light, r.free_light[i], int(tl[i])),
-                ("dark", light.other, r.free_dark[i], int(td[i])),
-            ):
-                if seen != want:
-                    out.append(f"{where}: {seen} {_name(side)} ({colour}) checkers, should be {want}")
-        return tuple(out)
-
     # the opening roll (E1) ------------------------------------------------------------
     def _opening(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
@@ -642,9 +470,10 @@ class Referee:
             elif self.phase is Phase.AWAITING_ROLL:
                 self._ask_for_unread_roll(opening=False)
             return
-        self._opening_roll(dice)
+        self.take_opening_roll(dice)
 
-    def _opening_roll(self, dice: Sequence[DieReading]) -> None:
+    def take_opening_roll(self, dice: Sequence[DieReading]) -> None:
+        """``dice`` lie still as the opening roll (E1): void, a tie, or the winner's turn starts."""
         self._unread_roll = None
         s = self.settings
         reason, whose = opening_void_reason(
@@ -767,7 +596,7 @@ class Referee:
         self._watch.disarm()  # these dice are the roll now; a new throw rearms the watch
         entered = entered_dice(dice, (a, b))
         if opening:
-            self._opening_roll(entered)
+            self.take_opening_roll(entered)
         else:
             self.take_roll(entered)
 
@@ -1473,12 +1302,10 @@ class Referee:
         self.game = self._rules_now()
         starter = self._starter()
         self.position = self.game.start(starter or Side.WHITE)
-        self._setup_target = self.position
-        self._after_setup = Phase.OPENING if starter is None else Phase.AWAITING_ROLL
-        self._announce_game = self.tavli is not None
+        self.setup.new_game(self.position, Phase.OPENING if starter is None else Phase.AWAITING_ROLL,
+                            announce=self.tavli is not None)
         self.offers.new_game()
         self._miscount = None
-        self._reported.clear()
         self.reset_view()
         self.phase = Phase.SETUP
 
@@ -1520,7 +1347,7 @@ class Referee:
 
     def _decide(self, inp: PlayerInput) -> None:
         if self.phase == Phase.SETUP and inp.action is Action.ACCEPT:
-            self._confirm_setup(inp)
+            self.setup.confirm(inp)
             return
         if self.phase == Phase.OUT_OF_SYNC:
             self.sync.confirm(inp)
@@ -1551,7 +1378,3 @@ class Referee:
             return
         self.refuse(inp, "", f"nothing to {inp.action} now")
 
-
-
-def _white_point(spot: int, light_is_white: bool) -> int:
-    return spot + 1 if light_is_white else 24 - spot
