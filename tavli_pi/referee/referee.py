@@ -258,7 +258,7 @@ class Referee:
             tavli=self.tavli,
         )
 
-    # -- what the referee's parts use (sync, question, offers, timing; unseen_dance.py) -----------
+    # -- what the referee's parts use (setup, sync, question, offers, timing; unseen_dance.py) ----
     # The parts act on the referee only through its public names (``phase``, ``position``, ``before``,
     # ``dice``, the properties here, ``start_turn``, ``commit``, ...), each part typing the few it uses
     # as a Protocol; the names with a leading underscore are the referee's own (a snapshot pickles
