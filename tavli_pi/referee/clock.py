@@ -25,7 +25,7 @@ dispute or the board needs attention, and flags.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import IN_GAME, Phase
@@ -34,9 +34,11 @@ from tavli_pi.referee.match_clock import ClockSettings, Flag, MatchClock, Timeou
 from tavli_pi.rules.position import Side
 
 if TYPE_CHECKING:
-    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.offers import Offers
+    from tavli_pi.rules.games import GamePosition
+    from tavli_pi.rules.match import MatchState
 
-__all__ = ["RefereeClock", "ClockKeeper", "HOLDS", "format_seconds"]
+__all__ = ["RefereeClock", "ClockKeeper", "ClockReferee", "HOLDS", "format_seconds"]
 
 #: every reason the referee may hold the clock
 HOLDS = ("director", "dispute", "clear_view", "overtime")
@@ -141,10 +143,36 @@ _HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view":
                "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
 
 
+class ClockReferee(Protocol):
+    """What the clock keeper uses of its referee (:class:`~tavli_pi.referee.referee.Referee`)."""
+
+    phase: Phase
+    dice: tuple[int, int] | tuple[()]
+    wrong_points: tuple[int, ...]
+    last_verdict: str
+
+    @property
+    def clock(self) -> RefereeClock | None: ...
+    @property
+    def match(self) -> MatchState: ...
+    @property
+    def position(self) -> GamePosition: ...
+    @property
+    def before(self) -> GamePosition: ...
+    @property
+    def offers(self) -> Offers: ...
+    @property
+    def now(self) -> float: ...
+    @property
+    def clear_view_asked(self) -> bool: ...
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None: ...
+    def refuse(self, inp: PlayerInput, rule: str, message: str) -> None: ...
+
+
 class ClockKeeper:
     """The referee's handling of its :class:`RefereeClock` (``ref.clock``; nothing when None)."""
 
-    def __init__(self, ref: Referee) -> None:
+    def __init__(self, ref: ClockReferee) -> None:
         self.ref = ref
 
     def owner(self) -> Side:
@@ -160,40 +188,40 @@ class ClockKeeper:
 
     def _event(self, clock: RefereeClock, side: Side, message: str, **extra: Any) -> None:
         ref = self.ref
-        ref._emit(ev.ClockReading, side=side, remaining=clock.remaining(ref._now), message=message,
-                  extra={"paused": clock.paused, "holds": sorted(clock.holds), **extra})
+        ref.emit(ev.ClockReading, side=side, remaining=clock.remaining(ref.now), message=message,
+                 extra={"paused": clock.paused, "holds": sorted(clock.holds), **extra})
 
     def paddle(self, inp: PlayerInput) -> None:
         ref = self.ref
         c = ref.clock
         if c is None:
-            ref._refuse(inp, "", "this table has no clock: set [clock] enabled = true to use the paddles")
+            ref.refuse(inp, "", "this table has no clock: set [clock] enabled = true to use the paddles")
             return
         if ref.phase not in _CLOCKED:
-            ref._refuse(inp, "", "the clocks are stopped between games: after the opening roll its loser "
-                        "presses, starting the winner's clock (USBGF clock rules 3.3)")
+            ref.refuse(inp, "", "the clocks are stopped between games: after the opening roll its loser "
+                       "presses, starting the winner's clock (USBGF clock rules 3.3)")
             return
         owner = self.owner()
         side = inp.side if inp.side is not None else (c.running if c.running is not None else owner.other)
-        if c.flagged(ref._now) is not None:
-            ref._refuse(inp, "", "time has run out: the clock waits for the director")
+        if c.flagged(ref.now) is not None:
+            ref.refuse(inp, "", "time has run out: the clock waits for the director")
             return
         if c.holds:
             why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
-            ref._refuse(inp, "", f"the clock is paused for {why}; it restarts when that is settled")
+            ref.refuse(inp, "", f"the clock is paused for {why}; it restarts when that is settled")
             return
         if c.running is None and side is owner:
-            ref._refuse(inp, "", f"{_name(owner)} is to act: {_name(owner.other)} presses to start "
-                        f"{_name(owner)}'s clock (USBGF clock rules 3.3)")
+            ref.refuse(inp, "", f"{_name(owner)} is to act: {_name(owner.other)} presses to start "
+                       f"{_name(owner)}'s clock (USBGF clock rules 3.3)")
             return
         if c.running is not None and c.running is not side:
-            ref._refuse(inp, "", f"{_name(side)}'s clock is not running: {_name(c.running)} presses "
-                        "at the end of their turn")
+            ref.refuse(inp, "", f"{_name(side)}'s clock is not running: {_name(c.running)} presses "
+                       "at the end of their turn")
             return
-        c.press(side, ref._now)
+        c.press(side, ref.now)
         runs = c.running
         assert runs is not None
-        left = c.remaining(ref._now)[runs]
+        left = c.remaining(ref.now)[runs]
         self._event(c, runs, f"{_name(side)} pressed the clock: {_name(runs)}'s clock runs "
                           f"({format_seconds(left)} left).", pressed_by=side.name.lower())
 
@@ -201,27 +229,27 @@ class ClockKeeper:
         ref = self.ref
         c = ref.clock
         if c is None:
-            ref._refuse(inp, "", "this table has no clock: set [clock] enabled = true")
+            ref.refuse(inp, "", "this table has no clock: set [clock] enabled = true")
             return
         runs = c.running
-        if c.flagged(ref._now) is not None:
-            ref._refuse(inp, "", "time has run out: the clock stays stopped (clock.on_timeout)")
+        if c.flagged(ref.now) is not None:
+            ref.refuse(inp, "", "time has run out: the clock stays stopped (clock.on_timeout)")
             return
         if runs is None:
-            ref._refuse(inp, "", f"no clock is running to {inp.action}: the clocks are stopped")
+            ref.refuse(inp, "", f"no clock is running to {inp.action}: the clocks are stopped")
             return
         if inp.action is Action.PAUSE:
             if "director" in c.holds:
-                ref._refuse(inp, "", "the clock is already paused by the director")
+                ref.refuse(inp, "", "the clock is already paused by the director")
                 return
-            c.hold("director", ref._now)
+            c.hold("director", ref.now)
             self._event(c, runs, "The director paused the clock.")
             return
         if not {"director", "overtime"} & c.holds:
-            ref._refuse(inp, "", "the director has not paused the clock")
+            ref.refuse(inp, "", "the director has not paused the clock")
             return
-        c.release("overtime", ref._now)
-        c.release("director", ref._now)
+        c.release("overtime", ref.now)
+        c.release("director", ref.now)
         if c.holds:
             why = " and ".join(_HOLD_NAMES[h] for h in sorted(c.holds))
             self._event(c, runs, f"The director released the clock; it still waits for {why}.")
@@ -236,15 +264,15 @@ class ClockKeeper:
             return
         wants = {
             "dispute": ref.phase in (Phase.ILLEGAL, Phase.CORRECTING),
-            "clear_view": ref._asked and ref.phase in IN_GAME,
+            "clear_view": ref.clear_view_asked and ref.phase in IN_GAME,
             "board": ref.phase == Phase.OUT_OF_SYNC,
         }
         for reason, on in wants.items():
             runs = c.running
             if on and reason not in c.holds:
-                if c.hold(reason, ref._now) and runs is not None:
+                if c.hold(reason, ref.now) and runs is not None:
                     self._event(c, runs, f"Clock paused for {_HOLD_NAMES[reason]}.")
-            elif not on and c.release(reason, ref._now) and runs is not None:
+            elif not on and c.release(reason, ref.now) and runs is not None:
                 self._event(c, runs, "Clock running again.")
 
     def poll(self) -> None:
@@ -253,7 +281,7 @@ class ClockKeeper:
         c = ref.clock
         if c is None:
             return
-        flag = c.poll(ref._now)
+        flag = c.poll(ref.now)
         if flag is None:
             return
         loser, winner = flag.side, flag.side.other
@@ -273,6 +301,6 @@ class ClockKeeper:
         ref.dice = ()
         ref.wrong_points = ()
         ref.last_verdict = f"{_name(winner)} wins the match on time"
-        ref._emit(ev.MatchOver, winner=winner, score=ref.match.score, extra={"reason": "time"},
-                  message=f"{_name(loser)}'s time ran out: {_name(winner)} wins the match (USBGF clock rules "
-                  "5, time expiration: a player whose reserve runs out loses the match).")
+        ref.emit(ev.MatchOver, winner=winner, score=ref.match.score, extra={"reason": "time"},
+                 message=f"{_name(loser)}'s time ran out: {_name(winner)} wins the match (USBGF clock rules "
+                 "5, time expiration: a player whose reserve runs out loses the match).")

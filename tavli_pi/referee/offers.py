@@ -9,7 +9,7 @@ doubles are on (C5). Its state is the plain :class:`OfferState`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import IN_GAME, Phase
@@ -19,9 +19,13 @@ from tavli_pi.rules.position import Side
 from tavli_pi.rules.scoring import GameValue, Resignation, outcome_passed
 
 if TYPE_CHECKING:
-    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.game import GameRules
+    from tavli_pi.referee.settings import RefereeSettings
+    from tavli_pi.rules.games import GamePosition
+    from tavli_pi.rules.match import MatchState
+    from tavli_pi.rules.tavli_match import TavliMatch
 
-__all__ = ["Offers", "OfferState"]
+__all__ = ["Offers", "OfferState", "OffersReferee"]
 
 
 def _name(side: Side) -> str:
@@ -40,10 +44,36 @@ class OfferState:
     auto_doubles: int = 0  # automatic doubles (C5) in this game so far
 
 
+class OffersReferee(Protocol):
+    """What the offers use of their referee (:class:`~tavli_pi.referee.referee.Referee`)."""
+
+    phase: Phase
+    position: GamePosition
+    cube: CubeState
+    last_verdict: str
+
+    @property
+    def settings(self) -> RefereeSettings: ...
+    @property
+    def game(self) -> GameRules: ...
+    @property
+    def match(self) -> MatchState: ...
+    @property
+    def tavli(self) -> TavliMatch | None: ...
+    @property
+    def before(self) -> GamePosition: ...
+    @property
+    def either_may_roll(self) -> bool: ...
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None: ...
+    def refuse(self, inp: PlayerInput, rule: str, message: str) -> None: ...
+    def resolve_illegal(self, *, accepted: bool) -> bool: ...
+    def game_over(self, winner: Side | None, points: int, result: str) -> None: ...
+
+
 class Offers:
     """Cube and resignation handling of one referee (``ref``); see the module doc."""
 
-    def __init__(self, ref: Referee) -> None:
+    def __init__(self, ref: OffersReferee) -> None:
         self.ref = ref
         self.state = OfferState()
 
@@ -66,33 +96,33 @@ class Offers:
         ref = self.ref
         if not ref.game.cube:
             game = ref.game.variant.value.capitalize()
-            ref._refuse(inp, "V2", f"there is no doubling cube in {game}" +
-                        (" in a tavli match (T3)" if ref.tavli is not None else "") + " (V2): play on")
+            ref.refuse(inp, "V2", f"there is no doubling cube in {game}" +
+                       (" in a tavli match (T3)" if ref.tavli is not None else "") + " (V2): play on")
             return
         if ref.phase == Phase.ILLEGAL:
             # E8: the opponent doubling accepts the illegal play.
             doubler = ref.before.turn.other
             if inp.side not in (None, doubler):
-                ref._refuse(inp, "C2", f"only {_name(doubler)} may double now")
+                ref.refuse(inp, "C2", f"only {_name(doubler)} may double now")
                 return
             if not ref.cube.can_double(doubler, match=ref.match, max_cube=ref.settings.rules.max_cube):
-                ref._refuse(inp, "C2", self.why_no_double(doubler))
+                ref.refuse(inp, "C2", self.why_no_double(doubler))
                 return
-            if ref._resolve_illegal(accepted=True):
+            if ref.resolve_illegal(accepted=True):
                 return  # the accepted play ended the game: there is nothing left to double
             self._offer(doubler)
             return
         if ref.phase != Phase.AWAITING_ROLL:
-            ref._refuse(inp, "C2", "double on your turn, before rolling (C2)")
+            ref.refuse(inp, "C2", "double on your turn, before rolling (C2)")
             return
-        if ref._either_may_roll and inp.side is not None and inp.side is not ref.position.turn:
+        if ref.either_may_roll and inp.side is not None and inp.side is not ref.position.turn:
             ref.position = ref.position.with_turn(inp.side)  # after an adopted board: who acts first
         side = ref.position.turn
         if inp.side not in (None, side):
-            ref._refuse(inp, "C2", f"only {_name(side)}, on roll, may double now (C2)")
+            ref.refuse(inp, "C2", f"only {_name(side)}, on roll, may double now (C2)")
             return
         if not ref.cube.can_double(side, match=ref.match, max_cube=ref.settings.rules.max_cube):
-            ref._refuse(inp, "C2", self.why_no_double(side))
+            ref.refuse(inp, "C2", self.why_no_double(side))
             return
         self._offer(side)
 
@@ -101,8 +131,8 @@ class Offers:
         self.state.doubler = side
         ref.phase = Phase.CUBE
         ref.last_verdict = f"{_name(side)} doubles"
-        ref._emit(ev.CubeOffered, side=side, value=ref.cube.value * 2, rule="C2",
-                  message=f"{_name(side)} doubles to {ref.cube.value * 2}: {_name(side.other)}, take or pass.")
+        ref.emit(ev.CubeOffered, side=side, value=ref.cube.value * 2, rule="C2",
+                 message=f"{_name(side)} doubles to {ref.cube.value * 2}: {_name(side.other)}, take or pass.")
 
     def why_no_double(self, side: Side) -> str:
         ref = self.ref
@@ -115,23 +145,23 @@ class Offers:
     def answer_double(self, inp: PlayerInput) -> None:
         ref = self.ref
         if ref.phase != Phase.CUBE or self.state.doubler is None:
-            ref._refuse(inp, "C3", "no double to answer")
+            ref.refuse(inp, "C3", "no double to answer")
             return
         doubler = self.state.doubler
         taker = doubler.other
         if inp.side not in (None, taker):
-            ref._refuse(inp, "C3", f"{_name(taker)} answers the double (C3)")
+            ref.refuse(inp, "C3", f"{_name(taker)} answers the double (C3)")
             return
         if inp.action is Action.PASS:
             out = outcome_passed(doubler, ref.cube)
-            ref._emit(ev.CubePassed, side=taker, value=ref.cube.value, rule="C3",
-                      message=f"{_name(taker)} passes: {_name(doubler)} wins {ref.cube.value}.")
-            ref._game_over(doubler, out.points, "pass")
+            ref.emit(ev.CubePassed, side=taker, value=ref.cube.value, rule="C3",
+                     message=f"{_name(taker)} passes: {_name(doubler)} wins {ref.cube.value}.")
+            ref.game_over(doubler, out.points, "pass")
             return
         rules = ref.settings.rules
         if inp.action is Action.BEAVER:
             if not ref.cube.can_beaver(taker, settings=rules, match=ref.match):
-                ref._refuse(inp, "C5", "no beavers here (C5): take or pass")
+                ref.refuse(inp, "C5", "no beavers here (C5): take or pass")
                 return
             ref.cube = ref.cube.beavered(taker, settings=rules, match=ref.match)
         else:
@@ -139,38 +169,38 @@ class Offers:
         ref.phase = Phase.AWAITING_ROLL
         self.state.doubler = None
         ref.last_verdict = f"{_name(taker)} takes"
-        ref._emit(ev.CubeTaken, side=taker, value=ref.cube.value, rule="C3",
-                  message=f"{_name(taker)} takes; the cube is at {ref.cube.value}.")
+        ref.emit(ev.CubeTaken, side=taker, value=ref.cube.value, rule="C3",
+                 message=f"{_name(taker)} takes; the cube is at {ref.cube.value}.")
 
     def resign(self, inp: PlayerInput) -> None:
         ref = self.ref
         if ref.phase not in IN_GAME or inp.side is None:
-            ref._refuse(inp, "S4", "resign during a game, naming the side that resigns (S4)")
+            ref.refuse(inp, "S4", "resign during a game, naming the side that resigns (S4)")
             return
         if inp.level not in (1, 2, 3):
-            ref._refuse(inp, "S4", "resign a single (1), gammon (2) or backgammon (3) game (S4)")
+            ref.refuse(inp, "S4", "resign a single (1), gammon (2) or backgammon (3) game (S4)")
             return
         self.state.resign = Resignation(inp.side, GameValue(inp.level))
         self.state.resume = ref.phase
         ref.phase = Phase.RESIGN
-        ref._emit(ev.Resigned, side=inp.side, level=inp.level, rule="S4",
-                  message=f"{_name(inp.side)} resigns a {GameValue(inp.level).name.lower()}: "
-                  f"{_name(inp.side.other)}, accept or play on.")
+        ref.emit(ev.Resigned, side=inp.side, level=inp.level, rule="S4",
+                 message=f"{_name(inp.side)} resigns a {GameValue(inp.level).name.lower()}: "
+                 f"{_name(inp.side.other)}, accept or play on.")
 
     def answer_resign(self, inp: PlayerInput) -> None:
         ref = self.ref
         r = self.state.resign
         if ref.phase != Phase.RESIGN or r is None:
-            ref._refuse(inp, "S4", "no resignation to answer")
+            ref.refuse(inp, "S4", "no resignation to answer")
             return
         if inp.side not in (None, r.winner):
-            ref._refuse(inp, "S4", f"{_name(r.winner)} answers the resignation (S4)")
+            ref.refuse(inp, "S4", f"{_name(r.winner)} answers the resignation (S4)")
             return
         accepted = inp.action is Action.ACCEPT_RESIGN
         self.state.resign = None
         ref.phase = self.state.resume
-        ref._emit(ev.ResignationAnswered, side=r.winner, accepted=accepted, rule="S4",
-                  message=f"{_name(r.winner)} " + ("accepts." if accepted else "plays on."))
+        ref.emit(ev.ResignationAnswered, side=r.winner, accepted=accepted, rule="S4",
+                 message=f"{_name(r.winner)} " + ("accepts." if accepted else "plays on."))
         if accepted:
             pts = r.points(ref.cube, settings=ref.settings.rules, match=ref.match)
-            ref._game_over(r.winner, pts, "resign")
+            ref.game_over(r.winner, pts, "resign")

@@ -37,6 +37,7 @@ from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, ro
 from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text
 from tavli_pi.referee.settings import RefereeSettings
+from tavli_pi.referee.setup_check import MOVED, SetupCheck, SetupState
 from tavli_pi.referee.sync import BoardSync
 from tavli_pi.referee.unseen import (
     OPENING_ROLLS, ROLLS, UnseenPlay, plays_for_any_roll, roller_of, rolls_text,
@@ -72,8 +73,7 @@ def _name(side: Side) -> str:
 #: value a new referee starts with (a test checks they agree with ``__init__``): restored, the
 #: referee holds every attribute, so the code reads them plainly
 SNAPSHOT_ADDED: dict[str, Any] = {
-    "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
-    "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
+    "_last_frame_at": None, "blind": (), "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
     "_unseen_last": None, "_void_roll": None,
 }
@@ -119,9 +119,10 @@ class Referee:
         self.wrong_points: tuple[int, ...] = ()
         self._now = 0.0
         self._out: list[ev.Event] = []
-        self._setup_target = self.position
-        self._after_setup = Phase.OPENING if start is None and self._starter() is None else Phase.AWAITING_ROLL
-        self._announce_game = tavli is not None and start is None  # a tavli game announces itself after set-up
+        # the set-up check (B3, setup_check.py); a tavli game announces itself once set up
+        self.setup = SetupCheck(self, SetupState(
+            self.position, Phase.OPENING if start is None and self._starter() is None else Phase.AWAITING_ROLL,
+            tavli is not None and start is None))
         self._watch = DiceWatch(s.settle_frames, s.die_confidence, armed=False)
         self._prem = DiceWatch(s.settle_frames, s.die_confidence, armed=True)
         self._frames: list[Observation] = []
@@ -129,15 +130,9 @@ class Referee:
         self._asked = False
         self._last_frame_at: float | None = None  # when the last observation came (the injected clock)
         self._frame_dt = 0.0  # seconds since the observation before this one
-        self._setup_waited_s = 0.0  # seconds an unattended set-up board was left as it is (B3)
-        self._reported: set[tuple[Any, ...]] = set()
-        self._setup_wrong = False  # a wrong set-up was reported and is not yet right (B3)
-        self._setup_saw_no_dice = False  # a set-up frame showed no dice (dice lying after it were thrown)
         #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
         #: vision read otherwise there; the rules fill them in (``EvidenceTable``'s ``blind``)
         self.blind: tuple[int, ...] = ()
-        self._learn_blind = False  # confirmed before any clear frame: learn ``blind`` from the next ones
-        self._blind_frames: list[Observation] = []
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
         self._dice_gone = 0  # frames in a row without the roller's dice (E5)
@@ -179,10 +174,13 @@ class Referee:
         self.__dict__.update({k: copy.copy(v) for k, v in SNAPSHOT_ADDED.items()})
         state = dict(state)
         asked = state.pop("_unseen_asked", None)  # stop 16 kept the open roll question on the referee
+        setup = {new: state.pop(old) for old, new in MOVED.items() if old in state}  # stop 21 kept the set-up's
         self.__dict__.update(state)
         if "question" not in state:
             self.question = RollQuestion(self)
             self.question.asked = asked
+        if "setup" not in state:
+            self.setup = SetupCheck(self, SetupState(**setup))
 
     @classmethod
     def from_state(
@@ -255,10 +253,77 @@ class Referee:
             wrong_points=self.wrong_points,
             clocks=None if self.clock is None else self.clock.remaining(self._now),
             clear_view=self._asked,
-            setup_wrong=self._setup_wrong,
+            setup_wrong=self.setup.state.wrong,
             variant=self.game.variant.value,
             tavli=self.tavli,
         )
+
+    # -- what the referee's parts use (setup, sync, question, offers, timing; unseen_dance.py) ----
+    # The parts act on the referee only through its public names (``phase``, ``position``, ``before``,
+    # ``dice``, the properties here, ``start_turn``, ``commit``, ...), each part typing the few it uses
+    # as a Protocol; the names with a leading underscore are the referee's own (a snapshot pickles
+    # them as they are; tests/referee/test_privacy.py checks that no other module touches them).
+    @property
+    def now(self) -> float:
+        """The injected clock's time of the input being stepped."""
+        return self._now
+
+    @property
+    def frames(self) -> list[Observation]:
+        """The clear frames kept of the board as it stands (a part may carry frames over to it)."""
+        return self._frames
+
+    @property
+    def dice_watch(self) -> DiceWatch:
+        """The watch that takes dice lying still as a roll (a part may disarm it, or feed it dice
+        that are no roll now)."""
+        return self._watch
+
+    @property
+    def clear_view_asked(self) -> bool:
+        """A clear view was asked for and is still awaited (``TableState.clear_view``)."""
+        return self._asked
+
+    @property
+    def either_may_roll(self) -> bool:
+        """After an adopted board: the first roll may come from either side (its half says whose)."""
+        return self._either_may_roll
+
+    @property
+    def frame_dt(self) -> float:
+        """Seconds between the observation being stepped and the one before it."""
+        return self._frame_dt
+
+    @property
+    def unseen_last(self) -> tuple[GamePosition, GamePosition, Side, bool] | None:
+        """The last play taken with a roll the camera did not see, while nothing was taken since: (the
+        board before it, after it, the side, at the opening?)."""
+        return self._unseen_last
+
+    def forget_unseen_last(self) -> None:
+        """That play can no longer be put right (the board was adopted from it)."""
+        self._unseen_last = None
+
+    def lose_step(self) -> None:
+        """The board is out of step (phase ``out_of_sync``, sync.py): no roll thrown meanwhile counts,
+        and the clear-view count starts again (the frames kept stay)."""
+        self.phase = Phase.OUT_OF_SYNC
+        self._pending_roll = None
+        self._premature = None
+        self._waited = 0
+        self._asked = False
+
+    def drop_unread_roll(self) -> None:
+        """The unread throw asked for is settled (its roll entered, or a roll taken otherwise)."""
+        self._unread_roll = None
+
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None:
+        """Emit an event of ``cls`` now, carrying the table state after the change."""
+        self._out.append(cls(at=self._now, state=self.state, **kw))
+
+    def refuse(self, inp: PlayerInput, rule: str, message: str) -> None:
+        """Refuse a player's input (``action_refused``), saying why."""
+        self.emit(ev.ActionRefused, side=inp.side, action=str(inp.action), rule=rule, message=message)
 
     # -- the game being played (portes, or a game of a tavli match) ------------------------
     def _starter(self) -> Side | None:
@@ -269,9 +334,6 @@ class Referee:
         if self.tavli is None:
             return rules_for(Variant.PORTES)
         return rules_for(self.tavli.variant, self.tavli_settings, self.tavli.settings, cube=False)
-
-    def _emit(self, cls: type[ev.Event], **kw: Any) -> None:
-        self._out.append(cls(at=self._now, state=self.state, **kw))
 
     # -- the one entry point ----------------------------------------------------------
     def step(self, item: Observation | PlayerInput, now: float) -> list[ev.Event]:
@@ -292,15 +354,14 @@ class Referee:
         last = self._last_frame_at
         self._frame_dt = 0.0 if last is None else max(0.0, self._now - last)
         self._last_frame_at = self._now
-        if self._learn_blind:
-            self._watch_blind(obs)
+        self.setup.watch_blind(obs)
         if not obs.motion and any(d.moving for d in obs.dice):
             # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
             # does not move is no rolling die, vision/reader.py): a die it cannot read, not a throw
             obs = replace(obs, dice=tuple(replace(d, moving=False) for d in obs.dice))
         p = self.phase
         if p == Phase.SETUP:
-            self._setup(obs)
+            self.setup.watch(obs)
         elif p == Phase.OPENING:
             self._opening(obs)
         elif p == Phase.AWAITING_ROLL:
@@ -310,7 +371,7 @@ class Referee:
         elif p == Phase.JUDGING:
             if obs.dice and (all(d.moving for d in obs.dice) or self._next_roll_lies(obs)):
                 self._throw_seen = True  # the next roll is being thrown, or lies thrown (E8)
-            self._collect(obs)
+            self.collect(obs)
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
                 # keep it, and take it once the play is judged (a slow verdict must not lose a roll)
@@ -329,11 +390,11 @@ class Referee:
             return False
         return roller_of(obs.dice, self.settings.light_is_white) is self.before.turn.other
 
-    def _collect(self, obs: Observation) -> bool:
-        """Keep the clear frames since the board last had a hand over it (:meth:`_keep`)."""
-        return self._keep(self._frames, obs)
+    def collect(self, obs: Observation) -> bool:
+        """Keep the clear frames since the board last had a hand over it (:meth:`keep_clear`)."""
+        return self.keep_clear(self._frames, obs)
 
-    def _keep(self, frames: list[Observation], obs: Observation) -> bool:
+    def keep_clear(self, frames: list[Observation], obs: Observation) -> bool:
         """Keep in ``frames`` the clear frames since the board last had a hand over it.
 
         A frame with motion but no hand (dice picked up or thrown, a shadow) is not kept, but
@@ -360,138 +421,30 @@ class Referee:
     def _blind(self) -> tuple[int, ...]:
         return self.blind
 
-    def _reset_view(self) -> None:
+    def reset_view(self) -> None:
+        """Drop the frames kept and start the clear-view count again (a new board to judge)."""
         self._frames.clear()
         self._waited = 0
         self._asked = False
 
-    def _ask_clear_view(self, reason: str, *, now: bool = False) -> None:
+    def ask_clear_view(self, reason: str, *, now: bool = False) -> None:
+        """Ask the players for a clear view (``clear_view_needed``, once), after ``clear_view_after``
+        frames without a verdict (``now``: at once)."""
         self._waited += 1
         if self._asked or (not now and self._waited < self.settings.clear_view_after):
             return
         self._asked = True
         self.last_verdict = "clear the view"
-        self._emit(ev.ClearViewNeeded, reason=reason, message=f"Please clear the view of the board: {reason}.")
+        self.emit(ev.ClearViewNeeded, reason=reason, message=f"Please clear the view of the board: {reason}.")
 
-    # setup ------------------------------------------------------------------------
-    def _setup(self, obs: Observation) -> None:
-        if self._setup_wrong and self._after_setup == Phase.OPENING and self._opening_thrown(obs):
-            return
-        if not obs.dice:
-            self._setup_saw_no_dice = True
-        clear = self._collect(obs)
-        s = self.settings
-        if not clear:
-            self._setup_waited_s = 0.0  # somebody is at the board
-        if not clear or len(self._frames) < s.settle_frames:
-            return  # hands are normal while the players set up
-        target = self._setup_target
-        table = EvidenceTable(self._frames, self._blind())
-        r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
-        if r.gap <= s.accept_gap:
-            self._setup_done("The checkers are set up correctly.", dice=self._lying_from_before(obs))
-            return
-        if r.min_confidence >= s.illegal_confidence:
-            # a confident reading that is not the start (a position or not: a misread colour may
-            # make 20 dark checkers): fix the board, or confirm it is set up (never a deadlock)
-            key = ("setup", r.free_light, r.free_dark)
-            if key not in self._reported:
-                self._reported.add(key)
-                self.ask_setup_confirmation(self._describe(r, target))
-        else:
-            self._ask_clear_view("the checker counts cannot be read; if the board is set up to start (B3), "
-                                 "press ACCEPT to confirm it")
-        if not s.attended:
-            self._unanswered_setup()
-
-    def _lying_from_before(self, obs: Observation) -> bool:
-        """Whether the dice on the frame that shows the board set up lay there from before (they are
-        no roll). Two dice, one in each half, that came after a set-up frame without dice are the
-        opening roll (E1), thrown as the board was read set up for the first time: the watch counts
-        them. Dice that lay all through set-up, or both in one half (a game's last roll), do not."""
-        if not obs.dice:
-            return False
-        thrown = (self._after_setup == Phase.OPENING and self._setup_saw_no_dice
-                  and len(obs.dice) == 2 and {d.half for d in obs.dice} == {"left", "right"})
-        return not thrown
-
-    def _unanswered_setup(self) -> None:
-        """An unattended table (a recorded video): nobody answers the set-up question; a board left
-        as it is, clear and still, for ``unattended_wait`` seconds is taken as set up (B3)."""
-        self._setup_waited_s = self._setup_waited_s + self._frame_dt
-        if self.settings.waited(self._setup_waited_s):
-            self._setup_waited_s = 0.0
-            self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="unattended"))
-
+    # setup (B3: setup_check.py) --------------------------------------------------------
     def ask_setup_confirmation(self, problems: Sequence[str]) -> list[ev.Event]:
         """Say where the set-up board is read to differ from the start (B3), and ask the players to fix it
-        or confirm it with ACCEPT (set-up never deadlocks: :meth:`_confirm_setup`). The app calls it too,
-        while it waits to learn the board; returns the events (also given by ``step``)."""
+        or confirm it with ACCEPT (:meth:`SetupCheck.ask`). The app calls it, while it waits to learn the
+        board; returns the events (also given by ``step``)."""
         out_before = len(self._out)
-        self.last_verdict = "set up the checkers"
-        if not self._setup_wrong:
-            self._watch.disarm()  # an opening roll thrown from now on answers it (dice lying now do not)
-        self._setup_wrong = True
-        self._emit(
-            ev.SetupChecked, ok=False, problems=tuple(problems), rule="B3",
-            message="Set up the checkers: " + "; ".join(problems)
-            + ". If the board is set up to start, press ACCEPT to confirm it.",
-        )
+        self.setup.ask(problems)
         return self._out[out_before:]
-
-    def _opening_thrown(self, obs: Observation) -> bool:
-        """Asked to fix or confirm the set-up board, the players threw the opening roll instead
-        (two dice lying still, one in each half, read or too small to read): they take the board as
-        set up, as if they had pressed ACCEPT, and the dice are the opening roll (E1). True when it
-        was taken so."""
-        dice = self._watch.feed(obs.dice, need=2)
-        unread = self._watch.unread  # dice too small to read: still a throw (the players enter it, E1)
-        thrown = dice if dice is not None else unread
-        if thrown is None or len(thrown) != 2 or {d.half for d in thrown} != {"left", "right"}:
-            return False
-        self._confirm_setup(PlayerInput(Action.ACCEPT, None, source="dice"))
-        if dice is None:
-            return True  # the opening phase asks for the roll it cannot read (or knows it by the play)
-        self._watch.disarm()  # these dice are the opening roll: the next throw rearms the watch
-        self._opening_roll(dice)
-        return True
-
-    def _confirm_setup(self, inp: PlayerInput) -> None:
-        """ACCEPT at set-up: the players confirm the board is set up to start (B3) when vision
-        reads it otherwise; the referee goes on from the start position. The spots where vision
-        read the confirmed board otherwise are this board's blind spots (:attr:`blind`), learnt
-        from the clear set-up frames, or from the next clear frames while the board still stands.
-        An input from ``source="dice"`` is the opening roll thrown instead of an answer."""
-        target = self._setup_target
-        frames = [o for o in self._frames if not (o.hand or o.motion)]
-        said = {"dice": "The opening roll was thrown: the players take the board as set up (B3).",
-                "unattended": "Nobody answered (an unattended table): the board is taken as set up (B3)."
-                }.get(inp.source, "The players confirmed the set-up (B3).")
-        self._setup_done(said, dice=False, confirmed=True)
-        if frames:
-            self._learn_blind_spots(frames, target)
-        else:
-            self._learn_blind, self._blind_frames = True, []
-
-    def _learn_blind_spots(self, frames: Sequence[Observation], target: GamePosition) -> None:
-        s = self.settings
-        r = read(EvidenceTable(frames), [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
-        self._learn_blind, self._blind_frames = False, []
-        if r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence:
-            self._join_in_progress(r.free, target, len(r.differing))
-            return
-        self.blind = r.differing
-
-    def _join_in_progress(self, board: GamePosition, start: GamePosition, spots: int) -> None:
-        """The confirmed set-up board is clearly a position of a game in progress, not a misread start:
-        the referee was started mid-game. It carries on from that board (the log keeps it; the match
-        formats cannot express a game that did not start at B3), and the first roll's half says who
-        rolled (E3), as after an adopted board."""
-        self._reset_view()
-        self.carry_on_from(board.with_turn(start.turn), start, "game in progress",
-                           f"A game in progress: the board is clearly not the start (it differs at {spots} "
-                           "points). The referee carries on from it; the first roll's half of the board says "
-                           "whose turn it is.", extra={"in_progress": True})
 
     def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str,
                       extra: dict[str, Any] | None = None) -> None:
@@ -503,66 +456,8 @@ class Referee:
         self.phase = Phase.AWAITING_ROLL
         self._either_may_roll = True
         self.last_verdict = verdict
-        self._emit(ev.BoardAdopted, before=known, after=after, points=self.game.differing_points(known, after),
-                   extra=extra or {}, message=message)
-
-    def _watch_blind(self, obs: Observation) -> None:
-        """After a set-up confirmed before any clear frame: the first clear frames of the still
-        set-up board give the blind spots (the board is the start until the opening play)."""
-        if self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL) \
-                or self.position.layout_key() != self._setup_target.layout_key():
-            self._learn_blind, self._blind_frames = False, []  # the board moved on: nothing to learn from
-            return
-        # kept as a play's frames are (_keep): a die thrown or a shadow between two clear frames is no
-        # reason to start again; a hand is, and so is a board that reads confidently otherwise
-        if not self._keep(self._blind_frames, obs):
-            return
-        if len(self._blind_frames) >= self.settings.settle_frames:
-            self._learn_blind_spots(self._blind_frames, self._setup_target)
-
-    def _setup_done(self, message: str, *, dice: bool, confirmed: bool = False) -> None:
-        self._setup_wrong = False
-        self._setup_saw_no_dice = False
-        self._emit(ev.SetupChecked, ok=True, message=message, rule="B3",
-                   extra={"confirmed": True} if confirmed else {})
-        self._reset_view()
-        self.phase = self._after_setup
-        if self.clock is not None:
-            self.clock.new_game(self.match.score, self._now)
-        if self.phase == Phase.OPENING or self._announce_game:
-            self._announce_game = False
-            self._emit(
-                ev.GameStarted, game_number=self.game_number, score=self.match.score,
-                crawford=self.match.crawford_game, rule="T2" if self.tavli is not None else "",
-                message=self._game_title(),
-            )
-        if dice:
-            self._watch.disarm()  # dice lying from before do not count as a roll
-        else:
-            self._watch.rearm()
-
-    def _game_title(self) -> str:
-        if self.tavli is None:
-            return f"Game {self.game_number}" + (" (Crawford game)" if self.match.crawford_game else "")
-        starter = self._starter()
-        first = f"; {_name(starter)} won the last game and starts by rolling both dice (V3)" if starter is not None else ""
-        return (f"Game {self.game_number} of the tavli match to {self.match.length}: "
-                f"{self.game.variant.value.capitalize()}{first}")
-
-    def _describe(self, r: Reading, target: GamePosition) -> tuple[str, ...]:
-        light_is_white = self.settings.light_is_white
-        tl, td = self.game.spot_counts(target, light_is_white)
-        light = Side.WHITE if light_is_white else Side.BLACK
-        out: list[str] = []
-        for i in r.differing:
-            where = "the bar" if i == 24 else "the trays" if i == 25 else f"point {_white_point(i, light_is_white)}"
-            for colour, side, seen, want in (
-                ("light", light, r.free_light[i], int(tl[i])),
-                ("dark", light.other, r.free_dark[i], int(td[i])),
-            ):
-                if seen != want:
-                    out.append(f"{where}: {seen} {_name(side)} ({colour}) checkers, should be {want}")
-        return tuple(out)
+        self.emit(ev.BoardAdopted, before=known, after=after, points=self.game.differing_points(known, after),
+                  extra=extra or {}, message=message)
 
     # the opening roll (E1) ------------------------------------------------------------
     def _opening(self, obs: Observation) -> None:
@@ -575,20 +470,21 @@ class Referee:
             elif self.phase is Phase.AWAITING_ROLL:
                 self._ask_for_unread_roll(opening=False)
             return
-        self._opening_roll(dice)
+        self.take_opening_roll(dice)
 
-    def _opening_roll(self, dice: Sequence[DieReading]) -> None:
+    def take_opening_roll(self, dice: Sequence[DieReading]) -> None:
+        """``dice`` lie still as the opening roll (E1): void, a tie, or the winner's turn starts."""
         self._unread_roll = None
         s = self.settings
         reason, whose = opening_void_reason(
             dice, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void
         )
         if reason == "same_half" and self._played_before(dice):
-            self._roll(dice)  # the opening was played unseen: these dice are the next roll
+            self.take_roll(dice)  # the opening was played unseen: these dice are the next roll
             return
         if reason:
             self.last_verdict = "reroll"
-            self._emit(
+            self.emit(
                 ev.RollVoid, side=whose or Side.WHITE, reason=reason, rule="E1" if reason == "same_half" else "E3",
                 message=f"Opening roll void ({reason.replace('_', ' ')}): both players roll again.",
             )
@@ -602,13 +498,13 @@ class Referee:
             if cube is not None:
                 # C5: a tie in money play turns the centred cube, at most rules.max_automatic times a game
                 self.last_verdict = f"tie: the cube is at {cube.value}"
-                self._emit(
+                self.emit(
                     ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="C5",
                     message=f"Both rolled {wd}: automatic double, the cube is at {cube.value}; roll again.",
                     extra={"automatic_double": cube.value},
                 )
                 return
-            self._emit(
+            self.emit(
                 ev.OpeningRoll, white_die=wd, black_die=bd, winner=None, rule="E1",
                 message=f"Both rolled {wd}: roll again.",
             )
@@ -620,7 +516,7 @@ class Referee:
             self.phase = Phase.AWAITING_ROLL
             self.before = self.position
             self.last_verdict = f"{_name(winner)} starts"  # the single dice still lie: not a roll
-            self._emit(
+            self.emit(
                 ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="V3",
                 message=f"{_name(winner)} starts ({max(wd, bd)} against {min(wd, bd)}): "
                 f"{_name(winner)}, roll both dice for the first play.",
@@ -628,20 +524,20 @@ class Referee:
             return
         wc = next(d.value_confidence for d in dice if d.half == white_half)
         bc = next(d.value_confidence for d in dice if d.half != white_half)
-        self._start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
-                         sure=(wc, bc) if wd > bd else (bc, wc), at=dice)
+        self.start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
+                        sure=(wc, bc) if wd > bd else (bc, wc), at=dice)
         self.last_verdict = f"{_name(winner)} starts"
-        self._emit(
+        self.emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
             message=f"{_name(winner)} starts with {max(wd, bd)}-{min(wd, bd)}.",
         )
-        self._after_roll_accepted()
+        self.after_roll_accepted()
 
     # a roll (E2, E3) --------------------------------------------------------------------
     def _awaiting_roll(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is not None:
-            self._roll(dice)
+            self.take_roll(dice)
             return
         # a roll may lie there with only its values missing (asked for once): the board is watched
         # all the same, and once the dice are picked up (E5) the play may show the roll (unseen.py);
@@ -663,9 +559,9 @@ class Referee:
             who = ("enter the opening roll, White's die then Black's" if side is None
                    else f"{_name(side)}, enter your roll")
             self.last_verdict = "enter the roll"
-            self._emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
-                       message=f"The camera sees the dice but cannot read them ({reason}): {who} "
-                       "on the table's page.")
+            self.emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
+                      message=f"The camera sees the dice but cannot read them ({reason}): {who} "
+                      "on the table's page.")
         return self._unread_roll is not None
 
     def _entered_roll(self, inp: PlayerInput) -> None:
@@ -674,7 +570,7 @@ class Referee:
         unread = self._unread_roll
         a, b = divmod(inp.level, 10)
         if not (1 <= a <= 6 and 1 <= b <= 6):
-            self._refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
+            self.refuse(inp, "E2", "enter the roll as its two dice, 1 to 6 each: 53 for 5-3")
             return
         if self._doubted is not None and self.phase in (Phase.ROLLED, Phase.JUDGING):
             self._corrected_roll((a, b))
@@ -682,7 +578,7 @@ class Referee:
         if self.question.answers() and self.question.entered((a, b)):
             return
         if not unread or self.phase not in (Phase.OPENING, Phase.AWAITING_ROLL):
-            self._refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
+            self.refuse(inp, "E2", "no unread roll lies on the board: the referee reads the dice itself")
             return
         opening = self.phase == Phase.OPENING
         dice = list(unread)
@@ -700,11 +596,12 @@ class Referee:
         self._watch.disarm()  # these dice are the roll now; a new throw rearms the watch
         entered = entered_dice(dice, (a, b))
         if opening:
-            self._opening_roll(entered)
+            self.take_opening_roll(entered)
         else:
-            self._roll(entered)
+            self.take_roll(entered)
 
-    def _roll(self, dice: Sequence[DieReading]) -> None:
+    def take_roll(self, dice: Sequence[DieReading]) -> None:
+        """``dice`` lie still as a roll of the side on roll: void (E3, E4), or the turn starts (E2)."""
         self._unread_roll = None
         s = self.settings
         if self.phase is Phase.AWAITING_ROLL and not self._either_may_roll:
@@ -718,13 +615,13 @@ class Referee:
                 self.position = self.position.with_turn(side)
         if len(dice) != 2:
             self.last_verdict = "reroll"
-            self._emit(ev.RollVoid, side=side, reason="dice", rule="E4",
-                       message=f"{_name(side)}: roll exactly two dice together, from the cup.")
+            self.emit(ev.RollVoid, side=side, reason="dice", rule="E4",
+                      message=f"{_name(side)}: roll exactly two dice together, from the cup.")
             return
         reason = void_reason(dice, side, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void)
         if reason:
             self.last_verdict = "reroll"
-            self._emit(
+            self.emit(
                 ev.RollVoid, side=side, reason=reason, rule="E3",
                 message=f"{_name(side)}'s roll is void ({reason.replace('_', ' ')}): roll again.",
             )
@@ -733,14 +630,16 @@ class Referee:
             return
         read = sorted(((d.value, d.value_confidence) for d in dice), reverse=True)
         values = [v for v, _ in read]
-        self._start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
-                         sure=(read[0][1], read[1][1]), at=dice)
+        self.start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
+                        sure=(read[0][1], read[1][1]), at=dice)
         self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
-        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
-        self._after_roll_accepted()
+        self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
+        self.after_roll_accepted()
 
-    def _start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
-                    sure: tuple[float, float] = (1.0, 1.0), at: Sequence[DieReading] = ()) -> None:
+    def start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
+                   sure: tuple[float, float] = (1.0, 1.0), at: Sequence[DieReading] = ()) -> None:
+        """The turn of the side on roll starts with ``dice`` (phase ``rolled``). ``small``: dice too small
+        to read; ``sure``: how sure vision was of each die; ``at``: the dice as they lay."""
         self._dice_conf, self._roll_dice = sure, tuple(at)
         self._doubted = None
         self._dice_gone = 0
@@ -754,9 +653,9 @@ class Referee:
         # 48, 77) keeps the clear frames since the last hand when they show the board moved: they are
         # the board as played. Frames of the board as it was are dropped, as before: a play whose
         # hand the reader did not flag would be judged on them too until they leave the window
-        moved = bool(self._frames) and self._against_known().gap >= self.settings.accept_margin
+        moved = bool(self._frames) and self.against_known().gap >= self.settings.accept_margin
         kept = list(self._frames) if moved else []
-        self._reset_view()
+        self.reset_view()
         self._frames.extend(kept)
         self._prem.rearm()
         self._premature = None
@@ -766,10 +665,10 @@ class Referee:
         self._void_roll = None
         self.question.drop()
 
-    def _after_roll_accepted(self) -> None:
+    def after_roll_accepted(self) -> None:
         if not self.results:
             side = self.position.turn
-            self._emit(
+            self.emit(
                 ev.NoLegalMove, side=side, dice=self.dice, rule="E7",
                 message=f"{_name(side)} cannot move: pick up the dice to pass.",
             )
@@ -790,7 +689,7 @@ class Referee:
             mine = [d for d in obs.dice if d.half != other_half]
             theirs = [d for d in obs.dice if d.half == other_half]
         mine = [d for d in mine if of_the_roll(d, self._roll_dice, s.die_confidence)]  # not a die come since
-        self._collect(obs)
+        self.collect(obs)
         if theirs and mine:
             if self._premature is None:
                 early = self._prem.feed(theirs, need=2)
@@ -814,14 +713,31 @@ class Referee:
         if (not mine or throw) and not obs.hand and (not obs.motion or throw) and self._dice_gone >= gone:
             # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
             # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
-            self.phase = Phase.JUDGING
-            self._throw_seen = throw
-            self._waited = 0
-            self._asked = False
-            self._watch.rearm()
-            if theirs and self._premature is not None and self._pending_roll is None:
-                self._watch.disarm()  # the void premature dice still lie there
+            self.judge_final_play(throw=throw, void_dice_lie=bool(
+                theirs and self._premature is not None and self._pending_roll is None))
+
+    def judge_after_late_roll(self) -> None:
+        """A roll known only after its play was seen (entered by the players): the dice were picked up
+        before (E5), so the play is judged: legal on the frames kept, it stands now; anything else is
+        judged on the next clear frames, so a call is made on a board still standing once the roll is
+        known (a hand putting it right meanwhile starts the frames again)."""
+        self.phase = Phase.JUDGING
+        self._throw_seen = False
+        if self._verdict().kind == "legal":
             self._try_judge()
+
+    def judge_final_play(self, *, throw: bool = False, void_dice_lie: bool = False) -> None:
+        """E5: the roller's dice are picked up, so the play is final: judge it (on the frames kept).
+        ``throw``: the next roll is being thrown already; ``void_dice_lie``: the void premature dice
+        still lie there (no roll until a new throw)."""
+        self.phase = Phase.JUDGING
+        self._throw_seen = throw
+        self._waited = 0
+        self._asked = False
+        self._watch.rearm()
+        if void_dice_lie:
+            self._watch.disarm()
+        self._try_judge()
 
     def _accept_if_clear(self) -> bool:
         """Dice too small to read missing from one frame (maybe picked up, maybe not found): a board
@@ -831,7 +747,7 @@ class Referee:
         if v.kind != "legal" or v.result is None:
             return False
         self._watch.rearm()
-        self._accept_play(v.result)
+        self.accept_play(v.result)
         return True
 
     def _premature_roll(self, dice: tuple[DieReading, ...]) -> None:
@@ -846,13 +762,13 @@ class Referee:
         self._premature = dice
         if not stands and s.premature == "victim_option":
             self.last_verdict = "premature roll"
-            self._emit(
+            self.emit(
                 ev.PrematureRoll, side=early, dice=pair, stands=False, pending=True, rule="E6",
                 message=f"{_name(early)} rolled before {_name(roller)} picked up the dice: "
                 f"{_name(roller)}, accept the roll or demand a reroll.",
             )
             return
-        self._emit(
+        self.emit(
             ev.PrematureRoll, side=early, dice=pair, stands=stands, rule="E6",
             message=f"{_name(early)} rolled too early: the roll "
             + ("stands." if stands else f"is void; roll again after {_name(roller)} picks up the dice."),
@@ -861,8 +777,8 @@ class Referee:
             self._premature_stands(dice)
         else:
             self.last_verdict = "reroll"
-            self._emit(ev.RollVoid, side=early, reason="premature", rule="E6",
-                       message=f"{_name(early)}'s roll is void (premature): roll again.")
+            self.emit(ev.RollVoid, side=early, reason="premature", rule="E6",
+                      message=f"{_name(early)}'s roll is void (premature): roll again.")
 
     def _premature_stands(self, dice: tuple[DieReading, ...]) -> None:
         # the roller's play is final now; the early roll is processed once it is judged
@@ -870,7 +786,8 @@ class Referee:
         self.phase = Phase.JUDGING
         self._try_judge()
 
-    def _candidates(self) -> list[GamePosition]:
+    def candidates(self) -> list[GamePosition]:
+        """The boards the roll's play may leave: its legal ends (no legal move: the board before it)."""
         if not self.results:
             return [self.before]
         return [r.position for r in self.results]
@@ -880,14 +797,14 @@ class Referee:
         v = self._verdict()
         if v.kind == "legal" and v.result is not None:
             self._miscount = None  # read as it is: no miscount stands
-            self._accept_play(v.result)
+            self.accept_play(v.result)
         elif (v.kind == "illegal" and v.result is not None and self._small_dice
               and v.result.layout_key() == self.before.layout_key()):
             # dice too small to read, and the board as before the roll: the camera lost the dice for
             # a moment, nobody picked them up; an unmoved board is called (M5) only on dice it follows
-            self._ask_clear_view("no checker has moved yet", now=False)
+            self.ask_clear_view("no checker has moved yet", now=False)
         elif v.kind == "illegal" and v.result is not None:
-            why = self.game.one_play_reason(self.before, v.result, self._dice2())
+            why = self.game.one_play_reason(self.before, v.result, self.dice2())
             if why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
                 self.sync.lose(v.result, roll_seen=True, why=why)
@@ -907,16 +824,16 @@ class Referee:
             assert v.reading is not None
             # a stack counted one off keeps being counted so: the next turns are judged knowing it
             self._miscount = self._one_checker_off(v.reading)
-            self._accept_play(self._candidates()[v.reading.best], by_roll=True)
+            self.accept_play(self.candidates()[v.reading.best], by_roll=True)
         else:
-            self._ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
+            self.ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
 
     def _verdict(self) -> Verdict:
         """The play judged on the frames kept (:func:`judge_evidence`): on the whole board; when that
         gives no verdict, on the best reading keeping 15 and 15 (a checker or two missed), then on
         the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
         aside). An illegal verdict of either is taken only when its board is one play of the mover."""
-        candidates = self._candidates()
+        candidates = self.candidates()
         # one evidence table for every way the play is judged (the frames are read into it once)
         table = EvidenceTable(self._frames, self._blind()) if self._frames else None
         v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
@@ -927,10 +844,10 @@ class Referee:
             w = judge_on_sure_spots(self._frames, candidates, self.settings, self.before.turn,
                                     game=self.game, known=self.before, blind=self._blind(), table=table)
             if w is not None and w.result is not None and (
-                    w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self._dice2())):
+                    w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self.dice2())):
                 return w
         if v.kind == "illegal" and v.result is not None:  # one doubtful spot left in doubt: only a call
-            v = only_a_call(v, bool(self.game.one_play_reason(self.before, v.result, self._dice2())),
+            v = only_a_call(v, bool(self.game.one_play_reason(self.before, v.result, self.dice2())),
                             self._next_roll_seen())
         return v
 
@@ -943,7 +860,7 @@ class Referee:
         w = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
                            known=self.before, blind=self._blind(), conserve=True, table=table)
         if w.kind == "illegal" and w.result is not None \
-                and not self.game.one_play_reason(self.before, w.result, self._dice2()):
+                and not self.game.one_play_reason(self.before, w.result, self.dice2()):
             return w
         return v
 
@@ -976,7 +893,7 @@ class Referee:
             return None
         i = r.differing[0]
         lw = self.settings.light_is_white
-        light, dark = self.game.spot_counts(self._candidates()[r.best], lw)
+        light, dark = self.game.spot_counts(self.candidates()[r.best], lw)
         was_light, was_dark = self.game.spot_counts(self.before, lw)
         off_light, off_dark = r.free_light[i] - int(light[i]), r.free_dark[i] - int(dark[i])
         if abs(off_light) + abs(off_dark) != 1:
@@ -996,7 +913,7 @@ class Referee:
         if len(self.dice) != 2:
             return False
         s = self.settings
-        dice = self._dice2()
+        dice = self.dice2()
         rolls = plausible_rolls(dice, self._dice_conf, s.illegal_confidence)[1:]
         fits = rolls_allowing(self.game, self.before, observed, rolls) if rolls else []
         if not fits:
@@ -1007,18 +924,18 @@ class Referee:
             a, b = fits[0]
             self.dice = (a, b)
             self.results = self.game.ends(self.before, (a, b))
-            self._accept_play(observed, by_roll=True, note=f"The dice were read {read} without certainty; the "
-                              f"board is a play of {a}-{b}")
+            self.accept_play(observed, by_roll=True, note=f"The dice were read {read} without certainty; the "
+                             f"board is a play of {a}-{b}")
             return True
         key = observed.layout_key()
         if self._doubted != key:
             self._doubted = key
             self.last_verdict = "enter the roll"
-            self._emit(ev.RollNeeded, side=side, rule="E2",
-                       reason=f"the dice were read {read} without certainty, and the play fits {describe(fits)}",
-                       message=f"The dice were read {read}, but not surely, and the play is not legal for "
-                       f"{read}: {_name(side)}, enter your roll on the table's page.",
-                       extra={"doubted": read, "fits": [f"{x}-{y}" for x, y in fits]})
+            self.emit(ev.RollNeeded, side=side, rule="E2",
+                      reason=f"the dice were read {read} without certainty, and the play fits {describe(fits)}",
+                      message=f"The dice were read {read}, but not surely, and the play is not legal for "
+                      f"{read}: {_name(side)}, enter your roll on the table's page.",
+                      extra={"doubted": read, "fits": [f"{x}-{y}" for x, y in fits]})
         return True
 
     def _corrected_roll(self, values: tuple[int, int]) -> None:
@@ -1031,9 +948,9 @@ class Referee:
         self.dice = (a, b)
         self.results = self.game.ends(self.before, (a, b))
         self.last_verdict = f"{_name(side)} rolled {a}-{b}"
-        self._emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
-                   message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
-        self._after_roll_accepted()
+        self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
+                  message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
+        self.after_roll_accepted()
         if self.phase is Phase.JUDGING:
             self._try_judge()
 
@@ -1043,17 +960,17 @@ class Referee:
                 return r.moves
         return ""
 
-    def _accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "",
-                     unseen: tuple[tuple[int, int], ...] = (), seen: tuple[int, ...] = ()) -> None:
+    def accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "",
+                    unseen: tuple[tuple[int, int], ...] = (), seen: tuple[int, ...] = ()) -> None:
         """The play stands. ``by_roll``: the next roll let it stand (E8); ``note``: said with it;
         ``unseen``: the rolls it is legal for, when the referee never saw the roll (the event
         carries the first, and says the play was not checked: ``extra["unchecked"]``); ``seen``: the
         die values read surely of that roll (:mod:`tavli_pi.referee.roll_seen`)."""
         side = self.before.turn
-        dice = self._dice2()
+        dice = self.dice2()
         text = self._play_text(after) if self.results else ""
         self.last_verdict = "play accepted" if self.results else "no legal move: pass"
-        over = self._commit(after)
+        over = self.commit(after)
         said = [note, self.game.mother_note(after) if isinstance(self.game, TavliRules) else ""]
         extra: dict[str, Any] = {}
         if by_roll:
@@ -1069,20 +986,21 @@ class Referee:
                 extra["roll_seen"] = list(seen)
             self.last_verdict = "play taken, not checked: roll not seen"
         note = ". ".join(x for x in said if x)
-        self._emit(
+        self.emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
             rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
             extra=extra,
         )
-        self._continue(over)
+        self.finish_turn(over)
 
-    def _dice2(self) -> tuple[int, int]:
+    def dice2(self) -> tuple[int, int]:
+        """The roll as two dice; (0, 0) when there is none."""
         d = self.dice
         return (d[0], d[1]) if len(d) == 2 else (0, 0)
 
-    def _commit(self, after: GamePosition) -> bool:
+    def commit(self, after: GamePosition) -> bool:
         """The turn is over with ``after`` on the board: the state the event carries. True: the game is over."""
-        self._reset_view()
+        self.reset_view()
         self._observed = None
         self._doubted = None
         self.wrong_points = ()
@@ -1094,60 +1012,61 @@ class Referee:
         self.phase = Phase.AWAITING_ROLL
         return False
 
-    def _continue(self, over: bool) -> None:
+    def finish_turn(self, over: bool) -> None:
+        """After a committed turn: the game ends (``over``), or a roll thrown meanwhile is taken."""
         if over:
             pos = self.position
             if self.tavli is not None:
                 # V5, P6 (and T3 for a Portes game of the match): points from the position alone
                 res = game_result(self.game.variant, pos, self.tavli_settings, self.tavli.settings)
                 assert res is not None
-                self._game_over(res.winner, res.points, res.reason)
+                self.game_over(res.winner, res.points, res.reason)
                 return
             assert isinstance(pos, Position)
             winner = game_winner(pos)
             assert winner is not None
             out = outcome_borne_off(pos, self.cube, settings=self.settings.rules, match=self.match)
-            self._game_over(winner, out.points, out.value.name.lower())
+            self.game_over(winner, out.points, out.value.name.lower())
             return
         pending = self._pending_roll
         self._pending_roll = None
         self._premature = None
         if pending is not None:
-            self._roll(pending)
+            self.take_roll(pending)
 
     def _illegal(self, observed: GamePosition) -> None:
         side = self.before.turn
-        nearest, wrong = self.game.nearest(self.before, self._dice2(), observed)
+        nearest, wrong = self.game.nearest(self.before, self.dice2(), observed)
         self._observed = observed
         self.wrong_points = wrong
         self.last_verdict = "illegal play"
         pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in wrong)
         self.phase = Phase.ILLEGAL
-        rule = self.game.broken_rule(self.before, observed, self._dice2())
-        self._emit(
-            ev.IllegalPlay, side=side, dice=self._dice2(), before=self.before, observed=observed,
+        rule = self.game.broken_rule(self.before, observed, self.dice2())
+        self.emit(
+            ev.IllegalPlay, side=side, dice=self.dice2(), before=self.before, observed=observed,
             wrong_points=wrong, nearest=nearest, rule=rule,
             message=f"Illegal play by {_name(side)} ({rule}): check point(s) {pts}. Legal would be e.g. "
             f"{nearest[0]}. {_name(side.other)} may accept it or demand a legal play (E8).",
         )
         if self._pending_roll is not None:
             # E8: rolling accepts an illegal play.
-            self._resolve_illegal(accepted=True)
+            self.resolve_illegal(accepted=True)
             return
         if self.settings.illegal_policy == "legal-moves":
             self._demand_correction()
         else:
-            self._reset_view()
+            self.reset_view()
             self._watch.rearm()
 
     def _demand_correction(self) -> None:
         self.phase = Phase.CORRECTING
-        self._reset_view()
+        self.reset_view()
         side = self.before.turn
-        self._emit(ev.CorrectionDemanded, side=side, rule="E8",
-                   message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self._dice2()))}.")
+        self.emit(ev.CorrectionDemanded, side=side, rule="E8",
+                  message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self.dice2()))}.")
 
-    def _resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
+    def resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
         """Settle the disputed play (E8); True when it ended the game."""
         side = self.before.turn
         if accepted:
@@ -1160,13 +1079,13 @@ class Referee:
             end = after
             text = self._play_text(after)
             self.last_verdict = "play corrected"
-        over = self._commit(end)
-        self._emit(
+        over = self.commit(end)
+        self.emit(
             ev.IllegalPlayResolved, side=side, accepted=accepted, play=text, after=end, rule="E8",
             message=f"{_name(side.other)} accepted the play as it stands." if accepted
             else f"{_name(side)} corrected the play: {text}.",
         )
-        self._continue(over)
+        self.finish_turn(over)
         return over
 
     def _after_illegal(self, obs: Observation) -> None:
@@ -1175,18 +1094,18 @@ class Referee:
             dice = self._watch.feed(obs.dice, need=2)
             if dice is not None:
                 self._pending_roll = dice
-                self._resolve_illegal(accepted=True)
+                self.resolve_illegal(accepted=True)
                 return
-        if not self._collect(obs):
+        if not self.collect(obs):
             return
         v = self._verdict()
         if v.kind != "legal":  # dice read without certainty: put right as a play of the roll really thrown?
-            roll, v = put_right(self._frames, self._candidates(), self.before, self._dice2(), self._dice_conf,
+            roll, v = put_right(self._frames, self.candidates(), self.before, self.dice2(), self._dice_conf,
                                 self.settings, self.game, self._blind())
             if roll is not None:
                 self.dice, self.results, self._dice_conf = roll, self.game.ends(self.before, roll), (1.0, 1.0)
         if v.kind == "legal" and v.result is not None:
-            self._resolve_illegal(accepted=False, after=v.result)
+            self.resolve_illegal(accepted=False, after=v.result)
 
     # -- out of sync: the board is not the position the referee knows (sync.py) ------------------
     def _watch_board(self, obs: Observation) -> None:
@@ -1199,13 +1118,13 @@ class Referee:
         never the board lost.
         """
         s = self.settings
-        if not self._collect(obs) or len(self._frames) < s.stable_frames:
+        if not self.collect(obs) or len(self._frames) < s.stable_frames:
             return
         if obs.dice:
             # (a die flagged tumbling on a frame without motion lies where it is all the same)
             self._played_before(obs.dice)
             return
-        r = self._against_known()
+        r = self.against_known()
         # a play seen without its roll must beat the board as it was by ``accept_margin``; no play
         # scores above the unconstrained reading, so under that gap none can (the usual still board)
         if s.infer_unseen_rolls and r.gap >= s.accept_margin and self._play_without_roll():
@@ -1244,11 +1163,11 @@ class Referee:
                                                 or roller is not self.position.turn.other):
             return False
         # as in _watch_board: no play can beat the board as it was when the board reads that close to it
-        if self._against_known().gap < s.accept_margin:
+        if self.against_known().gap < s.accept_margin:
             return False
         return self._play_without_roll(sides=(roller.other,), keep_dice=True)
 
-    def _against_known(self) -> Reading:
+    def against_known(self) -> Reading:
         """The frames kept, read against the position the referee knows."""
         s = self.settings
         return read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
@@ -1261,16 +1180,16 @@ class Referee:
         (or after an adopted board) either side may have rolled; the evidence must pick out one play
         of one side."""
         opening = self.phase == Phase.OPENING
-        found = self._unseen_play(sides, opening=opening)
+        found = self.unseen_play(sides, opening=opening)
         if found is None:
             return False
         if not keep_dice and self.question.ask(*found, opening=opening):
             return True
-        self._take_unseen_play(*found, opening=opening, keep_dice=keep_dice)
+        self.take_unseen_play(*found, opening=opening, keep_dice=keep_dice)
         return True
 
-    def _unseen_play(self, sides: tuple[Side, ...], *, opening: bool,
-                     known: GamePosition | None = None) -> tuple[Side, UnseenPlay] | None:
+    def unseen_play(self, sides: tuple[Side, ...], *, opening: bool,
+                    known: GamePosition | None = None) -> tuple[Side, UnseenPlay] | None:
         """The one legal play, of one of ``sides`` (none given: the side on roll, or either side at the
         opening or after an adopted board) for some roll, that the frames kept show clearly ahead of
         the board as the referee knows it (``known``; None: ``self.position``); None when none or more
@@ -1320,7 +1239,7 @@ class Referee:
         side, seen = said[0]
         unread, self._unread_roll = self._unread_roll, None  # judged as if nothing was read of the roll
         try:
-            found = self._unseen_play((side,), opening=opening)
+            found = self.unseen_play((side,), opening=opening)
         finally:
             self._unread_roll = unread
         if found is None or rolls_holding(seen, found[1].rolls):
@@ -1328,30 +1247,32 @@ class Referee:
         return (f"{_name(side)}'s play is legal only for {rolls_text(found[1].rolls)}, and the camera read "
                 f"{seen_text(seen)} of the roll: not taken as played")
 
-    def _take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
-        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`_unseen_play`),
+    def take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
+        """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`unseen_play`),
         as not checked (the roll unknown). ``keep_dice``: dice lying now are the next player's roll (the
         watch goes on counting them)."""
         roll = play.rolls[0]
         seen = self._seen_of_roll(side, opening=opening)
-        self._unread_roll = None
+        self.drop_unread_roll()
         self.position = self.position.with_turn(side)
         if opening and not isinstance(self.game, TavliRules):
             white, black = (roll[0], roll[1]) if side is Side.WHITE else (roll[1], roll[0])
-            self._emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
-                       message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
-                       "by the play).", extra={"roll_unseen": True})
-        self._start_turn(roll, opening=opening)
+            self.emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
+                      message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
+                      "by the play).", extra={"roll_unseen": True})
+        self.start_turn(roll, opening=opening)
         if not keep_dice:
             # dice lying unseen until now are not the next roll: a frame without dice (or a throw)
             # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
             self._watch.disarm()
         before = self.position
-        self._accept_play(play.position, unseen=play.rolls, seen=seen)
+        self.accept_play(play.position, unseen=play.rolls, seen=seen)
         self._unseen_last = (before, self.position, side, opening)
 
     # -- game and match end (S1-S3) ---------------------------------------------------------
-    def _game_over(self, winner: Side | None, points: int, result: str) -> None:
+    def game_over(self, winner: Side | None, points: int, result: str) -> None:
+        """The game ends (``game_over``; ``match_over`` when it ends the match too, S2); else the next
+        game is set up (B3)."""
         if self.tavli is not None:
             self.tavli = self.tavli.after_game(winner, points)
             self.match = replace(self.match, score=self.tavli.score, games=self.match.games + 1)
@@ -1364,7 +1285,7 @@ class Referee:
         self.dice = ()
         rule, message = self._game_over_words(winner, points, result)
         self.last_verdict = "a draw" if winner is None else f"{_name(winner)} wins {points}"
-        self._emit(
+        self.emit(
             ev.GameOver, winner=winner, points=points, result=result, score=self.match.score, rule=rule,
             message=message,
         )
@@ -1372,8 +1293,8 @@ class Referee:
         if champion is not None:
             self.phase = Phase.MATCH_OVER
             self.last_verdict = f"{_name(champion)} wins the match"
-            self._emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
-                       message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
+            self.emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
+                      message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
             return
         # the next game: set up again (B3); in a tavli match the next game of the rotation (T2)
         self.game_number += 1
@@ -1381,13 +1302,11 @@ class Referee:
         self.game = self._rules_now()
         starter = self._starter()
         self.position = self.game.start(starter or Side.WHITE)
-        self._setup_target = self.position
-        self._after_setup = Phase.OPENING if starter is None else Phase.AWAITING_ROLL
-        self._announce_game = self.tavli is not None
+        self.setup.new_game(self.position, Phase.OPENING if starter is None else Phase.AWAITING_ROLL,
+                            announce=self.tavli is not None)
         self.offers.new_game()
         self._miscount = None
-        self._reported.clear()
-        self._reset_view()
+        self.reset_view()
         self.phase = Phase.SETUP
 
     def _game_over_words(self, winner: Side | None, points: int, result: str) -> tuple[str, str]:
@@ -1407,9 +1326,6 @@ class Referee:
                       f"tavli score {self.match.score[0]}-{self.match.score[1]}.")
 
     # -- player inputs ------------------------------------------------------------------
-    def _refuse(self, inp: PlayerInput, rule: str, message: str) -> None:
-        self._emit(ev.ActionRefused, side=inp.side, action=str(inp.action), rule=rule, message=message)
-
     def _on_input(self, inp: PlayerInput) -> None:
         a = inp.action
         if a is Action.DOUBLE:
@@ -1431,7 +1347,7 @@ class Referee:
 
     def _decide(self, inp: PlayerInput) -> None:
         if self.phase == Phase.SETUP and inp.action is Action.ACCEPT:
-            self._confirm_setup(inp)
+            self.setup.confirm(inp)
             return
         if self.phase == Phase.OUT_OF_SYNC:
             self.sync.confirm(inp)
@@ -1439,10 +1355,10 @@ class Referee:
         if self.phase == Phase.ILLEGAL:
             victim = self.before.turn.other
             if inp.side not in (None, victim):
-                self._refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
+                self.refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
                 return
             if inp.action is Action.ACCEPT:
-                self._resolve_illegal(accepted=True)
+                self.resolve_illegal(accepted=True)
             else:
                 self._demand_correction()
             return
@@ -1450,19 +1366,15 @@ class Referee:
                 and self.settings.premature == "victim_option":
             victim = self.position.turn
             if inp.side not in (None, victim):
-                self._refuse(inp, "E6", f"only {_name(victim)} decides about the premature roll")
+                self.refuse(inp, "E6", f"only {_name(victim)} decides about the premature roll")
                 return
             early = victim.other
             if inp.action is Action.ACCEPT:
                 self._premature_stands(self._premature)
             else:
                 self.last_verdict = "reroll"
-                self._emit(ev.RollVoid, side=early, reason="premature", rule="E6",
-                           message=f"{_name(early)}'s roll is void (premature): roll again.")
+                self.emit(ev.RollVoid, side=early, reason="premature", rule="E6",
+                          message=f"{_name(early)}'s roll is void (premature): roll again.")
             return
-        self._refuse(inp, "", f"nothing to {inp.action} now")
+        self.refuse(inp, "", f"nothing to {inp.action} now")
 
-
-
-def _white_point(spot: int, light_is_white: bool) -> int:
-    return spot + 1 if light_is_white else 24 - spot

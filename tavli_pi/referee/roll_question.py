@@ -22,7 +22,7 @@ restarted while the players are asked still takes their answer).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
@@ -33,10 +33,15 @@ from tavli_pi.referee.unseen import (
 from tavli_pi.rules.position import Side
 
 if TYPE_CHECKING:
-    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.dice import DiceWatch
+    from tavli_pi.referee.evidence import Reading
+    from tavli_pi.referee.game import GameRules
+    from tavli_pi.referee.settings import RefereeSettings
+    from tavli_pi.referee.sync import BoardSync
     from tavli_pi.rules.games import GamePosition
+    from tavli_pi.vision.observation import Observation
 
-__all__ = ["RollQuestion"]
+__all__ = ["QuestionReferee", "RollQuestion"]
 
 #: the phases in which an entered roll can answer the question (the play is not taken meanwhile)
 ANSWERABLE = (Phase.OPENING, Phase.AWAITING_ROLL, Phase.OUT_OF_SYNC)
@@ -46,13 +51,45 @@ def _name(side: Side) -> str:
     return side.name.capitalize()
 
 
+class QuestionReferee(Protocol):
+    """What the question uses of its referee (:class:`~tavli_pi.referee.referee.Referee`)."""
+
+    position: GamePosition
+    last_verdict: str
+
+    @property
+    def settings(self) -> RefereeSettings: ...
+    @property
+    def game(self) -> GameRules: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def dice(self) -> tuple[int, int] | tuple[()]: ...
+    @property
+    def now(self) -> float: ...
+    @property
+    def frames(self) -> list[Observation]: ...
+    @property
+    def dice_watch(self) -> DiceWatch: ...
+    @property
+    def either_may_roll(self) -> bool: ...
+    @property
+    def sync(self) -> BoardSync: ...
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None: ...
+    def against_known(self) -> Reading: ...
+    def drop_unread_roll(self) -> None: ...
+    def start_turn(self, dice: tuple[int, int], *, opening: bool) -> None: ...
+    def after_roll_accepted(self) -> None: ...
+    def judge_after_late_roll(self) -> None: ...
+
+
 class RollQuestion:
     """The question "which roll did you play?" about a play seen without its roll; see the module doc.
 
     It acts on its referee (``ref``): the phase, the position, the frames kept and the events it emits.
     """
 
-    def __init__(self, ref: Referee) -> None:
+    def __init__(self, ref: QuestionReferee) -> None:
         self.ref = ref
         self.asked: AskedRoll | None = None  # the open question, if any
 
@@ -68,16 +105,16 @@ class RollQuestion:
         key = board.layout_key()
         asked = self.asked
         if asked is not None and asked.key == key and asked.side is side:
-            return ref._now - asked.at < UNSEEN_ROLL_WAIT
-        self.asked = AskedRoll(key, side, opening, ref._now)
+            return ref.now - asked.at < UNSEEN_ROLL_WAIT
+        self.asked = AskedRoll(key, side, opening, ref.now)
         ref.last_verdict = "enter the roll"
         fits = list(play.rolls) if isinstance(play, UnseenPlay) else []
-        ref._emit(ev.RollNeeded, side=side, rule="E2",
-                  reason="the roll was not seen; " + (f"the play is legal for {rolls_text(fits)}" if fits
+        ref.emit(ev.RollNeeded, side=side, rule="E2",
+                 reason="the roll was not seen; " + (f"the play is legal for {rolls_text(fits)}" if fits
                                                       else "no roll allows the play"),
-                  message=f"The camera did not see {_name(side)}'s roll: {_name(side)}, enter the roll you "
-                  "played on the table's page.",
-                  extra={"unseen": [f"{a}-{b}" for a, b in fits]})
+                 message=f"The camera did not see {_name(side)}'s roll: {_name(side)}, enter the roll you "
+                 "played on the table's page.",
+                 extra={"unseen": [f"{a}-{b}" for a, b in fits]})
         return True
 
     def ask_of_one_play(self, known: GamePosition, board: GamePosition, *, opening: bool) -> bool:
@@ -88,7 +125,7 @@ class RollQuestion:
         ``board`` is the out-of-sync board as announced, or a reading too unsure on some spot to call
         the board lost; a legal play of some roll is named with the rolls it fits."""
         ref = self.ref
-        sides = (Side.WHITE, Side.BLACK) if opening or ref._either_may_roll else (known.turn,)
+        sides = (Side.WHITE, Side.BLACK) if opening or ref.either_may_roll else (known.turn,)
         movers = [x for x in sides if not ref.game.one_play_reason(known.with_turn(x), board.with_turn(x), (6, 6))]
         if len(movers) != 1:
             return False
@@ -116,30 +153,24 @@ class RollQuestion:
         asked = self.asked
         assert asked is not None
         self.asked = None
-        if not ref._frames or ref._against_known().gap < ref.settings.accept_margin:
+        if not ref.frames or ref.against_known().gap < ref.settings.accept_margin:
             return False
         if ref.phase is Phase.OUT_OF_SYNC:
             ref.sync.back_in_step()
         side, opening = asked.side, asked.opening
         a, b = max(values), min(values)
-        ref._unread_roll = None
+        ref.drop_unread_roll()
         ref.position = ref.position.with_turn(side)
         if opening and not isinstance(ref.game, TavliRules):
             white, black = (a, b) if side is Side.WHITE else (b, a)
-            ref._emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
-                      message=f"{_name(side)} started with {a}-{b} (entered by the players).",
-                      extra={"entered": True})
-        ref._start_turn((a, b), opening=opening)
-        ref._watch.disarm()  # dice lying unseen until now are not the next roll; a throw rearms
+            ref.emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
+                     message=f"{_name(side)} started with {a}-{b} (entered by the players).",
+                     extra={"entered": True})
+        ref.start_turn((a, b), opening=opening)
+        ref.dice_watch.disarm()  # dice lying unseen until now are not the next roll; a throw rearms
         ref.last_verdict = f"{_name(side)} rolled {a}-{b}"
-        ref._emit(ev.RollAccepted, side=side, dice=ref.dice, rule="E2",
-                  message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
-        ref._after_roll_accepted()
-        # the dice were picked up before the play was seen (E5): a legal play stands now; anything
-        # else is judged on the next clear frames, so a call is made on a board still standing once
-        # the roll is known (a hand putting it right meanwhile starts the frames again)
-        ref.phase = Phase.JUDGING
-        ref._throw_seen = False
-        if ref._verdict().kind == "legal":
-            ref._try_judge()
+        ref.emit(ev.RollAccepted, side=side, dice=ref.dice, rule="E2",
+                 message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
+        ref.after_roll_accepted()
+        ref.judge_after_late_roll()
         return True

@@ -31,7 +31,7 @@ board once both players confirm it; its state is the plain
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
@@ -44,11 +44,16 @@ from tavli_pi.rules.games import GamePosition
 from tavli_pi.vision.observation import Observation
 
 if TYPE_CHECKING:
-    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.dice import DiceWatch
+    from tavli_pi.referee.game import GameRules
+    from tavli_pi.referee.roll_question import RollQuestion
+    from tavli_pi.referee.settings import RefereeSettings
+    from tavli_pi.referee.unseen import UnseenPlay
+    from tavli_pi.rules.games import End
 
 __all__ = [
     "one_play_reason", "broken_rule", "moved_sides", "turn_after", "differing_points", "PIP_SLACK",
-    "BoardSync", "SyncState",
+    "BoardSync", "SyncState", "SyncReferee",
 ]
 
 #: Pips a (mis)play may move beyond the dice total and still be one play: one die.
@@ -182,13 +187,59 @@ class SyncState:
             setattr(self, name, value)
 
 
+class SyncReferee(Protocol):
+    """What the recovery uses of its referee (:class:`~tavli_pi.referee.referee.Referee`)."""
+
+    phase: Phase
+    dice: tuple[int, int] | tuple[()]
+    results: tuple[End, ...]
+    last_verdict: str
+    wrong_points: tuple[int, ...]
+
+    @property
+    def settings(self) -> RefereeSettings: ...
+    @property
+    def game(self) -> GameRules: ...
+    @property
+    def position(self) -> GamePosition: ...
+    @property
+    def before(self) -> GamePosition: ...
+    @property
+    def blind(self) -> tuple[int, ...]: ...
+    @property
+    def question(self) -> RollQuestion: ...
+    @property
+    def frames(self) -> list[Observation]: ...
+    @property
+    def frame_dt(self) -> float: ...
+    @property
+    def dice_watch(self) -> DiceWatch: ...
+    @property
+    def unseen_last(self) -> tuple[GamePosition, GamePosition, Side, bool] | None: ...
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None: ...
+    def refuse(self, inp: PlayerInput, rule: str, message: str) -> None: ...
+    def dice2(self) -> tuple[int, int]: ...
+    def candidates(self) -> list[GamePosition]: ...
+    def collect(self, obs: Observation) -> bool: ...
+    def reset_view(self) -> None: ...
+    def ask_clear_view(self, reason: str, *, now: bool = False) -> None: ...
+    def lose_step(self) -> None: ...
+    def accept_play(self, after: GamePosition) -> None: ...
+    def finish_turn(self, over: bool) -> None: ...
+    def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str) -> None: ...
+    def unseen_play(self, sides: tuple[Side, ...], *, opening: bool,
+                    known: GamePosition | None = None) -> tuple[Side, UnseenPlay] | None: ...
+    def take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None: ...
+    def forget_unseen_last(self) -> None: ...
+
+
 class BoardSync:
     """The referee's out-of-sync recovery (phase ``out_of_sync``); see the module doc.
 
     It acts on its referee (``ref``): the phase, the position and the events it emits.
     """
 
-    def __init__(self, ref: Referee) -> None:
+    def __init__(self, ref: SyncReferee) -> None:
         self.ref = ref
         self.state = SyncState()
 
@@ -200,13 +251,9 @@ class BoardSync:
         self.state.known = ref.before if roll_seen else ref.position
         self.state.roll_seen = roll_seen
         self.state.resume = Phase.AWAITING_ROLL if roll_seen else ref.phase
-        ref.phase = Phase.OUT_OF_SYNC
-        ref._pending_roll = None
-        ref._premature = None
+        ref.lose_step()
         self.state.confirmed = []
         self.state.adoptable = None
-        ref._waited = 0
-        ref._asked = False
         self._announce(observed, why, held=held)
 
     def _announce(self, observed: GamePosition, why: str = "", *, held: bool = False) -> None:
@@ -221,7 +268,7 @@ class BoardSync:
         head = ""
         if self.state.roll_seen:
             side = known.turn
-            head = f"{_name(side)}'s play with {'-'.join(map(str, ref._dice2()))} cannot be judged ({why}). "
+            head = f"{_name(side)}'s play with {'-'.join(map(str, ref.dice2()))} cannot be judged ({why}). "
         elif held:
             head = f"{why[0].upper()}{why[1:]}. "
         done = [_name(x) for x in self.state.confirmed]
@@ -230,7 +277,7 @@ class BoardSync:
             tail = f"{done[0]} confirmed the board as it stands; {todo}, press ACCEPT too, or restore it."
         else:
             tail = "restore it, or both players confirm the board as it stands (ACCEPT)."
-        ref._emit(
+        ref.emit(
             ev.BoardMismatch, known=known, observed=observed, points=pts,
             reason="not_one_play" if self.state.roll_seen else "unseen_change",
             confirmed=tuple(x.name.lower() for x in self.state.confirmed),
@@ -245,7 +292,7 @@ class BoardSync:
         assert known is not None
         if not self.state.roll_seen:
             return [(known, "restored")]
-        return [(p, "played") for p in ref._candidates()] + [(known, "unplayed")]
+        return [(p, "played") for p in ref.candidates()] + [(known, "unplayed")]
 
     def _confident_reading(self, table: EvidenceTable) -> GamePosition | None:
         """The board as read when every spot is confident and stable and it is a position (15 + 15)."""
@@ -268,14 +315,14 @@ class BoardSync:
     def watch(self, obs: Observation) -> None:
         ref = self.ref
         s = ref.settings
-        ref._watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
-        if not ref._collect(obs):
+        ref.dice_watch.feed(obs.dice, need=2)  # dice are not rolls now; a roll counts once back in step
+        if not ref.collect(obs):
             self.state.adoptable = None  # a hand or motion: the board may be changing
             self.state.steady_s = 0.0
             return
-        if len(ref._frames) < s.stable_frames:
+        if len(ref.frames) < s.stable_frames:
             return
-        table = EvidenceTable(ref._frames, ref._blind())
+        table = EvidenceTable(ref.frames, ref.blind)
         targets = self._targets()
         known = self.state.known
         assert known is not None
@@ -304,7 +351,7 @@ class BoardSync:
         """Lost on a change no roll explained (the roll went unread, nobody entered it): the board
         clearly one legal play, for some roll, of the side that was on roll from the last known
         position -- by the margins any play is accepted with, and ahead of that position standing
-        still (:meth:`Referee._unseen_play`) -- is that play, made with the roll the camera missed.
+        still (:meth:`Referee.unseen_play`) -- is that play, made with the roll the camera missed.
         The referee takes it and goes on (a recorded match has nobody to restore or confirm the
         board); dice lying in the next player's half are then their roll. At an attended table the
         players are first asked for the roll they played (:meth:`RollQuestion.ask <tavli_pi.referee.roll_question.RollQuestion.ask>`), and the
@@ -316,7 +363,7 @@ class BoardSync:
                 or resume not in (Phase.AWAITING_ROLL, Phase.OPENING)):
             return False
         opening = resume is Phase.OPENING
-        found = ref._unseen_play((), opening=opening)
+        found = ref.unseen_play((), opening=opening)
         if found is None:
             return self._unseen_play_changed() or self.ask_roll_of_one_play()
         side, play = found
@@ -325,10 +372,10 @@ class BoardSync:
             return True  # the players are asked for the roll first (roll_question.py)
         self._clear(keep_view=True)
         ref.phase = resume
-        ref._emit(ev.BoardResynced, position=play.position,
-                  message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
-                  "see: back in step.")
-        ref._take_unseen_play(side, play, opening=opening, keep_dice=keep_dice)
+        ref.emit(ev.BoardResynced, position=play.position,
+                 message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
+                 "see: back in step.")
+        ref.take_unseen_play(side, play, opening=opening, keep_dice=keep_dice)
         return True
 
     def ask_roll_of_one_play(self) -> bool:
@@ -352,30 +399,30 @@ class BoardSync:
         ref = self.ref
         ref.phase = self.state.resume
         self._clear(keep_view=True)
-        ref._emit(ev.BoardResynced, position=ref.position,
-                  message="The players entered the roll the camera did not see: back in step, the play is judged.")
+        ref.emit(ev.BoardResynced, position=ref.position,
+                 message="The players entered the roll the camera did not see: back in step, the play is judged.")
 
     def _unseen_play_changed(self) -> bool:
         """Lost right after a play taken with a roll the camera did not see (nothing taken since):
         the players changed that play on the board -- it was illegal for their roll, which the
         referee could not know, and the opponent had it put right (E8). A board read clearly as
         another legal play of the same side, from the board before it, for some roll
-        (:meth:`Referee._unseen_play`), is taken as the board in play: the referee carries on from
+        (:meth:`Referee.unseen_play`), is taken as the board in play: the referee carries on from
         it (``board_adopted``, as if the players confirmed it), the play it took standing in the log
         as it was. Never a call. True when taken."""
         ref = self.ref
-        last, known = ref._unseen_last, self.state.known
+        last, known = ref.unseen_last, self.state.known
         if last is None or known is None:
             return False
         before, after, side, opening = last
         if after.layout_key() != known.layout_key() or after.turn != known.turn:
             return False
-        found = ref._unseen_play((side,), opening=opening, known=before)
+        found = ref.unseen_play((side,), opening=opening, known=before)
         if found is None or found[1].position.layout_key() == after.layout_key():
             return False
         board = found[1].position.with_turn(side.other)
         self._clear(keep_view=True)
-        ref._unseen_last = None
+        ref.forget_unseen_last()
         ref.carry_on_from(board, known, "board adopted",
                           f"{_name(side)}'s last play, taken with a roll the camera did not see, was changed "
                           f"on the board to another legal play ({rolls_text(found[1].rolls)}): the referee "
@@ -388,7 +435,7 @@ class BoardSync:
         board, seen = self.state.adoptable, self.state.seen
         alike = (board is not None and seen is not None and board.layout_key() == seen.layout_key()
                  and (before is None or before.layout_key() == board.layout_key()))
-        self.state.steady_s = (self.state.steady_s + self.ref._frame_dt) if alike else 0.0
+        self.state.steady_s = (self.state.steady_s + self.ref.frame_dt) if alike else 0.0
         if self.ref.settings.waited(self.state.steady_s):
             self.state.confirmed = [Side.WHITE, Side.BLACK]
 
@@ -398,23 +445,23 @@ class BoardSync:
         assert known is not None
         self._clear()
         if meaning == "played":
-            ref._emit(ev.BoardResynced, position=pos,
-                      message="The board matches a play of the roll again: back in step.")
-            ref._accept_play(pos)
+            ref.emit(ev.BoardResynced, position=pos,
+                     message="The board matches a play of the roll again: back in step.")
+            ref.accept_play(pos)
             return
         if meaning == "unplayed":
             ref.dice = ()
             ref.results = ()
             ref.phase = Phase.AWAITING_ROLL
             ref.last_verdict = "board restored"
-            ref._emit(ev.BoardResynced, position=known,
-                      message=f"The board is back at the position before the roll: {_name(known.turn)}, "
-                      "roll again.")
+            ref.emit(ev.BoardResynced, position=known,
+                     message=f"The board is back at the position before the roll: {_name(known.turn)}, "
+                     "roll again.")
             return
         ref.phase = self.state.resume
         ref.last_verdict = "board restored"
-        ref._emit(ev.BoardResynced, position=known,
-                  message="The board is back at the last known position: play on.")
+        ref.emit(ev.BoardResynced, position=known,
+                 message="The board is back at the last known position: play on.")
 
     def _clear(self, *, keep_view: bool = False) -> None:
         ref = self.ref
@@ -425,7 +472,7 @@ class BoardSync:
         self.state.steady_s = 0.0
         ref.wrong_points = ()
         if not keep_view:
-            ref._reset_view()
+            ref.reset_view()
 
     def confirm(self, inp: PlayerInput) -> None:
         """ACCEPT while out of sync: a player confirms the board as it stands.
@@ -436,19 +483,19 @@ class BoardSync:
         """
         ref = self.ref
         if inp.action is Action.CORRECT:
-            ref._refuse(inp, "", "restore the board to the last known position, or both players press "
-                        "ACCEPT to confirm the board as it stands")
+            ref.refuse(inp, "", "restore the board to the last known position, or both players press "
+                       "ACCEPT to confirm the board as it stands")
             return
         if len(self.state.confirmed) == 2:
-            ref._refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
-                        "of every checker to adopt it")
+            ref.refuse(inp, "", "both players confirmed the board: the referee waits for a clear view "
+                       "of every checker to adopt it")
             return
         side = inp.side
         if side is None:
             side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self.state.confirmed)
         if side in self.state.confirmed:
-            ref._refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
-                        "confirms too, or restore the board")
+            ref.refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
+                       "confirms too, or restore the board")
             return
         self.state.confirmed.append(side)
         if len(self.state.confirmed) < 2:
@@ -463,8 +510,8 @@ class BoardSync:
         assert known is not None and seen is not None
         if board is None or board.layout_key() != seen.layout_key():
             # confirmed, but the referee must see that board clearly to carry on from it
-            ref._ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
-                                "to adopt the board", now=True)
+            ref.ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
+                               "to adopt the board", now=True)
             return
         if isinstance(known, Position) and isinstance(board, Position):
             turn = turn_after(known, board, roll_seen=self.state.roll_seen)
@@ -476,4 +523,4 @@ class BoardSync:
                           f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
                           "expected to roll (a roll in the other player's half is taken as theirs).")
         if ref.game.finished(after):
-            ref._continue(True)
+            ref.finish_turn(True)

@@ -37,7 +37,7 @@ roll that could move with every roll, is judged as before (out of step, or a que
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
@@ -45,11 +45,39 @@ from tavli_pi.referee.unseen import ROLLS, rolls_text
 
 if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
-    from tavli_pi.referee.referee import Referee
+    from tavli_pi.referee.settings import RefereeSettings
+    from tavli_pi.referee.unseen import UnseenPlay
     from tavli_pi.rules.games import GamePosition
-    from tavli_pi.vision.observation import DieReading
+    from tavli_pi.rules.position import Side
+    from tavli_pi.vision.observation import DieReading, Observation
 
-__all__ = ["dance_rolls", "played_after_dance", "take_unseen_dance", "take_unseen_dance_and_play"]
+__all__ = ["DanceReferee", "dance_rolls", "played_after_dance", "take_unseen_dance", "take_unseen_dance_and_play"]
+
+
+class DanceReferee(Protocol):
+    """What the unseen dance uses of its referee (:class:`~tavli_pi.referee.referee.Referee`)."""
+
+    phase: Phase
+    last_verdict: str
+
+    @property
+    def settings(self) -> RefereeSettings: ...
+    @property
+    def game(self) -> GameRules: ...
+    @property
+    def position(self) -> GamePosition: ...
+    @property
+    def before(self) -> GamePosition: ...
+    @property
+    def frames(self) -> list[Observation]: ...
+    def emit(self, cls: type[ev.Event], **kw: Any) -> None: ...
+    def take_roll(self, dice: Sequence[DieReading]) -> None: ...
+    def start_turn(self, dice: tuple[int, int], *, opening: bool) -> None: ...
+    def dice2(self) -> tuple[int, int]: ...
+    def commit(self, after: GamePosition) -> bool: ...
+    def judge_final_play(self) -> None: ...
+    def unseen_play(self, sides: tuple[Side, ...], *, opening: bool) -> tuple[Side, UnseenPlay] | None: ...
+    def take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None: ...
 
 
 def dance_rolls(game: GameRules, before: GamePosition) -> tuple[tuple[int, int], ...]:
@@ -69,7 +97,7 @@ def played_after_dance(game: GameRules, known: GamePosition, board: GamePosition
     return bool(dance_rolls(game, known))
 
 
-def take_unseen_dance(ref: Referee, board: GamePosition, dice: Sequence[DieReading]) -> bool:
+def take_unseen_dance(ref: DanceReferee, board: GamePosition, dice: Sequence[DieReading]) -> bool:
     """When ``board`` (read clearly while ``ref`` waits for a roll, no die on the board) is the other
     side's play with ``dice`` (a roll ``ref`` voided for the other half) after an unseen dance
     (:func:`played_after_dance`): the pass is recorded, ``dice`` are taken as the other side's roll,
@@ -84,20 +112,14 @@ def take_unseen_dance(ref: Referee, board: GamePosition, dice: Sequence[DieReadi
     other = known.turn.other.name.capitalize()
     _record_pass(ref, dance_rolls(ref.game, known),
                  f"the dice in {other}'s half were {other}'s roll, and {other} has played.")
-    ref._roll(dice)
+    ref.take_roll(dice)
     if ref.phase is not Phase.ROLLED:
         return True  # (the roll did not stand for the other side either: as the referee said)
-    # the dice were picked up before this frame (E5): the play is final and judged now
-    ref.phase = Phase.JUDGING
-    ref._throw_seen = False
-    ref._waited = 0
-    ref._asked = False
-    ref._watch.rearm()
-    ref._try_judge()
+    ref.judge_final_play()  # the dice were picked up before this frame (E5): the play is final
     return True
 
 
-def take_unseen_dance_and_play(ref: Referee) -> bool:
+def take_unseen_dance_and_play(ref: DanceReferee) -> bool:
     """Unattended, no roll read (see the module doc): when the frames ``ref`` keeps show clearly one legal
     play of the side not on roll, for some roll, from the known position, and the side on roll had a roll
     with no legal move, the pass is recorded (``no_legal_move``, the roll unseen) and that play is taken as
@@ -109,29 +131,28 @@ def take_unseen_dance_and_play(ref: Referee) -> bool:
     dances = dance_rolls(ref.game, known)
     if not dances:
         return False
-    found = ref._unseen_play((other,), opening=False)
+    found = ref.unseen_play((other,), opening=False)
     if found is None:
         return False
-    unread = ref._unread_roll  # the other side's throw, if one was seen unread: it stays the evidence
+    # (the other side's throw, if one was seen unread, stays the evidence: the pass leaves it be)
     _record_pass(ref, dances, f"{other.name.capitalize()} has played since.")
-    ref._unread_roll = unread
-    ref._take_unseen_play(other, found[1], opening=False, keep_dice=False)
+    ref.take_unseen_play(other, found[1], opening=False, keep_dice=False)
     return True
 
 
-def _record_pass(ref: Referee, dances: tuple[tuple[int, int], ...], since: str) -> None:
+def _record_pass(ref: DanceReferee, dances: tuple[tuple[int, int], ...], since: str) -> None:
     """The side on roll's pass with an unseen roll, the first of ``dances`` (the rolls it had no legal
     move with): ``no_legal_move`` (the roll unseen, ``since`` said after it) and the turn committed (a
     pass never ends the game). No ``play_accepted``: the board is the other side's play now, and the
     record takes the ``no_legal_move`` as the turn. The frames ``ref`` kept, of that play, go on to it
     (the pass resets the view)."""
     side = ref.position.turn
-    frames = list(ref._frames)
-    ref._start_turn(dances[0], opening=False)
-    ref._emit(ev.NoLegalMove, side=side, dice=ref._dice2(), rule="E7",
-              message=f"{side.name.capitalize()}'s roll was not seen, and {side.name.capitalize()} could not "
-              f"move ({rolls_text(dances)} has no legal move): {since}",
-              extra={"roll_unseen": [f"{a}{b}" for a, b in dances]})
+    frames = list(ref.frames)
+    ref.start_turn(dances[0], opening=False)
+    ref.emit(ev.NoLegalMove, side=side, dice=ref.dice2(), rule="E7",
+             message=f"{side.name.capitalize()}'s roll was not seen, and {side.name.capitalize()} could not "
+             f"move ({rolls_text(dances)} has no legal move): {since}",
+             extra={"roll_unseen": [f"{a}{b}" for a, b in dances]})
     ref.last_verdict = "no legal move: pass"
-    ref._commit(ref.before)
-    ref._frames.extend(frames)
+    ref.commit(ref.before)
+    ref.frames.extend(frames)

@@ -11,13 +11,16 @@ import pytest
 
 from tavli_pi.errors import SnapshotError
 from tavli_pi.referee import snapshot
+from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import SNAPSHOT_ADDED, Referee
 from tavli_pi.referee.settings import RefereeSettings
+from tavli_pi.referee.setup_check import MOVED
 from tavli_pi.rules.match import MatchState
 from tavli_pi.referee.unseen import AskedRoll
+from tavli_pi.rules.moves import legal_results
 from tavli_pi.rules.position import Position, Side
 
-from .synth import Table, die, kinds
+from .synth import Table, die, kinds, roll_dice
 
 
 def _signed(body: bytes) -> bytes:
@@ -102,3 +105,54 @@ def test_a_stop_16_snapshot_s_open_roll_question_restores_into_the_question_part
     assert not hasattr(again, "_unseen_asked")
     fresh = snapshot.loads(snapshot.dumps(Referee()))
     assert fresh.question.asked is None and fresh.question.ref is fresh
+
+
+#: a referee out of sync (two turns missed, White's 3-2 judged on the stale board), White having
+#: confirmed the board and Black not yet, as 3d8b19c wrote it (before the referee's parts used its
+#: public names only); the table's clock then
+OLD_OUT_OF_SYNC = Path(__file__).resolve().parent.parent / "data" / "referee" / "out_of_sync-3d8b19c.snapshot"
+OLD_OUT_OF_SYNC_AT = 4.3
+
+
+def test_a_3d8b19c_snapshot_out_of_sync_restores_and_its_parts_act_on_the_restored_referee() -> None:
+    ref = snapshot.loads(OLD_OUT_OF_SYNC.read_bytes())
+    assert vars(ref).keys() == vars(Referee()).keys()
+    assert ref.sync.ref is ref and ref.question.ref is ref and ref.offers.ref is ref and ref.timing.ref is ref
+    assert ref.phase == "out_of_sync" and ref.sync.state.confirmed == [Side.WHITE]
+    seen, known = ref.sync.state.seen, ref.sync.state.known
+    assert seen is not None and known is not None
+    t = Table(ref)
+    t.t = OLD_OUT_OF_SYNC_AT
+    assert kinds(t.press(Action.ACCEPT, Side.WHITE)) == ["action_refused"]  # White confirmed already
+    adopted = t.press(Action.ACCEPT)  # Black's confirmation
+    assert kinds(adopted) == ["board_adopted"]
+    assert adopted[0].state.position.layout_key() == seen.layout_key() and ref.phase == "awaiting_roll"
+    pos = ref.position
+    dice = roll_dice(pos.turn, (4, 2))
+    assert kinds(t.throw(pos, dice)) == ["roll_accepted"]
+    after = legal_results(pos, (4, 2))[-1].position
+    assert kinds(t.move_and_pick_up(pos, after, dice)) == ["play_accepted"]
+    again = snapshot.loads(snapshot.dumps(ref))  # and it round-trips as this tree writes it
+    assert again.state == ref.state and vars(again).keys() == vars(ref).keys()
+
+
+#: a referee in set-up, the board read otherwise at White's 13-point (its colours swapped) and reported,
+#: as 3d8b19c wrote it (its set-up state on the referee, before setup_check.py's part held it)
+OLD_SETUP_WRONG = OLD_OUT_OF_SYNC.with_name("setup_wrong-3d8b19c.snapshot")
+
+
+def test_a_3d8b19c_snapshot_in_set_up_restores_its_set_up_state_into_the_set_up_part() -> None:
+    from .test_setup_confirm import P13, START, SwappedTable
+
+    ref = snapshot.loads(OLD_SETUP_WRONG.read_bytes())
+    assert vars(ref).keys() == vars(Referee()).keys() and not any(k in vars(ref) for k in MOVED)
+    st = ref.setup.state
+    assert ref.setup.ref is ref and ref.phase == "setup" and ref.state.setup_wrong and st.wrong
+    assert st.target == START and st.after == "opening" and len(st.reported) == 1
+    t = SwappedTable(ref)
+    t.t = 0.2
+    assert kinds(t.show(START, 3)) == []  # the same reading is not reported again
+    assert kinds(t.press(Action.ACCEPT)) == ["setup_checked", "game_started"]
+    assert ref.blind == (P13,) and not ref.state.setup_wrong  # learnt from the restored set-up frames
+    again = snapshot.loads(snapshot.dumps(ref))
+    assert again.state == ref.state and again.setup.state.target == START and again.setup.ref is again
