@@ -41,7 +41,10 @@ the borne-off checkers lie on the table beside it. The count off is then the one
 the board implies (marked ``"implied"``), never more probable than ``DISAGREE_MAX``
 (a checker held in a hand beside the board looks the same as one borne off), and
 under a hand no more than ``HAND_MAX``: the board may hide or hold checkers, so the
-count is a low-confidence guess, not a reading.
+count is a low-confidence guess, not a reading. Where no total is likely enough (below
+``KNOWN``: many spots each a little unsure), the count is still the one the points as read
+leave, no surer than the likeliest total, when no hand is over the board (the board is the only
+witness, and the reading as a whole then adds up to 15); under a hand it is unknown.
 """
 
 from __future__ import annotations
@@ -107,9 +110,30 @@ def _implied(spots: Sequence[CountEvidence], hand: bool) -> tuple[CountEvidence,
         return UNKNOWN, "unknown"
     post = on[::-1] / on.sum()  # off = k  <=>  on the board and bar = 15 - k
     if post.max() < KNOWN:
-        return UNKNOWN, "unknown"
+        return (UNKNOWN, "unknown") if hand else _as_read(spots, post)
     post = _doubted(post, HAND_MAX if hand else DISAGREE_MAX)
     return CountEvidence(tuple(float(v) for v in post)), "implied"
+
+
+def _as_read(spots: Sequence[CountEvidence], post: np.ndarray) -> tuple[CountEvidence, str]:
+    """The count off a board without trays and without a hand whose total is in doubt (no count
+    ``KNOWN``): the one the spots' likeliest counts leave (B1: 15 = board + bar + off), no surer
+    than the likeliest total is -- the only witness is the board, and the points are reported at
+    those counts, so the reading as a whole adds up. (The likeliest total of the spots' evidence
+    convolved is not always the reading's: a squeezed stack's evidence leans to one checker fewer.)
+    The reading stays in doubt (``doubt.py``); unknown where the counts leave none (more than 15)."""
+    implied = CHECKERS - sum(e.best for e in spots)
+    if not 0 <= implied <= MAX_COUNT:
+        return UNKNOWN, "unknown"
+    if int(np.argmax(post)) == implied:
+        return CountEvidence(tuple(float(v) for v in post)), "implied"
+    # the flat evidence mixed with the count as read, just enough that it is the likeliest count at
+    # the likeliest total's probability
+    flat, most = 1.0 / len(post), float(post.max())
+    a = (most - flat) / (1.0 - flat)
+    out = np.full(len(post), (1.0 - a) * flat)
+    out[implied] += a
+    return CountEvidence(tuple(float(v) for v in out)), "implied"
 
 
 def _doubted(p: np.ndarray, most: float = DISAGREE_MAX) -> np.ndarray:
