@@ -24,6 +24,7 @@ import numpy as np
 
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.conserve import KNOWN
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.stacks import spot_chains
 
@@ -59,11 +60,14 @@ def first_rings(g: ck.Gradients, integral: np.ndarray, cal: Calibration, cols: S
 
 
 def doubt(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvidence,
-          tray: SpotEvidence, hand: bool, off_source: tuple[str, str] = ("tray", "tray")) -> list[str]:
+          tray: SpotEvidence, hand: bool, off_source: tuple[str, str] = ("tray", "tray"),
+          trays: bool = True) -> list[str]:
     """The reasons to doubt the reading as a whole (one line each, for the user).
 
     ``tray``: the trays as read there (before conservation); ``off_source``: where the
-    conserved tray counts came from (``conserve.conserved_off``).
+    conserved tray counts came from (``conserve.conserved_off``). ``trays``: False on a board
+    without trays, ``tray`` then being the counts off the board implies: one below ``KNOWN`` is
+    the points' total in doubt, as an unknown count is.
     """
     out = []
     n_seated, n_occ = seated
@@ -78,7 +82,8 @@ def doubt(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvid
         seen = getattr(tray, colour).best
         if on > 15:
             out.append(f"{on} {colour} checkers read on the board: more than 15 (B1)")
-        elif 0 < on < 15 and off_source[0 if colour == "light" else 1] == "unknown":
+        elif 0 < on < 15 and (off_source[0 if colour == "light" else 1] == "unknown"
+                              or (not trays and getattr(tray, colour).confidence < KNOWN)):
             out.append(f"{on} {colour} checkers read on the board, and neither the board nor the tray "
                        "says where the others are (B1)")
         elif on < 15 and abs(on + seen - 15) > MISSING:

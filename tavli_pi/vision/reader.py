@@ -338,7 +338,7 @@ class BoardReader:
             # by: a colour one checker over or short of 15 has a count wrong somewhere (conserve.blame)
             points, bar = conserved_board(points, bar, tray)
         problems = doubt(seating(g, integral, cal, read_points, spots.ring), read_points, read_bar,
-                         off if no_trays else tray, hand, read_source)
+                         off if no_trays else tray, hand, read_source, trays=not no_trays)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             problems = ["no checkers seen on the field: an empty board, or the field is not where it "
                             "was looked for (check the corners)"]

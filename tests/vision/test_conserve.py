@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from tavli_pi.vision.conserve import UNKNOWN, balanced_board, conserved_board, conserved_off
+from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
+from tavli_pi.sim.render import render
+from tavli_pi.sim.spot_score import no_value
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.conserve import KNOWN, UNKNOWN, balanced_board, board_total, conserved_board, conserved_off
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence, certain
+from tavli_pi.vision.reader import BoardReader
+from tavli_pi.vision.refine import refine
+from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.stacks import spread_evidence
 
 
@@ -99,12 +106,43 @@ def test_a_board_without_trays_gives_the_count_the_board_implies() -> None:
     assert max(off.light.confidence, off.dark.confidence) <= 0.5 + 1e-9
 
 
-def test_a_board_without_trays_whose_count_is_in_doubt_is_unknown() -> None:
+def test_a_board_without_trays_whose_total_is_in_doubt_gives_the_count_the_points_leave() -> None:
+    """No total likely enough (below KNOWN): without a hand the count off is still the one the
+    points' likeliest counts leave (the reading adds up to 15, B1), with no weight of its own (the
+    points are its only witness); under a hand (checkers may be in it) it is unknown."""
     board = _board({6: 2, 8: 3, 13: 5, 24: 2}, START[1])
     for p in (5, 7, 12):  # three stacks read with doubt (+-1.2 checkers)
         board[p] = SpotEvidence(spread_evidence(board[p].light.best, 1.2), board[p].dark)
+    on = board_total([s.light for s in board] + [BAR.light])
+    assert on.max() / on.sum() < KNOWN
     off, src = conserved_off(board, BAR, SpotEvidence(UNKNOWN, UNKNOWN), hand=False, trays=False)
-    assert src == ("unknown", "implied") and off.light == UNKNOWN and off.dark.best == 0
+    assert src == ("implied", "implied") and (off.light.best, off.dark.best) == (3, 0)
+    assert not no_value(off.light) and _weightless(off.light)
+    off, src = conserved_off(board, BAR, SpotEvidence(UNKNOWN, UNKNOWN), hand=True, trays=False)
+    assert src == ("unknown", "implied") and off.light == UNKNOWN
+
+
+def test_a_squeezed_stack_leaning_short_leaves_the_count_as_read() -> None:
+    """The spots' evidence convolved may make another total likelier than the reading's (each
+    stack's evidence leaning to one checker fewer): the count off is still the one the points as
+    read leave, the reading's counts being the ones reported."""
+    board = _board({6: 2, 8: 3, 13: 5, 24: 2}, START[1])
+    lean = [0.0] * 16
+    for p in (5, 7, 12, 23):
+        n = board[p].light.best
+        probs = list(lean)
+        probs[n], probs[n - 1], probs[n + 1] = 0.45, 0.4, 0.15
+        board[p] = SpotEvidence(CountEvidence(tuple(probs)), board[p].dark)
+    on = board_total([s.light for s in board] + [BAR.light])[::-1]
+    assert int(on.argmax()) != 3  # the convolved total leans to more off
+    off, src = conserved_off(board, BAR, SpotEvidence(UNKNOWN, UNKNOWN), hand=False, trays=False)
+    assert src[0] == "implied" and off.light.best == 3 and _weightless(off.light)
+
+
+def _weightless(e: CountEvidence) -> bool:
+    """No count is more than a thousandth likelier than another: summed over the frames of a game
+    (the referee's evidence table), it weighs nothing."""
+    return max(e.probs) / min(e.probs) <= 1.001 + 1e-9
 
 
 def _sure(n: int, p: float) -> CountEvidence:
@@ -226,3 +264,23 @@ def test_a_spot_the_evidence_singles_out_for_a_missed_checker_is_not_sure() -> N
     assert got[19].dark.confidence < 0.9
     assert min(s.dark.confidence for i, s in enumerate(got) if i != 19) >= 0.9
     assert min(s.light.confidence for s in got) >= 0.9
+
+
+def test_a_board_without_trays_reads_the_counts_off_its_points_leave() -> None:
+    # real-like seed 0 table 53 (rosewood, no trays, a shadow; 3 light and 3 dark borne off beside
+    # the board): every point read right, but the dark total is in doubt (p24's three dark at 0.35),
+    # so no total reached KNOWN and the dark count off was reported unknown
+    scene = reallike_scenes(54, 0)[53]
+    setup = render(reallike_setup(scene), 53)
+    base = refine(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
+    cal = learn_board(setup.image, base)
+    assert cal.trays == "none"
+    frame = render(scene, 53)
+    assert frame.truth.off == (3, 3)
+    obs = BoardReader(cal).read(frame.image)
+    assert not obs.hand
+    assert (obs.off.light.best, obs.off.dark.best) == (3, 3)
+    assert obs.off_source == ("implied", "implied")
+    # the total in doubt is still a doubt about the whole reading: no count in it is sure
+    assert obs.off.dark.confidence < KNOWN
+    assert any("neither the board nor the tray" in p for p in obs.problems)
