@@ -30,7 +30,7 @@ from tavli_pi.referee.dice import (
 )
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.game import GameRules, TavliRules, rules_for
-from tavli_pi.referee.evidence import EvidenceTable, Reading, read
+from tavli_pi.referee.evidence import EvidenceTable, Reading, misread_spots, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
@@ -75,7 +75,7 @@ SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "_setup_waited_s": 0.0, "_setup_saw_no_dice": False, "blind": (),
     "_learn_blind": False, "_blind_frames": [], "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
-    "_unseen_last": None, "_void_roll": None,
+    "_unseen_last": None, "_void_roll": None, "misread": (),
 }
 
 
@@ -136,6 +136,9 @@ class Referee:
         #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
         #: vision read otherwise there; the rules fill them in (``EvidenceTable``'s ``blind``)
         self.blind: tuple[int, ...] = ()
+        #: spots where vision read a position the referee knew (the set-up, an accepted play) otherwise:
+        #: its frames there share their error, and count as one look (``EvidenceTable``'s ``shared``)
+        self.misread: tuple[int, ...] = ()
         self._learn_blind = False  # confirmed before any clear frame: learn ``blind`` from the next ones
         self._blind_frames: list[Observation] = []
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
@@ -386,9 +389,10 @@ class Referee:
         if not clear or len(self._frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = self._setup_target
-        table = EvidenceTable(self._frames, self._blind())
+        table = EvidenceTable(self._frames, self._blind(), self.misread)
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.game)
         if r.gap <= s.accept_gap:
+            self._learn_misread(table, target)
             self._setup_done("The checkers are set up correctly.", dice=self._lying_from_before(obs))
             return
         if r.min_confidence >= s.illegal_confidence:
@@ -481,6 +485,12 @@ class Referee:
             self._join_in_progress(r.free, target, len(r.differing))
             return
         self.blind = r.differing
+
+    def _learn_misread(self, table: EvidenceTable, known: GamePosition) -> None:
+        """:attr:`misread` learnt again from ``table``'s frames of ``known``, a board that stands
+        (:func:`~tavli_pi.referee.evidence.misread_spots`); kept through the match (the board and the
+        camera stay) until the frames of a known board read the spot right."""
+        self.misread = misread_spots(table, known, self.misread, self.settings.light_is_white, self.game)
 
     def _join_in_progress(self, board: GamePosition, start: GamePosition, spots: int) -> None:
         """The confirmed set-up board is clearly a position of a game in progress, not a misread start:
@@ -918,7 +928,7 @@ class Referee:
         aside). An illegal verdict of either is taken only when its board is one play of the mover."""
         candidates = self._candidates()
         # one evidence table for every way the play is judged (the frames are read into it once)
-        table = EvidenceTable(self._frames, self._blind()) if self._frames else None
+        table = EvidenceTable(self._frames, self._blind(), self.misread) if self._frames else None
         v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
                            known=self.before, blind=self._blind(), table=table)
         if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
@@ -1049,6 +1059,8 @@ class Referee:
         ``unseen``: the rolls it is legal for, when the referee never saw the roll (the event
         carries the first, and says the play was not checked: ``extra["unchecked"]``); ``seen``: the
         die values read surely of that roll (:mod:`tavli_pi.referee.roll_seen`)."""
+        if self._frames:
+            self._learn_misread(EvidenceTable(self._frames, self._blind()), after)
         side = self.before.turn
         dice = self._dice2()
         text = self._play_text(after) if self.results else ""
@@ -1251,8 +1263,8 @@ class Referee:
     def _against_known(self) -> Reading:
         """The frames kept, read against the position the referee knows."""
         s = self.settings
-        return read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
-                    turn=self.position.turn, game=self.game, hints=(self.position,))
+        return read(EvidenceTable(self._frames, self._blind(), self.misread), [self.position],
+                    light_is_white=s.light_is_white, turn=self.position.turn, game=self.game, hints=(self.position,))
 
     def _play_without_roll(self, sides: tuple[Side, ...] = (), keep_dice: bool = False) -> bool:
         """No roll read, no die on the board: when the board is clearly one legal play of the side

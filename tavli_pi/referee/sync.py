@@ -275,7 +275,7 @@ class BoardSync:
             return
         if len(ref._frames) < s.stable_frames:
             return
-        table = EvidenceTable(ref._frames, ref._blind())
+        table = EvidenceTable(ref._frames, ref._blind(), ref.misread)
         targets = self._targets()
         known = self.state.known
         assert known is not None
