@@ -46,6 +46,7 @@ __all__ = [
     "best_conserving",
     "conserving_counts",
     "conserved_posterior",
+    "misread_spots",
 ]
 
 #: 24 points, the bar, the trays.
@@ -114,17 +115,27 @@ def game_spot_counts(pos: GamePosition, light_is_white: bool, game: GameRules | 
 
 class EvidenceTable:
     """Per-spot log-likelihood tables of one or more frames (summed: the
-    frames are taken as independent looks at one still board)."""
+    frames are taken as independent looks at one still board), but where the reader is known to
+    misread this board (``shared``), whose frames count as one look in a posterior."""
 
     __slots__ = (
         "light", "dark", "frames", "argmax_light", "argmax_dark", "conf_light", "conf_dark", "frame_argmax",
-        "blind",
+        "blind", "shared", "looks",
     )
 
-    def __init__(self, observations: Sequence[Observation], blind: Collection[int] = ()) -> None:
+    def __init__(self, observations: Sequence[Observation], blind: Collection[int] = (),
+                 shared: Collection[int] = ()) -> None:
         """``blind``: spots (0-25) vision is known to misread on this board (the players confirmed a
         set-up it read otherwise): their evidence is flat, and :func:`read` takes their counts from
-        the best candidate (the rules fill in what the camera cannot see)."""
+        the best candidate (the rules fill in what the camera cannot see).
+
+        ``shared``: spots (0-25) where the frames read a position the referee knew (the set-up, an
+        accepted play: :func:`misread_spots`) otherwise. The reader's misreads are systematic -- the
+        same slot misread alike on every still frame (under a translucent broadcast band, a black
+        checker on a black point), only the sensor noise differing -- so there the frames share their
+        error: how sure a count is (``conf_light``, :meth:`posterior`, :meth:`sure_by_count`) is
+        taken from one look, the frames' mean, not from their sum (three frames at 0.6 are no 0.9).
+        The scores (:meth:`score`: gap, margin) are the sums everywhere."""
         if not observations:
             raise ValueError("an evidence table needs at least one observation")
         light = np.zeros((SPOTS, MAX_COUNT + 1))
@@ -140,6 +151,10 @@ class EvidenceTable:
         self.frames = len(observations)
         #: each frame's own argmax (light, dark) per spot
         self.frame_argmax = per_frame
+        self.shared = tuple(sorted(int(i) for i in shared if 0 <= i < SPOTS))
+        #: per spot, the weight of the summed evidence in a posterior: one look on the ``shared`` spots
+        self.looks = np.ones((SPOTS, 1))
+        self.looks[list(self.shared)] = 1.0 / self.frames
         self._sums(np.maximum(light, LOG_FLOOR * len(observations)), np.maximum(dark, LOG_FLOOR * len(observations)),
                    blind)
 
@@ -153,8 +168,8 @@ class EvidenceTable:
         self.argmax_light = self.light.argmax(axis=1)
         self.argmax_dark = self.dark.argmax(axis=1)
         #: the posterior probability of the argmax per spot, all frames together
-        self.conf_light = _posterior_max(self.light)
-        self.conf_dark = _posterior_max(self.dark)
+        self.conf_light = _posterior_max(self.light * self.looks)
+        self.conf_dark = _posterior_max(self.dark * self.looks)
 
     def blinded(self, spots: Collection[int]) -> EvidenceTable:
         """This table with ``spots`` (0-25) set aside as blind too, from the sums already made (no
@@ -163,7 +178,7 @@ class EvidenceTable:
         if not more:
             return self
         out = EvidenceTable.__new__(EvidenceTable)
-        out.frames, out.frame_argmax = self.frames, self.frame_argmax
+        out.frames, out.frame_argmax, out.shared, out.looks = self.frames, self.frame_argmax, self.shared, self.looks
         out._sums(self.light.copy(), self.dark.copy(), (*self.blind, *more))
         return out
 
@@ -196,15 +211,21 @@ class EvidenceTable:
         idx = np.asarray(spots, dtype=np.int64)
         if not len(idx):
             return True
-        own = np.minimum(_posterior(self.light, light)[idx], _posterior(self.dark, dark)[idx])
+        own = self.posterior(light, dark)[idx]
         doubt = idx[own < confidence]
         if len(doubt) > 1:
             return False
         if not len(doubt):
             return True
-        sure = min(conserved_posterior(self._fixed(self.light, light), light)[doubt].min(),
-                   conserved_posterior(self._fixed(self.dark, dark), dark)[doubt].min())
+        sure = min(conserved_posterior(self._fixed(self.light, light) * self.looks, light)[doubt].min(),
+                   conserved_posterior(self._fixed(self.dark, dark) * self.looks, dark)[doubt].min())
         return float(sure) >= confidence
+
+    def posterior(self, light: np.ndarray, dark: np.ndarray) -> np.ndarray:
+        """Per spot, the posterior probability of the counts ``light`` and ``dark`` (one of each a
+        spot): the lower of the two colours', a ``shared`` spot's from one look."""
+        own = np.minimum(_posterior(self.light * self.looks, light), _posterior(self.dark * self.looks, dark))
+        return cast(np.ndarray, own)
 
     def _fixed(self, loglik: np.ndarray, counts: np.ndarray) -> np.ndarray:
         """``loglik`` with each blind spot's evidence (flat) made certain of its count in ``counts``
@@ -227,6 +248,27 @@ class EvidenceTable:
             off = abs(int(table.argmax(axis=1).sum()) - CHECKERS)
             out += best_conserving(table) if off <= CONSERVE_AT_MOST else float(table.max(axis=1).sum())
         return out
+
+
+def misread_spots(table: EvidenceTable, known: GamePosition, misread: Collection[int] = (),
+                  light_is_white: bool = True, game: GameRules | None = None) -> tuple[int, ...]:
+    """The spots (0-25, not blind) the reader misreads on this board, learnt again from ``table``'s
+    frames of ``known`` -- a position the referee knows stands (the set-up, an accepted play): those
+    of ``misread`` (learnt before) and those read otherwise on every frame (the frames together and
+    each frame on its own read a count of either colour that is not ``known``'s), less those read
+    right on every frame. A misread the frames repeat is the reader's on this board (a band, black on
+    black) while the checkers there stay as they are, and it misreads alike on the next frames too
+    (:class:`EvidenceTable`'s ``shared``); a misread of one frame (sensor noise) is not one."""
+    light, dark = game_spot_counts(known, light_is_white, game)
+    wrong = (table.argmax_light != light) | (table.argmax_dark != dark)
+    right = ~wrong
+    for fl, fd in table.frame_argmax:
+        differs = (fl != light) | (fd != dark)
+        wrong &= differs
+        right &= ~differs
+    out = ({int(i) for i in misread} - {int(i) for i in np.flatnonzero(right)}) | {
+        int(i) for i in np.flatnonzero(wrong)}
+    return tuple(sorted(i for i in out if 0 <= i < SPOTS and i not in table.blind))
 
 
 def best_conserving(loglik: np.ndarray, total: int = CHECKERS) -> float:
@@ -389,7 +431,7 @@ def read(
     idx = np.asarray(differing, dtype=np.int64)
     conf = 1.0
     if differing:  # how sure the evidence is of the count read there (the argmax's posterior, or less)
-        conf = min(float(_posterior(table.light, free_l)[idx].min()), float(_posterior(table.dark, free_d)[idx].min()))
+        conf = float(table.posterior(free_l, free_d)[idx].min())
     stable = 0
     for fl_, fd_ in reversed(table.frame_argmax):
         if (fl_[idx] == free_l[idx]).all() and (fd_[idx] == free_d[idx]).all():

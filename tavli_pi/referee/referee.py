@@ -30,7 +30,7 @@ from tavli_pi.referee.dice import (
 )
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.game import GameRules, TavliRules, rules_for
-from tavli_pi.referee.evidence import EvidenceTable, Reading, read
+from tavli_pi.referee.evidence import EvidenceTable, Reading, misread_spots, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
@@ -75,7 +75,7 @@ def _name(side: Side) -> str:
 SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "blind": (), "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
-    "_unseen_last": None, "_void_roll": None,
+    "_unseen_last": None, "_void_roll": None, "misread": (),
 }
 
 
@@ -133,6 +133,9 @@ class Referee:
         #: spots (light numbering 0-25) vision misreads on this board: the players confirmed a set-up
         #: vision read otherwise there; the rules fill them in (``EvidenceTable``'s ``blind``)
         self.blind: tuple[int, ...] = ()
+        #: spots where vision read a position the referee knew (the set-up, an accepted play) otherwise:
+        #: its frames there share their error, and count as one look (``EvidenceTable``'s ``shared``)
+        self.misread: tuple[int, ...] = ()
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
         self._dice_gone = 0  # frames in a row without the roller's dice (E5)
@@ -835,7 +838,7 @@ class Referee:
         aside). An illegal verdict of either is taken only when its board is one play of the mover."""
         candidates = self.candidates()
         # one evidence table for every way the play is judged (the frames are read into it once)
-        table = EvidenceTable(self._frames, self._blind()) if self._frames else None
+        table = EvidenceTable(self._frames, self._blind(), self.misread) if self._frames else None
         v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
                            known=self.before, blind=self._blind(), table=table)
         if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
@@ -960,12 +963,20 @@ class Referee:
                 return r.moves
         return ""
 
+    def learn_misread(self, table: EvidenceTable, known: GamePosition) -> None:
+        """:attr:`misread` learnt again from ``table``'s frames of ``known``, a board that stands
+        (:func:`~tavli_pi.referee.evidence.misread_spots`); kept through the match (the board and the
+        camera stay) until the frames of a known board read the spot right."""
+        self.misread = misread_spots(table, known, self.misread, self.settings.light_is_white, self.game)
+
     def accept_play(self, after: GamePosition, *, by_roll: bool = False, note: str = "",
                     unseen: tuple[tuple[int, int], ...] = (), seen: tuple[int, ...] = ()) -> None:
         """The play stands. ``by_roll``: the next roll let it stand (E8); ``note``: said with it;
         ``unseen``: the rolls it is legal for, when the referee never saw the roll (the event
         carries the first, and says the play was not checked: ``extra["unchecked"]``); ``seen``: the
         die values read surely of that roll (:mod:`tavli_pi.referee.roll_seen`)."""
+        if self._frames:
+            self.learn_misread(EvidenceTable(self._frames, self._blind()), after)
         side = self.before.turn
         dice = self.dice2()
         text = self._play_text(after) if self.results else ""
@@ -1170,8 +1181,8 @@ class Referee:
     def against_known(self) -> Reading:
         """The frames kept, read against the position the referee knows."""
         s = self.settings
-        return read(EvidenceTable(self._frames, self._blind()), [self.position], light_is_white=s.light_is_white,
-                    turn=self.position.turn, game=self.game, hints=(self.position,))
+        return read(EvidenceTable(self._frames, self._blind(), self.misread), [self.position],
+                    light_is_white=s.light_is_white, turn=self.position.turn, game=self.game, hints=(self.position,))
 
     def _play_without_roll(self, sides: tuple[Side, ...] = (), keep_dice: bool = False) -> bool:
         """No roll read, no die on the board: when the board is clearly one legal play of the side

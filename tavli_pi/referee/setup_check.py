@@ -82,6 +82,7 @@ class SetupReferee(Protocol):
     phase: Phase
     last_verdict: str
     blind: tuple[int, ...]
+    misread: tuple[int, ...]
 
     @property
     def settings(self) -> RefereeSettings: ...
@@ -109,6 +110,7 @@ class SetupReferee(Protocol):
     def collect(self, obs: Observation) -> bool: ...
     def keep_clear(self, frames: list[Observation], obs: Observation) -> bool: ...
     def reset_view(self) -> None: ...
+    def learn_misread(self, table: EvidenceTable, known: GamePosition) -> None: ...
     def ask_clear_view(self, reason: str) -> None: ...
     def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str,
                       extra: dict[str, Any] | None = None) -> None: ...
@@ -142,9 +144,10 @@ class SetupCheck:
         if not clear or len(ref.frames) < s.settle_frames:
             return  # hands are normal while the players set up
         target = st.target
-        table = EvidenceTable(ref.frames, ref.blind)
+        table = EvidenceTable(ref.frames, ref.blind, ref.misread)
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=ref.game)
         if r.gap <= s.accept_gap:
+            ref.learn_misread(table, target)
             self._done("The checkers are set up correctly.", dice=self._lying_from_before(obs))
             return
         if r.min_confidence >= s.illegal_confidence:

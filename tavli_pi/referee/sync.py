@@ -207,6 +207,8 @@ class SyncReferee(Protocol):
     @property
     def blind(self) -> tuple[int, ...]: ...
     @property
+    def misread(self) -> tuple[int, ...]: ...
+    @property
     def question(self) -> RollQuestion: ...
     @property
     def frames(self) -> list[Observation]: ...
@@ -322,7 +324,7 @@ class BoardSync:
             return
         if len(ref.frames) < s.stable_frames:
             return
-        table = EvidenceTable(ref.frames, ref.blind)
+        table = EvidenceTable(ref.frames, ref.blind, ref.misread)
         targets = self._targets()
         known = self.state.known
         assert known is not None

@@ -17,12 +17,15 @@ import itertools
 
 import numpy as np
 
-from tavli_pi.referee.evidence import EvidenceTable, best_conserving, conserved_posterior, conserving_counts, read
+from tavli_pi.referee.evidence import (
+    EvidenceTable, best_conserving, conserved_posterior, conserving_counts, misread_spots, read, spot_counts,
+)
+from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
-from tavli_pi.rules.position import Position
+from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, DieReading, Observation
 
-from .synth import Table, black_threw_4_2, kinds, observe
+from .synth import Table, black_threw_4_2, kinds, observe, opened, roll_dice
 
 
 def _unsure(n: int, p_short: float) -> CountEvidence:
@@ -197,3 +200,103 @@ def test_a_legal_play_with_the_spot_it_reached_read_unsure_is_accepted() -> None
     good = apply_play(before, parse_play(before, "13/9 13/11"))
     ev = _play_seen(t, before, good, dice, {13: 0.6})  # Black's 11 = light point 14
     assert kinds(ev) == ["play_accepted"]
+
+
+# -- frames that share their error (issue 9): a spot misread on a known board counts as one look ---------
+
+def _reads(probs: dict[int, float]) -> CountEvidence:
+    """A count the reader gives ``probs`` (count: probability; the rest at 1e-6)."""
+    p = [probs.get(n, 1e-6) for n in range(MAX_COUNT + 1)]
+    return CountEvidence(tuple(x / sum(p) for x in p))
+
+
+def _white_6_to_7(obs: Observation, six: dict[int, float], seven: dict[int, float]) -> Observation:
+    """``obs`` of the start with White's 6-point (light spot 5) and 7-point (spot 6) read as given: a
+    translucent band over them makes the reader see one of the six-point's five on the bar-point."""
+    pts = list(obs.points)
+    pts[5] = dataclasses.replace(pts[5], light=_reads(six))
+    pts[6] = dataclasses.replace(pts[6], light=_reads(seven))
+    return dataclasses.replace(obs, points=tuple(pts))
+
+
+def _banded(t: Table, n: int) -> list:  # type: ignore[type-arg]
+    """``n`` still frames of the start read as game 24's band did (a 2-stack read 1 at 0.57-0.59, its
+    true count at 0.04-0.09, on every frame): a checker of the 6-point read on the 7-point at 0.62."""
+    out = []
+    for _ in range(n):
+        t.index += 1
+        obs = _white_6_to_7(observe(Position.start(), frame_index=t.index), {4: 0.62, 3: 0.32, 5: 0.06},
+                            {1: 0.62, 2: 0.32, 0: 0.06})
+        out += t.feed(obs)
+    return out
+
+
+def _set_up(t: Table, *, misread: bool) -> None:
+    """Two set-up frames of the start; with ``misread``, the band's two spots read a little wrong (the
+    6-point 4 at 0.5, the 7-point 1 at 0.5): close enough to the start to be taken as set up."""
+    for _ in range(2):
+        t.index += 1
+        obs = observe(Position.start(), frame_index=t.index)
+        if misread:
+            obs = _white_6_to_7(obs, {4: 0.5, 5: 0.45, 3: 0.05}, {1: 0.5, 0: 0.45, 2: 0.05})
+        t.feed(obs)
+
+
+def test_frames_summed_make_a_repeated_misread_sure_but_not_on_a_shared_spot() -> None:
+    start = Position.start()
+    frames = [_white_6_to_7(observe(start, frame_index=i), {4: 0.62, 3: 0.32, 5: 0.06}, {1: 0.62, 2: 0.32, 0: 0.06})
+              for i in range(4)]
+    summed = EvidenceTable(frames)
+    assert min(summed.conf_light[5], summed.conf_light[6]) > 0.9  # four looks at 0.62: "sure"
+    shared = EvidenceTable(frames, shared=(5, 6))
+    assert max(shared.conf_light[5], shared.conf_light[6]) < 0.7  # one look: as unsure as a frame
+    assert shared.conf_light[12] == summed.conf_light[12]  # every other spot summed as before
+    light, dark = spot_counts(start)
+    assert (shared.score(light[None], dark[None]) == summed.score(light[None], dark[None])).all()  # gap, margin
+    assert read(shared, [start]).min_confidence < 0.7 < read(summed, [start]).min_confidence
+    assert shared.blinded([12]).shared == (5, 6) and shared.blinded([12]).conf_light[5] == shared.conf_light[5]
+    assert misread_spots(summed, start) == (5, 6)  # where these frames read the start otherwise
+    assert misread_spots(EvidenceTable(frames, blind=(5,)), start) == (6,)  # a blind spot is no misread
+    right = EvidenceTable([observe(start, frame_index=i) for i in range(2)])
+    assert misread_spots(right, start, (5, 9)) == ()  # read right on every frame: no longer misread
+    once = EvidenceTable([frames[0], observe(start, frame_index=9)])
+    assert misread_spots(once, start, (5,)) == (5,)  # misread on one frame of two: neither learnt nor unlearnt
+
+
+def test_a_misread_repeated_where_the_set_up_was_misread_is_no_board_out_of_step() -> None:
+    t = Table(Referee())
+    _set_up(t, misread=True)
+    assert t.referee.phase == "opening"  # taken as set up
+    events = _banded(t, 6)
+    assert "board_out_of_sync" not in kinds(events)  # before: out of step, the players asked to confirm
+    assert t.referee.phase == "opening" and t.referee.position.layout_key() == Position.start().layout_key()
+    assert t.referee.misread == (5, 6)  # learnt at set-up: the frames there count as one look
+
+
+def test_the_same_frames_on_a_board_read_right_at_set_up_are_a_board_out_of_step() -> None:
+    """The guard: where the set-up was read right, four frames at 0.62 are summed as before (sure), and a
+    board that clearly changed without a roll is out of step (the catches rest on this summing)."""
+    t = Table(Referee())
+    _set_up(t, misread=False)
+    assert t.referee.phase == "opening" and t.referee.misread == ()
+    assert "board_out_of_sync" in kinds(_banded(t, 6))
+
+
+def test_an_accepted_play_teaches_the_spots_its_frames_misread() -> None:
+    t = Table(Referee())
+    ref = opened(t)  # White's 8/5 6/5 accepted on frames read right
+    assert ref.misread == ()
+    dice = roll_dice(Side.BLACK, (4, 2))
+    t.throw(ref.position, dice)
+    after = apply_play(ref.before, parse_play(ref.before, "13/9 13/11"))
+    t.show(ref.before, dice=dice, hand=True)
+    for _ in range(4):  # the play read right but for Black's 9-point blot (light spot 15) read 0 at 0.45
+        t.index += 1
+        obs = observe(after, frame_index=t.index)
+        pts = list(obs.points)
+        pts[15] = dataclasses.replace(pts[15], dark=_reads({0: 0.45, 1: 0.4, 2: 0.15}))
+        got = t.feed(dataclasses.replace(obs, points=tuple(pts)))
+        if "play_accepted" in kinds(got):
+            break
+    assert ref.position.layout_key() == after.layout_key()
+    assert ref.misread == (15,)
