@@ -19,7 +19,9 @@ not changed at all since the last frame is a still smear, not motion.
 (vision/incremental.py): a frame whose quarter-scale view has not changed
 since the last reading -- by more than the camera's own sensor noise, learnt
 from the stream (vision/noise_level.py; ``REGION_CHANGE`` on a noise-free
-stream; on a noisy one only a reading two frames read in a row agreed on) --
+stream; on a noisy one only a reading two frames read in a row agreed on), or
+whose block means moved less than a JPEG camera's still frames do (the same
+two-reads rule; never on a noise-free stream: ``NoiseLevel.blocks_still``) --
 reuses that reading (only the motion flag and the frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
@@ -237,7 +239,10 @@ class BoardReader:
         # on a noisy camera a reading is kept only once two frames read in a row agree on it: a
         # borderline die or checker that one noisy frame misses would otherwise be held while the
         # picture stands (a noise-free picture reads the same every time)
-        if kept is not None and (kept.stable or level <= REGION_CHANGE) and not any_changed(view, kept.view, level):
+        # (a JPEG camera's still frames pass any pixel level: its block means stand still, and a
+        # reading is kept by them only once two frames read in a row agreed on it, vision/noise_level.py)
+        if kept is not None and (((kept.stable or level <= REGION_CHANGE) and not any_changed(view, kept.view, level))
+                                 or (kept.stable and self.noise.blocks_still(view, kept.view))):
             self.noise(view, learn=False)
             # nothing changed since the last reading: it stands (only motion is judged anew)
             self.last_kind, self.last_reread = "unchanged", 0

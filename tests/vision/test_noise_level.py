@@ -16,7 +16,7 @@ from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import Item, SimCamera
 from tavli_pi.sim.scene import DieSpec, Look, Scene, scene_from_position
 from tavli_pi.vision.incremental import REGION_CHANGE
-from tavli_pi.vision.noise_level import LEAST, NoiseLevel, gaussian_reach, spread
+from tavli_pi.vision.noise_level import LEAST, NoiseLevel, block_change, gaussian_reach, spread
 from tavli_pi.vision.observation import Observation
 from tests.vision._readers import full_and_incremental
 
@@ -125,3 +125,60 @@ def test_still_noisy_frames_are_unchanged_and_real_changes_are_read() -> None:
         assert _counts(reads[i][1]) == _counts(reads[i][2]), i
     assert not reads[21][1].dice and reads[14][1].dice
     assert _counts(reads[24][1]) != _counts(reads[21][1])  # the checker's move is seen
+
+
+def test_block_means_tell_a_still_frame_from_a_die_sized_change() -> None:
+    rng = np.random.default_rng(4)
+    base = rng.uniform(40, 200, (146, 185, 3))
+    a, b = _noisy(rng, base, 3.0), _noisy(rng, base, 3.0)
+    assert block_change(a, a) == 0.0
+    assert block_change(b, a) < 6.0  # sensor noise averages out over a block (the largest of ~5,000)
+    c = b.copy()
+    c[51:57, 61:67] = np.clip(c[51:57, 61:67].astype(int) + 40, 0, 255)  # a block's worth, 40 levels, off the grid
+    assert block_change(c, a) > 25.0  # (the block most over it covers 6 x 5 of its 6 x 6)
+
+
+def test_a_noise_free_stream_never_passes_the_block_test() -> None:
+    view = np.random.default_rng(5).integers(0, 256, (146, 185, 3)).astype(np.uint8)
+    noise = NoiseLevel(view.size)
+    for _ in range(10):
+        noise(view.copy())
+    assert noise.quiet == 0.0
+    moved = view.copy()
+    moved[0, 0] = moved[0, 0] // 2 + 100  # one pixel: its block's mean moves a little
+    assert not noise.blocks_still(moved, view)
+    assert noise.blocks_still(view.copy(), view) is False  # (an equal frame is the pixel test's)
+
+
+def test_the_block_floor_waits_for_enough_frames() -> None:
+    rng = np.random.default_rng(6)
+    base = rng.uniform(40, 200, (146, 185, 3))
+    noise = NoiseLevel(base.size)
+    frames = [_noisy(rng, base, 3.0) for _ in range(LEAST + 2)]
+    for f in frames[:LEAST]:
+        noise(f)
+    assert noise.quiet is None and not noise.blocks_still(frames[-1], frames[0])
+    for f in frames[LEAST:]:
+        noise(f)
+    assert noise.quiet is not None and noise.quiet > 0.0
+
+
+def test_still_frames_of_a_jpeg_camera_are_unchanged_and_real_changes_are_read() -> None:
+    # a 640 px JPEG camera (the real-like games 101-103: quality 54-57): its block errors pass any
+    # pixel level on every still frame (stop 18: none was read unchanged); their block means do not
+    look = Look(noise=3.0, light_gradient=0.2, jpeg_quality=55)
+    still = dataclasses.replace(_scene(), look=look)
+    die = dataclasses.replace(still, dice=(DieSpec(value=5, u=0.3, v=0.5),))
+    sliding = [dataclasses.replace(still, dice=(DieSpec(value=5, u=0.3 - 0.01 * k, v=0.5),)) for k in range(1, 5)]
+    items: list[Item] = [(still, 12), (die, 3), *sliding, (still, 3), (_moved(still), 3)]
+    reads = _read(items)
+    kinds = [k for k, _, _ in reads]
+    assert kinds[LEAST + 1:12].count("unchanged") >= 3, kinds
+    for i in [12, 15, 16, 17, 18, 19, 22]:  # a frame where the scene changed
+        assert kinds[i] != "unchanged", (i, kinds)
+    for i in (13, 20, 23):  # and the frame after one: two reads in a row must agree
+        assert kinds[i] != "unchanged", (i, kinds)
+    for i in (11, 14, 18, 21, 24):
+        assert _counts(reads[i][1]) == _counts(reads[i][2]), i
+    assert not reads[21][1].dice and reads[14][1].dice
+    assert _counts(reads[24][1]) != _counts(reads[21][1])
