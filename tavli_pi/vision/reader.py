@@ -21,7 +21,8 @@ since the last reading -- by more than the camera's own sensor noise, learnt
 from the stream (vision/noise_level.py; ``REGION_CHANGE`` on a noise-free
 stream; on a noisy one only a reading two frames read in a row agreed on), or
 whose block means moved less than a JPEG camera's still frames do (the same
-two-reads rule; never on a noise-free stream: ``NoiseLevel.blocks_still``) --
+two-reads rule, and no die read unsurely in it; never on a noise-free stream:
+``NoiseLevel.blocks_still``) --
 reuses that reading (only the motion flag and the frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
@@ -56,7 +57,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.background import BG_SCALE, Difference, Halved, Learnt, decode_background
 from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
-from tavli_pi.vision.dice import Changes, find_dice
+from tavli_pi.vision.dice import CLEAR, Changes, find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
@@ -240,9 +241,11 @@ class BoardReader:
         # borderline die or checker that one noisy frame misses would otherwise be held while the
         # picture stands (a noise-free picture reads the same every time)
         # (a JPEG camera's still frames pass any pixel level: its block means stand still, and a
-        # reading is kept by them only once two frames read in a row agreed on it, vision/noise_level.py)
+        # reading is kept by them only once two frames read in a row agreed on it and it holds no die
+        # read unsurely, vision/noise_level.py)
         if kept is not None and (((kept.stable or level <= REGION_CHANGE) and not any_changed(view, kept.view, level))
-                                 or (kept.stable and self.noise.blocks_still(view, kept.view))):
+                                 or (kept.stable and _sure_dice(kept.obs.dice)
+                                     and self.noise.blocks_still(view, kept.view))):
             self.noise(view, learn=False)
             # nothing changed since the last reading: it stands (only motion is judged anew)
             self.last_kind, self.last_reread = "unchanged", 0
@@ -528,6 +531,14 @@ class _Kept:
     tray_view: np.ndarray
     cube_view: np.ndarray
     stable: bool  # the frame read before was read the same (_gist)
+
+
+def _sure_dice(dice: Sequence[DieReading]) -> bool:
+    """Whether every die of a reading lies still and flat with its value read clearly (``dice.CLEAR``).
+    A reading held by its block means holds no unsure die: on game 109 (1280 px, JPEG 92) a five
+    read at 0.94, 0.47 on two frames in a row (the same gist) was held at 0.47 and the players had to
+    enter the roll; read again, the frame after showed it at 0.94 (bench/RESULTS.md, stop 19)."""
+    return all(d.value and not d.moving and d.flat and d.value_confidence >= CLEAR for d in dice)
 
 
 def _gist(obs: Observation) -> tuple[object, ...]:

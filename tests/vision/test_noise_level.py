@@ -182,3 +182,18 @@ def test_still_frames_of_a_jpeg_camera_are_unchanged_and_real_changes_are_read()
         assert _counts(reads[i][1]) == _counts(reads[i][2]), i
     assert not reads[21][1].dice and reads[14][1].dice
     assert _counts(reads[24][1]) != _counts(reads[21][1])
+
+
+def test_a_reading_with_an_unsure_die_is_not_held_by_its_block_means() -> None:
+    # game 109 (stop 19): a five read at 0.94 then 0.47 (one gist) was held at 0.47 by the block test
+    from tavli_pi.vision.observation import DieReading
+    from tavli_pi.vision.reader import _sure_dice
+
+    def die(value: int, conf: float, moving: bool = False, flat: bool = True) -> DieReading:
+        return DieReading((10.0, 10.0), value, conf, flat, False, "left", moving=moving)
+
+    assert _sure_dice(())  # no dice: nothing unsure
+    assert _sure_dice((die(4, 0.95), die(5, 0.94)))
+    assert not _sure_dice((die(4, 0.95), die(5, 0.47)))
+    assert not _sure_dice((die(0, 0.0, moving=True),))
+    assert not _sure_dice((die(4, 0.95, flat=False),))
