@@ -21,8 +21,8 @@ since the last reading -- by more than the camera's own sensor noise, learnt
 from the stream (vision/noise_level.py; ``REGION_CHANGE`` on a noise-free
 stream; on a noisy one only a reading two frames read in a row agreed on), or
 whose block means moved less than a JPEG camera's still frames do (the same
-two-reads rule, and no die read unsurely in it; never on a noise-free stream:
-``NoiseLevel.blocks_still``) --
+two-reads rule, read with no motion or hand in view and no die read unsurely in
+it; never on a noise-free stream: ``NoiseLevel.blocks_still``) --
 reuses that reading (only the motion flag and the frame's index are new); otherwise the points whose footprint is unchanged
 keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
@@ -241,11 +241,11 @@ class BoardReader:
         # borderline die or checker that one noisy frame misses would otherwise be held while the
         # picture stands (a noise-free picture reads the same every time)
         # (a JPEG camera's still frames pass any pixel level: its block means stand still, and a
-        # reading is kept by them only once two frames read in a row agreed on it and it holds no die
-        # read unsurely, vision/noise_level.py)
+        # reading is kept by them only once two frames read in a row agreed on it, read with no motion
+        # or hand in view and no die read unsurely, vision/noise_level.py: on game 107 a frame read
+        # in motion, the dice just landed and not yet read, was held while they lay there)
         if kept is not None and (((kept.stable or level <= REGION_CHANGE) and not any_changed(view, kept.view, level))
-                                 or (kept.stable and _sure_dice(kept.obs.dice)
-                                     and self.noise.blocks_still(view, kept.view))):
+                                 or (kept.stable and _holdable(kept.obs) and self.noise.blocks_still(view, kept.view))):
             self.noise(view, learn=False)
             # nothing changed since the last reading: it stands (only motion is judged anew)
             self.last_kind, self.last_reread = "unchanged", 0
@@ -531,6 +531,14 @@ class _Kept:
     tray_view: np.ndarray
     cube_view: np.ndarray
     stable: bool  # the frame read before was read the same (_gist)
+
+
+def _holdable(obs: Observation) -> bool:
+    """Whether a reading may be held by its block means: read with no motion and no hand in view,
+    and no die in it read unsurely (``_sure_dice``). On game 107 (1280 px, JPEG 72) the frame the
+    dice landed on was read in motion, dice unread; held by its block means, the two frames after
+    showed no dice and the players entered the roll (bench/RESULTS.md, stop 19)."""
+    return not obs.motion and not obs.hand and _sure_dice(obs.dice)
 
 
 def _sure_dice(dice: Sequence[DieReading]) -> bool:

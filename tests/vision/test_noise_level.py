@@ -197,3 +197,15 @@ def test_a_reading_with_an_unsure_die_is_not_held_by_its_block_means() -> None:
     assert not _sure_dice((die(4, 0.95), die(5, 0.47)))
     assert not _sure_dice((die(0, 0.0, moving=True),))
     assert not _sure_dice((die(4, 0.95, flat=False),))
+
+
+def test_a_reading_made_in_motion_or_under_a_hand_is_not_held_by_its_block_means() -> None:
+    # game 107 (stop 19): the frame the dice landed on, read in motion with the dice unread, was held
+    from tavli_pi.vision.reader import _holdable
+    from tests.referee.synth import die, observe
+
+    start = Position.start()
+    assert _holdable(observe(start, dice=(die(4, "left"), die(5, "left"))))
+    assert not _holdable(observe(start, motion=True))
+    assert not _holdable(observe(start, hand=True))
+    assert not _holdable(observe(start, dice=(die(4, "left"), die(5, "left", moving=True))))
