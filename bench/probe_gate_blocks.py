@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import bench_reallike  # noqa: E402
 from tavli_pi.sim.camera import SimCamera  # noqa: E402
 from tavli_pi.vision.incremental import REGION_CHANGE  # noqa: E402
-from tavli_pi.vision.noise_level import BLOCK, BLOCK_FLOOR, NoiseLevel, block_change  # noqa: E402
+from tavli_pi.vision.noise_level import BLOCK, BLOCK_FLOOR, NoiseLevel, block_change, block_rms  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
@@ -43,6 +43,9 @@ def main() -> None:
     grabbed: list[Any] = []
     kept_scene: list[Any] = [None]
     rows: list[tuple[bool, float, list[float]]] = []  # (still, pixel max, block maxima)
+    rms_rows: list[list[float]] = []  # per row: block_rms at each size
+    floors: dict[int, list[float]] = {}  # per size: block_rms between every two frames in a row
+    prev_view: list[Any] = [None]
     noise: list[Any] = [None]  # the reader's NoiseLevel
     grab = SimCamera._grab
 
@@ -57,10 +60,16 @@ def main() -> None:
         if self.incremental:
             noise[0] = self.noise
             same = grabbed[-1] == kept_scene[0]
+            cur = self._view(image)  # noqa: SLF001
+            if prev_view[0] is not None and prev_view[0].shape == cur.shape:
+                for b in blocks:
+                    floors.setdefault(b, []).append(block_rms(cur, prev_view[0], b))
+            prev_view[0] = cur
             if kept is not None and self.last_kind != "unchanged":
                 view = self._view(image)  # noqa: SLF001
                 rows.append((same, float(cv2.absdiff(view, kept.view).max()),
                              [block_change(view, kept.view, b) for b in blocks]))
+                rms_rows.append([block_rms(view, kept.view, b) for b in blocks])
             if self.last_kind != "unchanged":
                 kept_scene[0] = grabbed[-1]
         return obs
@@ -72,11 +81,23 @@ def main() -> None:
     tables = bench_reallike.reallike_game_tables(200, 0)
     for g in (int(x) for x in args[0].split(",")):
         rows.clear()
+        rms_rows.clear()
+        floors.clear()
+        prev_view[0] = None
         kept_scene[0] = None
         bench_reallike.games(200, 0, 8, only=frozenset({g}))
         look = tables[g]["look"]
         still = [r for r in rows if r[0]]
         moved = [r for r in rows if not r[0]]
+        for i, b in enumerate(blocks):
+            fl = floors.get(b, [])
+            q = min(fl[:]) if len(fl) >= 5 else float("nan")
+            s_ = sorted(x[i] for r, x in zip(rows, rms_rows) if r[0])
+            m_ = sorted(x[i] for r, x in zip(rows, rms_rows) if not r[0])
+            if s_ and m_:
+                print(f"  rms {b}x{b}: floor {q:.2f}; still {s_[0]:.1f}-{s_[-1]:.1f} (x floor {s_[-1] / q:.2f}), moved "
+                      f"{m_[0]:.1f}-{m_[-1]:.1f} (x floor {m_[0] / q:.2f}; lowest five "
+                      f"{', '.join(f'{v / q:.2f}' for v in m_[:5])})", flush=True)
         print(f"game {g}: noise {look.noise:.2f} jpeg {look.jpeg_quality} width {tables[g].get('width', 1280)}: "
               f"frames read {len(rows)}, still {len(still)}, moved {len(moved)}", flush=True)
         if not still or not moved:

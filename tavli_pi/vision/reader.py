@@ -20,7 +20,7 @@ not changed at all since the last frame is a still smear, not motion.
 since the last reading -- by more than the camera's own sensor noise, learnt
 from the stream (vision/noise_level.py; ``REGION_CHANGE`` on a noise-free
 stream; on a noisy one only a reading two frames read in a row agreed on), or
-whose block means moved less than a JPEG camera's still frames do (the same
+whose blocks (their means and RMS) moved less than a JPEG camera's still frames do (the same
 two-reads rule, read with no motion or hand in view and no die read unsurely in
 it; never on a noise-free stream: ``NoiseLevel.blocks_still``) --
 reuses that reading (only the motion flag and the frame's index are new); otherwise the points whose footprint is unchanged

@@ -16,7 +16,7 @@ from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import Item, SimCamera
 from tavli_pi.sim.scene import DieSpec, Look, Scene, scene_from_position
 from tavli_pi.vision.incremental import REGION_CHANGE
-from tavli_pi.vision.noise_level import LEAST, NoiseLevel, block_change, gaussian_reach, spread
+from tavli_pi.vision.noise_level import LEAST, RMS_BLOCK, NoiseLevel, block_change, block_rms, gaussian_reach, spread
 from tavli_pi.vision.observation import Observation
 from tests.vision._readers import full_and_incremental
 
@@ -209,3 +209,44 @@ def test_a_reading_made_in_motion_or_under_a_hand_is_not_held_by_its_block_means
     assert not _holdable(observe(start, motion=True))
     assert not _holdable(observe(start, hand=True))
     assert not _holdable(observe(start, dice=(die(4, "left"), die(5, "left", moving=True))))
+
+
+@pytest.mark.parametrize("look", [Look(noise=4.2, light_gradient=0.2),
+                                  Look(noise=3.0, light_gradient=0.2, jpeg_quality=47),
+                                  Look(noise=3.6, board="club", jpeg_quality=54)], ids=["raw", "jpeg47", "club-jpeg54"])
+def test_a_small_die_or_one_checker_moved_is_never_the_cameras_noise(look: Look) -> None:
+    # 640 px: the camera's noise learnt from its own still frames (fresh noise and JPEG blocks each);
+    # a half-size die (12 canonical px: a quarter of a block) landing on a light or dark point or on
+    # the frame's edge, or one checker moved, passes both the pixel level and the block test's bound
+    from tavli_pi.sim.render import render
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.incremental import GateView, any_changed
+
+    still = dataclasses.replace(_scene(), look=look)
+    first = render(still, 0, 100)
+    view = GateView(Calibration(first.truth.corners, home=first.truth.home))  # type: ignore[arg-type]
+    frames = [view(render(still, 0, 100 + k).image) for k in range(LEAST + 3)]
+    noise = NoiseLevel(frames[0].size)
+    for f in frames:
+        noise(f)
+    ref = frames[-1]
+    assert not noise.noise_free and noise.quiet is not None and noise.quiet > 0.0
+    assert all(noise.blocks_still(f, ref) for f in frames[:-1])  # its still frames pass (the test can pass)
+    changes = [dataclasses.replace(still, dice=(DieSpec(value=v, u=u, v=w, size=0.5),))
+               for v, u, w in ((1, 0.3, 0.5), (2, 0.05, 0.2), (6, 0.45, 0.85), (3, 0.6, 0.15))]
+    for scene in [*changes, _moved(still)]:
+        new = view(render(scene, 0, 300).image)
+        assert not noise.blocks_still(new, ref), scene.dice
+        assert any_changed(new, ref, noise.level()), scene.dice
+
+
+def test_block_rms_sees_a_change_whose_mean_matches_what_was_there() -> None:
+    # a die-sized patch of dark pips on white over a mid-grey ground: its block means barely move
+    rng = np.random.default_rng(8)
+    base = np.full((60, 80, 3), 120.0)
+    a, b = _noisy(rng, base, 2.0), _noisy(rng, base, 2.0)
+    c = b.copy()
+    c[20:24, 30:34] = np.where((np.indices((4, 4)).sum(axis=0) % 2 == 0)[..., None], 200, 40)  # mean 120
+    assert block_change(c, a) < 2 * block_change(b, a) + 1.0  # the means: within twice the noise's
+    assert block_rms(c, a, RMS_BLOCK) > 10 * block_rms(b, a, RMS_BLOCK)  # the RMS: far over it
+    assert block_rms(a, a) == 0.0
