@@ -23,8 +23,9 @@ stream; on a noisy one only a reading two frames read in a row agreed on), or
 whose blocks (their means and RMS) moved less than a JPEG camera's still frames do (the same
 two-reads rule, read with no motion or hand in view and no die read unsurely in
 it; never on a noise-free stream: ``NoiseLevel.blocks_still``) --
-reuses that reading (only the motion flag and the frame's index are new); otherwise the points whose footprint is unchanged
-keep their last reading and the rest, the bar, the hand, the dice, the cube
+reuses that reading (only the motion flag and the frame's index are new); otherwise, on a
+camera with no sensor noise (two of its frames were equal: ``NoiseLevel.noise_free``), the
+points whose footprint is unchanged keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
 pixels are unchanged keeps its last reading, and its spots, hat images and fine
@@ -32,8 +33,10 @@ view are made again only round the changed cells (vision/dice_memo.py); a point 
 again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
 before (vision/ring_memo.py). The Observation is the one a full read of the
-frame gives (tests/vision/test_incremental.py) -- on a noisy camera, of the
-frame the reused reading was read from.
+frame gives (tests/vision/test_incremental.py) -- on a noisy camera, every
+frame read is read whole (a part kept there would have been read from other
+pixels), so the Observation is a full read of that frame or, reused, of the
+frame the reading was read from.
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
@@ -559,9 +562,13 @@ def _sure_dice(dice: Sequence[DieReading]) -> bool:
 
 
 def _gist(obs: Observation) -> tuple[object, ...]:
-    """What a reading says: every count's likeliest value, the dice, the cube and a hand."""
+    """What a reading says: every count's likeliest value, the dice, the cube (its value and place: not
+    its confidence, a float that moves with a noisy camera's every frame -- in the gist it kept any
+    two reads of a JPEG camera from agreeing, stop 22: game 103's still frames were never held) and a
+    hand."""
+    cube = (obs.cube.value, obs.cube.place) if obs.cube is not None else None
     return (tuple((s.light.best, s.dark.best) for s in (*obs.points, obs.bar)), obs.off.light.best,
-            obs.off.dark.best, tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.cube, obs.hand)
+            obs.off.dark.best, tuple(sorted((d.value, d.moving) for d in obs.dice)), cube, obs.hand)
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:

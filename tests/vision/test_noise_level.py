@@ -250,3 +250,17 @@ def test_block_rms_sees_a_change_whose_mean_matches_what_was_there() -> None:
     assert block_change(c, a) < 2 * block_change(b, a) + 1.0  # the means: within twice the noise's
     assert block_rms(c, a, RMS_BLOCK) > 10 * block_rms(b, a, RMS_BLOCK)  # the RMS: far over it
     assert block_rms(a, a) == 0.0
+
+
+def test_two_reads_agree_whatever_the_cubes_confidence() -> None:
+    # the cube's confidence moves with a noisy camera's every frame: in the gist it kept two reads of
+    # a JPEG camera from ever agreeing, so no still frame was held by its blocks (stop 22, game 103)
+    from tavli_pi.vision.observation import CubeReading
+    from tavli_pi.vision.reader import _gist
+    from tests.referee.synth import observe
+
+    obs = observe(Position.start())
+    a = dataclasses.replace(obs, cube=CubeReading(2, "middle", 0.81))
+    assert _gist(a) == _gist(dataclasses.replace(obs, cube=CubeReading(2, "middle", 0.79)))
+    assert _gist(a) != _gist(dataclasses.replace(obs, cube=CubeReading(4, "middle", 0.81)))
+    assert _gist(a) != _gist(obs)
