@@ -26,6 +26,29 @@ Gaussian (the Gaussian tail, ``math.erfc``), and never below
 readings stay the ones a full read gives), and a noisy one lets its noise
 pass while a checker, a die or a hand -- tens of levels over many pixels --
 still does not.
+
+A JPEG camera's still frames differ by more than that: its block errors reach
+8-14 times the learnt spread on a few dozen pixels (stop 18: 23-37 levels on
+game 103), as much as a small real change, so every still frame was read in
+full. Averaged over ``BLOCK`` x ``BLOCK`` blocks of the view (24 x 24
+canonical px: a die and its margin; overlapping by half) those errors shrink
+(2.4-7.4 levels on the JPEG real-like games probed), while a checker, a die or
+a hand moves some block's mean by 15 levels or more (bench/probe_gate_blocks.py,
+stop 19).
+``block_change`` is the largest move of a block's mean in any channel;
+``NoiseLevel`` keeps the quietest one seen between two frames in a row
+(``quiet``: the camera's floor -- two frames of one scene are as quiet as it
+gets), and ``blocks_still(view, ref)`` says a frame shows ``ref``'s scene when
+its block change is under ``BLOCK_FLOOR`` times that floor and under
+``REGION_CHANGE``. A block's mean misses a change whose mean matches what was
+there: a half-size white die with six dark pips on a mid-brown point moved a
+6 x 6 block's mean by 5.4 levels at 640 px, JPEG 54, under that camera's still
+frames' 4.8-5.7 (stop 22). So a still frame must also keep ``block_rms`` -- the
+root-mean-square change over ``RMS_BLOCK`` x ``RMS_BLOCK`` blocks, all channels
+-- under ``RMS_FLOOR`` times its own quietest between two frames in a row (that
+die: 5.2 times it). A noise-free stream's floor is 0 (two frames of a still
+scene are equal: ``noise_free``), so the test never passes there: its readings
+stay a full read's.
 """
 
 from __future__ import annotations
@@ -33,11 +56,13 @@ from __future__ import annotations
 import math
 from collections import deque
 
+import cv2
 import numpy as np
 
 from tavli_pi.vision.incremental import REGION_CHANGE
 
-__all__ = ["NoiseLevel", "WINDOW", "LEAST", "FALSE_RATE", "gaussian_reach", "spread"]
+__all__ = ["BLOCK", "BLOCK_FLOOR", "NoiseLevel", "RMS_BLOCK", "RMS_FLOOR", "WINDOW", "LEAST", "FALSE_RATE",
+           "block_change", "block_rms", "gaussian_reach", "spread"]
 
 #: frames whose noise estimates are pooled (their median), and the fewest trusted
 WINDOW, LEAST = 25, 5
@@ -45,6 +70,19 @@ WINDOW, LEAST = 25, 5
 FALSE_RATE = 0.01
 #: 1.4826 x the median absolute deviation estimates a Gaussian's standard deviation
 MAD_SIGMA = 1.4826
+#: the side (gate-view pixels) of the blocks ``block_change`` averages over: 24 canonical px, a
+#: die and its margin (4 px blocks left the still frames of game 103 within 1.4 times a changed
+#: scene's least change, 6 px within 2.0: bench/probe_gate_blocks.py, stop 19)
+BLOCK = 6
+#: a still frame's block change stays under this many times the quietest seen between two frames
+#: in a row, and under ``REGION_CHANGE`` (the JPEG games probed: their still frames at most ~1.5
+#: times their least, a changed scene at least ~3 times it)
+BLOCK_FLOOR = 1.5
+#: the side of the blocks ``block_rms`` pools (16 canonical px: a small die, 12 px, lies inside one),
+#: and the bound on a still frame's, in times the quietest seen between two frames in a row: on the
+#: real-like games 100, 101, 103, 104, 109, 132 (bench/probe_gate_blocks.py, stop 22) still frames
+#: reached 1.19-1.66 times it, every change its block means let pass 3.0 or more
+RMS_BLOCK, RMS_FLOOR = 4, 2.0
 
 
 def gaussian_reach(samples: int, rate: float = FALSE_RATE) -> float:
@@ -75,6 +113,40 @@ def spread(a: np.ndarray, b: np.ndarray) -> float:
     return MAD_SIGMA * (lo + width * inside)
 
 
+def block_change(a: np.ndarray, b: np.ndarray, side: int = BLOCK) -> float:
+    """The largest absolute change of a ``side`` x ``side`` block's mean, in any channel, from ``b`` to
+    ``a`` (uint8 views of one shape), over the blocks whose corners lie every ``side // 2`` pixels
+    (overlapping by half: a change a block's size lies wholly inside one of them, not shared out
+    among four). The block sums in integers (a box filter of the signed difference, ~0.14 ms)."""
+    h, w = a.shape[0] - side + 1, a.shape[1] - side + 1
+    if h <= 0 or w <= 0:
+        return 0.0
+    d = cv2.subtract(a, b, dtype=cv2.CV_16S)
+    # (anchor 0, 0: each pixel holds the sum of the block below and right of it; 16 x 255 fits int16)
+    sums = cv2.boxFilter(d, -1, (side, side), normalize=False, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+    step = max(1, side // 2)
+    return float(np.abs(sums[:h:step, :w:step]).max()) / (side * side)
+
+
+def block_rms(a: np.ndarray, b: np.ndarray, side: int = BLOCK) -> float:
+    """The largest root-mean-square change over a ``side`` x ``side`` block, all channels pooled,
+    from ``b`` to ``a`` (uint8 views of one shape), over the blocks whose corners lie every
+    ``side // 2`` pixels (overlapping by half). Unlike a block's mean it sees a change whose mean
+    matches what was there: a small white die with dark pips on a mid-brown point moves a 6 x 6
+    block's mean by 5 levels on a 640 px JPEG-54 camera, under that camera's still frames' 6."""
+    h, w = a.shape[0] - side + 1, a.shape[1] - side + 1
+    if h <= 0 or w <= 0:
+        return 0.0
+    d = cv2.subtract(a, b, dtype=cv2.CV_32F)
+    sq = cv2.multiply(d, d)
+    if sq.ndim == 3:
+        sq = cv2.transform(sq, np.ones((1, sq.shape[2]), np.float32))  # the channels summed
+    sums = cv2.boxFilter(sq, -1, (side, side), normalize=False, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+    step = max(1, side // 2)
+    channels = a.shape[2] if a.ndim == 3 else 1
+    return math.sqrt(max(0.0, float(sums[:h:step, :w:step].max())) / (side * side * channels))
+
+
 class NoiseLevel:
     """``noise(view)`` on every frame (the gate's view); ``noise.level()`` the change a still pixel
     shows; ``noise.sigma`` the spread learnt (0 until ``LEAST`` frames were compared)."""
@@ -85,13 +157,51 @@ class NoiseLevel:
         self.least = least
         self._seen: deque[float] = deque(maxlen=window)
         self._prev: np.ndarray | None = None
+        self._quiet: float | None = None  # the quietest block change seen (the camera's floor)
+        self._quiet_rms = math.inf  # ... and the quietest block_rms
+        self._pairs = 0  # frames compared with the frame before
 
     def __call__(self, view: np.ndarray, learn: bool = True) -> None:
-        """Compare ``view`` with the frame before and keep the estimate (``learn=False``: only
-        remember ``view`` -- a frame read as unchanged is not worth the 0.3 ms an estimate costs)."""
+        """Compare ``view`` with the frame before and keep the estimate (``learn=False``: no spread
+        estimate -- a frame read as unchanged is not worth the 0.3 ms it costs; its block change
+        from the frame before is still taken while the floor is above 0: ``quiet``)."""
         prev, self._prev = self._prev, view
-        if learn and prev is not None and prev.shape == view.shape:
+        if prev is None or prev.shape != view.shape:
+            return
+        if learn:
             self._seen.append(spread(view, prev))
+        if self._quiet != 0.0:
+            # the block floor, from every pair of frames (the quietest are a still scene's, read as
+            # unchanged or not); a noise-free stream's is 0 for good after two equal frames, and its
+            # blocks are not looked at again
+            change = block_change(view, prev)
+            self._quiet = change if self._quiet is None else min(self._quiet, change)
+            self._quiet_rms = min(self._quiet_rms, block_rms(view, prev, RMS_BLOCK))
+            self._pairs += 1
+
+    @property
+    def quiet(self) -> float | None:
+        """The quietest block change seen between two frames in a row (None before ``LEAST`` pairs,
+        unless two were equal: 0 is as quiet as it gets)."""
+        return self._quiet if self._pairs >= self.least or self._quiet == 0.0 else None
+
+    @property
+    def noise_free(self) -> bool:
+        """Whether the camera has no sensor noise: two frames in a row were equal (the block floor is
+        0). Only then is a frame's unchanged part its last reading's very pixels."""
+        return self._quiet == 0.0
+
+    def blocks_still(self, view: np.ndarray, ref: np.ndarray) -> bool:
+        """Whether ``view`` shows ``ref``'s scene by its blocks: its block change from ``ref`` is
+        under ``BLOCK_FLOOR`` times the quietest seen and under ``REGION_CHANGE``, and its block_rms
+        under ``RMS_FLOOR`` times the quietest seen (never on a noise-free stream, whose quietest is
+        0, nor before the floor is learnt). The means alone let a small die with dark pips on a point
+        of its mean shade pass (stop 22); the RMS alone a change spread evenly over a block."""
+        quiet = self.quiet
+        if not quiet or view.shape != ref.shape:
+            return False
+        return (block_change(view, ref) < min(BLOCK_FLOOR * quiet, float(REGION_CHANGE))
+                and block_rms(view, ref, RMS_BLOCK) < RMS_FLOOR * self._quiet_rms)
 
     @property
     def sigma(self) -> float:

@@ -19,9 +19,13 @@ not changed at all since the last frame is a still smear, not motion.
 (vision/incremental.py): a frame whose quarter-scale view has not changed
 since the last reading -- by more than the camera's own sensor noise, learnt
 from the stream (vision/noise_level.py; ``REGION_CHANGE`` on a noise-free
-stream; on a noisy one only a reading two frames read in a row agreed on) --
-reuses that reading (only the motion flag and the frame's index are new); otherwise the points whose footprint is unchanged
-keep their last reading and the rest, the bar, the hand, the dice, the cube
+stream; on a noisy one only a reading two frames read in a row agreed on), or
+whose blocks (their means and RMS) moved less than a JPEG camera's still frames do (the same
+two-reads rule, read with no motion or hand in view and no die read unsurely in
+it; never on a noise-free stream: ``NoiseLevel.blocks_still``) --
+reuses that reading (only the motion flag and the frame's index are new); otherwise, on a
+camera with no sensor noise (two of its frames were equal: ``NoiseLevel.noise_free``), the
+points whose footprint is unchanged keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
 pixels are unchanged keeps its last reading, and its spots, hat images and fine
@@ -29,8 +33,10 @@ view are made again only round the changed cells (vision/dice_memo.py); a point 
 again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
 before (vision/ring_memo.py). The Observation is the one a full read of the
-frame gives (tests/vision/test_incremental.py) -- on a noisy camera, of the
-frame the reused reading was read from.
+frame gives (tests/vision/test_incremental.py) -- on a noisy camera, every
+frame read is read whole (a part kept there would have been read from other
+pixels), so the Observation is a full read of that frame or, reused, of the
+frame the reading was read from.
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
@@ -54,7 +60,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.background import BG_SCALE, Difference, Halved, Learnt, decode_background
 from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
-from tavli_pi.vision.dice import Changes, find_dice
+from tavli_pi.vision.dice import CLEAR, Changes, find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
@@ -237,7 +243,12 @@ class BoardReader:
         # on a noisy camera a reading is kept only once two frames read in a row agree on it: a
         # borderline die or checker that one noisy frame misses would otherwise be held while the
         # picture stands (a noise-free picture reads the same every time)
-        if kept is not None and (kept.stable or level <= REGION_CHANGE) and not any_changed(view, kept.view, level):
+        # (a JPEG camera's still frames pass any pixel level: its block means stand still, and a
+        # reading is kept by them only once two frames read in a row agreed on it, read with no motion
+        # or hand in view and no die read unsurely, vision/noise_level.py: on game 107 a frame read
+        # in motion, the dice just landed and not yet read, was held while they lay there)
+        if kept is not None and (((kept.stable or level <= REGION_CHANGE) and not any_changed(view, kept.view, level))
+                                 or (kept.stable and _holdable(kept.obs) and self.noise.blocks_still(view, kept.view))):
             self.noise(view, learn=False)
             # nothing changed since the last reading: it stands (only motion is judged anew)
             self.last_kind, self.last_reread = "unchanged", 0
@@ -249,6 +260,13 @@ class BoardReader:
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
         if self.incremental:
             self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
+        # a part's reading is kept while its pixels stand only on a camera with no sensor noise (two
+        # frames of it were equal): on a noisy one a part that moved less than REGION_CHANGE was read
+        # from other pixels, and the Observation would be a full read of no frame (game 100, stop 21:
+        # the dice differed from a full read's on 18 of 63 frames); there every frame read is read
+        # whole, and a reading is only ever reused whole (above)
+        if not self.noise.noise_free:
+            kept = None
         canon = self.warp(image)
         small = shrink(canon)
         marks.append(("warp", clock()))
@@ -354,6 +372,8 @@ class BoardReader:
             points = _lone_oversized_tempered(g, points, spots)
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
+            if kept is None:
+                self.dice_memo.forget()  # a full read: no candidate's reading from another frame
             self.dice_memo.start(view)
         learnt = self._learnt
         stands_out: StandsOut | None = None
@@ -525,10 +545,30 @@ class _Kept:
     stable: bool  # the frame read before was read the same (_gist)
 
 
+def _holdable(obs: Observation) -> bool:
+    """Whether a reading may be held by its block means: read with no motion and no hand in view,
+    and no die in it read unsurely (``_sure_dice``). On game 107 (1280 px, JPEG 72) the frame the
+    dice landed on was read in motion, dice unread; held by its block means, the two frames after
+    showed no dice and the players entered the roll (bench/RESULTS.md, stop 19)."""
+    return not obs.motion and not obs.hand and _sure_dice(obs.dice)
+
+
+def _sure_dice(dice: Sequence[DieReading]) -> bool:
+    """Whether every die of a reading lies still and flat with its value read clearly (``dice.CLEAR``).
+    A reading held by its block means holds no unsure die: on game 109 (1280 px, JPEG 92) a five
+    read at 0.94, 0.47 on two frames in a row (the same gist) was held at 0.47 and the players had to
+    enter the roll; read again, the frame after showed it at 0.94 (bench/RESULTS.md, stop 19)."""
+    return all(d.value and not d.moving and d.flat and d.value_confidence >= CLEAR for d in dice)
+
+
 def _gist(obs: Observation) -> tuple[object, ...]:
-    """What a reading says: every count's likeliest value, the dice, the cube and a hand."""
+    """What a reading says: every count's likeliest value, the dice, the cube (its value and place: not
+    its confidence, a float that moves with a noisy camera's every frame -- in the gist it kept any
+    two reads of a JPEG camera from agreeing, stop 22: game 103's still frames were never held) and a
+    hand."""
+    cube = (obs.cube.value, obs.cube.place) if obs.cube is not None else None
     return (tuple((s.light.best, s.dark.best) for s in (*obs.points, obs.bar)), obs.off.light.best,
-            obs.off.dark.best, tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.cube, obs.hand)
+            obs.off.dark.best, tuple(sorted((d.value, d.moving) for d in obs.dice)), cube, obs.hand)
 
 
 def read_image(image: np.ndarray, calibration: Calibration) -> Observation:
