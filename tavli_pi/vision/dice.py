@@ -281,8 +281,9 @@ def _find(
         xy = ends[0]
         size = float(np.hypot(*(ends[2] - ends[1])))
         conf = die.confidence
-        if size < SURE_PX and not agreed:
-            conf = min(conf, SMALL_CONFIDENCE)
+        if size < SURE_PX and not agreed and not die.bars:
+            conf = min(conf, SMALL_CONFIDENCE)  # (a six read from clean bars has its rows resolved:
+            # ``six_bars.READ``, under ``AGREED_CONFIDENCE``)
         elif size < SURE_PX and body:
             conf = min(conf, AGREED_CONFIDENCE)  # found by its body, its pips shown resolved after
         return DieReading(

@@ -17,7 +17,7 @@ from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.lettering import lettered
 from tavli_pi.vision.lie import Outline, cocked_confidence, die_outline
 from tavli_pi.vision.pips import REGULAR, Face, read_face_evidence
-from tavli_pi.vision.six_bars import bar_six
+from tavli_pi.vision.six_bars import READ, bar_six
 
 __all__ = ["COCKED_LONG", "Die", "LETTER_VALUES", "LOOP_GROUND", "LOOP_HOLLOW", "Look", "OBLONGEST", "PRINTED",
            "RECENTRE", "SPAN", "BARS_OVER", "TURNED", "TURNED_CONFIDENCE", "examine", "examined", "judge", "look", "read_face"]
@@ -97,17 +97,18 @@ class Die(NamedTuple):
     regular: bool = False  # the face read shows no pip where its value has none (``pips.hidden_pips``)
     outlined: bool = False  # a die's outline (``lie.die_outline``) was measured round the face
     refused: bool = False  # the outline shows something that is no die (printed, too wide): nothing here
+    bars: bool = False  # a six read from its two clean bars (``six_bars.READ``): its rows resolved
 
 
 def read_face(
     src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float
-) -> tuple[int, float, tuple[float, float], bool]:
+) -> tuple[int, float, tuple[float, float], bool, bool]:
     """The top face's value and confidence, read in a crop square to the die (SPAN edges wide);
-    read again round the pips' centre when the crop was off it. Returns the face centre too, and
-    whether the face is regular (``_regular``)."""
+    read again round the pips' centre when the crop was off it. Returns the face centre too,
+    whether the face is regular (``_regular``) and whether it is a six read from its clean bars."""
     span = SPAN * side
     t = np.deg2rad(angle)
-    best = (0, 0.0, centre, False)
+    best = (0, 0.0, centre, False, False)
     at = centre
     for i in range(2):
         crop = _crop(src, to_src, at, span, angle)
@@ -116,14 +117,14 @@ def read_face(
         if i == 0 and conf < BARS_OVER and _frame_px(to_src, centre, side) < SURE_PX:
             bars = bar_six(crop, SPAN)
             if bars > max(conf, best[1]):
-                best = (6, bars, centre, False)  # a six whose rows of pips have run together (never
-                # regular: its pips are not shown resolved)
+                best = (6, bars, centre, False, bars >= READ)  # a six whose rows of pips have run
+                # together (never regular: its pips are not shown resolved; its rows are when clean)
         if value == 0 or fc is None:
             break
         fx, fy = (fc[0] - 0.5) * span, (fc[1] - 0.5) * span
         face = (at[0] + fx * np.cos(t) - fy * np.sin(t), at[1] + fx * np.sin(t) + fy * np.cos(t))
         if conf > best[1]:
-            best = (value, conf, face, _regular(f))
+            best = (value, conf, face, _regular(f), False)
         if np.hypot(fx, fy) < RECENTRE * side:
             break
         at = face
@@ -139,6 +140,7 @@ class Look(NamedTuple):
     face: tuple[float, float]
     regular: bool
     outline: Outline | None
+    bars: bool = False  # a six read from its two clean bars (``six_bars.READ``)
 
 
 def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float,
@@ -147,7 +149,7 @@ def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tu
     its verdict): an oblong outline's top face may be the square at either end (a cocked die's side
     face fills the rest), so it is read there too and the clearest face kept, its outline measured
     again round it."""
-    value, conf, face, regular = read_face(src, to_src, centre, side, angle)
+    value, conf, face, regular, bars = read_face(src, to_src, centre, side, angle)
     first = face if value else centre
     o = die_outline(src, to_src, first, side)
     if o is not None and o.aspect < 0.92:
@@ -155,12 +157,12 @@ def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tu
         for sign in (1.0, -1.0):
             k = sign * 0.5 * (o.long_ - short)
             end = (o.centre[0] + k * o.axis[0], o.centre[1] + k * o.axis[1])
-            v2, c2, f2, r2 = read_face(src, to_src, end, short, o.angle)
+            v2, c2, f2, r2, b2 = read_face(src, to_src, end, short, o.angle)
             if v2 and c2 > conf + 0.05:
-                value, conf, face, regular = v2, c2, f2, r2
+                value, conf, face, regular, bars = v2, c2, f2, r2, b2
         if (face if value else centre) != first:  # (else the outline is the one just measured)
             o = die_outline(src, to_src, face if value else centre, side)
-    return Look(value, conf, face, regular, o)
+    return Look(value, conf, face, regular, o, bars)
 
 
 #: whether a mark (centre and length, canonical px) of a body colour (BGR, tolerance) is one of a
@@ -207,7 +209,7 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
            letters: Letters) -> Die | None:
     """``examine``'s verdict on what ``look`` saw round the candidate at ``centre``; ``letters``
     tells lettering (asked only of a flat-looking mark read as at most ``LETTER_VALUES`` pips)."""
-    value, conf, face, regular, o = look
+    value, conf, face, regular, o, bars = look
     if o is not None and value == 1 and o.hollow > LOOP_HOLLOW and o.hole_ground < LOOP_GROUND:
         return None  # a big "pip" of the ground's colour: a letter's loop (its outline can look cocked)
     if o is not None and o.stands_out < PRINTED:
@@ -237,13 +239,16 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
         conf *= min(1.0, (1.0 - doubt) / 0.7)
         if value in (2, 3) and abs((angle - o.angle + 45.0) % 90.0 - 45.0) > TURNED:
             conf = min(conf, TURNED_CONFIDENCE)  # pips off their body's diagonal: a letter's holes
-        if o.stands_out < 1.0:
+        if o.stands_out < 1.0 and not bars:
             conf = min(conf, SMALL_CONFIDENCE)  # no step from the board to a body: maybe a printed die
-        return Die(value, conf, False, face, regular, outlined=True)
+            # (a six of clean bars keeps ``six_bars.READ``, under 0.9: a printed one would be reported
+            # all the same, at this cap, and a learnt board drops it in ``dice_vet``; white dice of
+            # 10-11 px on a light board in an MP4 step out by 0.84-0.91 only)
+        return Die(value, conf, False, face, regular, outlined=True, bars=bars)
     if value == 0:
         return None
     cocked = square is not None and square < 0.84
-    return Die(value, conf * (0.5 if cocked else 1.0), cocked, face, regular)
+    return Die(value, conf * (0.5 if cocked else 1.0), cocked, face, regular, bars=bars and not cocked)
 
 def examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
               to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float,

@@ -72,7 +72,7 @@ def test_a_cocked_verdict_is_no_surer_than_its_face(monkeypatch: pytest.MonkeyPa
     0.4: the cocked die is reported at 0.4, not at the outline's 1.0."""
     cocked = Outline(aspect=0.76, offset=0.35, long_=30.0, angle=0.0, centre=(100.0, 100.0), blur=0.05,
                      stands_out=3.0, hollow=0.05, hole_ground=2.0)
-    monkeypatch.setattr(dice_mod, "read_face", lambda *a: (1, 0.4, (100.0, 95.0), False))
+    monkeypatch.setattr(dice_mod, "read_face", lambda *a: (1, 0.4, (100.0, 95.0), False, False))
     monkeypatch.setattr(dice_mod, "die_outline", lambda *a: cocked)
     monkeypatch.setattr(dice_mod, "lettered", lambda *a: False)
     img = np.zeros((200, 200, 3), np.uint8)
