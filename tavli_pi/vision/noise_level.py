@@ -185,12 +185,6 @@ class NoiseLevel:
         unless two were equal: 0 is as quiet as it gets)."""
         return self._quiet if self._pairs >= self.least or self._quiet == 0.0 else None
 
-    @property
-    def noise_free(self) -> bool:
-        """Whether the camera has no sensor noise: two frames in a row were equal (the block floor is
-        0). Only then is a frame's unchanged part its last reading's very pixels."""
-        return self._quiet == 0.0
-
     def blocks_still(self, view: np.ndarray, ref: np.ndarray) -> bool:
         """Whether ``view`` shows ``ref``'s scene by its blocks: its block change from ``ref`` is
         under ``BLOCK_FLOOR`` times the quietest seen and under ``REGION_CHANGE``, and its block_rms

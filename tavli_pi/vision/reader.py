@@ -260,13 +260,6 @@ class BoardReader:
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
         if self.incremental:
             self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
-        # a part's reading is kept while its pixels stand only on a camera with no sensor noise (two
-        # frames of it were equal): on a noisy one a part that moved less than REGION_CHANGE was read
-        # from other pixels, and the Observation would be a full read of no frame (game 100, stop 21:
-        # the dice differed from a full read's on 18 of 63 frames); there every frame read is read
-        # whole, and a reading is only ever reused whole (above)
-        if not self.noise.noise_free:
-            kept = None
         canon = self.warp(image)
         small = shrink(canon)
         marks.append(("warp", clock()))
@@ -372,8 +365,6 @@ class BoardReader:
             points = _lone_oversized_tempered(g, points, spots)
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
-            if kept is None:
-                self.dice_memo.forget()  # a full read: no candidate's reading from another frame
             self.dice_memo.start(view)
         learnt = self._learnt
         stands_out: StandsOut | None = None

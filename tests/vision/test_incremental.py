@@ -191,51 +191,6 @@ def test_arrays_made_whole_where_their_windows_cover_them_read_as_full_reads(mon
     monkeypatch.setattr(DiceMemo, "patched", counted)
     scenes = [(dataclasses.replace(scene, look=Look(board=board)), 1)
               for scene, _ in _sequence(3)[:2] for board in ("tournament", "club")]
-    # the first scene twice: parts are kept only once the camera is seen to have no sensor noise
-    kinds = _compare([(scenes[0][0], 2), *scenes[1:]], seed=3, vary=False)
+    kinds = _compare(scenes, seed=3, vary=False)
     assert made_whole, "no kept array was made whole"
     assert kinds.get("changed"), "no changed frame"
-
-
-# "the same as a full read" on a camera with sensor noise (vary=True: every frame has fresh noise, and
-# JPEG blocks of its own): a frame read is read whole, so its Observation is a full read's of that
-# very frame; a frame whose reading is reused gets the reading of the frame it was read from (a full
-# read of that one), and differs from it by no more than the camera's noise (vision/noise_level.py)
-def _noisy_stream(look: Look) -> list[Item]:
-    still = dataclasses.replace(scene_from_position(Position.start()), look=look, width=640, height=360)
-    die = dataclasses.replace(still, dice=(DieSpec(value=5, u=0.3, v=0.5), DieSpec(value=2, u=0.36, v=0.55)))
-    light = list(still.light)
-    i = next(i for i in range(1, 24) if light[i] > 0 and light[i - 1] == 0 and still.dark[i - 1] == 0)
-    light[i] -= 1
-    light[i - 1] += 1
-    moved = dataclasses.replace(still, light=tuple(light))
-    return [(still, 9), (die, 5), (still, 2), (moved, 5)]
-
-
-def _what_is_read(obs: Observation) -> Observation:
-    """A reading without what only this frame says (motion against the frame before, its index)."""
-    return dataclasses.replace(obs, motion=False, frame_index=0, extras={})
-
-
-@pytest.mark.parametrize("look", [Look(noise=4.2, light_gradient=0.2),
-                                  Look(noise=3.0, light_gradient=0.2, jpeg_quality=55)], ids=["raw", "jpeg"])
-def test_a_noisy_camera_reads_every_frame_as_a_full_read_of_a_frame(look: Look) -> None:
-    full = inc = None
-    read_from: Observation | None = None  # the full read of the frame the incremental reading came from
-    kinds = []
-    with SimCamera(_noisy_stream(look), fps=10.0, seed=3) as cam:
-        for frame in cam:
-            if full is None or inc is None:
-                full, inc = full_and_incremental(cam, frame.image)
-            a = full.read(frame.image, frame.index)
-            b = inc.read(frame.image, frame.index)
-            kinds.append(inc.last_kind)
-            if inc.last_kind == "unchanged":
-                assert read_from is not None
-                assert _what_is_read(b) == _what_is_read(read_from), \
-                    f"frame {frame.index} (reused): " + "; ".join(_differences(read_from, b))
-            else:
-                assert a == b, f"frame {frame.index} ({inc.last_kind} read): " + "; ".join(_differences(a, b))
-                read_from = a
-    assert inc is not None and not inc.noise.noise_free
-    assert "unchanged" in kinds, kinds  # a still frame's reading was reused (the test can see one)
