@@ -75,7 +75,7 @@ def _name(side: Side) -> str:
 SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "blind": (), "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
-    "_unseen_last": None, "_void_roll": None, "misread": (),
+    "_unseen_last": None, "_void_roll": None, "misread": (), "_next_throw": False, "_pointed_out": False,
 }
 
 
@@ -155,6 +155,12 @@ class Referee:
         #: a roll voided for lying in the other player's half while the referee waited for a roll: the
         #: other player's roll if the side on roll danced unseen (unseen_dance.py)
         self._void_roll: tuple[DieReading, ...] | None = None
+        #: while the opening play is judged (phase ``rolled``): the dice watch follows the next player's
+        #: throw landing in their half, so that roll is asked for or taken as soon as the play stands
+        self._next_throw = False
+        #: the opponent demanded a legal play (E8) before the play was judged: said again once it is
+        #: called, and the play is judged as soon as the roller's dice are not seen (E5)
+        self._pointed_out = False
         self._opening_turn = False
         self._observed: GamePosition | None = None  # the illegal end position
         self._pending_roll: tuple[DieReading, ...] | None = None
@@ -666,6 +672,8 @@ class Referee:
         self.wrong_points = ()
         self._either_may_roll = False
         self._void_roll = None
+        self._next_throw = False
+        self._pointed_out = False
         self.question.drop()
 
     def after_roll_accepted(self) -> None:
@@ -688,6 +696,16 @@ class Referee:
             other = [d for d in obs.dice if d.half == other_half]
             mine = [d for d in obs.dice if d.half != other_half] if len(other) >= 2 else list(obs.dice)
             theirs = []
+            if len(other) >= 2 or (self._next_throw and not obs.dice):
+                # the next player's throw lands while the play is still judged: the watch counts it now
+                # (a frame without dice rearms it), so once the play stands that roll is taken, or asked
+                # for, at once -- not two frames later, after the next play was made (real-like game 138)
+                if not self._next_throw:
+                    self._watch.rearm()  # a throw of the other player: counted from its first frame
+                self._next_throw = True
+                settled = self._watch.feed(other if len(other) >= 2 else (), need=2)
+                if settled is not None:
+                    self._pending_roll = settled
         else:
             mine = [d for d in obs.dice if d.half != other_half]
             theirs = [d for d in obs.dice if d.half == other_half]
@@ -709,7 +727,8 @@ class Referee:
         small = self._small_dice
         throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
         self._dice_gone = self._dice_gone + 1 if (not mine or throw) else 0
-        gone = DICE_GONE_FRAMES if small else 1
+        # a play the opponent pointed out (E8) is final on the first clear frame without the roller's dice
+        gone = DICE_GONE_FRAMES if small and not self._pointed_out else 1
         if (small and not mine and not obs.hand and not obs.motion and 0 < self._dice_gone < gone
                 and self._accept_if_clear()):
             return  # one frame without the small dice and a clearly legal play: it stands (E5)
@@ -737,7 +756,7 @@ class Referee:
         self._throw_seen = throw
         self._waited = 0
         self._asked = False
-        self._watch.rearm()
+        self._watch_next_roll()
         if void_dice_lie:
             self._watch.disarm()
         self._try_judge()
@@ -749,9 +768,15 @@ class Referee:
         v = self._verdict()
         if v.kind != "legal" or v.result is None:
             return False
-        self._watch.rearm()
+        self._watch_next_roll()
         self.accept_play(v.result)
         return True
+
+    def _watch_next_roll(self) -> None:
+        """The roller's dice are picked up (E5): the watch looks for the next roll -- going on with the
+        throw it already follows (``_next_throw``), else anew."""
+        if not self._next_throw:
+            self._watch.rearm()
 
     def _premature_roll(self, dice: tuple[DieReading, ...]) -> None:
         s = self.settings
@@ -1014,6 +1039,8 @@ class Referee:
         self.reset_view()
         self._observed = None
         self._doubted = None
+        self._next_throw = False
+        self._pointed_out = False
         self.wrong_points = ()
         if self.game.finished(after):
             self.position = after
@@ -1044,6 +1071,9 @@ class Referee:
         self._premature = None
         if pending is not None:
             self.take_roll(pending)
+        elif self.phase is Phase.AWAITING_ROLL and self._watch.unread is not None:
+            # the next roll lay unread while this play was judged: asked for now, before the next play
+            self._ask_for_unread_roll(opening=False)
 
     def _illegal(self, observed: GamePosition) -> None:
         side = self.before.turn
@@ -1064,7 +1094,8 @@ class Referee:
             # E8: rolling accepts an illegal play.
             self.resolve_illegal(accepted=True)
             return
-        if self.settings.illegal_policy == "legal-moves":
+        if self.settings.illegal_policy == "legal-moves" or self._pointed_out:
+            # (the opponent demanded a legal play before the call: that demand stands, E8)
             self._demand_correction()
         else:
             self.reset_view()
@@ -1386,6 +1417,15 @@ class Referee:
                 self.last_verdict = "reroll"
                 self.emit(ev.RollVoid, side=early, reason="premature", rule="E6",
                           message=f"{_name(early)}'s roll is void (premature): roll again.")
+            return
+        if inp.action is Action.CORRECT and self.phase in (Phase.ROLLED, Phase.JUDGING):
+            # E8: the opponent points out the play before the referee has judged it; it is judged as soon
+            # as it is final, and the demand stands if it is called (a legal play is accepted as ever)
+            victim = self.before.turn.other
+            if inp.side not in (None, victim):
+                self.refuse(inp, "E8", f"only {_name(victim)} may demand a legal play")
+                return
+            self._pointed_out = True
             return
         self.refuse(inp, "", f"nothing to {inp.action} now")
 
