@@ -32,9 +32,7 @@ more (a JPEG camera's frame changes in scattered cells all over: some 150 window
 a frame at 640 px) the array is made whole once and the windows copied from it --
 the same pixels, at a fraction of the windows' cost (``WHOLE_SHARE``).
 
-The reader keeps candidates only on a camera with no sensor noise (two of its
-frames were equal, ``NoiseLevel.noise_free``; elsewhere it forgets them before
-every frame). Where the frame's pixels under a candidate are the same, the reading is the
+Where the frame's pixels under a candidate are the same, the reading is the
 one a full read makes (tests/vision/test_incremental.py compares every
 Observation, dice included). Where they moved by less than ``REGION_CHANGE``
 (sensor noise), the search still runs over the whole frame, and a candidate

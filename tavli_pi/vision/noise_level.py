@@ -47,8 +47,8 @@ frames' 4.8-5.7 (stop 22). So a still frame must also keep ``block_rms`` -- the
 root-mean-square change over ``RMS_BLOCK`` x ``RMS_BLOCK`` blocks, all channels
 -- under ``RMS_FLOOR`` times its own quietest between two frames in a row (that
 die: 5.2 times it). A noise-free stream's floor is 0 (two frames of a still
-scene are equal: ``noise_free``), so the test never passes there: its readings
-stay a full read's.
+scene are equal), so the test never passes there: its readings stay a full
+read's.
 """
 
 from __future__ import annotations

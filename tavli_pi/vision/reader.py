@@ -23,9 +23,8 @@ stream; on a noisy one only a reading two frames read in a row agreed on), or
 whose blocks (their means and RMS) moved less than a JPEG camera's still frames do (the same
 two-reads rule, read with no motion or hand in view and no die read unsurely in
 it; never on a noise-free stream: ``NoiseLevel.blocks_still``) --
-reuses that reading (only the motion flag and the frame's index are new); otherwise, on a
-camera with no sensor noise (two of its frames were equal: ``NoiseLevel.noise_free``), the
-points whose footprint is unchanged keep their last reading and the rest, the bar, the hand, the dice, the cube
+reuses that reading (only the motion flag and the frame's index are new); otherwise the
+points whose footprint is unchanged (less than ``REGION_CHANGE``) keep their last reading and the rest, the bar, the hand, the dice, the cube
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
 pixels are unchanged keeps its last reading, and its spots, hat images and fine
