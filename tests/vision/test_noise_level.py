@@ -26,6 +26,15 @@ from tests.vision._readers import full_and_incremental
 LOOK = Look(noise=4.0, light_gradient=0.2)
 
 
+def _noise_free_stream(seed: int) -> tuple[np.ndarray, NoiseLevel]:
+    """A still view and a noise level fed ten equal frames of it (a camera with no sensor noise)."""
+    view = np.random.default_rng(seed).integers(0, 256, (146, 185, 3)).astype(np.uint8)
+    noise = NoiseLevel(view.size)
+    for _ in range(10):
+        noise(view.copy())
+    return view, noise
+
+
 def _noisy(rng: np.random.Generator, base: np.ndarray, sigma: float) -> np.ndarray:
     return np.clip(base + rng.normal(0, sigma, base.shape), 0, 255).round().astype(np.uint8)
 
@@ -47,10 +56,7 @@ def test_a_checker_moved_does_not_raise_the_spread() -> None:
 
 
 def test_a_noise_free_stream_keeps_the_fixed_level() -> None:
-    view = np.random.default_rng(2).integers(0, 256, (146, 185, 3)).astype(np.uint8)
-    noise = NoiseLevel(view.size)
-    for _ in range(10):
-        noise(view.copy())
+    view, noise = _noise_free_stream(2)
     assert noise.level() == REGION_CHANGE
 
 
@@ -139,10 +145,7 @@ def test_block_means_tell_a_still_frame_from_a_die_sized_change() -> None:
 
 
 def test_a_noise_free_stream_never_passes_the_block_test() -> None:
-    view = np.random.default_rng(5).integers(0, 256, (146, 185, 3)).astype(np.uint8)
-    noise = NoiseLevel(view.size)
-    for _ in range(10):
-        noise(view.copy())
+    view, noise = _noise_free_stream(5)
     assert noise.quiet == 0.0
     moved = view.copy()
     moved[0, 0] = moved[0, 0] // 2 + 100  # one pixel: its block's mean moves a little
