@@ -157,20 +157,24 @@ REACH = 3.0
 DIE_PX = 16.0
 
 
-def of_the_roll(die: DieReading, roll: Sequence[DieReading], confidence: float) -> bool:
+def of_the_roll(die: DieReading, roll: Sequence[DieReading], confidence: float, *, gone: bool = False) -> bool:
     """Whether ``die``, lying in the roller's half after the roll was taken, may be one of the roll's
     dice ``roll`` (as they lay when it was taken; empty when none was seen): read (at ``confidence``),
     or lying within ``REACH`` die sides of one of them. A die the camera cannot read that lies where no
     die of the roll lay came after the roll (stop 18, real-like game 138: a "die" twice the roll's size
     found on a checker under the hand that played, seen all game): it is no die of the roll, and the roll
-    is picked up (E5) once its own dice are gone."""
-    if not roll or die.value_confidence >= confidence:
+    is picked up (E5) once its own dice are gone. A die read surely is one of them unless it both lies
+    where none of them lay and shows a value none of them shows: that die was thrown since (real-like
+    game 145: White's 1, read at 0.91 a hand's width from the opening dice of 4-5, was taken for the
+    opening roll's dice lying still, and the opening play was never judged). ``gone``: the roll's dice were not seen for as long as a
+    pick-up takes; a die seen since where none of them lay is then a new throw's, whatever it reads."""
+    if not roll:
         return True
     for d in roll:
         side = max(d.size_px, die.size_px) or DIE_PX
         if (d.xy[0] - die.xy[0]) ** 2 + (d.xy[1] - die.xy[1]) ** 2 <= (REACH * side) ** 2:
             return True
-    return False
+    return not gone and die.value_confidence >= confidence and any(d.value == die.value for d in roll)
 
 
 def void_reason(

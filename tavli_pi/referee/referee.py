@@ -689,27 +689,39 @@ class Referee:
         s = self.settings
         side = self.position.turn
         other_half = own_half(side.other, s.light_is_white)
+        small = self._small_dice
+        # a play the opponent pointed out (E8) is final on the first clear frame without the roller's dice
+        gone = DICE_GONE_FRAMES if small and not self._pointed_out else 1
+        # the roller's dice were not seen for as long as a pick-up takes (the play not judged yet, for a
+        # hand or motion): a die seen now where none of them lay is a new throw, whatever it reads
+        were_gone = self._dice_gone >= gone
         if self._opening_turn:
             # the opening dice lie one in each half: two or more in the other player's half are
             # that player's next throw (dice too small to read look alike), not the roller's dice
             # still lying; no premature roll is judged at the opening turn
             other = [d for d in obs.dice if d.half == other_half]
-            mine = [d for d in obs.dice if d.half != other_half] if len(other) >= 2 else list(obs.dice)
+            if len(other) < 2:
+                # one die there that is no die of the opening roll (read surely, another value, lying
+                # elsewhere: of_the_roll) is that player's throw too, its other die not found (real-like
+                # game 145: taken for the opening dice still lying, the play was never judged)
+                other = [d for d in other if not of_the_roll(d, self._roll_dice, s.die_confidence, gone=were_gone)]
+            mine = [d for d in obs.dice if d.half != other_half] if other else list(obs.dice)
             theirs = []
-            if len(other) >= 2 or (self._next_throw and not obs.dice):
+            if other or (self._next_throw and not obs.dice):
                 # the next player's throw lands while the play is still judged: the watch counts it now
                 # (a frame without dice rearms it), so once the play stands that roll is taken, or asked
                 # for, at once -- not two frames later, after the next play was made (real-like game 138)
                 if not self._next_throw:
                     self._watch.rearm()  # a throw of the other player: counted from its first frame
                 self._next_throw = True
-                settled = self._watch.feed(other if len(other) >= 2 else (), need=2)
+                settled = self._watch.feed(other, need=2)
                 if settled is not None:
                     self._pending_roll = settled
         else:
             mine = [d for d in obs.dice if d.half != other_half]
             theirs = [d for d in obs.dice if d.half == other_half]
-        mine = [d for d in mine if of_the_roll(d, self._roll_dice, s.die_confidence)]  # not a die come since
+        # not a die come since
+        mine = [d for d in mine if of_the_roll(d, self._roll_dice, s.die_confidence, gone=were_gone)]
         self.collect(obs)
         if theirs and mine:
             if self._premature is None:
@@ -724,11 +736,8 @@ class Referee:
                 self._premature = None
         # dice too small to read: a new throw (every die seen moving: the next roll) also says the
         # roller's dice were picked up (at the opening turn every die counts as the roller's)
-        small = self._small_dice
         throw = small and bool(obs.dice) and all(d.moving for d in obs.dice)
         self._dice_gone = self._dice_gone + 1 if (not mine or throw) else 0
-        # a play the opponent pointed out (E8) is final on the first clear frame without the roller's dice
-        gone = DICE_GONE_FRAMES if small and not self._pointed_out else 1
         if (small and not mine and not obs.hand and not obs.motion and 0 < self._dice_gone < gone
                 and self._accept_if_clear()):
             return  # one frame without the small dice and a clearly legal play: it stands (E5)
