@@ -911,10 +911,19 @@ class Referee:
         stands as played. A play the evidence cannot settle then is taken as the best legal play
         when that is clearly ahead of every other (``accept_margin``) and the board is not far from
         it (under ``illegal_gap``: a board that far off is out of step, not a play). The referee
-        never waits for a verdict the game has moved past."""
+        never waits for a verdict the game has moved past. Once the next roll lies still (taken, or
+        asked for), one clear frame is enough for a board read as that play all but exactly (under
+        ``accept_gap``, as a legal verdict): the next player's hand may come on the next frame, and no
+        clear frame of this play follows it (real-like game 103, a camera flagging motion on most
+        frames: White's play read at margin 7.3, gap 0 on its one clear frame, judged on while Black
+        threw and played, then lost out of step)."""
         s = self.settings
-        return (self._next_roll_seen() and r is not None and frames >= s.stable_frames and r.margin >= s.accept_margin
-                and (r.gap < s.illegal_gap or self._one_checker_off(r) is not None))
+        if not (self._next_roll_seen() and r is not None and frames >= 1 and r.margin >= s.accept_margin):
+            return False
+        if frames < s.stable_frames:
+            lies = self._pending_roll is not None or self._watch.unread is not None
+            return lies and r.gap <= s.accept_gap
+        return r.gap < s.illegal_gap or self._one_checker_off(r) is not None
 
     def _one_checker_off(self, r: Reading) -> tuple[int, bool, int] | None:
         """The miscount (spot, light colour?, read minus the best legal end) when the reading is that
