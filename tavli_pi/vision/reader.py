@@ -28,9 +28,12 @@ points whose footprint is unchanged (less than ``REGION_CHANGE``) keep their las
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
 pixels are unchanged keeps its last reading, and its spots, hat images and fine
-view are made again only round the changed cells (vision/dice_memo.py); a point read
-again only because a value every point shares moved (the gradients' scale, the
-change from the set-up board) reuses the ring samples of the places it sampled
+view are made again only round the changed cells (vision/dice_memo.py). The values
+every point shares (the gradients' scale, the brightness match to and typical change
+from the set-up board) are held from the last frame read while a frame's own stay
+near them (``checkers.SCALE_HOLD``, ``stacks.GAIN_HOLD`` / ``TYPICAL_HOLD``; any
+reader, full or incremental, reading frame after frame); a point read again only
+because one of them moved further reuses the ring samples of the places it sampled
 before (vision/ring_memo.py). The Observation is the one a full read of the
 frame gives (tests/vision/test_incremental.py) -- on a noisy camera, every
 frame read is read whole (a part kept there would have been read from other
