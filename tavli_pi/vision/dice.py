@@ -63,8 +63,8 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.dice_blobs import (DOUBTFUL_CONFIDENCE, DOUBTFUL_FILL, DOUBTFUL_SQUARE, blob_died, scaled,
-                                        view_hat_blobs)
+from tavli_pi.vision.dice_blobs import (DOUBTFUL_CONFIDENCE, DOUBTFUL_FILL, DOUBTFUL_SQUARE, OFF_CENTRE, blob_died,
+                                        blob_outline, scaled, view_hat_blobs)
 from tavli_pi.vision.dice_body import DIE_RANGE, NARROWEST, angle_of, bodied, checker_under, edge_side
 from tavli_pi.vision.dice_face import Die, examined
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
@@ -84,6 +84,8 @@ __all__ = ["CLEAR", "FINE", "FINE_CONFIDENCE", "FINE_PIPS", "PipReading", "Spot"
 
 #: where the frame differs from the board learnt at set-up (a bool mask) and the canonical px a pixel of it
 Changes = Callable[[], tuple[np.ndarray, float]]
+#: whether a die lay still at (x, y) (canonical px) on the last frame and since (the reader's memory)
+LayStill = Callable[[float, float], bool]
 
 
 def find_dice(
@@ -97,6 +99,7 @@ def find_dice(
     memo: DiceMemo | None = None,
     stands_out: StandsOut | None = None,
     changes: Changes | None = None,
+    lay_still: LayStill | None = None,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
@@ -123,6 +126,10 @@ def find_dice(
     ``changes`` (where the frame differs from the board learnt at set-up, and the canonical px
     a pixel of it): its die-sized patches (``dice_scale.changed_bodies``) are searched as die bodies
     too, where no hat blob lies (a small die close to the board's grey makes none).
+
+    ``lay_still`` (x, y canonical px: did a die lie still there, on the last frame and since?): a body
+    that looks smeared (``find_tumbling``) where one did is a still die -- a small six's two bars look
+    like a smear's streaks to the coherence test frame after frame -- and is read as one (``_find``).
     """
     if image is None:
         memo = None  # the memo knows where a candidate looked only in the frame's pixels
@@ -133,7 +140,7 @@ def find_dice(
         mask, per = changes()
         patches = changed_bodies(mask, per, lay)
     out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray,
-                stands_out=stands_out, changed=patches)
+                stands_out=stands_out, changed=patches, lay_still=lay_still)
     if not fine or image is None:
         return out
     if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
@@ -145,8 +152,15 @@ def find_dice(
     fmask = None
     if hand_mask is not None and hand_mask.shape == canon.shape[:2]:
         fmask = cv2.resize(hand_mask, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_NEAREST)
+    fine_still: LayStill | None = None
+    if lay_still is not None:
+        canon_still = lay_still
+
+        def fine_still(x: float, y: float) -> bool:
+            cx, cy = lay.to_px(*flay.to_uv(x, y))
+            return canon_still(float(cx), float(cy))
     more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True,
-                 bodies=[scaled(b, lay, flay) for b in blobs], memo=memo, view="fine")
+                 bodies=[scaled(b, lay, flay) for b in blobs], memo=memo, view="fine", lay_still=fine_still)
     return _merge(out, more)
 
 
@@ -172,7 +186,8 @@ FINE_PIPS = 3
 def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
     """``base`` with the dice of ``more`` that it lacks: a die ``base`` missed, or found flat with
     no value (a die both read, with different values, keeps ``base``'s reading at lower confidence).
-    Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``."""
+    Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``; such a still die
+    where ``base`` reports one tumbling replaces that report."""
     out = list(base)
     for d in more:
         same = [i for i, b in enumerate(out) if _confirms(d, b)]
@@ -188,7 +203,15 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
         near = [i for i, b in enumerate(out) if not b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
         if not near:
             if not d.moving:
-                out.append(d)
+                # a body the canonical view took for a die tumbling, where the finer view reads a
+                # still die's clear face, is that die (a small six's bars look smeared to the coarser
+                # view): it replaces the report, or the frame would hold the die twice, once moving
+                ghost = [i for i, b in enumerate(out)
+                         if b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
+                if ghost:
+                    out[ghost[0]] = d
+                else:
+                    out.append(d)
             continue
         i = near[0]
         b = out[i]
@@ -240,6 +263,7 @@ def _find(
     gray: np.ndarray | None = None,
     stands_out: StandsOut | None = None,
     changed: list[HatBlob] | None = None,
+    lay_still: LayStill | None = None,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
@@ -248,7 +272,8 @@ def _find(
     (``tumbling.hat_blobs``), when already found. ``memo``: readings of candidates kept from
     earlier frames (``view`` names the search: its candidates' coordinates are its own; ``gray``:
     ``canon`` in grey, when already made; ``stands_out``: as ``find_dice``'s; ``changed``: die-sized
-    patches changed from the learnt board, searched as bodies where no blob of ``bodies`` lies)."""
+    patches changed from the learnt board, searched as bodies where no blob of ``bodies`` lies;
+    ``lay_still``: as ``find_dice``'s)."""
     pitch = lay.pitch
     if gray is None:
         gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
@@ -414,6 +439,16 @@ def _find(
                 continue  # a checker (or a die on one, left to its pips); without the board's
                 # measured colour a checker cannot be told from the board round it, so trust the disc
             smear = coherence(gray, b.x, b.y, 0.5 * b.long_ + 2)
+            if smear >= COHERENCE[0] and lay_still is not None and lay_still(b.x, b.y):
+                # looks smeared where a die lay still: a still die (a small six's bars look like a
+                # smear's streaks to the coherence test), read as one if it shows a clear face
+                die, centred, square = blob_died(memo, view, canon, src, to_src, b, side, pitch, settle=True)
+                if not still_read(die, centred, square):
+                    die, centred, square = _still_bars(memo, view, canon, src, to_src, b, side, pitch)
+                if still_read(die, centred, square):
+                    assert die is not None
+                    body_report(b, die, body_side(b, side, True))
+                    continue
             if smear >= COHERENCE[1]:
                 continue  # smeared: a die still tumbling
             if b.fill >= 0.5 and smear < COHERENCE[0]:
@@ -494,6 +529,41 @@ def _find(
             )
         )
     return out
+
+
+#: the sides (shares of its outline's) a still body's face is read again at for a six's two bars: the
+#: outline of a small die takes in its blurred rim and shadow (a 10 px six at 640 px: outlined 23
+#: canonical px, its bars clean in a crop of 18-22)
+STILL_SIDES = (0.9, 0.8)
+
+
+def _still_bars(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
+                to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float,
+                pitch: float) -> tuple[Die | None, bool, float | None]:
+    """``blob_died`` for a six's clean bars only: the face read square in the blob's outline at the
+    ``STILL_SIDES`` of it; the first six of clean bars (``Die.bars``) read centred there, else none."""
+    o = blob_outline(src, to_src, b, side, True)
+    if o is None or not (DIE_RANGE[0] * pitch <= o.long_ <= DIE_RANGE[1] * pitch * 1.6):
+        return None, False, None
+    for k in STILL_SIDES:
+        s = o.long_ * max(o.aspect, 0.75) * k
+        die = examined(memo, view, canon, src, to_src, (float(o.centre[0]), float(o.centre[1])), s, o.angle, None, pitch)
+        if die is not None and die.bars and not die.cocked and not die.refused:
+            centred = bool(np.hypot(die.centre[0] - o.centre[0], die.centre[1] - o.centre[1]) <= OFF_CENTRE * o.long_)
+            return die, centred, o.aspect
+    return None, False, o.aspect
+
+
+def still_read(die: Die | None, centred: bool, square: float | None) -> bool:
+    """Whether a body that looks smeared, lying where a die lay still, shows a still die's face: a
+    value read flat, centred in a square outline (``DOUBTFUL_SQUARE``), from a six's clean bars
+    (``six_bars.READ``: what makes a small six look smeared) or as clearly as a doubtful blob's face
+    must be (``DOUBTFUL_CONFIDENCE``)."""
+    if die is None or not die.value or die.cocked or not centred:
+        return False
+    if square is None or square < DOUBTFUL_SQUARE:
+        return False
+    return die.bars or die.confidence >= DOUBTFUL_CONFIDENCE
 
 
 def _spots_agree(die: Die, side: float, spots: list[Spot]) -> bool:

@@ -62,7 +62,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.background import BG_SCALE, Difference, Halved, Learnt, decode_background
 from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
-from tavli_pi.vision.dice import CLEAR, Changes, find_dice
+from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
@@ -91,6 +91,9 @@ WOODEN = 0.6
 #: a die reported tumbling within this share of a point's pitch of where a die lay last frame lies
 #: still (a rolling die moves further between frames, even at 30 fps)
 STILL_DIE_PITCH = 0.25
+#: ... and its body, this share of a pitch round its centre (a die's half side and a little), shows no
+#: change on the motion gate's grid since the last frame (``_lay_still``)
+STILL_BODY_PITCH = 0.35
 
 
 class BoardReader:
@@ -221,6 +224,27 @@ class BoardReader:
         tumbling = any(d.moving and not (len(last) and float(np.hypot(*(last - xy).T).min()) <= near)
                        for d, xy in zip(dice, here)) and not gate.same
         return changed or tumbling
+
+    def _lay_still(self) -> LayStill | None:
+        """Whether a die lay still at a place of the canonical view: one lay within ``STILL_DIE_PITCH``
+        of it on the last frame (a die read, unread or reported tumbling), and the picture round it has
+        not changed since (the gate saw no pixel of it change: a die turning where it lies changes its
+        own). None: no last frame to judge by (a still photo, the first frame)."""
+        last, changed = self._last_dice, self.motion.last_changed
+        if self.still_photo or not len(last) or changed is None:
+            return None
+        near = self.layout.pitch * STILL_DIE_PITCH
+        reach = max(1, int(round(STILL_BODY_PITCH * self.layout.pitch / SCALE)))
+
+        def lay_still(x: float, y: float) -> bool:
+            if float(np.hypot(last[:, 0] - x, last[:, 1] - y).min()) > near:
+                return False
+            gx, gy = int(round(x / SCALE)), int(round(y / SCALE))
+            if not (0 <= gy < changed.shape[0] and 0 <= gx < changed.shape[1]):
+                return False
+            return not bool(changed[max(gy - reach, 0):gy + reach + 1, max(gx - reach, 0):gx + reach + 1].any())
+
+        return lay_still
 
     @staticmethod
     def _forget_moved(memo: RingMemo, view: np.ndarray) -> None:
@@ -395,7 +419,7 @@ class BoardReader:
         # nor look up every spot in it
         under_hand = hand_mask if cv2.countNonZero(hand_mask) else None
         found = find_dice(canon, lay, cal, disc_sites, under_hand, image, memo=self.dice_memo, stands_out=stands_out,
-                          changes=changes)
+                          changes=changes, lay_still=self._lay_still())
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
         dice = vet_dice(found, cal, diff, disc_sites)
