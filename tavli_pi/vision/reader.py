@@ -78,6 +78,7 @@ from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned, spot_geometry
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
+from tavli_pi.vision.under_hand import hidden_note, hidden_spots, unknown_where
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
@@ -396,6 +397,12 @@ class BoardReader:
             # a die lying where a point's next checker would stand hides whether one does (under_dice)
             points = die_hidden_tempered(points, spot_geometry(lay, cal), [spots.site_of[i] for i in range(24)],
                                          cal.to_canonical(np.asarray([d.xy for d in dice], np.float32)))
+        # a spot a hand hides is reported unknown, never given a value: its checkers are not in the
+        # picture (under_hand; the referee judges no frame with a hand, the app carries the last still board)
+        hidden = hidden_spots(hand_mask, lay, cal, points, bar, disc_sites) if hand else ()
+        if hidden:
+            points, bar = unknown_where(points, bar, hidden)
+            problems = [*problems, hidden_note(hidden)]
         marks.append(("dice", clock()))
         if kept is not None and self._feet is not None and not self._feet.cube_changed(
                 changed_pixels(view, kept.cube_view)):
@@ -425,6 +432,7 @@ class BoardReader:
             off_source=off_source,
             problems=tuple(problems),
             pinned=pinned,
+            hidden=hidden,
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
         if self.incremental:
