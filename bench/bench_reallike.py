@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import pickle
 import platform
@@ -129,6 +130,46 @@ def known_frames(n: int, seed: int) -> None:
     print(f"  what the mid-game positions left unseen: {dict(unseen)}")
 
 
+#: a spot is truly under a hand when a slot of its true stack has at least this share of its box
+#: changed by the hand (the frame against the same scene rendered without it): the truth is not in
+#: the picture (``bench/diag_spots.py``'s "under a hand")
+HIDDEN_SHARE = 0.5
+
+
+def truth_hidden_shares(cal: Calibration, image: np.ndarray, bare: np.ndarray, truth: Truth) -> np.ndarray:
+    """Per spot (24 points, light numbering; 24 the bar's light half, 25 its dark half), the largest
+    share of a slot's box the hand hides, over the true stack's first slots (five at most; one for an
+    empty spot): ``image`` against ``bare``, the same scene rendered without the hand, both warped by ``cal``."""
+    from tavli_pi.vision.stacks import spot_geometry
+
+    a, b = cal.warp(image).astype(np.int16), cal.warp(bare).astype(np.int16)
+    moved = np.abs(a - b).max(axis=2) > 40
+    x, base, sign, rad = spot_geometry(cal.layout, cal)
+    counts = [truth.light[p] + truth.dark[p] for p in range(24)] + [truth.bar[0], truth.bar[1]]
+    out = np.zeros(26)
+    for p in range(26):
+        n = max(1, min(counts[p], 5))
+        ys = base[p] + sign[p] * rad[p] * (1 + 2 * np.arange(n))
+        share = []
+        for y in ys:
+            y0, y1 = int(max(y - 0.7 * rad[p], 0)), int(y + 0.7 * rad[p]) + 1
+            x0, x1 = int(max(x[p] - 0.7 * rad[p], 0)), int(x[p] + 0.7 * rad[p]) + 1
+            patch = moved[y0:y1, x0:x1]
+            share.append(float(patch.mean()) if patch.size else 0.0)
+        out[p] = max(share)
+    return out
+
+
+def truly_hidden(shares: np.ndarray | None) -> list[bool]:
+    """Per scored spot (24 points, the bar, the trays: ``score_spots``' order), whether the truth
+    is under the hand (``truth_hidden_shares``; the bar when either half is; the trays are counted
+    in view); all False with no hand (``shares`` None)."""
+    if shares is None:
+        return [False] * 26
+    return [bool(shares[p] >= HIDDEN_SHARE) for p in range(24)] + [
+        bool(max(shares[24], shares[25]) >= HIDDEN_SHARE), False]
+
+
 class FrameScore:
     def __init__(self) -> None:
         self.frames = self.failed = 0
@@ -144,6 +185,11 @@ class FrameScore:
         # tray counts (one a colour): right, wrong (a count given), unknown (reported as unknown,
         # scored wrong above unless the tray is empty), each by where the count came from
         self.trays: Counter[str] = Counter()
+        # the spots split by the truth (``truly_hidden``): under a hand (the truth is not in the
+        # picture) or in view; wrong (the combined figure) and reported unknown under a hand, wrong
+        # (combined) and wrong values in view
+        self.hidden = self.hidden_wrong = self.hidden_unknown = 0
+        self.in_view = self.in_view_wrong = self.in_view_values = 0
 
     def fail(self, truth: Truth) -> None:
         """A frame the reader could not calibrate on: every spot counts as wrong."""
@@ -153,6 +199,9 @@ class FrameScore:
         self.wrong += 26
         self.wrong_no_trays += 25
         self.wrong_values += 26
+        self.in_view += 26
+        self.in_view_wrong += 26
+        self.in_view_values += 26
         self._hands(truth, False)
 
     def _hands(self, truth: Truth, flagged: bool) -> None:
@@ -163,12 +212,21 @@ class FrameScore:
             self.no_hand += 1
             self.false_hand += flagged
 
-    def add(self, obs: Observation, truth: Truth, seconds: float) -> None:
+    def add(self, obs: Observation, truth: Truth, seconds: float, hidden: Sequence[bool] = ()) -> None:
+        """``hidden``: per spot, whether the truth is under a hand (``truly_hidden``; none when empty)."""
         self.frames += 1
         self.seconds.append(seconds)
         bad = 0
         for s in score_spots(obs, truth.light, truth.dark, truth.bar, truth.off):
             self.spots += 1
+            if hidden and hidden[s.index]:
+                self.hidden += 1
+                self.hidden_wrong += s.wrong
+                self.hidden_unknown += s.verdict == "unknown"
+            else:
+                self.in_view += 1
+                self.in_view_wrong += s.wrong
+                self.in_view_values += s.verdict == "wrong"
             if s.wrong:
                 bad += 1
                 self.wrong += 1
@@ -232,6 +290,12 @@ class FrameScore:
         print(f"  of them wrong values {self.wrong_values} ({100 * self.wrong_values / spots:.2f}%; "
               f"{self.wrong_values_hand} on frames read with a hand), reported unknown {self.unknown} "
               f"({100 * self.unknown / spots:.2f}%)")
+        view = max(self.in_view, 1)
+        print(f"  spots under a hand (the truth hidden, >= {HIDDEN_SHARE:g} of a slot): {self.hidden}, wrong "
+              f"{self.hidden_wrong} (reported unknown {self.hidden_unknown}, a value given "
+              f"{self.hidden_wrong - self.hidden_unknown}); spots in view {self.in_view}: per-spot error "
+              f"{100 * self.in_view_wrong / view:.2f}% ({self.in_view_wrong}), wrong values "
+              f"{100 * self.in_view_values / view:.2f}% ({self.in_view_values})")
         print(f"  confidently wrong (>= {CONFIDENT}) spots: {self.confident_wrong} "
               f"= {10000 * self.confident_wrong / spots:.1f} per 10,000 spots; wrong spots by kind {dict(self.kinds)}")
         d = self.dice
@@ -276,14 +340,18 @@ def frames(n: int, seed: int) -> None:
         mix["wide bar (>= 70)" if scene.build.bar >= 70 else "bar < 70"] += 1
         mix[scene.look.board] += 1
         setup = render(reallike_setup(scene), seed * 100003 + i)
+        # the same scene without its hand: what the hand hides (truth_hidden_shares)
+        bare = render(dataclasses.replace(scene, hand=None), seed * 100003 + i) if scene.hand is not None else None
         for mode, sc in scores.items():
             try:
                 with contextlib.redirect_stdout(io.StringIO()):
                     cal = calibrate_read(r) if mode == "read" else calibrate_setup(setup)
                 t0 = time.process_time()
                 obs = BoardReader(cal).read(r.image)
+                spent = time.process_time() - t0
                 wrong0 = sc.wrong
-                sc.add(obs, t, time.process_time() - t0)
+                hidden = truly_hidden(truth_hidden_shares(cal, r.image, bare.image, t) if bare is not None else None)
+                sc.add(obs, t, spent, hidden)
             except TavliError:
                 wrong0 = sc.wrong
                 sc.fail(t)

@@ -33,7 +33,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_reallike import _features, calibrate_read, calibrate_setup  # noqa: E402
+from bench_reallike import (  # noqa: E402
+    HIDDEN_SHARE,
+    _features,
+    calibrate_read,
+    calibrate_setup,
+    truly_hidden,
+    truth_hidden_shares,
+)
 
 from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
@@ -77,11 +84,10 @@ def geometry_off(cal: Any, scene: Any) -> float:
 
 
 def hidden_shares(cal: Any, scene: Any, r: Any, seed: int, i: int) -> np.ndarray | None:
-    """Per spot (24 points, bar halves ignored), the share of its first true slots (one when empty) the
-    hand hides: the frame against the same scene rendered without the hand (None: no hand)."""
+    """Per spot (24 points, light numbering; 24, 25 the bar's light and dark halves), the share of its
+    first true slots (one when empty) the hand hides: the frame against the same scene rendered without
+    the hand (``bench_reallike.truth_hidden_shares``; None: no hand)."""
     import dataclasses
-
-    from tavli_pi.vision.stacks import spot_geometry
 
     if scene.hand is None:
         return None
@@ -93,22 +99,7 @@ def hidden_shares(cal: Any, scene: Any, r: Any, seed: int, i: int) -> np.ndarray
         bare = render(dataclasses.replace(scene, hand=None), seed * 100003 + i)
         with path.open("wb") as f:
             pickle.dump(bare, f)
-    a, b = cal.warp(r.image).astype(np.int16), cal.warp(bare.image).astype(np.int16)
-    moved = np.abs(a - b).max(axis=2) > 40
-    x, base, sign, rad = spot_geometry(cal.layout, cal)
-    t = r.truth
-    out = np.zeros(24)
-    for p in range(24):
-        n = max(1, min(t.light[p] + t.dark[p], 5))
-        ys = base[p] + sign[p] * rad[p] * (1 + 2 * np.arange(n))
-        share = []
-        for y in ys:
-            y0, y1 = int(max(y - 0.7 * rad[p], 0)), int(y + 0.7 * rad[p]) + 1
-            x0, x1 = int(max(x[p] - 0.7 * rad[p], 0)), int(x[p] + 0.7 * rad[p]) + 1
-            patch = moved[y0:y1, x0:x1]
-            share.append(float(patch.mean()) if patch.size else 0.0)
-        out[p] = max(share)
-    return out
+    return truth_hidden_shares(cal, r.image, bare.image, r.truth)
 
 
 def classify(tl: int, td: int, rl: int, rd: int) -> tuple[str, int]:
@@ -141,6 +132,8 @@ def main() -> None:
     worst: list[tuple[int, int]] = []
     geo_off: list[tuple[float, int]] = []
     total = wrong_total = sure_right = unknown_total = 0
+    # the spots split by the truth (bench_reallike.truly_hidden): under a hand, or in view
+    hid_n = hid_wrong = hid_unknown = view_n = view_wrong = view_values = 0
     scenes = reallike_scenes(args.start + args.frames, args.seed)
     for i in range(args.start, args.start + args.frames):
         scene = scenes[i]
@@ -162,6 +155,12 @@ def main() -> None:
         wrong_pts = []
         hidden = hidden_shares(cal, scene, r, args.seed, i) if obs.hand or scene.hand is not None else None
         verdicts = score_spots(obs, t.light, t.dark, t.bar, t.off)
+        under = truly_hidden(hidden)
+        for v, u in zip(verdicts, under):
+            if u:
+                hid_n, hid_wrong, hid_unknown = hid_n + 1, hid_wrong + v.wrong, hid_unknown + (v.verdict == "unknown")
+            else:
+                view_n, view_wrong, view_values = view_n + 1, view_wrong + v.wrong, view_values + (v.verdict == "wrong")
         for p in range(26):
             ev = obs.points[p] if p < 24 else (obs.bar if p == 24 else obs.off)
             tl, td = (t.light[p], t.dark[p]) if p < 24 else (t.bar if p == 24 else t.off)
@@ -220,6 +219,10 @@ def main() -> None:
           f"({100 * wrong_total / max(total, 1):.2f}%)")
     print(f"of them wrong values {wrong_total - unknown_total} ({100 * (wrong_total - unknown_total) / max(total, 1):.2f}%), "
           f"reported unknown {unknown_total} ({100 * unknown_total / max(total, 1):.2f}%)")
+    print(f"spots under a hand (the truth hidden, >= {HIDDEN_SHARE:g} of a slot): {hid_n}, wrong {hid_wrong} "
+          f"(reported unknown {hid_unknown}, a value given {hid_wrong - hid_unknown}); spots in view {view_n}: "
+          f"per-spot error {100 * view_wrong / max(view_n, 1):.2f}% ({view_wrong}), wrong values "
+          f"{100 * view_values / max(view_n, 1):.2f}% ({view_values})")
     print(f"right spots read at >= 0.9 (both colours): {sure_right}/{total - wrong_total}")
     print("by kind:", dict(kinds.most_common()))
     print("confidence of the wrong count:", dict(conf_hist))

@@ -36,6 +36,7 @@ from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.quality import field_problem, image_problem
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
+from tavli_pi.vision.under_hand import hidden_note
 
 __all__ = ["read_photo", "observation_json", "calibrate_image", "complete_position", "photo_calibration", "read_observation",
            "SURE", "known_of", "check_position"]
@@ -146,6 +147,8 @@ def observation_json(obs: Observation) -> dict[str, Any]:
         "hand": obs.hand,
         "confidence": round(obs.confidence, 3),
         "problems": list(obs.problems),
+        # the spots a hand hides, reported unknown (vision/under_hand.py): points 1-24, "bar light", "bar dark"
+        "hidden": [str(i + 1) if i < 24 else f"bar {'light' if i == 24 else 'dark'}" for i in obs.hidden],
         "complete": pos is not None,
         "xgid": xgid(pos) if pos else None,
         "position_id": position_id(pos) if pos else None,
@@ -235,6 +238,8 @@ def read_photo(args: argparse.Namespace) -> int:
         print(f"die {what} at {d['xy']} flat={d['flat']} half={d['half']}")
     for p in data["problems"]:
         print(f"note: {p}")
+    if obs.hidden:
+        print(f"note: {hidden_note(obs.hidden)}")
     if data["complete"]:
         print(f"{data['xgid']}  (light = White = X, White to play)")
         print(f"gnubg Position ID {data['position_id']}")

@@ -52,7 +52,7 @@ def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, i
     from tavli_pi.vision.stacks import cv2_integral
 
     cal = refine(Calibration(corners, source="found"), image)
-    obs = BoardReader(cal, still_photo=True).read(image)
+    obs = BoardReader(cal, still_photo=True, hide=False).read(image)
     canon = cal.warp(image)
     seated, occ = seating(ck.gradients(canon), cv2_integral(canon), cal, obs.points)
     return int(not obs.problems), seated / max(occ, 1), occ
@@ -182,7 +182,7 @@ def shows_start(image: np.ndarray, learnt: Calibration) -> bool:
     slot is unchanged -- as that picture's checkers standing where the start puts them."""
     from tavli_pi.vision.reader import BoardReader
 
-    obs = BoardReader(learnt.with_(background=""), still_photo=True).read(image)
+    obs = BoardReader(learnt.with_(background=""), still_photo=True, hide=False).read(image)
     return sum(spot != "off" for spot, _, _ in setup_agreement(obs).differences) <= KNOWN_MISFIT
 
 

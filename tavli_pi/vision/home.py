@@ -54,7 +54,7 @@ def learn_home(corners: np.ndarray, image: np.ndarray, *, source: str = "corners
     for pts in (np.asarray(corners, np.float32), turned(corners)):
         for home in homes:
             cal = refine(Calibration(pts, home=home, source=source), image)
-            fits.append((start_fit(BoardReader(cal).read(image), known), cal))
+            fits.append((start_fit(BoardReader(cal, hide=False).read(image), known), cal))
     fits.sort(key=lambda f: f[0], reverse=True)
     (best, cal), (second, _) = fits[0], fits[1]
     spots = 2 * (24 + 2)

@@ -116,6 +116,9 @@ class Observation:
     #: per point (light numbering) the pinned checker at the base of a two-colour stack (Plakoto, P3):
     #: +1 a light checker under dark ones, -1 a dark one under light ones, 0 none; () when not read
     pinned: tuple[int, ...] = ()
+    #: the spots a hand hides, reported unknown (``under_hand``): 0-23 the points (light numbering),
+    #: 24 the bar's light checkers, 25 its dark ones
+    hidden: tuple[int, ...] = ()
 
     def best_counts(self) -> tuple[list[int], list[int]]:
         """Best-guess light and dark counts per point (index 0 = point 1)."""

@@ -81,6 +81,7 @@ from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.stacks import SetupView, setup_view, cv2_integral, read_spots_pinned, spot_geometry
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
+from tavli_pi.vision.under_hand import hidden_spots, unknown_where
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
@@ -100,12 +101,16 @@ class BoardReader:
     """Reads frames of one calibrated table, in order (see the module doc on motion)."""
 
     def __init__(self, calibration: Calibration, motion: MotionGate | None = None, still_photo: bool = False,
-                 incremental: bool = False) -> None:
+                 incremental: bool = False, hide: bool = True) -> None:
         """``still_photo``: the frames are single photographs (``tavli-pi read``), not a stream:
         nothing is seen moving, so no die is reported as tumbling, and an arm is looked for in the
         photo's own skin colour (the photo may be the one the board was learnt from). ``incremental``: read only
-        what changed since the last frame (see the module doc)."""
+        what changed since the last frame (see the module doc). ``hide``: report the spots a hand hides
+        unknown (``under_hand``); False for the readings a calibration compares its candidate fields,
+        sides and geometries by (``calibrate``, ``home``, ``setup``), which judge how well each explains
+        the picture as read, the spots a hand hides included, and must not judge by where the hand lies."""
         self.calibration = calibration
+        self.hide = hide
         self.still_photo = still_photo
         self.incremental = incremental
         self.last_kind = "full"
@@ -155,7 +160,8 @@ class BoardReader:
         """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
         -- that judges motion on from where this one left off: the frame before, where its changes
         were explained, and where its dice lay (the set-up frames, calibrated one by one)."""
-        r = BoardReader(calibration, motion=self.motion, still_photo=self.still_photo, incremental=self.incremental)
+        r = BoardReader(calibration, motion=self.motion, still_photo=self.still_photo, incremental=self.incremental,
+                        hide=self.hide)
         r._settled, r._after_hand, r._last_dice = self._settled, self._after_hand, self._last_dice
         r.noise = self.noise  # the same camera
         return r
@@ -429,6 +435,11 @@ class BoardReader:
             # a die lying where a point's next checker would stand hides whether one does (under_dice)
             points = die_hidden_tempered(points, spot_geometry(lay, cal), [spots.site_of[i] for i in range(24)],
                                          cal.to_canonical(np.asarray([d.xy for d in dice], np.float32)))
+        # a spot a hand hides is reported unknown, never given a value: its checkers are not in the
+        # picture (under_hand; the referee judges no frame with a hand, the app carries the last still board)
+        hidden = hidden_spots(hand_mask, lay, cal, points, bar, disc_sites) if hand and self.hide else ()
+        if hidden:  # (the reason is ``Observation.hidden``, not a problem: no doubt of the reading in view)
+            points, bar = unknown_where(points, bar, hidden)
         marks.append(("dice", clock()))
         if kept is not None and self._feet is not None and not self._feet.cube_changed(
                 changed_pixels(view, kept.cube_view)):
@@ -458,6 +469,7 @@ class BoardReader:
             off_source=off_source,
             problems=tuple(problems),
             pinned=pinned,
+            hidden=hidden,
             extras={"hand_share": float(hand_share), "motion_share": self.motion.last_share},
         )
         if self.incremental:

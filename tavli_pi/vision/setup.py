@@ -195,7 +195,7 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
         # any other position's stacks may stand crowded, or one checker alone: the geometry kept is
         # the one under which the frame reads most like the position it shows
         other = learn_radius(edges, frame)
-        fits = [setup_agreement(BoardReader(c, still_photo=True).read(frame), known).fit for c in (cal, other)]
+        fits = [setup_agreement(BoardReader(c, still_photo=True, hide=False).read(frame), known).fit for c in (cal, other)]
         cal = cal if fits[0] >= fits[1] else other
     canon = cal.warp(frame)
     light, dark = _known_colours(cal, canon, known)

@@ -16,3 +16,36 @@ def test_only_takes_indices_and_ranges() -> None:
 def test_only_refuses_what_is_no_game_with_what_to_write(bad: str) -> None:
     with pytest.raises(SystemExit, match="range like 100-119"):
         game_list(bad)
+
+
+def test_the_spots_under_a_hand_are_scored_apart_from_the_spots_in_view() -> None:
+    """Real-like seed 0 frame 22: a hand over point 18's two dark checkers (bench/diag_spots.py's
+    measure: the frame against the scene rendered without the hand). A reading wrong there only is
+    wrong under a hand, none in view; the combined figure counts it as before."""
+    import dataclasses
+
+    from bench.bench_reallike import FrameScore, calibrate_setup, truly_hidden, truth_hidden_shares
+    from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
+    from tavli_pi.sim.render import render
+    from tavli_pi.vision.observation import Observation, SpotEvidence, certain
+
+    scene = reallike_scenes(23, 0)[22]
+    assert scene.hand is not None
+    r, bare = render(scene, 22), render(dataclasses.replace(scene, hand=None), 22)
+    cal = calibrate_setup(render(reallike_setup(scene), 22))
+    t = r.truth
+    hidden = truly_hidden(truth_hidden_shares(cal, r.image, bare.image, t))
+    assert hidden[17] and 0 < sum(hidden) <= 6 and not hidden[25]
+    assert truly_hidden(None) == [False] * 26
+
+    def spot(light: int, dark: int) -> SpotEvidence:
+        return SpotEvidence(certain(light), certain(dark))
+
+    points = [spot(t.light[i], t.dark[i]) for i in range(24)]
+    points[17] = spot(0, 0)  # the hidden stack read as none
+    obs = Observation(points=tuple(points), bar=spot(*t.bar), off=spot(*t.off), hand=True)
+    score = FrameScore()
+    score.add(obs, t, 0.0, hidden)
+    assert (score.wrong, score.wrong_values) == (1, 1)
+    assert (score.hidden, score.hidden_wrong, score.hidden_unknown) == (sum(hidden), 1, 0)
+    assert (score.in_view, score.in_view_wrong, score.in_view_values) == (26 - sum(hidden), 0, 0)
