@@ -78,22 +78,6 @@ class Gradients:
         return self._gy
 
 
-#: a reader reading frame after frame holds the gradients' scale it read the last frame with while
-#: this frame's own lies within this share of it (``held_scale``): the 97th percentile steps by whole
-#: Sobel levels, and on the demo it moved by 1.2-2 % on 25 of 54 changed frames, each time making
-#: every point be read again (the incremental reader, vision/incremental.py)
-SCALE_HOLD = 0.03
-
-
-def held_scale(g: Gradients, held: float | None) -> Gradients:
-    """``g`` with the scale ``held`` when its own lies within ``SCALE_HOLD`` of it (the same pair)."""
-    if held is None or abs(g.scale - held) > SCALE_HOLD * held:
-        return g
-    out = Gradients(g.pair, held)
-    out._gx, out._gy = g._gx, g._gy
-    return out
-
-
 def gradients(canon: np.ndarray) -> Gradients:
     """Sobel gradients of the strongest colour channel, lightly smoothed.
 

@@ -6,11 +6,8 @@ read from. A point is read again only when a pixel of its *footprint* -- every
 canonical pixel its reading can sample, from the widest search the stack
 reader (vision/stacks.py, vision/checkers.py) makes, grown by the blur and
 Sobel kernels' reach -- changed by more than ``REGION_CHANGE`` grey levels in
-any colour channel since then (or a value every point's reading shares moved: the
-gradients' scale, which normalises every ring feature, or the brightness match to
-and typical change from the set-up board -- each held by the reader while a frame's
-own stays near it, checkers.held_scale, stacks.setup_view, so a hand or a die
-moving them a step re-reads no point; a full reader holds them alike). A point whose footprint is unchanged reads the same
+any colour channel since then (or the gradients' scale changed: it normalises
+every ring feature). A point whose footprint is unchanged reads the same
 pixels, so its reading is the one a full read gives (tests/vision/
 test_incremental.py proves it frame by frame on the demo and on random games).
 

@@ -28,12 +28,9 @@ points whose footprint is unchanged (less than ``REGION_CHANGE``) keep their las
 and everything judged over the whole board (conservation, doubt) are read
 afresh -- the dice search over the whole frame, but a candidate die whose
 pixels are unchanged keeps its last reading, and its spots, hat images and fine
-view are made again only round the changed cells (vision/dice_memo.py). The values
-every point shares (the gradients' scale, the brightness match to and typical change
-from the set-up board) are held from the last frame read while a frame's own stay
-near them (``checkers.SCALE_HOLD``, ``stacks.GAIN_HOLD`` / ``TYPICAL_HOLD``; any
-reader, full or incremental, reading frame after frame); a point read again only
-because one of them moved further reuses the ring samples of the places it sampled
+view are made again only round the changed cells (vision/dice_memo.py); a point read
+again only because a value every point shares moved (the gradients' scale, the
+change from the set-up board) reuses the ring samples of the places it sampled
 before (vision/ring_memo.py). The Observation is the one a full read of the
 frame gives (tests/vision/test_incremental.py) -- on a noisy camera, every
 frame read is read whole (a part kept there would have been read from other
@@ -78,7 +75,7 @@ from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
 from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
-from tavli_pi.vision.stacks import SetupView, setup_view, cv2_integral, read_spots_pinned, spot_geometry
+from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned, spot_geometry
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
 from tavli_pi.vision.under_hand import hidden_spots, unknown_where
@@ -152,9 +149,6 @@ class BoardReader:
         self._after_hand = False  # the last frame had a hand over the board
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
-        #: the shared values (gradient scale, set-up view) the last frame was read with: held while a
-        #: frame's own stay near them (checkers.held_scale, stacks.setup_view)
-        self._held: tuple[float, SetupView | None] | None = None
 
     def carried_to(self, calibration: Calibration) -> BoardReader:
         """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
@@ -298,16 +292,13 @@ class BoardReader:
         canon = self.warp(image)
         small = shrink(canon)
         marks.append(("warp", clock()))
-        # the shared values are held from the last frame read while this frame's stay near them
-        # (checkers.SCALE_HOLD, stacks.GAIN_HOLD / TYPICAL_HOLD), so a small move re-reads no point
-        g = ck.held_scale(ck.gradients(canon), self._held[0] if self._held is not None else None)
+        g = ck.gradients(canon)
         integral = cv2_integral(canon)
         marks.append(("gradients", clock()))
         # what every point's reading shares: the gradient scale and the change from the set-up board
         # the frame on the set-up board's grid, made once for setup_view and the Difference
         half = Halved(canon, self._background.shape) if self._background is not None else None
-        setup = setup_view(canon, lay, cal, half, self._held[1] if self._held is not None else None)
-        self._held = (g.scale, setup)
+        setup = setup_view(canon, lay, cal, half)
         key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
         memo = self.ring_memo
         if kept is None:

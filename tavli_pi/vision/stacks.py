@@ -266,13 +266,6 @@ HUE = ck.N_FEATURES + 4
 TYPICAL_STEP = 0.05
 #: and so is the brightness match to the set-up board, per channel, to steps of this size
 GAIN_STEP = 0.01
-#: a reader reading frame after frame holds the typical change and the brightness match it read the
-#: last frame with while this frame's own lie within this many steps of them (``setup_view``'s
-#: ``held``): on the demo one of them moved a step on 37 of 54 changed frames, and every point is read
-#: again when one does (the incremental reader, vision/incremental.py); a frame's own values are taken
-#: once they move further. So a reading's typical change is off by up to 1.5 steps instead of 0.5,
-#: its brightness match by up to 2.5 instead of 0.5
-TYPICAL_HOLD, GAIN_HOLD = 1, 2
 
 
 class SetupView(NamedTuple):
@@ -301,20 +294,11 @@ def _gain(bg_medians: np.ndarray, now_medians: np.ndarray) -> np.ndarray:
     return (np.round(gain / GAIN_STEP) * GAIN_STEP).astype(np.float32)
 
 
-def _within(now: np.ndarray | float, held: np.ndarray | float, steps: int, step: float) -> bool:
-    """Whether every value of ``now`` lies within ``steps`` steps of ``held`` (both kept to ``step``:
-    half a step's margin for the floats' rounding)."""
-    return bool(np.all(np.abs(np.asarray(now, np.float64) - np.asarray(held, np.float64)) < (steps + 0.5) * step))
-
-
-def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration, half: Halved | None = None,
-               held: SetupView | None = None) -> SetupView | None:
+def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration, half: Halved | None = None) -> SetupView | None:
     """The frame against the set-up board (None: the calibration learnt none, or the set-up slot
     model does not read it: ``slot_model_reads``). A whole-frame value: the reader makes it once
     and passes it to every point's reading. ``half``: the frame on the set-up board's grid
-    (``background.Halved``), when the caller has made it (it shares it with ``Difference``).
-    ``held``: the view the reader read its last frame with; its brightness match and typical
-    change are kept while this frame's lie within ``GAIN_HOLD`` and ``TYPICAL_HOLD`` steps of them."""
+    (``background.Halved``), when the caller has made it (it shares it with ``Difference``)."""
     bg = _background(cal.background) if slot_model_reads(cal) else None
     if bg is None:
         return None
@@ -335,15 +319,11 @@ def setup_view(canon: np.ndarray, lay: Layout, cal: Calibration, half: Halved | 
     # (the match so found moved from the first on every demo frame: the change is made again)
     quiet = _changed_at_most(matched_change(small[y0:y1, x0:x1], bg[y0:y1, x0:x1], first), 0.5)
     gain = _gain(channel_medians(bg8, quiet), channel_medians(now8, quiet))
-    if held is not None and held.gain.shape == gain.shape and _within(gain, held.gain, GAIN_HOLD, GAIN_STEP):
-        gain = held.gain
     diff = matched_change(small, bg, gain)
     quiet = _changed_at_most(diff[y0:y1, x0:x1], 0.5)
     # the typical change: the mean over the quieter half, as matched now
     typical_change = cv2.mean(diff[y0:y1, x0:x1], quiet)[0]
     typical = round(float(np.log1p(typical_change)) / TYPICAL_STEP) * TYPICAL_STEP
-    if held is not None and _within(typical, held.typical, TYPICAL_HOLD, TYPICAL_STEP):
-        typical = held.typical
     return SetupView(bg, diff, gain, typical, small)
 
 

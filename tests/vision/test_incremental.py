@@ -194,34 +194,3 @@ def test_arrays_made_whole_where_their_windows_cover_them_read_as_full_reads(mon
     kinds = _compare(scenes, seed=3, vary=False)
     assert made_whole, "no kept array was made whole"
     assert kinds.get("changed"), "no changed frame"
-
-
-
-def test_a_changed_frame_of_the_demo_reads_again_only_the_points_whose_footprint_changed() -> None:
-    """A hand or a die moves the values every point's reading shares (the gradients' scale, the
-    brightness match to and the typical change from the set-up board) a step on most of the demo's
-    changed frames; the reader holds them while they stay near (checkers.held_scale,
-    stacks.setup_view), so a changed frame reads again the points whose footprint changed and no
-    others -- all of them only on a frame whose shared values moved further (none in the demo)."""
-    scenes = scenes_of(demo_match()[:40])
-    inc = None
-    changed, more = 0, []
-    cam = SimCamera(scenes, fps=10.0, seed=7)
-    with cam:
-        for frame in cam:
-            if inc is None:
-                inc = full_and_incremental(cam, frame.image)[1]
-            kept = inc._kept  # noqa: SLF001 (the points' last reads: what their footprints are compared with)
-            inc.read(frame.image, frame.index)
-            if inc.last_kind != "changed":
-                continue
-            assert kept is not None and inc._kept is not None  # noqa: SLF001
-            changed += 1
-            view = inc._kept.view  # noqa: SLF001
-            feet = Footprints.of(inc.calibration.layout, inc.calibration)
-            moved = {i for i in range(24) if feet.spots_changed(changed_pixels(view, kept.spots.small[i]), [i])}
-            if inc.last_reread != len(moved):
-                assert inc.last_reread == 24, (frame.index, inc.last_reread, len(moved))
-                more.append(frame.index)
-    assert changed >= 20
-    assert len(more) <= changed // 10, (more, changed)

@@ -77,38 +77,3 @@ def test_spot_geometry_is_read_only_and_the_same_for_an_equal_layout() -> None:
     assert all(np.array_equal(u, v) and u.dtype == v.dtype == np.float32 for u, v in zip(a, b))
     with pytest.raises(ValueError):
         a[0][0] = 1.0
-
-
-def test_a_reader_holds_the_shared_values_while_a_frame_s_own_stay_near_them() -> None:
-    """A frame's brightness match and typical change are the ones held (the last frame's) while its
-    own lie within ``GAIN_HOLD`` and ``TYPICAL_HOLD`` steps of them, else its own; the gradients'
-    scale likewise within ``SCALE_HOLD``."""
-    from tavli_pi.sim.scene import scene_from_position
-    from tavli_pi.rules.position import Position
-    from tavli_pi.vision.stacks import GAIN_STEP, TYPICAL_STEP, setup_view
-
-    r = render(scene_from_position(Position.start()), 0)
-    cal = learn_board(r.image, Calibration(r.truth.corners, home=r.truth.home))  # type: ignore[arg-type]
-    lay = cal.layout
-
-    def canon(gain: float) -> np.ndarray:
-        return cal.warp(np.clip(r.image.astype(np.float32) * gain, 0, 255).astype(np.uint8))
-
-    own = setup_view(canon(1.01), lay, cal)
-    assert own is not None
-    steps = np.asarray([1, -2, 0], np.float32) * GAIN_STEP
-    for near, far in ((own._replace(gain=(own.gain + steps).astype(np.float32)),
-                       own._replace(gain=(own.gain + 1.5 * steps).astype(np.float32))),
-                      (own._replace(typical=own.typical - TYPICAL_STEP), own._replace(typical=own.typical + 2 * TYPICAL_STEP))):
-        held = setup_view(canon(1.01), lay, cal, held=near)
-        assert held is not None and np.array_equal(held.gain, near.gain)
-        assert held.typical == near.typical or not np.array_equal(near.gain, own.gain)  # (the typical change as matched)
-        moved = setup_view(canon(1.01), lay, cal, held=far)
-        assert moved is not None and np.array_equal(moved.gain, own.gain) and moved.typical == own.typical
-    # the change is matched with the gain held
-    assert not np.array_equal(setup_view(canon(1.01), lay, cal, held=own._replace(gain=own.gain + steps)).diff, own.diff)  # type: ignore[union-attr]
-    g = ck.gradients(canon(1.0))
-    assert ck.held_scale(g, None) is g
-    assert ck.held_scale(g, g.scale * (1 + ck.SCALE_HOLD / 2)).scale == g.scale * (1 + ck.SCALE_HOLD / 2)
-    assert ck.held_scale(g, g.scale * (1 + 2 * ck.SCALE_HOLD)).scale == g.scale
-    assert ck.held_scale(g, g.scale * 1.01).pair is g.pair
