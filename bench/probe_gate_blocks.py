@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import bench_reallike  # noqa: E402
-from tavli_pi.sim.camera import SimCamera  # noqa: E402
+from bench.scene_truth import SceneTruth  # noqa: E402
 from tavli_pi.vision.incremental import REGION_CHANGE  # noqa: E402
 from tavli_pi.vision.noise_level import BLOCK, BLOCK_FLOOR, NoiseLevel, block_change, block_rms  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
@@ -40,26 +40,18 @@ def main() -> None:
     args = sys.argv[1:]
     blocks = [int(x) for x in args[args.index("--blocks") + 1].split(",")] if "--blocks" in args else [2, 3, 4, 6]
     read = BoardReader.read
-    grabbed: list[Any] = []
-    kept_scene: list[Any] = [None]
+    scenes = SceneTruth()
     rows: list[tuple[bool, float, list[float]]] = []  # (still, pixel max, block maxima)
     rms_rows: list[list[float]] = []  # per row: block_rms at each size
     floors: dict[int, list[float]] = {}  # per size: block_rms between every two frames in a row
     prev_view: list[Any] = [None]
     noise: list[Any] = [None]  # the reader's NoiseLevel
-    grab = SimCamera._grab
-
-    def grab_probe(self: SimCamera) -> Any:
-        out = grab(self)
-        grabbed.append(self._scene)  # noqa: SLF001
-        return out
-
     def probe(self: BoardReader, image: Any, frame_index: int = 0) -> Observation:
         kept = self._kept  # noqa: SLF001
         obs = read(self, image, frame_index)
         if self.incremental:
             noise[0] = self.noise
-            same = grabbed[-1] == kept_scene[0]
+            same = scenes.still()
             cur = self._view(image)  # noqa: SLF001
             if prev_view[0] is not None and prev_view[0].shape == cur.shape:
                 for b in blocks:
@@ -70,21 +62,20 @@ def main() -> None:
                 rows.append((same, float(cv2.absdiff(view, kept.view).max()),
                              [block_change(view, kept.view, b) for b in blocks]))
                 rms_rows.append([block_rms(view, kept.view, b) for b in blocks])
-            if self.last_kind != "unchanged":
-                kept_scene[0] = grabbed[-1]
+            scenes.read_as(self.last_kind)
         return obs
 
     BoardReader.read = probe  # type: ignore[method-assign]
     # the reader as base reads: no frame kept by its block means (so every still frame is measured)
     NoiseLevel.blocks_still = lambda self, view, ref: False  # type: ignore[method-assign]
-    SimCamera._grab = grab_probe  # type: ignore[method-assign]
+    scenes.install()
     tables = bench_reallike.reallike_game_tables(200, 0)
     for g in (int(x) for x in args[0].split(",")):
         rows.clear()
         rms_rows.clear()
         floors.clear()
         prev_view[0] = None
-        kept_scene[0] = None
+        scenes.reset()
         bench_reallike.games(200, 0, 8, only=frozenset({g}))
         look = tables[g]["look"]
         still = [r for r in rows if r[0]]

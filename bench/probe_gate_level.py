@@ -24,7 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import bench_reallike  # noqa: E402
-from tavli_pi.sim.camera import SimCamera  # noqa: E402
+from bench.scene_truth import SceneTruth  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
@@ -34,41 +34,33 @@ def main() -> None:
     kinds: Counter[str] = Counter()
     last: dict[str, Any] = {}
     kept_max: list[int] = []
-    grabbed: list[Any] = []  # the scene of every frame the camera gave
-    kept_scene: list[Any] = [None]  # the scene of the frame the reading in use was read from
+    scenes = SceneTruth()
     truth: Counter[str] = Counter()
-    grab = SimCamera._grab
-
-    def grab_probe(self: SimCamera) -> Any:
-        out = grab(self)
-        grabbed.append(self._scene)  # noqa: SLF001
-        return out
 
     def probe(self: BoardReader, image: Any, frame_index: int = 0) -> Observation:
         kept = self._kept  # noqa: SLF001
         obs = read(self, image, frame_index)
         if self.incremental:
             kinds[self.last_kind] += 1
-            same = grabbed[-1] == kept_scene[0]
+            same = scenes.still()
             truth["still"] += same
             truth["still, unchanged"] += same and self.last_kind == "unchanged"
             truth["moved, unchanged"] += not same and self.last_kind == "unchanged"
-            if self.last_kind != "unchanged":
-                kept_scene[0] = grabbed[-1]
+            scenes.read_as(self.last_kind)
             if self.last_kind == "unchanged" and kept is not None:
                 kept_max.append(int(cv2.absdiff(self._view(image), kept.view).max()))  # noqa: SLF001
             last["noise"] = getattr(self, "noise", None)
         return obs
 
     BoardReader.read = probe  # type: ignore[method-assign]
-    SimCamera._grab = grab_probe  # type: ignore[method-assign]
+    scenes.install()
     tables = bench_reallike.reallike_game_tables(200, 0)
     for g in (int(x) for x in sys.argv[1].split(",")):
         kinds.clear()
         kept_max.clear()
         last.clear()
         truth.clear()
-        kept_scene[0] = None
+        scenes.reset()
         bench_reallike.games(200, 0, 8, only=frozenset({g}))
         look = tables[g]["look"]
         n = last.get("noise")
