@@ -35,21 +35,25 @@ def _noise_free_stream(seed: int) -> tuple[np.ndarray, NoiseLevel]:
     return view, noise
 
 
+def _true_view(seed: int) -> tuple[np.random.Generator, np.ndarray]:
+    """A random view's true values, and the generator its noisy frames are then drawn from."""
+    rng = np.random.default_rng(seed)
+    return rng, rng.uniform(40, 200, (146, 185, 3))
+
+
 def _noisy(rng: np.random.Generator, base: np.ndarray, sigma: float) -> np.ndarray:
     return np.clip(base + rng.normal(0, sigma, base.shape), 0, 255).round().astype(np.uint8)
 
 
 @pytest.mark.parametrize("sigma", [1.0, 2.0, 4.0])
 def test_the_spread_of_two_noisy_frames_is_measured(sigma: float) -> None:
-    rng = np.random.default_rng(0)
-    base = rng.uniform(40, 200, (146, 185, 3))
+    rng, base = _true_view(0)
     got = spread(_noisy(rng, base, sigma), _noisy(rng, base, sigma))
     assert got == pytest.approx(sigma * np.sqrt(2), rel=0.1)
 
 
 def test_a_checker_moved_does_not_raise_the_spread() -> None:
-    rng = np.random.default_rng(1)
-    base = rng.uniform(40, 200, (146, 185, 3))
+    rng, base = _true_view(1)
     a, b = _noisy(rng, base, 2.0), _noisy(rng, base, 2.0)
     b[40:60, 40:60] = 250  # a tenth of the view changed by a lot
     assert spread(a, b) == pytest.approx(2.0 * np.sqrt(2), rel=0.2)
@@ -61,8 +65,7 @@ def test_a_noise_free_stream_keeps_the_fixed_level() -> None:
 
 
 def test_the_level_passes_the_noise_learnt_and_waits_for_enough_frames() -> None:
-    rng = np.random.default_rng(3)
-    base = rng.uniform(40, 200, (146, 185, 3))
+    rng, base = _true_view(3)
     noise = NoiseLevel(base.size)
     frames = [_noisy(rng, base, 4.0) for _ in range(LEAST + 3)]
     for f in frames[:LEAST]:
@@ -134,8 +137,7 @@ def test_still_noisy_frames_are_unchanged_and_real_changes_are_read() -> None:
 
 
 def test_block_means_tell_a_still_frame_from_a_die_sized_change() -> None:
-    rng = np.random.default_rng(4)
-    base = rng.uniform(40, 200, (146, 185, 3))
+    rng, base = _true_view(4)
     a, b = _noisy(rng, base, 3.0), _noisy(rng, base, 3.0)
     assert block_change(a, a) == 0.0
     assert block_change(b, a) < 6.0  # sensor noise averages out over a block (the largest of ~5,000)
@@ -154,8 +156,7 @@ def test_a_noise_free_stream_never_passes_the_block_test() -> None:
 
 
 def test_the_block_floor_waits_for_enough_frames() -> None:
-    rng = np.random.default_rng(6)
-    base = rng.uniform(40, 200, (146, 185, 3))
+    rng, base = _true_view(6)
     noise = NoiseLevel(base.size)
     frames = [_noisy(rng, base, 3.0) for _ in range(LEAST + 2)]
     for f in frames[:LEAST]:
