@@ -31,11 +31,12 @@ pixels are unchanged keeps its last reading, and its spots, hat images and fine
 view are made again only round the changed cells (vision/dice_memo.py); a point read
 again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
-before (vision/ring_memo.py). The Observation is the one a full read of the
-frame gives (tests/vision/test_incremental.py) -- on a noisy camera, every
-frame read is read whole (a part kept there would have been read from other
-pixels), so the Observation is a full read of that frame or, reused, of the
-frame the reading was read from.
+before (vision/ring_memo.py). On a noise-free stream the Observation is the one
+a full read of the frame gives (tests/vision/test_incremental.py). On a noisy
+camera a reused reading is a full read of the frame it was read from, and a
+changed frame's unchanged points keep readings made from earlier frames' pixels
+(reading every such frame whole followed the real-like games worse: it was
+tried and reverted, bench/RESULTS.md, stop 22).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
