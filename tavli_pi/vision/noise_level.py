@@ -118,14 +118,10 @@ def block_change(a: np.ndarray, b: np.ndarray, side: int = BLOCK) -> float:
     ``a`` (uint8 views of one shape), over the blocks whose corners lie every ``side // 2`` pixels
     (overlapping by half: a change a block's size lies wholly inside one of them, not shared out
     among four). The block sums in integers (a box filter of the signed difference, ~0.14 ms)."""
-    h, w = a.shape[0] - side + 1, a.shape[1] - side + 1
-    if h <= 0 or w <= 0:
+    if not _fits(a, side):
         return 0.0
-    d = cv2.subtract(a, b, dtype=cv2.CV_16S)
-    # (anchor 0, 0: each pixel holds the sum of the block below and right of it; 16 x 255 fits int16)
-    sums = cv2.boxFilter(d, -1, (side, side), normalize=False, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
-    step = max(1, side // 2)
-    return float(np.abs(sums[:h:step, :w:step]).max()) / (side * side)
+    # (16 x 255 fits int16)
+    return float(np.abs(_block_sums(cv2.subtract(a, b, dtype=cv2.CV_16S), side)).max()) / (side * side)
 
 
 def block_rms(a: np.ndarray, b: np.ndarray, side: int = BLOCK) -> float:
@@ -134,17 +130,29 @@ def block_rms(a: np.ndarray, b: np.ndarray, side: int = BLOCK) -> float:
     ``side // 2`` pixels (overlapping by half). Unlike a block's mean it sees a change whose mean
     matches what was there: a small white die with dark pips on a mid-brown point moves a 6 x 6
     block's mean by 5 levels on a 640 px JPEG-54 camera, under that camera's still frames' 6."""
-    h, w = a.shape[0] - side + 1, a.shape[1] - side + 1
-    if h <= 0 or w <= 0:
+    if not _fits(a, side):
         return 0.0
     d = cv2.subtract(a, b, dtype=cv2.CV_32F)
     sq = cv2.multiply(d, d)
     if sq.ndim == 3:
         sq = cv2.transform(sq, np.ones((1, sq.shape[2]), np.float32))  # the channels summed
-    sums = cv2.boxFilter(sq, -1, (side, side), normalize=False, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
-    step = max(1, side // 2)
     channels = a.shape[2] if a.ndim == 3 else 1
-    return math.sqrt(max(0.0, float(sums[:h:step, :w:step].max())) / (side * side * channels))
+    return math.sqrt(max(0.0, float(_block_sums(sq, side).max())) / (side * side * channels))
+
+
+def _fits(a: np.ndarray, side: int) -> bool:
+    """Whether a ``side`` x ``side`` block fits in ``a``."""
+    return bool(a.shape[0] >= side and a.shape[1] >= side)
+
+
+def _block_sums(x: np.ndarray, side: int) -> np.ndarray:
+    """The sums of ``x`` over the ``side`` x ``side`` blocks whose corners lie every ``side // 2``
+    pixels, each wholly inside ``x`` (``block_change``'s and ``block_rms``'s blocks)."""
+    h, w = x.shape[0] - side + 1, x.shape[1] - side + 1
+    # (anchor 0, 0: each pixel holds the sum of the block below and right of it)
+    sums = cv2.boxFilter(x, -1, (side, side), normalize=False, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+    step = max(1, side // 2)
+    return sums[:h:step, :w:step]
 
 
 class NoiseLevel:
