@@ -97,16 +97,18 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     settings = settings_from(args)
     _log_to_stderr()
     director = Director(settings, host=args.host, port=port, max_tables=max_tables)
-    director.start()
-    url = director.server.url
-    where = ""
-    if director.server.every_interface:
-        where = f" (every interface: from another device open http://<this machine's address>:{director.server.port}/)"
-    print(f"director page on {url}{where} ; broker {args.broker}, event {args.event!r}", flush=True)
     stop = stop or threading.Event()
-    try:
-        with stop_on_signals(stop):
+    # the handlers go in before the page is announced: a Ctrl-C (or SIGTERM) sent as soon as the
+    # line is read must stop the director, not fall on an inherited SIG_IGN (a CI run hung so)
+    with stop_on_signals(stop):
+        try:
+            director.start()
+            url = director.server.url
+            where = ""
+            if director.server.every_interface:
+                where = f" (every interface: from another device open http://<this machine's address>:{director.server.port}/)"
+            print(f"director page on {url}{where} ; broker {args.broker}, event {args.event!r}", flush=True)
             stop.wait()
-    finally:
-        director.close()
+        finally:
+            director.close()
     return 0

@@ -206,3 +206,27 @@ def test_cli_serves_the_page(broker: Broker) -> None:
                 proc.kill()
             raise AssertionError("director did not stop on SIGINT:\n" + "".join(out)) from None
         assert code == 130, "".join(out)
+
+
+def test_cli_can_be_stopped_as_soon_as_it_announces_the_page(broker: Broker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stop handlers are in place when the page line is printed: a Ctrl-C sent the moment a
+    script reads that line stops the director (a CI run once sent it before they were, and the
+    director, started with SIGINT ignored, ran on)."""
+    import tavli_pi.commands.director as command
+
+    seen: list[object] = []
+    stop = threading.Event()
+
+    def announce(*args: object, **kwargs: object) -> None:
+        seen.append(signal.getsignal(signal.SIGINT))
+        stop.set()
+
+    monkeypatch.setattr(command, "print", announce, raising=False)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        args = parse(["--broker", f"{broker.host}:{broker.port}", "--host", "127.0.0.1", "--port", "0"])
+        assert command.run(args, stop) == 0
+        assert seen == [signal.default_int_handler]
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # put back on leaving
+    finally:
+        signal.signal(signal.SIGINT, before)
