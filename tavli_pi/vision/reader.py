@@ -61,6 +61,7 @@ from tavli_pi.vision.background import BG_SCALE, Difference, Halved, Learnt, dec
 from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
+from tavli_pi.vision.dice_kept import KeptFace, kept_faces
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
@@ -149,6 +150,7 @@ class BoardReader:
         self._settled: np.ndarray | None = None  # where last frame's changes are explained (see _moving)
         self._after_hand = False  # the last frame had a hand over the board
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
+        self._last_faces: list[KeptFace] = []  # last frame's dice read with a value (dice_kept)
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
 
     def carried_to(self, calibration: Calibration) -> BoardReader:
@@ -158,6 +160,7 @@ class BoardReader:
         r = BoardReader(calibration, motion=self.motion, still_photo=self.still_photo, incremental=self.incremental,
                         hide=self.hide)
         r._settled, r._after_hand, r._last_dice = self._settled, self._after_hand, self._last_dice
+        r._last_faces = self._last_faces
         r.noise = self.noise  # the same camera
         return r
 
@@ -177,6 +180,7 @@ class BoardReader:
         self._settled = None
         self._after_hand = False
         self._last_dice = np.zeros((0, 2), np.float32)
+        self._last_faces = []
         self._last_gist = None
 
     def _dice_discs(self, dice: Sequence[DieReading], shape: tuple[int, int]) -> np.ndarray:
@@ -423,6 +427,14 @@ class BoardReader:
         dice = vet_dice(found, cal, diff, disc_sites)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
+        else:
+            # a still die read on the last frame and read no value on this one, nothing round it
+            # changed: it keeps the face it showed (dice_kept)
+            here_xy = self._dice_xy(dice)
+            dice = kept_faces(dice, here_xy, self._last_faces, self._lay_still(),
+                              self.layout.pitch * STILL_DIE_PITCH)
+            self._last_faces = [(float(x), float(y), d) for d, (x, y) in zip(dice, here_xy)
+                                if d.value and not d.moving]
         if dice:
             # a die lying where a point's next checker would stand hides whether one does (under_dice)
             points = die_hidden_tempered(points, spot_geometry(lay, cal), [spots.site_of[i] for i in range(24)],

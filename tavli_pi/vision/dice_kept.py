@@ -1,0 +1,54 @@
+"""A still die keeps the face it was read with while its picture stands (issue 9: small dice in a
+video).
+
+A die of 9-12 px at 640x360 is read on one frame and not on the next: the camera's noise and the
+video's compression move a pip's few pixels enough for the face reader, or for the proof that its
+pips are resolved (``dice_vet``), to fail on one frame of two. The die has not changed: it lies
+where it lay and the motion gate saw none of its pixels change (``reader._lay_still``). A frame
+that finds the die but reads no value on it (too small to read, pips not resolved, no face read)
+then gives it the reading the last frame gave it there, value and confidence as read then: the
+same die showing the same face, seen through other noise. Nothing else is carried:
+
+- only a die this frame found itself (a die it missed is not put back: a die is reported only
+  where this frame's search found one);
+- only to a die with no value (a value read afresh stands, whatever the last frame read: a
+  die that differs is judged on what this frame shows);
+- only from a die read with a value (fresh, or kept so itself: a die lying still over several
+  frames keeps it as long as nothing round it changes);
+- never to a die reported tumbling, nor from one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tavli_pi.vision.observation import DieReading
+
+__all__ = ["KeptFace", "kept_faces"]
+
+#: a die read on the last frame: its centre on the canonical view and its reading
+KeptFace = tuple[float, float, DieReading]
+
+
+def kept_faces(dice: Sequence[DieReading], here: np.ndarray, last: Sequence[KeptFace],
+               lay_still: Callable[[float, float], bool] | None, near: float) -> list[DieReading]:
+    """``dice`` (this frame's, ``here`` their centres on the canonical view, one row a die) with each
+    still die that has no value given the reading of the die ``last`` read within ``near`` canonical
+    px of it, when ``lay_still`` says a die lay still there and nothing round it changed."""
+    out = list(dice)
+    if lay_still is None or not last:
+        return out
+    for i, (d, xy) in enumerate(zip(dice, here)):
+        if d.value or d.moving:
+            continue
+        x, y = float(xy[0]), float(xy[1])
+        dist = [float(np.hypot(lx - x, ly - y)) for lx, ly, _ in last]
+        j = int(np.argmin(dist))
+        before = last[j][2]
+        if dist[j] > near or not before.value or before.moving or not lay_still(x, y):
+            continue
+        out[i] = dataclasses.replace(before, xy=d.xy)
+    return out
