@@ -27,10 +27,14 @@ an output array whole and, on a new frame, recomputes it only over the
 quarter-scale cells that changed by more than ``REGION_CHANGE`` since they were
 last recomputed (grown by ``KERNEL`` and by the step's reach), copying the rest:
 on a changed frame the search's morphology runs over the changed parts of the
-board, not all of it (issue 12). Where those windows add up to half the array or
-more (a JPEG camera's frame changes in scattered cells all over: some 150 windows
-a frame at 640 px) the array is made whole once and the windows copied from it --
-the same pixels, at a fraction of the windows' cost (``WHOLE_SHARE``).
+board, not all of it (issue 12). Where those windows add up to a share of the
+array (a JPEG camera's frame changes in scattered cells all over: some 150 windows
+a frame at 640 px) the array is made whole once and the windows copied from it,
+through one mask of them all -- the same pixels, at a fraction of the windows'
+cost. The share is each kind of array's own (``whole_share``; ``WHOLE_SHARE``,
+half, by default): a pip-spot or hat window is searched grown by its reach all
+round, so it costs several times its area (a tenth to a fifth of the view), while
+a window of the fine view is a plain remap (three quarters).
 
 Where the frame's pixels under a candidate are the same, the reading is the
 one a full read makes (tests/vision/test_incremental.py compares every
