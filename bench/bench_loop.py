@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python bench/bench_loop.py  (``--quick``: the demo's first 80 frames only, no real-like game)
      .venv/bin/python bench/bench_loop.py --no-demo --reallike 100,103,104  (those real-like games only)
+     .venv/bin/python bench/bench_loop.py --quick --peer ../base --rounds 3  (this tree against another, alternated)
 
 The frames are rendered first (the simulator's cost is not the table's), then fed
 to a TableApp (calibrated once, logging to a temporary SQLite file, the players'
@@ -31,11 +32,19 @@ calibrates itself from ``[camera] corners`` and the scripted players answer the 
 frames before calibration (``set-up``) and the call that calibrates (``calibration``) are
 shown apart, and the CPU per second of video also without them; the incremental run says how
 many frames the gate found unchanged.
+
+``--peer DIR`` compares this tree's ``tavli_pi`` with another's (``DIR``: a worktree of the base of a
+change) in one run: the same bench (this file, with the other options given) runs ``--rounds`` times
+in each tree, alternated (this tree first), each run a process of its own (``--tree``: its
+``tavli_pi`` taken from that tree, the bench's code from this one), and the figures of every run
+and their medians per tree are printed side by side: on a machine shared with other work, runs
+minutes apart differ by 10-20 %, so only alternated runs compare like with like.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -48,6 +57,23 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _tree_from_argv(argv: list[str]) -> None:
+    """``--tree DIR``: import ``tavli_pi`` from DIR and the bench's own modules from this tree -- a
+    folder holding only a link to DIR's ``tavli_pi`` goes first on the path (``bench`` has no
+    ``__init__``, so DIR itself first would lend it DIR's bench modules too)."""
+    if "--tree" not in argv:
+        return
+    tree = Path(argv[argv.index("--tree") + 1]).resolve()
+    if not (tree / "tavli_pi" / "__init__.py").is_file():
+        raise SystemExit(f"--tree {tree}: no tavli_pi package there")
+    link = Path(tempfile.mkdtemp(prefix="bench_loop_tree_"))
+    (link / "tavli_pi").symlink_to(tree / "tavli_pi")
+    sys.path.insert(0, str(link))
+
+
+_tree_from_argv(sys.argv)
 
 from tavli_pi.memory import keep_heap  # noqa: E402
 from tavli_pi.threads import pin_threads  # noqa: E402
@@ -73,6 +99,10 @@ from tavli_pi.vision.setup import learn_board  # noqa: E402
 
 #: the real-like game the default run times (640 px, a JPEG camera: bench/RESULTS.md, stop 21)
 DEFAULT_REALLIKE = "103"
+#: this run's figures by name (``--json``; what ``--peer`` compares): CPU-s per s of video, ms
+FIGURES: dict[str, float] = {}
+#: the stream being timed (its figures' names begin with it)
+_STREAM = [""]
 
 
 def _frames(moments: Sequence[Moment], seed: int) -> tuple[list[Frame], Calibration]:
@@ -244,6 +274,8 @@ def single(img: np.ndarray, cal: Calibration) -> tuple[list[float], list[float]]
         same.append(time.process_time() - c)
     print(f"  one frame read 25 times, full read: cpu {_ms(cpu)} (min {1000 * min(cpu):.1f}); "
           f"incremental, unchanged: cpu {_ms(same)}")
+    FIGURES[f"{_STREAM[0]}: full read x25, median ms"] = 1000 * float(np.median(cpu))
+    FIGURES[f"{_STREAM[0]}: unchanged read x300, median ms"] = 1000 * float(np.median(same))
     return cpu, same
 
 
@@ -251,6 +283,13 @@ def report(timed: Timed, fps: int, incremental: bool, video: float) -> None:
     """The figures of one run of the loop: CPU per second of video, and per kind of frame."""
     cpu, after = timed.cpu(), timed.cpu(after_setup=True)
     label = "incremental on " if incremental else "incremental off"
+    name = f"{_STREAM[0]}: {fps} fps, incremental {'on' if incremental else 'off'}"
+    FIGURES[f"{name}, CPU-s per s"] = cpu / video
+    if "set-up" in timed.kinds or "calibration" in timed.kinds:
+        FIGURES[f"{name}, CPU-s per s from calibration on"] = after / video
+    for kind in ("full", "changed", "unchanged"):
+        if timed.kinds.get(kind):
+            FIGURES[f"{name}, {kind} frame median ms"] = 1000 * float(np.median([c for c, _ in timed.kinds[kind]]))
     n = sum(len(v) for v in timed.kinds.values())
     line = (f"  {fps} fps, {label}: {n} frames, CPU {cpu:.2f} s = {cpu / video:.3f} CPU-s per "
             f"s of video (wall {timed.wall():.2f} s), {len(timed.events)} events")
@@ -284,6 +323,7 @@ def demo_runs(quick: bool) -> None:
     for name, moments, seed in games:
         frames, cal = _frames(moments, seed)
         video = len(frames) / 10.0
+        _STREAM[0] = name
         print(f"\n{name}: {len(frames)} frames = {video:.1f} s of video at 10 fps")
         single(frames[len(frames) // 2].image, cal)
         for fps in (10, 15):
@@ -304,6 +344,7 @@ def reallike_runs(games: Sequence[int], seed: int, moments: int | None) -> None:
         print(f"\nreal-like game {g} (seed {seed}, as bench_reallike.py --games 200 --only {g} plays it): "
               f"{getattr(look, 'board', '?')}, {kw.get('width', 1280)} px, bar {getattr(build, 'bar', 44)}, "
               f"noise {getattr(look, 'noise', 0):.1f}, {f'JPEG {jpeg}' if jpeg else 'no JPEG'}")
+        _STREAM[0] = f"real-like game {g}"
         for fps in (10, 15):
             per: dict[bool, Timed] = {}
             for incremental in (False, True):
@@ -330,13 +371,86 @@ def main() -> None:
     ap.add_argument("--no-demo", action="store_true", help="the real-like games only")
     ap.add_argument("--seed", type=int, default=0, help="the real-like games' seed (bench_reallike.py --seed)")
     ap.add_argument("--moments", type=int, default=None, help="each real-like game's first this many moments only")
+    ap.add_argument("--peer", default=None, metavar="DIR",
+                    help="compare with another tree's tavli_pi (e.g. a worktree of the base), runs alternated")
+    ap.add_argument("--rounds", type=int, default=2, help="with --peer: runs in each tree (default 2)")
+    ap.add_argument("--tree", default=None, metavar="DIR", help="time DIR's tavli_pi (what --peer runs)")
+    ap.add_argument("--json", default=None, metavar="FILE", help="also write this run's figures to FILE")
     args = ap.parse_args()
+    if args.peer:
+        peer_runs(args.peer, args.rounds, _passed_on(sys.argv[1:]))
+        return
     spec = args.reallike if args.reallike is not None else ("" if args.quick else DEFAULT_REALLIKE)
     print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; cores {os.cpu_count()}")
+    import tavli_pi
+
+    print(f"tavli_pi from {Path(tavli_pi.__file__).resolve().parent}")
     if not args.no_demo:
         demo_runs(args.quick)
     reallike_runs([int(x) for x in spec.split(",") if x.strip()], args.seed, args.moments)
     print(f"\nload average at end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(FIGURES, indent=1))
+
+
+def _passed_on(argv: list[str]) -> list[str]:
+    """The options a peer run passes on to each of its runs: all but ``--peer``, ``--rounds``,
+    ``--tree`` and ``--json`` (with their values)."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in ("--peer", "--rounds", "--tree", "--json"):
+            skip = "=" not in a
+            continue
+        out.append(a)
+    return out
+
+
+def peer_runs(peer: str, rounds: int, passed: list[str]) -> None:
+    """This tree's tavli_pi against ``peer``'s: the bench with ``passed`` run ``rounds`` times in each,
+    alternated (this tree first), each in a process of its own; each run's output is kept in a
+    temporary folder (named), and the figures are printed per run and as medians."""
+    import subprocess
+
+    here = Path(__file__).resolve().parent.parent
+    trees = {"this": here, "peer": Path(peer).resolve()}
+    out_dir = Path(tempfile.mkdtemp(prefix="bench_loop_peer_"))
+    print(f"this tree {here} against peer {trees['peer']}: {rounds} rounds alternated, options {' '.join(passed)}; "
+          f"each run's output in {out_dir}", flush=True)
+    got: dict[str, list[dict[str, float]]] = {"this": [], "peer": []}
+    loads: dict[str, list[float]] = {"this": [], "peer": []}
+    for r in range(rounds):
+        for who, tree in trees.items():
+            figs, log = out_dir / f"{who}{r + 1}.json", out_dir / f"{who}{r + 1}.txt"
+            load = os.getloadavg()[0]
+            with log.open("w") as f:
+                subprocess.run([sys.executable, str(Path(__file__).resolve()), *passed, "--tree", str(tree),
+                                "--json", str(figs)], stdout=f, stderr=subprocess.STDOUT, check=True)
+            got[who].append(json.loads(figs.read_text()))
+            loads[who].append(load)
+            print(f"  round {r + 1}, {who} tree: done (load at start {load:.1f})", flush=True)
+    print(peer_table(got, loads))
+
+
+def peer_table(got: dict[str, list[dict[str, float]]], loads: dict[str, list[float]]) -> str:
+    """The figures of every run, this tree's and the peer's side by side, their medians and the
+    ratio of this tree's median to the peer's (a Markdown table)."""
+    names = [n for n in got["this"][0] if all(n in g for runs in got.values() for g in runs)]
+    lines = ["| figure | this tree: runs | peer: runs | medians, this / peer | this / peer |", "|---|---|---|---|---|",
+             f"| load at start | {', '.join(f'{v:.1f}' for v in loads['this'])} | "
+             f"{', '.join(f'{v:.1f}' for v in loads['peer'])} | | |"]
+    for n in names:
+        a = [g[n] for g in got["this"]]
+        b = [g[n] for g in got["peer"]]
+        ma, mb = float(np.median(a)), float(np.median(b))
+        ratio = f"{ma / mb:.3f}" if mb else "-"
+        lines.append(f"| {n} | {', '.join(f'{v:.3f}' for v in a)} | {', '.join(f'{v:.3f}' for v in b)} | "
+                     f"{ma:.3f} / {mb:.3f} | {ratio} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -226,6 +226,13 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
     return out
 
 
+def _near_discs(discs: np.ndarray, x: float, y: float, pad: float) -> list[int]:
+    """The rows of ``discs`` (x, y, r a row) whose centre lies within r + ``pad`` of (x, y), in order:
+    ``np.hypot(x - dx, y - dy) < dr + pad`` of each disc, all at once (the same float64 arithmetic)."""
+    near = np.hypot(x - discs[:, 0], y - discs[:, 1]) < discs[:, 2] + pad
+    return np.flatnonzero(near).tolist()
+
+
 def _no_verdict(b: DieReading) -> bool:
     """Whether the canonical view's ``b`` is a body with no face read on it whose "cocked" says
     nothing the finer view should keep: called so at no confidence (the search's outline of a few
@@ -285,6 +292,7 @@ def _find(
     out: list[DieReading] = []
     taken: list[tuple[float, float]] = []
     default_side = 0.42 * pitch
+    disc_at = np.asarray(discs, np.float64).reshape(-1, 3)  # (x, y, r) a row: ``_near_discs``
 
     def report(die: Die, side: float, agreed: bool = False, body: bool = False) -> None:
         taken.append(die.centre)
@@ -431,11 +439,8 @@ def _find(
             side = float(np.sqrt(b.area))
             if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(b.y), int(b.x)]:
                 continue
-            if any(
-                np.hypot(b.x - dx, b.y - dy) < dr + 0.1 * pitch
-                and (cal.field_bgr is None or checker_under(canon, cal, (dx, dy, dr), side))
-                for dx, dy, dr in discs
-            ):
+            if any(cal.field_bgr is None or checker_under(canon, cal, discs[i], side)
+                   for i in _near_discs(disc_at, b.x, b.y, 0.1 * pitch)):
                 continue  # a checker (or a die on one, left to its pips); without the board's
                 # measured colour a checker cannot be told from the board round it, so trust the disc
             smear = coherence(gray, b.x, b.y, 0.5 * b.long_ + 2)

@@ -27,10 +27,14 @@ an output array whole and, on a new frame, recomputes it only over the
 quarter-scale cells that changed by more than ``REGION_CHANGE`` since they were
 last recomputed (grown by ``KERNEL`` and by the step's reach), copying the rest:
 on a changed frame the search's morphology runs over the changed parts of the
-board, not all of it (issue 12). Where those windows add up to half the array or
-more (a JPEG camera's frame changes in scattered cells all over: some 150 windows
-a frame at 640 px) the array is made whole once and the windows copied from it --
-the same pixels, at a fraction of the windows' cost (``WHOLE_SHARE``).
+board, not all of it (issue 12). Where those windows add up to a share of the
+array (a JPEG camera's frame changes in scattered cells all over: some 150 windows
+a frame at 640 px) the array is made whole once and the windows copied from it,
+through one mask of them all -- the same pixels, at a fraction of the windows'
+cost. The share is each kind of array's own (``whole_share``; ``WHOLE_SHARE``,
+half, by default): a pip-spot or hat window is searched grown by its reach all
+round, so it costs several times its area (a tenth to a fifth of the view), while
+a window of the fine view is a plain remap (three quarters).
 
 Where the frame's pixels under a candidate are the same, the reading is the
 one a full read makes (tests/vision/test_incremental.py compares every
@@ -42,6 +46,7 @@ touched keeps its value.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -63,7 +68,9 @@ Rect = tuple[int, int, int, int]  # y0, y1, x0, x1: a window of an array, in its
 IDLE = 50
 #: a patched array is made whole (and its windows copied from that) when its windows add up to this
 #: share of its area or more: a window's own part costs 2-4 times as much a pixel as the whole (its
-#: margins, the calls), and windows overlap (issue 12; ``DiceMemo.patched``)
+#: margins, the calls), and windows overlap (issue 12; ``DiceMemo.patched``). Each kind of array may
+#: give its own (``whole_share``): the pip spots' and the hat images' windows cost far more a pixel
+#: than their whole (their margins and morphology), the fine view's far less (a remap of its window)
 WHOLE_SHARE = 0.5
 
 
@@ -224,7 +231,8 @@ class DiceMemo:
         return out
 
     def patched(self, key: Hashable, place: Callable[[Box], Box], reach: int, whole: Callable[[], np.ndarray],
-                part: Callable[[Rect], np.ndarray], source: np.ndarray | None = None) -> np.ndarray:
+                part: Callable[[Rect], np.ndarray], source: np.ndarray | None = None,
+                whole_share: float = WHOLE_SHARE) -> np.ndarray:
         """``whole()``, an array each of whose pixels depends only on the input within ``reach`` of
         its own pixels; kept from frame to frame and made again only where the input may have
         changed: ``part(rect)`` gives the array's values in that window. ``place`` maps a
@@ -234,7 +242,9 @@ class DiceMemo:
 
         The canonical pixels the gate's grid leaves out (the last columns and rows of a view
         whose sides are not a multiple of SCALE) are made again every frame, unless ``source``,
-        the canonical input itself, shows them unchanged pixel for pixel."""
+        the canonical input itself, shows them unchanged pixel for pixel. ``whole_share``: the share of the
+        array the windows add up to from which it is made whole instead (``WHOLE_SHARE``; each kind of
+        array its own, by what a window costs against the whole: the same pixels either way)."""
         view = self._view
         e = self._patched.get(key)
         edges = _edges(source, self._grid_size) if source is not None else None
@@ -265,18 +275,17 @@ class DiceMemo:
         rects: list[Rect] = []
         for b in boxes:
             x0, y0, x1, y1 = place(b)
-            rect = (max(0, int(np.floor(y0)) - reach), min(ah, int(np.ceil(y1)) + reach + 1),
-                    max(0, int(np.floor(x0)) - reach), min(aw, int(np.ceil(x1)) + reach + 1))
+            rect = (max(0, math.floor(y0) - reach), min(ah, math.ceil(y1) + reach + 1),
+                    max(0, math.floor(x0) - reach), min(aw, math.ceil(x1) + reach + 1))
             if rect[0] < rect[1] and rect[2] < rect[3]:
                 rects.append(rect)
-        if sum((r[1] - r[0]) * (r[3] - r[2]) for r in rects) >= WHOLE_SHARE * ah * aw:
+        if sum((r[1] - r[0]) * (r[3] - r[2]) for r in rects) >= whole_share * ah * aw:
             # the windows cover as much as the array (a noisy or JPEG camera's frame changes in
             # scattered cells: 150 windows a frame, twice the array's area, on a 640 px JPEG-54
             # game): made whole once, each window copied from it -- its pixels are the window's
             # own (``part``'s premise), the cells outside the windows kept as ever
             fresh = whole()
-            for y0, y1, x0, x1 in rects:
-                out[y0:y1, x0:x1] = fresh[y0:y1, x0:x1]
+            cv2.copyTo(fresh, _cover(rects, (ah, aw)), out)
         else:
             for y0, y1, x0, x1 in rects:
                 out[y0:y1, x0:x1] = part((y0, y1, x0, x1))
@@ -305,6 +314,16 @@ class DiceMemo:
             _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
             got = self._cells[sig] = [(gx, gy, cw, ch) for gx, gy, cw, ch, _ in stats[1:].tolist()]
         return got
+
+
+def _cover(rects: list[Rect], shape: tuple[int, int]) -> np.ndarray:
+    """A mask (uint8, 1 inside) of ``shape`` set on every window of ``rects``: copying through it
+    writes each pixel once, where the windows overlap (on a JPEG camera's frame, some 150 windows of
+    twice the array's area) or are many."""
+    mask = np.zeros(shape, np.uint8)
+    for y0, y1, x0, x1 in rects:
+        mask[y0:y1, x0:x1] = 1
+    return mask
 
 
 def _edges(source: np.ndarray, grid: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

@@ -95,6 +95,15 @@ def spots_of_flags(flags: np.ndarray) -> list[Spot]:
     return out
 
 
+#: the share of the view the changed windows add up to from which ``view_spots`` makes the spots of
+#: the whole view (canonical, fine) rather than of each window (``DiceMemo.patched``: the same flags):
+#: a window's peaks are found in it grown by ``SPOT_REACH + 4`` all round, so small windows cost
+#: several times their area. Where the two cost the same, by the windows' share (the median over a
+#: stream's frames, each timed both ways): canonical 0.06-0.16, fine 0.13-0.45 on the demo and the
+#: real-like games 100, 103, 104 (bench/RESULTS.md, stop 24)
+SPOTS_WHOLE = (0.1, 0.2)
+
+
 def view_spots(memo: DiceMemo | None, view: str, gray: np.ndarray, place: Callable[[Box], Box]) -> list[Spot]:
     """``find_spots(gray)``; with a memo, its peaks made again only where the frame changed
     (``DiceMemo.patched``; ``place``: canonical box to ``gray``'s pixels). The fine view's peaks
@@ -111,8 +120,10 @@ def view_spots(memo: DiceMemo | None, view: str, gray: np.ndarray, place: Callab
         return got[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
 
     reach = SPOT_REACH + (0 if view == "canonical" else 4)
+    canonical = view == "canonical"
     return spots_of_flags(memo.patched(("spots", view, gray.shape), place, reach, lambda: _peak_flags(gray), part,
-                                  gray if view == "canonical" else None))
+                                  gray if canonical else None,
+                                  whole_share=SPOTS_WHOLE[0] if canonical else SPOTS_WHOLE[1]))
 
 
 def _ringed(

@@ -81,10 +81,17 @@ def fine_view(image: np.ndarray, cal: Calibration, k: float,
             def whole() -> np.ndarray:
                 return cv2.remap(image, mx, my, cv2.INTER_LINEAR)
 
-            return memo.patched(key, placing(sc), FINE_VIEW_REACH, whole, part), lay, sc  # type: ignore[arg-type,return-value]
+            return memo.patched(key, placing(sc), FINE_VIEW_REACH, whole, part,  # type: ignore[arg-type,return-value]
+                                whole_share=FINE_WHOLE), lay, sc
     view = cv2.warpPerspective(src, m, (w, h), flags=cv2.INTER_LINEAR)
     return view, lay, sc  # type: ignore[return-value]
 
+
+#: the share of the fine view the changed windows add up to from which it is warped whole rather than
+#: window by window (``DiceMemo.patched``: the same pixels): a window's remap costs little more a pixel
+#: than the whole's. Where the two cost the same (the median over a stream's frames): 0.72-0.78 of the
+#: view on the demo and the real-like games 100, 103, 104 (bench/RESULTS.md, stop 24)
+FINE_WHOLE = 0.75
 
 #: how far round a changed cell (fine px) the fine view is warped again: its own bilinear reach
 #: and past the reach of the pip spots made again from it (``view_spots``: SPOT_REACH + 4, twice)

@@ -40,3 +40,24 @@ def test_a_real_like_game_through_the_loop_gives_the_demo_s_figures(capsys: pyte
     assert re.search(r"10 fps, incremental on : 6 frames, CPU [\d.]+ s = [\d.]+ CPU-s per s of video", out)
     assert re.search(r"from calibration on \(that call left out\): [\d.]+ CPU-s per s", out)
     assert re.search(r"the gate found \d+ of \d+ frames read unchanged", out)
+
+
+def test_a_peer_run_passes_on_every_option_but_its_own() -> None:
+    from bench.bench_loop import _passed_on
+
+    assert _passed_on(["--quick", "--peer", "../base", "--rounds", "3", "--reallike", "100,103"]) == [
+        "--quick", "--reallike", "100,103"]
+    assert _passed_on(["--peer=../base", "--no-demo", "--json", "x.json", "--tree", "t", "--moments=5"]) == [
+        "--no-demo", "--moments=5"]
+
+
+def test_a_peer_run_prints_each_figure_per_run_and_the_ratio_of_the_medians() -> None:
+    from bench.bench_loop import peer_table
+
+    got = {"this": [{"demo: changed": 40.0, "only here": 1.0}, {"demo: changed": 50.0}],
+           "peer": [{"demo: changed": 80.0}, {"demo: changed": 100.0}]}
+    table = peer_table(got, {"this": [5.0, 6.0], "peer": [5.5, 6.5]})
+    rows = table.splitlines()
+    assert rows[2] == "| load at start | 5.0, 6.0 | 5.5, 6.5 | | |"
+    assert rows[3] == "| demo: changed | 40.000, 50.000 | 80.000, 100.000 | 45.000 / 90.000 | 0.500 |"
+    assert len(rows) == 4  # a figure missing from a run is left out

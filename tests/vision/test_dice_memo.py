@@ -271,3 +271,63 @@ def test_windows_covering_the_array_are_copied_from_it_made_whole() -> None:
             ref[y0:y1, x0:x1] = step(new)[y0:y1, x0:x1]
         assert np.array_equal(got, ref)
         gray, view = new, seen
+
+
+def test_an_array_made_whole_or_window_by_window_is_the_same_whatever_its_share() -> None:
+    """Each kind of kept array says from what share of windows it is made whole (``whole_share``):
+    below it the windows are made one by one, from it the array is made whole once and the windows
+    copied from it through one mask (``_cover``) -- the step over the whole new input either way, and
+    the cells outside the windows kept as they were."""
+    memo, cal, view = _memo()
+    gray = _noise(cal, 2)
+    calls: dict[str, int] = {"whole": 0, "part": 0}
+
+    def step(img: np.ndarray) -> np.ndarray:
+        return _dilate(img)
+
+    def ask(img: np.ndarray, share: float) -> np.ndarray:
+        def whole() -> np.ndarray:
+            calls["whole"] += 1
+            return step(img)
+
+        def part(r: tuple[int, int, int, int]) -> np.ndarray:
+            calls["part"] += 1
+            y0, y1, x0, x1 = r
+            cy0, cx0 = max(0, y0 - 1), max(0, x0 - 1)
+            return step(img[cy0:y1 + 1, cx0:x1 + 1])[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
+
+        return memo.patched(("dilated", share), lambda b: b, 1, whole, part, img, whole_share=share)
+
+    for share in (0.0, 1e9):  # made whole from any window on; never made whole
+        memo.start(view)
+        first = ask(gray, share).copy()
+        assert np.array_equal(first, step(gray))
+        img, seen = gray.copy(), view.copy()
+        for y, x in ((40, 60), (200, 300), (330, 90)):  # three changed blocks: three windows
+            img[y:y + 20, x:x + 20] = 255
+            seen[y // SCALE:(y + 20) // SCALE, x // SCALE:(x + 20) // SCALE] = 200
+        calls.update(whole=0, part=0)
+        memo.start(seen)
+        assert np.array_equal(ask(img, share), step(img))
+        assert calls == ({"whole": 1, "part": 0} if share == 0.0 else {"whole": 0, "part": 3})
+
+
+def test_windows_copied_through_one_mask_write_each_window_and_nothing_else() -> None:
+    """``_cover``: the mask of overlapping windows; ``cv2.copyTo`` through it gives what copying each
+    window in turn gives (on 200 random sets of windows over a 3-channel and a 1-channel array)."""
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        shape = (int(rng.integers(5, 120)), int(rng.integers(5, 120)))
+        chans = (3,) if trial % 2 else ()
+        old = rng.integers(0, 256, (*shape, *chans), dtype=np.uint8)
+        new = rng.integers(0, 256, (*shape, *chans), dtype=np.uint8)
+        rects = []
+        for _ in range(int(rng.integers(1, 12))):
+            y0, x0 = int(rng.integers(0, shape[0])), int(rng.integers(0, shape[1]))
+            rects.append((y0, int(rng.integers(y0 + 1, shape[0] + 1)), x0, int(rng.integers(x0 + 1, shape[1] + 1))))
+        want = old.copy()
+        for y0, y1, x0, x1 in rects:
+            want[y0:y1, x0:x1] = new[y0:y1, x0:x1]
+        got = old.copy()
+        cv2.copyTo(new, dice_memo._cover(rects, shape), got)  # noqa: SLF001
+        assert np.array_equal(got, want)

@@ -30,7 +30,7 @@ from tavli_pi.sim.scene import DieSpec, HandSpec, Look, Scene, scene_from_positi
 from tavli_pi.sim.script import demo_match, random_game
 from tavli_pi.sim.table import scenes_of
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
+from tavli_pi.vision.dice_memo import WHOLE_SHARE, Box, DiceMemo, Rect
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.checkers import _RHO
 from tavli_pi.vision.incremental import BEHIND, RING_REACH, SLOT0_NEAREST, Footprints, changed_pixels
@@ -178,7 +178,7 @@ def test_arrays_made_whole_where_their_windows_cover_them_read_as_full_reads(mon
 
     def counted(self: DiceMemo, key: Hashable, place: Callable[[Box], Box], reach: int,
                 whole: Callable[[], np.ndarray], part: Callable[[Rect], np.ndarray],
-                source: np.ndarray | None = None) -> np.ndarray:
+                source: np.ndarray | None = None, whole_share: float = WHOLE_SHARE) -> np.ndarray:
         kept = key in self._patched  # noqa: SLF001 (made before: a whole one now is the short cut)
 
         def told() -> np.ndarray:
@@ -186,7 +186,7 @@ def test_arrays_made_whole_where_their_windows_cover_them_read_as_full_reads(mon
                 made_whole.append(key)
             return whole()
 
-        return patched(self, key, place, reach, told, part, source)
+        return patched(self, key, place, reach, told, part, source, whole_share)
 
     monkeypatch.setattr(DiceMemo, "patched", counted)
     scenes = [(dataclasses.replace(scene, look=Look(board=board)), 1)
