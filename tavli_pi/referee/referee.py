@@ -899,7 +899,7 @@ class Referee:
         the mover only for one of its checkers counted off, in doubt: that checker is one the reader did
         not find (:func:`~tavli_pi.referee.ruled_out.unfound_placed`). The likeliest board with it on a
         point that is one play of the mover is the verdict's board then; ``v`` when there is none (or a
-        placement is a legal end)."""
+        placement that is a legal end reads about as well)."""
         assert v.result is not None and v.reading is not None and table is not None
         lw = self.settings.light_is_white
         mover_light = (self.before.turn is Side.WHITE) == lw
@@ -907,7 +907,7 @@ class Referee:
         ends = [self.game.spot_counts(p, lw) for p in candidates]
         s = self.settings
         for light, dark in unfound_placed(table, free, self.game.spot_counts(self.before, lw), ends, mover_light,
-                                          s.illegal_confidence, s.accept_gap):
+                                          s.illegal_confidence, s.accept_gap, s.accept_margin):
             board = self.game.counts_to_position([int(x) for x in light], [int(x) for x in dark], self.before.turn,
                                                  lw, (self.before, v.result))
             if board is not None and not self.game.one_play_reason(self.before, board, self.dice2()):

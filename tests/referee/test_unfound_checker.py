@@ -91,11 +91,11 @@ def test_the_unfound_checker_is_placed_where_the_frames_allow_it() -> None:
     bad = apply_play(before, parse_play(before, "13/9 13/10"))
     table, free = _table_and_counts(bad, BLACK_10, 0.38)
     ends = [spot_counts(r.position) for r in legal_results(before, (4, 2))]
-    placed = unfound_placed(table, free, spot_counts(before), ends, False, 0.9, 2.5)
+    placed = unfound_placed(table, free, spot_counts(before), ends, False, 0.9, 2.5, 3.0)
     assert placed and (placed[0][1] == spot_counts(bad)[1]).all()
     # the mover's checkers off read surely: nothing is unfound
     sure = EvidenceTable([dataclasses.replace(observe(bad), off=observe(bad).off)] * 3)
-    assert unfound_placed(sure, free, spot_counts(before), ends, False, 0.9, 2.5) == []
+    assert unfound_placed(sure, free, spot_counts(before), ends, False, 0.9, 2.5, 3.0) == []
 
 
 def test_no_board_when_a_placement_the_frames_allow_is_a_legal_end() -> None:
@@ -103,4 +103,27 @@ def test_no_board_when_a_placement_the_frames_allow_is_a_legal_end() -> None:
     good = apply_play(before, parse_play(before, "13/9 13/11"))
     table, free = _table_and_counts(good, BLACK_11, 0.38)
     ends = [spot_counts(r.position) for r in legal_results(before, (4, 2))]
-    assert unfound_placed(table, free, spot_counts(before), ends, False, 0.9, 2.5) == []
+    assert unfound_placed(table, free, spot_counts(before), ends, False, 0.9, 2.5, 3.0) == []
+
+
+def test_no_board_when_a_legal_end_placement_reads_about_as_well_as_the_best() -> None:
+    # the checker read where the illegal play put it at 0.38 a frame, and where the legal play would
+    # have put it at 0.24: the legal end is beyond accept_gap of the reading, but not accept_margin
+    # behind the illegal board -- the doubt goes to the player
+    _, before, _ = black_threw_4_2()
+    bad = apply_play(before, parse_play(before, "13/9 13/10"))
+    found = int(spot_counts(bad)[1][BLACK_10]) - 1
+    obs = _unseen_on(observe(bad), BLACK_10, found, 0.38)
+    pts = list(obs.points)
+    probs = [1e-6] * (MAX_COUNT + 1)
+    probs[0], probs[1] = 0.76, 0.24
+    pts[BLACK_11] = dataclasses.replace(pts[BLACK_11], dark=CountEvidence(tuple(probs)))
+    table = EvidenceTable([dataclasses.replace(obs, points=tuple(pts))] * 3)
+    light, dark = spot_counts(bad)
+    dark = dark.copy()
+    dark[BLACK_10] -= 1
+    dark[OFF] += 1
+    ends = [spot_counts(r.position) for r in legal_results(before, (4, 2))]
+    assert unfound_placed(table, (light, dark), spot_counts(before), ends, False, 0.9, 2.5, 3.0) == []
+    # with no such margin asked, the illegal board alone is near the reading
+    assert len(unfound_placed(table, (light, dark), spot_counts(before), ends, False, 0.9, 2.5, 0.0)) == 1
