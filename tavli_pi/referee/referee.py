@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
@@ -36,6 +38,7 @@ from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
 from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text
+from tavli_pi.referee.ruled_out import RULED_OUT, unfound_placed
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.setup_check import MOVED, SetupCheck, SetupState
 from tavli_pi.referee.sync import BoardSync
@@ -884,8 +887,31 @@ class Referee:
                     w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self.dice2())):
                 return w
         if v.kind == "illegal" and v.result is not None:  # one doubtful spot left in doubt: only a call
+            if v.reason == RULED_OUT and self.game.one_play_reason(self.before, v.result, self.dice2()):
+                v = self._unfound_placed(v, candidates, table)
+            assert v.result is not None
             v = only_a_call(v, bool(self.game.one_play_reason(self.before, v.result, self.dice2())),
                             self._next_roll_seen())
+        return v
+
+    def _unfound_placed(self, v: Verdict, candidates: Sequence[GamePosition], table: EvidenceTable | None) -> Verdict:
+        """An illegal verdict on every legal end ruled out (:data:`RULED_OUT`) whose board is no play of
+        the mover only for one of its checkers counted off, in doubt: that checker is one the reader did
+        not find (:func:`~tavli_pi.referee.ruled_out.unfound_placed`). The likeliest board with it on a
+        point that is one play of the mover is the verdict's board then; ``v`` when there is none (or a
+        placement that is a legal end reads about as well)."""
+        assert v.result is not None and v.reading is not None and table is not None
+        lw = self.settings.light_is_white
+        mover_light = (self.before.turn is Side.WHITE) == lw
+        free = (np.asarray(v.reading.free_light), np.asarray(v.reading.free_dark))
+        ends = [self.game.spot_counts(p, lw) for p in candidates]
+        s = self.settings
+        for light, dark in unfound_placed(table, free, self.game.spot_counts(self.before, lw), ends, mover_light,
+                                          s.illegal_confidence, s.accept_gap, s.accept_margin):
+            board = self.game.counts_to_position([int(x) for x in light], [int(x) for x in dark], self.before.turn,
+                                                 lw, (self.before, v.result))
+            if board is not None and not self.game.one_play_reason(self.before, board, self.dice2()):
+                return Verdict("illegal", board, v.reading, RULED_OUT)
         return v
 
     def _judged_keeping_count(self, v: Verdict, candidates: Sequence[GamePosition],

@@ -38,10 +38,12 @@ import numpy as np
 
 from tavli_pi.referee.evidence import EvidenceTable
 
-__all__ = ["RULED_OUT", "ends_ruled_out"]
+__all__ = ["RULED_OUT", "OFF", "ends_ruled_out", "unfound_placed"]
 
 #: the reason of an illegal verdict that rests on :func:`ends_ruled_out`
 RULED_OUT = "every legal end is ruled out by a spot read surely"
+#: the spot of the checkers borne off in a reading's counts (0-23 the points, 24 the bar)
+OFF = 25
 
 
 def ends_ruled_out(table: EvidenceTable, ends: Sequence[tuple[np.ndarray, np.ndarray]],
@@ -66,3 +68,49 @@ def ends_ruled_out(table: EvidenceTable, ends: Sequence[tuple[np.ndarray, np.nda
         return False
     return all(bool(((el[sure] != fl[sure]) | (ed[sure] != fd[sure])).any()) for el, ed in ends)
 
+
+
+def unfound_placed(table: EvidenceTable, free: tuple[np.ndarray, np.ndarray], before: tuple[np.ndarray, np.ndarray],
+                   ends: Sequence[tuple[np.ndarray, np.ndarray]], mover_light: bool, confidence: float,
+                   near: float, margin: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The boards ``free`` may be when its one checker of the mover counted off beyond ``before`` is
+    one the reader did not find: the count off read under ``confidence`` (on a board without trays it
+    is only the count the board implies, 15 less the checkers found, and costs the reading nothing).
+    That checker lies on a point: it is put on each point the other colour does not hold, and the
+    boards so placed that the frames' evidence (:meth:`~tavli_pi.referee.evidence.EvidenceTable.score`)
+    reads within ``near`` (``accept_gap``) of ``free`` itself and ``margin`` (``accept_margin``) or
+    more ahead of every placement that is a legal end in ``ends`` are returned, best first. A legal
+    end among the placements that is not that far behind keeps the doubt with the player: the checker
+    may lie where that play put it. None either when the mover has not exactly one checker more off
+    than ``before``, or that count is read surely.
+
+    A reading with a checker of the mover borne off mid-game is no play of the mover, so an illegal
+    verdict resting on :func:`ends_ruled_out` is not a call (:func:`~tavli_pi.referee.verdict.only_a_call`),
+    though the checker may only be unseen (stop 24, real-like game 104: a dark checker on a dark
+    point, read there at 0.26-0.38 a frame; 2.2 behind the reading on three frames, the legal end's
+    place for it, a second checker on a blot read at 0.64, 11.0 behind). Placed, the board may be one
+    play: the call then needs nothing more of the evidence than :func:`ends_ruled_out` did.
+    ``free``, ``before`` and ``ends``: (light, dark) counts per spot."""
+    own, other = (0, 1) if mover_light else (1, 0)
+    if int(free[own][OFF]) - int(before[own][OFF]) != 1:
+        return []
+    conf = table.conf_light if mover_light else table.conf_dark
+    if conf[OFF] >= confidence or OFF in table.blind:
+        return []
+    boards: list[tuple[np.ndarray, np.ndarray]] = []
+    for point in range(24):
+        if free[other][point]:
+            continue
+        counts = [free[0].copy(), free[1].copy()]
+        counts[own][OFF] -= 1
+        counts[own][point] += 1
+        boards.append((counts[0], counts[1]))
+    if not boards:
+        return []
+    scores = table.score(np.stack([b[0] for b in boards]), np.stack([b[1] for b in boards]))
+    legal = [float(scores[i]) for i, (bl, bd) in enumerate(boards)
+             if any((bl == el).all() and (bd == ed).all() for el, ed in ends)]
+    bar = float(table.score(free[0][None], free[1][None])[0]) - near
+    if legal:
+        bar = max(bar, max(legal) + margin)
+    return [boards[int(i)] for i in np.argsort(-scores, kind="stable") if scores[i] >= bar]
