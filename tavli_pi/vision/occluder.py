@@ -39,13 +39,17 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from tavli_pi.vision.hands import CHANGE
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["occluder_mask", "enclosed", "MAX_SHARE", "BRIDGE", "RIM"]
+__all__ = ["changed", "occluder_mask", "enclosed", "MAX_SHARE", "BRIDGE", "RIM", "STAND_OUT_X"]
 
-#: a region covering more of the view than this is the light or the camera having changed, not an
-#: arm: it is left out
+#: a region joined to the hand larger than this share of the field is the light or the camera
+#: having changed, not an arm: it is left out
 MAX_SHARE = 0.4
+#: a place has changed from the learnt board when its change exceeds ``hands.CHANGE`` and this
+#: many times the frame's typical change over the field
+STAND_OUT_X = 3.0
 #: the occluder's pieces are joined over gaps this many point pitches wide
 BRIDGE = 0.5
 #: a disc is under the occluder when its rim, this many radii out, is under it all round
@@ -54,18 +58,40 @@ RIM = 1.15
 Disc = tuple[float, float, float]
 
 
-def occluder_mask(moved: np.ndarray, hand: np.ndarray, explained: np.ndarray, lay: Layout) -> np.ndarray:
+def changed(change: np.ndarray, lay: Layout) -> np.ndarray:
+    """Quarter-scale bool mask of where the frame plainly differs from the learnt board: ``change``
+    (``hands.change_from_clear``) above ``CHANGE`` grey levels and ``STAND_OUT_X`` times the frame's
+    own typical change over the field (its median: most of the field has not changed). A video
+    frame's compression and the camera's exposure move every pixel a little (the WTC 2022 frames
+    against one of them learnt: a median of 4-17 levels, against 0-2 on rendered frames)."""
+    y0, y1, x0, x1 = _field(change.shape[:2], lay)
+    field = change[y0:y1, x0:x1]
+    typical = float(np.median(field)) if field.size else 0.0
+    out: np.ndarray = change > max(float(CHANGE), STAND_OUT_X * typical)
+    return out
+
+
+def _field(shape: tuple[int, ...], lay: Layout) -> tuple[int, int, int, int]:
+    """(y0, y1, x0, x1) of the playing field on a quarter-scale grid of ``shape``."""
+    sy, sx = shape[0] / lay.size[1], shape[1] / lay.size[0]
+    return (int(lay.top_y * sy), int(lay.bottom_y * sy), int(lay.mx * sx), int((lay.mx + lay.field_w) * sx))
+
+
+def occluder_mask(change: np.ndarray, hand: np.ndarray, explained: np.ndarray, lay: Layout) -> np.ndarray:
     """Canonical-size uint8 mask (255: covered) of ``hand`` (the hand tests' mask, canonical
-    pixels) and the change from the learnt board joined to it. ``moved``: quarter-scale bool mask
-    of where the frame differs from the learnt board; ``explained``: quarter-scale bool mask of
-    what checkers and dice account for (see the module doc)."""
+    pixels) and the change from the learnt board joined to it. ``change``: quarter-scale, how much
+    the frame differs from the learnt board (``hands.change_from_clear``); ``explained``:
+    quarter-scale bool mask of what checkers and dice account for (see the module doc)."""
     h, w = hand.shape[:2]
-    gh, gw = moved.shape[:2]
+    gh, gw = change.shape[:2]
+    moved = changed(change, lay)
     skin = cv2.resize(hand, (gw, gh), interpolation=cv2.INTER_AREA) > 0
     free = moved & ~explained if explained.shape == moved.shape else moved
     _, labels, stats, _ = cv2.connectedComponentsWithStats(free.astype(np.uint8), connectivity=8)
     touched = np.unique(labels[cv2.dilate(skin.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0])
-    keep = [int(i) for i in touched if i > 0 and stats[int(i), cv2.CC_STAT_AREA] <= MAX_SHARE * gh * gw]
+    y0, y1, x0, x1 = _field((gh, gw), lay)
+    most = MAX_SHARE * (y1 - y0) * (x1 - x0)
+    keep = [int(i) for i in touched if i > 0 and stats[int(i), cv2.CC_STAT_AREA] <= most]
     cover = np.isin(labels, keep) | skin
     k = int(round(BRIDGE * lay.pitch * gw / w)) | 1
     if k > 1:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,10 +13,12 @@ from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.sim.spot_score import no_value, score_spots
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.occluder import MAX_SHARE, enclosed, occluder_mask
+from tavli_pi.vision.known import KnownBoard
+from tavli_pi.vision.occluder import MAX_SHARE, changed, enclosed, occluder_mask
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
+from tests.vision._eval import wtc_calibration, wtc_labels
 
 LAY = Calibration([(0, 0), (1000, 0), (1000, 600), (0, 600)], home="bottom-right").layout  # type: ignore[arg-type]
 W, H = LAY.size
@@ -32,13 +36,18 @@ def _none() -> np.ndarray:
     return np.zeros((GH, GW), bool)
 
 
+def _change(level: int) -> np.ndarray:
+    """A quarter-scale change from the learnt board of ``level`` grey levels everywhere."""
+    return np.full((GH, GW), level, np.uint8)
+
+
 def test_the_change_joined_to_the_hand_is_its_sleeve_and_a_change_apart_is_not() -> None:
-    moved = _none()
+    moved = _change(0)
     # the palm and the sleeve it comes out of, running down to the frame
-    moved[(H // 2 + 40) // 4:(H // 2 + 100) // 4, (W // 2 - 30) // 4:(W // 2 + 30) // 4] = True
-    moved[(H // 2 + 100) // 4:, (W // 2 - 20) // 4:(W // 2 + 20) // 4] = True
+    moved[(H // 2 + 40) // 4:(H // 2 + 100) // 4, (W // 2 - 30) // 4:(W // 2 + 30) // 4] = 80
+    moved[(H // 2 + 100) // 4:, (W // 2 - 20) // 4:(W // 2 + 20) // 4] = 80
     # a checker moved somewhere else on the board
-    moved[10:16, 20:26] = True
+    moved[10:16, 20:26] = 80
     cover = occluder_mask(moved, _hand(), _none(), LAY)
     assert cover[H - 8, W // 2] == 255, "the sleeve down to the frame is covered"
     assert cover[13 * 4, 23 * 4] == 0, "a change apart from the hand is not"
@@ -46,15 +55,15 @@ def test_the_change_joined_to_the_hand_is_its_sleeve_and_a_change_apart_is_not()
 
 
 def test_what_checkers_explain_does_not_join_the_hand_and_holes_are_filled() -> None:
-    moved = _none()
+    moved = _change(0)
     y0, y1 = (H // 2 + 40) // 4, (H // 2 + 100) // 4
     x0, x1 = (W // 2 - 30) // 4, (W // 2 + 30) // 4
-    moved[y0:y1, x0:x1] = True
+    moved[y0:y1, x0:x1] = 80
     # a hole in the sleeve where it shows no change (a navy sleeve over a navy point)
-    moved[(H // 2 + 100) // 4:, x0:x1] = True
-    moved[GH - 12:GH - 6, x0 + 3:x1 - 3] = False
+    moved[(H // 2 + 100) // 4:, x0:x1] = 80
+    moved[GH - 12:GH - 6, x0 + 3:x1 - 3] = 0
     # a checker moved beside the hand: explained, it does not join it
-    moved[y0:y1, x1 + 1:x1 + 8] = True
+    moved[y0:y1, x1 + 1:x1 + 8] = 80
     explained = _none()
     explained[y0:y1, x1 + 1:x1 + 8] = True
     cover = occluder_mask(moved, _hand(), explained, LAY)
@@ -63,12 +72,25 @@ def test_what_checkers_explain_does_not_join_the_hand_and_holes_are_filled() -> 
 
 
 def test_a_change_over_most_of_the_view_is_the_light_not_an_arm() -> None:
-    moved = np.ones((GH, GW), bool)
-    moved[:, : int(GW * (1 - MAX_SHARE)) - 10] = False
-    moved[(H // 2 + 40) // 4:(H // 2 + 100) // 4, (W // 2 - 30) // 4:] = True
+    # a change over the right half of the view and more, joined to the hand
+    moved = _change(0)
+    moved[:, GW // 2 - 20:] = 80
     cover = occluder_mask(moved, _hand(), _none(), LAY)
+    assert float((moved > 0).sum()) > MAX_SHARE * GW * GH
     assert cover[10, W - 10] == 0
     assert np.all(cover[_hand() > 0] == 255)
+
+
+def test_a_change_is_judged_against_the_frames_own_change() -> None:
+    # a video frame: compression and exposure move every pixel 15 levels; the sleeve 80
+    moved = _change(15)
+    moved[GH // 2:, GW // 2 - 10:GW // 2 + 10] = 80
+    got = changed(moved, LAY)
+    assert got[GH - 5, GW // 2] and not got[5, 5]
+    # a rendered frame: nothing moves but the sleeve, and a change of 15 levels is one
+    moved[moved == 15] = 0
+    moved[5, 5] = 15
+    assert changed(moved, LAY)[5, 5]
 
 
 def test_a_disc_read_all_round_under_the_occluder_is_inside_it_one_at_its_edge_is_not() -> None:
@@ -110,3 +132,18 @@ def test_a_stack_under_a_sleeve_is_reported_unknown_with_a_learnt_board(index: i
     # with no board learnt there is nothing to compare with: the skin mask alone, as before
     unlearnt = BoardReader(cal.with_(background="")).read(r.image)  # type: ignore[attr-defined]
     assert point - 1 not in unlearnt.hidden
+
+
+def test_a_sleeve_over_a_point_of_a_real_board_hides_it(real_data: Path) -> None:
+    """WTC 2022 frame 3 read against the board learnt from frame 0 (its labelled position): the pink
+    sleeve crosses point 16's base, the hand's skin lies over 17 and 18 only; the other half of the
+    board stays in view."""
+    lab = wtc_labels(real_data)["frame0.jpg"]
+    frame0 = cv2.imread(str(real_data / "boards/wtc2022/frame0.jpg"))
+    light = [lab["light"].get(str(p), 0) for p in range(1, 25)] + [lab["bar"]["light"], lab["off"]["light"]]
+    dark = [lab["dark"].get(str(p), 0) for p in range(1, 25)] + [lab["bar"]["dark"], lab["off"]["dark"]]
+    cal = learn_board(frame0, wtc_calibration(real_data), KnownBoard.of_counts(light, dark))
+    obs = BoardReader(cal, still_photo=True).read(cv2.imread(str(real_data / "boards/wtc2022/frame3.jpg")))
+    assert obs.hand
+    assert {15, 16, 17} <= set(obs.hidden)
+    assert not set(obs.hidden) & set(range(18, 24)), "the points beyond the bar are in view"
