@@ -6,9 +6,10 @@ does, but they show no skin, so ``under_hand`` left the points under them to the
 which gave them values read round the sleeve (real-like set, stop 23: values given to points a
 hand hides 16 / 9 / 17 on seeds 0-2, most of them under a sleeve or an arm).
 
-With the board learnt at set-up, whatever covers the field differs from it: ``moved``, where the
-frame differs from the clear board relit as the frame is (``hands.changed_from_clear``, quarter
-scale, the change the skin tests already look at). On a frame with a hand found, the occluder is
+With the board learnt at set-up, whatever covers the field differs from it: ``changed``, where the
+frame differs from the clear board relit as the frame is (``hands.change_from_clear``, quarter
+scale, the change the skin tests already look at) by more than the frame's own change everywhere
+(a video frame's compression and exposure). On a frame with a hand found, the occluder is
 that change where nothing on the board explains it -- not a checker read now, nor one of the known
 position's where the board was learnt with it (``hands_explained``), nor a die -- in the regions
 joined to the hand's skin: the sleeve and arm the hand belongs to. Its pieces are joined over gaps
@@ -29,7 +30,8 @@ coming in across the board's edge that are not joined to the skin, and bridging 
 by the convex hull of a straight arm, made only two more spots unknown (both under a white sleeve
 and read right) and took in lighting changes at the view's corners; looking at the slot past the
 stack read (where one more checker would stand under the arm) caught nearly every hidden point
-given a value but made 8 / 4 / 7 points in view unknown.
+given a value (16 / 9 / 17 -> 1 / 3 / 1) but made points in view unknown (wrong in view 45 / 54 / 64 ->
+53 / 58 / 71).
 """
 
 from __future__ import annotations
