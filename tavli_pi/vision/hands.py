@@ -28,8 +28,8 @@ from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.quantile import percentile
 
-__all__ = ["shrink", "skin_view", "new_skin", "change_from_clear", "changed_from_clear", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
-           "relight", "prone_share", "CHANGE"]
+__all__ = ["shrink", "skin_view", "new_skin", "change_from_clear", "changed_from_clear", "skin_mask", "skin_prone",
+           "encode_mask", "decode_mask", "hand_cover", "SCALE", "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
 SCALE = 4

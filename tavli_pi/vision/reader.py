@@ -70,8 +70,8 @@ from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
-from tavli_pi.vision.hands import (SCALE, change_from_clear, changed_from_clear, decode_mask, hand_cover, new_skin, prone_share,
-                                   shrink, skin_view)
+from tavli_pi.vision.hands import (SCALE, change_from_clear, changed_from_clear, decode_mask, hand_cover,
+                                   new_skin, prone_share, shrink, skin_view)
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
