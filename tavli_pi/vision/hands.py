@@ -28,8 +28,8 @@ from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.quantile import percentile
 
-__all__ = ["shrink", "skin_view", "new_skin", "changed_from_clear", "skin_mask", "skin_prone", "encode_mask", "decode_mask", "hand_cover", "SCALE",
-           "relight", "prone_share", "CHANGE"]
+__all__ = ["shrink", "skin_view", "new_skin", "change_from_clear", "changed_from_clear", "skin_mask", "skin_prone",
+           "encode_mask", "decode_mask", "hand_cover", "SCALE", "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
 SCALE = 4
@@ -116,12 +116,19 @@ def relight(clear: np.ndarray, small: np.ndarray) -> np.ndarray:
     return relit
 
 
-def changed_from_clear(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
+def change_from_clear(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
+    """uint8 (quarter scale): how much ``small`` differs from the clear board (``clear``, relit as
+    ``small``, see ``relight``), its largest channel."""
+    change: np.ndarray = channel_max(np.asarray(cv2.absdiff(small, relight(clear, small))))
+    return change
+
+
+def changed_from_clear(small: np.ndarray, clear: np.ndarray, change: np.ndarray | None = None) -> np.ndarray:
     """bool mask (quarter scale): where ``small`` differs from the clear board (``clear``, relit as
     ``small``, see ``relight``) by more than ``CHANGE`` in a channel. ``skin_view`` and ``new_skin``
-    both look at it; a reader makes it once per frame and gives it to both (``moved=``)."""
-    diff = cv2.absdiff(small, relight(clear, small))
-    changed: np.ndarray = channel_max(np.asarray(diff)) > CHANGE
+    both look at it; a reader makes it once per frame and gives it to both (``moved=``). ``change``:
+    ``change_from_clear(small, clear)`` when the caller already made it."""
+    changed: np.ndarray = (change_from_clear(small, clear) if change is None else change) > CHANGE
     return changed
 
 

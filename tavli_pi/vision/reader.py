@@ -68,10 +68,11 @@ from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
+from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
-from tavli_pi.vision.hands import (SCALE, changed_from_clear, decode_mask, hand_cover, new_skin, prone_share,
-                                   shrink, skin_view)
+from tavli_pi.vision.hands import (SCALE, change_from_clear, changed_from_clear, decode_mask, hand_cover,
+                                   new_skin, prone_share, shrink, skin_view)
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
@@ -335,9 +336,10 @@ class BoardReader:
             points, disc_sites, pinned = spots.points(), spots.sites(bar_sites(got_sites, cols)), spots.pins()
         marks.append(("checkers", clock()))
         # where the frame differs from the clear board learnt at set-up: one relit fit serves the
-        # skin view and the arm test's new skin
-        moved = (changed_from_clear(small, self._clear)
-                 if self._clear is not None and self._clear.shape == small.shape else None)
+        # skin view, the arm test's new skin and the occluder
+        clear = self._clear if self._clear is not None and self._clear.shape == small.shape else None
+        change = change_from_clear(small, clear) if clear is not None else None
+        moved = changed_from_clear(small, clear, change) if clear is not None else None
         skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr), moved)
         # skin a checker explains: the discs read now, and where B3 stood at set-up (hands_explained)
         explained = explained_mask(skin.shape[:2], disc_sites)
@@ -441,7 +443,17 @@ class BoardReader:
                                          cal.to_canonical(np.asarray([d.xy for d in dice], np.float32)))
         # a spot a hand hides is reported unknown, never given a value: its checkers are not in the
         # picture (under_hand; the referee judges no frame with a hand, the app carries the last still board)
-        hidden = hidden_spots(hand_mask, lay, cal, points, bar, disc_sites) if hand and self.hide else ()
+        hidden: tuple[int, ...] = ()
+        if hand and self.hide:
+            cover, seen = hand_mask, disc_sites
+            if self._learnt is not None and change is not None:
+                # with the board learnt at set-up, the hand's sleeve and arm hide points too, and a
+                # checker read inside them is their shading (occluder)
+                beside = explained | self._dice_discs(dice, (int(explained.shape[0]), int(explained.shape[1])))
+                cover = occluder_mask(change, hand_mask, beside, lay)
+                inside = set(enclosed(cover, disc_sites))
+                seen = [d for d in disc_sites if d not in inside]
+            hidden = hidden_spots(cover, lay, cal, points, bar, seen)
         if hidden:  # (the reason is ``Observation.hidden``, not a problem: no doubt of the reading in view)
             points, bar = unknown_where(points, bar, hidden)
         marks.append(("dice", clock()))

@@ -4,7 +4,8 @@ A checker under a hand, an arm or a sleeve is not in the picture. Whatever count
 reader gives such a point is a guess from what shows round the hand -- on the real-like set the
 largest group of wrong spots (stop 22: 28 of seeds 0-1's 141) was points under a hand given a
 value. So on a frame with a hand, a spot whose stack lies under the hand mask (``hands.hand_cover``,
-canonical pixels) is reported as ``conserve.UNKNOWN``: every count equally likely, no value.
+canonical pixels; with a board learnt at set-up, the sleeve and arm it belongs to as well,
+``occluder``) is reported as ``conserve.UNKNOWN``: every count equally likely, no value.
 
 A point's stack grows from its base, one slot of two checker radii a checker (``stacks.spot_geometry``).
 The slots looked at are the ones its reading stands on, the first ``SLOTS`` at most (beyond them a stack
