@@ -15,6 +15,7 @@ from tavli_pi.sim.render import Truth
 from tavli_pi.sim.script import random_game
 from tavli_pi.sim.table import scenes_of
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import learn_board
 
@@ -35,3 +36,14 @@ def recording(game: int, frames: int = 40) -> Iterator[tuple[int, Truth, np.ndar
                 with contextlib.redirect_stdout(io.StringIO()):
                     reader = BoardReader(learn_board(f.image, Calibration(truth.corners, home=truth.home)))
             yield i, truth, f.image, reader
+
+
+def dice_read_from(game: int, first: int, frames: int) -> Iterator[tuple[int, Truth, list[DieReading]]]:
+    """The dice the learnt board's reader reads on frames ``first`` to ``frames - 1`` of
+    :func:`recording` (every frame from set-up on is read, so the reader remembers what lay still)."""
+    for i, truth, image, reader in recording(game, frames=frames):
+        if reader is None:
+            continue
+        dice = reader.read(image).dice
+        if i >= first:
+            yield i, truth, list(dice)

@@ -7,7 +7,7 @@ import numpy as np
 
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces
 from tavli_pi.vision.observation import DieReading
-from tests.vision._recording import recording
+from tests.vision._recording import dice_read_from
 
 
 def _die(value: int, conf: float, xy: tuple[float, float], moving: bool = False, note: str = "") -> DieReading:
@@ -55,12 +55,7 @@ def test_a_still_pair_of_ones_read_on_one_frame_stays_read_while_it_lies() -> No
     read: their pips not shown resolved), on 35 and 36 one only -- the referee asked for the roll. Lying
     where they lay, nothing round them changed, both are read ones on frames 33-36."""
     seen = 0
-    for i, truth, image, reader in recording(7, frames=37):
-        if reader is None:
-            continue
-        dice = reader.read(image).dice
-        if i < 33:
-            continue
+    for i, truth, dice in dice_read_from(7, first=33, frames=37):
         assert [d.value for d in truth.dice] == [1, 1], i
         assert sorted(d.value for d in dice) == [1, 1], (i, dice)
         assert all(d.value_confidence > 0.85 and not d.moving for d in dice), (i, dice)

@@ -10,7 +10,7 @@ import numpy as np
 from tavli_pi.vision.dice import _merge
 from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE
 from tavli_pi.vision.observation import DieReading
-from tests.vision._recording import recording
+from tests.vision._recording import dice_read_from
 
 
 def _die(value: int, conf: float, xy: tuple[float, float], moving: bool = False) -> DieReading:
@@ -24,12 +24,7 @@ def test_a_still_six_reported_tumbling_on_frame_after_frame_is_read() -> None:
     frames 11-15 (the roll asked for). Lying where it lay, the picture unchanged round it, it is read
     a six on every frame, and nowhere reported moving."""
     sixes = 0
-    for i, truth, image, reader in recording(7, frames=16):
-        if reader is None:
-            continue
-        dice = reader.read(image).dice
-        if i < 11:
-            continue
+    for i, truth, dice in dice_read_from(7, first=11, frames=16):
         six = [d for d in truth.dice if d.value == 6 and not d.moving]
         assert six, i
         near = [d for d in dice if np.hypot(d.xy[0] - six[0].xy[0], d.xy[1] - six[0].xy[1]) < six[0].size_px]
