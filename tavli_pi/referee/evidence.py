@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 __all__ = [
     "game_spot_counts",
     "SPOTS",
+    "BAR",
+    "OFF",
     "LOG_FLOOR",
     "EvidenceTable",
     "Reading",
@@ -51,6 +53,8 @@ __all__ = [
 
 #: 24 points, the bar, the trays.
 SPOTS = 26
+#: the spot of the checkers on the bar, and of those borne off (0-23 the points, light numbering)
+BAR, OFF = 24, 25
 #: Log-probability given to a count the evidence says is impossible.
 LOG_FLOOR = math.log(1e-6)
 #: Checkers of a colour the per-spot reading may miss (or add) that conservation puts right
@@ -69,8 +73,8 @@ def spot_counts(pos: Position, light_is_white: bool = True) -> tuple[np.ndarray,
     dark = np.empty(SPOTS, dtype=np.int64)
     light[:24] = np.maximum(pts, 0)
     dark[:24] = np.maximum(-pts, 0)
-    light[24], dark[24] = pos.bar[light_side], pos.bar[light_side.other]
-    light[25], dark[25] = pos.off[light_side], pos.off[light_side.other]
+    light[BAR], dark[BAR] = pos.bar[light_side], pos.bar[light_side.other]
+    light[OFF], dark[OFF] = pos.off[light_side], pos.off[light_side.other]
     return light, dark
 
 
@@ -90,8 +94,8 @@ def counts_to_position(
     ls = Side.WHITE if light_is_white else Side.BLACK
     bar = [0, 0]
     off = [0, 0]
-    bar[ls], bar[ls.other] = int(light[24]), int(dark[24])
-    off[ls], off[ls.other] = int(light[25]), int(dark[25])
+    bar[ls], bar[ls.other] = int(light[BAR]), int(dark[BAR])
+    off[ls], off[ls.other] = int(light[OFF]), int(dark[OFF])
     if sum(light) != CHECKERS or sum(dark) != CHECKERS:
         return None
     try:

@@ -36,14 +36,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tavli_pi.referee.evidence import EvidenceTable
+from tavli_pi.referee.evidence import OFF, EvidenceTable
 
-__all__ = ["RULED_OUT", "OFF", "ends_ruled_out", "unfound_placed"]
+__all__ = ["RULED_OUT", "ends_ruled_out", "unfound_placed"]
 
 #: the reason of an illegal verdict that rests on :func:`ends_ruled_out`
 RULED_OUT = "every legal end is ruled out by a spot read surely"
-#: the spot of the checkers borne off in a reading's counts (0-23 the points, 24 the bar)
-OFF = 25
 
 
 def ends_ruled_out(table: EvidenceTable, ends: Sequence[tuple[np.ndarray, np.ndarray]],
