@@ -300,10 +300,7 @@ def _find(
 
     def reading(die: Die, side: float, agreed: bool = False, body: bool = False) -> DieReading:
         bx, by = die.centre
-        on_checker = any(
-            np.hypot(bx - dx, by - dy) < dr + 0.3 * side and checker_under(canon, cal, (dx, dy, dr), side)
-            for dx, dy, dr in discs
-        )
+        on_checker = any(checker_under(canon, cal, discs[i], side) for i in _near_discs(disc_at, bx, by, 0.3 * side))
         u, v = lay.to_uv(bx, by)
         edge = (edge_side(src, to_src, (bx, by), side) if memo is None else
                 memo.sampled(("edge", view, src.shape, (bx, by), side), to_src,
