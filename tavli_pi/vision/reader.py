@@ -429,10 +429,10 @@ class BoardReader:
         dice = vet_dice(found, cal, diff, disc_sites)
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
-        else:
+        here_xy = self._dice_xy(dice)  # (kept_faces keeps each die's place)
+        if not self.still_photo:
             # a still die read on the last frame and read no value on this one, nothing round it
             # changed: it keeps the face it showed (dice_kept)
-            here_xy = self._dice_xy(dice)
             dice = kept_faces(dice, here_xy, self._last_faces, self._lay_still(),
                               self.layout.pitch * STILL_DIE_PITCH)
             self._last_faces = [(float(x), float(y), d) for d, (x, y) in zip(dice, here_xy)
@@ -440,7 +440,7 @@ class BoardReader:
         if dice:
             # a die lying where a point's next checker would stand hides whether one does (under_dice)
             points = die_hidden_tempered(points, spot_geometry(lay, cal), [spots.site_of[i] for i in range(24)],
-                                         cal.to_canonical(np.asarray([d.xy for d in dice], np.float32)))
+                                         here_xy)
         # a spot a hand hides is reported unknown, never given a value: its checkers are not in the
         # picture (under_hand; the referee judges no frame with a hand, the app carries the last still board)
         hidden: tuple[int, ...] = ()
