@@ -81,7 +81,7 @@ def cube_text(value: int, owner: Side | None) -> str:
     """The cube as players say it: ``centred``, ``Black owns 2`` (C1)."""
     if owner is None:
         return "centred" if value == 1 else f"centred at {value}"
-    return f"{owner.name.capitalize()} owns {value}"
+    return f"{owner.title} owns {value}"
 
 
 def _dice(event: Event, st: TableState, history: TableHistory | None) -> list[dict[str, Any]]:

@@ -134,10 +134,6 @@ class RefereeClock:
             self.clock.set_remaining(side, remaining[side], now)
 
 
-def _name(side: Side) -> str:
-    return side.name.capitalize()
-
-
 _CLOCKED = (*IN_GAME, Phase.CUBE, Phase.RESIGN)  # phases in which a clock may run
 _HOLD_NAMES = {"director": "the director", "dispute": "a dispute", "clear_view": "a clear view of the board",
                "overtime": "the director (overtime)", "board": "the board to be restored or confirmed"}
@@ -211,18 +207,18 @@ class ClockKeeper:
             ref.refuse(inp, "", f"the clock is paused for {why}; it restarts when that is settled")
             return
         if c.running is None and side is owner:
-            ref.refuse(inp, "", f"{_name(owner)} is to act: {_name(owner.other)} presses to start "
-                       f"{_name(owner)}'s clock (USBGF clock rules 3.3)")
+            ref.refuse(inp, "", f"{owner.title} is to act: {owner.other.title} presses to start "
+                       f"{owner.title}'s clock (USBGF clock rules 3.3)")
             return
         if c.running is not None and c.running is not side:
-            ref.refuse(inp, "", f"{_name(side)}'s clock is not running: {_name(c.running)} presses "
+            ref.refuse(inp, "", f"{side.title}'s clock is not running: {c.running.title} presses "
                        "at the end of their turn")
             return
         c.press(side, ref.now)
         runs = c.running
         assert runs is not None
         left = c.remaining(ref.now)[runs]
-        self._event(c, runs, f"{_name(side)} pressed the clock: {_name(runs)}'s clock runs "
+        self._event(c, runs, f"{side.title} pressed the clock: {runs.title}'s clock runs "
                           f"({format_seconds(left)} left).", pressed_by=side.name.lower())
 
     def director(self, inp: PlayerInput) -> None:
@@ -287,20 +283,20 @@ class ClockKeeper:
         loser, winner = flag.side, flag.side.other
         info = {"flag": flag.timeout.value, "flag_at": flag.at}
         if flag.timeout is Timeout.OVERTIME:
-            ref.last_verdict = f"{_name(loser)}: overtime"
-            self._event(c, loser, f"{_name(loser)}'s reserve ran out: {format_seconds(c.settings.overtime)} "
+            ref.last_verdict = f"{loser.title}: overtime"
+            self._event(c, loser, f"{loser.title}'s reserve ran out: {format_seconds(c.settings.overtime)} "
                               "of overtime (USBGF optional rule); the director restarts the clock.", **info)
             return
         if flag.timeout is Timeout.NOTIFY:
-            ref.last_verdict = f"{_name(loser)}: time"
-            self._event(c, loser, f"{_name(loser)}'s time ran out: call the director, who rules "
+            ref.last_verdict = f"{loser.title}: time"
+            self._event(c, loser, f"{loser.title}'s time ran out: call the director, who rules "
                               "(clock.on_timeout = notify).", **info)
             return
-        self._event(c, loser, f"{_name(loser)}'s time ran out.", **info)
+        self._event(c, loser, f"{loser.title}'s time ran out.", **info)
         ref.phase = Phase.MATCH_OVER
         ref.dice = ()
         ref.wrong_points = ()
-        ref.last_verdict = f"{_name(winner)} wins the match on time"
+        ref.last_verdict = f"{winner.title} wins the match on time"
         ref.emit(ev.MatchOver, winner=winner, score=ref.match.score, extra={"reason": "time"},
-                 message=f"{_name(loser)}'s time ran out: {_name(winner)} wins the match (USBGF clock rules "
+                 message=f"{loser.title}'s time ran out: {winner.title} wins the match (USBGF clock rules "
                  "5, time expiration: a player whose reserve runs out loses the match).")

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tavli_pi.errors import InvalidPositionError
+from tavli_pi.referee.evidence import SPOTS, counts_to_position, spot_counts
 from tavli_pi.rules import moves as portes
 from tavli_pi.rules import tavli_moves as tavli
 from tavli_pi.rules.games import End, GamePosition, GameResult, game_result, legal_ends
@@ -33,7 +34,6 @@ __all__ = ["GameRules", "PortesRules", "TavliRules", "rules_for", "PIP_SLACK"]
 
 #: Pips a (mis)play may move beyond the dice total and still be one play: one die.
 PIP_SLACK = 6
-SPOTS = 26
 
 
 class GameRules:
@@ -79,15 +79,11 @@ class GameRules:
         return one_play_reason(before, observed, dice)
 
     def spot_counts(self, pos: GamePosition, light_is_white: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        from tavli_pi.referee.evidence import spot_counts
-
         assert isinstance(pos, Position)
         return spot_counts(pos, light_is_white)
 
     def counts_to_position(self, light: Sequence[int], dark: Sequence[int], turn: Side,
                            light_is_white: bool = True, hints: Sequence[GamePosition] = ()) -> GamePosition | None:
-        from tavli_pi.referee.evidence import counts_to_position
-
         return counts_to_position(light, dark, turn, light_is_white)
 
     def differing_points(self, known: GamePosition, observed: GamePosition) -> tuple[int, ...]:
@@ -162,20 +158,20 @@ class TavliRules(GameRules):
         mover = b.turn
         opp = mover.other
         if self._own(b, opp) != self._own(o, opp):
-            return f"{opp.name.capitalize()}'s checkers moved (nothing is ever hit in {self.variant.value}, V2)"
+            return f"{opp.title}'s checkers moved (nothing is ever hit in {self.variant.value}, V2)"
         moves = 4 if dice[0] == dice[1] else 2
         bm, am = self._own(b, mover), self._own(o, mover)
         if am[0] < bm[0]:
-            return f"{mover.name.capitalize()} has fewer checkers borne off than before"
+            return f"{mover.title} has fewer checkers borne off than before"
         left = sum(max(0, bm[p] - am[p]) for p in range(1, 25))
         if left > moves + 1:
-            return f"{left} of {mover.name.capitalize()}'s checkers moved: more than one roll moves"
+            return f"{left} of {mover.title}'s checkers moved: more than one roll moves"
         total = sum(dice) * (2 if dice[0] == dice[1] else 1)
         pips = b.pip_count(mover, self.variant) - o.pip_count(mover, self.variant)
         if pips > total + PIP_SLACK:
-            return f"{mover.name.capitalize()} moved {pips} pips with {dice[0]}-{dice[1]}"
+            return f"{mover.title} moved {pips} pips with {dice[0]}-{dice[1]}"
         if pips < -total:
-            return f"{mover.name.capitalize()}'s checkers went {-pips} pips backwards"
+            return f"{mover.title}'s checkers went {-pips} pips backwards"
         return ""
 
     def broken_rule(self, before: GamePosition, observed: GamePosition, dice: tuple[int, int]) -> str:
@@ -300,7 +296,7 @@ class TavliRules(GameRules):
             return ""
         for side in Side:
             if mother_pinned(p, side):
-                return f"{side.name.capitalize()}'s mother is pinned (P6)"
+                return f"{side.title}'s mother is pinned (P6)"
         return ""
 
 

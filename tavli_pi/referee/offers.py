@@ -28,12 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["Offers", "OfferState", "OffersReferee"]
 
 
-def _name(side: Side) -> str:
-    return side.name.capitalize()
-
-
-
-
 @dataclass(slots=True)
 class OfferState:
     """The open offer, if any (plain values: a snapshot can store them)."""
@@ -103,7 +97,7 @@ class Offers:
             # E8: the opponent doubling accepts the illegal play.
             doubler = ref.before.turn.other
             if inp.side not in (None, doubler):
-                ref.refuse(inp, "C2", f"only {_name(doubler)} may double now")
+                ref.refuse(inp, "C2", f"only {doubler.title} may double now")
                 return
             if not ref.cube.can_double(doubler, match=ref.match, max_cube=ref.settings.rules.max_cube):
                 ref.refuse(inp, "C2", self.why_no_double(doubler))
@@ -119,7 +113,7 @@ class Offers:
             ref.position = ref.position.with_turn(inp.side)  # after an adopted board: who acts first
         side = ref.position.turn
         if inp.side not in (None, side):
-            ref.refuse(inp, "C2", f"only {_name(side)}, on roll, may double now (C2)")
+            ref.refuse(inp, "C2", f"only {side.title}, on roll, may double now (C2)")
             return
         if not ref.cube.can_double(side, match=ref.match, max_cube=ref.settings.rules.max_cube):
             ref.refuse(inp, "C2", self.why_no_double(side))
@@ -130,16 +124,16 @@ class Offers:
         ref = self.ref
         self.state.doubler = side
         ref.phase = Phase.CUBE
-        ref.last_verdict = f"{_name(side)} doubles"
+        ref.last_verdict = f"{side.title} doubles"
         ref.emit(ev.CubeOffered, side=side, value=ref.cube.value * 2, rule="C2",
-                 message=f"{_name(side)} doubles to {ref.cube.value * 2}: {_name(side.other)}, take or pass.")
+                 message=f"{side.title} doubles to {ref.cube.value * 2}: {side.other.title}, take or pass.")
 
     def why_no_double(self, side: Side) -> str:
         ref = self.ref
         if not ref.match.cube_allowed:
             return "no cube in " + ("a 1-point match (S3)" if ref.match.length == 1 else "the Crawford game (S3)")
         if ref.cube.owner is not None and ref.cube.owner is not side:
-            return f"{_name(ref.cube.owner)} owns the cube (C2)"
+            return f"{ref.cube.owner.title} owns the cube (C2)"
         return f"the cube never exceeds {ref.settings.rules.max_cube} (C4)"
 
     def answer_double(self, inp: PlayerInput) -> None:
@@ -150,12 +144,12 @@ class Offers:
         doubler = self.state.doubler
         taker = doubler.other
         if inp.side not in (None, taker):
-            ref.refuse(inp, "C3", f"{_name(taker)} answers the double (C3)")
+            ref.refuse(inp, "C3", f"{taker.title} answers the double (C3)")
             return
         if inp.action is Action.PASS:
             out = outcome_passed(doubler, ref.cube)
             ref.emit(ev.CubePassed, side=taker, value=ref.cube.value, rule="C3",
-                     message=f"{_name(taker)} passes: {_name(doubler)} wins {ref.cube.value}.")
+                     message=f"{taker.title} passes: {doubler.title} wins {ref.cube.value}.")
             ref.game_over(doubler, out.points, "pass")
             return
         rules = ref.settings.rules
@@ -168,9 +162,9 @@ class Offers:
             ref.cube = ref.cube.doubled(taker, max_cube=rules.max_cube)
         ref.phase = Phase.AWAITING_ROLL
         self.state.doubler = None
-        ref.last_verdict = f"{_name(taker)} takes"
+        ref.last_verdict = f"{taker.title} takes"
         ref.emit(ev.CubeTaken, side=taker, value=ref.cube.value, rule="C3",
-                 message=f"{_name(taker)} takes; the cube is at {ref.cube.value}.")
+                 message=f"{taker.title} takes; the cube is at {ref.cube.value}.")
 
     def resign(self, inp: PlayerInput) -> None:
         ref = self.ref
@@ -184,8 +178,8 @@ class Offers:
         self.state.resume = ref.phase
         ref.phase = Phase.RESIGN
         ref.emit(ev.Resigned, side=inp.side, level=inp.level, rule="S4",
-                 message=f"{_name(inp.side)} resigns a {GameValue(inp.level).name.lower()}: "
-                 f"{_name(inp.side.other)}, accept or play on.")
+                 message=f"{inp.side.title} resigns a {GameValue(inp.level).name.lower()}: "
+                 f"{inp.side.other.title}, accept or play on.")
 
     def answer_resign(self, inp: PlayerInput) -> None:
         ref = self.ref
@@ -194,13 +188,13 @@ class Offers:
             ref.refuse(inp, "S4", "no resignation to answer")
             return
         if inp.side not in (None, r.winner):
-            ref.refuse(inp, "S4", f"{_name(r.winner)} answers the resignation (S4)")
+            ref.refuse(inp, "S4", f"{r.winner.title} answers the resignation (S4)")
             return
         accepted = inp.action is Action.ACCEPT_RESIGN
         self.state.resign = None
         ref.phase = self.state.resume
         ref.emit(ev.ResignationAnswered, side=r.winner, accepted=accepted, rule="S4",
-                 message=f"{_name(r.winner)} " + ("accepts." if accepted else "plays on."))
+                 message=f"{r.winner.title} " + ("accepts." if accepted else "plays on."))
         if accepted:
             pts = r.points(ref.cube, settings=ref.settings.rules, match=ref.match)
             ref.game_over(r.winner, pts, "resign")

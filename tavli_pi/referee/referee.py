@@ -61,15 +61,9 @@ from tavli_pi.vision.observation import DieReading, Observation
 __all__ = ["Referee", "Verdict", "judge_evidence"]
 
 
-
-
 #: frames in a row without the roller's dice before the play is final (E5), when they are too small
 #: to read (the players entered the roll): such dice are not found in every frame
 DICE_GONE_FRAMES = 2
-
-
-def _name(side: Side) -> str:
-    return side.name.capitalize()
 
 
 #: attributes a snapshot written by an older tavli-pi (snapshot.FORMAT 1) may lack, each with the
@@ -527,21 +521,21 @@ class Referee:
             # V3: the single dice are not played; the winner rolls both dice for the first play
             self.phase = Phase.AWAITING_ROLL
             self.before = self.position
-            self.last_verdict = f"{_name(winner)} starts"  # the single dice still lie: not a roll
+            self.last_verdict = f"{winner.title} starts"  # the single dice still lie: not a roll
             self.emit(
                 ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="V3",
-                message=f"{_name(winner)} starts ({max(wd, bd)} against {min(wd, bd)}): "
-                f"{_name(winner)}, roll both dice for the first play.",
+                message=f"{winner.title} starts ({max(wd, bd)} against {min(wd, bd)}): "
+                f"{winner.title}, roll both dice for the first play.",
             )
             return
         wc = next(d.value_confidence for d in dice if d.half == white_half)
         bc = next(d.value_confidence for d in dice if d.half != white_half)
         self.start_turn((max(wd, bd), min(wd, bd)), opening=True, small=any(d.note == "entered" for d in dice),
                         sure=(wc, bc) if wd > bd else (bc, wc), at=dice)
-        self.last_verdict = f"{_name(winner)} starts"
+        self.last_verdict = f"{winner.title} starts"
         self.emit(
             ev.OpeningRoll, white_die=wd, black_die=bd, winner=winner, rule="E1",
-            message=f"{_name(winner)} starts with {max(wd, bd)}-{min(wd, bd)}.",
+            message=f"{winner.title} starts with {max(wd, bd)}-{min(wd, bd)}.",
         )
         self.after_roll_accepted()
 
@@ -569,7 +563,7 @@ class Referee:
             side = None if opening else self.position.turn
             reason = next((d.note for d in unread if d.note), "") or "the dice cannot be read"
             who = ("enter the opening roll, White's die then Black's" if side is None
-                   else f"{_name(side)}, enter your roll")
+                   else f"{side.title}, enter your roll")
             self.last_verdict = "enter the roll"
             self.emit(ev.RollNeeded, side=side, reason=reason, rule="E1" if opening else "E2",
                       message=f"The camera sees the dice but cannot read them ({reason}): {who} "
@@ -628,14 +622,14 @@ class Referee:
         if len(dice) != 2:
             self.last_verdict = "reroll"
             self.emit(ev.RollVoid, side=side, reason="dice", rule="E4",
-                      message=f"{_name(side)}: roll exactly two dice together, from the cup.")
+                      message=f"{side.title}: roll exactly two dice together, from the cup.")
             return
         reason = void_reason(dice, side, light_is_white=s.light_is_white, die_on_checker_void=s.die_on_checker_void)
         if reason:
             self.last_verdict = "reroll"
             self.emit(
                 ev.RollVoid, side=side, reason=reason, rule="E3",
-                message=f"{_name(side)}'s roll is void ({reason.replace('_', ' ')}): roll again.",
+                message=f"{side.title}'s roll is void ({reason.replace('_', ' ')}): roll again.",
             )
             if self.phase is Phase.AWAITING_ROLL and roller_of(dice, s.light_is_white) is side.other:
                 self._void_roll = tuple(dice)  # the other player's roll, if this side danced unseen
@@ -644,8 +638,8 @@ class Referee:
         values = [v for v, _ in read]
         self.start_turn((values[0], values[1]), opening=False, small=any(d.note == "entered" for d in dice),
                         sure=(read[0][1], read[1][1]), at=dice)
-        self.last_verdict = f"{_name(side)} rolled {values[0]}-{values[1]}"
-        self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{_name(side)} rolled {values[0]}-{values[1]}.")
+        self.last_verdict = f"{side.title} rolled {values[0]}-{values[1]}"
+        self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2", message=f"{side.title} rolled {values[0]}-{values[1]}.")
         self.after_roll_accepted()
 
     def start_turn(self, dice: tuple[int, int], *, opening: bool, small: bool = False,
@@ -684,7 +678,7 @@ class Referee:
             side = self.position.turn
             self.emit(
                 ev.NoLegalMove, side=side, dice=self.dice, rule="E7",
-                message=f"{_name(side)} cannot move: pick up the dice to pass.",
+                message=f"{side.title} cannot move: pick up the dice to pass.",
             )
 
     # the play (E5, E6) -----------------------------------------------------------------
@@ -804,21 +798,21 @@ class Referee:
             self.last_verdict = "premature roll"
             self.emit(
                 ev.PrematureRoll, side=early, dice=pair, stands=False, pending=True, rule="E6",
-                message=f"{_name(early)} rolled before {_name(roller)} picked up the dice: "
-                f"{_name(roller)}, accept the roll or demand a reroll.",
+                message=f"{early.title} rolled before {roller.title} picked up the dice: "
+                f"{roller.title}, accept the roll or demand a reroll.",
             )
             return
         self.emit(
             ev.PrematureRoll, side=early, dice=pair, stands=stands, rule="E6",
-            message=f"{_name(early)} rolled too early: the roll "
-            + ("stands." if stands else f"is void; roll again after {_name(roller)} picks up the dice."),
+            message=f"{early.title} rolled too early: the roll "
+            + ("stands." if stands else f"is void; roll again after {roller.title} picks up the dice."),
         )
         if stands:
             self._premature_stands(dice)
         else:
             self.last_verdict = "reroll"
             self.emit(ev.RollVoid, side=early, reason="premature", rule="E6",
-                      message=f"{_name(early)}'s roll is void (premature): roll again.")
+                      message=f"{early.title}'s roll is void (premature): roll again.")
 
     def _premature_stands(self, dice: tuple[DieReading, ...]) -> None:
         # the roller's play is final now; the early roll is processed once it is judged
@@ -1006,7 +1000,7 @@ class Referee:
             self.emit(ev.RollNeeded, side=side, rule="E2",
                       reason=f"the dice were read {read} without certainty, and the play fits {describe(fits)}",
                       message=f"The dice were read {read}, but not surely, and the play is not legal for "
-                      f"{read}: {_name(side)}, enter your roll on the table's page.",
+                      f"{read}: {side.title}, enter your roll on the table's page.",
                       extra={"doubted": read, "fits": [f"{x}-{y}" for x, y in fits]})
         return True
 
@@ -1019,9 +1013,9 @@ class Referee:
         self._dice_conf = (1.0, 1.0)
         self.dice = (a, b)
         self.results = self.game.ends(self.before, (a, b))
-        self.last_verdict = f"{_name(side)} rolled {a}-{b}"
+        self.last_verdict = f"{side.title} rolled {a}-{b}"
         self.emit(ev.RollAccepted, side=side, dice=self.dice, rule="E2",
-                  message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
+                  message=f"{side.title} rolled {a}-{b} (entered by the players).", extra={"entered": True})
         self.after_roll_accepted()
         if self.phase is Phase.JUDGING:
             self._try_judge()
@@ -1068,7 +1062,7 @@ class Referee:
         note = ". ".join(x for x in said if x)
         self.emit(
             ev.PlayAccepted, side=side, dice=dice, play=text, before=self.before, after=after,
-            rule="E5", message=f"{_name(side)} played {text or '(no move)'}." + (f" {note}." if note else ""),
+            rule="E5", message=f"{side.title} played {text or '(no move)'}." + (f" {note}." if note else ""),
             extra=extra,
         )
         self.finish_turn(over)
@@ -1131,8 +1125,8 @@ class Referee:
         self.emit(
             ev.IllegalPlay, side=side, dice=self.dice2(), before=self.before, observed=observed,
             wrong_points=wrong, nearest=nearest, rule=rule,
-            message=f"Illegal play by {_name(side)} ({rule}): check point(s) {pts}. Legal would be e.g. "
-            f"{nearest[0]}. {_name(side.other)} may accept it or demand a legal play (E8).",
+            message=f"Illegal play by {side.title} ({rule}): check point(s) {pts}. Legal would be e.g. "
+            f"{nearest[0]}. {side.other.title} may accept it or demand a legal play (E8).",
         )
         if self._pending_roll is not None:
             # E8: rolling accepts an illegal play.
@@ -1150,7 +1144,7 @@ class Referee:
         self.reset_view()
         side = self.before.turn
         self.emit(ev.CorrectionDemanded, side=side, rule="E8",
-                  message=f"{_name(side)}: play a legal move for {'-'.join(map(str, self.dice2()))}.")
+                  message=f"{side.title}: play a legal move for {'-'.join(map(str, self.dice2()))}.")
 
     def resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
         """Settle the disputed play (E8); True when it ended the game."""
@@ -1168,8 +1162,8 @@ class Referee:
         over = self.commit(end)
         self.emit(
             ev.IllegalPlayResolved, side=side, accepted=accepted, play=text, after=end, rule="E8",
-            message=f"{_name(side.other)} accepted the play as it stands." if accepted
-            else f"{_name(side)} corrected the play: {text}.",
+            message=f"{side.other.title} accepted the play as it stands." if accepted
+            else f"{side.title} corrected the play: {text}.",
         )
         self.finish_turn(over)
         return over
@@ -1330,7 +1324,7 @@ class Referee:
             self._unread_roll = unread
         if found is None or rolls_holding(seen, found[1].rolls):
             return ""
-        return (f"{_name(side)}'s play is legal only for {rolls_text(found[1].rolls)}, and the camera read "
+        return (f"{side.title}'s play is legal only for {rolls_text(found[1].rolls)}, and the camera read "
                 f"{seen_text(seen)} of the roll: not taken as played")
 
     def take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
@@ -1344,7 +1338,7 @@ class Referee:
         if opening and not isinstance(self.game, TavliRules):
             white, black = (roll[0], roll[1]) if side is Side.WHITE else (roll[1], roll[0])
             self.emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
-                      message=f"{_name(side)} started; the opening roll was not seen ({rolls_text(play.rolls)} "
+                      message=f"{side.title} started; the opening roll was not seen ({rolls_text(play.rolls)} "
                       "by the play).", extra={"roll_unseen": True})
         self.start_turn(roll, opening=opening)
         if not keep_dice:
@@ -1370,7 +1364,7 @@ class Referee:
         self.phase = Phase.GAME_OVER
         self.dice = ()
         rule, message = self._game_over_words(winner, points, result)
-        self.last_verdict = "a draw" if winner is None else f"{_name(winner)} wins {points}"
+        self.last_verdict = "a draw" if winner is None else f"{winner.title} wins {points}"
         self.emit(
             ev.GameOver, winner=winner, points=points, result=result, score=self.match.score, rule=rule,
             message=message,
@@ -1378,9 +1372,9 @@ class Referee:
         champion = self.match.is_over
         if champion is not None:
             self.phase = Phase.MATCH_OVER
-            self.last_verdict = f"{_name(champion)} wins the match"
+            self.last_verdict = f"{champion.title} wins the match"
             self.emit(ev.MatchOver, winner=champion, score=self.match.score, rule="S2",
-                      message=f"{_name(champion)} wins the match {self.match.score[0]}-{self.match.score[1]}.")
+                      message=f"{champion.title} wins the match {self.match.score[0]}-{self.match.score[1]}.")
             return
         # the next game: set up again (B3); in a tavli match the next game of the rotation (T2)
         self.game_number += 1
@@ -1399,16 +1393,16 @@ class Referee:
         """The rule and message of a game's end (S1; V5, P6 in Plakoto and Fevga)."""
         if self.tavli is None:
             assert winner is not None
-            return "S1", f"{_name(winner)} wins a {result} game: {points} point(s)."
+            return "S1", f"{winner.title} wins a {result} game: {points} point(s)."
         game = self.game.variant.value.capitalize()
         if winner is None:
             return "P6", f"Both mothers are pinned: the {game} game is a draw, 0 points each (P6)."
         if result == "mother":
-            return "P6", (f"{_name(winner.other)}'s mother is pinned: {_name(winner)} wins the {game} game, "
+            return "P6", (f"{winner.other.title}'s mother is pinned: {winner.title} wins the {game} game, "
                           f"{points} points (P6).")
         rule = "T3" if self.game.variant is Variant.PORTES else "V5"
         kind = "a mars" if result in ("mars", "gammon") else "a " + result
-        return rule, (f"{_name(winner)} wins the {game} game with {kind}: {points} point(s) ({rule}); "
+        return rule, (f"{winner.title} wins the {game} game with {kind}: {points} point(s) ({rule}); "
                       f"tavli score {self.match.score[0]}-{self.match.score[1]}.")
 
     # -- player inputs ------------------------------------------------------------------
@@ -1441,7 +1435,7 @@ class Referee:
         if self.phase == Phase.ILLEGAL:
             victim = self.before.turn.other
             if inp.side not in (None, victim):
-                self.refuse(inp, "E8", f"only {_name(victim)} decides about the illegal play")
+                self.refuse(inp, "E8", f"only {victim.title} decides about the illegal play")
                 return
             if inp.action is Action.ACCEPT:
                 self.resolve_illegal(accepted=True)
@@ -1452,7 +1446,7 @@ class Referee:
                 and self.settings.premature == "victim_option":
             victim = self.position.turn
             if inp.side not in (None, victim):
-                self.refuse(inp, "E6", f"only {_name(victim)} decides about the premature roll")
+                self.refuse(inp, "E6", f"only {victim.title} decides about the premature roll")
                 return
             early = victim.other
             if inp.action is Action.ACCEPT:
@@ -1460,14 +1454,14 @@ class Referee:
             else:
                 self.last_verdict = "reroll"
                 self.emit(ev.RollVoid, side=early, reason="premature", rule="E6",
-                          message=f"{_name(early)}'s roll is void (premature): roll again.")
+                          message=f"{early.title}'s roll is void (premature): roll again.")
             return
         if inp.action is Action.CORRECT and self.phase in (Phase.ROLLED, Phase.JUDGING):
             # E8: the opponent points out the play before the referee has judged it; it is judged as soon
             # as it is final, and the demand stands if it is called (a legal play is accepted as ever)
             victim = self.before.turn.other
             if inp.side not in (None, victim):
-                self.refuse(inp, "E8", f"only {_name(victim)} may demand a legal play")
+                self.refuse(inp, "E8", f"only {victim.title} may demand a legal play")
                 return
             self._pointed_out = True
             return

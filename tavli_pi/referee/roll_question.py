@@ -47,10 +47,6 @@ __all__ = ["QuestionReferee", "RollQuestion"]
 ANSWERABLE = (Phase.OPENING, Phase.AWAITING_ROLL, Phase.OUT_OF_SYNC)
 
 
-def _name(side: Side) -> str:
-    return side.name.capitalize()
-
-
 class QuestionReferee(Protocol):
     """What the question uses of its referee (:class:`~tavli_pi.referee.referee.Referee`)."""
 
@@ -112,7 +108,7 @@ class RollQuestion:
         ref.emit(ev.RollNeeded, side=side, rule="E2",
                  reason="the roll was not seen; " + (f"the play is legal for {rolls_text(fits)}" if fits
                                                       else "no roll allows the play"),
-                 message=f"The camera did not see {_name(side)}'s roll: {_name(side)}, enter the roll you "
+                 message=f"The camera did not see {side.title}'s roll: {side.title}, enter the roll you "
                  "played on the table's page.",
                  extra={"unseen": [f"{a}-{b}" for a, b in fits]})
         return True
@@ -164,13 +160,13 @@ class RollQuestion:
         if opening and not isinstance(ref.game, TavliRules):
             white, black = (a, b) if side is Side.WHITE else (b, a)
             ref.emit(ev.OpeningRoll, white_die=white, black_die=black, winner=side, rule="E1",
-                     message=f"{_name(side)} started with {a}-{b} (entered by the players).",
+                     message=f"{side.title} started with {a}-{b} (entered by the players).",
                      extra={"entered": True})
         ref.start_turn((a, b), opening=opening)
         ref.dice_watch.disarm()  # dice lying unseen until now are not the next roll; a throw rearms
-        ref.last_verdict = f"{_name(side)} rolled {a}-{b}"
+        ref.last_verdict = f"{side.title} rolled {a}-{b}"
         ref.emit(ev.RollAccepted, side=side, dice=ref.dice, rule="E2",
-                 message=f"{_name(side)} rolled {a}-{b} (entered by the players).", extra={"entered": True})
+                 message=f"{side.title} rolled {a}-{b} (entered by the players).", extra={"entered": True})
         ref.after_roll_accepted()
         ref.judge_after_late_roll()
         return True

@@ -53,10 +53,6 @@ MOVED = {
 }
 
 
-def _name(side: Side) -> str:
-    return side.name.capitalize()
-
-
 def _white_point(spot: int, light_is_white: bool) -> int:
     return spot + 1 if light_is_white else 24 - spot
 
@@ -299,7 +295,7 @@ class SetupCheck:
         if ref.tavli is None:
             return f"Game {ref.game_number}" + (" (Crawford game)" if ref.match.crawford_game else "")
         starter = ref.tavli.starter
-        first = f"; {_name(starter)} won the last game and starts by rolling both dice (V3)" if starter is not None else ""
+        first = f"; {starter.title} won the last game and starts by rolling both dice (V3)" if starter is not None else ""
         return (f"Game {ref.game_number} of the tavli match to {ref.match.length}: "
                 f"{ref.game.variant.value.capitalize()}{first}")
 
@@ -316,5 +312,5 @@ class SetupCheck:
                 ("dark", light.other, r.free_dark[i], int(td[i])),
             ):
                 if seen != want:
-                    out.append(f"{where}: {seen} {_name(side)} ({colour}) checkers, should be {want}")
+                    out.append(f"{where}: {seen} {side.title} ({colour}) checkers, should be {want}")
         return tuple(out)

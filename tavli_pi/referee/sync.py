@@ -90,22 +90,22 @@ def one_play_reason(before: Position, observed: Position, dice: tuple[int, int])
     total = sum(dice) * (2 if dice[0] == dice[1] else 1)
     ok, hits = _hit_only(before, observed, opp)
     if not ok:
-        return f"{opp.name.capitalize()}'s checkers moved, not only blots sent to the bar"
+        return f"{opp.title}'s checkers moved, not only blots sent to the bar"
     if hits > moves:
         return f"{hits} blots hit by one roll"
     b, a = _own_spots(before, mover), _own_spots(observed, mover)
     if a[25] > b[25]:
-        return f"{mover.name.capitalize()} has more checkers on the bar than before"
+        return f"{mover.title} has more checkers on the bar than before"
     if a[0] < b[0]:
-        return f"{mover.name.capitalize()} has fewer checkers borne off than before"
+        return f"{mover.title} has fewer checkers borne off than before"
     left = sum(max(0, b[p] - a[p]) for p in range(1, 26))
     if left > moves + 1:
-        return f"{left} of {mover.name.capitalize()}'s checkers moved: more than one roll moves"
+        return f"{left} of {mover.title}'s checkers moved: more than one roll moves"
     pips = before.pip_count(mover) - observed.pip_count(mover)
     if pips > total + PIP_SLACK:
-        return f"{mover.name.capitalize()} moved {pips} pips with {dice[0]}-{dice[1]}"
+        return f"{mover.title} moved {pips} pips with {dice[0]}-{dice[1]}"
     if pips < -total:
-        return f"{mover.name.capitalize()}'s checkers went {-pips} pips backwards"
+        return f"{mover.title}'s checkers went {-pips} pips backwards"
     return ""
 
 
@@ -161,10 +161,6 @@ def turn_after(known: Position, observed: Position, *, roll_seen: bool) -> Side:
 def differing_points(known: Position, observed: Position) -> tuple[int, ...]:
     """White-numbered spots where the two positions differ: 1-24, 0 = bar, 25 = trays."""
     return wrong_points(observed, known)
-
-
-def _name(side: Side) -> str:
-    return side.name.capitalize()
 
 
 @dataclass(slots=True)
@@ -270,12 +266,12 @@ class BoardSync:
         head = ""
         if self.state.roll_seen:
             side = known.turn
-            head = f"{_name(side)}'s play with {'-'.join(map(str, ref.dice2()))} cannot be judged ({why}). "
+            head = f"{side.title}'s play with {'-'.join(map(str, ref.dice2()))} cannot be judged ({why}). "
         elif held:
             head = f"{why[0].upper()}{why[1:]}. "
-        done = [_name(x) for x in self.state.confirmed]
+        done = [x.title for x in self.state.confirmed]
         if done:
-            todo = _name(self.state.confirmed[0].other)
+            todo = self.state.confirmed[0].other.title
             tail = f"{done[0]} confirmed the board as it stands; {todo}, press ACCEPT too, or restore it."
         else:
             tail = "restore it, or both players confirm the board as it stands (ACCEPT)."
@@ -375,7 +371,7 @@ class BoardSync:
         self._clear(keep_view=True)
         ref.phase = resume
         ref.emit(ev.BoardResynced, position=play.position,
-                 message=f"The board is one legal play of {_name(side)}'s with a roll the camera did not "
+                 message=f"The board is one legal play of {side.title}'s with a roll the camera did not "
                  "see: back in step.")
         ref.take_unseen_play(side, play, opening=opening, keep_dice=keep_dice)
         return True
@@ -426,7 +422,7 @@ class BoardSync:
         self._clear(keep_view=True)
         ref.forget_unseen_last()
         ref.carry_on_from(board, known, "board adopted",
-                          f"{_name(side)}'s last play, taken with a roll the camera did not see, was changed "
+                          f"{side.title}'s last play, taken with a roll the camera did not see, was changed "
                           f"on the board to another legal play ({rolls_text(found[1].rolls)}): the referee "
                           "carries on from the board as it stands.")
         return True
@@ -457,7 +453,7 @@ class BoardSync:
             ref.phase = Phase.AWAITING_ROLL
             ref.last_verdict = "board restored"
             ref.emit(ev.BoardResynced, position=known,
-                     message=f"The board is back at the position before the roll: {_name(known.turn)}, "
+                     message=f"The board is back at the position before the roll: {known.turn.title}, "
                      "roll again.")
             return
         ref.phase = self.state.resume
@@ -496,7 +492,7 @@ class BoardSync:
         if side is None:
             side = next(x for x in (Side.WHITE, Side.BLACK) if x not in self.state.confirmed)
         if side in self.state.confirmed:
-            ref.refuse(inp, "", f"{_name(side)} already confirmed the board: {_name(side.other)} "
+            ref.refuse(inp, "", f"{side.title} already confirmed the board: {side.other.title} "
                        "confirms too, or restore the board")
             return
         self.state.confirmed.append(side)
@@ -522,7 +518,7 @@ class BoardSync:
         after = board.with_turn(turn)
         self._clear()
         ref.carry_on_from(after, known, "board adopted",
-                          f"Both players confirmed the board: the referee carries on from it. {_name(turn)} is "
+                          f"Both players confirmed the board: the referee carries on from it. {turn.title} is "
                           "expected to roll (a roll in the other player's half is taken as theirs).")
         if ref.game.finished(after):
             ref.finish_turn(True)

@@ -109,7 +109,7 @@ def take_unseen_dance(ref: DanceReferee, board: GamePosition, dice: Sequence[Die
     known = ref.position
     if not played_after_dance(ref.game, known, board, roll):
         return False
-    other = known.turn.other.name.capitalize()
+    other = known.turn.other.title
     _record_pass(ref, dance_rolls(ref.game, known),
                  f"the dice in {other}'s half were {other}'s roll, and {other} has played.")
     ref.take_roll(dice)
@@ -135,7 +135,7 @@ def take_unseen_dance_and_play(ref: DanceReferee) -> bool:
     if found is None:
         return False
     # (the other side's throw, if one was seen unread, stays the evidence: the pass leaves it be)
-    _record_pass(ref, dances, f"{other.name.capitalize()} has played since.")
+    _record_pass(ref, dances, f"{other.title} has played since.")
     ref.take_unseen_play(other, found[1], opening=False, keep_dice=False)
     return True
 
@@ -150,7 +150,7 @@ def _record_pass(ref: DanceReferee, dances: tuple[tuple[int, int], ...], since: 
     frames = list(ref.frames)
     ref.start_turn(dances[0], opening=False)
     ref.emit(ev.NoLegalMove, side=side, dice=ref.dice2(), rule="E7",
-             message=f"{side.name.capitalize()}'s roll was not seen, and {side.name.capitalize()} could not "
+             message=f"{side.title}'s roll was not seen, and {side.title} could not "
              f"move ({rolls_text(dances)} has no legal move): {since}",
              extra={"roll_unseen": [f"{a}{b}" for a, b in dances]})
     ref.last_verdict = "no legal move: pass"

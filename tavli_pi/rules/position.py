@@ -35,6 +35,11 @@ class Side(IntEnum):
         return Side.BLACK if self is Side.WHITE else Side.WHITE
 
     @property
+    def title(self) -> str:
+        """The side's name as players read it: "White" or "Black"."""
+        return self.name.capitalize()
+
+    @property
     def sign(self) -> int:
         """+1 for White, -1 for Black: the sign of this side's counts in ``points``."""
         return 1 if self is Side.WHITE else -1

@@ -195,3 +195,8 @@ def test_mirror_swaps_the_sides(pos: Position) -> None:
         assert m.pip_count(side.other) == pos.pip_count(side)
         for p in range(1, 25):
             assert m.count(side.other, p) == pos.count(side, p)
+
+
+def test_a_side_is_named_as_players_read_it() -> None:
+    assert [s.title for s in Side] == ["White", "Black"]
+    assert Side.BLACK.other.title == "White"
