@@ -38,7 +38,6 @@ from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
 from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text
-from tavli_pi.referee.ruled_out import RULED_OUT, unfound_placed
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.referee.setup_check import MOVED, SetupCheck, SetupState
 from tavli_pi.referee.sync import BoardSync
@@ -47,7 +46,7 @@ from tavli_pi.referee.unseen import (
 )
 from tavli_pi.referee.unseen_dance import take_unseen_dance, take_unseen_dance_and_play
 from tavli_pi.referee.verdict import (
-    Verdict, confidently_differs, frame_argmax, judge_evidence, judge_on_sure_spots, only_a_call,
+    Miscount, Verdict, confidently_differs, frame_argmax, judge_evidence, judge_play, one_checker_off,
 )
 from tavli_pi.rules.cube import CubeState
 from tavli_pi.rules.match import MatchState
@@ -145,7 +144,7 @@ class Referee:
         self._doubted: object = None
         #: a stack this game counts one off, as a play stood with it (spot, light?, read minus true):
         #: the next turns' readings one off there are that miscount, not a board out of step
-        self._miscount: tuple[int, bool, int] | None = None
+        self._miscount: Miscount | None = None
         #: the last play taken with a roll the camera did not see: (the board before it, after it, the
         #: side, at the opening?) -- the players may still put it right (sync.py)
         self._unseen_last: tuple[GamePosition, GamePosition, Side, bool] | None = None
@@ -863,63 +862,9 @@ class Referee:
             self.ask_clear_view(v.reason, now=len(frames) >= self.settings.max_evidence_frames)
 
     def _verdict(self) -> Verdict:
-        """The play judged on the frames kept (:func:`judge_evidence`): on the whole board; when that
-        gives no verdict, on the best reading keeping 15 and 15 (a checker or two missed), then on
-        the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low confidence set
-        aside). An illegal verdict of either is taken only when its board is one play of the mover."""
-        candidates = self.candidates()
-        # one evidence table for every way the play is judged (the frames are read into it once)
-        table = EvidenceTable(self._frames, self._blind(), self.misread) if self._frames else None
-        v = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind(), table=table)
-        if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
-            v = self._judged_keeping_count(v, candidates, table)
-        if v.kind == "unclear":
-            w = judge_on_sure_spots(self._frames, candidates, self.settings, self.before.turn,
-                                    game=self.game, known=self.before, blind=self._blind(), table=table)
-            if w is not None and w.result is not None and (
-                    w.kind == "legal" or not self.game.one_play_reason(self.before, w.result, self.dice2())):
-                return w
-        if v.kind == "illegal" and v.result is not None:  # one doubtful spot left in doubt: only a call
-            if v.reason == RULED_OUT and self.game.one_play_reason(self.before, v.result, self.dice2()):
-                v = self._unfound_placed(v, candidates, table)
-            assert v.result is not None
-            v = only_a_call(v, bool(self.game.one_play_reason(self.before, v.result, self.dice2())),
-                            self._next_roll_seen())
-        return v
-
-    def _unfound_placed(self, v: Verdict, candidates: Sequence[GamePosition], table: EvidenceTable | None) -> Verdict:
-        """An illegal verdict on every legal end ruled out (:data:`RULED_OUT`) whose board is no play of
-        the mover only for one of its checkers counted off, in doubt: that checker is one the reader did
-        not find (:func:`~tavli_pi.referee.ruled_out.unfound_placed`). The likeliest board with it on a
-        point that is one play of the mover is the verdict's board then; ``v`` when there is none (or a
-        placement that is a legal end reads about as well)."""
-        assert v.result is not None and v.reading is not None and table is not None
-        lw = self.settings.light_is_white
-        mover_light = (self.before.turn is Side.WHITE) == lw
-        free = (np.asarray(v.reading.free_light), np.asarray(v.reading.free_dark))
-        ends = [self.game.spot_counts(p, lw) for p in candidates]
-        s = self.settings
-        for light, dark in unfound_placed(table, free, self.game.spot_counts(self.before, lw), ends, mover_light,
-                                          s.illegal_confidence, s.accept_gap, s.accept_margin):
-            board = self.game.counts_to_position([int(x) for x in light], [int(x) for x in dark], self.before.turn,
-                                                 lw, (self.before, v.result))
-            if board is not None and not self.game.one_play_reason(self.before, board, self.dice2()):
-                return Verdict("illegal", board, v.reading, RULED_OUT)
-        return v
-
-    def _judged_keeping_count(self, v: Verdict, candidates: Sequence[GamePosition],
-                              table: EvidenceTable | None) -> Verdict:
-        """The per-spot reading is no position (a checker or two missed at a fair confidence): read
-        the board as the best reading keeping 15 and 15 (``conserve``). Its illegal verdict is taken
-        only when that board is one play of the mover (sync.py); anything else stays ``v``, unclear
-        (a board that only conservation makes differ is never lost track of on that ground)."""
-        w = judge_evidence(self._frames, candidates, self.settings, self.before.turn, game=self.game,
-                           known=self.before, blind=self._blind(), conserve=True, table=table)
-        if w.kind == "illegal" and w.result is not None \
-                and not self.game.one_play_reason(self.before, w.result, self.dice2()):
-            return w
-        return v
+        """The play judged on the frames kept (:func:`~tavli_pi.referee.verdict.judge_play`)."""
+        return judge_play(self._frames, self.candidates(), self.settings, self.game, self.before, self.dice2(),
+                          blind=self._blind(), misread=self.misread, next_roll_seen=self._next_roll_seen())
 
     def _next_roll_seen(self) -> bool:
         """While judging: the next roll lies on the board (read, or too small to read) or is being thrown."""
@@ -945,31 +890,10 @@ class Referee:
             return lies and r.gap <= s.accept_gap
         return r.gap < s.illegal_gap or self._one_checker_off(r) is not None
 
-    def _one_checker_off(self, r: Reading) -> tuple[int, bool, int] | None:
-        """The miscount (spot, light colour?, read minus the best legal end) when the reading is that
-        end but for one checker on one spot, so it is no position (B1: 15 of each colour; a checker
-        is not lost), and that spot is one the mover's play grew or shrank (in the mover's colour)
-        or the one a play this game already stood with, counted the same way. Read at 1.0 on every
-        frame (a tall stack counted short), such a count puts the reading any distance from every
-        legal end, and the turn was never settled: the game went on with the referee still judging
-        it (bench_reallike game 27, a 7-stack read 6 on every turn after). One checker off anywhere
-        else may be a board the referee did not follow (a turn it missed, and a blot it misses now:
-        game 17), and is not taken so. None otherwise."""
-        if r.free is not None or len(r.differing) != 1:
-            return None
-        i = r.differing[0]
-        lw = self.settings.light_is_white
-        light, dark = self.game.spot_counts(self.candidates()[r.best], lw)
-        was_light, was_dark = self.game.spot_counts(self.before, lw)
-        off_light, off_dark = r.free_light[i] - int(light[i]), r.free_dark[i] - int(dark[i])
-        if abs(off_light) + abs(off_dark) != 1:
-            return None
-        miscount = (i, off_light != 0, off_light or off_dark)
-        mover_is_light = (self.before.turn is Side.WHITE) == lw
-        changed = int(light[i]) != int(was_light[i]) if mover_is_light else int(dark[i]) != int(was_dark[i])
-        if (changed and miscount[1] == mover_is_light) or miscount == self._miscount:
-            return miscount
-        return None
+    def _one_checker_off(self, r: Reading) -> Miscount | None:
+        """:func:`~tavli_pi.referee.verdict.one_checker_off` of ``r`` against its best legal end."""
+        return one_checker_off(r, self.candidates()[r.best], self.before, self.game, self.settings.light_is_white,
+                               self._miscount)
 
     def _roll_in_doubt(self, observed: GamePosition) -> bool:
         """Before an illegal call (roll_doubt.py): True when a die was read without certainty and

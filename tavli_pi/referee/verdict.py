@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tavli_pi.referee.evidence import EvidenceTable, Reading, game_spot_counts, read
-from tavli_pi.referee.ruled_out import RULED_OUT, ends_ruled_out
+from tavli_pi.referee.ruled_out import RULED_OUT, ends_ruled_out, unfound_placed
 from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import Observation
@@ -21,8 +21,11 @@ if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
     from tavli_pi.rules.games import GamePosition
 
-__all__ = ["Verdict", "only_a_call", "judge_evidence", "judge_on_sure_spots", "doubtful_spots", "frame_argmax",
-           "confidently_differs", "MAX_DOUBTFUL"]
+__all__ = ["Verdict", "only_a_call", "judge_evidence", "judge_on_sure_spots", "judge_play", "one_checker_off",
+           "doubtful_spots", "frame_argmax", "confidently_differs", "MAX_DOUBTFUL", "Miscount"]
+
+#: a stack counted one off: (spot, light colour?, read minus the best legal end)
+Miscount = tuple[int, bool, int]
 
 #: the most spots read without certainty around which a play is still judged (:func:`judge_on_sure_spots`);
 #: a board read that loosely (a shadow, a blur over a stretch of points) waits for a clearer view
@@ -174,3 +177,85 @@ def only_a_call(v: Verdict, not_one_play: bool, next_roll_seen: bool) -> Verdict
     if v.kind == "illegal" and v.reason == RULED_OUT and (not_one_play or next_roll_seen):
         return Verdict("unclear", None, v.reading, "the reading is not confident enough")
     return v
+
+
+def judge_play(frames: Sequence[Observation], candidates: Sequence[GamePosition], settings: RefereeSettings,
+               game: GameRules, before: GamePosition, dice: tuple[int, int], *, blind: Sequence[int] = (),
+               misread: Sequence[int] = (), next_roll_seen: bool = False) -> Verdict:
+    """The play from ``before`` with ``dice`` judged on the frames kept (:func:`judge_evidence`): on
+    the whole board; when that gives no verdict, on the best reading keeping 15 and 15 (a checker or
+    two missed), then on the spots read surely (:func:`judge_on_sure_spots`: a stack misread at a low
+    confidence set aside). An illegal verdict of either is taken only when its board is one play of
+    the mover (sync.py); ``next_roll_seen``: the next roll is on the board (E8, :func:`only_a_call`)."""
+    turn = before.turn
+    # one evidence table for every way the play is judged (the frames are read into it once)
+    table = EvidenceTable(frames, blind, misread) if frames else None
+    v = judge_evidence(frames, candidates, settings, turn, game=game, known=before, blind=blind, table=table)
+    if v.kind == "unclear" and v.reading is not None and v.reading.free is None:
+        # the per-spot reading is no position: read the board as the best reading keeping 15 and 15
+        # (``conserve``); anything but a call on a board that is one play of the mover stays unclear
+        w = judge_evidence(frames, candidates, settings, turn, game=game, known=before, blind=blind,
+                           conserve=True, table=table)
+        if w.kind == "illegal" and w.result is not None and not game.one_play_reason(before, w.result, dice):
+            v = w
+    if v.kind == "unclear":
+        w2 = judge_on_sure_spots(frames, candidates, settings, turn, game=game, known=before, blind=blind,
+                                 table=table)
+        if w2 is not None and w2.result is not None and (
+                w2.kind == "legal" or not game.one_play_reason(before, w2.result, dice)):
+            return w2
+    if v.kind == "illegal" and v.result is not None:  # one doubtful spot left in doubt: only a call
+        if v.reason == RULED_OUT and game.one_play_reason(before, v.result, dice):
+            v = _unfound_placed(v, candidates, table, settings, game, before, dice)
+        assert v.result is not None
+        v = only_a_call(v, bool(game.one_play_reason(before, v.result, dice)), next_roll_seen)
+    return v
+
+
+def _unfound_placed(v: Verdict, candidates: Sequence[GamePosition], table: EvidenceTable | None,
+                    settings: RefereeSettings, game: GameRules, before: GamePosition,
+                    dice: tuple[int, int]) -> Verdict:
+    """An illegal verdict on every legal end ruled out (:data:`RULED_OUT`) whose board is no play of
+    the mover only for one of its checkers counted off, in doubt: that checker is one the reader did
+    not find (:func:`~tavli_pi.referee.ruled_out.unfound_placed`). The likeliest board with it on a
+    point that is one play of the mover is the verdict's board then; ``v`` when there is none (or a
+    placement that is a legal end reads about as well)."""
+    assert v.result is not None and v.reading is not None and table is not None
+    lw = settings.light_is_white
+    mover_light = (before.turn is Side.WHITE) == lw
+    free = (np.asarray(v.reading.free_light), np.asarray(v.reading.free_dark))
+    ends = [game.spot_counts(p, lw) for p in candidates]
+    s = settings
+    for light, dark in unfound_placed(table, free, game.spot_counts(before, lw), ends, mover_light,
+                                      s.illegal_confidence, s.accept_gap, s.accept_margin):
+        board = game.counts_to_position([int(x) for x in light], [int(x) for x in dark], before.turn, lw,
+                                        (before, v.result))
+        if board is not None and not game.one_play_reason(before, board, dice):
+            return Verdict("illegal", board, v.reading, RULED_OUT)
+    return v
+
+
+def one_checker_off(r: Reading, end: GamePosition, before: GamePosition, game: GameRules, light_is_white: bool,
+                    stood: Miscount | None = None) -> Miscount | None:
+    """The miscount when the reading ``r`` is the legal end ``end`` (its best) but for one checker on
+    one spot, so it is no position (B1: 15 of each colour; a checker is not lost), and that spot is
+    one the mover's play grew or shrank (in the mover's colour) or the one a play this game already
+    stood with (``stood``), counted the same way. Read at 1.0 on every frame (a tall stack counted
+    short), such a count puts the reading any distance from every legal end, and the turn was never
+    settled: the game went on with the referee still judging it (bench_reallike game 27, a 7-stack
+    read 6 on every turn after). One checker off anywhere else may be a board the referee did not
+    follow (a turn it missed, and a blot it misses now: game 17), and is not taken so. None otherwise."""
+    if r.free is not None or len(r.differing) != 1:
+        return None
+    i = r.differing[0]
+    light, dark = game.spot_counts(end, light_is_white)
+    was_light, was_dark = game.spot_counts(before, light_is_white)
+    off_light, off_dark = r.free_light[i] - int(light[i]), r.free_dark[i] - int(dark[i])
+    if abs(off_light) + abs(off_dark) != 1:
+        return None
+    miscount = (i, off_light != 0, off_light or off_dark)
+    mover_is_light = (before.turn is Side.WHITE) == light_is_white
+    changed = int(light[i]) != int(was_light[i]) if mover_is_light else int(dark[i]) != int(was_dark[i])
+    if (changed and miscount[1] == mover_is_light) or miscount == stood:
+        return miscount
+    return None
