@@ -7,5 +7,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 .venv/bin/python -m mypy --strict tavli_pi
 # One pytest worker a core (pytest-xdist): the suite is CPU-bound vision and rules work, and
-# every test is independent (free ports, its own temporary folders and broker).
-.venv/bin/python -m pytest -n "${TAVLI_TEST_WORKERS:-auto}" "$@"
+# every test is independent (free ports, its own temporary folders and broker). The 15 slowest
+# tests are listed at the end: the suite has to stay under 15 minutes on a 2-core machine.
+.venv/bin/python -m pytest -n "${TAVLI_TEST_WORKERS:-auto}" --durations=15 "$@"
