@@ -160,14 +160,16 @@ def truth_hidden_shares(cal: Calibration, image: np.ndarray, bare: np.ndarray, t
     return out
 
 
-def truly_hidden(shares: np.ndarray | None) -> list[bool]:
+def truly_hidden(shares: np.ndarray | None, trays: bool = True) -> list[bool]:
     """Per scored spot (24 points, the bar, the trays: ``score_spots``' order), whether the truth
-    is under the hand (``truth_hidden_shares``; the bar when either half is; the trays are counted
-    in view); all False with no hand (``shares`` None)."""
+    is under the hand (``truth_hidden_shares``; the bar when either half is); all False with no
+    hand (``shares`` None). The trays are counted in view on a board that has them; on a board
+    without (``trays`` False) the checkers off are only what the points and the bar leave of 15,
+    so they are hidden whenever one of those is."""
     if shares is None:
         return [False] * 26
-    return [bool(shares[p] >= HIDDEN_SHARE) for p in range(24)] + [
-        bool(max(shares[24], shares[25]) >= HIDDEN_SHARE), False]
+    spots = [bool(shares[p] >= HIDDEN_SHARE) for p in range(24)] + [bool(max(shares[24], shares[25]) >= HIDDEN_SHARE)]
+    return spots + [not trays and any(spots)]
 
 
 class FrameScore:
@@ -350,7 +352,8 @@ def frames(n: int, seed: int) -> None:
                 obs = BoardReader(cal).read(r.image)
                 spent = time.process_time() - t0
                 wrong0 = sc.wrong
-                hidden = truly_hidden(truth_hidden_shares(cal, r.image, bare.image, t) if bare is not None else None)
+                hidden = truly_hidden(truth_hidden_shares(cal, r.image, bare.image, t) if bare is not None else None,
+                                      scene.trays != "none")
                 sc.add(obs, t, spent, hidden)
             except TavliError:
                 wrong0 = sc.wrong

@@ -155,7 +155,7 @@ def main() -> None:
         wrong_pts = []
         hidden = hidden_shares(cal, scene, r, args.seed, i) if obs.hand or scene.hand is not None else None
         verdicts = score_spots(obs, t.light, t.dark, t.bar, t.off)
-        under = truly_hidden(hidden)
+        under = truly_hidden(hidden, scene.trays != "none")
         for v, u in zip(verdicts, under):
             if u:
                 hid_n, hid_wrong, hid_unknown = hid_n + 1, hid_wrong + v.wrong, hid_unknown + (v.verdict == "unknown")

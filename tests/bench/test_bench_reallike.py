@@ -49,3 +49,17 @@ def test_the_spots_under_a_hand_are_scored_apart_from_the_spots_in_view() -> Non
     assert (score.wrong, score.wrong_values) == (1, 1)
     assert (score.hidden, score.hidden_wrong, score.hidden_unknown) == (sum(hidden), 1, 0)
     assert (score.in_view, score.in_view_wrong, score.in_view_values) == (26 - sum(hidden), 0, 0)
+
+
+def test_the_checkers_off_a_board_without_trays_are_hidden_when_a_point_is() -> None:
+    """On a board without trays the checkers off are 15 less what the points and the bar hold:
+    with one of those under a hand the count off cannot be seen either; with trays it can."""
+    import numpy as np
+
+    from bench.bench_reallike import HIDDEN_SHARE, truly_hidden
+
+    shares = np.zeros(26)
+    shares[5] = HIDDEN_SHARE
+    assert truly_hidden(shares)[25] is False
+    assert truly_hidden(shares, trays=False)[25] is True
+    assert truly_hidden(np.zeros(26), trays=False)[25] is False
