@@ -260,6 +260,11 @@ class NoiseLevel:
         camera, ``changed`` is the pixel test (``REGION_CHANGE``)."""
         return bool(self.quiet)
 
+    @property
+    def noise_free(self) -> bool:
+        """Whether the camera is known to be noise-free: two of its frames in a row were equal."""
+        return self._quiet == 0.0
+
     def changed(self, view: np.ndarray, ref: np.ndarray) -> np.ndarray:
         """The gate-view pixels (bool) where ``view`` shows a change from ``ref`` -- the cells a part
         of a reading made from ``ref`` is read again for. On a noise-free camera (or before its noise

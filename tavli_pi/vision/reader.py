@@ -40,7 +40,8 @@ own still frames move them): a point, the trays and the cube whose cells carry
 only noise keep what they were read from an earlier frame of the same scene,
 and the values all points share may move within ``incremental.KEY_NOISE``; a
 point whose count was read unsurely (``KEEP_SURE``) is read afresh, and the
-dice are read afresh: no candidate's reading is kept (``DiceMemo.forget_readings``),
+dice are read afresh: no candidate's reading is kept until the camera has shown
+two equal frames (``NoiseLevel.noise_free``; ``DiceMemo.forget_readings``),
 the patched arrays by the pixel test as ever (kept by blocks, a die's value
 differed from a full read's on a JPEG camera). Such
 a reading is no longer a full read's field for field; what a player sees --
@@ -416,7 +417,9 @@ class BoardReader:
             points = _lone_oversized_tempered(g, points, spots)
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
-            if self.noise.noisy:
+            if not self.noise.noise_free:
+                # a die read from an earlier frame of a noisy camera may show a value this frame's
+                # read does not: candidates' readings are kept only once the camera is seen noise-free
                 self.dice_memo.forget_readings()
             self.dice_memo.start(view)
         learnt = self._learnt
