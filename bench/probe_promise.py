@@ -133,7 +133,8 @@ def randoms(seeds: list[int]) -> int:
                      for s in scenes_of(random_game(seed, turns=3 if seed < 4 else 8))]
             t = Tally()
             full = inc = None
-            with SimCamera(items, fps=10.0, seed=seed) as cam:
+            cam = SimCamera(items, fps=10.0, seed=seed)
+            with cam:
                 for frame in cam:
                     if full is None or inc is None:
                         full, inc = full_and_incremental(cam, frame.image)
