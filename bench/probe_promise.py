@@ -11,7 +11,9 @@ longer a full read's field for field. What must hold is what a player sees: the 
 the same calibration reading the same frame (carried to each new calibration as the app's reader
 is); ``--random`` adds random games on 640 px raw-noise and JPEG-55 cameras (the test's streams).
 Printed per stream: frames, the kinds of read, frames where the player's view differs (the aim is
-0) with the first few and what differs, and the largest confidence gap where it does not.
+0) with the first few and what differs, and the largest confidence gap where it does not; for the
+real-like games also each kind of incremental read's CPU (``thread_time``) against the full read's
+of the very same frames, made right after it (a ratio a shared machine's load hardly moves).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ class Tally:
         self.differ: list[str] = []
         self.gap = 0.0
         self.reread: list[int] = []
+        #: per kind of incremental read: (its CPU, the full read's CPU of the same frame) seconds
+        self.cpu: dict[str, list[tuple[float, float]]] = {}
 
     def add(self, full: Any, inc: Any, kind: str, reread: int, index: int) -> None:
         self.frames += 1
@@ -73,9 +77,14 @@ class Tally:
             self.gap = max(self.gap, confidence_gap(full, inc))
 
     def line(self, name: str) -> str:
+        import numpy as np
+
         mean = sum(self.reread) / len(self.reread) if self.reread else 0.0
+        cpu = "; ".join(f"{k} x{len(v)}: incremental median {1e3 * np.median([a for a, _ in v]):.1f} ms, full read of "
+                        f"the same frames {1e3 * np.median([b for _, b in v]):.1f} ms, sums {sum(a for a, _ in v) / sum(b for _, b in v):.2f}x"
+                        for k, v in sorted(self.cpu.items()))
         return (f"{name}: {self.frames} reads {self.kinds}, points read a changed frame {mean:.1f}, "
-                f"differ {len(self.differ)} {self.differ[:4]}, largest confidence gap {self.gap:.3f}")
+                f"differ {len(self.differ)} {self.differ[:4]}, largest confidence gap {self.gap:.3f}\n  CPU: {cpu}")
 
 
 def reallike(games: list[int]) -> int:
@@ -87,12 +96,18 @@ def reallike(games: list[int]) -> int:
     tally = [Tally()]
 
     def probe(self: BoardReader, image: Any, frame_index: int = 0) -> Any:
+        t = time.thread_time()
         obs = read(self, image, frame_index)
+        t = time.thread_time() - t
         if self.incremental:
             full = shadows.get(id(self))
             if full is None:
                 full = shadows[id(self)] = BoardReader(self.calibration, still_photo=self.still_photo, hide=self.hide)
-            tally[0].add(read(full, image, frame_index), obs, self.last_kind, self.last_reread, frame_index)
+            u = time.thread_time()
+            whole = read(full, image, frame_index)
+            u = time.thread_time() - u
+            tally[0].cpu.setdefault(self.last_kind, []).append((t, u))
+            tally[0].add(whole, obs, self.last_kind, self.last_reread, frame_index)
         return obs
 
     def carry(self: BoardReader, calibration: Any) -> BoardReader:
