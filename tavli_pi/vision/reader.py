@@ -165,6 +165,9 @@ class BoardReader:
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
         self._last_faces: list[KeptFace] = []  # last frame's dice read with a value (dice_kept)
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
+        #: this frame's ``NoiseLevel.changed`` masks by the earlier view compared (with it, so the id
+        #: stays its own): the points, rings, trays and cube kept from one frame share one comparison
+        self._masks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def carried_to(self, calibration: Calibration) -> BoardReader:
         """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
@@ -268,7 +271,14 @@ class BoardReader:
         """Forget the ring samples of the places whose pixels changed since they were sampled (as a
         point's footprint, vision/incremental.py; ``NoiseLevel.changed``); the next samples are seen
         in ``view``."""
-        memo.forget_changed(view, self.noise.changed, SCALE, KERNEL)
+        memo.forget_changed(view, self._changed, SCALE, KERNEL)
+
+    def _changed(self, view: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        """``self.noise.changed(view, ref)``, made once a frame per ``ref`` (``view`` is this frame's)."""
+        got = self._masks.get(id(ref))
+        if got is None or got[0] is not ref:
+            got = self._masks[id(ref)] = (ref, self.noise.changed(view, ref))
+        return got[1]
 
     def _dice_xy(self, dice: Sequence[DieReading]) -> np.ndarray:
         """The dice's centres on the canonical view, one row a die."""
@@ -307,6 +317,7 @@ class BoardReader:
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
         if self.incremental:
             self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
+            self._masks = {}
         canon = self.warp(image)
         small = shrink(canon)
         marks.append(("warp", clock()))
@@ -333,7 +344,7 @@ class BoardReader:
         else:
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
-            again = spots.stale(view, key, self._feet, self.noise.changed, self.noise.noisy)
+            again = spots.stale(view, key, self._feet, self._changed, self.noise.noisy)
             self.last_kind, self.last_reread = "changed", len(again)
             if memo is not None:
                 self._forget_moved(memo, view)
@@ -378,7 +389,7 @@ class BoardReader:
         # or a die is found (vet_dice looks at it only then)
         diff: Difference | None = None
         if kept is not None and not (
-                self._feet is not None and self._feet.trays_changed(self.noise.changed(view, kept.tray_view))):
+                self._feet is not None and self._feet.trays_changed(self._changed(view, kept.tray_view))):
             tray, tray_view = kept.tray, kept.tray_view
         else:
             diff = Difference(canon, self._learnt, lay, half) if self._learnt is not None else None
@@ -478,7 +489,7 @@ class BoardReader:
             points, bar = unknown_where(points, bar, hidden)
         marks.append(("dice", clock()))
         if kept is not None and self._feet is not None and not self._feet.cube_changed(
-                self.noise.changed(view, kept.cube_view)):
+                self._changed(view, kept.cube_view)):
             cube, cube_view = kept.obs.cube, kept.cube_view
         else:
             cube, cube_view = find_cube(canon, lay, cal, image), view
