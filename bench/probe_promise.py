@@ -1,0 +1,176 @@
+"""The incremental reader against a full read of the very same frame, as a player sees it (issue 12).
+
+Run: .venv/bin/python bench/probe_promise.py --reallike 100,103,104 [--random 1,2]
+
+On a noisy or JPEG camera the incremental reader keeps a part of its reading while that part's
+blocks change no more than the camera's noise (``NoiseLevel.changed``), so its Observation is no
+longer a full read's field for field. What must hold is what a player sees: the count on every spot
+(points, bar, trays), the dice's values (and whether each rolls) and the hand flag. Every
+``BoardReader.read`` an incremental reader makes in the real-like referee games (as
+``bench_reallike.py --frames 0 --games 200 --only G`` plays them) is shadowed by a full reader of
+the same calibration reading the same frame (carried to each new calibration as the app's reader
+is); ``--random`` adds random games on 640 px raw-noise and JPEG-55 cameras (the test's streams).
+Printed per stream: frames, the kinds of read, frames where the player's view differs (the aim is
+0) with the first few and what differs, and the largest confidence gap where it does not; for the
+real-like games also each kind of incremental read's CPU (``thread_time``) against the full read's
+of the very same frames, made right after it (a ratio a shared machine's load hardly moves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+
+from tavli_pi.memory import keep_heap  # noqa: E402
+from tavli_pi.threads import pin_threads  # noqa: E402
+
+pin_threads()
+keep_heap()
+
+
+#: the random games' cameras (tests/vision/test_incremental_noisy.py's): 640 px, fresh noise every frame
+def _cameras() -> dict[str, Any]:
+    from tavli_pi.sim.scene import Look
+
+    return {"raw": Look(noise=4.2, light_gradient=0.2), "jpeg55": Look(noise=3.0, light_gradient=0.2, jpeg_quality=55)}
+
+
+def what_a_player_sees(obs: Any) -> tuple[object, ...]:
+    """The count on every spot (points, bar, off), the dice's values (and whether each rolls), the hand."""
+    spots = (*obs.points, obs.bar, obs.off)
+    return (tuple((s.light.best, s.dark.best) for s in spots),
+            tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.hand)
+
+
+def confidence_gap(a: Any, b: Any) -> float:
+    """The largest difference of a count's confidence between two readings."""
+    spots = zip((*a.points, a.bar, a.off), (*b.points, b.bar, b.off))
+    return max(abs(getattr(x, c).confidence - getattr(y, c).confidence) for x, y in spots for c in ("light", "dark"))
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.frames = 0
+        self.kinds: dict[str, int] = {}
+        self.differ: list[str] = []
+        self.gap = 0.0
+        self.reread: list[int] = []
+        #: per kind of incremental read: (its CPU, the full read's CPU of the same frame) seconds
+        self.cpu: dict[str, list[tuple[float, float]]] = {}
+
+    def add(self, full: Any, inc: Any, kind: str, reread: int, index: int) -> None:
+        self.frames += 1
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        if kind == "changed":
+            self.reread.append(reread)
+        a, b = what_a_player_sees(full), what_a_player_sees(inc)
+        if a != b:
+            parts = [name for name, x, y in zip(("counts", "dice", "hand"), a, b) if x != y]
+            spots = [k for k, (x, y) in enumerate(zip(a[0], b[0])) if x != y]  # type: ignore[call-overload]
+            self.differ.append(f"{self.frames - 1}({kind}: {', '.join(parts)}: spots {spots} dice full {a[1]} inc {b[1]})")
+        else:
+            self.gap = max(self.gap, confidence_gap(full, inc))
+
+    def line(self, name: str) -> str:
+        import numpy as np
+
+        mean = sum(self.reread) / len(self.reread) if self.reread else 0.0
+        cpu = "; ".join(f"{k} x{len(v)}: incremental median {1e3 * np.median([a for a, _ in v]):.1f} ms, full read of "
+                        f"the same frames {1e3 * np.median([b for _, b in v]):.1f} ms, sums {sum(a for a, _ in v) / sum(b for _, b in v):.2f}x"
+                        for k, v in sorted(self.cpu.items()))
+        return (f"{name}: {self.frames} reads {self.kinds}, points read a changed frame {mean:.1f}, "
+                f"differ {len(self.differ)} {self.differ[:4]}, largest confidence gap {self.gap:.3f}\n  CPU: {cpu}")
+
+
+def reallike(games: list[int]) -> int:
+    from bench import bench_reallike
+    from tavli_pi.vision.reader import BoardReader
+
+    read, carried = BoardReader.read, BoardReader.carried_to
+    shadows: dict[int, BoardReader] = {}
+    tally = [Tally()]
+
+    def probe(self: BoardReader, image: Any, frame_index: int = 0) -> Any:
+        t = time.thread_time()
+        obs = read(self, image, frame_index)
+        t = time.thread_time() - t
+        if self.incremental:
+            full = shadows.get(id(self))
+            if full is None:
+                full = shadows[id(self)] = BoardReader(self.calibration, still_photo=self.still_photo, hide=self.hide)
+            u = time.thread_time()
+            whole = read(full, image, frame_index)
+            u = time.thread_time() - u
+            tally[0].cpu.setdefault(self.last_kind, []).append((t, u))
+            tally[0].add(whole, obs, self.last_kind, self.last_reread, frame_index)
+        return obs
+
+    def carry(self: BoardReader, calibration: Any) -> BoardReader:
+        r = carried(self, calibration)
+        if id(self) in shadows:
+            shadows[id(r)] = carried(shadows[id(self)], calibration)
+        return r
+
+    BoardReader.read = probe  # type: ignore[method-assign]
+    BoardReader.carried_to = carry  # type: ignore[method-assign]
+    bad = 0
+    t0 = time.time()
+    try:
+        for g in games:
+            tally[0] = Tally()
+            shadows.clear()
+            bench_reallike.games(200, 0, 8, only=frozenset({g}))
+            print(tally[0].line(f"real-like game {g}") + f" ({time.time() - t0:.0f} s)", flush=True)
+            bad += len(tally[0].differ)
+    finally:
+        BoardReader.read = read  # type: ignore[method-assign]
+        BoardReader.carried_to = carried  # type: ignore[method-assign]
+    return bad
+
+
+def randoms(seeds: list[int]) -> int:
+    import dataclasses
+
+    from tavli_pi.sim.camera import SimCamera
+    from tavli_pi.sim.script import random_game
+    from tavli_pi.sim.table import scenes_of
+    from tests.vision._readers import full_and_incremental
+
+    bad = 0
+    for seed in seeds:
+        for cam_name, look in sorted(_cameras().items()):
+            items = [dataclasses.replace(s, look=look, width=640, height=360)
+                     for s in scenes_of(random_game(seed, turns=3 if seed < 4 else 8))]
+            t = Tally()
+            full = inc = None
+            cam = SimCamera(items, fps=10.0, seed=seed)
+            with cam:
+                for frame in cam:
+                    if full is None or inc is None:
+                        full, inc = full_and_incremental(cam, frame.image)
+                    b = inc.read(frame.image, frame.index)
+                    t.add(full.read(frame.image, frame.index), b, inc.last_kind, inc.last_reread, frame.index)
+            print(t.line(f"random {seed} {cam_name}"), flush=True)
+            bad += len(t.differ)
+    return bad
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reallike", default="100,103,104")
+    ap.add_argument("--random", default="")
+    args = ap.parse_args()
+    ints = [int(x) for x in args.reallike.split(",") if x.strip()]
+    seeds = [int(x) for x in args.random.split(",") if x.strip()]
+    bad = randoms(seeds) + reallike(ints)
+    print(f"frames where the player's view differs: {bad}")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
