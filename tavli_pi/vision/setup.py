@@ -232,9 +232,12 @@ def without_dice(canon: np.ndarray, cal: Calibration, frame: np.ndarray) -> np.n
     board learnt from it showed none of its dice (bench_vision --real, calibrated: the rosewood
     board's 5, 6 and 6). The dice are those ``BoardReader`` reads in ``frame`` with ``cal`` (no
     background: a die is vetted only against the field's edges), still ones not on a checker (a die
-    on a checker is left: the learnt board keeps that checker's look)."""
+    on a checker is left: the learnt board keeps that checker's look) with a face read on them: a body
+    with no value read may be a mark of the board's own (real-like game 110, 640 px tournament board:
+    one read on every frame, painted out it stood out from the learnt board for the rest of the game
+    and the referee never took a roll), and a mark painted out would be reported ever after."""
     dice = [d for d in BoardReader(cal.with_(background=""), still_photo=True, hide=False).read(frame).dice
-            if not d.moving and not d.on_checker and d.size_px > 0]
+            if d.value and not d.moving and not d.on_checker and d.size_px > 0]
     if not dice:
         return canon
     mask = np.zeros(canon.shape[:2], np.uint8)
