@@ -93,3 +93,30 @@ def test_the_rosewood_set_up_photo_read_with_the_board_learnt_from_it_shows_its_
     obs = BoardReader(cal, still_photo=True).read(f.image)
     sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
     assert (sc.dice_right, sc.dice_legible, sc.dice_false) == (3, 3, 0)
+
+
+def test_a_body_with_no_face_read_is_not_painted_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only dice with a value read are painted out of the learnt board: a body with no face read may be
+    a mark of the board's own (real-like game 110: painted out, it stood out from the learnt board on
+    every later frame and the referee took no roll). The same place with a face read is painted."""
+    import dataclasses
+
+    from tavli_pi.vision import setup as setup_module
+    from tavli_pi.vision.observation import DieReading
+
+    r = render(scene_from_position(Position.start()), seed=2)
+    cal = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
+    canon = cal.warp(r.image)
+    xy = tuple(float(v) for v in cal.to_image(np.asarray([[canon.shape[1] * 0.3, canon.shape[0] * 0.5]], np.float32))[0])
+    read = BoardReader.read
+
+    def reading(value: int) -> None:
+        die = DieReading(xy=(xy[0], xy[1]), value=value, value_confidence=0.9 if value else 0.0, flat=True,
+                         on_checker=False, half="left", size_px=20.0)
+        monkeypatch.setattr(setup_module.BoardReader, "read",
+                            lambda self, image, *a, **k: dataclasses.replace(read(self, image, *a, **k), dice=(die,)))
+
+    reading(0)
+    assert without_dice(canon, cal, r.image) is canon
+    reading(4)
+    assert without_dice(canon, cal, r.image) is not canon
