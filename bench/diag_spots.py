@@ -13,7 +13,15 @@ confidence of the wrong count. ``--annotate N`` writes the N frames with the mos
 points to ``bench/out/diag_spots/`` (``vision/annotate.py``, plus the truth of every wrong
 point in red), to look at. Rendered frames are cached under ``/tmp/diag_spots_cache``.
 
+``--why``: every frame with a wrong spot in view is read again from the same table rendered (set-up
+frame too) without what might have caused it -- the overlays and the board's prints, the hand, the
+dice, the props on the field -- and each such spot is classed by what put it right (``why=`` on its
+line, and a tally at the end: the first cause alone, "several" when more than one does, "none"
+when none does). Rendered again, the frame's noise is drawn anew, so a spot put right by several is
+a marginal one, not one of several causes. About 4 s a re-read.
+
     nice .venv/bin/python bench/diag_spots.py --frames 120 --annotate 12
+    nice .venv/bin/python bench/diag_spots.py --frames 120 --seed 1 --list --why
 """
 
 from __future__ import annotations
@@ -102,6 +110,40 @@ def hidden_shares(cal: Any, scene: Any, r: Any, seed: int, i: int) -> np.ndarray
     return truth_hidden_shares(cal, r.image, bare.image, r.truth)
 
 
+def without(scene: Any) -> dict[str, Any]:
+    """The scene less each thing that might cause a wrong spot (``--why``): name -> scene."""
+    import dataclasses
+
+    out: dict[str, Any] = {}
+    if scene.overlays or scene.build.prints:
+        out["overlays/prints"] = dataclasses.replace(scene, overlays=(), build=dataclasses.replace(scene.build, prints=()))
+    if scene.hand is not None:
+        out["hand"] = dataclasses.replace(scene, hand=None)
+    if scene.dice:
+        out["dice"] = dataclasses.replace(scene, dice=())
+    kept = tuple(p for p in scene.props if not (0 <= p.u <= 1 and 0 <= p.v <= 1))
+    if len(kept) != len(scene.props):
+        out["field props"] = dataclasses.replace(scene, props=kept)
+    return out
+
+
+def put_right(scene: Any, i: int, seed: int, truth: Any, spots: list[int]) -> dict[int, list[str]]:
+    """Per spot of ``spots`` (score_spots' order), the removals (``without``) that read it right."""
+    out: dict[int, list[str]] = {p: [] for p in spots}
+    for name, bare in without(scene).items():
+        try:
+            r = render(bare, seed * 100003 + i)
+            with contextlib.redirect_stdout(io.StringIO()):
+                cal = calibrate_setup(render(reallike_setup(bare), seed * 100003 + i))
+            got = score_spots(BoardReader(cal).read(r.image), truth.light, truth.dark, truth.bar, truth.off)
+        except TavliError:
+            continue
+        for p in spots:
+            if not got[p].wrong:
+                out[p].append(name)
+    return out
+
+
 def classify(tl: int, td: int, rl: int, rd: int) -> tuple[str, int]:
     """(kind of error, the true height) of one point read (rl, rd) where (tl, td) stand."""
     t, r = tl + td, rl + rd
@@ -123,7 +165,10 @@ def main() -> None:
     ap.add_argument("--list", action="store_true", help="one line per wrong point")
     ap.add_argument("--single", action="store_true", help="read each frame as a single photo (``read --corners``: "
                     "calibrated on the frame itself) instead of against its set-up frame")
+    ap.add_argument("--why", action="store_true", help="read each frame with a wrong spot in view again without "
+                    "its overlays and prints, hand, dice, field props: what puts each right")
     args = ap.parse_args()
+    why_tally: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     by: dict[str, Counter[str]] = {}
     spots: Counter[str] = Counter()
@@ -156,6 +201,10 @@ def main() -> None:
         hidden = hidden_shares(cal, scene, r, args.seed, i) if obs.hand or scene.hand is not None else None
         verdicts = score_spots(obs, t.light, t.dark, t.bar, t.off)
         under = truly_hidden(hidden)
+        in_view_wrong = [p for p in range(26) if verdicts[p].wrong and not under[p]]
+        why = put_right(scene, i, args.seed, t, in_view_wrong) if args.why and in_view_wrong else {}
+        for p in in_view_wrong if args.why else []:
+            why_tally[why[p][0] if len(why[p]) == 1 else ("several" if why[p] else "none")] += 1
         for v, u in zip(verdicts, under):
             if u:
                 hid_n, hid_wrong, hid_unknown = hid_n + 1, hid_wrong + v.wrong, hid_unknown + (v.verdict == "unknown")
@@ -194,8 +243,10 @@ def main() -> None:
             conf_hist["<0.5" if conf < 0.5 else ("0.5-0.9" if conf < 0.9 else ">=0.9")] += 1
             name = f"point {p + 1:2d}" if p < 24 else where
             hid = f" hidden={hidden[p]:.2f}" if hidden is not None and p < 24 else ""
+            seen = "" if under[p] else " in-view"
+            put = f" why={','.join(why[p]) or 'none'}" if p in why else ""
             line = (f"frame {i:3d} {name}: true L{tl} D{td} read L{rl} D{rd} ({kind}, conf {conf:.2f}) "
-                    f"hand={obs.hand}{hid} problems={len(obs.problems)} [{', '.join(feats)}]")
+                    f"hand={obs.hand}{hid}{seen}{put} problems={len(obs.problems)} [{', '.join(feats)}]")
             if conf >= 0.9:
                 confident.append(line)
             if args.list:
@@ -232,6 +283,8 @@ def main() -> None:
                 f"{k} {v}/{spots[k]} {100 * v / max(spots[k], 1):.1f}" for k, v in sorted(c.items())))
         else:
             print(f"by {name}:", dict(c.most_common()))
+    if args.why:
+        print("wrong spots in view, put right by removing (one alone / several / none):", dict(why_tally.most_common()))
     print("geometry off by > 0.25 point:", sorted(x for x in geo_off if x[0] > 0.25))
     print("worst frames:", sorted(worst, reverse=True)[:15])
     for line in confident:
