@@ -373,13 +373,16 @@ class BoardReader:
         read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
+        if not no_trays and trays_learnt:
+            # the trays read against their learnt empty look are a witness of the board's totals
+            # (B1): a reading that does not add up is read as the likeliest board that does -- on a
+            # frame with a hand too (no count under it is sure: all are tempered below, and the spots
+            # it hides are made unknown after), where the hand's shade and the sleeve's colour make a
+            # point in view read the other colour (real-like seed 0 frame 87: 4 light read dark)
+            points, bar = balanced_board(points, bar, tray, pinned)
+            if points != read_points or bar != read_bar:
+                off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
         if not no_trays and not hand:
-            if trays_learnt:
-                # the trays read against their learnt empty look are a witness of the board's totals
-                # (B1): a reading that does not add up is read as the likeliest board that does
-                points, bar = balanced_board(points, bar, tray, pinned)
-                if points != read_points or bar != read_bar:
-                    off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
             # a count that makes a colour's total disagree with its tray is not sure -- also with trays
             # read without their learnt empty look (a single photo), too weak a witness to change a count
             # by: a colour one checker over or short of 15 has a count wrong somewhere (conserve.blame)
