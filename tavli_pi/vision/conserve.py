@@ -315,9 +315,10 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
                    pinned: Sequence[int] = ()) -> tuple[list[SpotEvidence], SpotEvidence]:
     """The points and the bar read so that each colour's checkers add up to 15 with its tray (B1).
 
-    ``tray``: the trays as read there (against their empty look learnt at set-up, no hand over the
-    board); ``pinned``: per point, a pinned checker under the other colour's (P3; such a point
-    holds both colours). Every spot's counts become those of the likeliest board whose spots
+    ``tray``: the trays as read there (against their empty look learnt at set-up; the reader
+    balances a frame with a hand too when the hand hides no spot, its counts all tempered after);
+    ``pinned``: per point, a pinned checker under the other colour's (P3; such a point holds both
+    colours). Every spot's counts become those of the likeliest board whose spots
     and trays hold 15 of each colour, each spot read as its own evidence says (where a reading
     is two short, the two likeliest missed checkers are found; where it holds a phantom, the
     least sure checker goes). A spot whose best count changes was read otherwise, so it is no

@@ -209,6 +209,19 @@ class BoardReader:
                 cv2.circle(mask, (int(round(x)), int(round(y))), rad, 1, -1)
         return mask > 0
 
+    def _hides_any(self, change: np.ndarray | None, hand_mask: np.ndarray, explained: np.ndarray,
+                   disc_sites: list[tuple[float, float, float]], points: list[SpotEvidence],
+                   bar: SpotEvidence) -> bool:
+        """Whether the hand (``hand_mask``; with the board learnt at set-up, the sleeve and arm it
+        belongs to, ``occluder``) hides a spot, as the hiding after the dice judges it but without
+        the dice's discs (not found yet)."""
+        cover, seen = hand_mask, disc_sites
+        if self._learnt is not None and change is not None:
+            cover = occluder_mask(change, hand_mask, explained, self.layout)
+            inside = set(enclosed(cover, disc_sites))
+            seen = [d for d in disc_sites if d not in inside]
+        return bool(hidden_spots(cover, self.layout, self.calibration, points, bar, seen))
+
     def _moving(self, changed: bool, hand: bool, skin: np.ndarray, dice: Sequence[DieReading]) -> bool:
         """Is anything moving in this frame? (``changed``: the gate saw a change since the last.)
 
@@ -400,13 +413,18 @@ class BoardReader:
         read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
+        if not no_trays and trays_learnt and (not hand or not self._hides_any(change, hand_mask, explained,
+                                                                              disc_sites, points, bar)):
+            # the trays read against their learnt empty look are a witness of the board's totals
+            # (B1): a reading that does not add up is read as the likeliest board that does -- on a
+            # frame with a hand too when the hand hides no spot (no count under it is sure: all are
+            # tempered below), where the hand's shade and the sleeve's colour make a point in view
+            # read the other colour (real-like seed 0 frame 87: 4 light read dark). A spot it hides is
+            # read off what shows round the hand: a board balanced against it moves its error into view.
+            points, bar = balanced_board(points, bar, tray, pinned)
+            if points != read_points or bar != read_bar:
+                off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
         if not no_trays and not hand:
-            if trays_learnt:
-                # the trays read against their learnt empty look are a witness of the board's totals
-                # (B1): a reading that does not add up is read as the likeliest board that does
-                points, bar = balanced_board(points, bar, tray, pinned)
-                if points != read_points or bar != read_bar:
-                    off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
             # a count that makes a colour's total disagree with its tray is not sure -- also with trays
             # read without their learnt empty look (a single photo), too weak a witness to change a count
             # by: a colour one checker over or short of 15 has a count wrong somewhere (conserve.blame)

@@ -106,3 +106,28 @@ def test_the_dice_search_gets_a_hand_mask_only_where_a_hand_is(monkeypatch: pyte
             assert isinstance(mask, np.ndarray) and mask.any()  # a hand too small to count: its pixels
         seen[mask is None] += 1
     assert seen[True] >= 3 and seen[False] >= 1
+
+
+def test_a_hand_frame_with_a_learnt_board_is_balanced_by_its_trays() -> None:
+    """Real-like seed 0 table 87, read with a set-up calibration (``learn_board``, trays learnt): a
+    sleeve reaches over the right half; point 12's four light checkers, in view, were read as four
+    dark ones and point 9's three dark ones as none (bench/diag_spots.py). The trays read against
+    their learnt empty look say each colour's total, and the likeliest board that adds up is read on
+    a frame with a hand too: both points are read right, and none confidently wrong."""
+    from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.spot_score import score_spots
+    from tavli_pi.vision.calibration import Calibration
+    from tavli_pi.vision.refine import refine
+    from tavli_pi.vision.setup import learn_board
+
+    scene = reallike_scenes(88, 0)[87]
+    r, s = render(scene, 87), render(reallike_setup(scene), 87)
+    cal = learn_board(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))
+    assert all(cal.trays_learnt)
+    obs = BoardReader(cal).read(r.image)
+    t = r.truth
+    assert obs.hand and not {8, 11} & set(obs.hidden), "a hand frame, both points in view"
+    got = score_spots(obs, t.light, t.dark, t.bar, t.off)
+    assert got[11].verdict == "right" and got[8].verdict == "right"
+    assert not any(g.confident for g in got)
