@@ -28,6 +28,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from tavli_pi.memory import keep_heap  # noqa: E402
 from tavli_pi.threads import pin_threads  # noqa: E402
+from tavli_pi.vision.incremental import confidence_gap, what_a_player_sees  # noqa: E402
 
 pin_threads()
 keep_heap()
@@ -38,19 +39,6 @@ def _cameras() -> dict[str, Any]:
     from tavli_pi.sim.scene import Look
 
     return {"raw": Look(noise=4.2, light_gradient=0.2), "jpeg55": Look(noise=3.0, light_gradient=0.2, jpeg_quality=55)}
-
-
-def what_a_player_sees(obs: Any) -> tuple[object, ...]:
-    """The count on every spot (points, bar, off), the dice's values (and whether each rolls), the hand."""
-    spots = (*obs.points, obs.bar, obs.off)
-    return (tuple((s.light.best, s.dark.best) for s in spots),
-            tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.hand)
-
-
-def confidence_gap(a: Any, b: Any) -> float:
-    """The largest difference of a count's confidence between two readings."""
-    spots = zip((*a.points, a.bar, a.off), (*b.points, b.bar, b.off))
-    return max(abs(getattr(x, c).confidence - getattr(y, c).confidence) for x, y in spots for c in ("light", "dark"))
 
 
 class Tally:
@@ -139,7 +127,7 @@ def randoms(seeds: list[int]) -> int:
     from tavli_pi.sim.camera import SimCamera
     from tavli_pi.sim.script import random_game
     from tavli_pi.sim.table import scenes_of
-    from tests.vision._readers import full_and_incremental
+    from tests.vision._readers import read_both
 
     bad = 0
     for seed in seeds:
@@ -147,14 +135,8 @@ def randoms(seeds: list[int]) -> int:
             items = [dataclasses.replace(s, look=look, width=640, height=360)
                      for s in scenes_of(random_game(seed, turns=3 if seed < 4 else 8))]
             t = Tally()
-            full = inc = None
-            cam = SimCamera(items, fps=10.0, seed=seed)
-            with cam:
-                for frame in cam:
-                    if full is None or inc is None:
-                        full, inc = full_and_incremental(cam, frame.image)
-                    b = inc.read(frame.image, frame.index)
-                    t.add(full.read(frame.image, frame.index), b, inc.last_kind, inc.last_reread, frame.index)
+            for index, a, b, inc in read_both(SimCamera(items, fps=10.0, seed=seed)):
+                t.add(a, b, inc.last_kind, inc.last_reread, index)
             print(t.line(f"random {seed} {cam_name}"), flush=True)
             bad += len(t.differ)
     return bad

@@ -42,11 +42,13 @@ from tavli_pi.vision.cube import _strips
 from tavli_pi.vision.grid_boxes import to_grid, touched
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.oversize import OUTSIDE
 from tavli_pi.vision.stacks import spot_geometry
 from tavli_pi.vision.trays import tray_rects_both_sides
 
-__all__ = ["KEEP_SURE", "KEY_NOISE", "REGION_CHANGE", "Footprints", "GateView", "changed_pixels", "any_changed"]
+__all__ = ["KEEP_SURE", "KEY_NOISE", "REGION_CHANGE", "Footprints", "GateView", "changed_pixels", "any_changed",
+           "what_a_player_sees", "confidence_gap"]
 
 #: a quarter-scale pixel changed when a channel moved by more than this many grey levels (each is
 #: the mean of 4 x 4 canonical pixels, so sensor noise of up to ~8 levels averages well below it)
@@ -74,6 +76,20 @@ BEHIND = max(0.5, max(OUTSIDE) * RING_REACH - SLOT0_NEAREST)
 #: canonical pixels added all round: the 5 x 5 blur, the 3 x 3 Sobel, rounding to a pixel and
 #: the gate view's own blur (GateView: each of its pixels mixes about 8 canonical pixels across)
 KERNEL = 9
+
+
+def what_a_player_sees(obs: Observation) -> tuple[object, ...]:
+    """What an incremental reading on a noisy camera promises to share with a full read of the frame:
+    the count on every spot (points, bar, off), the dice's values (and whether each rolls), the hand."""
+    spots = (*obs.points, obs.bar, obs.off)
+    return (tuple((s.light.best, s.dark.best) for s in spots),
+            tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.hand)
+
+
+def confidence_gap(a: Observation, b: Observation) -> float:
+    """The largest difference of a count's confidence between two readings."""
+    spots = zip((*a.points, a.bar, a.off), (*b.points, b.bar, b.off))
+    return float(max(abs(getattr(x, c).confidence - getattr(y, c).confidence) for x, y in spots for c in ("light", "dark")))
 
 
 def changed_pixels(small: np.ndarray, ref: np.ndarray) -> np.ndarray:

@@ -3,10 +3,13 @@ set-up frame is the training example): shared by the tests that compare the two 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from tavli_pi.sim.camera import SimCamera
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import learn_board
 
@@ -17,3 +20,15 @@ def full_and_incremental(cam: SimCamera, image: np.ndarray) -> tuple[BoardReader
     assert truth is not None
     cal = learn_board(image, Calibration(truth.corners, home=truth.home))  # type: ignore[arg-type]
     return BoardReader(cal), BoardReader(cal, incremental=True)
+
+
+def read_both(cam: SimCamera) -> Iterator[tuple[int, Observation, Observation, BoardReader]]:
+    """Every frame of ``cam`` read by a full and an incremental reader (:func:`full_and_incremental`,
+    learnt from its first frame): (frame index, full reading, incremental reading, the incremental reader)."""
+    full = inc = None
+    with cam:
+        for frame in cam:
+            if full is None or inc is None:
+                full, inc = full_and_incremental(cam, frame.image)
+            b = inc.read(frame.image, frame.index)
+            yield frame.index, full.read(frame.image, frame.index), b, inc

@@ -24,9 +24,9 @@ from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.scene import Look
 from tavli_pi.sim.script import random_game
 from tavli_pi.sim.table import scenes_of
+from tavli_pi.vision.incremental import confidence_gap, what_a_player_sees
 from tavli_pi.vision.noise_level import BLOCK, NoiseLevel
-from tavli_pi.vision.observation import Observation
-from tests.vision._readers import full_and_incremental
+from tests.vision._readers import read_both
 
 #: a spot's or a die's confidence may differ from a full read's by this much (its count may not)
 CONFIDENCE_BOUND = 0.5
@@ -37,40 +37,20 @@ CAMERAS = {
 }
 
 
-def what_a_player_sees(obs: Observation) -> tuple[object, ...]:
-    """The count on every spot (points, bar, off), the dice's values (and whether each rolls), the hand."""
-    spots = (*obs.points, obs.bar, obs.off)
-    return (tuple((s.light.best, s.dark.best) for s in spots),
-            tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.hand)
-
-
-def confidence_gap(a: Observation, b: Observation) -> float:
-    """The largest difference of a count's confidence between two readings."""
-    spots = zip((*a.points, a.bar, a.off), (*b.points, b.bar, b.off))
-    return max(abs(getattr(x, c).confidence - getattr(y, c).confidence) for x, y in spots for c in ("light", "dark"))
-
-
 def _run(look: Look, seed: int) -> tuple[list[int], list[int], float]:
     """Frames where the player's view differs, the points each changed read read, the largest gap."""
     items = [dataclasses.replace(s, look=look, width=640, height=360)
              for s in scenes_of(random_game(seed, turns=3))]
-    full = inc = None
     differ: list[int] = []
     reread: list[int] = []
     gap = 0.0
-    cam = SimCamera(items, fps=10.0, seed=seed)
-    with cam:
-        for frame in cam:
-            if full is None or inc is None:
-                full, inc = full_and_incremental(cam, frame.image)
-            b = inc.read(frame.image, frame.index)
-            a = full.read(frame.image, frame.index)
-            if what_a_player_sees(a) != what_a_player_sees(b):
-                differ.append(frame.index)
-            else:
-                gap = max(gap, confidence_gap(a, b))
-            if inc.last_kind == "changed":
-                reread.append(inc.last_reread)
+    for index, a, b, inc in read_both(SimCamera(items, fps=10.0, seed=seed)):
+        if what_a_player_sees(a) != what_a_player_sees(b):
+            differ.append(index)
+        else:
+            gap = max(gap, confidence_gap(a, b))
+        if inc.last_kind == "changed":
+            reread.append(inc.last_reread)
     return differ, reread, gap
 
 
