@@ -212,42 +212,11 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
         checker_hue=learn_checker_hue(canon, cal),
         skin=encode_mask(skin_prone(canon)),
         clear=encode_image(shrink(canon)),
-        background=encode_background(without_dice(canon, cal, frame)),
+        background=encode_background(canon),
         trays=learn_tray_sides(frame, cal),
         source="setup" if known.is_start else "position",
         unseen=_unseen(known, light, dark),
     )
-
-
-#: the share of a die's side (image px: ``DieReading.size_px``) round its centre that is taken out of
-#: the learnt board (``without_dice``): a flat die's corners lie 0.71 of its side out, its blurred
-#: rim and the shadow it casts a little further
-DIE_REACH = 0.9
-
-
-def without_dice(canon: np.ndarray, cal: Calibration, frame: np.ndarray) -> np.ndarray:
-    """``canon`` (the canonical view of ``frame``) with the dice lying on the field painted over by
-    the board round them (``cv2.inpaint``), for the learnt background: a die is no part of the empty
-    board, and learnt into it, it would never stand out from it -- the set-up photo read with the
-    board learnt from it showed none of its dice (bench_vision --real, calibrated: the rosewood
-    board's 5, 6 and 6). The dice are those ``BoardReader`` reads in ``frame`` with ``cal`` (no
-    background: a die is vetted only against the field's edges), still ones not on a checker (a die
-    on a checker is left: the learnt board keeps that checker's look) with a face read on them: a body
-    with no value read may be a mark of the board's own (real-like game 110, 640 px tournament board:
-    one read on every frame, painted out it stood out from the learnt board for the rest of the game
-    and the referee never took a roll), and a mark painted out would be reported ever after."""
-    dice = [d for d in BoardReader(cal.with_(background=""), still_photo=True, hide=False).read(frame).dice
-            if d.value and not d.moving and not d.on_checker and d.size_px > 0]
-    if not dice:
-        return canon
-    mask = np.zeros(canon.shape[:2], np.uint8)
-    for d in dice:
-        x, y = d.xy
-        r = DIE_REACH * d.size_px
-        ends = cal.to_canonical(np.asarray([[x, y], [x - r, y], [x + r, y]], np.float32))
-        reach = 0.5 * float(np.hypot(*(ends[2] - ends[1])))
-        cv2.circle(mask, (int(round(float(ends[0][0]))), int(round(float(ends[0][1])))), int(np.ceil(reach)), 255, -1)
-    return np.asarray(cv2.inpaint(canon, mask, 3, cv2.INPAINT_TELEA))
 
 
 def fit_of(calibration: Calibration, frame: np.ndarray) -> float | None:
