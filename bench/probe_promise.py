@@ -2,14 +2,16 @@
 
 Run: .venv/bin/python bench/probe_promise.py --reallike 100,103,104 [--random 1,2]
 
-On a noisy or JPEG camera the incremental reader keeps a part of its reading while that part's
-blocks change no more than the camera's noise (``NoiseLevel.changed``), so its Observation is no
-longer a full read's field for field. What must hold is what a player sees: the count on every spot
+On a noisy or JPEG camera every pixel moves, so the incremental reader's kept parts (points read
+again only where pixels moved past ``REGION_CHANGE``, dice candidates' readings) may carry another
+frame's pixels: its Observation is then no full read's of the frame. (Branch speed25, stop 25, kept
+parts there by the camera's own noise, ``NoiseLevel.changed``: 33 -> 2 differing frames over games
+100/103/104, but no faster than a full read and the referee lost plays; reverted, see RESULTS.) What must hold is what a player sees: the count on every spot
 (points, bar, trays), the dice's values (and whether each rolls) and the hand flag. Every
 ``BoardReader.read`` an incremental reader makes in the real-like referee games (as
 ``bench_reallike.py --frames 0 --games 200 --only G`` plays them) is shadowed by a full reader of
 the same calibration reading the same frame (carried to each new calibration as the app's reader
-is); ``--random`` adds random games on 640 px raw-noise and JPEG-55 cameras (the test's streams).
+is); ``--random`` adds random games on 640 px raw-noise and JPEG-55 cameras.
 Printed per stream: frames, the kinds of read, frames where the player's view differs (the aim is
 0) with the first few and what differs, and the largest confidence gap where it does not; for the
 real-like games also each kind of incremental read's CPU (``thread_time``) against the full read's
@@ -34,7 +36,7 @@ pin_threads()
 keep_heap()
 
 
-#: the random games' cameras (tests/vision/test_incremental_noisy.py's): 640 px, fresh noise every frame
+#: the random games' cameras: 640 px, fresh noise every frame
 def _cameras() -> dict[str, Any]:
     from tavli_pi.sim.scene import Look
 

@@ -162,14 +162,6 @@ class DiceMemo:
         self._patched = {}
         self._view = None
 
-    def forget_readings(self) -> None:
-        """Forget every candidate's reading (the patched arrays stay, as exact as ever): on a camera
-        not seen noise-free a candidate whose pixels moved by less than ``REGION_CHANGE`` still carries
-        other noise, and a die read from an earlier frame may show a value a read of this frame does
-        not (real-like game 100, raw noise 4.2 at 640 px: the dice differed from a full read's on 16
-        of 61 frames, bench/probe_promise.py)."""
-        self._entries = {}
-
     def _get(self, key: Hashable) -> tuple[bool, Any]:
         e = self._entries.get(key) if self._view is not None else None
         kind = key[0] if isinstance(key, tuple) and key else key

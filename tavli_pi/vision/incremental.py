@@ -10,12 +10,6 @@ any colour channel since then (or the gradients' scale changed: it normalises
 every ring feature). A point whose footprint is unchanged reads the same
 pixels, so its reading is the one a full read gives (tests/vision/
 test_incremental.py proves it frame by frame on the demo and on random games).
-On a noisy or JPEG camera every pixel moves on every frame; there the reader asks
-``NoiseLevel.changed`` (vision/noise_level.py: blocks whose change the camera's
-noise does not explain) instead of the pixel test, lets the shared values move
-within ``KEY_NOISE``, and keeps no point read less sure than ``KEEP_SURE``: a
-kept point then carries an earlier frame's reading of the same scene, and what
-a player sees is the full read's (tests/vision/test_incremental_noisy.py).
 
 The reach of a point's reading, in checker radii r from its column's centre
 and base (the field edge), from ``checkers.trace_chains`` and
@@ -47,24 +41,12 @@ from tavli_pi.vision.oversize import OUTSIDE
 from tavli_pi.vision.stacks import spot_geometry
 from tavli_pi.vision.trays import tray_rects_both_sides
 
-__all__ = ["KEEP_SURE", "KEY_NOISE", "REGION_CHANGE", "Footprints", "GateView", "changed_pixels", "any_changed",
-           "what_a_player_sees", "confidence_gap"]
+__all__ = ["REGION_CHANGE", "Footprints", "GateView", "changed_pixels", "any_changed", "what_a_player_sees",
+           "confidence_gap"]
 
 #: a quarter-scale pixel changed when a channel moved by more than this many grey levels (each is
 #: the mean of 4 x 4 canonical pixels, so sensor noise of up to ~8 levels averages well below it)
 REGION_CHANGE = 8
-#: on a noisy camera (``NoiseLevel.noisy``) a point keeps its reading while the values every point's
-#: reading shares stay this near the ones it was read with: the gradients' scale within 5 % of itself
-#: (it steps between whole Sobel levels, 0.5-2 % a step), the typical change from the set-up board within
-#: 0.3 (six ``stacks.TYPICAL_STEP``s), each channel's brightness match within 0.03 (three ``GAIN_STEP``s).
-#: A JPEG-55 camera's frames of one game moved the typical change by 1.35-1.65 with dice landing and
-#: going (tests/vision/test_incremental_noisy.py's stream); a change of light moves the blocks of every
-#: footprint too, so the points are read again by ``NoiseLevel.changed`` before the values leave these
-KEY_NOISE = (0.05, 0.3, 0.03)
-#: on a noisy camera a point's reading is kept only when both its colours' counts were read at least this
-#: sure: an unsure count flips with the noise from frame to frame in a full read too (real-like game 103:
-#: a point read 1 / 2 dark at 0.45-0.49, frame after frame), so it is read again on every frame read
-KEEP_SURE = 0.9
 #: the outermost ring a reading samples round a disc, in the disc's radii (checkers._RHO's last ring)
 RING_REACH = 1.10
 #: the nearest a slot 0's centre lies to its base (checkers.trace_chains' ``first``), in checker radii
@@ -79,8 +61,9 @@ KERNEL = 9
 
 
 def what_a_player_sees(obs: Observation) -> tuple[object, ...]:
-    """What an incremental reading on a noisy camera promises to share with a full read of the frame:
-    the count on every spot (points, bar, off), the dice's values (and whether each rolls), the hand."""
+    """What a player sees of a reading: the count on every spot (points, bar, off), the dice's values
+    (and whether each rolls), the hand (bench/probe_promise.py holds an incremental reader's to a full
+    read's of the same frame with it)."""
     spots = (*obs.points, obs.bar, obs.off)
     return (tuple((s.light.best, s.dark.best) for s in spots),
             tuple(sorted((d.value, d.moving) for d in obs.dice)), obs.hand)

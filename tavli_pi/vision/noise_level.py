@@ -59,9 +59,9 @@ from collections import deque
 import cv2
 import numpy as np
 
-from tavli_pi.vision.incremental import REGION_CHANGE, changed_pixels
+from tavli_pi.vision.incremental import REGION_CHANGE
 
-__all__ = ["BLOCK", "BLOCK_FLOOR", "NoiseLevel", "changed_blocks", "RMS_BLOCK", "RMS_FLOOR", "WINDOW", "LEAST", "FALSE_RATE",
+__all__ = ["BLOCK", "BLOCK_FLOOR", "NoiseLevel", "RMS_BLOCK", "RMS_FLOOR", "WINDOW", "LEAST", "FALSE_RATE",
            "block_change", "block_rms", "gaussian_reach", "spread"]
 
 #: frames whose noise estimates are pooled (their median), and the fewest trusted
@@ -140,54 +140,6 @@ def block_rms(a: np.ndarray, b: np.ndarray, side: int = BLOCK) -> float:
     return math.sqrt(max(0.0, float(_block_sums(sq, side).max())) / (side * side * channels))
 
 
-def changed_blocks(a: np.ndarray, b: np.ndarray, mean_level: float, rms_level: float) -> np.ndarray:
-    """The pixels of ``a``'s grid (bool, ``a.shape[:2]``) that lie in a block that changed from ``b``:
-    a ``BLOCK`` x ``BLOCK`` block whose mean moved by ``mean_level`` or more in a channel, or a
-    ``RMS_BLOCK`` x ``RMS_BLOCK`` block whose root-mean-square change (all channels) is ``rms_level``
-    or more -- the blocks ``block_change`` and ``block_rms`` look at (corners every half side), each
-    marked whole. Pixels no whole block covers (the last rows and columns of a side not a multiple
-    of the step) are marked when a pixel of theirs moved by more than ``REGION_CHANGE``."""
-    shape = (int(a.shape[0]), int(a.shape[1]))
-    out = np.zeros(shape, np.uint8)
-    channels = a.shape[2] if a.ndim == 3 else 1
-    d16 = cv2.subtract(a, b, dtype=cv2.CV_16S)
-    if _fits(a, BLOCK):
-        sums = np.abs(_block_sums(d16, BLOCK))
-        hit = (sums.max(axis=2) if sums.ndim == 3 else sums) >= mean_level * BLOCK * BLOCK
-        _mark(out, hit, BLOCK)
-    if _fits(a, RMS_BLOCK):
-        d = d16.astype(np.float32)
-        sq = cv2.multiply(d, d)
-        if sq.ndim == 3:
-            sq = cv2.transform(sq, np.ones((1, sq.shape[2]), np.float32))
-        hit = _block_sums(sq, RMS_BLOCK) >= rms_level * rms_level * RMS_BLOCK * RMS_BLOCK * channels
-        _mark(out, hit, RMS_BLOCK)
-    # the rims no whole block covers: the pixel test
-    covered_h = (shape[0] - RMS_BLOCK) // (RMS_BLOCK // 2) * (RMS_BLOCK // 2) + RMS_BLOCK
-    covered_w = (shape[1] - RMS_BLOCK) // (RMS_BLOCK // 2) * (RMS_BLOCK // 2) + RMS_BLOCK
-    if covered_h < shape[0] or covered_w < shape[1]:
-        diff = np.asarray(cv2.absdiff(a, b))
-        moved = (diff.max(axis=2) if diff.ndim == 3 else diff) > REGION_CHANGE
-        rim = np.ones(shape, bool)
-        rim[:covered_h, :covered_w] = False
-        out[moved & rim] = 1
-    return out > 0
-
-
-def _mark(out: np.ndarray, hit: np.ndarray, side: int) -> None:
-    """Set in ``out`` every pixel of the blocks ``hit`` flags (``_block_sums``' blocks: corners every
-    ``side // 2`` pixels)."""
-    if not hit.any():
-        return
-    step = max(1, side // 2)
-    seeds = np.zeros(out.shape, np.uint8)
-    seeds[:hit.shape[0] * step:step, :hit.shape[1] * step:step] = hit
-    # each seed spreads over the side x side pixels below and right of it
-    grown = cv2.dilate(seeds, np.ones((side, side), np.uint8), anchor=(side - 1, side - 1),
-                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    np.maximum(out, grown, out=out)
-
-
 def _fits(a: np.ndarray, side: int) -> bool:
     """Whether a ``side`` x ``side`` block fits in ``a``."""
     return bool(a.shape[0] >= side and a.shape[1] >= side)
@@ -252,33 +204,6 @@ class NoiseLevel:
             return False
         return (block_change(view, ref) < min(BLOCK_FLOOR * quiet, float(REGION_CHANGE))
                 and block_rms(view, ref, RMS_BLOCK) < RMS_FLOOR * self._quiet_rms)
-
-    @property
-    def noisy(self) -> bool:
-        """Whether the camera is known to be noisy: its block floor is learnt (``LEAST`` pairs of
-        frames) and above 0 (no two frames of it were ever equal). Until then, and on a noise-free
-        camera, ``changed`` is the pixel test (``REGION_CHANGE``)."""
-        return bool(self.quiet)
-
-    @property
-    def noise_free(self) -> bool:
-        """Whether the camera is known to be noise-free: two of its frames in a row were equal."""
-        return self._quiet == 0.0
-
-    def changed(self, view: np.ndarray, ref: np.ndarray) -> np.ndarray:
-        """The gate-view pixels (bool) where ``view`` shows a change from ``ref`` -- the cells a part
-        of a reading made from ``ref`` is read again for. On a noise-free camera (or before its noise
-        is learnt) every pixel that moved by more than ``REGION_CHANGE`` in a channel (then a part kept
-        reads the same pixels: a full read's reading). On a noisy camera, every pixel of a block whose
-        change the camera's noise does not explain (``changed_blocks``: a block's mean moved by
-        ``BLOCK_FLOOR`` times the quietest seen or by ``REGION_CHANGE``, its RMS by ``RMS_FLOOR`` times
-        its quietest -- the bounds ``blocks_still`` holds a whole reading by, block by block): a part
-        that only carries noise keeps its reading (made from an earlier frame's pixels of that scene)."""
-        quiet = self.quiet
-        if not quiet or view.shape != ref.shape:
-            return changed_pixels(view, ref)
-        return changed_blocks(view, ref, min(BLOCK_FLOOR * quiet, float(REGION_CHANGE)),
-                              RMS_FLOOR * self._quiet_rms)
 
     @property
     def sigma(self) -> float:

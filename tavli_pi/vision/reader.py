@@ -33,21 +33,10 @@ again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
 before (vision/ring_memo.py). On a noise-free stream the Observation is the one
 a full read of the frame gives (tests/vision/test_incremental.py). On a noisy
-camera (``NoiseLevel.noisy``: its noise learnt and no two of its frames ever
-equal) every pixel moves on every frame, so "changed" is judged by blocks
-(``NoiseLevel.changed``: a block's mean or RMS moved by more than the camera's
-own still frames move them): a point, the trays and the cube whose cells carry
-only noise keep what they were read from an earlier frame of the same scene,
-and the values all points share may move within ``incremental.KEY_NOISE``; a
-point whose count was read unsurely (``KEEP_SURE``) is read afresh, and the
-dice are read afresh: no candidate's reading is kept until the camera has shown
-two equal frames (``NoiseLevel.noise_free``; ``DiceMemo.forget_readings``),
-the patched arrays by the pixel test as ever (kept by blocks, a die's value
-differed from a full read's on a JPEG camera). Such
-a reading is no longer a full read's field for field; what a player sees --
-every spot's count, the dice's values, the hand -- is the full read's of that
-frame (tests/vision/test_incremental_noisy.py; bench/probe_promise.py over the
-real-like referee games), confidences within its ``CONFIDENCE_BOUND``.
+camera a reused reading is a full read of the frame it was read from, and a
+changed frame's unchanged points keep readings made from earlier frames' pixels
+(reading every such frame whole followed the real-like games worse: it was
+tried and reverted, bench/RESULTS.md, stop 22).
 
 ``timings`` holds the seconds each stage of the last read took (``warp``,
 ``gradients``, ``motion``, ``checkers``, ``hand``, ``trays``, ``dice``,
@@ -60,7 +49,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -81,8 +70,7 @@ from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
-from tavli_pi.vision.incremental import (KEEP_SURE, KERNEL, KEY_NOISE, REGION_CHANGE, Footprints, GateView, any_changed,
-                                        changed_pixels)
+from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import (SCALE, change_from_clear, changed_from_clear, decode_mask, hand_cover,
                                    new_skin, prone_share, shrink, skin_view)
 from tavli_pi.vision.stored_image import decode_image
@@ -165,9 +153,6 @@ class BoardReader:
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
         self._last_faces: list[KeptFace] = []  # last frame's dice read with a value (dice_kept)
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
-        #: this frame's ``NoiseLevel.changed`` masks by the earlier view compared (with it, so the id
-        #: stays its own): the points, rings, trays and cube kept from one frame share one comparison
-        self._masks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def carried_to(self, calibration: Calibration) -> BoardReader:
         """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
@@ -280,18 +265,11 @@ class BoardReader:
 
         return lay_still
 
-    def _forget_moved(self, memo: RingMemo, view: np.ndarray) -> None:
+    @staticmethod
+    def _forget_moved(memo: RingMemo, view: np.ndarray) -> None:
         """Forget the ring samples of the places whose pixels changed since they were sampled (as a
-        point's footprint, vision/incremental.py; ``NoiseLevel.changed``); the next samples are seen
-        in ``view``."""
-        memo.forget_changed(view, self._changed, SCALE, KERNEL)
-
-    def _changed(self, view: np.ndarray, ref: np.ndarray) -> np.ndarray:
-        """``self.noise.changed(view, ref)``, made once a frame per ``ref`` (``view`` is this frame's)."""
-        got = self._masks.get(id(ref))
-        if got is None or got[0] is not ref:
-            got = self._masks[id(ref)] = (ref, self.noise.changed(view, ref))
-        return got[1]
+        point's footprint, vision/incremental.py); the next samples are seen in ``view``."""
+        memo.forget_changed(view, changed_pixels, SCALE, KERNEL)
 
     def _dice_xy(self, dice: Sequence[DieReading]) -> np.ndarray:
         """The dice's centres on the canonical view, one row a die."""
@@ -330,7 +308,6 @@ class BoardReader:
                                        extras={**obs.extras, "motion_share": self.motion.last_share})
         if self.incremental:
             self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
-            self._masks = {}
         canon = self.warp(image)
         small = shrink(canon)
         marks.append(("warp", clock()))
@@ -357,14 +334,10 @@ class BoardReader:
         else:
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
-            again = spots.stale(view, key, self._feet, self._changed, self.noise.noisy)
+            again = spots.stale(view, key, self._feet)
             self.last_kind, self.last_reread = "changed", len(again)
             if memo is not None:
                 self._forget_moved(memo, view)
-                if self.noise.noisy:
-                    # a point read again because its reading was unsure is read from this frame's
-                    # pixels only, as a full read reads it (its kept ring samples carry other noise)
-                    memo.forget(spots.unsure())
             cols, rings = [], []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
                                                               site_columns=cols, setup=setup, rings=rings,
@@ -402,7 +375,7 @@ class BoardReader:
         # or a die is found (vet_dice looks at it only then)
         diff: Difference | None = None
         if kept is not None and not (
-                self._feet is not None and self._feet.trays_changed(self._changed(view, kept.tray_view))):
+                self._feet is not None and self._feet.trays_changed(changed_pixels(view, kept.tray_view))):
             tray, tray_view = kept.tray, kept.tray_view
         else:
             diff = Difference(canon, self._learnt, lay, half) if self._learnt is not None else None
@@ -446,10 +419,6 @@ class BoardReader:
             points = _lone_oversized_tempered(g, points, spots)
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
-            if not self.noise.noise_free:
-                # a die read from an earlier frame of a noisy camera may show a value this frame's
-                # read does not: candidates' readings are kept only once the camera is seen noise-free
-                self.dice_memo.forget_readings()
             self.dice_memo.start(view)
         learnt = self._learnt
         stands_out: StandsOut | None = None
@@ -507,7 +476,7 @@ class BoardReader:
             points, bar = unknown_where(points, bar, hidden)
         marks.append(("dice", clock()))
         if kept is not None and self._feet is not None and not self._feet.cube_changed(
-                self._changed(view, kept.cube_view)):
+                changed_pixels(view, kept.cube_view)):
             cube, cube_view = kept.obs.cube, kept.cube_view
         else:
             cube, cube_view = find_cube(canon, lay, cal, image), view
@@ -568,21 +537,6 @@ def bar_sites(sites: Sequence[Site], cols: Sequence[int]) -> list[Site]:
 _Key = tuple[float, ...]
 
 
-def same_key(a: _Key, b: _Key, noisy: bool) -> bool:
-    """Whether a point read with the shared values ``a`` may keep its reading under ``b``: equal, or on
-    a noisy camera (``NoiseLevel.noisy``) within what its frames move them by (``incremental.KEY_NOISE``:
-    the gradients' scale within a share of itself, the typical change and each channel's brightness
-    match within their steps), against the values the point was read with (so they cannot drift)."""
-    if a == b:
-        return True
-    if not noisy or len(a) != len(b) or not a:
-        return False
-    if abs(a[0] - b[0]) > KEY_NOISE[0] * max(abs(a[0]), abs(b[0])):
-        return False
-    return all(abs(x - y) <= (KEY_NOISE[1] if k == 1 else KEY_NOISE[2]) + 1e-6
-               for k, (x, y) in enumerate(zip(a, b)) if k >= 1)
-
-
 class _Spots:
     """Each point's last reading (untempered evidence, checker sites, pin) and the view and
     shared values (``_Key``: the gradient scale, the typical change from and brightness match to the set-up board) it
@@ -622,30 +576,17 @@ class _Spots:
         self.small.update(other.small)
         self.scale.update(other.scale)
 
-    def stale(self, small: np.ndarray, scale: _Key, feet: Footprints,
-              changed: Callable[[np.ndarray, np.ndarray], np.ndarray] = changed_pixels,
-              noisy: bool = False) -> set[int]:
-        """The points to read again: their footprint changed since they were read (``changed``: the
-        cells of a view changed from an earlier one), or the shared values did (``noisy``: by more than
-        a noisy camera's frames move them, ``same_key``)."""
-        out = {i for i in range(24) if not same_key(self.scale[i], scale, noisy)}
-        if noisy:
-            out |= self.unsure()
+    def stale(self, small: np.ndarray, scale: _Key, feet: Footprints) -> set[int]:
+        """The points to read again: their footprint changed since they were read, or the shared values did."""
+        out = {i for i in range(24) if self.scale[i] != scale}
         by_ref: dict[int, tuple[np.ndarray, list[int]]] = {}
         for i in range(24):
             if i not in out:
                 by_ref.setdefault(id(self.small[i]), (self.small[i], []))[1].append(i)
         for ref, idx in by_ref.values():
-            moved = changed(small, ref)
+            moved = changed_pixels(small, ref)
             out |= feet.spots_changed(moved, idx)
         return out
-
-    def unsure(self) -> set[int]:
-        """The points whose kept reading is not sure (a colour's count under ``KEEP_SURE``): on a noisy
-        camera such a reading flips with the noise from frame to frame (a full read's too), so it is read
-        again on every frame read, never kept."""
-        return {i for i in range(24)
-                if min(self.evidence[i].light.confidence, self.evidence[i].dark.confidence) < KEEP_SURE}
 
     def points(self) -> list[SpotEvidence]:
         return [self.evidence[i] for i in range(24)]
