@@ -67,7 +67,6 @@ def ends_ruled_out(table: EvidenceTable, ends: Sequence[tuple[np.ndarray, np.nda
     return all(bool(((el[sure] != fl[sure]) | (ed[sure] != fd[sure])).any()) for el, ed in ends)
 
 
-
 def unfound_placed(table: EvidenceTable, free: tuple[np.ndarray, np.ndarray], before: tuple[np.ndarray, np.ndarray],
                    ends: Sequence[tuple[np.ndarray, np.ndarray]], mover_light: bool, confidence: float,
                    near: float, margin: float) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -54,6 +54,7 @@ def view_hat_blobs(memo: DiceMemo | None, gray: np.ndarray, lay: Layout) -> list
                         whole_share=HATS_WHOLE)
     return hat_blobs(gray, lay, hats)
 
+
 #: the share of the half view the changed windows add up to from which the hat images are made whole
 #: rather than window by window (``DiceMemo.patched``: the same pixels): a window is opened and closed
 #: grown by the disc's reach all round. Where the two cost the same (the median over a stream's frames):

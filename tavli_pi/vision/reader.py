@@ -194,18 +194,21 @@ class BoardReader:
                 cv2.circle(mask, (int(round(x)), int(round(y))), rad, 1, -1)
         return mask > 0
 
-    def _hides_any(self, change: np.ndarray | None, hand_mask: np.ndarray, explained: np.ndarray,
-                   disc_sites: list[tuple[float, float, float]], points: list[SpotEvidence],
-                   bar: SpotEvidence) -> bool:
-        """Whether the hand (``hand_mask``; with the board learnt at set-up, the sleeve and arm it
-        belongs to, ``occluder``) hides a spot, as the hiding after the dice judges it but without
-        the dice's discs (not found yet)."""
+    def _hidden(self, change: np.ndarray | None, hand_mask: np.ndarray, explained: np.ndarray,
+                disc_sites: list[tuple[float, float, float]], points: list[SpotEvidence], bar: SpotEvidence,
+                dice: Sequence[DieReading] = ()) -> tuple[int, ...]:
+        """The spots the hand hides (``hidden_spots``): its skin ``hand_mask``; with the board learnt at
+        set-up, the sleeve and arm it belongs to too (``occluder``: the change from the learnt board
+        joined to the skin, less what the checkers, ``explained``, and ``dice`` explain), a checker read
+        inside them being their shading."""
         cover, seen = hand_mask, disc_sites
         if self._learnt is not None and change is not None:
-            cover = occluder_mask(change, hand_mask, explained, self.layout)
+            beside = explained | self._dice_discs(dice, (int(explained.shape[0]), int(explained.shape[1]))) \
+                if dice else explained
+            cover = occluder_mask(change, hand_mask, beside, self.layout)
             inside = set(enclosed(cover, disc_sites))
             seen = [d for d in disc_sites if d not in inside]
-        return bool(hidden_spots(cover, self.layout, self.calibration, points, bar, seen))
+        return hidden_spots(cover, self.layout, self.calibration, points, bar, seen)
 
     def _moving(self, changed: bool, hand: bool, skin: np.ndarray, dice: Sequence[DieReading]) -> bool:
         """Is anything moving in this frame? (``changed``: the gate saw a change since the last.)
@@ -386,8 +389,8 @@ class BoardReader:
         read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
-        if not no_trays and trays_learnt and (not hand or not self._hides_any(change, hand_mask, explained,
-                                                                              disc_sites, points, bar)):
+        if not no_trays and trays_learnt and (not hand or not self._hidden(change, hand_mask, explained,
+                                                                           disc_sites, points, bar)):
             # the trays read against their learnt empty look are a witness of the board's totals
             # (B1): a reading that does not add up is read as the likeliest board that does -- on a
             # frame with a hand too when the hand hides no spot (no count under it is sure: all are
@@ -463,15 +466,8 @@ class BoardReader:
         # picture (under_hand; the referee judges no frame with a hand, the app carries the last still board)
         hidden: tuple[int, ...] = ()
         if hand and self.hide:
-            cover, seen = hand_mask, disc_sites
-            if self._learnt is not None and change is not None:
-                # with the board learnt at set-up, the hand's sleeve and arm hide points too, and a
-                # checker read inside them is their shading (occluder)
-                beside = explained | self._dice_discs(dice, (int(explained.shape[0]), int(explained.shape[1])))
-                cover = occluder_mask(change, hand_mask, beside, lay)
-                inside = set(enclosed(cover, disc_sites))
-                seen = [d for d in disc_sites if d not in inside]
-            hidden = hidden_spots(cover, lay, cal, points, bar, seen)
+            # with the board learnt at set-up, the hand's sleeve and arm hide points too (occluder)
+            hidden = self._hidden(change, hand_mask, explained, disc_sites, points, bar, dice)
         if hidden:  # (the reason is ``Observation.hidden``, not a problem: no doubt of the reading in view)
             points, bar = unknown_where(points, bar, hidden)
         marks.append(("dice", clock()))
