@@ -37,6 +37,7 @@ class Broker:
         self.host = "127.0.0.1"
         self.tls = tls
         self.proc: subprocess.Popen[str] | None = None
+        self.log: list[str] = []  # this broker's log lines, every start
         lines = [
             f"listener {self.port} 127.0.0.1",
             "persistence true",
@@ -65,20 +66,21 @@ class Broker:
             [MOSQUITTO, "-c", str(self.config)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
         ready = threading.Event()
-        log: list[str] = []
-
-        def read() -> None:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                log.append(line)
-                if " running" in line:
-                    ready.set()
-
-        threading.Thread(target=read, daemon=True).start()
+        log = self.log
+        first = len(log)
+        self._reader = threading.Thread(target=self._read, args=(proc, ready), daemon=True)
+        self._reader.start()
         if not ready.wait(timeout):
             proc.kill()
-            raise RuntimeError("mosquitto did not start:\n" + "".join(log))
+            raise RuntimeError("mosquitto did not start:\n" + "".join(log[first:]))
         self.proc = proc
+
+    def _read(self, proc: subprocess.Popen[str], ready: threading.Event) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            self.log.append(line)
+            if " running" in line:
+                ready.set()
 
     def stop(self) -> None:
         """Graceful stop (SIGTERM): Mosquitto saves its persistence file.
@@ -88,6 +90,7 @@ class Broker:
         """
         if self.proc is None:
             return
+        first = len(self.log)
         for _ in range(20):
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -99,6 +102,12 @@ class Broker:
             self.proc.kill()
             self.proc.wait(5)
         self.proc = None
+        self._reader.join(5)  # the log to its last line
+        said = "".join(self.log[first:])
+        if "Saving in-memory database" not in said or "Error saving" in said:
+            # A restart test checks the product only if the broker kept its sessions (a director's
+            # persistent session lost here would make it miss events and ask for them again).
+            raise RuntimeError("mosquitto did not save its persistence file on stop:\n" + said)
 
     def restart(self) -> None:
         self.stop()
