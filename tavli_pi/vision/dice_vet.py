@@ -36,7 +36,7 @@ from tavli_pi.vision.background import Difference
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["AGREED_CONFIDENCE", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "STAND_OUT", "SURE_PX", "vet_dice"]
+__all__ = ["AGREED_CONFIDENCE", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "vet_dice"]
 
 #: the least die side (image px) whose pips can be read without proof that they are resolved:
 #: three pips of ~2 px and four gaps of ~1.5 px across a face

@@ -64,7 +64,7 @@ from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
-from tavli_pi.vision.dice_vet import STAND_OUT, vet_dice
+from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import doubt, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
@@ -134,11 +134,6 @@ class BoardReader:
         self._start = (explained_mask(self._prone.shape, known_discs(calibration))
                        if calibration.position is not None and self._prone is not None else None)
         self._learnt_arm = self._start is not None and not still_photo
-        #: where a die lay on the frame the board was learnt from (``Calibration.setup_dice``), still in
-        #: the learnt board: in a stream each place is learnt anew once the die has left it
-        #: (``_relearn_left``); one never seen to leave -- a mark of the board's own read as a die at
-        #: set-up -- stays part of the learnt board
-        self._unlearnt = list(calibration.setup_dice) if self._learnt is not None and not still_photo else []
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         # (its few other places are where checkers stood when it was learnt; learnt at set-up,
         # those places are known and explained instead, and the rest of it -- a bar, a frame -- is
@@ -214,34 +209,6 @@ class BoardReader:
             inside = set(enclosed(cover, disc_sites))
             seen = [d for d in disc_sites if d not in inside]
         return hidden_spots(cover, self.layout, self.calibration, points, bar, seen)
-
-    def _relearn_left(self, half: Halved, diff: Difference, found: Sequence[DieReading],
-                      disc_sites: Sequence[tuple[float, float, float]]) -> None:
-        """Learn the board anew where a die lay at set-up (``_unlearnt``) once the die has left: on a
-        still frame with no hand, the place differs from the learnt board (what lay there moved), no
-        die is found there (``found``: before vetting -- the set-up die itself, still there, is found
-        and dropped for matching the learnt board) and no checker covers it (``disc_sites``). Its patch
-        of the learnt board is then this frame's (``half``, the frame on the learnt board's grid): a die
-        lying there later stands out. A mark of the board read as a die at set-up is found there on
-        every frame it shows and is never learnt anew."""
-        assert self._learnt is not None
-        lay = self.layout
-        reach = STAND_OUT * lay.pitch
-        found_xy = self.calibration.to_canonical(np.asarray([d.xy for d in found], np.float32)) if found else ()
-        left = [(x, y, r) for x, y, r in self._unlearnt
-                if diff.stands_out(x, y, reach)
-                and not any(np.hypot(float(fx) - x, float(fy) - y) < r + reach for fx, fy in found_xy)
-                and not any(np.hypot(cx - x, cy - y) < cr + r for cx, cy, cr in disc_sites)]
-        if not left:
-            return
-        bg = self._learnt.u8.copy()
-        mask = np.zeros(bg.shape[:2], np.uint8)
-        for x, y, r in left:
-            cv2.circle(mask, (int(round(x / BG_SCALE)), int(round(y / BG_SCALE))),
-                       int(np.ceil((r + reach) / BG_SCALE)), 255, -1)
-        bg[mask > 0] = half.u8[mask > 0]
-        self._learnt = Learnt(bg, lay)
-        self._unlearnt = [p for p in self._unlearnt if p not in left]
 
     def _moving(self, changed: bool, hand: bool, skin: np.ndarray, dice: Sequence[DieReading]) -> bool:
         """Is anything moving in this frame? (``changed``: the gate saw a change since the last.)
@@ -515,9 +482,6 @@ class BoardReader:
         self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
         self.timings["total"] = marks[-1][1] - marks[0][1]
         moving = self._moving(changed, hand, skin, dice)
-        if self._unlearnt and not hand and not moving and half is not None and self._learnt is not None:
-            self._relearn_left(half, diff if diff is not None else Difference(canon, self._learnt, lay, half),
-                               found, disc_sites)
         spot_list = points + [bar]
         conf = float(np.mean([min(s.light.confidence, s.dark.confidence) for s in spot_list]))
         if hand:

@@ -113,19 +113,3 @@ def test_the_places_of_the_set_up_dice_are_saved_with_the_calibration() -> None:
     assert Calibration.from_dict(cal.to_dict()).setup_dice == ((10.5, 20.0, 7.5),)
     old = {k: v for k, v in cal.to_dict().items() if k != "setup_dice"}  # a file saved before
     assert Calibration.from_dict(old).setup_dice == ()
-
-
-def test_a_stream_learns_the_board_anew_where_a_set_up_die_has_left() -> None:
-    """In ``run`` the set-up dice are learnt into the board; once a die has left its place (the place
-    changed, nothing found there, no hand), the board there is learnt anew, so a die thrown later to
-    the very same place, showing the very same face, stands out and is read (on the base it matched
-    the learnt board and was dropped)."""
-    cal, _ = _with_dice()
-    five = DieSpec(5, 0.3, 0.5, angle=20.0)
-    cleared = render(scene_from_position(Position.start()), seed=5).image
-    again = render(scene_from_position(Position.start(), dice=(five,)), seed=6).image
-    reader = BoardReader(cal)
-    for i in range(3):
-        reader.read(cleared, i)
-    got = [reader.read(again, i).dice for i in range(3, 6)]
-    assert [d.value for d in got[-1] if not d.moving] == [5]
