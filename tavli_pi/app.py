@@ -454,7 +454,9 @@ class TableApp:
             # the set-up board is the training example: this board's checkers, pitch and background
             # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             try:
-                learnt = learn_board(learn_image, cal)
+                # the dice lying on it (read on this frame with no learnt board): where the learnt
+                # board is not known (none read on another frame: not read again)
+                learnt = learn_board(learn_image, cal, dice=obs.dice if learn_image is frame.image else ())
             except CalibrationError as exc:
                 if not self._setup_confirmed:
                     self._waiting_for_setup(str(exc), ask=True)
@@ -523,7 +525,7 @@ class TableApp:
             known = KnownBoard.of_counts(light, dark)
             if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
                 return None
-            return learn_board(frame.image, cal, known)
+            return learn_board(frame.image, cal, known, dice=())  # no die read on it
         except CalibrationError as exc:
             warnings.warn(f"the board was not learnt from the adopted position: {exc}", TavliWarning, stacklevel=2)
             return None

@@ -169,6 +169,12 @@ class Calibration:
     #: what that position left unseen and was therefore not learnt (e.g. a tray holding checkers:
     #: its empty look), one sentence each
     unseen: tuple[str, ...] = ()
+    #: where a die lay on the frame the board was learnt from (``setup.learn_board``): discs (x, y, r,
+    #: canonical px) where the learnt board is not known -- the die is in it. A die lying there later
+    #: does not stand out from the learnt board; a still photo read with this calibration vets it as a
+    #: photo with no learnt board would (``dice_vet``). Nothing is painted out of the background: a
+    #: mark of the board's own read as a die at set-up stays part of it.
+    setup_dice: tuple[tuple[float, float, float], ...] = ()
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -271,6 +277,7 @@ class Calibration:
             "checker_hue": self.checker_hue,
             "position": self.position.to_dict() if self.position is not None else None,
             "unseen": list(self.unseen),
+            "setup_dice": [list(d) for d in self.setup_dice],
         }
 
     @classmethod
@@ -299,6 +306,7 @@ class Calibration:
                 position=(KnownBoard.from_dict(d["position"]) if d.get("position")
                           else KnownBoard.start() if d.get("source") == "setup" else None),
                 unseen=tuple(str(u) for u in d.get("unseen", ())),
+                setup_dice=tuple((float(x), float(y), float(r)) for x, y, r in d.get("setup_dice", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

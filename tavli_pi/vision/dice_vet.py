@@ -9,6 +9,9 @@ reading leaves the reader each candidate is vetted:
   reported tumbling, or too small to read) and not on a checker must stand out where no
   checker the board reading accounts for stands: a gap between checkers moved there since
   set-up is the learnt board itself, though the checkers round it changed the place;
+- within a place where a die lay on the frame the board was learnt from
+  (``Calibration.setup_dice``) the learnt board shows that die, not the board: a
+  still photo's die there is vetted as with no learnt board (``unlearnt``);
 - without one, a candidate outside the playing field is dropped: beside the
   field lie the frame, hinges, trays and printed marks, and nothing there can
   be told from a die without knowing the board;
@@ -62,12 +65,18 @@ AGREED_CONFIDENCE = 0.89
 NO_DIE = 0.1
 #: how far outside the field's edges (field fractions) a die still counts as on the field
 EDGE = 0.01
+#: the radius (a share of the pitch) round a die's centre in which it must stand out from the learnt board
+STAND_OUT = 0.18
 
 
 def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Difference | None,
-             checkers: Sequence[tuple[float, float, float]] = ()) -> list[DieReading]:
+             checkers: Sequence[tuple[float, float, float]] = (),
+             unlearnt: Sequence[tuple[float, float, float]] = ()) -> list[DieReading]:
     """The readings of ``dice`` that are dice, with values only where they can be read.
-    ``checkers``: the checker discs (x, y, r canonical px) the board reading accounts for."""
+    ``checkers``: the checker discs (x, y, r canonical px) the board reading accounts for.
+    ``unlearnt``: discs (x, y, r canonical px) where the learnt board is not known (a die lay there
+    when it was learnt, ``Calibration.setup_dice``): a die whose place compared with the learnt board
+    (``STAND_OUT`` of a pitch round its centre) reaches into one is vetted as with no learnt board."""
     if not dice:
         return []
     lay = cal.layout
@@ -76,11 +85,13 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
     for d, (x, y) in zip(dice, canon):
         u, v = lay.to_uv(float(x), float(y))
         inside = -EDGE <= u <= 1 + EDGE and -EDGE <= v <= 1 + EDGE
-        if background is not None:
-            if not background.stands_out(float(x), float(y), 0.18 * lay.pitch):
+        reach = STAND_OUT * lay.pitch
+        known = not any(np.hypot(float(x) - ux, float(y) - uy) < ur + reach for ux, uy, ur in unlearnt)
+        if background is not None and known:
+            if not background.stands_out(float(x), float(y), reach):
                 continue  # part of the board as learnt at set-up
             if (not d.value and not d.on_checker and checkers
-                    and not background.stands_out_beside(float(x), float(y), 0.18 * lay.pitch, checkers)):
+                    and not background.stands_out_beside(float(x), float(y), reach, checkers)):
                 continue  # only the checkers round it changed: the board between them, no die
         elif not inside:
             continue

@@ -447,7 +447,9 @@ class BoardReader:
                           changes=changes, lay_still=self._lay_still())
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
-        dice = vet_dice(found, cal, diff, disc_sites)
+        # a still photo read with the board learnt from a frame with dice on it: where they lay the
+        # learnt board is not known (a stream sees a die appear by motion, and reads as before)
+        dice = vet_dice(found, cal, diff, disc_sites, cal.setup_dice if self.still_photo else ())
         if self.still_photo:
             dice = [d for d in dice if not d.moving]
         here_xy = self._dice_xy(dice)  # (kept_faces keeps each die's place)

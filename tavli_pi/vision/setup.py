@@ -28,6 +28,7 @@ from before the camera moved, is refused with a clear message.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -39,7 +40,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
 from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.known import ROW, KnownBoard
-from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
 from tavli_pi.vision.stacks import spot_geometry
@@ -169,7 +170,8 @@ def _unseen(known: KnownBoard, light: object, dark: object) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard | None = None) -> Calibration:
+def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard | None = None,
+                dice: Sequence[DieReading] | None = None) -> Calibration:
     """``calibration`` with this board learnt from ``frame``, a view of ``known`` (the start
     position, B3, when None; or any position known to the app: a game in progress the players
     confirmed or the referee adopted, a position given with a photo).
@@ -182,6 +184,10 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
     leaves unseen (a colour with no checker on the points, a tray holding checkers) is not
     learnt, and ``Calibration.unseen`` says so. Call it on a frame the players (or the referee)
     have confirmed shows ``known`` with no hand over the board.
+
+    ``dice``: the dice read on ``frame`` with no learnt board (the app's reading of its set-up frame),
+    kept as the places where the learnt board is not known (``Calibration.setup_dice``); None: ``frame``
+    is read for them here (a photo).
     """
     if frame is None or frame.ndim != 3 or frame.size == 0:
         raise CalibrationError("the frame to learn the board from is not a colour image; check the camera")
@@ -216,7 +222,36 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
         trays=learn_tray_sides(frame, cal),
         source="setup" if known.is_start else "position",
         unseen=_unseen(known, light, dark),
+        setup_dice=dice_places(frame, cal, dice),
     )
+
+
+#: the share of a die's side (image px: ``DieReading.size_px``) round its centre where the learnt board
+#: is not known (``dice_places``): a flat die's corners lie 0.71 of its side out, its blurred rim and
+#: the shadow it casts a little further
+DIE_REACH = 0.9
+
+
+def dice_places(frame: np.ndarray, cal: Calibration, dice: Sequence[DieReading] | None = None
+                ) -> tuple[tuple[float, float, float], ...]:
+    """The discs (x, y, r canonical px) where a die lay on ``frame``, the frame the board is learnt
+    from: there the learnt board shows the die, not the board (a die lying there later does not stand
+    out from it). ``dice``: the dice read on ``frame`` with no learnt board; None: read here
+    (``BoardReader`` with no background: a die vetted only against the field's edges). Only still dice
+    with a face read, not on a checker (a die on a checker is learnt as that checker's look is). Nothing
+    is taken out of the learnt board: what lies here may be a mark of the board's own read as a die
+    (stop 25: real-like games 23 and 57, painted out, stood out as a die on every frame)."""
+    if dice is None:
+        dice = BoardReader(cal.with_(background=""), still_photo=True, hide=False).read(frame).dice
+    kept = [d for d in dice if d.value and not d.moving and not d.on_checker and d.size_px > 0]
+    out: list[tuple[float, float, float]] = []
+    for d in kept:
+        x, y = d.xy
+        r = DIE_REACH * d.size_px
+        ends = cal.to_canonical(np.asarray([[x, y], [x - r, y], [x + r, y]], np.float32))
+        out.append((round(float(ends[0][0]), 1), round(float(ends[0][1]), 1),
+                    round(0.5 * float(np.hypot(*(ends[2] - ends[1]))), 1)))
+    return tuple(out)
 
 
 def fit_of(calibration: Calibration, frame: np.ndarray) -> float | None:
