@@ -175,8 +175,9 @@ def _recording(game: int, upto: int) -> tuple[object, list[tuple[object, np.ndar
 def test_a_640_px_die_whose_blob_shows_none_is_found_by_its_whole_change() -> None:
     # recording 0 (wood, 640 x 360, dice of 8.3-8.5 px): frames 23 and 25, a 4 and a 3; the 4's hat blob
     # (part of it) shows no die, and its whole change from the learnt board, 0.6 pitch with its rim and
-    # shadow, filled and unsmeared, was never searched (base: the 4 missed). Both found, neither given a
-    # value at 8 px: too small to read.
+    # shadow, filled and unsmeared, was never searched (base: the 4 missed). Both found; at 8 px a die is
+    # given no value (too small to read) unless its pip places confirm the face read (``pip_sites``, stop
+    # 26: the 4 is read a 4), and never a wrong one.
     cal, frames = _recording(0, 25)
     for i in (23, 25):
         truth, image = frames[i]
@@ -184,6 +185,7 @@ def test_a_640_px_die_whose_blob_shows_none_is_found_by_its_whole_change() -> No
         for t in truth.dice:  # type: ignore[attr-defined]
             got = _at(t, read)
             assert len(got) == 1 and not got[0].moving, (i, t, read)
-            assert got[0].value == 0 and got[0].note.startswith("too small to read"), (i, got)
+            assert got[0].value in (0, t.value), (i, got)
+            assert got[0].value or got[0].note.startswith("too small to read"), (i, got)
         assert len(read) == len(truth.dice), (i, read)  # type: ignore[attr-defined]
 
