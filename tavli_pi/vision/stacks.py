@@ -58,7 +58,6 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
-from tavli_pi.vision.letter_slots import N_LETTER, learnt_gradients, letter_features
 from tavli_pi.vision.lighting import colour_at, slot_colours
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
@@ -622,9 +621,6 @@ def read_spots_pinned(
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
         p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal)),
                          p_occ)
-        # a slot where the learnt empty board rings like a checker (letters, a print): read by its
-        # change since set-up against its column's (vision/letter_slots.py)
-        p_occ = _letter_reread(p_occ, feats, ch, cal, lay, cols, searched, view, canon.shape[:2])
         # a slot filled at set-up that now holds the other colour's checker: read against the empty
         # point as learnt at set-up too (vision/swapped.py)
         p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
@@ -698,37 +694,6 @@ def read_spots_pinned(
     if rings is not None:
         rings[:] = ch.full[:P, 0].tolist()
     return points, bar, sites, tuple(int(v) for v in pins)
-
-
-#: the letter-slot model (vision/letter_slots.py): weights over the set-up model's logit and
-#: ``letter_features``, and a bias (fitted on real-like tables with a band or a print, seeds 21 and
-#: 31-33, learnt at set-up: bench/fit_letter_slots.py --seeds 21,31,32,33 --frames 400: 927 letter slots of
-#: 431 tables, 131 holding a checker; on held-out halves slot errors 120 -> 38, sure and wrong 27 -> 13)
-LETTER_W = np.asarray([0.195, -0.258, 0.328, -0.914, -0.874, 2.330, 1.059, -1.257, -3.642])
-#: its logit is held within +-LETTER_CAP: a letter slot is never read sure either way by it
-LETTER_CAP = 2.0
-
-
-def _letter_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,
-                   cols: np.ndarray, searched: np.ndarray, view: SetupView, shape: tuple[int, int]) -> np.ndarray:
-    """``p_occ`` with each letter slot (``letter_slots.letter_features``) read by the letter-slot model."""
-    if not LETTER_W.any() or not cal.background:
-        return p_occ
-    learnt = learnt_gradients(cal.background, shape)
-    if learnt is None:
-        return p_occ
-    _x, _b, sign, radii = (a[cols] for a in spot_geometry(lay, cal))
-    filled = known_slots(cal)[cols]
-    got = letter_features(ch, learnt, radii, sign > 0, filled, searched, view.now, view.background, view.gain,
-                          view.typical, feats[..., -1], SLOT_W, SLOT_B)
-    if not got:
-        return p_occ
-    out = p_occ.copy()
-    for i, k, f in got:
-        z0 = float(feats[i, k] @ SETUP_W[0, :-1] + SETUP_W[0, -1])
-        z = float(np.r_[z0, f] @ LETTER_W[:-1] + LETTER_W[-1])
-        out[i, k] = 1.0 / (1.0 + np.exp(-float(np.clip(z, -LETTER_CAP, LETTER_CAP))))
-    return out
 
 
 def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,

@@ -1,4 +1,8 @@
-"""Letter slots: where the board learnt at set-up itself rings like a checker (issue 9).
+"""Letter slots: where the board learnt at set-up itself rings like a checker (issue 9) -- features.
+
+A measuring tool of stop 26 (bench/RESULTS.md, branch bands26; used by bench/fit_letter_slots.py):
+the reader read letter slots by these in 924b35c and the change was taken out again (a planted
+play in game 142 became a wrong board accepted).
 
 An overlay band's letters or a print on the field ring like a checker's rim on the empty board
 itself, so the set-up slot model (``stacks.SETUP_W``) reads such a slot as a checker whenever
@@ -111,5 +115,44 @@ def letter_features(ch: ck.Chains, learnt: ck.Gradients, radii: np.ndarray, down
         tol, col = np.log1p(change(i, k))
         tol_ref, col_ref = np.log1p(np.median(others, axis=0))
         out.append((i, k, np.asarray([w, float(np.clip(ring_now[i, k], -10.0, 10.0)), tol, tol - tol_ref, col,
+                                      col - col_ref, typical], np.float64)))
+    return out
+
+
+def inner_texture(g: ck.Gradients, x: float, y: float, r: float) -> float:
+    """The mean gradient magnitude (over the gradients' scale) inside the inner 0.6 ``r`` of the disc
+    at (``x``, ``y``) of ``g``: a plain checker's face is smooth, letters across it are not."""
+    h, w = g.pair.shape[:2]
+    rr = 0.6 * r
+    x0, x1 = max(int(x - rr), 0), min(int(x + rr) + 1, w)
+    y0, y1 = max(int(y - rr), 0), min(int(y + rr) + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    m = np.abs(g.pair[y0:y1, x0:x1].astype(np.float32)).sum(axis=2)
+    return float(m.mean()) / g.scale
+
+
+def filled_features(ch: ck.Chains, learnt: ck.Gradients, radii: np.ndarray, filled: np.ndarray,
+                    searched: np.ndarray, now: np.ndarray, bg: np.ndarray, gain: np.ndarray, typical: float,
+                    ring_now: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
+    """(column, slot, features) of each searched slot the set-up position filled, in a column with
+    at least ``REFERENCES`` set-up-empty searched slots: the learnt checker's inner texture there,
+    the frame's ring logit, log(1 + the shift-tolerant change) and that less the column's empty
+    slots' median, log(1 + the colour shift) and that less theirs, the typical change."""
+    K = min(filled.shape[1], ch.x.shape[1])
+    ref = searched[:, :K] & ~filled[:, :K]
+    enough = ref.sum(axis=1) >= REFERENCES
+    ii, kk = np.nonzero(searched[:, :K] & filled[:, :K] & enough[:, None])
+    half = 0.5 * radii / BG_SCALE
+    out = []
+    for i, k in zip(ii.tolist(), kk.tolist()):
+        def change(j: int) -> tuple[float, float]:
+            return slot_change(now, bg, gain, float(ch.x[i, j]) / BG_SCALE, float(ch.y[i, j]) / BG_SCALE,
+                               float(half[i]))
+        others = np.asarray([change(j) for j in np.flatnonzero(ref[i]).tolist()])
+        tol, col = np.log1p(change(k))
+        tol_ref, col_ref = np.log1p(np.median(others, axis=0))
+        tex = inner_texture(learnt, float(ch.x[i, k]), float(ch.y[i, k]), float(radii[i]))
+        out.append((i, k, np.asarray([tex, float(np.clip(ring_now[i, k], -10.0, 10.0)), tol, tol - tol_ref, col,
                                       col - col_ref, typical], np.float64)))
     return out
