@@ -75,19 +75,13 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
     return n
 
 
-def read_dice(video: Path, truths: list[Truth], setup_frame: int, tally: Counter[str], verbose: bool = False) -> None:
-    """Each still die of the recording, as the reader sees it: the video's frames decoded, the
-    board calibrated on its set-up frame (true corners, learnt as the app learns it), each frame
-    with still dice read alone. Every true die is tallied by its size (image px, whole) as
-    right, wrong, "no value" (found, not read: too small, or no face) or missed; dice read
-    where none is are phantoms."""
+def recorded(video: Path, truths: list[Truth], setup_frame: int) -> tuple[list[Any], Any]:
+    """(the recording's frames decoded, the board calibrated on its set-up frame: true corners,
+    learnt as the app learns it)."""
     import contextlib
     import io
 
-    import numpy as np
-
     from tavli_pi.vision.calibration import Calibration
-    from tavli_pi.vision.reader import BoardReader
     from tavli_pi.vision.refine import refine
     from tavli_pi.vision.setup import learn_board
 
@@ -102,6 +96,21 @@ def read_dice(video: Path, truths: list[Truth], setup_frame: int, tally: Counter
     k = setup_frame
     with contextlib.redirect_stdout(io.StringIO()):
         cal = learn_board(frames[k], refine(Calibration(truths[k].corners, home=truths[k].home), frames[k]))  # type: ignore[arg-type]
+    return frames, cal
+
+
+def read_dice(video: Path, truths: list[Truth], setup_frame: int, tally: Counter[str], verbose: bool = False) -> None:
+    """Each still die of the recording, as the reader sees it: the video's frames decoded, the
+    board calibrated on its set-up frame (true corners, learnt as the app learns it), each frame
+    with still dice read alone. Every true die is tallied by its size (image px, whole) as
+    right, wrong, "no value" (found, not read: too small, or no face) or missed; dice read
+    where none is are phantoms."""
+    import numpy as np
+
+    from tavli_pi.vision.reader import BoardReader
+
+    frames, cal = recorded(video, truths, setup_frame)
+
     for img, t in zip(frames, truths):
         still = [d for d in t.dice if not d.moving]
         if not still:

@@ -20,7 +20,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -45,21 +44,9 @@ def main() -> None:
         return False  # the base's reading: nothing confirmed
 
     def read_dice(video: Path, truths: list[Any], setup_frame: int, tally: Counter[str], verbose: bool = False) -> None:
-        from tavli_pi.vision.calibration import Calibration
         from tavli_pi.vision.reader import BoardReader
-        from tavli_pi.vision.refine import refine
-        from tavli_pi.vision.setup import learn_board
 
-        cap = cv2.VideoCapture(str(video))
-        frames = []
-        while True:
-            ok, img = cap.read()
-            if not ok:
-                break
-            frames.append(img)
-        k = setup_frame
-        with contextlib.redirect_stdout(io.StringIO()):
-            cal = learn_board(frames[k], refine(Calibration(truths[k].corners, home=truths[k].home), frames[k]))
+        frames, cal = bv.recorded(video, truths, setup_frame)
         for img, t in zip(frames, truths):
             still = [d for d in t.dice if not d.moving]
             if not still:
