@@ -22,7 +22,6 @@ import contextlib
 import io
 import sys
 from pathlib import Path
-from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -33,11 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_reallike import calibrate_setup  # noqa: E402
 from fit_setup_slots import SEED, _rendered, fit  # noqa: E402
+from letter_slot_features import _box, learnt_gradients, slot_change  # noqa: E402
 
 from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
 from tavli_pi.vision import checkers as ck  # noqa: E402
-from tavli_pi.vision.background import BG_SCALE, decode_background  # noqa: E402
+from tavli_pi.vision.background import BG_SCALE  # noqa: E402
 from tavli_pi.vision import stacks  # noqa: E402
 
 
@@ -45,34 +45,12 @@ from tavli_pi.vision import stacks  # noqa: E402
 REFERENCES = 2
 
 
-@lru_cache(maxsize=4)
-def learnt_gradients(text: str, shape: tuple[int, int]) -> ck.Gradients | None:
-    """The ring gradients of the board learnt at set-up (``Calibration.background``), brought to the
-    canonical view's ``shape`` (height, width); made once a calibration (None: no board stored)."""
-    bg = decode_background(text)
-    if bg is None:
-        return None
-    return ck.gradients(cv2.resize(bg, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR))
-
-
 def tolerant_change(now: np.ndarray, bg: np.ndarray, gain: np.ndarray, x: float, y: float, half: float) -> float:
-    """The mean change of the box of half-size ``half`` round (``x``, ``y``) (the background's grid)
-    from the learnt board ``bg``, each pixel's the least over the board shifted by up to one pixel
-    (largest channel, after the brightness match ``gain``): a letter's sharp edges, stored at half
-    scale and seen again through a camera's noise, differ from themselves by a pixel's shift; a
-    checker laid there differs whatever the shift."""
-    h, w = bg.shape[:2]
-    x0, x1 = max(int(round(x - half)), 1), min(int(round(x + half)) + 1, w - 1)
-    y0, y1 = max(int(round(y - half)), 1), min(int(round(y + half)) + 1, h - 1)
-    if x1 <= x0 or y1 <= y0:
+    """``letter_slot_features.slot_change``'s shift-tolerant change of the box of half-size ``half``
+    round (``x``, ``y``) from the learnt board (inf where the box falls off the board)."""
+    if _box(bg.shape, x, y, half) is None:
         return float("inf")
-    seen = now[y0:y1, x0:x1].astype(np.float32) * gain
-    least = np.full(seen.shape[:2], np.inf, np.float32)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            d = np.abs(seen - bg[y0 + dy:y1 + dy, x0 + dx:x1 + dx]).max(axis=2)
-            np.minimum(least, d, out=least)
-    return float(least.mean())
+    return slot_change(now, bg, gain, x, y, half)[0]
 
 
 def letter_slots(filled: np.ndarray, searched: np.ndarray, ch: ck.Chains, radii: np.ndarray,
