@@ -682,13 +682,15 @@ class FeedListener:
         old = self.status
         if old.state == state and old.text == text:
             return
-        with self._status_changed:
-            self.status = BrokerStatus(state, self.address, text, self._now())
-            self._status_changed.notify_all()
+        # said in the log before anyone waiting on the status hears of it (a director's page or a
+        # test that reads the log once the status changed)
         if state == "up":
             self.log.info("broker %s: %s", self.address, text)
         else:
             self.log.error("broker %s: %s", self.address, text)
+        with self._status_changed:
+            self.status = BrokerStatus(state, self.address, text, self._now())
+            self._status_changed.notify_all()
         if self._on_status is not None:
             self._on_status(self.status)
 
