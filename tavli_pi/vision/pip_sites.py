@@ -24,6 +24,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from tavli_pi.vision.lie import square_crop
+
 __all__ = ["CLEAR_SHARE", "LEAD_SHARE", "SiteRead", "site_value", "sites_agree"]
 
 #: crop side (px) the die is resampled to, and the share of the die's side it spans
@@ -131,12 +133,7 @@ def site_value(gray: np.ndarray) -> SiteRead:
 def face_crop(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float],
               side: float) -> np.ndarray:
     """The die's face in grey, ``_N`` px square, its side ``1 / _SPAN`` of the crop, square to the view."""
-    h = side * _SPAN / 2
-    c = np.asarray([centre], np.float32)
-    quad = to_src(np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32) + c).astype(np.float32)
-    dst = np.asarray([[0, 0], [_N, 0], [_N, _N], [0, _N]], np.float32)
-    m = cv2.getPerspectiveTransform(quad, dst)
-    crop = cv2.warpPerspective(src, m, (_N, _N), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    crop = square_crop(src, to_src, centre, side * _SPAN / 2, _N)
     return crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
 
 
