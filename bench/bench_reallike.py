@@ -575,7 +575,10 @@ def _classify(moments: Any, steps: Any, phases: list[str], hands: list[bool],
         elif phase != "rolled":
             why = f"phase {phase}"
         else:
-            mine = [(r, kind) for f, kind, r, _ in seen if p <= f < end]
+            # a planted play's own verdicts: those before its correction (after it, the corrected board's)
+            upto = next((j for j in range(p + 1, end) if moments[j].note == "corrected"), end) \
+                if moments[p].note == "an illegal play" else end
+            mine = [(r, kind) for f, kind, r, _ in seen if p <= f < upto]
             last = next((x for x in reversed(mine) if x[0] != "a hand or motion over the board"), None)
             if not mine:
                 why = ("never judged: a hand flagged on every frame" if all(hands[p:end])
@@ -624,22 +627,32 @@ class _Verdicts:
 
 @contextlib.contextmanager
 def _watch_verdicts() -> Any:
-    """Keep every ``judge_evidence`` verdict of the referee (wraps it in the referee module)."""
+    """Keep every verdict of the referee: ``judge_evidence`` (a play seen without its roll) and
+    ``judge_play`` (a play judged after its roll; it calls ``judge_evidence`` inside verdict.py, which
+    the first wrap does not see: until stop 27 a planted play judged unclear on every frame was
+    said to be "never judged"). Both are wrapped in the referee module."""
     from tavli_pi.referee import referee as referee_module
 
     got = _Verdicts()
-    judge = referee_module.judge_evidence
+    judge, play = referee_module.judge_evidence, referee_module.judge_play
 
     def kept(*args: Any, **kw: Any) -> Any:
         v = judge(*args, **kw)
         got.seen.append((got.frame, v.kind, v.reason, v.reading))
         return v
 
+    def kept_play(*args: Any, **kw: Any) -> Any:
+        v = play(*args, **kw)
+        got.seen.append((got.frame, v.kind, v.reason, v.reading))
+        return v
+
     referee_module.judge_evidence = kept
+    referee_module.judge_play = kept_play
     try:
         yield got
     finally:
         referee_module.judge_evidence = judge
+        referee_module.judge_play = play
 
 
 class _Fed:

@@ -542,6 +542,11 @@ class Referee:
     def _awaiting_roll(self, obs: Observation) -> None:
         dice = self._watch.feed(obs.dice, need=2)
         if dice is not None:
+            # the frame the roll settles on is a clear view of the board too: when its play was made
+            # before the dice were read (the hand came and went while they lay there), it shows the
+            # board as played and counts as the verdict's first frame (start_turn keeps it only then;
+            # real-like game 21: a 2-2 read surely only once the play was made was judged a frame late)
+            self.collect(obs)
             self.take_roll(dice)
             return
         # a roll may lie there with only its values missing (asked for once): the board is watched

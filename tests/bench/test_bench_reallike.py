@@ -63,3 +63,17 @@ def test_the_checkers_off_a_board_without_trays_are_hidden_when_a_point_is() -> 
     assert truly_hidden(shares)[25] is False
     assert truly_hidden(shares, trays=False)[25] is True
     assert truly_hidden(np.zeros(26), trays=False)[25] is False
+
+
+def test_the_verdicts_of_a_play_judged_after_its_roll_are_kept_for_why() -> None:
+    """``--why`` says what the referee judged a scripted play to be; a play judged after its roll
+    goes through ``judge_play`` (until stop 27 only ``judge_evidence`` was watched, and a planted
+    play judged unclear on every frame was said to be never judged)."""
+    from bench.bench_reallike import _watch_verdicts
+    from tavli_pi.rules.moves import apply_play, parse_play
+    from tests.referee.synth import black_threw_4_2
+
+    t, before, dice = black_threw_4_2()
+    with _watch_verdicts() as got:
+        t.move_and_pick_up(before, apply_play(before, parse_play(before, "13/9 13/11")), dice)
+    assert [kind for _, kind, _, _ in got.seen][-1:] == ["legal"]

@@ -20,7 +20,7 @@ from tavli_pi.referee.referee import Referee
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
 from tavli_pi.rules.position import Side
 
-from .synth import Table, die, kinds, opened
+from .synth import Table, die, kinds, opened, roll_dice
 
 SMALL = tuple(dataclasses.replace(die(0, "left", confidence=0.0), note="too small to read (8 px, need 12)")
               for _ in range(2))
@@ -58,3 +58,34 @@ def test_a_legal_play_before_the_roll_was_entered_is_accepted_on_the_first_clear
     first = t.show(after)
     assert "play_accepted" in kinds(out + first) and "illegal_play" not in kinds(out + first)
 
+
+
+def _read_after_played(text: str) -> tuple[Table, list]:  # type: ignore[type-arg]
+    """Black's 4-2 thrown and read on one still frame before Black's hand comes (a smear flagged
+    tumbling under the hand: the watch neither counts nor resets there); Black plays ``text``; the
+    dice are read again with the board as played, clear: the roll settles on that frame."""
+    t = Table(Referee())
+    ref = opened(t)
+    before = ref.position
+    dice = roll_dice(Side.BLACK, (4, 2))
+    smear = die(0, "left", moving=True, confidence=0.0)
+    t.show(before, dice=dice)  # read once, still
+    t.show(before, dice=(*dice, smear), hand=True)
+    after = apply_play(before, parse_play(before, text))
+    t.show(after, dice=(*dice, smear), hand=True)
+    out = t.show(after, dice=dice)  # the board as played, clear, both dice still down and read
+    assert "roll_accepted" in kinds(out) and ref.dice == (4, 2) and ref.before.turn is Side.BLACK
+    return t, out
+
+
+def test_a_roll_read_only_after_its_play_is_judged_on_the_frame_it_settles_on_too() -> None:
+    t, out = _read_after_played("13/9 13/11")
+    after = apply_play(t.referee.before, parse_play(t.referee.before, "13/9 13/11"))
+    first = t.show(after)  # the dice picked up: the first clear frame without them
+    assert "play_accepted" in kinds(out + first) and "illegal_play" not in kinds(out + first)
+
+
+def test_an_illegal_play_made_before_its_roll_was_read_is_called_on_the_first_frame_without_the_dice() -> None:
+    t, out = _read_after_played("13/9 13/10")  # a 4 and a 3 for 4-2 (M1)
+    first = t.show(apply_play(t.referee.before, parse_play(t.referee.before, "13/9 13/10")))
+    assert "illegal_play" in kinds(out + first) and "play_accepted" not in kinds(out + first)
