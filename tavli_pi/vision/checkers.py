@@ -292,6 +292,7 @@ def trace_chains(
     empty: Callable[[np.ndarray], np.ndarray] | None = None,
     memo: RingMemo | None = None,
     ids: np.ndarray | None = None,
+    shift: np.ndarray | None = None,
 ) -> Chains:
     """Follow C stacks slot by slot from their bases (all columns vectorised).
 
@@ -309,6 +310,8 @@ def trace_chains(
     checkers, so this skips about half of the work.
 
     ``memo`` and ``ids`` (each column's spot): see ``ring_features``.
+    ``shift`` (C,), in radii: moves each column's slot-0 window along it (an edge whose checkers
+    sit nearer the base than the geometry puts them, ``vision/overhang.py``).
     """
     C = len(x0)
     dy = np.linspace(0.0, 1.0, 12, dtype=np.float32)
@@ -332,6 +335,8 @@ def trace_chains(
             rl, bl, sl = r[live], base[live], sign[live]
             if k == 0:
                 d = (first[0] + (first[1] - first[0]) * dy)[None, :] * rl[:, None]
+                if shift is not None:
+                    d = d + (shift[live] * rl)[:, None]
                 cxs = x0[live, None] + offs0[None, :] * rl[:, None]
             else:
                 d = pd[live, None] + (1.8 + 0.55 * dy)[None, :] * rl[:, None]

@@ -63,6 +63,7 @@ from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
 from tavli_pi.vision.oversize import oversized
+from tavli_pi.vision.overhang import MEASURE, edge_shifts
 from tavli_pi.vision.swapped import empty_point_features, setup_colours, swapped_slots
 from tavli_pi.vision.tallstack import period_loglik
 
@@ -160,6 +161,7 @@ def spot_chains(
     stop: bool = False,
     cols: np.ndarray | None = None,
     memo: RingMemo | None = None,
+    shift: np.ndarray | None = None,
 ) -> ck.Chains:
     """The 26 chains (24 points, the bar's two halves) traced ``slots`` deep.
 
@@ -167,13 +169,15 @@ def spot_chains(
     ``checkers.trace_chains``); what the reader does every frame.
     ``cols``: only these of the 26 chains, in this order (each is traced on its own).
     ``memo``: ring samples kept per spot (vision/ring_memo.py).
+    ``shift`` (26,): each chain's slot-0 window moved by so many radii (``checkers.trace_chains``).
     """
     x, base, sign, r = spot_geometry(lay, cal)
     if cols is not None:
         x, base, sign, r = x[cols], base[cols], sign[cols], r[cols]
+        shift = None if shift is None else shift[cols]
     # points start at the field edge; the bar's halves at the middle (a checker may sit on it)
     return ck.trace_chains(g, integral, x, base, sign, r, slots, empty=_plainly_empty if stop else None,
-                           memo=memo, ids=np.arange(26) if cols is None else np.asarray(cols))
+                           memo=memo, ids=np.arange(26) if cols is None else np.asarray(cols), shift=shift)
 
 
 #: a slot whose occupancy logit is below this (p < 1 %) is plainly empty
@@ -606,12 +610,73 @@ def read_spots_pinned(
     first-slot ring in the order of ``points`` (what ``doubt.first_rings`` gives: slot 0 of a chain
     is searched alike however deep the chain is traced). ``memo``: ring samples kept per spot
     (vision/ring_memo.py; the reader's).
+
+    A point read unsure on an edge whose first checkers overhang the field's edge (``vision/
+    overhang.py``, learnt from this photo's sure first checkers) is read again with that edge's
+    slot-0 window moved, and the surer of its two readings kept.
     """
     if integral is None:
         integral = cv2_integral(canon)
+    cols: list[int] = []
+    ring: list[float] = []
+    points, bar, sites, pins = _read_spots_once(canon, g, lay, cal, integral, only, cols, setup, ring, memo)
+    which = list(range(24)) if only is None else sorted(only)
+    unsure = {p for p, ev in zip(which, points) if _sureness(ev) < UNSURE}
+    shift = overhang_shifts(g, integral, lay, cal) if unsure else None
+    again = {p for p in unsure if shift is not None and shift[p] != 0.0}
+    if again and shift is not None:
+        cols2: list[int] = []
+        ring2: list[float] = []
+        got, _bar, got_sites, got_pins = _read_spots_once(canon, g, lay, cal, integral, again, cols2, setup, ring2,
+                                                          memo, shift)
+        order = sorted(again)
+        pins_l = list(pins)
+        for q, p in enumerate(order):
+            i = which.index(p)
+            if _sureness(got[q]) <= _sureness(points[i]):
+                continue
+            points[i], pins_l[i], ring[i] = got[q], got_pins[q], ring2[q]
+            keep = [k for k, c in enumerate(cols) if c != p]
+            sites = [sites[k] for k in keep] + [st for st, c in zip(got_sites, cols2) if c == p]
+            cols = [cols[k] for k in keep] + [c for c in cols2 if c == p]
+        pins = tuple(pins_l)
+    if site_columns is not None:
+        site_columns[:] = cols
+    if rings is not None:
+        rings[:] = ring
+    return points, bar, sites, pins
+
+
+#: a point read with its likelier colour's count below this confidence is read again on an edge
+#: that overhangs (vision/overhang.py)
+UNSURE = 0.9
+
+
+def _sureness(ev: SpotEvidence) -> float:
+    """How sure a point's reading is: the lower of its two colours' confidences."""
+    return min(ev.light.confidence, ev.dark.confidence)
+
+
+def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration) -> np.ndarray:
+    """(26,) radii each spot's slot-0 window moves by: the 24 points' first slots searched in the wide
+    ``overhang.MEASURE`` window, each edge's offset learnt from its sure ones (``overhang.edge_shifts``);
+    the bar's halves never move."""
+    x, base, sign, r = (a[:24] for a in spot_geometry(lay, cal))
+    ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=MEASURE)
+    d = (ch.y[:, 0] - base) * sign / r
+    return np.concatenate([edge_shifts(d, slot_probability(ch)[:, 0], sign > 0), np.zeros(2, np.float32)])
+
+
+def _read_spots_once(
+    canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray,
+    only: set[int] | None, site_columns: list[int], setup: SetupView | None, rings: list[float],
+    memo: RingMemo | None, shift: np.ndarray | None = None,
+) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
+    """One reading of ``read_spots_pinned`` with each spot's slot-0 window moved by ``shift`` (26,)
+    radii (None: none moved)."""
     cols = np.arange(26) if only is None else np.r_[np.asarray(sorted(only), np.int64), 24, 25]
     P = len(cols) - 2  # points read
-    ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo)
+    ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo, shift=shift)
     p_occ = slot_probability(ch)
     view = (setup if setup is not None else setup_view(canon, lay, cal)) if SETUP_W.any() else None
     feats = setup_slot_features(canon, lay, cal, ch, None if only is None else cols, view) if view is not None else None
@@ -689,10 +754,8 @@ def read_spots_pinned(
     squeezed_at: list[int] = []
     ends = np.arange(P)
     sites += _squeezed_sites(points, ch, base, sign, r, lz_ends[end_of, ends], d_ends[end_of, ends], squeezed_at)
-    if site_columns is not None:
-        site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
-    if rings is not None:
-        rings[:] = ch.full[:P, 0].tolist()
+    site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
+    rings[:] = ch.full[:P, 0].tolist()
     return points, bar, sites, tuple(int(v) for v in pins)
 
 

@@ -131,4 +131,5 @@ def test_without_corners_the_field_is_found_or_refused_never_misread(found) -> N
     scores = _scores(found)
     assert sum(s.confident_wrong for s in scores) == 0
     perfect = [name for name, v in found.items() if not isinstance(v, Exception) and v[1].perfect]
-    assert {"frame0.jpg", "test9.jpg", "bcv-test3.jpg", "bcv-template3.jpg"} <= set(perfect), perfect
+    # frame1: its near edge's blot read once the edge's overhang was learnt from the photo (vision/overhang.py)
+    assert {"frame0.jpg", "frame1.jpg", "test9.jpg", "bcv-test3.jpg", "bcv-template3.jpg"} <= set(perfect), perfect

@@ -1,0 +1,52 @@
+"""An edge's first checkers seen nearer its base than the geometry puts them (issue 9, real boards).
+
+A point's stack is traced from its base, the field's edge: the first checker's centre lies one
+radius in (``SEATED``), and ``checkers.trace_chains`` looks for it 0.75-1.6 radii out. A camera in
+front of the board sees the checkers' thickness, so along the near edge a checker's top face sits
+further out than its foot: measured from a field found at the board's surface, the near edge's
+checkers overhang it, their discs centred nearer the base than the window begins. A first checker
+there is found at the window's end with half its ring, and a dark one on a dark point can be read
+as none (the WTC 2022 board read with its field found: the blot on point 12, P(0) = 0.69).
+
+How far an edge's checkers overhang is this photo's own, so it is learnt from the photo: the
+first slot of every point is searched in a wider window (``MEASURE``), and the edge's sure first
+checkers (a whole ring, ``SURE_P``) give its offset, their median. An edge with at least
+``MIN_SURE`` of them whose median lies nearer the base than ``OVERHANG`` has its slot-0 window
+moved by the median's distance from ``SEATED``; the reader reads the edge's unsure points again
+with it (``stacks.read_spots_pinned``). Each half of the field (top, bottom) is measured on its own:
+only the near one is seen from the front.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["MEASURE", "SEATED", "OVERHANG", "MIN_SURE", "SURE_P", "edge_shifts"]
+
+#: the window (radii from the base) a point's first checker is measured in
+MEASURE = (0.2, 1.6)
+#: where the geometry puts a first checker's centre: one radius in from the field's edge
+SEATED = 1.0
+#: an edge whose sure first checkers' median lies nearer its base than this (radii) overhangs
+OVERHANG = 0.8
+#: the fewest sure first checkers an edge's offset is learnt from
+MIN_SURE = 3
+#: a first slot at least this likely occupied (its ring fit) is a sure checker
+SURE_P = 0.9
+
+
+def edge_shifts(first_d: np.ndarray, p_first: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Per point, how far (radii, negative: towards the base) its edge's slot-0 window moves.
+
+    ``first_d`` (P,): where each point's first slot was found in the ``MEASURE`` window (radii from
+    the base), ``p_first`` (P,) how likely it holds a checker, ``top`` (P,) bool: the point's edge.
+    An edge that does not overhang, or has too few sure checkers to tell, gets 0."""
+    out = np.zeros(len(first_d), np.float32)
+    for edge in (top, ~top):
+        sure = edge & (p_first >= SURE_P)
+        if int(sure.sum()) < MIN_SURE:
+            continue
+        m = float(np.median(first_d[sure]))
+        if m < OVERHANG:
+            out[edge] = m - SEATED
+    return out
