@@ -127,11 +127,9 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
 
 def known_of_label(truth: tuple[dict[int, int], dict[int, int], tuple[int, int], tuple[int, int]]) -> Any:
     """The labelled counts of a frame as a known position (``vision.known.KnownBoard``)."""
-    from tavli_pi.vision.known import KnownBoard
+    from tests.vision._eval import known_of_label as known
 
-    light, dark, bar, off = truth
-    return KnownBoard.of_counts([light.get(p, 0) for p in range(1, 25)] + [bar[0], off[0]],
-                                [dark.get(p, 0) for p in range(1, 25)] + [bar[1], off[1]])
+    return known(truth)
 
 
 def learnt_from_any() -> None:

@@ -175,6 +175,11 @@ class Calibration:
     #: photo with no learnt board would (``dice_vet``). Nothing is painted out of the background: a
     #: mark of the board's own read as a die at set-up stays part of it.
     setup_dice: tuple[tuple[float, float, float], ...] = ()
+    #: how far the first checkers of the top and the bottom edge sit from where the geometry puts
+    #: them, in checker radii (negative: nearer the edge; a camera in front sees the near edge's
+    #: checkers' thickness), learnt at set-up from the position's first checkers (vision/overhang.py);
+    #: None when not learnt (a photo then measures its own)
+    overhang: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -278,6 +283,7 @@ class Calibration:
             "position": self.position.to_dict() if self.position is not None else None,
             "unseen": list(self.unseen),
             "setup_dice": [list(d) for d in self.setup_dice],
+            "overhang": list(self.overhang) if self.overhang is not None else None,
         }
 
     @classmethod
@@ -307,6 +313,7 @@ class Calibration:
                           else KnownBoard.start() if d.get("source") == "setup" else None),
                 unseen=tuple(str(u) for u in d.get("unseen", ())),
                 setup_dice=tuple((float(x), float(y), float(r)) for x, y, r in d.get("setup_dice", ())),
+                overhang=(float(d["overhang"][0]), float(d["overhang"][1])) if d.get("overhang") else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

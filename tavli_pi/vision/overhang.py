@@ -15,13 +15,19 @@ checkers (a whole ring, ``SURE_P``) give its offset, their median. An edge with 
 moved by the median's distance from ``SEATED``; the reader reads the edge's unsure points again
 with it (``stacks.read_spots_pinned``). Each half of the field (top, bottom) is measured on its own:
 only the near one is seen from the front.
+
+At set-up the position is known, so the board learns its edges' offsets there (``setup.learn_board``:
+the first checkers the position puts on the points, ``Calibration.overhang``), and a reader with that
+calibration moves the windows by them on every frame without measuring again: a point's reading then
+depends on its own pixels only, as the incremental reader needs (vision/incremental.py), and a frame
+pays for no measuring. A photo read without a learnt board measures its own.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MEASURE", "SEATED", "OVERHANG", "MIN_SURE", "SURE_P", "edge_shifts"]
+__all__ = ["MEASURE", "SEATED", "OVERHANG", "MIN_SURE", "SURE_P", "edge_shifts", "per_point"]
 
 #: the window (radii from the base) a point's first checker is measured in
 MEASURE = (0.2, 1.6)
@@ -50,3 +56,9 @@ def edge_shifts(first_d: np.ndarray, p_first: np.ndarray, top: np.ndarray) -> np
         if m < OVERHANG:
             out[edge] = m - SEATED
     return out
+
+
+def per_point(overhang: tuple[float, float], top: np.ndarray) -> np.ndarray:
+    """The (P,) shifts of a learnt ``Calibration.overhang`` (top edge, bottom edge; radii): each point
+    its edge's (``top`` (P,) bool: the point's edge)."""
+    return np.where(top, np.float32(overhang[0]), np.float32(overhang[1])).astype(np.float32)

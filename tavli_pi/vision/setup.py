@@ -43,7 +43,7 @@ from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
-from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.stacks import edge_overhang, spot_geometry
 from tavli_pi.vision.tray_sides import learn_tray_sides
 from tavli_pi.vision.foreign import learn_checker_hue
 
@@ -180,7 +180,8 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
     learnt here: the edges and the bar (from where the known stacks stand), the pitch, each
     colour's look (from the checkers the position puts on known points), the board as the
     background (the field and the trays, with the position's checkers in it: the reader knows
-    which slots they filled), the checkers' hue spread and the tray sides. What the position
+    which slots they filled), the checkers' hue spread, the tray sides and how far each edge's first
+    checkers sit from where the geometry puts them (``Calibration.overhang``, vision/overhang.py). What the position
     leaves unseen (a colour with no checker on the points, a tray holding checkers) is not
     learnt, and ``Calibration.unseen`` says so. Call it on a frame the players (or the referee)
     have confirmed shows ``known`` with no hand over the board.
@@ -223,6 +224,8 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
         source="setup" if known.is_start else "position",
         unseen=_unseen(known, light, dark),
         setup_dice=dice_places(frame, cal, dice),
+        overhang=edge_overhang(canon, cal.layout, cal,
+                               np.asarray([known.light[i] + known.dark[i] > 0 for i in range(24)])),
     )
 
 

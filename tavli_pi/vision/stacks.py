@@ -63,7 +63,7 @@ from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
 from tavli_pi.vision.oversize import oversized
-from tavli_pi.vision.overhang import MEASURE, edge_shifts
+from tavli_pi.vision.overhang import MEASURE, edge_shifts, per_point
 from tavli_pi.vision.swapped import empty_point_features, setup_colours, swapped_slots
 from tavli_pi.vision.tallstack import period_loglik
 
@@ -612,8 +612,9 @@ def read_spots_pinned(
     (vision/ring_memo.py; the reader's).
 
     A point read unsure on an edge whose first checkers overhang the field's edge (``vision/
-    overhang.py``, learnt from this photo's sure first checkers) is read again with that edge's
-    slot-0 window moved, and the surer of its two readings kept.
+    overhang.py``: learnt at set-up, ``Calibration.overhang``; else from this photo's sure first
+    checkers) is read again with that edge's slot-0 window moved, and the surer of its two readings
+    kept.
     """
     if integral is None:
         integral = cv2_integral(canon)
@@ -622,7 +623,8 @@ def read_spots_pinned(
     points, bar, sites, pins = _read_spots_once(canon, g, lay, cal, integral, only, cols, setup, ring, memo)
     which = list(range(24)) if only is None else sorted(only)
     unsure = {p for p, ev in zip(which, points) if _sureness(ev) < UNSURE}
-    shift = overhang_shifts(g, integral, lay, cal) if unsure else None
+    shift = (learnt_shifts(lay, cal, cal.overhang) if cal.overhang is not None
+             else overhang_shifts(g, integral, lay, cal)) if unsure else None
     again = {p for p in unsure if shift is not None and shift[p] != 0.0}
     if again and shift is not None:
         cols2: list[int] = []
@@ -657,14 +659,34 @@ def _sureness(ev: SpotEvidence) -> float:
     return min(ev.light.confidence, ev.dark.confidence)
 
 
-def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration) -> np.ndarray:
+def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration,
+                    occupied: np.ndarray | None = None) -> np.ndarray:
     """(26,) radii each spot's slot-0 window moves by: the 24 points' first slots searched in the wide
     ``overhang.MEASURE`` window, each edge's offset learnt from its sure ones (``overhang.edge_shifts``);
-    the bar's halves never move."""
+    the bar's halves never move. ``occupied`` (24,) bool: only these points' first slots count (a
+    known position's, at set-up)."""
     x, base, sign, r = (a[:24] for a in spot_geometry(lay, cal))
     ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=MEASURE)
     d = (ch.y[:, 0] - base) * sign / r
-    return np.concatenate([edge_shifts(d, slot_probability(ch)[:, 0], sign > 0), np.zeros(2, np.float32)])
+    p = slot_probability(ch)[:, 0]
+    if occupied is not None:
+        p = np.where(occupied, p, 0.0)
+    return np.concatenate([edge_shifts(d, p, sign > 0), np.zeros(2, np.float32)])
+
+
+def learnt_shifts(lay: Layout, cal: Calibration, overhang: tuple[float, float]) -> np.ndarray:
+    """(26,) radii each spot's slot-0 window moves by with a learnt ``Calibration.overhang``."""
+    sign = spot_geometry(lay, cal)[2][:24]
+    return np.concatenate([per_point(overhang, sign > 0), np.zeros(2, np.float32)])
+
+
+def edge_overhang(canon: np.ndarray, lay: Layout, cal: Calibration, occupied: np.ndarray) -> tuple[float, float]:
+    """The (top edge, bottom edge) offsets of ``Calibration.overhang``, learnt from ``canon``, a view of
+    a known position whose points ``occupied`` (24,) hold checkers (``setup.learn_board``)."""
+    shift = overhang_shifts(ck.gradients(canon), cv2_integral(canon), lay, cal, occupied)[:24]
+    top = spot_geometry(lay, cal)[2][:24] > 0
+    return (round(float(shift[top][0]), 3) if top.any() else 0.0,
+            round(float(shift[~top][0]), 3) if (~top).any() else 0.0)
 
 
 def _read_spots_once(

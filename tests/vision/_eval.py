@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.refine import refine
 
@@ -134,6 +135,13 @@ class RealFrame:
             return None
         return ({int(k): v for k, v in lab["light"].items()}, {int(k): v for k, v in lab["dark"].items()},
                 (lab["bar"]["light"], lab["bar"]["dark"]), (lab["off"]["light"], lab["off"]["dark"]))
+
+
+def known_of_label(truth: tuple[dict[int, int], dict[int, int], tuple[int, int], tuple[int, int]]) -> KnownBoard:
+    """The labelled counts of a frame (``RealFrame.truth``) as a known position."""
+    light, dark, bar, off = truth
+    return KnownBoard.of_counts([light.get(p, 0) for p in range(1, 25)] + [bar[0], off[0]],
+                                [dark.get(p, 0) for p in range(1, 25)] + [bar[1], off[1]])
 
 
 def real_frames(real: Path) -> list[RealFrame]:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
 
+from tavli_pi.vision import checkers as ck
+from tavli_pi.vision import stacks
 from tavli_pi.vision.calibrate import calibrate_image
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.overhang import OVERHANG, SEATED, edge_shifts
 from tavli_pi.vision.reader import BoardReader
-from tests.vision._eval import real_frames, score_real
+from tests.vision._eval import known_of_label, real_frames, score_real
 
 
 def test_an_edge_moves_by_its_own_sure_checkers_only() -> None:
@@ -37,3 +43,52 @@ def test_the_wtc_near_edge_blot_is_read_with_the_field_found(real_data: Path) ->
     assert obs.points[11].dark.best == 1 and obs.points[11].light.best == 0
     assert obs.points[11].dark.confidence >= 0.9
     assert score_real(f, obs, 0.025 * max(f.image.shape[:2])).perfect
+
+
+def _frame1(real_data: Path) -> Any:
+    return next(f for f in real_frames(real_data) if f.name == "frame1.jpg")
+
+
+def test_the_board_learns_its_edges_overhang_at_set_up_and_reads_with_it(real_data: Path) -> None:
+    """At set-up (here: WTC frame1's labelled position, with the field found as ``tavli-pi read`` finds
+    it) the board learns how far each edge's first checkers overhang (``Calibration.overhang``), and a
+    reader with that calibration moves the near edge's window by it: the blot on point 12 is read."""
+    f = _frame1(real_data)
+    cal = learn_board(f.image, calibrate_image(f.image), known_of_label(f.truth))
+    assert cal.overhang is not None
+    top, bottom = cal.overhang
+    # the picture's bottom edge is the near one, whichever edge of the canonical view it is
+    ends = cal.to_image(np.float32([cal.layout.to_px(0.5, 0.0), cal.layout.to_px(0.5, 1.0)]))
+    near, far = (top, bottom) if ends[0][1] > ends[1][1] else (bottom, top)
+    assert near < -0.1 and far == 0.0, cal.overhang
+    obs = BoardReader(cal, still_photo=True).read(f.image)
+    assert obs.points[11].dark.best == 1 and obs.points[11].dark.confidence >= 0.9
+    assert score_real(f, obs, 0.025 * max(f.image.shape[:2])).perfect
+    assert Calibration.from_dict(cal.to_dict()).overhang == cal.overhang
+
+
+def test_with_a_learnt_overhang_a_point_reads_alone_as_with_the_others(real_data: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A learnt overhang is not measured again per frame (a point's reading would depend on the other
+    points' checkers, and the incremental reader keeps unchanged points' readings): every point read
+    on its own (``only``) reads as in the whole read."""
+    f = _frame1(real_data)
+    cal = learn_board(f.image, calibrate_image(f.image), known_of_label(f.truth))
+
+    def measured(*args: Any, **kw: Any) -> np.ndarray:
+        raise AssertionError("measured again with a learnt overhang")
+
+    monkeypatch.setattr(stacks, "overhang_shifts", measured)
+    canon = cal.warp(f.image)
+    g, integral = ck.gradients(canon), stacks.cv2_integral(canon)
+    whole = stacks.read_spots_pinned(canon, g, cal.layout, cal, integral)[0]
+    for p in range(24):
+        alone = stacks.read_spots_pinned(canon, g, cal.layout, cal, integral, only={p})[0][0]
+        assert alone == whole[p], p
+
+
+def test_a_calibration_saved_before_has_no_learnt_overhang() -> None:
+    cal = Calibration(np.float32([[0, 0], [100, 0], [100, 80], [0, 80]]), overhang=(-0.3, 0.0))
+    assert Calibration.from_dict(cal.to_dict()).overhang == (-0.3, 0.0)
+    old = {k: v for k, v in cal.to_dict().items() if k != "overhang"}
+    assert Calibration.from_dict(old).overhang is None
