@@ -86,7 +86,8 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
              for f in frames if f.name == "bcv-hough-test12.jpg"}
     for mode in modes:
         tot = {"spots": 0, "wrong": 0, "conf_wrong": 0, "perfect": 0, "complete": 0, "hand_ok": 0, "frames": 0,
-               "dice_right": 0, "dice_legible": 0, "dice_false": 0, "dice_false_valued": 0, "no_board": 0}
+               "dice_right": 0, "dice_legible": 0, "dice_false": 0, "dice_false_valued": 0, "dice_sure_wrong": 0,
+               "no_board": 0}
         lines = []
         for f in frames:
             try:
@@ -109,10 +110,11 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
                    else BoardReader(cal, still_photo=True).read(f.image))
             sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
             _tally(tot, sc)
-            for k in ("dice_right", "dice_legible", "dice_false", "dice_false_valued"):
+            for k in ("dice_right", "dice_legible", "dice_false", "dice_false_valued", "dice_sure_wrong"):
                 tot[k] += getattr(sc, k)
             lines.append(f"  {f.name}: errors {sc.spot_errors[:4]}{' ...' if len(sc.spot_errors) > 4 else ''} "
-                         f"hand {obs.hand}/{f.label['hand']} dice {sc.dice_right}/{sc.dice_legible} false {sc.dice_false}")
+                         f"hand {obs.hand}/{f.label['hand']} dice {sc.dice_right}/{sc.dice_legible} false {sc.dice_false}"
+                         f"{f' SURELY WRONG {sc.dice_sure_wrong}' if sc.dice_sure_wrong else ''}")
             if out_dir is not None:
                 out_dir.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(out_dir / f"{mode}-{Path(f.name).stem}.png"), annotate(f.image, cal, obs))
@@ -120,7 +122,9 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
               f"{tot['perfect']}/{tot['complete']}; wrong spots {tot['wrong']}/{tot['spots']} "
               f"(confidently wrong, conf >= 0.9: {tot['conf_wrong']}); hand flag right {tot['hand_ok']}/{tot['frames'] - tot['no_board']}; "
               f"legible dice right {tot['dice_right']}/{tot['dice_legible']}; false dice {tot['dice_false']} "
-              f"({tot['dice_false_valued']} with a value); no board found {tot['no_board']}")
+              f"({tot['dice_false_valued']} with a value); labelled dice read surely wrong (a value at >= 0.9 "
+              f"not the label's, or flat where the label says not flat) {tot['dice_sure_wrong']}; "
+              f"no board found {tot['no_board']}")
         for line in lines:
             print(line)
 

@@ -59,7 +59,6 @@ def test_a_legal_play_before_the_roll_was_entered_is_accepted_on_the_first_clear
     assert "play_accepted" in kinds(out + first) and "illegal_play" not in kinds(out + first)
 
 
-
 def _read_after_played(text: str) -> tuple[Table, list]:  # type: ignore[type-arg]
     """Black's 4-2 thrown and read on one still frame before Black's hand comes (a smear flagged
     tumbling under the hand: the watch neither counts nor resets there); Black plays ``text``; the

@@ -168,6 +168,9 @@ class RealScore:
     dice_legible: int
     dice_false: int  # reported dice with no labelled die near them
     dice_false_valued: int  # ... of which given a value
+    #: labelled dice read surely (value confidence >= 0.9) and wrong: another value than the label's, or
+    #: flat where the label says the die is not (cocked or leaning, E3: no roll), whatever the value
+    dice_sure_wrong: int = 0
 
 
 def score_real(frame: RealFrame, obs: Observation, die_radius: float) -> RealScore:
@@ -211,10 +214,16 @@ def score_real(frame: RealFrame, obs: Observation, die_radius: float) -> RealSco
             legible += 1
             got = got_of.get(i)
             right += got is not None and got.value == d["value"]
+    sure_wrong = 0
+    for i, d in enumerate(true_dice):
+        got = got_of.get(i)
+        if got is None or not got.value or got.value_confidence < 0.9:
+            continue
+        sure_wrong += bool(d.get("value")) and got.value != d["value"] or (d.get("flat") is False and got.flat)
     if "dice" not in lab:  # hand frames: the dice are not labelled; nothing to score
         false = []
     return RealScore(errs, conf_wrong, spots, perfect, obs.hand == lab["hand"], right, legible, len(false),
-                     sum(1 for d in false if d.value))
+                     sum(1 for d in false if d.value), sure_wrong)
 
 
 @dataclasses.dataclass
