@@ -86,7 +86,8 @@ def slot_model(mode: str) -> Iterator[None]:
 
 
 def wtc() -> None:
-    from bench_vision import REAL, known_of_label
+    from bench_vision import REAL
+    from tests.vision._eval import known_of_label
     from tavli_pi.errors import CalibrationError
     from tavli_pi.vision.refine import refine
     from tavli_pi.vision.setup import learn_board

@@ -129,13 +129,6 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
             print(line)
 
 
-def known_of_label(truth: tuple[dict[int, int], dict[int, int], tuple[int, int], tuple[int, int]]) -> Any:
-    """The labelled counts of a frame as a known position (``vision.known.KnownBoard``)."""
-    from tests.vision._eval import known_of_label as known
-
-    return known(truth)
-
-
 def learnt_from_any() -> None:
     """The WTC 2022 frames (one board, all mid-game), leave one out: each hand-free frame whose
     labelled position is whole (15 a colour) teaches the board (``setup.learn_board`` with that
@@ -148,7 +141,7 @@ def learnt_from_any() -> None:
     from tavli_pi.vision.calibration import Calibration
     from tavli_pi.vision.refine import refine
     from tavli_pi.vision.setup import learn_board
-    from tests.vision._eval import real_frames, score_real
+    from tests.vision._eval import known_of_label, real_frames, score_real
 
     frames = [f for f in real_frames(REAL) if f.board_set == "wtc2022"]
     teachers = [f for f in frames if f.truth is not None and not f.label["hand"] and f.label["complete"]]

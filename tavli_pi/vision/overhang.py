@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MEASURE", "SEATED", "OVERHANG", "MIN_SURE", "SURE_P", "edge_shifts", "per_point"]
+__all__ = ["MEASURE", "SEATED", "OVERHANG", "MIN_SURE", "SURE_P", "edge_offsets", "edge_shifts", "per_point"]
 
 #: the window (radii from the base) a point's first checker is measured in
 MEASURE = (0.2, 1.6)
@@ -41,24 +41,29 @@ MIN_SURE = 3
 SURE_P = 0.9
 
 
-def edge_shifts(first_d: np.ndarray, p_first: np.ndarray, top: np.ndarray) -> np.ndarray:
-    """Per point, how far (radii, negative: towards the base) its edge's slot-0 window moves.
+def edge_offsets(first_d: np.ndarray, p_first: np.ndarray, top: np.ndarray) -> tuple[float, float]:
+    """How far (radii, negative: towards the base) the top and the bottom edge's slot-0 windows move.
 
     ``first_d`` (P,): where each point's first slot was found in the ``MEASURE`` window (radii from
     the base), ``p_first`` (P,) how likely it holds a checker, ``top`` (P,) bool: the point's edge.
     An edge that does not overhang, or has too few sure checkers to tell, gets 0."""
-    out = np.zeros(len(first_d), np.float32)
-    for edge in (top, ~top):
+    out = [0.0, 0.0]
+    for k, edge in enumerate((top, ~top)):
         sure = edge & (p_first >= SURE_P)
         if int(sure.sum()) < MIN_SURE:
             continue
         m = float(np.median(first_d[sure]))
         if m < OVERHANG:
-            out[edge] = m - SEATED
-    return out
+            out[k] = float(np.float32(m - SEATED))
+    return out[0], out[1]
 
 
 def per_point(overhang: tuple[float, float], top: np.ndarray) -> np.ndarray:
-    """The (P,) shifts of a learnt ``Calibration.overhang`` (top edge, bottom edge; radii): each point
-    its edge's (``top`` (P,) bool: the point's edge)."""
+    """The (P,) shifts of an edge pair (``edge_offsets``, ``Calibration.overhang``: top edge, bottom
+    edge; radii): each point its edge's (``top`` (P,) bool: the point's edge)."""
     return np.where(top, np.float32(overhang[0]), np.float32(overhang[1])).astype(np.float32)
+
+
+def edge_shifts(first_d: np.ndarray, p_first: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Per point, its edge's ``edge_offsets``."""
+    return per_point(edge_offsets(first_d, p_first, top), top)

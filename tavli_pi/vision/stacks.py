@@ -63,7 +63,7 @@ from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
 from tavli_pi.vision.oversize import oversized
-from tavli_pi.vision.overhang import MEASURE, edge_shifts, per_point
+from tavli_pi.vision.overhang import MEASURE, edge_offsets, edge_shifts, per_point
 from tavli_pi.vision.swapped import empty_point_features, setup_colours, swapped_slots
 from tavli_pi.vision.tallstack import period_loglik
 
@@ -659,19 +659,19 @@ def _sureness(ev: SpotEvidence) -> float:
     return min(ev.light.confidence, ev.dark.confidence)
 
 
-def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration,
-                    occupied: np.ndarray | None = None) -> np.ndarray:
-    """(26,) radii each spot's slot-0 window moves by: the 24 points' first slots searched in the wide
-    ``overhang.MEASURE`` window, each edge's offset learnt from its sure ones (``overhang.edge_shifts``);
-    the bar's halves never move. ``occupied`` (24,) bool: only these points' first slots count (a
-    known position's, at set-up)."""
+def _first_slots(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The 24 points' first slots searched in the wide ``overhang.MEASURE`` window: where each was
+    found (radii from the base), how likely it holds a checker, and whether its edge is the top one."""
     x, base, sign, r = (a[:24] for a in spot_geometry(lay, cal))
     ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=MEASURE)
-    d = (ch.y[:, 0] - base) * sign / r
-    p = slot_probability(ch)[:, 0]
-    if occupied is not None:
-        p = np.where(occupied, p, 0.0)
-    return np.concatenate([edge_shifts(d, p, sign > 0), np.zeros(2, np.float32)])
+    return (ch.y[:, 0] - base) * sign / r, slot_probability(ch)[:, 0], sign > 0
+
+
+def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration) -> np.ndarray:
+    """(26,) radii each spot's slot-0 window moves by: each edge's offset learnt from this frame's sure
+    first checkers (``overhang.edge_shifts``); the bar's halves never move."""
+    return np.concatenate([edge_shifts(*_first_slots(g, integral, lay, cal)), np.zeros(2, np.float32)])
 
 
 def learnt_shifts(lay: Layout, cal: Calibration, overhang: tuple[float, float]) -> np.ndarray:
@@ -682,11 +682,11 @@ def learnt_shifts(lay: Layout, cal: Calibration, overhang: tuple[float, float]) 
 
 def edge_overhang(canon: np.ndarray, lay: Layout, cal: Calibration, occupied: np.ndarray) -> tuple[float, float]:
     """The (top edge, bottom edge) offsets of ``Calibration.overhang``, learnt from ``canon``, a view of
-    a known position whose points ``occupied`` (24,) hold checkers (``setup.learn_board``)."""
-    shift = overhang_shifts(ck.gradients(canon), cv2_integral(canon), lay, cal, occupied)[:24]
-    top = spot_geometry(lay, cal)[2][:24] > 0
-    return (round(float(shift[top][0]), 3) if top.any() else 0.0,
-            round(float(shift[~top][0]), 3) if (~top).any() else 0.0)
+    a known position whose points ``occupied`` (24,) hold checkers (``setup.learn_board``): only their
+    first slots count."""
+    d, p, top = _first_slots(ck.gradients(canon), cv2_integral(canon), lay, cal)
+    a, b = edge_offsets(d, np.where(occupied, p, 0.0), top)
+    return round(a, 3), round(b, 3)
 
 
 def _read_spots_once(

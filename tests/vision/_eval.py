@@ -219,7 +219,7 @@ def score_real(frame: RealFrame, obs: Observation, die_radius: float) -> RealSco
         got = got_of.get(i)
         if got is None or not got.value or got.value_confidence < 0.9:
             continue
-        sure_wrong += bool(d.get("value")) and got.value != d["value"] or (d.get("flat") is False and got.flat)
+        sure_wrong += (bool(d.get("value")) and got.value != d["value"]) or (d.get("flat") is False and got.flat)
     if "dice" not in lab:  # hand frames: the dice are not labelled; nothing to score
         false = []
     return RealScore(errs, conf_wrong, spots, perfect, obs.hand == lab["hand"], right, legible, len(false),
