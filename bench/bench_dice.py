@@ -61,6 +61,7 @@ class FrameCase:
     truth: list[tuple[float, float, int, bool, bool]]
     radius: float
     legible: list[bool] = field(default_factory=list)  # per true die: scored (not too small to read)
+    vet_rest: tuple[Any, ...] = ()  # vet_dice's further arguments the reader gave (checker discs, discs not learnt)
 
 
 @dataclass
@@ -98,7 +99,7 @@ def score_frame(case: FrameCase, tally: Tally) -> None:
     dice = find_dice(*case.args)
     if case.vet is not None:
         cal, diff, still = case.vet
-        dice = vet_dice(dice, cal, diff)
+        dice = vet_dice(dice, cal, diff, *case.vet_rest)
         if still:
             dice = [d for d in dice if not d.moving]
     tally.seconds += time.process_time() - t0
@@ -128,17 +129,19 @@ def score_frame(case: FrameCase, tally: Tally) -> None:
             tally.add(d.value_confidence, False)
 
 
-def _capturing(read: Callable[[], Any]) -> tuple[tuple[Any, ...], tuple[Any, Any]]:
+def _capturing(read: Callable[[], Any]) -> tuple[tuple[Any, ...], tuple[Any, Any, tuple[Any, ...]]]:
     """Run ``read`` (a BoardReader.read) and return the arguments it gave find_dice and vet_dice."""
     seen: dict[str, Any] = {}
 
     def fd(*args: Any, **kwargs: Any) -> Any:
-        seen["find"] = args  # (the only keyword, an incremental reader's memo, is None here)
+        seen["find"] = args  # (its keywords -- the incremental reader's memo, the learnt board's
+        # ``stands_out`` and ``changes``, the reader's ``lay_still`` -- are closures over the reader and
+        # its frame: not kept, so the bench reads each frame's dice without them)
         return find_dice(*args, **kwargs)
 
-    def vd(found: Any, cal: Any, diff: Any) -> Any:
-        seen["vet"] = (cal, diff)
-        return vet_dice(found, cal, diff)
+    def vd(found: Any, cal: Any, diff: Any, *rest: Any) -> Any:
+        seen["vet"] = (cal, diff, rest)  # rest: the checker discs and the discs not learnt (vet_dice's)
+        return vet_dice(found, cal, diff, *rest)
 
     old = reader_mod.find_dice, reader_mod.vet_dice
     reader_mod.find_dice, reader_mod.vet_dice = fd, vd  # type: ignore[assignment]
@@ -164,12 +167,12 @@ def reallike_cases(n: int, seed: int, mode: str) -> Iterator[FrameCase]:
                     cal = calibrate_read(r)
                 else:
                     cal = calibrate_setup(render(reallike_setup(scene), seed * 100003 + i))
-            args, (vcal, diff) = _capturing(lambda: BoardReader(cal).read(r.image))
+            args, (vcal, diff, rest) = _capturing(lambda: BoardReader(cal).read(r.image))
         except TavliError:
             continue
         truth = [(t.xy[0], t.xy[1], t.value, t.flat, t.moving) for t in r.truth.dice]
         radius = max([0.9 * t.size_px for t in r.truth.dice] + [8.0])
-        yield FrameCase(args, (vcal, diff, False), truth, radius, [t.size_px >= SMALL_DIE_PX for t in r.truth.dice])
+        yield FrameCase(args, (vcal, diff, False), truth, radius, [t.size_px >= SMALL_DIE_PX for t in r.truth.dice], rest)
 
 
 def sim_cases() -> Iterator[FrameCase]:
@@ -217,10 +220,10 @@ def board_cases() -> Iterator[FrameCase]:
             continue  # hand frames: dice not labelled
         with contextlib.redirect_stdout(io.StringIO()):
             cal = calibrate_image(f.image, _corner_text(f.corners), f.label["home"])
-        args, (vcal, diff) = _capturing(lambda: BoardReader(cal, still_photo=True).read(f.image))
+        args, (vcal, diff, rest) = _capturing(lambda: BoardReader(cal, still_photo=True).read(f.image))
         truth = [(float(d["xy"][0]), float(d["xy"][1]), int(d.get("value") or 0), d.get("flat", True) is not False,
                   False) for d in f.label["dice"]]
-        yield FrameCase(args, (vcal, diff, True), truth, 0.025 * max(f.image.shape[:2]))
+        yield FrameCase(args, (vcal, diff, True), truth, 0.025 * max(f.image.shape[:2]), [], rest)
 
 
 def photo_crops() -> list[tuple[str, np.ndarray, int]]:

@@ -20,7 +20,10 @@
    face's evidence (``pips.read_face_evidence``: layout fit, even pips, margin
    over the next reading, no pip-like mark where the value has none), lowered
    when the spot count disagrees, the die is not surely flat, or it is small
-   (under ``SURE_PX``) without the search's spots agreeing with the face. A
+   (under ``SURE_PX``) without the search's spots agreeing with the face, or
+   capped (``dice_face.UNSEEN_LIE``) when no outline was measured round it
+   and a side face's pips show beside it (``side_face``: a die turning over
+   against a point of its colour). A
    body walled off from the board only by a line (a printed die) and a mark
    that is one of a row of like marks (a letter: ``lettering``) are no dice.
 5. On a checker: the die's centre lies within a checker disc (or so close
@@ -66,7 +69,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice_blobs import (DOUBTFUL_CONFIDENCE, DOUBTFUL_FILL, DOUBTFUL_SQUARE, OFF_CENTRE, blob_died,
                                         blob_outline, scaled, view_hat_blobs)
 from tavli_pi.vision.dice_body import DIE_RANGE, NARROWEST, angle_of, bodied, checker_under, edge_side
-from tavli_pi.vision.dice_face import Die, examined
+from tavli_pi.vision.dice_face import UNSEEN_LIE, Die, examined
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
@@ -322,6 +325,8 @@ def _find(
             # ``six_bars.READ``, under ``AGREED_CONFIDENCE``)
         elif size < SURE_PX and body:
             conf = min(conf, AGREED_CONFIDENCE)  # found by its body, its pips shown resolved after
+        if die.unseen:
+            conf = min(conf, UNSEEN_LIE)  # no outline seen: not known to lie flat (``dice_face.judge``)
         return DieReading(
             xy=(float(xy[0]), float(xy[1])),
             value=int(die.value),

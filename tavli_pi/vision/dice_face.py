@@ -17,10 +17,11 @@ from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.lettering import lettered
 from tavli_pi.vision.lie import Outline, cocked_confidence, die_outline
 from tavli_pi.vision.pips import REGULAR, Face, read_face_evidence
+from tavli_pi.vision.side_face import SIDE_PIPS, side_pips
 from tavli_pi.vision.six_bars import READ, bar_six
 
 __all__ = ["COCKED_LONG", "Die", "LETTER_VALUES", "LOOP_GROUND", "LOOP_HOLLOW", "Look", "OBLONGEST", "PRINTED",
-           "RECENTRE", "SPAN", "BARS_OVER", "TURNED", "TURNED_CONFIDENCE", "examine", "examined", "judge", "look", "read_face"]
+           "RECENTRE", "SPAN", "BARS_OVER", "TURNED", "TURNED_CONFIDENCE", "UNSEEN_LIE", "examine", "examined", "judge", "look", "read_face"]
 
 #: read a face again round its pips when the first crop was this far off them (edges)
 RECENTRE = 0.06
@@ -55,6 +56,12 @@ OBLONGEST = 0.68
 #: a letter's loops and holes read as at most this many pips (``lettering.lettered`` is asked
 #: only of these)
 LETTER_VALUES = 3
+
+
+#: the most a die is reported at when no outline was measured, round its face or round the search's
+#: spots, and a side face's pips show beside its face (``Die.unseen``): it is not known to lie flat
+#: (the most a face is taken at on its own, for want of a second witness: ``SMALL_CONFIDENCE``)
+UNSEEN_LIE = SMALL_CONFIDENCE
 
 
 #: a face read this surely is not read again as a six's two bars (``six_bars.bar_six``; asked only
@@ -98,6 +105,10 @@ class Die(NamedTuple):
     outlined: bool = False  # a die's outline (``lie.die_outline``) was measured round the face
     refused: bool = False  # the outline shows something that is no die (printed, too wide): nothing here
     bars: bool = False  # a six read from its two clean bars (``six_bars.READ``): its rows resolved
+    #: no outline measured, round the face or round the search's spots, and a side face's pips beside
+    #: the face (``Look.side``): not known to lie flat, reported no surer than ``UNSEEN_LIE`` (its
+    #: face's confidence still weighs it as a die)
+    unseen: bool = False
 
 
 def read_face(
@@ -141,6 +152,9 @@ class Look(NamedTuple):
     regular: bool
     outline: Outline | None
     bars: bool = False  # a six read from its two clean bars (``six_bars.READ``)
+    #: with no outline measured: the pip-like marks in a row beside one edge of the face read
+    #: (``side_face.side_pips``: a side face's pips, the die turning over or leaning)
+    side: int = 0
 
 
 def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float,
@@ -162,7 +176,8 @@ def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tu
                 value, conf, face, regular, bars = v2, c2, f2, r2, b2
         if (face if value else centre) != first:  # (else the outline is the one just measured)
             o = die_outline(src, to_src, face if value else centre, side)
-    return Look(value, conf, face, regular, o, bars)
+    beside = side_pips(src, to_src, face, side, angle, value) if o is None and value else 0
+    return Look(value, conf, face, regular, o, bars, beside)
 
 
 #: whether a mark (centre and length, canonical px) of a body colour (BGR, tolerance) is one of a
@@ -209,7 +224,7 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
            letters: Letters) -> Die | None:
     """``examine``'s verdict on what ``look`` saw round the candidate at ``centre``; ``letters``
     tells lettering (asked only of a flat-looking mark read as at most ``LETTER_VALUES`` pips)."""
-    value, conf, face, regular, o, bars = look
+    value, conf, face, regular, o, bars, beside = look
     if o is not None and value == 1 and o.hollow > LOOP_HOLLOW and o.hole_ground < LOOP_GROUND:
         return None  # a big "pip" of the ground's colour: a letter's loop (its outline can look cocked)
     if o is not None and o.stands_out < PRINTED:
@@ -247,6 +262,12 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
         return Die(value, conf, False, face, regular, outlined=True, bars=bars)
     if value == 0:
         return None
+    if square is None and beside >= SIDE_PIPS:
+        # no outline round the face (it runs into something of the die's colour: a black die against
+        # a black point) and none round the search's spots, and a row of pip-like marks beside one
+        # of its edges: a side face's pips, the die turning over or leaning. Its face reads as clearly
+        # as a flat die's; it is reported no surer than ``UNSEEN_LIE``
+        return Die(value, conf, False, face, regular, bars=bars, unseen=True)
     cocked = square is not None and square < 0.84
     return Die(value, conf * (0.5 if cocked else 1.0), cocked, face, regular, bars=bars and not cocked)
 
