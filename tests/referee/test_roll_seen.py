@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from tavli_pi.referee.events import BoardMismatch, PlayAccepted, RollNeeded
+from tavli_pi.referee.events import PlayAccepted, RollNeeded
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text, sure_values
 from tavli_pi.referee.settings import RefereeSettings
