@@ -1104,17 +1104,26 @@ class Referee:
             text = self._play_text(after)
             self.last_verdict = "play corrected"
         extra: dict[str, Any] = {}
-        if UNREAD in self.dice2() and not accepted:
-            # the correction is legal for a roll with the die read: that roll is the turn's (one_die_call.py)
-            roll = fitting_roll(self.game, self.before, max(self.dice2()), end)
-            if roll is not None:
-                self.dice = roll
-                extra["dice"] = list(roll)
+        said = ""
+        if UNREAD in self.dice2():
+            # one die read, the other never (one_die_call.py): a legal correction is legal for a roll
+            # with the die read, and that roll is the turn's. A play let stand fits no such roll; a game
+            # record needs two dice (a .mat line "30:" is no roll gnubg reads), so the turn is given the
+            # roll with the die read whose legal plays come nearest the play, said so and flagged
+            value = max(self.dice2())
+            roll = None if accepted else fitting_roll(self.game, self.before, value, end)
+            if roll is None:
+                roll = nearest_with(self.game, self.before, value, end)[2]
+                extra["die_guessed"] = True
+                said = (f" The other die was not read: the record gives the turn {roll[0]}-{roll[1]}, the roll "
+                        f"with a {value} whose legal plays come nearest it.")
+            self.dice = roll
+            extra["dice"] = list(roll)
         over = self.commit(end)
         self.emit(
             ev.IllegalPlayResolved, side=side, accepted=accepted, play=text, after=end, rule="E8",
-            message=f"{side.other.title} accepted the play as it stands." if accepted
-            else f"{side.title} corrected the play: {text}.", extra=extra,
+            message=(f"{side.other.title} accepted the play as it stands." if accepted
+                     else f"{side.title} corrected the play: {text}.") + said, extra=extra,
         )
         self.finish_turn(over)
         return over

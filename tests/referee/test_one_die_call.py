@@ -97,3 +97,28 @@ def test_the_ends_of_every_roll_holding_the_die_read() -> None:
     v = judge_one_die(frames, game, pos, 3, RefereeSettings())
     assert v is not None and v.kind == "illegal"
     assert judge_one_die([observe(_play(pos, "24/18 13/10"))] * 2, game, pos, 3, RefereeSettings()) is None
+
+
+def test_a_play_let_stand_with_one_die_unread_is_recorded_with_two_dice() -> None:
+    # the opponent rolls (E8: rolling accepts the illegal play); the turn fits no roll with the 3, and a
+    # game record needs two dice: it is given the roll with a 3 whose legal plays come nearest the play,
+    # said in the message and flagged, never a die 0 (a .mat line "30:" is no roll gnubg reads)
+    from tavli_pi.record.game_record import build_record
+    from tavli_pi.record.header import MatchHeader
+    from tavli_pi.record.mat import format_mat, parse_mat
+    from .synth import roll_dice
+    from tavli_pi.rules.position import Side
+
+    t = Table(Referee(UNATTENDED))
+    pos, one = _one_die_seen(t)
+    bad = _play(pos, "24/14")
+    only(_played(t, bad, one), IllegalPlay)
+    ev = t.throw(bad, roll_dice(Side.WHITE, (5, 2)))
+    done = only(ev, IllegalPlayResolved)
+    assert done.accepted and done.extra["die_guessed"]
+    roll = tuple(done.extra["dice"])
+    assert 3 in roll and all(1 <= d <= 6 for d in roll)
+    assert f"the record gives the turn {roll[0]}-{roll[1]}" in done.message
+    mat = format_mat(build_record(MatchHeader(match_length=5), t.events))
+    assert f"{roll[0]}{roll[1]}:" in mat and "30:" not in mat and " 03:" not in mat
+    assert len(parse_mat(mat).games) == 1
