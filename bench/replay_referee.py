@@ -22,6 +22,7 @@ import dataclasses
 import pickle
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,7 +36,7 @@ FRAME = 0.1  # seconds between the frames of bench_reallike's games (10 fps)
 
 
 def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False,
-           unattended: bool = False) -> dict[str, Any]:
+           unattended: bool = False, at_moment: Callable[[int], None] | None = None) -> dict[str, Any]:
     """One dumped game through a fresh referee; its figures (and the events by moment).
 
     An answer the players give to a question of frame ``i`` reaches the referee before frame
@@ -45,7 +46,8 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False,
     referee does not ask), the later frames' times shifted by the frames held. ``answer_last``: the
     answers to a question of the script's last frame are given too (the game goes on at a table).
     ``unattended``: nobody at the table enters a roll (``[referee] attended = false``, as a recording):
-    the players only confirm the set-up board (which the app does by itself then)."""
+    the players only confirm the set-up board (which the app does by itself then). ``at_moment``: called
+    with each moment's index before its frames are given (bench/replay_margin.py)."""
     moments = game["moments"]
     referee = pickle.loads(game["referee"])
     if unattended:
@@ -61,6 +63,8 @@ def replay(game: dict[str, Any], show: bool = False, answer_last: bool = False,
     last = 0.0
     shift = 0.0  # seconds of frames held by this replay's players that the dump did not record
     for i in range(len(moments)):
+        if at_moment is not None:
+            at_moment(i)
         calls = by_moment.get(i, [])
         now = calls[0][2] + shift if calls else 0.0
         last = now or last

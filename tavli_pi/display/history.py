@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavli_pi.record.game_record import play_from
+from tavli_pi.record.game_record import play_from, resolved_dice
 from tavli_pi.referee.events import (
     CubeOffered,
     CubePassed,
@@ -115,7 +115,8 @@ def dice_laid(dice: tuple[int, ...], roller: Side, opening: tuple[int, int] | No
             {"value": opening[0], "half": "right", "side": "white"},
         ]
     half = "right" if roller is Side.WHITE else "left"
-    return [{"value": d, "half": half, "side": roller.name.lower()} for d in dice[:2]]  # two dice, doubles too
+    # two dice, doubles too; a die the camera never read (0) is not drawn
+    return [{"value": d, "half": half, "side": roller.name.lower()} for d in dice[:2] if d]
 
 
 @dataclass(slots=True)
@@ -150,7 +151,7 @@ class TableHistory:
         elif isinstance(event, IllegalPlayResolved) and self._illegal is not None:
             ill = self._illegal
             self._illegal = None
-            self._play(ill.side, ill.dice, ill.before, event.after, event.play)
+            self._play(ill.side, resolved_dice(ill, event), ill.before, event.after, event.play)
         elif isinstance(event, CubeOffered):
             self._add(event.side, f"Doubles => {event.value}")
         elif isinstance(event, CubeTaken):

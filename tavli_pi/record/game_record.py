@@ -48,6 +48,7 @@ __all__ = [
     "MatchRecord",
     "RecordBuilder",
     "build_record",
+    "resolved_dice",
     "play_from",
 ]
 
@@ -118,17 +119,25 @@ class MatchRecord:
         return (s[0], s[1])
 
 
+def resolved_dice(illegal: IllegalPlay, resolved: IllegalPlayResolved) -> tuple[int, int]:
+    """The roll of a disputed turn: the call's, or, when the call named one die only (the other never
+    read: ``0``), the roll the legal correction was made with (``extra["dice"]``)."""
+    d = resolved.extra.get("dice")
+    return (int(d[0]), int(d[1])) if isinstance(d, list) and len(d) == 2 else illegal.dice
+
+
 def play_from(before: Position, after: Position, dice: tuple[int, int], text: str) -> tuple[Play, bool]:
     """The per-die play from ``before`` to ``after`` with ``dice``, and whether it is legal.
 
     A legal play is the canonical play of the matching legal result; an
     illegal play that was let stand (E8) is parsed from its notation.
     """
-    for r in legal_results(before, dice):
+    read = all(1 <= d <= 6 for d in dice)  # a die the camera never read is 0 (a call on the die read)
+    for r in legal_results(before, dice) if read else ():
         if r.position.layout_key() == after.layout_key():
             return r.plays[0], True
     if before.layout_key() == after.layout_key():
-        return (), not legal_results(before, dice)
+        return (), read and not legal_results(before, dice)
     if text.strip():
         try:
             play = parse_play(before, text)
@@ -222,8 +231,9 @@ class RecordBuilder:
                     raise RecordError("an illegal_play_resolved event without its illegal_play: "
                                       "the log is out of order")
                 b, a = _portes(ill.before), _portes(event.after)
-                play, legal = play_from(b, a, ill.dice, event.play)
-                self._add_turn(Turn(event.side, ill.dice, play, b, a, legal))
+                dice = resolved_dice(ill, event)
+                play, legal = play_from(b, a, dice, event.play)
+                self._add_turn(Turn(event.side, dice, play, b, a, legal))
                 self._pending_illegal = None
             case BoardAdopted():
                 if not self._adopted:

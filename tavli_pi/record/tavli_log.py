@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tavli_pi.errors import RecordError, TavliError
+from tavli_pi.record.game_record import resolved_dice
 from tavli_pi.record.header import MatchHeader
 from tavli_pi.record.tavli_text import RecordedGame, RecordedTurn, TavliRecord, turn_of
 from tavli_pi.referee.events import (
@@ -162,7 +163,7 @@ def build_tavli_record(header: MatchHeader, events: Iterable[Event]) -> TavliLog
                 if illegal is None:
                     raise RecordError("an illegal_play_resolved event without its illegal_play: "
                                       "the log is out of order")
-                before, after, dice = illegal.before, e.after, illegal.dice
+                before, after, dice = illegal.before, e.after, resolved_dice(illegal, e)
                 illegal = None
             if not cur.started:
                 cur.start, cur.last, cur.started = before, before, True

@@ -35,6 +35,7 @@ from tavli_pi.referee.game import GameRules, TavliRules, rules_for
 from tavli_pi.referee.evidence import EvidenceTable, Reading, misread_spots, read
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
+from tavli_pi.referee.one_die_call import UNREAD, ends_with, fitting_roll, judge_one_die, nearest_with
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
 from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text
@@ -1044,18 +1045,28 @@ class Referee:
 
     def _illegal(self, observed: GamePosition) -> None:
         side = self.before.turn
-        nearest, wrong = self.game.nearest(self.before, self.dice2(), observed)
+        dice = self.dice2()
+        said = ""
+        if UNREAD in dice:  # one die read, the other not (one_die_call.py): the nearest of any roll with it
+            value = max(dice)
+            nearest, wrong, roll = nearest_with(self.game, self.before, value, observed)
+            said = (f"the camera read a {value} on one die and not the other; no roll with a {value} "
+                    "allows this play: ")
+        else:
+            nearest, wrong = self.game.nearest(self.before, dice, observed)
+            roll = dice
         self._observed = observed
         self.wrong_points = wrong
         self.last_verdict = "illegal play"
         pts = ", ".join("bar" if p == 0 else "tray" if p == 25 else str(p) for p in wrong)
         self.phase = Phase.ILLEGAL
-        rule = self.game.broken_rule(self.before, observed, self.dice2())
+        rule = self.game.broken_rule(self.before, observed, roll)
         self.emit(
-            ev.IllegalPlay, side=side, dice=self.dice2(), before=self.before, observed=observed,
+            ev.IllegalPlay, side=side, dice=dice, before=self.before, observed=observed,
             wrong_points=wrong, nearest=nearest, rule=rule,
-            message=f"Illegal play by {side.title} ({rule}): check point(s) {pts}. Legal would be e.g. "
+            message=f"Illegal play by {side.title} ({rule}): {said}check point(s) {pts}. Legal would be e.g. "
             f"{nearest[0]}. {side.other.title} may accept it or demand a legal play (E8).",
+            extra={"die_unread": True} if said else {},
         )
         if self._pending_roll is not None:
             # E8: rolling accepts an illegal play.
@@ -1073,7 +1084,11 @@ class Referee:
         self.reset_view()
         side = self.before.turn
         self.emit(ev.CorrectionDemanded, side=side, rule="E8",
-                  message=f"{side.title}: play a legal move for {'-'.join(map(str, self.dice2()))}.")
+                  message=f"{side.title}: play a legal move for {self._dice_text()}.")
+
+    def _dice_text(self) -> str:
+        """The roll as said: ``6-3``, or ``3-?`` with a die the camera did not read (one_die_call.py)."""
+        return "-".join(str(d) if d != UNREAD else "?" for d in self.dice2())
 
     def resolve_illegal(self, *, accepted: bool, after: GamePosition | None = None) -> bool:
         """Settle the disputed play (E8); True when it ended the game."""
@@ -1088,11 +1103,27 @@ class Referee:
             end = after
             text = self._play_text(after)
             self.last_verdict = "play corrected"
+        extra: dict[str, Any] = {}
+        said = ""
+        if UNREAD in self.dice2():
+            # one die read, the other never (one_die_call.py): a legal correction is legal for a roll
+            # with the die read, and that roll is the turn's. A play let stand fits no such roll; a game
+            # record needs two dice (a .mat line "30:" is no roll gnubg reads), so the turn is given the
+            # roll with the die read whose legal plays come nearest the play, said so and flagged
+            value = max(self.dice2())
+            roll = None if accepted else fitting_roll(self.game, self.before, value, end)
+            if roll is None:
+                roll = nearest_with(self.game, self.before, value, end)[2]
+                extra["die_guessed"] = True
+                said = (f" The other die was not read: the record gives the turn {roll[0]}-{roll[1]}, the roll "
+                        f"with a {value} whose legal plays come nearest it.")
+            self.dice = roll
+            extra["dice"] = list(roll)
         over = self.commit(end)
         self.emit(
             ev.IllegalPlayResolved, side=side, accepted=accepted, play=text, after=end, rule="E8",
-            message=f"{side.other.title} accepted the play as it stands." if accepted
-            else f"{side.title} corrected the play: {text}.",
+            message=(f"{side.other.title} accepted the play as it stands." if accepted
+                     else f"{side.title} corrected the play: {text}.") + said, extra=extra,
         )
         self.finish_turn(over)
         return over
@@ -1108,7 +1139,8 @@ class Referee:
         if not self.collect(obs):
             return
         v = self._verdict()
-        if v.kind != "legal":  # dice read without certainty: put right as a play of the roll really thrown?
+        if v.kind != "legal" and UNREAD not in self.dice2():
+            # dice read without certainty: put right as a play of the roll really thrown?
             roll, v = put_right(self._frames, self.candidates(), self.before, self.dice2(), self._dice_conf,
                                 self.settings, self.game, self._blind())
             if roll is not None:
@@ -1147,6 +1179,8 @@ class Referee:
         if (r.gap >= s.illegal_gap and r.free is not None and r.min_confidence >= s.illegal_confidence
                 and r.stable_frames >= s.stable_frames):
             self._void_roll = None  # the board is out of step now: those dice no longer explain it
+            if self._one_die_call():
+                return  # one die read surely, the other never: illegal whatever that one shows (E8)
             held = self._held_play() if s.infer_unseen_rolls else ""
             self.sync.lose(r.free, roll_seen=False, why=held or "the board changed without a roll the referee saw",
                            held=bool(held))
@@ -1255,6 +1289,31 @@ class Referee:
             return ""
         return (f"{side.title}'s play is legal only for {rolls_text(found[1].rolls)}, and the camera read "
                 f"{seen_text(seen)} of the roll: not taken as played")
+
+    def _one_die_call(self) -> bool:
+        """Unattended, the board changed clearly with the roll unread but for one die read surely: when no
+        value of the other die makes the board legal, the play is called (one_die_call.py) and True is
+        returned; False (nothing done) otherwise. Never at the opening."""
+        s = self.settings
+        if s.attended or self.phase is not Phase.AWAITING_ROLL or self._either_may_roll:
+            return False
+        side = self.position.turn
+        seen = self._seen_of_roll(side, opening=False)
+        if len(seen) != 1:
+            return False
+        value = seen[0]
+        v = judge_one_die(self._frames, self.game, self.position, value, s, blind=self._blind())
+        if v is None or v.result is None:
+            return False
+        self.drop_unread_roll()
+        self._watch.disarm()  # those dice were picked up: a new throw rearms the watch
+        self.before = self.position
+        self.dice, self.results, self._dice_conf = (value, UNREAD), ends_with(self.game, self.position, value), (1.0, 0.0)
+        self._small_dice, self._opening_turn, self._doubted = False, False, None
+        self._pending_roll, self._premature, self._pointed_out = None, None, False
+        self.question.drop()
+        self._illegal(v.result)
+        return True
 
     def take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None:
         """Accept ``play`` of ``side``, made with a roll the referee did not see (:meth:`unseen_play`),

@@ -21,8 +21,11 @@ if TYPE_CHECKING:
     from tavli_pi.referee.game import GameRules
     from tavli_pi.rules.games import GamePosition
 
-__all__ = ["Verdict", "only_a_call", "judge_evidence", "judge_on_sure_spots", "judge_play", "one_checker_off",
+__all__ = ["Verdict", "CALL_FRAMES", "call_gap", "only_a_call", "judge_evidence", "judge_on_sure_spots", "judge_play", "one_checker_off",
            "doubtful_spots", "frame_argmax", "confidently_differs", "MAX_DOUBTFUL", "Miscount"]
+
+#: the most clear frames of one still board the gap of an illegal call counts (:func:`call_gap`)
+CALL_FRAMES = 3
 
 #: a stack counted one off: (spot, light colour?, read minus the best legal end)
 Miscount = tuple[int, bool, int]
@@ -49,6 +52,29 @@ def frame_argmax(obs: Observation) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(s.light.best for s in spots), tuple(s.dark.best for s in spots)
 
 
+def call_gap(r: Reading, frames: int, settings: RefereeSettings) -> float:
+    """The gap an illegal call rests on: ``r``'s over ``frames`` frames, but when every one of more
+    than :data:`CALL_FRAMES` frames (never fewer than the ``stable_frames`` a call needs) reads the
+    spots it rests on alike (``r.stable_frames``), the frames' mean times :data:`CALL_FRAMES`.
+
+    The frames a play is judged on are clear frames of one still board since the last hand: the same
+    checkers under the same light, read by the same reader. Where the reader misreads a spot it
+    misreads it alike on every such frame (real-like game 142: a phantom checker read at 0.56-0.64 on
+    every frame), so the summed gap of a board that is not on the table grows by the same step with
+    every frame kept, and the window of ``max_evidence_frames`` frames would let a persistent misread
+    reach a call's gap by repetition alone (game 142's corrected, legal board: 6.9 over four frames;
+    game 43's legal board: an illegal verdict at 9.4 over four, stopped by the one-play check only).
+    Counted for at most :data:`CALL_FRAMES` frames, a board read no better than that stays short of a
+    call however long it lies still. A play seen clearly is called on its first frames as before
+    (every planted play caught in the 200 real-like games is called on its second or third clear
+    frame), and frames that read those spots otherwise on some frame show errors that do not repeat
+    (a reader whose noise is the frame's own): their evidence is summed as before."""
+    most = max(CALL_FRAMES, settings.stable_frames)
+    if frames <= most or r.stable_frames < frames:
+        return r.gap
+    return r.gap * most / frames
+
+
 def judge_evidence(
     frames: Sequence[Observation],
     candidates: Sequence[GamePosition],
@@ -67,7 +93,7 @@ def judge_evidence(
     unconstrained reading is at most ``accept_gap`` better (not scaled by the
     number of frames: a real difference grows with every frame, noise does not).
     Illegal: the unconstrained reading is ``illegal_gap`` better than every
-    candidate, is itself a position (15 + 15), is confident on every differing
+    candidate (counting at most :data:`CALL_FRAMES` frames: :func:`call_gap`), is itself a position (15 + 15), is confident on every differing
     spot (on its own evidence, or for at most one spot, pinned down by the count:
     :meth:`~tavli_pi.referee.evidence.EvidenceTable.sure_by_count`, or left in doubt when every legal
     end differs from the reading at a spot read surely: :func:`~tavli_pi.referee.ruled_out.ends_ruled_out`),
@@ -85,7 +111,8 @@ def judge_evidence(
     table = EvidenceTable(frames, blind) if table is None else table.blinded(blind)
     r = read(table, candidates, light_is_white=settings.light_is_white, turn=turn, game=game,
              hints=() if known is None else (known,), conserve=conserve)
-    if r.gap >= settings.illegal_gap and r.free is not None and r.stable_frames >= settings.stable_frames:
+    if (call_gap(r, table.frames, settings) >= settings.illegal_gap and r.free is not None
+            and r.stable_frames >= settings.stable_frames):
         if r.min_confidence >= settings.illegal_confidence or table.sure_by_count(
                 np.asarray(r.free_light), np.asarray(r.free_dark), r.differing, settings.illegal_confidence):
             return Verdict("illegal", r.free, r)
