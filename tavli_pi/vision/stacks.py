@@ -487,8 +487,8 @@ def squeezed_loglik(
     ``memo`` and ``ids`` (each column's spot): see ``checkers.ring_features``.
     ``held`` (C,): columns whose first slot is read occupied (against the board learnt at set-up)
     are looked at even where the chain stopped early: a squeezed stack's first checker is half
-    hidden by the second, so on a busy finish (pearl) its ring and the next slot's can both look
-    plainly empty at a row's pitch.
+    hidden by the second, so its ring and the next slot's can both look plainly empty at a row's
+    pitch (pearl checkers, a club board).
     """
     C = len(base)
     out = np.full((ENDS, C, 10), -1.0)
