@@ -723,7 +723,7 @@ def _read_spots_once(
     p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
     sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,
-                                                    cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.5)
+                                                    cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.1)
     # the first end (the best ring) serves the chain, the row and the colour; the squeezed counts are
     # read from either end (below)
     lz, d_last = lz_ends[0], d_ends[0]
