@@ -471,6 +471,7 @@ def squeezed_loglik(
     dark_bgr: tuple[float, float, float],
     memo: RingMemo | None = None,
     ids: np.ndarray | None = None,
+    held: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rim contrast for squeezed stacks n = 6..15 on each column (ENDS, C, 10), the last checker's
     ring logit (ENDS, C), its distance from the base (ENDS, C) and the rim contrast of a row of five
@@ -484,6 +485,10 @@ def squeezed_loglik(
     side it hides: which of the two ends the stack is the counts say, each n-1 or n; ring logit
     -30 where there is none). A ring before the best one is no end: it is a checker of the stack.
     ``memo`` and ``ids`` (each column's spot): see ``checkers.ring_features``.
+    ``held`` (C,): columns whose first slot is read occupied (against the board learnt at set-up)
+    are looked at even where the chain stopped early: a squeezed stack's first checker is half
+    hidden by the second, so its ring and the next slot's can both look plainly empty at a row's
+    pitch (pearl checkers, a club board).
     """
     C = len(base)
     out = np.full((ENDS, C, 10), -1.0)
@@ -491,7 +496,8 @@ def squeezed_loglik(
     lz = np.full((ENDS, C), -30.0, np.float32)
     d_last = np.zeros((ENDS, C), np.float32)
     # a chain that stopped after two plainly empty slots holds nothing, squeezed or not
-    look = np.arange(C) if ch.searched is None else np.flatnonzero(ch.searched[:C] > 2)
+    look = np.arange(C) if ch.searched is None else np.flatnonzero(
+        (ch.searched[:C] > 2) | (False if held is None else held[:C]))
     if len(look) == 0:
         return out, lz, d_last, row
     n_look = len(look)
@@ -717,7 +723,7 @@ def _read_spots_once(
     p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
     sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,
-                                                    cal.dark_bgr, memo, cols[:P])
+                                                    cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.1)
     # the first end (the best ring) serves the chain, the row and the colour; the squeezed counts are
     # read from either end (below)
     lz, d_last = lz_ends[0], d_ends[0]
