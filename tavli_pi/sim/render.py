@@ -28,7 +28,7 @@ import numpy as np
 from tavli_pi.sim import _draw, _layout as L, _photo
 from tavli_pi.sim._boards import DESIGNS, Design, empty_board, print_box
 from tavli_pi.sim._dice import draw_die, footprint, side_values
-from tavli_pi.sim._pose import homography, project
+from tavli_pi.sim._pose import camera_centre, homography, project
 from tavli_pi.sim.scene import DieSpec, Overlay, Scene
 from tavli_pi.vision.observation import (
     MAX_COUNT,
@@ -175,6 +175,7 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
     canvas = empty_board(scene.look.board, scene.home, scene.trays, scene.build).copy()
     st = d.checker
 
+    standing: list[tuple[float, float, bool]] = []  # the checkers on the points and the bar: x, y, light
     for point in range(1, 25):
         nl, nd = scene.light[point - 1], scene.dark[point - 1]
         if nl + nd == 0:
@@ -182,11 +183,14 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
         pin = scene.pinned[point - 1] if scene.pinned else 0
         for k, (x, y) in enumerate(lay.stack(point, nl + nd)):
             # a pinned checker lies at the base, the pinner's on top (P3); else light first
-            light = (k == 0) if pin == 1 else (k > 0) if pin == -1 else k < nl
-            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
+            standing.append((x, y, (k == 0) if pin == 1 else (k > 0) if pin == -1 else k < nl))
     for light, n in ((True, scene.bar[0]), (False, scene.bar[1])):
-        for x, y in lay.bar_stack(light, n):
+        standing += [(x, y, light) for x, y in lay.bar_stack(light, n)]
+    if scene.build.thickness <= 0.0:
+        for x, y, light in standing:
             _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
+    else:
+        _thick_checkers(canvas, standing, scene, lay, d)
     for light, n in ((True, scene.off[0]), (False, scene.off[1])):
         if scene.trays == "none":
             for x, y in lay.table_pile(light, n):
@@ -282,6 +286,26 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
         pinned=tuple(scene.pinned),
     )
     return Rendered(image=image, truth=truth)
+
+
+def _thick_checkers(canvas: np.ndarray, standing: list[tuple[float, float, bool]], scene: Scene, lay: L.Layout,
+                    d: Design) -> None:
+    """The checkers as cylinders ``scene.build.thickness`` of a diameter thick, seen from the scene's
+    camera (the pinhole of ``homography``, ``camera_centre``). Everything is drawn where the camera's
+    ray meets the board plane, so the canvas's warp shows it as the camera does: a top face ``z`` above
+    the board is the foot disc scaled by ``hc / (hc - z)`` about the camera's foot point (a plane
+    parallel to the board maps to it by that homothety); the side band is the hull of foot and top.
+    The shadows go down first, then the checkers farthest from the camera's foot point first, so a
+    nearer checker hides what it stands in front of."""
+    fx, fy, hc = camera_centre(scene.pose, lay, scene.width, scene.height)
+    z = scene.build.thickness * 2.0 * L.R
+    s = hc / (hc - z)
+    for x, y, _ in standing:
+        _draw.checker_shadow(canvas, x, y)
+    for x, y, light in sorted(standing, key=lambda c: -((c[0] - fx) ** 2 + (c[1] - fy) ** 2)):
+        tx, ty = fx + (x - fx) * s, fy + (y - fy) * s
+        _draw.cylinder(canvas, x, y, tx, ty, L.R * s, d.light_body if light else d.dark_body,
+                       d.light_rim if light else d.dark_rim, d.checker)
 
 
 def _hand(image: np.ndarray, scene: Scene, lay: L.Layout, h: np.ndarray, px_per_canon: float, rng: np.random.Generator) -> None:
