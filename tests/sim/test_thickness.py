@@ -82,7 +82,7 @@ def test_a_nearer_checker_hides_the_one_behind_it_whatever_order_they_come_in() 
 
     def drawn(standing: list[tuple[float, float, bool]]) -> np.ndarray:
         canvas = np.full((lay.height, lay.width, 3), 90, np.uint8)
-        _thick_checkers(canvas, standing, scene, lay, DESIGNS["tournament"])
+        _thick_checkers(canvas, [[c] for c in standing], scene, lay, DESIGNS["tournament"])
         return canvas.astype(np.int32)
 
     empty, near_only, far_only = drawn([]), drawn([near]), drawn([far])
