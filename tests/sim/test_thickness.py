@@ -16,7 +16,7 @@ import pytest
 
 from tavli_pi.errors import ConfigError
 from tavli_pi.sim import _layout as L
-from tavli_pi.sim import datasets
+from tavli_pi.sim import _draw, datasets
 from tavli_pi.sim._boards import DESIGNS
 from tavli_pi.sim.render import Rendered, _thick_checkers, render
 from tavli_pi.sim.scene import Build, CameraPose, CubeSpec, Scene
@@ -91,6 +91,34 @@ def test_a_nearer_checker_hides_the_one_behind_it_whatever_order_they_come_in() 
     assert behind.sum() > 20  # the far checker's face reaches in behind the near one's side band
     for order in ([far, near], [near, far]):
         assert np.array_equal(drawn(order)[behind], near_only[behind])  # and is hidden there
+
+
+def test_a_squeezed_stack_lies_shingled_from_its_base_as_on_the_flat_board() -> None:
+    # a near-edge stack of 7: its checkers overlap, each lying over the one before it from the base
+    # (as the flat board draws it), though the one before stands nearer the camera
+    lay = L.layout("bottom-right", "home", L.BAR)
+    scene = _scene({5: 7})
+    stack = [(x, y, k < 3) for k, (x, y) in enumerate(lay.stack(5, 7))]
+
+    def drawn(stacks: list[list[tuple[float, float, bool]]]) -> np.ndarray:
+        canvas = np.full((lay.height, lay.width, 3), 90, np.uint8)
+        _thick_checkers(canvas, stacks, scene, lay, DESIGNS["tournament"])
+        return canvas.astype(np.int32)
+
+    def changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.abs(a - b).max(axis=2) > 0
+
+    empty = drawn([])
+    shadow = empty.astype(np.uint8)
+    _draw.checker_shadow(shadow, *stack[3][:2])
+    # checker 3's own pixels (not its shadow), where checker 2 lies too and no later checker does
+    upper = drawn([[stack[3]]])
+    own = cv2.erode((changed(upper, empty) & changed(upper, shadow.astype(np.int32))).astype(np.uint8),
+                    np.ones((3, 3), np.uint8)) > 0
+    later = changed(drawn([stack[4:]]), empty)
+    both = own & changed(drawn([[stack[2]]]), empty) & ~later
+    assert both.sum() > 50
+    assert np.abs(drawn([stack]) - upper).max(axis=2)[both].max() <= 16  # (anti-aliased edges blend a little)
 
 
 def test_a_thickness_beyond_half_a_diameter_is_refused() -> None:
