@@ -77,17 +77,22 @@ def cylinder(
     (the canvas is warped to the image by the board plane's homography, so this is what the
     camera sees): its top face is the disc (tx, ty, tr) (the foot disc pushed away from the
     camera's foot point by the parallax of its height, ``render``); the side band between foot
-    and top face, the convex hull of the two discs, in the rim's colour shaded darker, a shade
-    darker again towards the foot; then the face (``checker``, no shadow)."""
+    and top face, the convex hull of the two discs, is the body's colour a little darker, darker
+    again towards the foot (as on the WTC 2022 board: a white checker's face ~200, its side ~188,
+    a black one's 22 and 12-15); then the face (``checker``, no shadow)."""
     a = np.linspace(0.0, 2.0 * math.pi, 64, endpoint=False)
     ring = np.column_stack([np.cos(a), np.sin(a)])
     pts = np.vstack([ring * L.R + (x, y), ring * tr + (tx, ty)]).astype(np.float32)
     hull = cv2.convexHull(pts).reshape(-1, 2)
-    cv2.fillConvexPoly(img, _fix(hull), _mix(rim, (0, 0, 0), 0.38), cv2.LINE_AA, SHIFT)
+    cv2.fillConvexPoly(img, _fix(hull), _mix(body, (0, 0, 0), SIDE_SHADE[0]), cv2.LINE_AA, SHIFT)
     mid = np.vstack([ring * L.R + (x, y), ring * (L.R + tr) / 2 + ((x + tx) / 2, (y + ty) / 2)]).astype(np.float32)
     low = cv2.convexHull(mid).reshape(-1, 2)
-    cv2.fillConvexPoly(img, _fix(low), _mix(rim, (0, 0, 0), 0.55), cv2.LINE_AA, SHIFT)
+    cv2.fillConvexPoly(img, _fix(low), _mix(body, (0, 0, 0), SIDE_SHADE[1]), cv2.LINE_AA, SHIFT)
     checker(img, tx, ty, body, rim, style, r=tr, shadow=False)
+
+
+#: how much darker than its body a thick checker's side band is: its upper half, its lower half
+SIDE_SHADE = (0.08, 0.16)
 
 
 def _pearl(img: np.ndarray, x: float, y: float, r: float, body: BGR) -> None:

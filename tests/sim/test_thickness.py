@@ -49,9 +49,9 @@ def _extent(canon: np.ndarray, empty: np.ndarray, x: float, y: float) -> tuple[f
 def test_a_thick_checker_shows_its_top_face_moved_away_from_the_camera_and_its_side_band() -> None:
     d = DESIGNS["tournament"]
     lay = L.layout("bottom-right", "home", L.BAR)
-    (xt, yt), (xb, yb) = lay.stack(20, 1)[0], lay.stack(5, 1)[0]  # a far-edge and a near-edge checker
+    (xt, yt), (xb, yb) = lay.stack(19, 1)[0], lay.stack(5, 1)[0]  # a far-edge and a near-edge checker (red points)
     empty = _canon(render(_scene({}), 0)).astype(np.int32)
-    thick, flat = (_canon(render(_scene({20: 1, 5: 1}, thickness=t), 0)) for t in (0.25, 0.0))
+    thick, flat = (_canon(render(_scene({19: 1, 5: 1}, thickness=t), 0)) for t in (0.25, 0.0))
     moved = []
     for x, y in ((xt, yt), (xb, yb)):
         (top_t, foot_t), (top_f, foot_f) = _extent(thick, empty, x, y), _extent(flat, empty, x, y)
@@ -60,17 +60,19 @@ def test_a_thick_checker_shows_its_top_face_moved_away_from_the_camera_and_its_s
     # the camera leans over the bottom edge: both faces move up the board, away from it; the far edge's
     # (towards its base) by more, being farther from the camera's foot
     assert moved[0] < -0.25 and -0.25 < moved[1] < -0.05, moved
-    # the side band, the rim's colour shaded, shows between the face and the camera (below it), not above
-    shades = [np.array(d.dark_rim) * k for k in (0.62, 0.45)]
+    # the side band, the body's colour shaded, shows between the face and the camera (below it), not above
+    lt = _canon(render(_scene({}, {19: 1, 5: 1}), 0)), _canon(render(_scene({}, {19: 1, 5: 1}, thickness=0.0), 0))
+    shades = [np.array(_draw._mix(d.light_body, (0, 0, 0), k)) for k in _draw.SIDE_SHADE]
 
     def band_px(img: np.ndarray, x: float, y0: float, y1: float) -> int:
         win = img[int(y0) : int(y1), int(x - 0.5 * L.R) : int(x + 0.5 * L.R)].astype(np.int32)
-        return int(sum((np.abs(win - c).max(axis=2) < 14).sum() for c in shades))
+        return int(sum((np.abs(win - c).max(axis=2) < 8).sum() for c in shades))
 
-    for x, y in ((xt, yt), (xb, yb)):
-        below_t, below_f = band_px(thick, x, y, y + 1.2 * L.R), band_px(flat, x, y, y + 1.2 * L.R)
-        above_t = band_px(thick, x, y - 1.2 * L.R, y)
-        assert below_t > 3 * max(below_f, above_t, 10), (below_t, below_f, above_t)
+    got = [(band_px(lt[0], x, y, y + 1.2 * L.R), band_px(lt[1], x, y, y + 1.2 * L.R), band_px(lt[0], x, y - 1.2 * L.R, y))
+           for x, y in ((xt, yt), (xb, yb))]
+    (below_t, below_f, above_t), (near_t, near_f, _) = got
+    assert below_t > 4 * max(below_f, above_t, 10), got  # the far edge's checker, its face moved most
+    assert near_t > 2 * near_f, got
 
 
 def test_a_nearer_checker_hides_the_one_behind_it_whatever_order_they_come_in() -> None:
