@@ -10,7 +10,7 @@ import numpy as np
 from tavli_pi.sim import _layout as L
 from tavli_pi.sim._boards import BGR, Design
 
-__all__ = ["checker", "pile", "stripe", "cube", "hand", "prop", "prop_radius", "SHIFT"]
+__all__ = ["checker", "checker_shadow", "cylinder", "pile", "stripe", "cube", "hand", "prop", "prop_radius", "SHIFT"]
 
 SHIFT = 4  # fixed-point bits for sub-pixel drawing
 _ONE = 1 << SHIFT
@@ -32,16 +32,20 @@ def _mix(a: BGR, b: BGR, t: float) -> BGR:
     )
 
 
-def checker(img: np.ndarray, x: float, y: float, body: BGR, rim: BGR, style: str = "plain") -> None:
+def checker(
+    img: np.ndarray, x: float, y: float, body: BGR, rim: BGR, style: str = "plain",
+    r: float = L.R, shadow: bool = True,
+) -> None:
     """A checker seen from above: shadow, rim, body, groove ring, highlight.
 
     ``style`` ``"metal"``: a bright metal band round the body with a dark
     seam inside it and a specular glint; ``"pearl"``: a mother-of-pearl body
     (iridescent swirls, seeded by the checker's position so a still board
-    stays still)."""
-    r = L.R
+    stays still). ``r``: the face's radius (a thick checker's top face seen
+    from the camera, ``cylinder``); ``shadow`` False: no shadow (drawn at the foot)."""
     aa = cv2.LINE_AA
-    cv2.circle(img, _p(x + 2.5, y + 3), _r(r), (20, 20, 20), -1, aa, SHIFT)
+    if shadow:
+        cv2.circle(img, _p(x + 2.5, y + 3), _r(r), (20, 20, 20), -1, aa, SHIFT)
     cv2.circle(img, _p(x, y), _r(r), rim, -1, aa, SHIFT)
     if style == "metal":
         cv2.circle(img, _p(x, y), _r(r - 1.0), _mix(rim, (255, 255, 255), 0.5), 1, aa, SHIFT)
@@ -58,6 +62,37 @@ def checker(img: np.ndarray, x: float, y: float, body: BGR, rim: BGR, style: str
     cv2.circle(img, _p(x, y), _r(r * 0.72), groove, 1, aa, SHIFT)
     hi = _mix(body, (255, 255, 255), 0.18)
     cv2.ellipse(img, _p(x - r * 0.25, y - r * 0.3), (_r(r * 0.35), _r(r * 0.18)), -35, 0, 360, hi, -1, aa, SHIFT)
+
+
+def checker_shadow(img: np.ndarray, x: float, y: float) -> None:
+    """The shadow a checker standing at (x, y) casts on the board (as ``checker`` draws it)."""
+    cv2.circle(img, _p(x + 2.5, y + 3), _r(L.R), (20, 20, 20), -1, cv2.LINE_AA, SHIFT)
+
+
+def cylinder(
+    img: np.ndarray, x: float, y: float, tx: float, ty: float, tr: float, body: BGR, rim: BGR,
+    style: str = "plain",
+) -> None:
+    """A thick checker standing at (x, y), drawn where the camera's rays meet the board plane
+    (the canvas is warped to the image by the board plane's homography, so this is what the
+    camera sees): its top face is the disc (tx, ty, tr) (the foot disc pushed away from the
+    camera's foot point by the parallax of its height, ``render``); the side band between foot
+    and top face, the convex hull of the two discs, is the body's colour a little darker, darker
+    again towards the foot (as on the WTC 2022 board: a white checker's face ~200, its side ~188,
+    a black one's 22 and 12-15); then the face (``checker``, no shadow)."""
+    a = np.linspace(0.0, 2.0 * math.pi, 64, endpoint=False)
+    ring = np.column_stack([np.cos(a), np.sin(a)])
+    pts = np.vstack([ring * L.R + (x, y), ring * tr + (tx, ty)]).astype(np.float32)
+    hull = cv2.convexHull(pts).reshape(-1, 2)
+    cv2.fillConvexPoly(img, _fix(hull), _mix(body, (0, 0, 0), SIDE_SHADE[0]), cv2.LINE_AA, SHIFT)
+    mid = np.vstack([ring * L.R + (x, y), ring * (L.R + tr) / 2 + ((x + tx) / 2, (y + ty) / 2)]).astype(np.float32)
+    low = cv2.convexHull(mid).reshape(-1, 2)
+    cv2.fillConvexPoly(img, _fix(low), _mix(body, (0, 0, 0), SIDE_SHADE[1]), cv2.LINE_AA, SHIFT)
+    checker(img, tx, ty, body, rim, style, r=tr, shadow=False)
+
+
+#: how much darker than its body a thick checker's side band is: its upper half, its lower half
+SIDE_SHADE = (0.08, 0.16)
 
 
 def _pearl(img: np.ndarray, x: float, y: float, r: float, body: BGR) -> None:

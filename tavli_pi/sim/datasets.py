@@ -295,6 +295,19 @@ _CUPS = ((28, 26, 24), (30, 50, 90), (40, 40, 150), (24, 70, 30))
 SMALL_DIE_PX = 13.0
 
 
+#: the share of real-like tables whose checkers are drawn thick (``Build.thickness``), and how thick
+#: (a fraction of the diameter: tournament checkers are about a fifth of their diameter thick)
+THICK_SHARE = 1.0 / 3.0
+THICKNESS = (0.15, 0.25)
+
+
+def _side_stream(rng: np.random.Generator, key: int) -> np.random.Generator:
+    """A generator seeded by ``rng``'s present state and ``key``, leaving ``rng`` untouched: what it
+    draws changes nothing else ``rng`` draws."""
+    st = rng.bit_generator.state["state"]
+    return np.random.default_rng([int(st["state"]), int(st["inc"]), key])
+
+
 def _choice(rng: np.random.Generator, items: Sequence[T]) -> T:
     return items[int(rng.integers(0, len(items)))]
 
@@ -413,8 +426,12 @@ def reallike_table(rng: np.random.Generator) -> dict[str, Any]:
             overlays.append(Overlay("panel", (x0, 0.1, x0 + pw, 0.9), 1.0, _choice(rng, ((60, 60, 60), (90, 40, 20))),
                                     _choice(rng, _PANELS)))
     place = str(rng.choice(["middle", "light", "dark", "none"], p=[0.5, 0.15, 0.15, 0.2]))
+    build = _reallike_build(rng, bar)
+    thick = _side_stream(rng, 28)  # its own stream: every table drawn flat is as it was before
+    if thick.random() < THICK_SHARE:
+        build = replace(build, thickness=float(thick.uniform(*THICKNESS)))
     return {
-        "look": look, "build": _reallike_build(rng, bar), "trays": trays, "home": home, "pose": pose,
+        "look": look, "build": build, "trays": trays, "home": home, "pose": pose,
         "width": width, "height": height, "overlays": tuple(overlays),
         "props": tuple(_static_props(rng, lay)),
         "cube": CubeSpec(int(rng.choice([1, 2, 4])), place),  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ die's side faces; ``noise_seed`` alone changes the sensor noise, which is how
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -28,7 +29,7 @@ import numpy as np
 from tavli_pi.sim import _draw, _layout as L, _photo
 from tavli_pi.sim._boards import DESIGNS, Design, empty_board, print_box
 from tavli_pi.sim._dice import draw_die, footprint, side_values
-from tavli_pi.sim._pose import homography, project
+from tavli_pi.sim._pose import camera_centre, homography, project
 from tavli_pi.sim.scene import DieSpec, Overlay, Scene
 from tavli_pi.vision.observation import (
     MAX_COUNT,
@@ -175,18 +176,22 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
     canvas = empty_board(scene.look.board, scene.home, scene.trays, scene.build).copy()
     st = d.checker
 
+    stacks: list[list[tuple[float, float, bool]]] = []  # each point's and bar half's checkers: x, y, light
     for point in range(1, 25):
         nl, nd = scene.light[point - 1], scene.dark[point - 1]
         if nl + nd == 0:
             continue
         pin = scene.pinned[point - 1] if scene.pinned else 0
-        for k, (x, y) in enumerate(lay.stack(point, nl + nd)):
-            # a pinned checker lies at the base, the pinner's on top (P3); else light first
-            light = (k == 0) if pin == 1 else (k > 0) if pin == -1 else k < nl
-            _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
+        # a pinned checker lies at the base, the pinner's on top (P3); else light first
+        stacks.append([(x, y, (k == 0) if pin == 1 else (k > 0) if pin == -1 else k < nl)
+                       for k, (x, y) in enumerate(lay.stack(point, nl + nd))])
     for light, n in ((True, scene.bar[0]), (False, scene.bar[1])):
-        for x, y in lay.bar_stack(light, n):
+        stacks.append([(x, y, light) for x, y in lay.bar_stack(light, n)])
+    if scene.build.thickness <= 0.0:
+        for x, y, light in (c for stack in stacks for c in stack):
             _draw.checker(canvas, x, y, d.light_body if light else d.dark_body, d.light_rim if light else d.dark_rim, st)
+    else:
+        _thick_checkers(canvas, stacks, scene, lay, d)
     for light, n in ((True, scene.off[0]), (False, scene.off[1])):
         if scene.trays == "none":
             for x, y in lay.table_pile(light, n):
@@ -282,6 +287,37 @@ def render(scene: Scene, seed: int = 0, noise_seed: int | None = None) -> Render
         pinned=tuple(scene.pinned),
     )
     return Rendered(image=image, truth=truth)
+
+
+def _thick_checkers(canvas: np.ndarray, stacks: list[list[tuple[float, float, bool]]], scene: Scene, lay: L.Layout,
+                    d: Design) -> None:
+    """The checkers (each stack's x, y, light from its base) as cylinders ``scene.build.thickness`` of a
+    diameter thick, seen from the scene's camera (the pinhole of ``homography``, ``camera_centre``).
+    Everything is drawn where the camera's ray meets the board plane, so the canvas's warp shows it as
+    the camera does: a top face ``z`` above the board is the foot disc scaled by ``hc / (hc - z)`` about
+    the camera's foot point (a plane parallel to the board maps to it by that homothety); the side band
+    is the hull of foot and top. The shadows go down first, then the checkers farthest from the camera's
+    foot point first, so a nearer checker hides what it stands in front of -- except a squeezed stack's
+    checkers, which overlap (``Layout.stack``): they lie shingled as the flat board draws them, each over
+    the one before it from the base, and are drawn in that order, the stack placed by its farthest one."""
+    fx, fy, hc = camera_centre(scene.pose, lay, scene.width, scene.height)
+    z = scene.build.thickness * 2.0 * L.R
+    s = hc / (hc - z)
+
+    def far(c: tuple[float, float, bool]) -> float:
+        return (c[0] - fx) ** 2 + (c[1] - fy) ** 2
+
+    groups: list[list[tuple[float, float, bool]]] = []
+    for stack in stacks:
+        squeezed = any(math.hypot(a[0] - b[0], a[1] - b[1]) < 2.0 * L.R - 0.5 for a, b in zip(stack, stack[1:]))
+        groups += [stack] if squeezed else [[c] for c in stack]
+    for x, y, _ in (c for g in groups for c in g):
+        _draw.checker_shadow(canvas, x, y)
+    for g in sorted((g for g in groups if g), key=lambda g: -max(far(c) for c in g)):
+        for x, y, light in g:
+            tx, ty = fx + (x - fx) * s, fy + (y - fy) * s
+            _draw.cylinder(canvas, x, y, tx, ty, L.R * s, d.light_body if light else d.dark_body,
+                           d.light_rim if light else d.dark_rim, d.checker)
 
 
 def _hand(image: np.ndarray, scene: Scene, lay: L.Layout, h: np.ndarray, px_per_canon: float, rng: np.random.Generator) -> None:

@@ -220,10 +220,16 @@ class Build:
     bar: int = L.BAR
     insert: BGR | None = None
     prints: tuple[Print, ...] = ()
+    #: the checkers' thickness as a fraction of their diameter; 0: drawn flat in the board plane,
+    #: > 0: short cylinders seen from the scene's camera (top face moved by its height's parallax,
+    #: the side band showing; ``render``)
+    thickness: float = 0.0
 
     def __post_init__(self) -> None:
         if not 20 <= self.bar <= 240:
             raise ConfigError(f"bar width {self.bar} is outside 20-240 canonical px")
+        if not 0.0 <= self.thickness <= 0.5:
+            raise ConfigError(f"checker thickness {self.thickness} is outside 0-0.5 of a diameter")
 
 
 PropKind = Literal["cup", "pencil", "pad", "clock"]

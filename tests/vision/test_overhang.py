@@ -92,3 +92,25 @@ def test_a_calibration_saved_before_has_no_learnt_overhang() -> None:
     assert Calibration.from_dict(cal.to_dict()).overhang == (-0.3, 0.0)
     old = {k: v for k, v in cal.to_dict().items() if k != "overhang"}
     assert Calibration.from_dict(old).overhang is None
+
+
+@pytest.mark.parametrize("thickness", [0.25, 0.0])
+def test_thick_checkers_seen_from_a_leaning_camera_give_the_far_edge_an_overhang(thickness: float) -> None:
+    """The simulator's thick checkers (sim/render.py): with the camera leaning over the bottom edge, the
+    top faces move up the board, away from it -- towards the base on the far (top) edge, away from it on
+    the near one. Set-up learns the far edge's overhang and leaves the near edge; flat checkers learn none."""
+    import dataclasses
+
+    from tavli_pi.rules.position import Position
+    from tavli_pi.sim.render import render
+    from tavli_pi.sim.scene import Build, CameraPose, scene_from_position
+    from tavli_pi.vision.refine import refine
+
+    scene = dataclasses.replace(scene_from_position(Position.start()), pose=CameraPose(tilt_deg=25.0, height=1.1),
+                                build=Build(thickness=thickness))
+    r = render(scene, 0)
+    cal = learn_board(r.image, refine(Calibration(r.truth.corners, home=r.truth.home), r.image))
+    assert cal.overhang is not None
+    top, bottom = cal.overhang
+    assert bottom == 0.0
+    assert (top < -0.1) if thickness else (top == 0.0), cal.overhang
