@@ -67,7 +67,7 @@ def _height(n: int) -> str:
 
 def rendered(i: int, scene: Any, seed: int) -> tuple[Any, Any]:
     """(frame, set-up frame) of scene ``i``, from the cache when there."""
-    path = CACHE / f"{seed}_{i}.pkl"
+    path = CACHE / f"{seed}_{i}_{scene.digest()}.pkl"  # keyed by the scene: a changed table renders anew
     if path.exists():
         with path.open("rb") as f:
             got: tuple[Any, Any] = pickle.load(f)
@@ -99,7 +99,7 @@ def hidden_shares(cal: Any, scene: Any, r: Any, seed: int, i: int) -> np.ndarray
 
     if scene.hand is None:
         return None
-    path = CACHE / f"{seed}_{i}_bare.pkl"
+    path = CACHE / f"{seed}_{i}_{scene.digest()}_bare.pkl"
     if path.exists():
         with path.open("rb") as f:
             bare = pickle.load(f)

@@ -67,14 +67,15 @@ def marked(scene: Any) -> bool:
 
 
 def rendered(seed: int, i: int, scene: Any) -> tuple[Any, Any]:
-    for path in (OLD_CACHE / f"{seed}_{i}.pkl", DIAG_CACHE / f"{seed}_{i}.pkl", CACHE / f"{seed}_{i}.pkl"):
+    key = f"{seed}_{i}_{scene.digest()}"  # keyed by the scene: a changed table renders anew
+    for path in (OLD_CACHE / f"{key}.pkl", DIAG_CACHE / f"{key}.pkl", CACHE / f"{key}.pkl"):
         if path.exists():
             with path.open("rb") as fh:
                 got: tuple[Any, Any] = pickle.load(fh)
                 return got
     pair = (render(scene, seed * 100003 + i), render(reallike_setup(scene), seed * 100003 + i))
     CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / f"{seed}_{i}.pkl").open("wb") as fh:
+    with (CACHE / f"{key}.pkl").open("wb") as fh:
         pickle.dump(pair, fh)
     return pair
 

@@ -58,7 +58,7 @@ def _rendered(i: int, scene: Any, known: Any = None) -> tuple[Any, Any]:
     """(frame, teaching frame) of scene ``i``: the teaching frame shows the start position, or
     ``known`` (light, dark, bar, off: a game joined in progress); from the cache when there (a
     refit reads them again)."""
-    path = CACHE / f"{SEED}_{i}{'' if known is None else '_mid'}.pkl"
+    path = CACHE / f"{SEED}_{i}_{scene.digest()}{'' if known is None else '_mid'}.pkl"  # keyed by the scene
     if path.exists():
         with path.open("rb") as fh:
             got: tuple[Any, Any] = pickle.load(fh)

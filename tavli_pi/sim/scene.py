@@ -17,6 +17,7 @@ field (on the frame, in the trays, off the board).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -307,6 +308,11 @@ class Scene:
     #: per point (light numbering): +1 the base checker is a light one pinned under dark ones, -1 the
     #: reverse (Plakoto, RULES-TAVLI.md P3), 0 none; () no pins anywhere
     pinned: tuple[int, ...] = ()
+
+    def digest(self) -> str:
+        """A short digest of everything the scene draws (its fields' repr): a rendered frame cached
+        under it is stale once the scene changes (a new field such as ``Build.thickness``)."""
+        return hashlib.sha1(repr(self).encode()).hexdigest()[:12]
 
     def __post_init__(self) -> None:
         _counts("light", self.light)
