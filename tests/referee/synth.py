@@ -163,6 +163,14 @@ class Table:
         out = self.show(pos, dice=moving, motion=True)
         return out + self.show(pos, settled, dice=dice)
 
+    def played_dice_down(self, after: GamePosition, dice: Sequence[DieReading]) -> list[Event]:
+        """The board as played with the dice still down (a hand, two clear frames), the dice picked
+        up (E5), four clear frames."""
+        out = self.show(after, hand=True, dice=dice)
+        out += self.show(after, 2, dice=dice)
+        out += self.show(after, hand=True)
+        return out + self.show(after, 4)
+
     def move_and_pick_up(self, before: GamePosition, after: GamePosition, dice: Sequence[DieReading],
                          *, still: int = 2, extra: int = 6) -> list[Event]:
         """A hand moves the checkers, the board stands with the dice down, the dice go."""

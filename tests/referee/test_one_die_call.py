@@ -37,19 +37,12 @@ def _one_die_seen(t: Table, value: int = 3) -> tuple[Position, tuple[DieReading,
     return ref.position, one
 
 
-def _played(t: Table, after: Position, dice: tuple[DieReading, ...]) -> list:  # type: ignore[type-arg]
-    out = t.show(after, hand=True, dice=dice)
-    out += t.show(after, 2, dice=dice)
-    out += t.show(after, hand=True)  # the dice are picked up (E5)
-    out += t.show(after, 4)
-    return out
-
 
 def test_a_play_no_value_of_the_unread_die_allows_is_called() -> None:
     t = Table(Referee(UNATTENDED))
     pos, one = _one_die_seen(t)
     bad = _play(pos, "24/14")  # legal only for 6-4
-    ev = _played(t, bad, one)
+    ev = t.played_dice_down(bad, one)
     call = only(ev, IllegalPlay)
     assert "play_accepted" not in kinds(ev) and "board_out_of_sync" not in kinds(ev)
     assert call.dice == (3, UNREAD) and call.observed is not None and call.observed.layout_key() == bad.layout_key()
@@ -68,7 +61,7 @@ def test_a_play_some_value_of_the_unread_die_allows_is_taken_not_called() -> Non
     t = Table(Referee(UNATTENDED))
     pos, one = _one_die_seen(t)
     after = _play(pos, "24/18 13/10")  # legal for 6-3
-    ev = _played(t, after, one)
+    ev = t.played_dice_down(after, one)
     assert "illegal_play" not in kinds(ev)
     p = only(ev, PlayAccepted)
     assert p.dice == (6, 3) and p.extra["unchecked"]
@@ -78,7 +71,7 @@ def test_an_attended_table_is_asked_for_the_roll_not_called() -> None:
     # players who can enter the roll are asked for it: the play is judged on the whole roll then
     t = Table(Referee(RefereeSettings()))
     pos, one = _one_die_seen(t)
-    ev = _played(t, _play(pos, "24/14"), one)
+    ev = t.played_dice_down(_play(pos, "24/14"), one)
     assert "illegal_play" not in kinds(ev)
 
 
@@ -112,7 +105,7 @@ def test_a_play_let_stand_with_one_die_unread_is_recorded_with_two_dice() -> Non
     t = Table(Referee(UNATTENDED))
     pos, one = _one_die_seen(t)
     bad = _play(pos, "24/14")
-    only(_played(t, bad, one), IllegalPlay)
+    only(t.played_dice_down(bad, one), IllegalPlay)
     ev = t.throw(bad, roll_dice(Side.WHITE, (5, 2)))
     done = only(ev, IllegalPlayResolved)
     assert done.accepted and done.extra["die_guessed"]

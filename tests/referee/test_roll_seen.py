@@ -56,19 +56,12 @@ def _one_die_seen(value: int, confidence: float = 0.97) -> tuple[Table, Position
     return t, ref.position, one
 
 
-def _played(t: Table, before: Position, after: Position, dice: tuple[DieReading, ...]) -> list:  # type: ignore[type-arg]
-    out = t.show(after, hand=True, dice=dice)
-    out += t.show(after, 2, dice=dice)
-    out += t.show(after, hand=True)  # the dice are picked up (E5)
-    out += t.show(after, 4)
-    return out
-
 
 def test_the_die_read_picks_the_roll_recorded_and_the_play_is_marked_not_checked() -> None:
     # Black's 13/6, one checker 7 pips: 6-1, 5-2 or 4-3; the 3 read says 4-3 (the record took 6-1)
     t, pos, one = _one_die_seen(3)
     after = _play(pos, "13/6")
-    ev = _played(t, pos, after, one)
+    ev = t.played_dice_down(after, one)
     p = only(ev, PlayAccepted)
     assert p.dice == (4, 3) and p.extra["roll_unseen"] == ["43"] and p.extra["roll_seen"] == [3]
     assert p.extra["unchecked"] == "roll not seen" and p.message.count("Not checked: the roll was not seen")
@@ -80,5 +73,5 @@ def test_a_die_read_unsurely_narrows_nothing() -> None:
     # for 6-4 as before, not checked
     t, pos, one = _one_die_seen(3, confidence=0.7)
     bad = _play(pos, "24/14")
-    p = only(_played(t, pos, bad, one), PlayAccepted)
+    p = only(t.played_dice_down(bad, one), PlayAccepted)
     assert p.dice == (6, 4) and p.extra["unchecked"] and "roll_seen" not in p.extra
