@@ -657,7 +657,9 @@ class Referee:
         self._small_dice = small
         self.dice = dice
         self.before = self.position
-        self.results = self.game.ends(self.position, dice)
+        # a roll with a die the camera never read (one_die_call.py): the ends of every roll holding the other
+        self.results = (ends_with(self.game, self.position, max(dice)) if UNREAD in dice
+                        else self.game.ends(self.position, dice))
         self.phase = Phase.ROLLED
         self._opening_turn = opening
         # a roll taken late (entered, or read only once the play was made: bench_reallike games 0,
@@ -1307,11 +1309,7 @@ class Referee:
             return False
         self.drop_unread_roll()
         self._watch.disarm()  # those dice were picked up: a new throw rearms the watch
-        self.before = self.position
-        self.dice, self.results, self._dice_conf = (value, UNREAD), ends_with(self.game, self.position, value), (1.0, 0.0)
-        self._small_dice, self._opening_turn, self._doubted = False, False, None
-        self._pending_roll, self._premature, self._pointed_out = None, None, False
-        self.question.drop()
+        self.start_turn((value, UNREAD), opening=False, sure=(1.0, 0.0))
         self._illegal(v.result)
         return True
 
