@@ -45,7 +45,7 @@ def checker(
     from the camera, ``cylinder``); ``shadow`` False: no shadow (drawn at the foot)."""
     aa = cv2.LINE_AA
     if shadow:
-        cv2.circle(img, _p(x + 2.5, y + 3), _r(r), (20, 20, 20), -1, aa, SHIFT)
+        checker_shadow(img, x, y, r)
     cv2.circle(img, _p(x, y), _r(r), rim, -1, aa, SHIFT)
     if style == "metal":
         cv2.circle(img, _p(x, y), _r(r - 1.0), _mix(rim, (255, 255, 255), 0.5), 1, aa, SHIFT)
@@ -64,9 +64,9 @@ def checker(
     cv2.ellipse(img, _p(x - r * 0.25, y - r * 0.3), (_r(r * 0.35), _r(r * 0.18)), -35, 0, 360, hi, -1, aa, SHIFT)
 
 
-def checker_shadow(img: np.ndarray, x: float, y: float) -> None:
-    """The shadow a checker standing at (x, y) casts on the board (as ``checker`` draws it)."""
-    cv2.circle(img, _p(x + 2.5, y + 3), _r(L.R), (20, 20, 20), -1, cv2.LINE_AA, SHIFT)
+def checker_shadow(img: np.ndarray, x: float, y: float, r: float = L.R) -> None:
+    """The shadow a checker of radius ``r`` standing at (x, y) casts on the board."""
+    cv2.circle(img, _p(x + 2.5, y + 3), _r(r), (20, 20, 20), -1, cv2.LINE_AA, SHIFT)
 
 
 def cylinder(

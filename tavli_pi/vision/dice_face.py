@@ -15,7 +15,7 @@ from tavli_pi.vision.dice_body import DIE_RANGE
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.lettering import lettered
-from tavli_pi.vision.lie import Outline, cocked_confidence, die_outline
+from tavli_pi.vision.lie import Outline, cocked_confidence, die_outline, turned_crop
 from tavli_pi.vision.pips import REGULAR, Face, read_face_evidence
 from tavli_pi.vision.side_face import SIDE_PIPS, side_pips
 from tavli_pi.vision.six_bars import READ, bar_six
@@ -80,22 +80,6 @@ def _regular(f: Face) -> bool:
     crop square to the die)."""
     return f.hidden is not None and f.hidden <= REGULAR
 
-def _crop(
-    src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float
-) -> np.ndarray:
-    """A square crop of ``src`` round a canonical centre, turned by ``angle`` (48 px)."""
-    c = np.asarray([centre], np.float32)
-    h = side * 0.5
-    corners = np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32)
-    t = np.deg2rad(angle)
-    rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-    quad = to_src(corners @ rot.T + c).astype(np.float32)
-    n = 48
-    dst = np.asarray([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
-    m = cv2.getPerspectiveTransform(quad, dst)
-    return cv2.warpPerspective(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
 class Die(NamedTuple):
     value: int
     confidence: float
@@ -122,7 +106,7 @@ def read_face(
     best = (0, 0.0, centre, False, False)
     at = centre
     for i in range(2):
-        crop = _crop(src, to_src, at, span, angle)
+        crop = turned_crop(src, to_src, at, span, angle)
         f = read_face_evidence(crop, aligned=True)
         value, conf, fc = f.value, f.confidence, f.centre
         if i == 0 and conf < BARS_OVER and _frame_px(to_src, centre, side) < SURE_PX:

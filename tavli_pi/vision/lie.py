@@ -90,6 +90,23 @@ def square_crop(
     return cv2.warpPerspective(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def turned_crop(
+    src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float,
+    n: int = 48,
+) -> np.ndarray:
+    """The square of ``src`` ``side`` canonical px across round ``centre`` (canonical px), turned by
+    ``angle`` degrees (a die's edges), as ``n`` x ``n`` px (edges replicated)."""
+    c = np.asarray([centre], np.float32)
+    h = side * 0.5
+    corners = np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32)
+    t = np.deg2rad(angle)
+    rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    quad = to_src(corners @ rot.T + c).astype(np.float32)
+    dst = np.asarray([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    m = cv2.getPerspectiveTransform(quad, dst)
+    return cv2.warpPerspective(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def die_outline(
     src: np.ndarray,
     to_src: Callable[[np.ndarray], np.ndarray],

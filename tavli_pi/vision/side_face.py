@@ -22,6 +22,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from tavli_pi.vision.lie import turned_crop
 from tavli_pi.vision.pips import find_pip_blobs
 from tavli_pi.vision.quantile import percentile
 
@@ -42,19 +43,6 @@ BEYOND = (0.55, 0.72)
 SIDE_PIPS = 2
 
 
-def _crop(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float],
-          width: float, angle: float) -> np.ndarray:
-    """A square crop of ``src`` ``width`` canonical px across round ``centre``, turned by ``angle``
-    degrees (``_N`` px)."""
-    h = width * 0.5
-    corners = np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32)
-    t = np.deg2rad(angle)
-    rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-    quad = to_src(corners @ rot.T + np.asarray([centre], np.float32)).astype(np.float32)
-    m = cv2.getPerspectiveTransform(quad, np.asarray([[0, 0], [_N, 0], [_N, _N], [0, _N]], np.float32))
-    return cv2.warpPerspective(src, m, (_N, _N), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
 def side_pips(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float],
               side: float, angle: float, value: int) -> int:
     """How many pip-like marks lie in a row beside one edge of the top face of ``value`` centred at
@@ -62,7 +50,7 @@ def side_pips(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centr
     face's own pips cannot be told in the crop (or ``value`` is 1: no grid to size the face by)."""
     if value < 2:
         return 0
-    crop = _crop(src, to_src, centre, _SPAN * side, angle)
+    crop = turned_crop(src, to_src, centre, _SPAN * side, angle, _N)
     gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop, (3, 3), 0)
     k = _N / (_SPAN * side)  # crop px a canonical px
     c = _N / 2.0
