@@ -682,14 +682,15 @@ class FeedListener:
         old = self.status
         if old.state == state and old.text == text:
             return
-        # said in the log before anyone waiting on the status hears of it (a director's page or a
-        # test that reads the log once the status changed)
-        if state == "up":
-            self.log.info("broker %s: %s", self.address, text)
-        else:
-            self.log.error("broker %s: %s", self.address, text)
+        # the new status is in place before the log says it (a reader of the log who then asks the
+        # director's page finds it), and the log says it before anyone waiting on the status hears of
+        # it (a waiter finds the line in the log): both under the lock a waiter wakes on
         with self._status_changed:
             self.status = BrokerStatus(state, self.address, text, self._now())
+            if state == "up":
+                self.log.info("broker %s: %s", self.address, text)
+            else:
+                self.log.error("broker %s: %s", self.address, text)
             self._status_changed.notify_all()
         if self._on_status is not None:
             self._on_status(self.status)
