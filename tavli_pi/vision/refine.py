@@ -17,10 +17,9 @@ from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
 from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.calibration import DEFAULT_DARK, DEFAULT_LIGHT, Calibration
-from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import DEFAULT_BAR, Layout
 
-__all__ = ["bar_run", "refine_edges", "start_geometry", "learn_radius", "learn_colours", "refine"]
+__all__ = ["bar_run", "refine_edges", "learn_radius", "learn_colours", "refine"]
 
 
 #: a step of the middle band's column colour (grey levels, over 3 px) that stands out this much
@@ -143,146 +142,6 @@ def bar_run(canon: np.ndarray, lay: Layout, u0: float, u1: float) -> tuple[float
     if not 0.03 <= width <= 0.3 or off_centre > 0.02:
         return None
     return float(left), float(right)
-
-
-#: the most a start stack's checkers may be found from its column's centre, in point widths
-_SEARCH = 0.9
-#: ... a stack with a neighbour's beside it, within its own point
-_NEAR = 0.4
-#: the least ring fit of a start stack's checkers for its place to count
-_CLEAR = 0.2
-#: top and bottom stacks of one column agree when this close (point widths)
-_AGREE = 0.2
-
-
-def _stack_x(g: ck.Gradients, x: float, base: float, sign: float, w: float, rho: float, n: int,
-             search: float = _SEARCH) -> tuple[float, float]:
-    """(x of the clearest rings of a stack of ``n`` checkers near column x, their mean ring fit).
-
-    The first min(n, 3) checkers lie about one diameter apart from the base; each
-    is looked for across ``search`` point widths either side of ``x`` and a
-    little along the stack; the stack's x is their fit-weighted mean.
-    """
-    r = rho * w
-    xs = np.arange(x - search * w, x + search * w + 1.0, 1.0, dtype=np.float32)
-    got, fits = [], []
-    for k in range(min(n, 3)):
-        ds = (2 * k + np.linspace(0.7, 1.7, 9, dtype=np.float32)) * r
-        cy = np.broadcast_to((base + sign * ds)[:, None], (len(ds), len(xs)))
-        cx = np.broadcast_to(xs[None, :], cy.shape)
-        f = ck.ring_features(g, cx, cy, np.full(cy.shape, r, np.float32), np.full(cy.shape, sign > 0))
-        score = f[..., 1] + 0.5 * f[..., 2]
-        iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
-        got.append(float(xs[ix]))
-        fits.append(max(float(f[iy, ix, 1]), 1e-3))
-    wts = np.asarray(fits)
-    return float(np.dot(got, wts) / wts.sum()), float(np.mean(fits))
-
-
-def start_geometry(cal: Calibration, image: np.ndarray, *others: Calibration,
-                   known: KnownBoard | None = None) -> Calibration:
-    """The field's left and right edges and the bar from where the known position's stacks stand
-    (``known``: the start position, B3, when None).
-
-    Every checker's point is known. A point column holds a stack at the top, at the bottom, or
-    both (the start: in each half two such columns, home bottom-right 12 and 13, 8 and 17 left
-    of the bar, 6 and 19, 1 and 24 right of it). A column's place is its two stacks' where they
-    agree (or the clearer one's), and a line through the columns of a half gives its point
-    width and where its six points begin and end. Kept only when each half has two columns or
-    more found, both halves' points are alike in width and near the width assumed. Run twice, so
-    a field first off by up to about a point is brought right. When the stacks are not found
-    from ``cal``'s geometry, each of ``others`` (the same field, other first guesses: the corners
-    as given) is tried in turn; when none fits, ``cal`` is returned as it was.
-    """
-    board = known if known is not None else KnownBoard.start()
-    canon = cal.warp(image)
-    g = ck.gradients(canon)
-    for first in (cal, *others):
-        once = _start_fit(first, g, board)
-        if once is not None:
-            twice = _start_fit(once, g, board)
-            return twice if twice is not None else once
-    return cal
-
-
-def _start_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibration | None:
-    """One pass of ``start_geometry`` from ``cal``'s geometry (None: the known stacks do not fit)."""
-    lay = cal.layout
-    cols = lay.columns
-    bx0, bx1 = lay.bar_x
-    seen: dict[tuple[int, int], list[tuple[float, float]]] = {}
-    width = {0: cols[0].width, 1: cols[0].width}
-    held = [board.light[i] + board.dark[i] > 0 for i in range(24)]
-    for p in range(1, 25):
-        n = board.light[p - 1] + board.dark[p - 1]
-        if n == 0:
-            continue
-        col = cols[p - 1]
-        # a stack beside another on the same side of the bar is looked for within its own point only
-        crowded = any(held[q - 1] and cols[q - 1].top == col.top and abs(cols[q - 1].x - col.x) < 1.5 * col.width
-                      for q in (p - 1, p + 1) if 1 <= q <= 24)
-        base = lay.top_y if col.top else lay.bottom_y
-        half = 0 if col.x < (bx0 + bx1) / 2 else 1
-        edge = lay.mx + lay.u0 * lay.field_w if half == 0 else bx1
-        i = int(round((col.x - edge) / col.width - 0.5))
-        width[half] = col.width
-        seen.setdefault((half, i), []).append(
-            _stack_x(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n,
-                     _NEAR if crowded else _SEARCH))
-    out = []
-    for half in (0, 1):
-        places = []
-        for (h, i), found in sorted(seen.items()):
-            if h != half:
-                continue
-            clear = [(x, f) for x, f in found if f >= _CLEAR]
-            if len(clear) == 2 and abs(clear[0][0] - clear[1][0]) < _AGREE * width[half]:
-                places.append((i + 0.5, (clear[0][0] + clear[1][0]) / 2))
-            elif clear:
-                x, f = max(clear, key=lambda c: c[1])
-                if f >= 1.5 * _CLEAR:
-                    places.append((i + 0.5, x))
-        line = _column_line(places, width[half])
-        if line is None:
-            return None
-        out.append(line)
-    (a0, w0), (a1, w1) = out
-    if abs(w0 - w1) > 0.15 * (w0 + w1) / 2:
-        return None
-    fw, mx = lay.field_w, lay.mx
-    u0, b0, b1, u1 = ((a0 - mx) / fw, (a0 + 6 * w0 - mx) / fw, (a1 - mx) / fw, (a1 + 6 * w1 - mx) / fw)
-    if not (u0 < b0 < b1 < u1) or b1 - b0 < 0.01:
-        return None
-    return cal.with_(u0=u0, u1=u1, bar=(b0, b1))
-
-
-#: a column found this far (point widths) from the line through the others is not taken
-_OFF_LINE = 0.25
-
-
-def _column_line(places: list[tuple[float, float]], width: float) -> tuple[float, float] | None:
-    """(x where the half's first point begins, point width) through the columns found, ``places``
-    ((column index + 0.5, x), by index): exact through two, least squares through more, the column
-    farthest off the line dropped while it is more than ``_OFF_LINE`` widths off and two are left;
-    None when fewer than two columns were found or the width is not near ``width``."""
-    pts = list(places)
-    while len(pts) >= 2:
-        i = np.asarray([p[0] for p in pts])
-        x = np.asarray([p[1] for p in pts])
-        if np.ptp(i) == 0:
-            return None
-        w, a = np.polyfit(i, x, 1) if len(pts) > 2 else ((x[1] - x[0]) / (i[1] - i[0]), 0.0)
-        if len(pts) == 2:
-            a = x[0] - i[0] * w
-        off = np.abs(a + w * i - x)
-        worst = int(np.argmax(off))
-        if len(pts) > 2 and off[worst] > _OFF_LINE * width:
-            pts.pop(worst)
-            continue
-        if not 0.8 * width < w < 1.25 * width:
-            return None
-        return float(a), float(w)
-    return None
 
 
 def _first_slots(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> ck.Chains:

@@ -42,7 +42,8 @@ from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.refine import learn_radius, refine_edges, start_geometry
+from tavli_pi.vision.known_columns import start_geometry
+from tavli_pi.vision.refine import learn_radius, refine_edges
 from tavli_pi.vision.stacks import edge_overhang, spot_geometry
 from tavli_pi.vision.tray_sides import learn_tray_sides
 from tavli_pi.vision.foreign import learn_checker_hue
