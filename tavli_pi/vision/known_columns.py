@@ -22,10 +22,13 @@ from tavli_pi.vision.known import KnownBoard
 
 __all__ = ["start_geometry"]
 
-#: the most a start stack's checkers may be found from its column's centre, in point widths
+#: how far (point widths) each half's start is looked for either side of where the first guess puts it
+#: (a field whose middle band alone put it 1.2 points off is brought right in two passes)
 _SEARCH = 0.9
-#: ... a stack with a neighbour's beside it, within its own point
-_NEAR = 0.4
+#: how far either side of its guessed column a stack's profile reaches: every stack is seen wherever any
+#: start and width tried put it, so a crowded position's stacks are placed together, each on its own
+#: checkers (a stack cut off at its own point's edge scored a neighbour's checkers instead)
+_REACH = 1.6
 #: the least ring fit (25th percentile of the rim's gradient) of a column's stack, where the fit
 #: puts it, for the column to count as found
 _CLEAR = 0.2
@@ -93,22 +96,17 @@ def _stacks(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> list[_Stack
     lay = cal.layout
     cols = lay.columns
     bx0, bx1 = lay.bar_x
-    held = [board.light[i] + board.dark[i] > 0 for i in range(24)]
     out = []
     for p in range(1, 25):
         n = board.light[p - 1] + board.dark[p - 1]
         if n == 0:
             continue
         col = cols[p - 1]
-        # a stack beside another on the same side of the bar is looked for within its own point only
-        crowded = any(held[q - 1] and cols[q - 1].top == col.top and abs(cols[q - 1].x - col.x) < 1.5 * col.width
-                      for q in (p - 1, p + 1) if 1 <= q <= 24)
         base = lay.top_y if col.top else lay.bottom_y
         half = 0 if col.x < (bx0 + bx1) / 2 else 1
         edge = lay.mx + lay.u0 * lay.field_w if half == 0 else bx1
         i = int(round((col.x - edge) / col.width - 0.5))
-        xs, score, fit = _profile(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n,
-                                  _NEAR if crowded else _SEARCH)
+        xs, score, fit = _profile(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n, _REACH)
         out.append(_Stack(half, min(max(i, 0), 5), xs, score, fit))
     return out
 
