@@ -9,7 +9,7 @@ itself, as ``read --corners`` does) and classes every wrong point:
 - ``unknown``: no value given, every colour read wrong reported unknown (``sim.spot_score``);
 
 split by the true stack height, board design and the scene's features, with the
-confidence of the wrong count. ``--annotate N`` writes the N frames with the most wrong
+confidence of the wrong count, and a tally for flat and thick tables (``Build.thickness``). ``--annotate N`` writes the N frames with the most wrong
 points to ``bench/out/diag_spots/`` (``vision/annotate.py``, plus the truth of every wrong
 point in red), to look at. Rendered frames are cached under ``/tmp/diag_spots_cache``.
 
@@ -179,6 +179,8 @@ def main() -> None:
     total = wrong_total = sure_right = unknown_total = 0
     # the spots split by the truth (bench_reallike.truly_hidden): under a hand, or in view
     hid_n = hid_wrong = hid_unknown = view_n = view_wrong = view_values = 0
+    # per flat/thick table: [spots, wrong, in view wrong, under, over, wrong at >= 0.9]
+    split: dict[str, list[int]] = {"flat": [0] * 6, "thick": [0] * 6}
     scenes = reallike_scenes(args.start + args.frames, args.seed)
     for i in range(args.start, args.start + args.frames):
         scene = scenes[i]
@@ -191,7 +193,7 @@ def main() -> None:
             print(f"frame {i}: {e}")
             continue
         t = r.truth
-        feats = _features(scene)
+        feats = _features(scene) + ["thick" if scene.build.thickness > 0 else "flat"]
         off = geometry_off(cal, scene)
         geo_off.append((round(off, 2), i))
         if off > 0.25:
@@ -205,7 +207,11 @@ def main() -> None:
         why = put_right(scene, i, args.seed, t, in_view_wrong) if args.why and in_view_wrong else {}
         for p in in_view_wrong if args.why else []:
             why_tally[why[p][0] if len(why[p]) == 1 else ("several" if why[p] else "none")] += 1
+        tally = split["thick" if scene.build.thickness > 0 else "flat"]
         for v, u in zip(verdicts, under):
+            tally[0] += 1
+            tally[1] += v.wrong
+            tally[2] += v.wrong and not u
             if u:
                 hid_n, hid_wrong, hid_unknown = hid_n + 1, hid_wrong + v.wrong, hid_unknown + (v.verdict == "unknown")
             else:
@@ -230,6 +236,9 @@ def main() -> None:
                 unknown_total += 1
             conf = max(e.confidence for e, n, m in ((ev.light, tl, rl), (ev.dark, td, rd)) if n != m)
             kinds[kind] += 1
+            tally[3] += kind == "under"
+            tally[4] += kind == "over"
+            tally[5] += conf >= 0.9 and kind != "unknown"
             by.setdefault("spot", Counter())[where] += 1
             key = f"{kind} h{_height(h)}"
             by.setdefault("kind/height", Counter())[key] += 1
@@ -275,6 +284,8 @@ def main() -> None:
           f"per-spot error {100 * view_wrong / max(view_n, 1):.2f}% ({view_wrong}), wrong values "
           f"{100 * view_values / max(view_n, 1):.2f}% ({view_values})")
     print(f"right spots read at >= 0.9 (both colours): {sure_right}/{total - wrong_total}")
+    for name, (n, w, wv, un, ov, sure) in split.items():
+        print(f"{name} tables: {w}/{n} spots wrong, in view {wv} (under {un}, over {ov}), wrong at >= 0.9 {sure}")
     print("by kind:", dict(kinds.most_common()))
     print("confidence of the wrong count:", dict(conf_hist))
     for name, c in by.items():

@@ -87,7 +87,7 @@ class Rows:
     whether a hand is in the frame, and whether the board was learnt mid-game."""
 
     def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {k: [] for k in ("X", "y", "filled", "ring", "frame", "hand", "mid")}
+        self.cols: dict[str, list[Any]] = {k: [] for k in ("X", "y", "filled", "ring", "frame", "hand", "mid", "thick")}
 
     def add(self, **kw: Any) -> None:
         for k, v in kw.items():
@@ -136,7 +136,8 @@ def rows(n: int, hands: bool = True, mid: bool = True) -> dict[str, np.ndarray]:
                         continue  # squeezed stacks are read from their rims, not slot by slot
                     for k in range(int(searched[c])):
                         out.add(X=feats[c, k], y=1.0 if k < k_n else 0.0, filled=bool(filled[c, k]),
-                                ring=ring[c, k], frame=i, hand=hand, mid=known is not None)
+                                ring=ring[c, k], frame=i, hand=hand, mid=known is not None,
+                                thick=scene.build.thickness > 0)
     return out.arrays()
 
 
@@ -168,7 +169,8 @@ def main() -> None:
         z = np.c_[X, np.ones(len(X))] @ w
         zs = np.c_[X, np.ones(len(X))] @ SETUP_W[int(kind)]
         for name, part in (("all", test), ("hand frames", test & d["hand"]), ("no hand", test & ~d["hand"]),
-                           ("learnt at the start", test & ~d["mid"]), ("learnt mid-game", test & d["mid"])):
+                           ("learnt at the start", test & ~d["mid"]), ("learnt mid-game", test & d["mid"]),
+                           ("flat checkers", test & ~d["thick"]), ("thick checkers", test & d["thick"])):
             print(f"{'filled' if kind else 'empty'} when learnt, {name}: {int(part.sum())} held-out slots; errors: "
                   f"ring only {int(((ring[part] > 0.5) != y[part]).sum())}, shipped model "
                   f"{int(((zs[part] > 0) != y[part]).sum())}, refit {int(((z[part] > 0) != y[part]).sum())}")

@@ -6,7 +6,8 @@ progress the players confirmed or the referee adopted, a position given with a
 photo: ``known.KnownBoard``), for what it shows:
 
 - the field's edges, the bar and the point geometry (``refine``), and the
-  checker radius, which is the stack pitch (``learn_radius``);
+  checker radius, which is the stack pitch (from where the known position's checkers lie,
+  ``known_radius``; else ``refine.learn_radius``);
 - each colour's checker appearance, from the checkers the position puts on known points
   (not from a guess at which discs are bright: pearl and grey checkers are
   told apart by where they stand);
@@ -43,6 +44,7 @@ from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.known_columns import start_geometry
+from tavli_pi.vision.known_radius import known_radius
 from tavli_pi.vision.refine import learn_radius, refine_edges
 from tavli_pi.vision.stacks import edge_overhang, spot_geometry
 from tavli_pi.vision.tray_sides import learn_tray_sides
@@ -171,6 +173,13 @@ def _unseen(known: KnownBoard, light: object, dark: object) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def _radius(cal: Calibration, frame: np.ndarray, known: KnownBoard) -> Calibration:
+    """The checker radius (the stack pitch): from where the known position's checkers lie
+    (``known_radius``), else from the clearest discs (``refine.learn_radius``)."""
+    got = known_radius(cal, frame, known)
+    return got if got is not None else learn_radius(cal, frame)
+
+
 def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard | None = None,
                 dice: Sequence[DieReading] | None = None) -> Calibration:
     """``calibration`` with this board learnt from ``frame``, a view of ``known`` (the start
@@ -198,11 +207,11 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
     edges = refine_edges(given, frame)
     # the points where the known position's stacks stand (from the refined edges, else the corners as given)
     stacks = start_geometry(edges, frame, given.with_(bar=edges.bar), given, known=known)
-    cal = learn_radius(stacks, frame)
+    cal = _radius(stacks, frame, known)
     if not known.is_start and stacks is not edges:
         # any other position's stacks may stand crowded, or one checker alone: the geometry kept is
         # the one under which the frame reads most like the position it shows
-        other = learn_radius(edges, frame)
+        other = _radius(edges, frame, known)
         fits = [setup_agreement(BoardReader(c, still_photo=True, hide=False).read(frame), known).fit for c in (cal, other)]
         cal = cal if fits[0] >= fits[1] else other
     canon = cal.warp(frame)
