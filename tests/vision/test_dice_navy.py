@@ -39,7 +39,7 @@ def _scene(pips: list[tuple[float, float]], r: float, field: int = 52, body: int
 def test_three_pips_that_all_but_touch_in_a_row_are_three_spots() -> None:
     for gap in (6.0, 6.5):
         view = _scene([(24 - gap, 24), (24, 24), (24 + gap, 24)], 2.8)  # 1-2 px between the pips
-        got = sorted((x, y) for x, y, bright in find_spots(view) if bright)
+        got = sorted((x, y) for x, y, bright in find_spots(view, rows=True) if bright)
         assert len(got) == 3, (gap, got)  # base: 0 and 2 (the rings lie on the neighbours)
         assert all(abs(y - 24) <= 1 for _, y in got)
 
@@ -48,7 +48,7 @@ def test_a_bar_is_no_row_of_pips() -> None:
     big = np.full((48 * _K, 48 * _K), 52, np.uint8)
     cv2.rectangle(big, (10 * _K, 22 * _K), (38 * _K, 26 * _K), 235, -1)  # a stroke of lettering, a rim
     view = cv2.resize(big, (48, 48), interpolation=cv2.INTER_AREA)
-    assert len([s for s in find_spots(view) if s[2] and 13 < s[0] < 35]) == 0
+    assert [s for s in find_spots(view, rows=True) if s[2] and 13 < s[0] < 35] == []
 
 
 def test_the_black_three_on_the_navy_field_is_read_with_corners(real_data: Path) -> None:
