@@ -24,27 +24,8 @@ from tests.vision._eval import real_frames, score_real
 _K = 8
 
 
-def _scene(pips: list[tuple[float, float]], r: float, field: int = 52, body: int = 42) -> np.ndarray:
-    """A 48 x 48 grey view of a dark die (turned 45 degrees, 16 px a side) on a field barely
-    lighter than it, with white pips of radius ``r`` at ``pips`` (view px)."""
-    big = np.full((48 * _K, 48 * _K), field, np.uint8)
-    c = 24 * _K
-    s = 8 * np.sqrt(2) * _K
-    cv2.fillConvexPoly(big, np.int32([[c, c - s], [c + s, c], [c, c + s], [c - s, c]]), body)
-    for x, y in pips:
-        cv2.circle(big, (int(x * _K), int(y * _K)), int(r * _K), 235, -1)
-    return cv2.GaussianBlur(cv2.resize(big, (48, 48), interpolation=cv2.INTER_AREA), (0, 0), 0.8)
-
-
-def test_three_pips_that_all_but_touch_in_a_row_are_three_spots() -> None:
-    for gap in (6.0, 6.5):
-        view = _scene([(24 - gap, 24), (24, 24), (24 + gap, 24)], 2.8)  # 1-2 px between the pips
-        got = sorted((x, y) for x, y, bright in find_spots(view, rows=True) if bright)
-        assert len(got) == 3, (gap, got)  # base: 0 and 2 (the rings lie on the neighbours)
-        assert all(abs(y - 24) <= 1 for _, y in got)
-
-
 def test_a_bar_is_no_row_of_pips() -> None:
+    """A stroke (of lettering, a rim) that is no row of parted pips gives no spot along it."""
     big = np.full((48 * _K, 48 * _K), 52, np.uint8)
     cv2.rectangle(big, (10 * _K, 22 * _K), (38 * _K, 26 * _K), 235, -1)  # a stroke of lettering, a rim
     view = cv2.resize(big, (48, 48), interpolation=cv2.INTER_AREA)
@@ -52,6 +33,8 @@ def test_a_bar_is_no_row_of_pips() -> None:
 
 
 def test_the_black_three_on_the_navy_field_is_read_with_corners(real_data: Path) -> None:
+    """The black 3 (three white pips on the diagonal, 1-2 px apart) is read, and the other three
+    dice stay read, nothing else reported (base: the 3 not found)."""
     f = next(f for f in real_frames(real_data) if f.name == "bcv-template3.jpg")
     corners = " ".join(f"{x},{y}" for x, y in f.label["corners"])
     cal = calibrate_image(f.image, corners, f.label["home"])  # ``tavli-pi read PHOTO --corners``
@@ -61,3 +44,17 @@ def test_the_black_three_on_the_navy_field_is_read_with_corners(real_data: Path)
     sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
     assert sc.dice_false == 0 and sc.dice_sure_wrong == 0, obs.dice
     assert sc.dice_right == 4, obs.dice
+
+
+def test_the_pips_of_the_black_three_are_spots_in_the_canonical_view(real_data: Path) -> None:
+    """In the canonical view (the labelled corners) the three pips are spots, each within 2 px of
+    the row through them and 5-8 px from the next (base: only the first)."""
+    f = next(f for f in real_frames(real_data) if f.name == "bcv-template3.jpg")
+    corners = " ".join(f"{x},{y}" for x, y in f.label["corners"])
+    cal = calibrate_image(f.image, corners, f.label["home"])
+    gray = cv2.cvtColor(cal.warp(f.image), cv2.COLOR_BGR2GRAY)
+    cx, cy = cal.to_canonical(np.float32([[328, 399]]))[0]
+    got = sorted((x, y) for x, y, bright in find_spots(gray, rows=True)
+                 if bright and abs(x - cx) < 9 and abs(y - cy) < 4)
+    assert len(got) == 3, got
+    assert all(5 <= b[0] - a[0] <= 8 for a, b in zip(got, got[1:])), got
