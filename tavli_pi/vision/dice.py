@@ -168,6 +168,32 @@ def find_dice(
     return _merge(out, more)
 
 
+#: with no outline round them, spots that fit no face are a face's pips and a fleck of light (on a
+#: dark die's rim) when one of them stands out from its surroundings less than this share of the
+#: others' least
+FLECK_SHARE = 0.5
+
+
+def _fleck_left_out(group: list[Spot], gray: np.ndarray) -> list[Spot]:
+    """``group`` (spots with no outline round them, fitting no face) with its one spot left out
+    that stands out from the ring round it (``gray``: the search's view) less than ``FLECK_SHARE``
+    of what every other spot does; else ``group`` as it is."""
+    h, w = gray.shape
+    ring = [(int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t)))) for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)]
+    steps = []
+    for x, y, bright in group:
+        xi, yi = int(round(x)), int(round(y))
+        if not (4 <= xi < w - 4 and 4 <= yi < h - 4):
+            return group
+        block = gray[yi - 1:yi + 2, xi - 1:xi + 2].astype(np.float32)
+        around = float(np.median([gray[yi + dy, xi + dx] for dx, dy in ring]))
+        steps.append((float(block.max()) - around) if bright else (around - float(block.min())))
+    order = np.argsort(steps)
+    if steps[order[0]] < FLECK_SHARE * steps[order[1]]:
+        return [s for i, s in enumerate(group) if i != int(order[0])]
+    return group
+
+
 #: two dice read flat at this confidence or more in the canonical view make the finer search
 #: needless (no die read wrong came this high on the real-like, simulated or real sets:
 #: bench/bench_dice.py)
@@ -371,6 +397,10 @@ def _find(
             if len(group) >= 2:
                 ang = angle_of(pts)  # the pips square the die better than an outline with its shadow
         else:
+            if 4 <= len(group) <= 7 and layout_error(pts) > 0.1:
+                group = _fleck_left_out(group, gray)
+                pts = np.asarray([(x, y) for x, y, _ in group])
+                span = float(np.ptp(pts, axis=0).max())
             if len(group) < 2 or (len(group) >= 3 and layout_error(pts) > 0.1) or (len(group) == 2 and not strict_pairs):
                 continue  # neither a die's outline nor a clear pip layout
             bx, by = (float(v) for v in pts.mean(axis=0))

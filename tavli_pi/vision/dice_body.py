@@ -92,9 +92,18 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[floa
         if part is None:
             return None  # round (a checker's face) or ragged: not a die's outline
         (rx, ry), (rw, rh), ang = part
+    elif max(rw, rh) >= TWO_LONG * min(rw, rh):
+        # as long as two dice side by side and filled out (their pips' marks fill the neck between
+        # them: WTC test9's 1 and 3 corner to corner, all three of the 3's pips found): parted when
+        # it falls into two square dice, else the oblong stays (a cocked die with its side face)
+        part = _parted((labels == lab).astype(np.uint8), local, pitch)
+        if part is not None:
+            (rx, ry), (rw, rh), ang = part
     return (rx + x0, ry + y0), (rw, rh), float(ang)
 
 
+#: a filled outline this many times as long as it is wide is tried as two dice that touch too
+TWO_LONG = 1.7
 #: two dice that touch are parted (``_parted``) by eroding their joint body with a disc of this
 #: radius (in the smallest die's edges, ``DIE_RANGE``): the neck where they touch, corner to corner
 #: or along blurred edges, is thinner than this disc's width; each die is wider

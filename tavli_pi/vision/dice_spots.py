@@ -11,7 +11,7 @@ import numpy as np
 from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
 from tavli_pi.vision.sparse import nonzero_xy
 
-__all__ = ["SPOT_CONTRAST", "SPOT_REACH", "Spot", "find_spots", "view_spots"]
+__all__ = ["ROW_REACH", "SPOT_CONTRAST", "SPOT_REACH", "Spot", "find_spots", "view_spots"]
 
 Spot = tuple[float, float, bool]  # (x, y, bright)
 
@@ -19,14 +19,16 @@ Spot = tuple[float, float, bool]  # (x, y, bright)
 SPOT_CONTRAST = 34
 
 
-def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> list[Spot]:
+def find_spots(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = False) -> list[Spot]:
     """Small round marks (pips) in a grey image: (x, y, bright).
 
     Peaks of a 5x5 top-hat (bright) or black-hat (dark) that are ringed all
     round, 3 px out, by an even band at least a third of ``contrast`` away
     from the peak (pips on a body; not corners, rims or the tips of points).
+    With ``rows``, also pips that all but touch in a row, ringed but for their neighbours
+    (``_ringed_in_row``; the canonical view's search).
     """
-    return spots_of_flags(_peak_flags(gray, contrast))
+    return spots_of_flags(_peak_flags(gray, contrast, rows))
 
 
 #: the flags of ``_peak_flags``: a bright peak, a dark peak
@@ -36,10 +38,11 @@ _BRIGHT, _DARK = 1, 2
 SPOT_REACH = 5
 
 
-def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> np.ndarray:
+def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = False) -> np.ndarray:
     """Where ``find_spots`` finds a ringed peak, before near peaks are thinned to one: ``_BRIGHT``
     and ``_DARK`` flags per pixel (uint8, the shape of ``gray``). Each pixel's flags depend on the
-    grey levels within ``SPOT_REACH`` of it and on how far it lies from the image's edges."""
+    grey levels within ``SPOT_REACH`` of it (with ``rows``, ``ROW_REACH``) and on how far it lies
+    from the image's edges."""
     h, w = gray.shape
     flags = np.zeros((h, w), np.uint8)
     if h < 10 or w < 10:
@@ -67,7 +70,13 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST) -> np.ndarray:
         wide = ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
         if wide.any():
             ok[wide] = _ringed(gray, xs[wide], ys[wide], core[wide], bright, contrast, _RING_WIDE)
+        # pips in a row that all but touch (a die turned 45 degrees, its pips on the diagonal): each
+        # pip's ring runs into its neighbours; ringed where the neighbours are not
+        rowed = (rows and bright) & ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
         flags[ys[ok], xs[ok]] |= _BRIGHT if bright else _DARK
+        if rowed.any():
+            for cx, cy in _ringed_in_row(gray, hat, xs, ys, core, np.flatnonzero(rowed), bright, contrast):
+                flags[cy, cx] |= _BRIGHT if bright else _DARK  # (at the pip's centre: its peak may lie off it)
     return flags
 
 
@@ -105,23 +114,25 @@ SPOTS_WHOLE = (0.1, 0.2)
 
 
 def view_spots(memo: DiceMemo | None, view: str, gray: np.ndarray, place: Callable[[Box], Box]) -> list[Spot]:
-    """``find_spots(gray)``; with a memo, its peaks made again only where the frame changed
+    """``find_spots(gray)`` (in the canonical view with ``rows``); with a memo, its peaks made again only where the frame changed
     (``DiceMemo.patched``; ``place``: canonical box to ``gray``'s pixels). The fine view's peaks
     reach a few pixels further (its pixels are sampled from the frame, not the canonical view)."""
+    canonical = view == "canonical"
     if memo is None:
-        return find_spots(gray)
+        return find_spots(gray, rows=canonical)
     h, w = gray.shape
-    m = SPOT_REACH + 4  # past the crop's own edge effects (its inner 4 px and the wide ring's 5)
+    own = ROW_REACH if canonical else SPOT_REACH
+    m = own + 4  # past the crop's own edge effects (its inner 4 px and the wide ring's 5)
 
     def part(r: Rect) -> np.ndarray:
         y0, y1, x0, x1 = r
         cy0, cx0 = max(0, y0 - m), max(0, x0 - m)
-        got = _peak_flags(np.ascontiguousarray(gray[cy0:min(h, y1 + m), cx0:min(w, x1 + m)]))
+        got = _peak_flags(np.ascontiguousarray(gray[cy0:min(h, y1 + m), cx0:min(w, x1 + m)]), rows=canonical)
         return got[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0]
 
-    reach = SPOT_REACH + (0 if view == "canonical" else 4)
-    canonical = view == "canonical"
-    return spots_of_flags(memo.patched(("spots", view, gray.shape), place, reach, lambda: _peak_flags(gray), part,
+    reach = own + (0 if canonical else 4)
+    return spots_of_flags(memo.patched(("spots", view, gray.shape), place, reach,
+                                       lambda: _peak_flags(gray, rows=canonical), part,
                                   gray if canonical else None,
                                   whole_share=SPOTS_WHOLE[0] if canonical else SPOTS_WHOLE[1]))
 
@@ -142,6 +153,106 @@ def _ringed(
     res: np.ndarray = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
     return res
 
+#: a pip's neighbour in a row lies this far from it (px between the two pips' centres: pips of
+#: 4-5 px with 1-2 px between them)
+ROW_NEAR = (4.0, 8.5)
+#: a pip is the part of the hat over this share of its peak round it: a neighbour is another such
+#: part (parted from it by a dip under this share) ...
+ROW_PARTED = 0.35
+#: ... standing out as much, within this share of the peak's hat, and about as large
+ROW_LIKE = 0.6
+#: the most pixels a pip of a row covers over ``ROW_PARTED`` of its peak (a 5 x 5 hat's pips)
+ROW_AREA = 30
+#: ring samples within this angle (radians) of a neighbour's direction are left out of the ring
+ROW_SECTOR = np.pi / 5
+#: the most neighbours a pip in a row has (one either side)
+ROW_MOST = 2
+#: a row of pips with another beside it, this many of its spacings away across it, is a six's
+#: (whose rows stand twice the pips' spacing apart): left to the bars that read a six
+ROW_BESIDE = (1.4, 2.6)
+#: how far round a peak its pip, its neighbours and a row beside it are looked at (px)
+_ROW_HALF = 18
+#: how far from a pixel ``_peak_flags`` with ``rows`` looks: ``_ROW_HALF`` and the opening's 4 px
+#: beyond it (the pip's flag set at its centre, within a pixel or two of its peak)
+ROW_REACH = _ROW_HALF + 6
+
+
+def _ringed_in_row(
+    gray: np.ndarray,
+    hat: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    core: np.ndarray,
+    which: np.ndarray,
+    bright: bool,
+    contrast: int,
+) -> list[tuple[int, int]]:
+    """The centres (x, y px) of the peaks ``which`` (indices into ``xs``, ``ys``: hat peaks) are pips ringed once the
+    ring's samples towards a neighbouring pip are left out. The pip is the hat over ``ROW_PARTED`` of
+    its peak round it (at most ``ROW_AREA`` px), its ring laid round its centre; a neighbour is
+    another such part ``ROW_NEAR`` away that stands out as much (``ROW_LIKE``) and is about as
+    large: at most ``ROW_MOST`` of them, on opposite sides (a row), and the rest of the ring (at
+    least half of it) even and a third of ``contrast`` away, as ``_ringed`` asks."""
+    out: list[tuple[int, int]] = []
+    h, w = gray.shape
+    r = _ROW_HALF
+    for i in which.tolist():
+        x, y = int(xs[i]), int(ys[i])
+        hi = float(hat[y, x])
+        y0, x0 = max(0, y - r), max(0, x - r)
+        part = hat[y0:min(h, y + r + 1), x0:min(w, x + r + 1)]
+        n, lab, stats, cents = cv2.connectedComponentsWithStats((part >= ROW_PARTED * hi).astype(np.uint8), connectivity=8)
+        own = int(lab[y - y0, x - x0])
+        area = int(stats[own, cv2.CC_STAT_AREA])
+        if area > ROW_AREA or max(stats[own, cv2.CC_STAT_WIDTH], stats[own, cv2.CC_STAT_HEIGHT]) > 7:
+            continue  # a bar or a stroke, not one pip
+        cx, cy = float(cents[own, 0]), float(cents[own, 1])
+        dirs: list[float] = []
+        gaps: list[float] = []
+        strong: list[int] = []  # other marks standing out as much, whatever their size
+        for j in range(1, n):
+            if j == own:
+                continue
+            top = float(part[lab == j].max())
+            if not (ROW_LIKE * hi <= top <= hi / ROW_LIKE):
+                continue
+            strong.append(j)
+            d = float(np.hypot(cents[j, 0] - cx, cents[j, 1] - cy))
+            aj = int(stats[j, cv2.CC_STAT_AREA])
+            if not (ROW_NEAR[0] <= d <= ROW_NEAR[1]) or not (0.5 * area <= aj <= 2 * area):
+                continue
+            dirs.append(float(np.arctan2(cents[j, 1] - cy, cents[j, 0] - cx)))
+            gaps.append(d)
+        if not dirs or len(dirs) > ROW_MOST:
+            continue
+        if len(dirs) == 2 and abs(_turn(dirs[0] - dirs[1])) < np.pi - ROW_SECTOR:
+            continue  # not a row
+        # a six's row: the other row beside it, twice the pips' spacing away across the row
+        ux, uy, gap = np.cos(dirs[0]), np.sin(dirs[0]), float(np.mean(gaps))
+        if any(ROW_BESIDE[0] * gap <= abs((cents[j, 0] - cx) * -uy + (cents[j, 1] - cy) * ux) <= ROW_BESIDE[1] * gap
+               and abs((cents[j, 0] - cx) * ux + (cents[j, 1] - cy) * uy) <= 0.6 * gap for j in strong):
+            continue
+        keep = np.ones(len(_RING_ANGLES), bool)
+        for b in dirs:
+            keep &= np.abs(_turn(_RING_ANGLES - b)) >= ROW_SECTOR
+        if keep.sum() * 2 < len(keep):
+            continue
+        px = np.rint(x0 + cx + 3.2 * np.cos(_RING_ANGLES[keep])).astype(np.intp)
+        py = np.rint(y0 + cy + 3.2 * np.sin(_RING_ANGLES[keep])).astype(np.intp)
+        if px.min() < 0 or py.min() < 0 or px.max() >= w or py.max() >= h:
+            continue
+        ring = gray[py, px].astype(np.float32)
+        step = (core[i] - ring) if bright else (ring - core[i])
+        if step.min() >= 0.35 * contrast and np.ptp(ring) < 0.6 * step.mean() + 12:
+            out.append((int(round(x0 + cx)), int(round(y0 + cy))))
+    return out
+
+
+def _turn(a: np.ndarray | float) -> np.ndarray:
+    """Angles (radians) brought into -pi..pi."""
+    return np.asarray(np.angle(np.exp(1j * np.asarray(a))))
+
+
 #: the offsets of a 3 x 3 neighbourhood
 _DY3, _DX3 = (a.ravel()[None, :] for a in np.mgrid[-1:2, -1:2])
 
@@ -153,3 +264,5 @@ _RING_WIDE = [
     (int(round(4.4 * np.cos(t))), int(round(4.4 * np.sin(t))))
     for t in np.linspace(0, 2 * np.pi, 16, endpoint=False)
 ]
+#: the angles of ``_RING``'s samples
+_RING_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)

@@ -47,7 +47,7 @@ def test_a_pearl_checker_s_flecks_are_no_die_with_corners(real_data: Path) -> No
     obs = BoardReader(cal, still_photo=True).read(f.image)
     sc = score_real(f, obs, 0.025 * max(f.image.shape[:2]))
     assert sc.dice_false == 0, obs.dice
-    assert sc.dice_right >= 3  # the 4, 5 and 6 stay read (the black 3 on the navy field is missed)
+    assert sc.dice_right >= 3  # the 4, 5 and 6 stay read (and the black 3 on the navy field: test_dice_navy)
 
 
 def test_a_printed_hinge_is_no_die_and_the_roll_beside_it_stays() -> None:
