@@ -8,6 +8,14 @@ two halves' widths held alike. A stack whose clearest rings lie elsewhere (a thi
 band, the bar's rim beside a stack, a neighbour's checkers) then cannot move its column off the
 line the other stacks give: at the start each half holds only two stacks' columns, and a column
 found alone by its own clearest rings decided the half's width by itself.
+
+That joint fit is made for the start position, whose stacks stand apart (no two on neighbouring
+points of one side). Another known position (a game in progress, ``read --position``) is fitted
+stack by stack as before (each stack within its own point where a neighbour's stands beside it, a
+line through each half's columns, the column farthest off it dropped): fitted together, crowded
+stacks let the whole field slide a point onto its neighbours' checkers (a game in progress on a
+640 px table whose middle band put the field 1.2 points off: placed a point wrong; a position
+that is not the photo's: fitted a point over, and the frame then read as a hand over the board).
 """
 
 from __future__ import annotations
@@ -22,13 +30,10 @@ from tavli_pi.vision.known import KnownBoard
 
 __all__ = ["start_geometry"]
 
-#: how far (point widths) each half's start is looked for either side of where the first guess puts it
-#: (a field whose middle band alone put it 1.2 points off is brought right in two passes)
+#: the most a start stack's checkers may be found from its column's centre, in point widths
 _SEARCH = 0.9
-#: how far either side of its guessed column a stack's profile reaches: every stack is seen wherever any
-#: start and width tried put it, so a crowded position's stacks are placed together, each on its own
-#: checkers (a stack cut off at its own point's edge scored a neighbour's checkers instead)
-_REACH = 1.6
+#: ... a stack with a neighbour's beside it, within its own point
+_NEAR = 0.4
 #: the least ring fit (25th percentile of the rim's gradient) of a column's stack, where the fit
 #: puts it, for the column to count as found
 _CLEAR = 0.2
@@ -96,17 +101,22 @@ def _stacks(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> list[_Stack
     lay = cal.layout
     cols = lay.columns
     bx0, bx1 = lay.bar_x
+    held = [board.light[i] + board.dark[i] > 0 for i in range(24)]
     out = []
     for p in range(1, 25):
         n = board.light[p - 1] + board.dark[p - 1]
         if n == 0:
             continue
         col = cols[p - 1]
+        # a stack beside another on the same side of the bar is looked for within its own point only
+        crowded = any(held[q - 1] and cols[q - 1].top == col.top and abs(cols[q - 1].x - col.x) < 1.5 * col.width
+                      for q in (p - 1, p + 1) if 1 <= q <= 24)
         base = lay.top_y if col.top else lay.bottom_y
         half = 0 if col.x < (bx0 + bx1) / 2 else 1
         edge = lay.mx + lay.u0 * lay.field_w if half == 0 else bx1
         i = int(round((col.x - edge) / col.width - 0.5))
-        xs, score, fit = _profile(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n, _REACH)
+        xs, score, fit = _profile(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n,
+                                  _NEAR if crowded else _SEARCH)
         out.append(_Stack(half, min(max(i, 0), 5), xs, score, fit))
     return out
 
@@ -134,8 +144,8 @@ def _found_columns(stacks: list[_Stack], start: float, width: float) -> int:
     return len(found)
 
 
-def _start_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibration | None:
-    """One pass of ``start_geometry`` from ``cal``'s geometry (None: the known stacks do not fit)."""
+def _joint_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibration | None:
+    """One pass of the joint fit from ``cal``'s geometry (None: the known stacks do not fit)."""
     lay = cal.layout
     bx0, bx1 = lay.bar_x
     width = lay.columns[0].width
@@ -161,24 +171,136 @@ def _start_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibrat
     return cal.with_(u0=u0, u1=u1, bar=(b0, b1))
 
 
+#: top and bottom stacks of one column agree when this close (point widths; the stack-by-stack fit)
+_AGREE = 0.2
+
+
+def _stack_x(g: ck.Gradients, x: float, base: float, sign: float, w: float, rho: float, n: int,
+             search: float = _SEARCH) -> tuple[float, float]:
+    """(x of the clearest rings of a stack of ``n`` checkers near column x, their mean ring fit).
+
+    The first min(n, 3) checkers lie about one diameter apart from the base; each
+    is looked for across ``search`` point widths either side of ``x`` and a
+    little along the stack; the stack's x is their fit-weighted mean.
+    """
+    r = rho * w
+    xs = np.arange(x - search * w, x + search * w + 1.0, 1.0, dtype=np.float32)
+    got, fits = [], []
+    for k in range(min(n, 3)):
+        ds = (2 * k + np.linspace(0.7, 1.7, 9, dtype=np.float32)) * r
+        cy = np.broadcast_to((base + sign * ds)[:, None], (len(ds), len(xs)))
+        cx = np.broadcast_to(xs[None, :], cy.shape)
+        f = ck.ring_features(g, cx, cy, np.full(cy.shape, r, np.float32), np.full(cy.shape, sign > 0))
+        score = f[..., 1] + 0.5 * f[..., 2]
+        iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+        got.append(float(xs[ix]))
+        fits.append(max(float(f[iy, ix, 1]), 1e-3))
+    wts = np.asarray(fits)
+    return float(np.dot(got, wts) / wts.sum()), float(np.mean(fits))
+
+
+def _line_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibration | None:
+    """One pass of the stack-by-stack fit from ``cal``'s geometry (None: the known stacks do not fit):
+    each stack placed by its own clearest rings, a column where its two stacks agree (or the clearer
+    one), a line through each half's columns (:func:`_column_line`)."""
+    lay = cal.layout
+    cols = lay.columns
+    bx0, bx1 = lay.bar_x
+    seen: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    width = {0: cols[0].width, 1: cols[0].width}
+    held = [board.light[i] + board.dark[i] > 0 for i in range(24)]
+    for p in range(1, 25):
+        n = board.light[p - 1] + board.dark[p - 1]
+        if n == 0:
+            continue
+        col = cols[p - 1]
+        # a stack beside another on the same side of the bar is looked for within its own point only
+        crowded = any(held[q - 1] and cols[q - 1].top == col.top and abs(cols[q - 1].x - col.x) < 1.5 * col.width
+                      for q in (p - 1, p + 1) if 1 <= q <= 24)
+        base = lay.top_y if col.top else lay.bottom_y
+        half = 0 if col.x < (bx0 + bx1) / 2 else 1
+        edge = lay.mx + lay.u0 * lay.field_w if half == 0 else bx1
+        i = int(round((col.x - edge) / col.width - 0.5))
+        width[half] = col.width
+        seen.setdefault((half, i), []).append(
+            _stack_x(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n,
+                     _NEAR if crowded else _SEARCH))
+    out = []
+    for half in (0, 1):
+        places = []
+        for (h, i), found in sorted(seen.items()):
+            if h != half:
+                continue
+            clear = [(x, f) for x, f in found if f >= _CLEAR]
+            if len(clear) == 2 and abs(clear[0][0] - clear[1][0]) < _AGREE * width[half]:
+                places.append((i + 0.5, (clear[0][0] + clear[1][0]) / 2))
+            elif clear:
+                x, f = max(clear, key=lambda c: c[1])
+                if f >= 1.5 * _CLEAR:
+                    places.append((i + 0.5, x))
+        line = _column_line(places, width[half])
+        if line is None:
+            return None
+        out.append(line)
+    (a0, w0), (a1, w1) = out
+    if abs(w0 - w1) > 0.15 * (w0 + w1) / 2:
+        return None
+    fw, mx = lay.field_w, lay.mx
+    u0, b0, b1, u1 = ((a0 - mx) / fw, (a0 + 6 * w0 - mx) / fw, (a1 - mx) / fw, (a1 + 6 * w1 - mx) / fw)
+    if not (u0 < b0 < b1 < u1) or b1 - b0 < 0.01:
+        return None
+    return cal.with_(u0=u0, u1=u1, bar=(b0, b1))
+
+
+#: a column found this far (point widths) from the line through the others is not taken
+_OFF_LINE = 0.25
+
+
+def _column_line(places: list[tuple[float, float]], width: float) -> tuple[float, float] | None:
+    """(x where the half's first point begins, point width) through the columns found, ``places``
+    ((column index + 0.5, x), by index): exact through two, least squares through more, the column
+    farthest off the line dropped while it is more than ``_OFF_LINE`` widths off and two are left;
+    None when fewer than two columns were found or the width is not near ``width``."""
+    pts = list(places)
+    while len(pts) >= 2:
+        i = np.asarray([p[0] for p in pts])
+        x = np.asarray([p[1] for p in pts])
+        if np.ptp(i) == 0:
+            return None
+        w, a = np.polyfit(i, x, 1) if len(pts) > 2 else ((x[1] - x[0]) / (i[1] - i[0]), 0.0)
+        if len(pts) == 2:
+            a = x[0] - i[0] * w
+        off = np.abs(a + w * i - x)
+        worst = int(np.argmax(off))
+        if len(pts) > 2 and off[worst] > _OFF_LINE * width:
+            pts.pop(worst)
+            continue
+        if not 0.8 * width < w < 1.25 * width:
+            return None
+        return float(a), float(w)
+    return None
+
+
 def start_geometry(cal: Calibration, image: np.ndarray, *others: Calibration,
                    known: KnownBoard | None = None) -> Calibration:
     """The field's left and right edges and the bar from where the known position's stacks stand
     (``known``: the start position, B3, when None).
 
-    Every checker's point is known. Each half's start and point width are those under which its
-    stacks' rings score most together (the module's doc), with the two halves' widths held alike;
-    kept only when each half has two columns whose stacks fit clearly there, the halves' widths
-    are within 15 % and the bar lies between them. Run twice, so a field first off by up to about a
+    Every checker's point is known. For the start, each half's start and point width are those under
+    which its stacks' rings score most together (the module's doc), with the two halves' widths held
+    alike; for another position, a line through each half's columns found stack by stack. Kept only
+    when each half has two columns found, the halves' widths are within 15 % and the bar lies between
+    them. Run twice, so a field first off by up to about a
     point is brought right. When the stacks are not found from ``cal``'s geometry, each of
     ``others`` (the same field, other first guesses: the corners as given) is tried in turn; when
     none fits, ``cal`` is returned as it was.
     """
     board = known if known is not None else KnownBoard.start()
     g = ck.gradients(cal.warp(image))
+    fit = _joint_fit if board.is_start else _line_fit
     for first in (cal, *others):
-        once = _start_fit(first, g, board)
+        once = fit(first, g, board)
         if once is not None:
-            twice = _start_fit(once, g, board)
+            twice = fit(once, g, board)
             return twice if twice is not None else once
     return cal

@@ -174,9 +174,12 @@ def _unseen(known: KnownBoard, light: object, dark: object) -> tuple[str, ...]:
 
 
 def _radius(cal: Calibration, frame: np.ndarray, known: KnownBoard) -> Calibration:
-    """The checker radius (the stack pitch): from where the known position's checkers lie
-    (``known_radius``), else from the clearest discs (``refine.learn_radius``)."""
-    got = known_radius(cal, frame, known)
+    """The checker radius (the stack pitch): at the start, from where its checkers lie
+    (``known_radius``); for another position, or too few stacks, from the clearest discs
+    (``refine.learn_radius``). A game in progress holds squeezed and crowded stacks whose places
+    the pitch alone does not give (WTC frame0 learnt from its own position read point 9's dark
+    stack as 6 and was no position), and it was measured on set-ups only (pairs35)."""
+    got = known_radius(cal, frame, known) if known.is_start else None
     return got if got is not None else learn_radius(cal, frame)
 
 
