@@ -97,7 +97,24 @@ def _smooth(profile: np.ndarray, sigma: float) -> np.ndarray:
     return np.convolve(padded, k / k.sum(), mode="valid")
 
 
-def _stacks(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> list[_Stack]:
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """One known stack where ``cal``'s geometry puts it: its column's x and width, its base's y and
+    the way it grows (``sign``: +1 down from the top edge), its checkers, its half (0 left, 1 right
+    of the bar) and column within the half (0-5 from the half's left end, as guessed), and how far
+    it is looked for (point widths: within its own point where a neighbour's stands beside it)."""
+
+    x: float
+    width: float
+    base: float
+    sign: float
+    n: int
+    half: int
+    column: int
+    search: float
+
+
+def _known_stacks(cal: Calibration, board: KnownBoard) -> list[_Known]:
     lay = cal.layout
     cols = lay.columns
     bx0, bx1 = lay.bar_x
@@ -108,16 +125,20 @@ def _stacks(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> list[_Stack
         if n == 0:
             continue
         col = cols[p - 1]
-        # a stack beside another on the same side of the bar is looked for within its own point only
         crowded = any(held[q - 1] and cols[q - 1].top == col.top and abs(cols[q - 1].x - col.x) < 1.5 * col.width
                       for q in (p - 1, p + 1) if 1 <= q <= 24)
-        base = lay.top_y if col.top else lay.bottom_y
         half = 0 if col.x < (bx0 + bx1) / 2 else 1
         edge = lay.mx + lay.u0 * lay.field_w if half == 0 else bx1
-        i = int(round((col.x - edge) / col.width - 0.5))
-        xs, score, fit = _profile(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n,
-                                  _NEAR if crowded else _SEARCH)
-        out.append(_Stack(half, min(max(i, 0), 5), xs, score, fit))
+        out.append(_Known(col.x, col.width, lay.top_y if col.top else lay.bottom_y, 1.0 if col.top else -1.0, n, half,
+                          int(round((col.x - edge) / col.width - 0.5)), _NEAR if crowded else _SEARCH))
+    return out
+
+
+def _stacks(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> list[_Stack]:
+    out = []
+    for k in _known_stacks(cal, board):
+        xs, score, fit = _profile(g, k.x, k.base, k.sign, k.width, cal.checker_r, k.n, k.search)
+        out.append(_Stack(k.half, min(max(k.column, 0), 5), xs, score, fit))
     return out
 
 
@@ -204,27 +225,12 @@ def _line_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibrati
     each stack placed by its own clearest rings, a column where its two stacks agree (or the clearer
     one), a line through each half's columns (:func:`_column_line`)."""
     lay = cal.layout
-    cols = lay.columns
-    bx0, bx1 = lay.bar_x
     seen: dict[tuple[int, int], list[tuple[float, float]]] = {}
-    width = {0: cols[0].width, 1: cols[0].width}
-    held = [board.light[i] + board.dark[i] > 0 for i in range(24)]
-    for p in range(1, 25):
-        n = board.light[p - 1] + board.dark[p - 1]
-        if n == 0:
-            continue
-        col = cols[p - 1]
-        # a stack beside another on the same side of the bar is looked for within its own point only
-        crowded = any(held[q - 1] and cols[q - 1].top == col.top and abs(cols[q - 1].x - col.x) < 1.5 * col.width
-                      for q in (p - 1, p + 1) if 1 <= q <= 24)
-        base = lay.top_y if col.top else lay.bottom_y
-        half = 0 if col.x < (bx0 + bx1) / 2 else 1
-        edge = lay.mx + lay.u0 * lay.field_w if half == 0 else bx1
-        i = int(round((col.x - edge) / col.width - 0.5))
-        width[half] = col.width
-        seen.setdefault((half, i), []).append(
-            _stack_x(g, col.x, base, 1.0 if col.top else -1.0, col.width, cal.checker_r, n,
-                     _NEAR if crowded else _SEARCH))
+    width = {0: lay.columns[0].width, 1: lay.columns[0].width}
+    for k in _known_stacks(cal, board):
+        width[k.half] = k.width
+        seen.setdefault((k.half, k.column), []).append(
+            _stack_x(g, k.x, k.base, k.sign, k.width, cal.checker_r, k.n, k.search))
     out = []
     for half in (0, 1):
         places = []
