@@ -185,8 +185,16 @@ def _joint_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibrat
         return None
     if _found_columns(halves[0], start0, w0) < 2 or _found_columns(halves[1], start1, w1) < 2:
         return None
+    return _with_halves(cal, (start0, w0), (start1, w1))
+
+
+def _with_halves(cal: Calibration, left: tuple[float, float], right: tuple[float, float]) -> Calibration | None:
+    """``cal`` with the halves' (start x, point width) in canonical px (each six points wide, the bar
+    between them); None when the bar would not lie between them."""
+    lay = cal.layout
+    (a0, w0), (a1, w1) = left, right
     fw, mx = lay.field_w, lay.mx
-    u0, b0, b1, u1 = ((start0 - mx) / fw, (start0 + 6 * w0 - mx) / fw, (start1 - mx) / fw, (start1 + 6 * w1 - mx) / fw)
+    u0, b0, b1, u1 = ((a0 - mx) / fw, (a0 + 6 * w0 - mx) / fw, (a1 - mx) / fw, (a1 + 6 * w1 - mx) / fw)
     if not (u0 < b0 < b1 < u1) or b1 - b0 < 0.01:
         return None
     return cal.with_(u0=u0, u1=u1, bar=(b0, b1))
@@ -249,13 +257,9 @@ def _line_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibrati
             return None
         out.append(line)
     (a0, w0), (a1, w1) = out
-    if abs(w0 - w1) > 0.15 * (w0 + w1) / 2:
+    if abs(w0 - w1) > _MOST_UNALIKE * (w0 + w1) / 2:
         return None
-    fw, mx = lay.field_w, lay.mx
-    u0, b0, b1, u1 = ((a0 - mx) / fw, (a0 + 6 * w0 - mx) / fw, (a1 - mx) / fw, (a1 + 6 * w1 - mx) / fw)
-    if not (u0 < b0 < b1 < u1) or b1 - b0 < 0.01:
-        return None
-    return cal.with_(u0=u0, u1=u1, bar=(b0, b1))
+    return _with_halves(cal, (a0, w0), (a1, w1))
 
 
 #: a column found this far (point widths) from the line through the others is not taken
