@@ -67,22 +67,35 @@ class _Stack:
     fit: np.ndarray
 
 
+def _row(x: float, w: float, search: float) -> np.ndarray:
+    """The x's (1 px steps) within ``search`` point widths (``w`` px) of column x."""
+    return np.arange(x - search * w, x + search * w + 1.0, 1.0, dtype=np.float32)
+
+
+def _checker_rings(g: ck.Gradients, xs: np.ndarray, base: float, sign: float, r: float,
+                   k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ring features (``ck.ring_features``) of a stack's ``k``-th checker at each x of ``xs``,
+    looked for a little along the stack round ``2k + 1`` radii from the base (9 places by the x's),
+    and their score (the rim's 25th percentile and half its median)."""
+    ds = (2 * k + np.linspace(0.7, 1.7, 9, dtype=np.float32)) * r
+    cy = np.broadcast_to((base + sign * ds)[:, None], (len(ds), len(xs)))
+    cx = np.broadcast_to(xs[None, :], cy.shape)
+    f = ck.ring_features(g, cx, cy, np.full(cy.shape, r, np.float32), np.full(cy.shape, sign > 0))
+    return f, f[..., 1] + 0.5 * f[..., 2]
+
+
 def _profile(g: ck.Gradients, x: float, base: float, sign: float, w: float, rho: float, n: int,
              search: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(xs, score, fit) of a stack of ``n`` checkers whose column is guessed at ``x``: for each
     x within ``search`` point widths, its first min(n, 3) checkers (about one diameter apart from
     the base, each looked for a little along the stack) scored by their rings."""
     r = rho * w
-    xs = np.arange(x - search * w, x + search * w + 1.0, 1.0, dtype=np.float32)
+    xs = _row(x, w, search)
     score = np.zeros(len(xs), np.float64)
     fit = np.zeros(len(xs), np.float64)
     k_n = min(n, 3)
     for k in range(k_n):
-        ds = (2 * k + np.linspace(0.7, 1.7, 9, dtype=np.float32)) * r
-        cy = np.broadcast_to((base + sign * ds)[:, None], (len(ds), len(xs)))
-        cx = np.broadcast_to(xs[None, :], cy.shape)
-        f = ck.ring_features(g, cx, cy, np.full(cy.shape, r, np.float32), np.full(cy.shape, sign > 0))
-        s = f[..., 1] + 0.5 * f[..., 2]
+        f, s = _checker_rings(g, xs, base, sign, r, k)
         best = np.argmax(s, axis=0)
         score += s[best, np.arange(len(xs))]
         fit += f[best, np.arange(len(xs)), 1]
@@ -168,14 +181,13 @@ def _found_columns(stacks: list[_Stack], start: float, width: float) -> int:
 def _joint_fit(cal: Calibration, g: ck.Gradients, board: KnownBoard) -> Calibration | None:
     """One pass of the joint fit from ``cal``'s geometry (None: the known stacks do not fit)."""
     lay = cal.layout
-    bx0, bx1 = lay.bar_x
     width = lay.columns[0].width
     stacks = _stacks(cal, g, board)
     halves = [[s for s in stacks if s.half == h] for h in (0, 1)]
     if any(len({s.column for s in half}) < 2 for half in halves):
         return None
     left_edge = lay.mx + lay.u0 * lay.field_w
-    (s0, a0), (s1, a1) = _half_scores(halves[0], left_edge, width), _half_scores(halves[1], bx1, width)
+    (s0, a0), (s1, a1) = _half_scores(halves[0], left_edge, width), _half_scores(halves[1], lay.bar_x[1], width)
     rel = (_WIDTHS[:, None] - _WIDTHS[None, :]) / _WIDTHS[None, :]
     joint = s0[:, None] + s1[None, :] - _ALIKE * np.abs(rel)
     i0, i1 = np.unravel_index(int(np.argmax(joint)), joint.shape)
@@ -213,14 +225,10 @@ def _stack_x(g: ck.Gradients, x: float, base: float, sign: float, w: float, rho:
     little along the stack; the stack's x is their fit-weighted mean.
     """
     r = rho * w
-    xs = np.arange(x - search * w, x + search * w + 1.0, 1.0, dtype=np.float32)
+    xs = _row(x, w, search)
     got, fits = [], []
     for k in range(min(n, 3)):
-        ds = (2 * k + np.linspace(0.7, 1.7, 9, dtype=np.float32)) * r
-        cy = np.broadcast_to((base + sign * ds)[:, None], (len(ds), len(xs)))
-        cx = np.broadcast_to(xs[None, :], cy.shape)
-        f = ck.ring_features(g, cx, cy, np.full(cy.shape, r, np.float32), np.full(cy.shape, sign > 0))
-        score = f[..., 1] + 0.5 * f[..., 2]
+        f, score = _checker_rings(g, xs, base, sign, r, k)
         iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
         got.append(float(xs[ix]))
         fits.append(max(float(f[iy, ix, 1]), 1e-3))
@@ -300,10 +308,9 @@ def start_geometry(cal: Calibration, image: np.ndarray, *others: Calibration,
     which its stacks' rings score most together (the module's doc), with the two halves' widths held
     alike; for another position, a line through each half's columns found stack by stack. Kept only
     when each half has two columns found, the halves' widths are within 15 % and the bar lies between
-    them. Run twice, so a field first off by up to about a
-    point is brought right. When the stacks are not found from ``cal``'s geometry, each of
-    ``others`` (the same field, other first guesses: the corners as given) is tried in turn; when
-    none fits, ``cal`` is returned as it was.
+    them. Run twice, so a field first off by up to about a point is brought right. When the stacks
+    are not found from ``cal``'s geometry, each of ``others`` (the same field, other first guesses:
+    the corners as given) is tried in turn; when none fits, ``cal`` is returned as it was.
     """
     board = known if known is not None else KnownBoard.start()
     g = ck.gradients(cal.warp(image))
