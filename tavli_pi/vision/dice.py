@@ -73,7 +73,7 @@ from tavli_pi.vision.dice_face import UNSEEN_LIE, Die, examined
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
-from tavli_pi.vision.dice_spots import Spot, find_spots, view_spots
+from tavli_pi.vision.dice_spots import PIP_RING, Spot, find_spots, view_spots
 from tavli_pi.vision.dice_unread import StandsOut, kept_outline, pips_in, unread_body
 from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, NEED_PX, SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.fine_view import FINE, fine_view, placing
@@ -179,14 +179,13 @@ def _fleck_left_out(group: list[Spot], gray: np.ndarray) -> list[Spot]:
     that stands out from the ring round it (``gray``: the search's view) less than ``FLECK_SHARE``
     of what every other spot does; else ``group`` as it is."""
     h, w = gray.shape
-    ring = [(int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t)))) for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)]
     steps = []
     for x, y, bright in group:
         xi, yi = int(round(x)), int(round(y))
         if not (4 <= xi < w - 4 and 4 <= yi < h - 4):
             return group
         block = gray[yi - 1:yi + 2, xi - 1:xi + 2].astype(np.float32)
-        around = float(np.median([gray[yi + dy, xi + dx] for dx, dy in ring]))
+        around = float(np.median([gray[yi + dy, xi + dx] for dx, dy in PIP_RING]))
         steps.append((float(block.max()) - around) if bright else (around - float(block.min())))
     order = np.argsort(steps)
     if steps[order[0]] < FLECK_SHARE * steps[order[1]]:

@@ -11,7 +11,7 @@ import numpy as np
 from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
 from tavli_pi.vision.sparse import nonzero_xy
 
-__all__ = ["ROW_REACH", "SPOT_CONTRAST", "SPOT_REACH", "Spot", "find_spots", "view_spots"]
+__all__ = ["PIP_RING", "ROW_REACH", "SPOT_CONTRAST", "SPOT_REACH", "Spot", "find_spots", "view_spots"]
 
 Spot = tuple[float, float, bool]  # (x, y, bright)
 
@@ -64,7 +64,7 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
         # the peak's 3 x 3 max (bright) or min (dark), as cv2.dilate / cv2.erode give it there
         block = gray[ys[:, None] + _DY3, xs[:, None] + _DX3]
         core = (block.max(axis=1) if bright else block.min(axis=1)).astype(np.float32)
-        ok = _ringed(gray, xs, ys, core, bright, contrast, _RING)
+        ok = _ringed(gray, xs, ys, core, bright, contrast, PIP_RING)
         # a large, stark pip (a one's, white on red, near the camera) reaches the 3 px ring:
         # try one 4-5 px out
         wide = ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
@@ -149,6 +149,12 @@ def _ringed(
     """Which peaks are ringed by an even band at least a third of ``contrast`` away."""
     at = np.asarray(ring_at, np.intp)
     ring = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
+    return _even_band(ring, core, bright, contrast)
+
+
+def _even_band(ring: np.ndarray, core: np.ndarray, bright: bool, contrast: int) -> np.ndarray:
+    """Per row of ``ring`` (a peak's ring samples; ``core``: each peak's level), whether the ring is
+    an even band at least a third of ``contrast`` away from the peak."""
     step = (core[:, None] - ring) if bright else (ring - core[:, None])
     res: np.ndarray = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
     return res
@@ -241,9 +247,7 @@ def _ringed_in_row(
         py = np.rint(y0 + cy + 3.2 * np.sin(_RING_ANGLES[keep])).astype(np.intp)
         if px.min() < 0 or py.min() < 0 or px.max() >= w or py.max() >= h:
             continue
-        ring = gray[py, px].astype(np.float32)
-        step = (core[i] - ring) if bright else (ring - core[i])
-        if step.min() >= 0.35 * contrast and np.ptp(ring) < 0.6 * step.mean() + 12:
+        if _even_band(gray[py, px].astype(np.float32)[None, :], core[i:i + 1], bright, contrast)[0]:
             out.append((int(round(x0 + cx)), int(round(y0 + cy))))
     return out
 
@@ -256,7 +260,8 @@ def _turn(a: np.ndarray | float) -> np.ndarray:
 #: the offsets of a 3 x 3 neighbourhood
 _DY3, _DX3 = (a.ravel()[None, :] for a in np.mgrid[-1:2, -1:2])
 
-_RING = [
+#: the ring a pip is ringed by (3.2 px out, 12 samples: x, y offsets)
+PIP_RING = [
     (int(round(3.2 * np.cos(t))), int(round(3.2 * np.sin(t))))
     for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)
 ]
@@ -264,5 +269,5 @@ _RING_WIDE = [
     (int(round(4.4 * np.cos(t))), int(round(4.4 * np.sin(t))))
     for t in np.linspace(0, 2 * np.pi, 16, endpoint=False)
 ]
-#: the angles of ``_RING``'s samples
+#: the angles of ``PIP_RING``'s samples
 _RING_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
