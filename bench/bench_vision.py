@@ -63,12 +63,15 @@ def _tally(tot: dict[str, int], sc: Any) -> None:
     tot["hand_ok"] += sc.hand_ok
 
 
-def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners", "found", "calibrated")) -> None:
+def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners", "found", "calibrated"),
+                frames: list[Any] | None = None, tag: str = "") -> None:
     """Every labelled real frame (wtc2022 and more), read as ``tavli-pi read`` reads it.
 
     Modes: ``corners`` (the labelled corners and home, calibrated on the frame itself, one photo),
     ``found`` (no corners, no markers: the field found in the picture), ``calibrated`` (WTC: frame0's
     calibration, made with its corners; the rosewood board: learnt from its own set-up photo).
+    ``frames``: these frames instead of the photos as they are (``bench_real_variants.py``: the same
+    photos as another camera would take them), named ``tag`` in the figures.
     """
     from tavli_pi.commands.read_photo import photo_calibration, read_observation
     from tavli_pi.errors import CalibrationError
@@ -79,7 +82,7 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
     from tavli_pi.vision.setup import learn_board
     from tests.vision._eval import real_frames, score_real
 
-    frames = real_frames(REAL)
+    frames = real_frames(REAL) if frames is None else frames
     wtc0 = next(f for f in frames if f.name == "frame0.jpg")
     wtc_cal = refine(Calibration(wtc0.corners, home=wtc0.label["home"]), wtc0.image)
     setup = {f.name: learn_board(f.image, refine(Calibration(f.corners, home=f.label["home"]), f.image))
@@ -118,7 +121,7 @@ def real_boards(out_dir: Path | None = OUT, modes: tuple[str, ...] = ("corners",
             if out_dir is not None:
                 out_dir.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(out_dir / f"{mode}-{Path(f.name).stem}.png"), annotate(f.image, cal, obs))
-        print(f"real boards, {mode}: {tot['frames']} frames; complete boards perfect (trays included) "
+        print(f"real boards{tag}, {mode}: {tot['frames']} frames; complete boards perfect (trays included) "
               f"{tot['perfect']}/{tot['complete']}; wrong spots {tot['wrong']}/{tot['spots']} "
               f"(confidently wrong, conf >= 0.9: {tot['conf_wrong']}); hand flag right {tot['hand_ok']}/{tot['frames'] - tot['no_board']}; "
               f"legible dice right {tot['dice_right']}/{tot['dice_legible']}; false dice {tot['dice_false']} "

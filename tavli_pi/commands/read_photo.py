@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from tavli_pi.errors import CalibrationError, InvalidPositionError, VisionError
 from tavli_pi.files import write_atomic
@@ -28,7 +29,7 @@ from tavli_pi.referee.evidence import spot_counts
 from tavli_pi.rules.ids import parse_position, position_id, xgid
 from tavli_pi.rules.position import Position
 from tavli_pi.vision.annotate import annotate
-from tavli_pi.vision.calibrate import ASSUMED, calibrate_image
+from tavli_pi.vision.calibrate import ASSUMED, HOME_ASSUMED, SEAT_FROM_PLAY, calibrate_image
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.doubt import temper
 from tavli_pi.vision.known import KnownBoard
@@ -109,11 +110,19 @@ def check_position(obs: Observation, known: KnownBoard, text: str) -> None:
 def read_observation(image: Any, cal: Calibration, learnt: Calibration) -> Observation:
     """The reading of ``image`` (``photo_calibration``'s two calibrations): where the board was
     learnt from this photo, its checkers, trays and hands are read with what was learnt and
-    its dice without the background (in which they lie)."""
+    its dice without the background (in which they lie). A field found in the picture whose seat
+    was not known (assumed, or told by the play) says so, and none of its counts is sure."""
     obs = BoardReader(learnt, still_photo=True).read(image)
-    if learnt is cal:
-        return obs
-    return dataclasses.replace(obs, dice=BoardReader(cal, still_photo=True).read(image).dice)
+    if learnt is not cal:
+        obs = dataclasses.replace(obs, dice=BoardReader(cal, still_photo=True).read(image).dice)
+    note = _seat_note(cal)
+    if note:
+        obs = dataclasses.replace(obs, problems=(*obs.problems, note))
+    if cal.source in (ASSUMED, HOME_ASSUMED, SEAT_FROM_PLAY):
+        # the numbering may be turned round or mirrored (the seat told by the play is likely, not
+        # certain: vision/seat.py): no point's count can be sure
+        obs = dataclasses.replace(obs, points=tuple(temper(s) for s in obs.points))
+    return obs
 
 
 def observation_json(obs: Observation) -> dict[str, Any]:
@@ -183,6 +192,22 @@ def _save(cal: Calibration, path: str) -> None:
                                "give a path in a folder that exists and is writable") from exc
 
 
+def _seat_note(cal: Calibration) -> str:
+    """What ``read`` says of how the numbering of a field found in the picture was known."""
+    c = np.asarray(cal.corners, np.float64)  # TL, TR, BR, BL from the light player's seat
+    seat = f"light at the {'top' if c[:2, 1].mean() > c[2:, 1].mean() else 'bottom'} of the picture"
+    return {
+        ASSUMED: "field found in the picture; the light player's seat and home side were assumed "
+                 "(light at the bottom, home bottom-right): give --home, or photograph the set-up board",
+        HOME_ASSUMED: f"field found in the picture; the light player's seat ({seat}) was told by the game in "
+                      "progress (its checkers are further on from there) and the home side assumed (bottom-right "
+                      "from that seat): give --home, or photograph the set-up board",
+        SEAT_FROM_PLAY: f"field found in the picture; the light player's seat ({seat}) was told by the game in "
+                        "progress (its checkers are further on from there): photograph the set-up board if that "
+                        "is not the table's",
+    }.get(cal.source, "")
+
+
 def read_photo(args: argparse.Namespace) -> int:
     image = _load(Path(args.image))
     problem = image_problem(image)
@@ -197,14 +222,6 @@ def read_photo(args: argparse.Namespace) -> int:
     obs = read_observation(image, cal, learnt)
     if known is not None and position:
         check_position(obs, known, position)
-    notes: list[str] = []
-    if cal.source == ASSUMED:
-        notes.append("field found in the picture; the light player's seat and home side were assumed "
-                     "(light at the bottom, home bottom-right): give --home, or photograph the set-up board")
-    if notes:
-        # the numbering may be turned round: no point's count can be sure
-        obs = dataclasses.replace(obs, problems=obs.problems + tuple(notes),
-                                  points=tuple(temper(s) for s in obs.points))
     if args.save_calibration and known is not None:
         _save(learnt, args.save_calibration)
         print(f"learnt this board from the photo of the position given ({setup_agreement(obs, known).message()})"

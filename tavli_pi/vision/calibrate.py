@@ -21,14 +21,20 @@ from tavli_pi.vision.home import learn_home, turned
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Home
 from tavli_pi.vision.refine import refine
+from tavli_pi.vision.seat import seat_of
 from tavli_pi.vision.setup import KNOWN_MISFIT, check_fit, learn_board, setup_agreement
 
-__all__ = ["HOMES", "ASSUMED", "calibrate_image", "locate_field", "FieldMemory", "seated", "shows_start"]
+__all__ = ["HOMES", "ASSUMED", "SEAT_FROM_PLAY", "HOME_ASSUMED", "calibrate_image", "told_by_play", "locate_field", "FieldMemory", "seated", "shows_start"]
 
 #: the values ``home`` takes: a side, or "auto" to learn it from the set-up board
 HOMES = ("bottom-right", "bottom-left", "auto")
 #: the source of a field found in the picture whose seat and home side could not be learnt
 ASSUMED = "found, seat assumed"
+#: the source of a field found in the picture whose light player's seat a game in progress told
+#: (``seat.seat_of``: the checkers are further on from that side), the home side given ...
+SEAT_FROM_PLAY = "found, seat from the play"
+#: ... or assumed
+HOME_ASSUMED = "found, seat from the play, home side assumed"
 
 
 #: field candidates (best fit first) read to choose among
@@ -156,13 +162,18 @@ def seated(pts: np.ndarray, image: np.ndarray, home: Home, field: FieldMemory | 
     player sits on -- a camera on the dark player's side sees the light player at the picture's top.
     On the set-up board (B3, or ``known``) only one of the two reads as the start (``learn_home``
     with the one home given), so it is learnt there and kept in ``field`` for the stream; a picture
-    that does not tell (a game in progress, a hand) keeps the picture's order, as before."""
+    that does not tell (a hand) keeps the picture's order, and so does a stream's frame of a game
+    in progress; a single photo of a game in progress is seated by its play (``told_by_play``)."""
     side = field.turned if field is not None else None
     if side is None:
         try:
             cal = learn_home(pts, image, source="found", known=known, homes=(home,))
         except CalibrationError:
-            return refine(Calibration(pts, home=home, source="found"), image)
+            cal = refine(Calibration(pts, home=home, source="found"), image)
+            if field is not None:
+                return cal
+            # a single photo: a game in progress may tell the seat
+            return told_by_play(pts, image, cal)
         if field is not None:
             near_turned = np.linalg.norm(cal.corners - turned(pts)) < np.linalg.norm(cal.corners - pts)
             field.turned = bool(near_turned)
@@ -232,6 +243,27 @@ def calibrate_image(
     if source == "found" and home in ("bottom-right", "bottom-left"):
         return seated(pts, image, home, field, known)  # type: ignore[arg-type]
     if source == "found" and home is None:
-        source = ASSUMED
+        cal = refine(Calibration(pts, home="bottom-right", source=ASSUMED), image)
+        # a single photo of a game in progress may tell the seat; a stream waits for its set-up
+        return cal if field is not None else told_by_play(pts, image, cal)
     cal = Calibration(pts, home=home or "bottom-right", source=source)  # type: ignore[arg-type]
     return refine(cal, image)
+
+
+def told_by_play(pts: np.ndarray, image: np.ndarray, cal: Calibration) -> Calibration:
+    """``cal`` (the field ``pts`` found in the picture, its corners in the picture's order; home side
+    ``cal.home``, assumed when ``cal.source`` is :data:`ASSUMED`), or, when the game in progress in
+    ``image`` tells that the light player sits at the other long side (``seat.seat_of``), the field
+    seen from there (``home.turned``), refined, the home side kept (source :data:`SEAT_FROM_PLAY`,
+    or :data:`HOME_ASSUMED`); when it tells the picture's own seat, ``cal`` with that source. A
+    picture that does not tell (a position near the start, a hand over the points) keeps ``cal``."""
+    from tavli_pi.vision.reader import BoardReader
+
+    light, dark = BoardReader(cal, still_photo=True).read(image).best_counts()
+    seat = seat_of(light, dark)
+    if seat is None:
+        return cal
+    source = HOME_ASSUMED if cal.source == ASSUMED else SEAT_FROM_PLAY
+    if seat == "picture":
+        return cal.with_(source=source)
+    return refine(Calibration(turned(pts), home=cal.home, source=source), image)
