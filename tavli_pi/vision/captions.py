@@ -25,10 +25,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["MARK", "STILL", "SEEN", "PRIOR", "marks", "hidden", "hidden_share", "discounted"]
+__all__ = ["MARK", "ACROSS", "STILL", "SEEN", "PRIOR", "marks", "hidden", "hidden_share", "discounted"]
 
 #: a mark is brighter than the median round it (a checker's width) by this many grey levels
 MARK = 50
+#: an edge across the field's length steeper than this (grey levels a pixel) is a letter's top or foot
+ACROSS = 30
 #: a mark's pixel changed by less than this since set-up (largest channel, brightness matched) is
 #: the mark still over whatever lies there now
 STILL = 25
@@ -39,14 +41,18 @@ PRIOR = 0.5
 
 
 def marks(background: np.ndarray, radius: float) -> np.ndarray:
-    """bool mask of the learnt view's bright marks: pixels brighter (largest channel) than the
-    median of a box about a checker's width round them by ``MARK`` (``radius``: a checker's, in the
-    view's pixels)."""
+    """bool mask of the learnt view's letters: pixels brighter (largest channel) than the median of
+    a box about a checker's width round them by ``MARK``, within half a radius of an edge across the
+    field's length (``ACROSS``: a letter's top and foot; a point's sides run along it, and its
+    bright inside is no letter) (``radius``: a checker's, in the view's pixels)."""
     grey = background.max(axis=2) if background.ndim == 3 else background
     grey = np.ascontiguousarray(grey, np.uint8)
     k = max(int(2 * radius) | 1, 3)
-    around = cv2.medianBlur(grey, k)
-    return np.asarray(grey.astype(np.int16) - around.astype(np.int16) > MARK)
+    bright = grey.astype(np.int16) - cv2.medianBlur(grey, k).astype(np.int16) > MARK
+    gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 4.0  # grey levels a pixel
+    d = max(int(radius) | 1, 3)
+    near = cv2.dilate((gy > ACROSS).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+    return np.asarray(bright & (near > 0))
 
 
 def hidden(mark: np.ndarray, diff: np.ndarray) -> np.ndarray:
