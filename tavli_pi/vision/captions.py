@@ -11,14 +11,16 @@ one at 0.84-0.87 on every frame, and the referee called an illegal play).
 What a slot's pixels show of it is then mostly the letters, and its reading weighs no more than
 the share they leave seen: the slot's probability of a checker is its reading for the seen share,
 ``PRIOR`` (even odds: nothing seen) for the hidden one, or its reading where that is higher
-(``discounted``). ``hidden`` marks the
-pixels of the learnt view that are bright marks (brighter than the median round them, a checker's
-width across, by ``MARK``: letters, not a point or a checker) and are still unchanged (within
-``STILL`` of the learnt view, brightness matched). Only slots the learnt position left empty
-beyond a stack's first are discounted (``stacks``): a point's first slot under letters is not
-made a likelier checker, and a stack's count below the letters is read as before. A print on
-the board still seen where a stack's next checker would stand is discounted alike (a checker would
-have hidden it, so it says "empty"): its count is read as before, less sure.
+(``discounted``). ``hidden`` marks the pixels of the learnt view that are letters (``marks``:
+brighter than the median round them, a checker's width across, by ``MARK``, and near an edge
+across the field's length -- a point's bright inside and its sides are none) and are still
+unchanged (within ``STILL`` of the learnt view, brightness matched). Only slots the learnt
+position left empty beyond a stack's first are discounted (``stacks``): a point's first slot
+under letters is not made a likelier checker. A print on the board still seen where a stack's
+next checker would stand looks the same and is discounted alike: its count is read as before, less
+sure. Measured on real-like seeds 0/1/2 (bench/RESULTS.md, stop 36, pair36): wrong spots 64/79/85
+-> 64/79/89, none at >= 0.9 before or after; right spots at >= 0.9 1228/996/1295 -> 1226/990/1277;
+game 24's pair read at 0.52-0.65 (one or two) where it was one at 0.71-0.87.
 """
 
 from __future__ import annotations
