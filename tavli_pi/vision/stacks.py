@@ -49,6 +49,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tavli_pi.vision import captions
 from tavli_pi.vision import checkers as ck
 from functools import lru_cache
 from typing import NamedTuple
@@ -387,6 +388,33 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
 
 
+@lru_cache(maxsize=4)
+def _caption_marks(text: str, radius: float) -> np.ndarray:
+    """``captions.marks`` of the set-up board as stored, made once per calibration and radius."""
+    bg = _background_u8(text)
+    assert bg is not None  # (asked only once _background decoded it)
+    return captions.marks(bg, radius)
+
+
+def _caption_share(cal: Calibration, view: SetupView, ch: ck.Chains, cols: np.ndarray) -> np.ndarray:
+    """Per slot of ``ch`` (spots ``cols``), the share of its box a caption's letters hide
+    (``captions.hidden``), for the slots the learnt position left empty beyond each stack's
+    first; 0 elsewhere, and everywhere when the board learnt none."""
+    share = np.zeros(ch.x.shape, np.float64)
+    if not cal.background or view.background is not _background(cal.background):
+        return share
+    r = spot_geometry(cal.layout, cal)[3][cols]
+    mark = _caption_marks(cal.background, round(float(np.median(r)) / BG_SCALE, 1))
+    if mark.shape != view.diff.shape or not mark.any():
+        return share
+    hr = (0.5 * r / BG_SCALE)[:, None] * np.ones((1, ch.x.shape[1]), np.float32)
+    share = captions.hidden_share(captions.hidden(mark, view.diff), ch.x / BG_SCALE, ch.y / BG_SCALE, hr)
+    filled = known_slots(cal)[cols][:, : ch.x.shape[1]]
+    share[filled] = 0.0
+    share[:, 0] = 0.0
+    return share
+
+
 def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
                            filled: np.ndarray | None = None) -> np.ndarray:
     """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
@@ -714,6 +742,9 @@ def _read_spots_once(
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
         p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal)),
                          p_occ)
+        # a slot beyond a stack's first that a caption's letters hide: its pixels say what they show of
+        # it, no more (vision/captions.py)
+        p_occ = np.where(searched, captions.discounted(p_occ, _caption_share(cal, view, ch, cols)), p_occ)
         # a slot filled at set-up that now holds the other colour's checker: read against the empty
         # point as learnt at set-up too (vision/swapped.py)
         p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)

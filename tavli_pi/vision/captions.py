@@ -1,0 +1,87 @@
+"""A caption over a slot: what a broadcast's lettering leaves seen of it.
+
+A broadcast burns its captions (a score band's white letters) into the picture over everything,
+checkers included: a checker under a caption shows between the letters, the letters stay as they
+were when the board was learnt at set-up. Read through its box mean, such a slot is the letters'
+colour, far from any checker's, and unchanged since set-up: the set-up slot model
+(``stacks.setup_slot_probability``) then holds it empty at 0.999, and a stack under a band is
+counted short with confidence (real-like game 24: two dark checkers under a band's "OT" read as
+one at 0.84-0.87 on every frame, and the referee called an illegal play).
+
+What a slot's pixels show of it is then mostly the letters, and its reading weighs no more than
+the share they leave seen: the slot's probability of a checker is its reading for the seen share,
+``PRIOR`` (even odds: nothing seen) for the hidden one, or its reading where that is higher
+(``discounted``). ``hidden`` marks the pixels of the learnt view that are letters (``marks``:
+brighter than the median round them, a checker's width across, by ``MARK``, and near an edge
+across the field's length -- a point's bright inside and its sides are none) and are still
+unchanged (within ``STILL`` of the learnt view, brightness matched). Only slots the learnt
+position left empty beyond a stack's first are discounted (``stacks``): a point's first slot
+under letters is not made a likelier checker. A print on the board still seen where a stack's
+next checker would stand looks the same and is discounted alike: its count is read as before, less
+sure. Measured on real-like seeds 0/1/2 (bench/RESULTS.md, stop 36, pair36): wrong spots 64/79/85
+-> 64/79/89, none at >= 0.9 before or after; right spots at >= 0.9 1228/996/1295 -> 1226/990/1277;
+game 24's pair read at 0.52-0.65 (one or two) where it was one at 0.71-0.87.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["MARK", "ACROSS", "STILL", "SEEN", "PRIOR", "marks", "hidden", "hidden_share", "discounted"]
+
+#: a mark is brighter than the median round it (a checker's width) by this many grey levels
+MARK = 50
+#: an edge across the field's length steeper than this (grey levels a pixel) is a letter's top or foot
+ACROSS = 30
+#: a mark's pixel changed by less than this since set-up (largest channel, brightness matched) is
+#: the mark still over whatever lies there now
+STILL = 25
+#: a slot whose box the letters hide no more than this share of is read as it is
+SEEN = 0.2
+#: the probability of a checker in what the letters hide of a slot: nothing seen, even odds
+PRIOR = 0.5
+
+
+def marks(background: np.ndarray, radius: float) -> np.ndarray:
+    """bool mask of the learnt view's letters: pixels brighter (largest channel) than the median of
+    a box about a checker's width round them by ``MARK``, within half a radius of an edge across the
+    field's length (``ACROSS``: a letter's top and foot; a point's sides run along it, and its
+    bright inside is no letter) (``radius``: a checker's, in the view's pixels)."""
+    grey = background.max(axis=2) if background.ndim == 3 else background
+    grey = np.ascontiguousarray(grey, np.uint8)
+    k = max(int(2 * radius) | 1, 3)
+    bright = grey.astype(np.int16) - cv2.medianBlur(grey, k).astype(np.int16) > MARK
+    gy = np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 4.0  # grey levels a pixel
+    d = max(int(radius) | 1, 3)
+    near = cv2.dilate((gy > ACROSS).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+    return np.asarray(bright & (near > 0))
+
+
+def hidden(mark: np.ndarray, diff: np.ndarray) -> np.ndarray:
+    """The marks still there now: ``mark`` where ``diff`` (the frame's change from the learnt view)
+    is below ``STILL``."""
+    return np.asarray(mark & (diff < STILL))
+
+
+def hidden_share(hide: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """Per box (centres ``cx``, ``cy``, half-sizes ``half``, any one shape, in ``hide``'s pixels), the
+    share of its pixels ``hide`` holds."""
+    h, w = hide.shape
+    x0 = np.clip(np.round(cx - half).astype(np.int64), 0, w - 1)
+    x1 = np.clip(np.round(cx + half).astype(np.int64) + 1, x0 + 1, w)
+    y0 = np.clip(np.round(cy - half).astype(np.int64), 0, h - 1)
+    y1 = np.clip(np.round(cy + half).astype(np.int64) + 1, y0 + 1, h)
+    ii = np.asarray(cv2.integral(hide.astype(np.uint8)), np.float64)
+    n = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+    return np.asarray(n / ((x1 - x0) * (y1 - y0)).astype(np.float64))
+
+
+def discounted(p_occ: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """``p_occ`` read for the seen share of each slot, ``PRIOR`` for the share hidden (slots hidden
+    no more than ``SEEN`` as they are), where that is likelier: letters over a slot make it look
+    like no checker, so a slot read as a checker through them keeps its reading (real-like seed 0,
+    frame 116: a second checker under a band's letters read at 0.81, pulled to 0.59, and the pair
+    was read as one at 0.67)."""
+    s = np.where(share > SEEN, share, 0.0)
+    return np.asarray(np.maximum(p_occ, (1.0 - s) * p_occ + s * PRIOR))
