@@ -71,7 +71,7 @@ import numpy as np
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice_blobs import (DOUBTFUL_CONFIDENCE, DOUBTFUL_FILL, DOUBTFUL_SQUARE, OFF_CENTRE, blob_died,
                                         blob_outline, scaled, view_hat_blobs)
-from tavli_pi.vision.dice_body import DIE_RANGE, NARROWEST, angle_of, bodied, checker_under, edge_side
+from tavli_pi.vision.dice_body import DIE_RANGE, GROUND_SPOTS, NARROWEST, angle_of, bodied, checker_under, edge_side
 from tavli_pi.vision.dice_face import UNSEEN_LIE, Die, examined
 from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
@@ -415,6 +415,11 @@ def _find(
         die = examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch)
         if die is not None and die.refused:
             continue
+        if (body is not None and len(group) <= GROUND_SPOTS
+                and (die is None or die.confidence < GROUND_CLEAR or die.value != len(group))
+                and bodied(memo, view, canon, cal, group, pitch) is None):
+            continue  # a spot or two in an outline parted from the ground (``dice_ground``): a die only
+            # with a clear face of as many pips (a black two on navy, both its pips spots, read a one)
         if (half or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:
@@ -587,6 +592,13 @@ def _find(
             )
         )
     return out
+
+
+#: a face read round one or two spots in an outline parted from a ground of nearly the body's colour
+#: (``dice_body.GROUND_SPOTS``) makes a die only this clear, and of as many pips as spots (game 20's
+#: table: ones and twos read right at 0.89-0.92; a two whose two pips were spots read a one at 0.92,
+#: 0.65 once its spots disagreed)
+GROUND_CLEAR = 0.8
 
 
 #: the one face whose pips look smeared to the coherence test (``tumbling.coherence``): a six's two
