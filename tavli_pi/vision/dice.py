@@ -42,7 +42,10 @@
    (``dice_scale.changed_bodies``) are searched as bodies where no hat blob lies: a small die close
    to the board's grey (white on light wood, red on green) makes no blob of its own; and, after the
    blobs, where one lay that showed no die (a blob of part of the die: its pips, its shadow). A face
-   read on such a body unclear and not shown resolved is withheld (``CHANGED_UNCLEAR``).
+   read on such a body unclear and not shown resolved is withheld (``CHANGED_UNCLEAR``). Its outline
+   may be parted from a ground of nearly its colour (``dice_ground``: a black die on navy), and one
+   that looks smeared is read as a six only (``SMEARED_SIX``: a six's rows run together look like a
+   smear's streaks), as a one's or a two's pips' outline is parted too (``dice_body.GROUND_SPOTS``).
 8. The finer view's die replaces a canonical one with no value (``_merge``), also one called
    cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``).
 
@@ -68,8 +71,9 @@ import numpy as np
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice_blobs import (DOUBTFUL_CONFIDENCE, DOUBTFUL_FILL, DOUBTFUL_SQUARE, OFF_CENTRE, blob_died,
                                         blob_outline, scaled, view_hat_blobs)
-from tavli_pi.vision.dice_body import DIE_RANGE, NARROWEST, angle_of, bodied, checker_under, edge_side
+from tavli_pi.vision.dice_body import DIE_RANGE, GROUND_SPOTS, NARROWEST, angle_of, bodied, checker_under, edge_side
 from tavli_pi.vision.dice_face import UNSEEN_LIE, Die, examined
+from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
@@ -374,7 +378,8 @@ def _find(
         if len(group) > 12 or span > 1.1 * pitch:
             continue
         half = id(group) in halves
-        body = bodied(memo, view, canon, cal, group, pitch)
+        at = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
+        body = bodied(memo, view, canon, cal, group, pitch, GROUND_LEAST_PX / max(frame_px(to_src, at, 1.0), 1e-6))
         square: float | None = None
         if body is not None:
             (bx, by), (bw, bh), ang = body
@@ -410,6 +415,11 @@ def _find(
         die = examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch)
         if die is not None and die.refused:
             continue
+        if (body is not None and len(group) <= GROUND_SPOTS
+                and (die is None or die.confidence < GROUND_CLEAR or die.value != len(group))
+                and bodied(memo, view, canon, cal, group, pitch) is None):
+            continue  # a spot or two in an outline parted from the ground (``dice_ground``): a die only
+            # with a clear face of as many pips (a black two on navy, both its pips spots, read a one)
         if (half or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:
@@ -492,6 +502,17 @@ def _find(
                     body_report(b, die, body_side(b, side, True))
                     continue
             if smear >= COHERENCE[1]:
+                if b.changed and not still:
+                    # a patch changed from the learnt board that looks smeared: a die still tumbling,
+                    # or a small six whose rows of pips have run together into two bars (a black six on
+                    # the navy field, where the body makes no hat blob and no die lay still before it:
+                    # ``lay_still`` never asks). Read only as a six, clear or of two clean bars, centred
+                    # in a square outline (``still_read``): a smear's streaks lie in an oblong body
+                    die, centred, square = blob_died(memo, view, canon, src, to_src, b, side, pitch, settle=True)
+                    if die is None or die.value != SMEARED_SIX or not still_read(die, centred, square):
+                        die, centred, square = _still_bars(memo, view, canon, src, to_src, b, side, pitch)
+                    if die is not None and die.value == SMEARED_SIX and still_read(die, centred, square):
+                        body_report(b, die, body_side(b, side, True))
                 continue  # smeared: a die still tumbling
             if b.fill >= 0.5 and smear < COHERENCE[0]:
                 die, _, _ = blob_died(memo, view, canon, src, to_src, b, side, pitch)
@@ -571,6 +592,18 @@ def _find(
             )
         )
     return out
+
+
+#: a face read round one or two spots in an outline parted from a ground of nearly the body's colour
+#: (``dice_body.GROUND_SPOTS``) makes a die only this clear, and of as many pips as spots (game 20's
+#: table: ones and twos read right at 0.89-0.92; a two whose two pips were spots read a one at 0.92,
+#: 0.65 once its spots disagreed)
+GROUND_CLEAR = 0.8
+
+
+#: the one face whose pips look smeared to the coherence test (``tumbling.coherence``): a six's two
+#: rows, run together on a small die (a changed patch that looks smeared is read as no other face)
+SMEARED_SIX = 6
 
 
 #: the sides (shares of its outline's) a still body's face is read again at for a six's two bars: the

@@ -84,9 +84,9 @@ def blob_outline(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b:
                   settle: bool) -> Outline | None:
     """``blob_died``'s outline round the blob (with ``settle``, again round its first centre when
     the blob was off it)."""
-    o = die_outline(src, to_src, (b.x, b.y), side)
+    o = die_outline(src, to_src, (b.x, b.y), side, ground=b.changed)
     if settle and o is not None and np.hypot(o.centre[0] - b.x, o.centre[1] - b.y) > 0.1 * side:
-        o = die_outline(src, to_src, o.centre, side) or o
+        o = die_outline(src, to_src, o.centre, side, ground=b.changed) or o
     return o
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from collections.abc import Callable
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice_ground import ground_parted
 from tavli_pi.vision.dice_memo import Box, DiceMemo
 from tavli_pi.vision.dice_spots import Spot
 from tavli_pi.vision.lie import square_crop
@@ -36,8 +37,11 @@ def body_box(group: list[Spot], pitch: float, shape: tuple[int, ...]) -> tuple[i
     return x0, y0, x1, y1
 
 
-def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
-    """The die's outline around its pips, as a rotated rectangle in canonical px."""
+def body(canon: np.ndarray, group: list[Spot], pitch: float,
+         parted_from: float | None = None) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The die's outline around its pips, as a rotated rectangle in canonical px. ``parted_from``:
+    the least side (canonical px) of a die of one or two spots whose body, run into a ground of nearly
+    its colour, is parted from it (``dice_ground``); None: never parted."""
     pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
     x0, y0, x1, y1 = body_box(group, pitch, canon.shape)
     crop = canon[y0:y1, x0:x1]
@@ -68,21 +72,28 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[floa
     tol = max(30.0, 0.3 * sep)
     lower = np.floor(body - tol) + 1
     upper = np.ceil(body + tol) - 1
-    mask = cv2.inRange(crop, tuple(float(v) for v in lower), tuple(float(v) for v in upper))
-    mask = cv2.bitwise_or(mask // 255, pipm8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    lab = labels[int(round(float(np.clip(local[:, 1].mean(), 0, hh - 1)))), int(round(float(np.clip(local[:, 0].mean(), 0, ww - 1))))]
-    if lab == 0:
-        counts = np.bincount(labels[pipm].ravel(), minlength=n)
-        counts[0] = 0
-        lab = int(np.argmax(counts))
-        if lab == 0:
-            return None
-    x, y, w, h, a = (int(v) for v in stats[lab])
+    plain = cv2.inRange(crop, tuple(float(v) for v in lower), tuple(float(v) for v in upper)) // 255
+    got = _component(plain, pipm8, local)
+    if got is None:
+        return None
+    labels, lab, (x, y, w, h, a) = got
     if x == 0 or y == 0 or x + w >= ww or y + h >= hh:
-        return None  # the body runs into its surroundings (same colour): outline unknown
+        if parted_from is None or len(group) > GROUND_SPOTS:
+            return None  # the body runs into its surroundings (same colour): outline unknown
+        # the body runs into its surroundings (of nearly its colour): parted from the ground it ran
+        # into past the largest die's corners (``dice_ground``), else its outline is unknown
+        yy, xx = np.mgrid[:hh, :ww]
+        reach = GROUND_FROM * DIE_RANGE[1] * pitch
+        far = (labels == lab) & ((xx - lx) ** 2 + (yy - ly) ** 2 > reach * reach) & (plain > 0)
+        parted = ground_parted(crop.astype(np.float32), plain, far, body)
+        if parted is None:
+            return None
+        got = _component(parted[0], pipm8, local)
+        if got is None:
+            return None
+        labels, lab, (x, y, w, h, a) = got
+        if x == 0 or y == 0 or x + w >= ww or y + h >= hh or min(w, h) < parted_from:
+            return None
     if a > (DIE_RANGE[1] * pitch * 1.5) ** 2 or a < (DIE_RANGE[0] * pitch * NARROWEST) ** 2:
         return None
     comp = cv2.findNonZero((labels[y : y + h, x : x + w] == lab).astype(np.uint8))
@@ -102,6 +113,35 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float) -> tuple[tuple[floa
     return (rx + x0, ry + y0), (rw, rh), float(ang)
 
 
+def _component(plain: np.ndarray, pipm8: np.ndarray,
+               local: np.ndarray) -> tuple[np.ndarray, int, tuple[int, int, int, int, int]] | None:
+    """The component of the body mask ``plain`` (uint8 0/1; the pips' marks ``pipm8`` added) under
+    the pips' centre (``local``: crop px), else the one holding most of them: (labels, its label,
+    its x, y, w, h, area), or None."""
+    hh, ww = plain.shape
+    mask = cv2.bitwise_or(plain, pipm8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lab = int(labels[int(round(float(np.clip(local[:, 1].mean(), 0, hh - 1)))),
+                     int(round(float(np.clip(local[:, 0].mean(), 0, ww - 1))))])
+    if lab == 0:
+        counts = np.bincount(labels[pipm8.astype(bool)].ravel(), minlength=n)
+        counts[0] = 0
+        lab = int(np.argmax(counts))
+        if lab == 0:
+            return None
+    x, y, w, h, a = (int(v) for v in stats[lab])
+    return labels, lab, (x, y, w, h, a)
+
+
+#: a body that ran into its surroundings is parted from the ground (``dice_ground``) taken this far
+#: from its pips' centre and more, in the largest die's edges (``DIE_RANGE``): past its corners
+GROUND_FROM = 0.75
+#: ... only for a group of at most this many spots: a one's or a two's, which make no die without an
+#: outline (more spots in a face's layout are read where they lie; an outline parted from the ground
+#: takes in the die's shadow, and set off the face's centre read a black four on navy a two)
+GROUND_SPOTS = 2
 #: a filled outline this many times as long as it is wide is tried as two dice that touch too
 TWO_LONG = 1.7
 #: two dice that touch are parted (``_parted``) by eroding their joint body with a disc of this
@@ -159,14 +199,14 @@ def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[fl
 
 
 def bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration, group: list[Spot],
-            pitch: float) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+            pitch: float, parted_from: float | None = None) -> tuple[tuple[float, float], tuple[float, float], float] | None:
     """``body``, or the outline ``memo`` kept of it."""
     if memo is None:
-        return body(canon, group, pitch)
-    key = ("body", view, tuple(group), pitch, canon.shape)
+        return body(canon, group, pitch, parted_from)
+    key = ("body", view, tuple(group), pitch, canon.shape, parted_from)
     x0, y0, x1, y1 = body_box(group, pitch, canon.shape)
     if view == "canonical":
-        return memo.cropped(key, (x0, y0, x1, y1), lambda: body(canon, group, pitch))
+        return memo.cropped(key, (x0, y0, x1, y1), lambda: body(canon, group, pitch, parted_from))
 
     def where() -> tuple[Box, float]:
         # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
@@ -175,7 +215,7 @@ def bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration
         per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
         return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())), 3.0 * per + 1.0
 
-    return memo.framed(key, where, lambda: body(canon, group, pitch))
+    return memo.framed(key, where, lambda: body(canon, group, pitch, parted_from))
 
 def checker_under(canon: np.ndarray, cal: Calibration, disc: tuple[float, float, float], side: float) -> bool:
     """Is this disc a real checker (its body shows round the die), not the die itself?

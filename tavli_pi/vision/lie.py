@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.channels import channel_max
+from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px, ground_parted
 from tavli_pi.vision.quantile import median, percentile
 
 __all__ = ["Outline", "die_outline", "square_crop", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
@@ -45,6 +46,9 @@ BLURRED = 0.18
 TOL = 0.3
 
 _N = 64
+#: the ground a die's body ran into (``dice_ground``) is its region this far from the face's centre
+#: and more (in the die's sides: past the corners of a die of the side searched)
+GROUND_FROM = 0.8
 _K3 = np.ones((3, 3), np.uint8)
 #: each crop pixel's squared distance from the crop's centre
 _YY, _XX = np.mgrid[:_N, :_N]
@@ -112,12 +116,15 @@ def die_outline(
     to_src: Callable[[np.ndarray], np.ndarray],
     centre: tuple[float, float],
     side: float,
+    ground: bool = False,
 ) -> Outline | None:
     """The outline of the die whose top face is centred at ``centre`` (canonical px), or
     None when it cannot be told (it runs into something of its own colour, or no body).
 
     ``to_src`` maps canonical points (N x 2) to ``src`` pixels; ``side`` is about the
-    die's edge in canonical px.
+    die's edge in canonical px. ``ground``: a body that runs into a ground of nearly its colour is
+    parted from it (``dice_ground``: a black die on a navy field) -- asked for a body that stands
+    out from the board learnt at set-up (``dice_scale.changed_bodies``), never printed on it.
     """
     half = 1.2 * side
     cx, cy = centre
@@ -137,18 +144,28 @@ def die_outline(
     body = median(body_px, axis=0)
     sep = float(np.abs(body - median(pip_px, axis=0)).max()) if len(pip_px) else 0.0
     tol = max(30.0, TOL * sep)
-    mask: np.ndarray = (channel_max(np.abs(crop.astype(np.float32) - body)) < tol).astype(np.uint8)
-    plain = mask.copy()
-    mask[face] = 1  # the pips belong to the die
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    lab = labels[int(c), int(c)]
-    if lab == 0:
+    f32 = crop.astype(np.float32)
+    plain: np.ndarray = (channel_max(np.abs(f32 - body)) < tol).astype(np.uint8)
+    got = _region(plain, face)
+    if got is None:
         return None
-    x, y, w, h, a = (int(v) for v in stats[lab])
+    labels, lab, (x, y, w, h, a) = got
     if x == 0 or y == 0 or x + w >= _N or y + h >= _N:
-        return None  # runs into its surroundings: outline unknown
+        if not ground:
+            return None  # runs into its surroundings: outline unknown
+        # runs into its surroundings: the ground the body's tolerance takes in (beyond the die's
+        # corners) is parted from the body where it is nearer the ground's colour than the body's
+        far = (labels == lab) & (_R2 > (GROUND_FROM * side * k) ** 2) & (plain > 0)
+        parted = ground_parted(f32, plain, far, body)
+        if parted is None:
+            return None  # outline unknown
+        plain, tol = parted
+        got = _region(plain, face)
+        if got is None:
+            return None
+        labels, lab, (x, y, w, h, a) = got
+        if x == 0 or y == 0 or x + w >= _N or y + h >= _N or frame_px(to_src, centre, min(w, h) / k) < GROUND_LEAST_PX:
+            return None  # (too small a die for its pips to be shown resolved: ``dice_ground``)
     region = labels == lab
     pts = cv2.findNonZero(region.view(np.uint8)).reshape(-1, 2).astype(np.float32)
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(pts)
@@ -170,6 +187,21 @@ def die_outline(
     return Outline(short / long_, offset, long_ / k, float(ang), centre_, (float(axis[0]), float(axis[1])),
                    _edge_width(crop) / (k * side), _stands_out(_median_in(crop, band), body, tol), hollow, hole_ground,
                    (float(body[0]), float(body[1]), float(body[2])), float(tol))
+
+
+def _region(plain: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, int, tuple[int, int, int, int, int]] | None:
+    """The component of the body mask ``plain`` (the face's disc filled in: the pips belong to the
+    die) round the crop's centre: (labels, its label, its x, y, w, h, area), or None."""
+    mask = plain.copy()
+    mask[face] = 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lab = int(labels[int(_N / 2.0), int(_N / 2.0)])
+    if lab == 0:
+        return None
+    x, y, w, h, a = (int(v) for v in stats[lab])
+    return labels, lab, (x, y, w, h, a)
 
 
 def _band(region: np.ndarray, side: float) -> np.ndarray:
