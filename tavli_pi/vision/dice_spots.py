@@ -137,6 +137,11 @@ def view_spots(memo: DiceMemo | None, view: str, gray: np.ndarray, place: Callab
                                   whole_share=SPOTS_WHOLE[0] if canonical else SPOTS_WHOLE[1]))
 
 
+#: peaks from which ``_ringed`` and ``_ringed_in_row`` first drop, all at once, the peaks that fail
+#: early (below it, as in a small window of a changed frame, the pruning costs more than it saves)
+PRUNE_FROM = 16
+
+
 def _ringed(
     gray: np.ndarray,
     xs: np.ndarray,
@@ -152,6 +157,9 @@ def _ringed(
     samples fails (most of a JPEG camera's thousand or more) are left out before the whole ring is
     sampled (the same answer, issue 12)."""
     at = np.asarray(ring_at, np.intp)
+    if len(xs) < PRUNE_FROM:
+        ring = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
+        return _even_band(ring, core, bright, contrast)
     few = at[::4]
     probe = gray[ys[:, None] + few[None, :, 1], xs[:, None] + few[None, :, 0]].astype(np.float32)
     step = (core[:, None] - probe) if bright else (probe - core[:, None])
@@ -213,7 +221,8 @@ def _ringed_in_row(
     out: list[tuple[int, int]] = []
     h, w = gray.shape
     r = _ROW_HALF
-    which = which[_one_pip(hat, xs[which], ys[which])]
+    if len(which) >= PRUNE_FROM:
+        which = which[_one_pip(hat, xs[which], ys[which])]
     for i in which.tolist():
         x, y = int(xs[i]), int(ys[i])
         hi = float(hat[y, x])
