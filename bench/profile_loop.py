@@ -1,9 +1,11 @@
 """Where a changed frame's CPU goes in ``TableApp.process`` (issue 12).
 
-Run: .venv/bin/python bench/profile_loop.py [--game N] [--frames K] [--prof OUT.pstats]
+Run: .venv/bin/python bench/profile_loop.py [--game N | --reallike G] [--frames K] [--prof OUT.pstats]
 
 The frames are rendered first as bench/bench_loop.py does (demo's first 80, or
-random game N), then fed to a TableApp with the incremental reader on at 10 fps.
+random game N), then fed to a TableApp with the incremental reader on at 10 fps;
+``--reallike G``: real-like game G as ``bench_loop.py --reallike G`` plays it (frames rendered
+as the players answer the referee, the renderer's cost outside the timed calls).
 For every frame the reader reads as ``changed`` it prints the medians and means of
 the CPU (``thread_time``) of process() as a whole, the reader's ``read``, and of
 every function in a fixed list (inclusive, summed per frame), from wrappers put
@@ -71,6 +73,16 @@ TIMED = [
     ("tavli_pi.vision.doubt", "doubt"),
     ("tavli_pi.vision.reader", "_lone_oversized_tempered"),
     ("tavli_pi.vision.dice", "find_dice"),
+    ("tavli_pi.vision.dice_spots", "view_spots"),
+    ("tavli_pi.vision.dice_spots", "_peak_flags"),
+    ("tavli_pi.vision.dice_spots", "_ringed_in_row"),
+    ("tavli_pi.vision.dice_blobs", "view_hat_blobs"),
+    ("tavli_pi.vision.dice_scale", "changed_bodies"),
+    ("tavli_pi.vision.fine_view", "fine_view"),
+    ("tavli_pi.vision.dice_face", "examined"),
+    ("tavli_pi.vision.dice_blobs", "blob_died"),
+    ("tavli_pi.vision.dice_body", "bodied"),
+    ("tavli_pi.vision.dice", "_find"),
     ("tavli_pi.vision.dice_vet", "vet_dice"),
     ("tavli_pi.vision.cube", "find_cube"),
     ("tavli_pi.vision.reader", "BoardReader._moving"),
@@ -121,6 +133,13 @@ def main() -> None:
     game = int(args[args.index("--game") + 1]) if "--game" in args else None
     nframes = int(args[args.index("--frames") + 1]) if "--frames" in args else 80
     prof_out = args[args.index("--prof") + 1] if "--prof" in args else None
+    reallike = int(args[args.index("--reallike") + 1]) if "--reallike" in args else None
+    if reallike is not None:
+        print(f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}; real-like game {reallike}")
+        _install()
+        rows, stats = _reallike_rows(reallike, prof_out is not None)
+        _print(rows, args, stats, prof_out)
+        return
     if game is None:
         moments, seed, name = demo_match()[:nframes], 7, f"demo[:{nframes}]"
     else:
@@ -161,6 +180,68 @@ def main() -> None:
                             stats = pstats.Stats(prof)
                         else:
                             stats.add(prof)
+    _print(rows, args, stats, prof_out)
+
+
+class _Profiled:
+    """A table for ``sim.drive``: the app's ``process`` with the changed frames' rows kept."""
+
+    def __init__(self, app: TableApp, prof: bool) -> None:
+        self.app, self.prof = app, prof
+        self.rows: list[dict[str, float]] = []
+        self.stats: pstats.Stats | None = None
+
+    def submit(self, inp: Any) -> None:
+        self.app.submit(inp)
+
+    def process(self, frame: Any) -> Any:
+        totals.clear()
+        prof = cProfile.Profile(time.thread_time) if self.prof else None
+        if prof is not None:
+            prof.enable()
+        c = time.thread_time()
+        out = self.app.process(frame)
+        c = time.thread_time() - c
+        if prof is not None:
+            prof.disable()
+        reader = self.app._reader  # noqa: SLF001
+        if reader is not None and reader.last_kind == "changed":
+            row = dict(totals)
+            row["process"] = c
+            row["reread"] = reader.last_reread / 1000
+            self.rows.append(row)
+            if prof is not None:
+                if self.stats is None:
+                    self.stats = pstats.Stats(prof)
+                else:
+                    self.stats.add(prof)
+        return out
+
+
+def _reallike_rows(g: int, prof: bool) -> tuple[list[dict[str, float]], pstats.Stats | None]:
+    """Real-like game ``g`` at 10 fps through the app, incremental (``bench_loop.reallike_loop``'s run)."""
+    import warnings
+
+    from bench.bench_loop import at_fps
+    from bench.bench_reallike import game_camera, game_config, game_plans, game_script
+    from tavli_pi.errors import TavliWarning
+    from tavli_pi.sim.drive import drive
+
+    kw, plant = game_plans(g + 1, 0, 8)[g]
+    script = at_fps(game_script(g, 0, 8, plant), 10)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = game_config(script, kw, Path(tmp) / "table.sqlite")
+        camera = game_camera(script, kw, g, 0, 10)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TavliWarning)
+            with TableApp(cfg, camera=camera, pin_factory=MockFactory(), incremental=True) as app:
+                table = _Profiled(app, prof)
+                for _ in drive(table, camera, script, confirm_setup=True, enter_rolls=True):
+                    pass
+    return table.rows, table.stats
+
+
+def _print(rows: list[dict[str, float]], args: list[str], stats: pstats.Stats | None, prof_out: str | None) -> None:
     keys = ["process"] + [p for _, p in TIMED]
     print(f"{len(rows)} changed frames; CPU thread_time ms, inclusive (a call inside another is in both)")
     print(f"{'':34s} {'median':>7s} {'mean':>7s} {'calls>0':>7s}")

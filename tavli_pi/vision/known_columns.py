@@ -26,6 +26,7 @@ import numpy as np
 
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known import KnownBoard
 
 __all__ = ["start_geometry"]
@@ -300,7 +301,7 @@ def _column_line(places: list[tuple[float, float]], width: float) -> tuple[float
 
 
 def start_geometry(cal: Calibration, image: np.ndarray, *others: Calibration,
-                   known: KnownBoard | None = None) -> Calibration:
+                   known: KnownBoard | None = None, views: FrameViews | None = None) -> Calibration:
     """The field's left and right edges and the bar from where the known position's stacks stand
     (``known``: the start position, B3, when None).
 
@@ -311,9 +312,10 @@ def start_geometry(cal: Calibration, image: np.ndarray, *others: Calibration,
     them. Run twice, so a field first off by up to about a point is brought right. When the stacks
     are not found from ``cal``'s geometry, each of ``others`` (the same field, other first guesses:
     the corners as given) is tried in turn; when none fits, ``cal`` is returned as it was.
+    ``views``: ``image``'s warps and gradients shared with the other steps of learning the board.
     """
     board = known if known is not None else KnownBoard.start()
-    g = ck.gradients(cal.warp(image))
+    g = (views if views is not None else FrameViews(image)).gradients(cal)
     fit = _joint_fit if board.is_start else _line_fit
     for first in (cal, *others):
         once = fit(first, g, board)

@@ -23,6 +23,7 @@ import numpy as np
 
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known import KnownBoard
 
 __all__ = ["RADII", "MAX_ROW", "MIN_STACKS", "known_radius"]
@@ -45,15 +46,16 @@ def _stacks(known: KnownBoard) -> list[tuple[int, int]]:
     return [(int(p), int(n[p])) for p in np.flatnonzero((n > 0) & (n <= MAX_ROW))]
 
 
-def known_radius(cal: Calibration, image: np.ndarray, known: KnownBoard | None = None) -> Calibration | None:
+def known_radius(cal: Calibration, image: np.ndarray, known: KnownBoard | None = None,
+                 views: FrameViews | None = None) -> Calibration | None:
     """``cal`` with the radius under which rings fit best where the known position's checkers lie
     (``known``: the start position when None); None when the position has too few stacks of two or
-    more checkers in a row to tell the pitch (``MIN_STACKS``)."""
+    more checkers in a row to tell the pitch (``MIN_STACKS``). ``views``: ``image``'s warps and
+    gradients shared with the other steps of learning the board."""
     stacks = _stacks(known if known is not None else KnownBoard.start())
     if sum(n >= 2 for _, n in stacks) < MIN_STACKS:
         return None
-    canon = cal.warp(image)
-    g = ck.gradients(canon)
+    g = (views if views is not None else FrameViews(image)).gradients(cal)
     lay = cal.layout
     cols = [lay.columns[p] for p, _ in stacks]
     best, best_score = cal.checker_r, -np.inf

@@ -17,6 +17,7 @@ from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.hands import encode_mask, shrink, skin_prone
 from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.calibration import DEFAULT_DARK, DEFAULT_LIGHT, Calibration
+from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.layout import DEFAULT_BAR, Layout
 
 __all__ = ["bar_run", "refine_edges", "learn_radius", "learn_colours", "refine"]
@@ -151,10 +152,11 @@ def _first_slots(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> ck.Cha
     return spot_chains(g, np.asarray(cv2.integral(canon), np.float64), cal.layout, cal, slots=2)
 
 
-def learn_radius(cal: Calibration, image: np.ndarray) -> Calibration:
-    """The checker radius (fraction of the point width) whose rings fit the clearest discs best."""
-    canon = cal.warp(image)
-    g = ck.gradients(canon)
+def learn_radius(cal: Calibration, image: np.ndarray, views: FrameViews | None = None) -> Calibration:
+    """The checker radius (fraction of the point width) whose rings fit the clearest discs best
+    (``views``: ``image``'s warps and gradients shared with the other steps of learning the board)."""
+    views = views if views is not None else FrameViews(image)
+    canon, g = views.canon(cal), views.gradients(cal)
     best, best_score = cal.checker_r, -1.0
     for rho in (0.41, 0.425, 0.44, 0.455, 0.47, 0.485, 0.50, 0.515, 0.53, 0.545):
         ch = _first_slots(cal.with_(checker_r=rho), canon, g)

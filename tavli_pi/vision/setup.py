@@ -43,6 +43,7 @@ from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.reader import BoardReader
+from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known_columns import start_geometry
 from tavli_pi.vision.known_radius import known_radius
 from tavli_pi.vision.refine import learn_radius, refine_edges
@@ -173,14 +174,15 @@ def _unseen(known: KnownBoard, light: object, dark: object) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _radius(cal: Calibration, frame: np.ndarray, known: KnownBoard) -> Calibration:
+def _radius(cal: Calibration, frame: np.ndarray, known: KnownBoard, views: FrameViews | None = None) -> Calibration:
     """The checker radius (the stack pitch): at the start, from where its checkers lie
     (``known_radius``); for another position, or too few stacks, from the clearest discs
     (``refine.learn_radius``). A game in progress holds squeezed and crowded stacks whose places
     the pitch alone does not give (WTC frame0 learnt from its own position read point 9's dark
-    stack as 6 and was no position), and it was measured on set-ups only (pairs35)."""
-    got = known_radius(cal, frame, known) if known.is_start else None
-    return got if got is not None else learn_radius(cal, frame)
+    stack as 6 and was no position), and it was measured on set-ups only (pairs35). ``views``:
+    ``frame``'s warps and gradients, shared by the steps of learning the board."""
+    got = known_radius(cal, frame, known, views) if known.is_start else None
+    return got if got is not None else learn_radius(cal, frame, views)
 
 
 def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard | None = None,
@@ -208,16 +210,18 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
     known = known if known is not None else KnownBoard.start()
     given = calibration.with_(u0=0.0, u1=1.0)
     edges = refine_edges(given, frame)
+    # the frame's warp and gradients, made once for every step below with the same warp
+    views = FrameViews(frame)
     # the points where the known position's stacks stand (from the refined edges, else the corners as given)
-    stacks = start_geometry(edges, frame, given.with_(bar=edges.bar), given, known=known)
-    cal = _radius(stacks, frame, known)
+    stacks = start_geometry(edges, frame, given.with_(bar=edges.bar), given, known=known, views=views)
+    cal = _radius(stacks, frame, known, views)
     if not known.is_start and stacks is not edges:
         # any other position's stacks may stand crowded, or one checker alone: the geometry kept is
         # the one under which the frame reads most like the position it shows
-        other = _radius(edges, frame, known)
+        other = _radius(edges, frame, known, views)
         fits = [setup_agreement(BoardReader(c, still_photo=True, hide=False).read(frame), known).fit for c in (cal, other)]
         cal = cal if fits[0] >= fits[1] else other
-    canon = cal.warp(frame)
+    canon = views.canon(cal)
     light, dark = _known_colours(cal, canon, known)
     learnt_light = light if light is not None else cal.light_bgr
     learnt_dark = dark if dark is not None else cal.dark_bgr
