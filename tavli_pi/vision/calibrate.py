@@ -24,7 +24,8 @@ from tavli_pi.vision.refine import refine
 from tavli_pi.vision.seat import seat_of
 from tavli_pi.vision.setup import KNOWN_MISFIT, check_fit, learn_board, setup_agreement
 
-__all__ = ["HOMES", "ASSUMED", "SEAT_FROM_PLAY", "HOME_ASSUMED", "calibrate_image", "told_by_play", "locate_field", "FieldMemory", "seated", "shows_start"]
+__all__ = ["HOMES", "ASSUMED", "SEAT_FROM_PLAY", "HOME_ASSUMED", "calibrate_image", "told_by_play", "locate_field",
+           "FieldMemory", "seated", "shows_start"]
 
 #: the values ``home`` takes: a side, or "auto" to learn it from the set-up board
 HOMES = ("bottom-right", "bottom-left", "auto")
