@@ -28,6 +28,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tavli_pi.vision.checkers import box_sums
+
 __all__ = ["MARK", "ACROSS", "STILL", "SEEN", "PRIOR", "marks", "hidden", "hidden_share", "discounted"]
 
 #: a mark is brighter than the median round it (a checker's width) by this many grey levels
@@ -66,15 +68,9 @@ def hidden(mark: np.ndarray, diff: np.ndarray) -> np.ndarray:
 
 def hidden_share(hide: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray) -> np.ndarray:
     """Per box (centres ``cx``, ``cy``, half-sizes ``half``, any one shape, in ``hide``'s pixels), the
-    share of its pixels ``hide`` holds."""
-    h, w = hide.shape
-    x0 = np.clip(np.round(cx - half).astype(np.int64), 0, w - 1)
-    x1 = np.clip(np.round(cx + half).astype(np.int64) + 1, x0 + 1, w)
-    y0 = np.clip(np.round(cy - half).astype(np.int64), 0, h - 1)
-    y1 = np.clip(np.round(cy + half).astype(np.int64) + 1, y0 + 1, h)
-    ii = np.asarray(cv2.integral(hide.astype(np.uint8)), np.float64)
-    n = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-    return np.asarray(n / ((x1 - x0) * (y1 - y0)).astype(np.float64))
+    share of its pixels ``hide`` holds (``checkers.box_sums``' boxes)."""
+    n, area = box_sums(np.asarray(cv2.integral(hide.astype(np.uint8)), np.float64), cx, cy, half)
+    return np.asarray(n / area)
 
 
 def discounted(p_occ: np.ndarray, share: np.ndarray) -> np.ndarray:

@@ -33,6 +33,7 @@ __all__ = [
     "ring_features",
     "N_FEATURES",
     "box_means",
+    "box_sums",
     "Chains",
     "trace_chains",
     "p_light",
@@ -251,8 +252,9 @@ def ring_features(
 N_FEATURES = 6
 
 
-def box_means(integral: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray) -> np.ndarray:
-    """Mean colour of the boxes of half-size ``half`` round each centre, from cv2.integral."""
+def box_sums(integral: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sums, pixel counts) of the boxes of half-size ``half`` round each centre, from cv2.integral
+    (the box clipped to the picture, at least one pixel)."""
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
     # (np.minimum / np.maximum: np.clip's dispatch costs more than the clipping on these few boxes)
     x0 = np.minimum(np.maximum((cx - half).round().astype(np.int32), 0), w - 1)
@@ -260,7 +262,12 @@ def box_means(integral: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.nda
     y0 = np.minimum(np.maximum((cy - half).round().astype(np.int32), 0), h - 1)
     y1 = np.minimum(np.maximum((cy + half).round().astype(np.int32) + 1, y0 + 1), h)
     s = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
-    area = ((x1 - x0) * (y1 - y0)).astype(np.float64)
+    return s, ((x1 - x0) * (y1 - y0)).astype(np.float64)
+
+
+def box_means(integral: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """Mean colour of the boxes of half-size ``half`` round each centre, from cv2.integral."""
+    s, area = box_sums(integral, cx, cy, half)
     return np.asarray(s / area[..., None], np.float32)
 
 
