@@ -162,8 +162,7 @@ def _ringed(
         return _even_band(ring, core, bright, contrast)
     few = at[::4]
     probe = gray[ys[:, None] + few[None, :, 1], xs[:, None] + few[None, :, 0]].astype(np.float32)
-    step = (core[:, None] - probe) if bright else (probe - core[:, None])
-    out: np.ndarray = step.min(axis=1) >= 0.35 * contrast
+    out: np.ndarray = _step(probe, core, bright).min(axis=1) >= BAND_AWAY * contrast
     if out.any():
         keep = np.flatnonzero(out)
         ring = gray[ys[keep, None] + at[None, :, 1], xs[keep, None] + at[None, :, 0]].astype(np.float32)
@@ -171,12 +170,22 @@ def _ringed(
     return out
 
 
+#: the least a pip's ring stands from the pip, in the view's contrast (about a third of it)
+BAND_AWAY = 0.35
+
+
 def _even_band(ring: np.ndarray, core: np.ndarray, bright: bool, contrast: int) -> np.ndarray:
     """Per row of ``ring`` (a peak's ring samples; ``core``: each peak's level), whether the ring is
-    an even band at least a third of ``contrast`` away from the peak."""
-    step = (core[:, None] - ring) if bright else (ring - core[:, None])
-    res: np.ndarray = (step.min(axis=1) >= 0.35 * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
+    an even band at least ``BAND_AWAY`` of ``contrast`` away from the peak."""
+    step = _step(ring, core, bright)
+    res: np.ndarray = (step.min(axis=1) >= BAND_AWAY * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
     return res
+
+
+def _step(ring: np.ndarray, core: np.ndarray, bright: bool) -> np.ndarray:
+    """How far each ring sample stands from its peak's level ``core``, towards the ground."""
+    step: np.ndarray = (core[:, None] - ring) if bright else (ring - core[:, None])
+    return step
 
 #: a pip's neighbour in a row lies this far from it (px between the two pips' centres: pips of
 #: 4-5 px with 1-2 px between them)
