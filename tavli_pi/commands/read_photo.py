@@ -143,6 +143,8 @@ def observation_json(obs: Observation) -> dict[str, Any]:
                 "value": d.value if d.value else None,
                 "confidence": round(d.value_confidence, 3),
                 "flat": d.flat,
+                # no outline seen round it: a photo cannot tell it from a die turning over (DieReading.lie_seen)
+                "lie_seen": d.lie_seen,
                 "on_checker": d.on_checker,
                 "half": d.half,
                 "size_px": round(d.size_px, 1),
@@ -252,7 +254,8 @@ def read_photo(args: argparse.Namespace) -> int:
           f"hand {data['hand']} confidence {data['confidence']}")
     for d in data["dice"]:
         what = d.get("note") or (f"{d['value']}" if d["value"] else "unread")
-        print(f"die {what} at {d['xy']} flat={d['flat']} half={d['half']}")
+        lie = "" if d["lie_seen"] else " (its outline not seen: it may be leaning)"
+        print(f"die {what} at {d['xy']} flat={d['flat']}{lie} half={d['half']}")
     for p in data["problems"]:
         print(f"note: {p}")
     if obs.hidden:

@@ -228,7 +228,8 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             # the fine view shows a small die's pips resolved where the canonical view read the same
             # face on its body without them: the two views agree, the value is as sure as read there
             # (no surer than ``AGREED_CONFIDENCE``: the die was found by its body, not its pips)
-            out[same[0]] = dataclasses.replace(out[same[0]], value_confidence=min(d.value_confidence, AGREED_CONFIDENCE))
+            out[same[0]] = dataclasses.replace(out[same[0]], value_confidence=min(d.value_confidence, AGREED_CONFIDENCE),
+                                               lie_seen=out[same[0]].lie_seen or d.lie_seen)
             continue
         if d.value < FINE_PIPS or d.value_confidence < FINE_CONFIDENCE:
             continue
@@ -364,6 +365,7 @@ def _find(
             on_checker=bool(on_checker),
             half=lay.half_of(u, v),  # type: ignore[arg-type]
             size_px=size,
+            lie_seen=not die.unmeasured,
         )
 
     # 1. dice found by their pips

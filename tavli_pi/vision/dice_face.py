@@ -89,10 +89,13 @@ class Die(NamedTuple):
     outlined: bool = False  # a die's outline (``lie.die_outline``) was measured round the face
     refused: bool = False  # the outline shows something that is no die (printed, too wide): nothing here
     bars: bool = False  # a six read from its two clean bars (``six_bars.READ``): its rows resolved
-    #: no outline measured, round the face or round the search's spots, and a side face's pips beside
-    #: the face (``Look.side``): not known to lie flat, reported no surer than ``UNSEEN_LIE`` (its
-    #: face's confidence still weighs it as a die)
+    #: a side face's pips beside the face (``Look.side``) where no outline was measured, round the face
+    #: or round the search's spots, or the one measured looks flat: not known to lie flat, reported no
+    #: surer than ``UNSEEN_LIE`` (its face's confidence still weighs it as a die)
     unseen: bool = False
+    #: no outline measured, round the face or round the search's spots (with or without a side face's
+    #: pips): how the die lies was not seen (``DieReading.lie_seen``)
+    unmeasured: bool = False
 
 
 def read_face(
@@ -136,8 +139,8 @@ class Look(NamedTuple):
     regular: bool
     outline: Outline | None
     bars: bool = False  # a six read from its two clean bars (``six_bars.READ``)
-    #: with no outline measured: the pip-like marks in a row beside one edge of the face read
-    #: (``side_face.side_pips``: a side face's pips, the die turning over or leaning)
+    #: with no outline measured, or one that looks flat: the pip-like marks in a row beside one edge of
+    #: the face read (``side_face.side_pips``: a side face's pips, the die turning over or leaning)
     side: int = 0
 
 
@@ -160,7 +163,10 @@ def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tu
                 value, conf, face, regular, bars = v2, c2, f2, r2, b2
         if (face if value else centre) != first:  # (else the outline is the one just measured)
             o = die_outline(src, to_src, face if value else centre, side)
-    beside = side_pips(src, to_src, face, side, angle, value) if o is None and value else 0
+    beside = 0
+    if value and (o is None or cocked_confidence(o) <= 0.5):
+        # (a one's face is as wide as its outline's short side, or the die's)
+        beside = side_pips(src, to_src, face, side, angle, value, side if o is None else o.long_ * o.aspect)
     return Look(value, conf, face, regular, o, bars, beside)
 
 
@@ -243,7 +249,10 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
             # (a six of clean bars keeps ``six_bars.READ``, under 0.9: a printed one would be reported
             # all the same, at this cap, and a learnt board drops it in ``dice_vet``; white dice of
             # 10-11 px on a light board in an MP4 step out by 0.84-0.91 only)
-        return Die(value, conf, False, face, regular, outlined=True, bars=bars)
+        # an outline that looks flat, and a side face's pips in a row beside the face: a die leaning or
+        # turning over, its side face's strip too soft or too small for the outline to show (a JPEG, a
+        # small or blurred die): not known to lie flat (``UNSEEN_LIE``)
+        return Die(value, conf, False, face, regular, outlined=True, bars=bars, unseen=beside >= SIDE_PIPS)
     if value == 0:
         return None
     if square is None and beside >= SIDE_PIPS:
@@ -251,9 +260,10 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
         # a black point) and none round the search's spots, and a row of pip-like marks beside one
         # of its edges: a side face's pips, the die turning over or leaning. Its face reads as clearly
         # as a flat die's; it is reported no surer than ``UNSEEN_LIE``
-        return Die(value, conf, False, face, regular, bars=bars, unseen=True)
+        return Die(value, conf, False, face, regular, bars=bars, unseen=True, unmeasured=True)
     cocked = square is not None and square < 0.84
-    return Die(value, conf * (0.5 if cocked else 1.0), cocked, face, regular, bars=bars and not cocked)
+    return Die(value, conf * (0.5 if cocked else 1.0), cocked, face, regular, bars=bars and not cocked,
+               unmeasured=square is None)
 
 def examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
               to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float,

@@ -62,6 +62,7 @@ from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_boa
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces
+from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
@@ -451,7 +452,11 @@ class BoardReader:
         # learnt board is not known (a stream sees a die appear by motion, and reads as before)
         dice = vet_dice(found, cal, diff, disc_sites, cal.setup_dice if self.still_photo else ())
         if self.still_photo:
-            dice = [d for d in dice if not d.moving]
+            # nothing is seen moving in a photo: a die whose outline was not seen (run into a point of
+            # its colour) may be turning over with its top face showing as clearly as a resting one's
+            # (``DieReading.lie_seen``); a stream waits for it to lie still
+            dice = [dataclasses.replace(d, value_confidence=min(d.value_confidence, UNSEEN_LIE))
+                    if d.value and not d.lie_seen else d for d in dice if not d.moving]
         here_xy = self._dice_xy(dice)  # (kept_faces keeps each die's place)
         if not self.still_photo:
             # a still die read on the last frame and read no value on this one, nothing round it

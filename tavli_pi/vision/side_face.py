@@ -26,7 +26,7 @@ from tavli_pi.vision.lie import turned_crop
 from tavli_pi.vision.pips import find_pip_blobs
 from tavli_pi.vision.quantile import percentile
 
-__all__ = ["BEYOND", "SIDE_PIPS", "side_pips"]
+__all__ = ["BEYOND", "PIP_AREA", "SIDE_PIPS", "side_pips"]
 
 #: the crop's width, in the candidate's sides
 _SPAN = 1.6
@@ -41,14 +41,20 @@ BEYOND = (0.55, 0.72)
 #: this many marks beside one edge are a side face's row of pips (one mark may be a speck, a
 #: checker's glint, a dot of print)
 SIDE_PIPS = 2
+#: a pip's area over its face's square, but a one's: pips about a fifth of the face across
+#: (the simulator's dice; WTC 2022 frame1's leaning one shows its side face's pips at 41-44 crop px
+#: on a face of 40 px, 0.026-0.028)
+PIP_AREA = 0.028
 
 
 def side_pips(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float],
-              side: float, angle: float, value: int) -> int:
+              side: float, angle: float, value: int, face_side: float | None = None) -> int:
     """How many pip-like marks lie in a row beside one edge of the top face of ``value`` centred at
     ``centre`` (canonical px; ``side`` about the die's edge, ``angle`` its edges' angle). 0 when the
-    face's own pips cannot be told in the crop (or ``value`` is 1: no grid to size the face by)."""
-    if value < 2:
+    face's own pips cannot be told in the crop. A one has no grid to size the face by: its face is
+    ``face_side`` across (canonical px; None: 0 is returned) and a side face's pips of about
+    ``PIP_AREA`` of its square."""
+    if value < 1 or (value == 1 and face_side is None):
         return 0
     crop = turned_crop(src, to_src, centre, _SPAN * side, angle, _N)
     gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop, (3, 3), 0)
@@ -69,9 +75,14 @@ def side_pips(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centr
         face = np.hypot(d[:, 0], d[:, 1]) < 0.42 * side * k
         if int(face.sum()) != value:
             continue  # not this face's pips (of this shade)
-        g = float(np.abs(d[face]).max())  # the corner pips' offset along the edges
-        s = g / _CORNER  # the face's side, crop px
-        area = float(pts[face, 2].mean())
+        if value == 1 and face_side is not None:
+            s = face_side * k  # the face's side, crop px (a one's own pip is larger than other faces')
+            g = _CORNER * s
+            area = PIP_AREA * s * s
+        else:
+            g = float(np.abs(d[face]).max())  # the corner pips' offset along the edges
+            s = g / _CORNER  # the face's side, crop px
+            area = float(pts[face, 2].mean())
         marks = d[~face & (pts[:, 2] >= 0.25 * area) & (pts[:, 2] <= 1.6 * area)]
         for axis in (0, 1):
             along, across = marks[:, axis], marks[:, 1 - axis]
