@@ -180,6 +180,11 @@ class Calibration:
     #: checkers' thickness), learnt at set-up from the position's first checkers (vision/overhang.py);
     #: None when not learnt (a photo then measures its own)
     overhang: tuple[float, float] | None = None
+    #: how clearly a first checker rings in its slot on this board, light and dark (the median over the
+    #: points the learnt position fills with that colour, ``doubt.learnt_rings``): a board whose checkers
+    #: of a colour ring faintly on its points even where they are known to stand keeps its readings'
+    #: ``doubt.seating`` to that; None when not learnt (``doubt.RING`` then)
+    first_ring: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -284,6 +289,7 @@ class Calibration:
             "unseen": list(self.unseen),
             "setup_dice": [list(d) for d in self.setup_dice],
             "overhang": list(self.overhang) if self.overhang is not None else None,
+            "first_ring": list(self.first_ring) if self.first_ring is not None else None,
         }
 
     @classmethod
@@ -314,6 +320,7 @@ class Calibration:
                 unseen=tuple(str(u) for u in d.get("unseen", ())),
                 setup_dice=tuple((float(x), float(y), float(r)) for x, y, r in d.get("setup_dice", ())),
                 overhang=(float(d["overhang"][0]), float(d["overhang"][1])) if d.get("overhang") else None,
+                first_ring=(float(d["first_ring"][0]), float(d["first_ring"][1])) if d.get("first_ring") else None,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

@@ -25,15 +25,19 @@ import numpy as np
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.conserve import KNOWN
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.stacks import spot_chains
 
-__all__ = ["SEATED", "RING", "seating", "first_rings", "doubt", "temper"]
+__all__ = ["SEATED", "RING", "LEARNT_SHARE", "seating", "learnt_rings", "first_rings", "doubt", "temper"]
 
 #: the least share of occupied points whose first checker is a clear ring where expected
 SEATED = 0.6
 #: a first slot with a ring fit above this holds a clear checker
 RING = 0.3
+#: ... or, on a board learnt at set-up whose checkers of a colour rang fainter there, above this share
+#: of their ring there (``Calibration.first_ring``; a field placed wrong rings at about 0)
+LEARNT_SHARE = 0.5
 #: more checkers of a colour than this neither on the board nor seen in its tray make a reading doubtful
 #: (one or two may be in a player's hand, or lie in a tray that does not show them)
 MISSING = 2
@@ -45,11 +49,31 @@ def seating(g: ck.Gradients, integral: np.ndarray, cal: Calibration, points: Seq
             rings: np.ndarray | None = None) -> tuple[int, int]:
     """(occupied points whose first checker rings clearly in its slot, occupied points).
 
+    Clearly: above ``RING``, or above ``LEARNT_SHARE`` of how its colour's first checkers rang on the
+    frame the board was learnt from, where that was fainter (``Calibration.first_ring``: on a board
+    whose dark checkers ring faintly on its points even where the players confirmed them, every
+    reading was doubted as if the field were off).
     ``rings``: each point's first-slot ring (``first_rings``) when already known."""
     ring = first_rings(g, integral, cal) if rings is None else rings
     occ = [i for i, s in enumerate(points) if s.light.best or s.dark.best]
-    seated = [i for i in occ if ring[i] > RING]
+    least = (RING, RING) if cal.first_ring is None else tuple(min(RING, LEARNT_SHARE * r) for r in cal.first_ring)
+    seated = [i for i in occ if ring[i] > least[0 if points[i].light.best >= points[i].dark.best else 1]]
     return len(seated), len(occ)
+
+
+def learnt_rings(g: ck.Gradients, integral: np.ndarray, cal: Calibration, known: KnownBoard
+                 ) -> tuple[float, float] | None:
+    """How clearly each colour's first checkers ring in their slots on a frame showing ``known``
+    (``Calibration.first_ring``): the median of ``first_rings`` over the points ``known`` fills with
+    that colour alone; None when it leaves a colour off the points."""
+    ring = first_rings(g, integral, cal)
+    out = []
+    for mine, other in ((known.light, known.dark), (known.dark, known.light)):
+        on = [float(ring[i]) for i in range(24) if mine[i] > 0 and other[i] == 0]
+        if not on:
+            return None
+        out.append(float(np.median(on)))
+    return out[0], out[1]
 
 
 def first_rings(g: ck.Gradients, integral: np.ndarray, cal: Calibration, cols: Sequence[int] | None = None) -> np.ndarray:
