@@ -165,8 +165,11 @@ def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tu
             o = die_outline(src, to_src, face if value else centre, side)
     beside = 0
     if value and (o is None or cocked_confidence(o) <= 0.5):
-        # (a one's face is as wide as its outline's short side, or the die's)
-        beside = side_pips(src, to_src, face, side, angle, value, side if o is None else o.long_ * o.aspect)
+        # (a one's face is as wide as its outline's short side, or the die's; its lone pip shows no grid
+        # to turn the crop by, so it is looked at square to the search's candidate and to its outline)
+        face_side = side if o is None else o.long_ * o.aspect
+        turns = (angle,) if value > 1 or o is None else (angle, o.angle)
+        beside = max(side_pips(src, to_src, face, side, a, value, face_side) for a in turns)
     return Look(value, conf, face, regular, o, bars, beside)
 
 
