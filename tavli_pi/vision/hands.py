@@ -121,14 +121,13 @@ def light_gain(clear: np.ndarray, small: np.ndarray) -> np.ndarray | None:
         keep = res <= percentile(res, 50)  # np.quantile(res, 0.5) to the bit (vision/quantile.py)
         coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
     surface = (full @ coef).reshape(h, w)
-    # each channel's own offset from the brightness's surface, on the pixels the fit kept
-    fitted = (X @ coef)[keep]
+    # each channel's own offset from the brightness's surface, on the pixels the fit kept that
+    # are lit in every channel
     ca, cb = a_bgr[ok][keep], b_bgr[ok][keep]
+    lit = (ca.min(axis=1) > 12) & (cb.min(axis=1) > 12)
     tint = np.zeros(3, np.float32)
-    for c in range(3):
-        lit = (ca[:, c] > 12) & (cb[:, c] > 12)
-        if int(lit.sum()) >= 24:
-            tint[c] = float(np.median(np.log(ca[lit, c] / cb[lit, c]) - fitted[lit]))
+    if int(lit.sum()) >= 24:
+        tint = np.median(np.log(ca[lit] / cb[lit]) - (X[keep][lit] @ coef)[:, None], axis=0).astype(np.float32)
     gain: np.ndarray = np.exp(np.clip(surface[..., None] + np.clip(tint, -TINT, TINT), -1.0, 1.0)).astype(np.float32)
     return gain
 

@@ -29,8 +29,9 @@ MAX_GAIN = 2.5
 
 
 def white_of(view: np.ndarray) -> np.ndarray:
-    """The colour (BGR, float) of the brightest ``WHITE_SHARE`` of ``view``'s pixels: its light's white."""
-    px = view.reshape(-1, 3).astype(np.float32)
+    """The colour (BGR, float) of the brightest ``WHITE_SHARE`` of ``view``'s pixels (every other one
+    each way): its light's white."""
+    px = view[::2, ::2].reshape(-1, 3).astype(np.float32)  # every other pixel each way: enough to tell
     lum = px.mean(axis=1)
     k = max(1, int(round(WHITE_SHARE * len(lum))))
     top = np.argpartition(lum, len(lum) - k)[len(lum) - k:]
