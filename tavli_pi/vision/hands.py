@@ -13,6 +13,12 @@ count). A hand is a large connected skin blob over the field, counted by its
 pixels outside what checkers explain (``hands_explained``). ``new_skin`` is
 the skin that was not there when the board was learnt, wherever the board is
 skin-prone (the arm test's view with a set-up calibration).
+
+The box is fixed, so the frame is judged as the clear board's light showed it
+(``under_clear_light``): the light of the frame over the clear board's is fitted
+channel by channel (``light_gain``) and undone -- a tungsten lamp turned on after
+set-up makes a cream field skin-coloured, a dim room takes a hand out of the box --
+and the change from the clear board is measured in that light too.
 """
 
 from __future__ import annotations
@@ -165,7 +171,7 @@ def change_from_clear(small: np.ndarray, clear: np.ndarray, gain: np.ndarray | N
 
 def changed_from_clear(small: np.ndarray, clear: np.ndarray, change: np.ndarray | None = None) -> np.ndarray:
     """bool mask (quarter scale): where ``small`` differs from the clear board (``clear``, relit as
-    ``small``, see ``relight``) by more than ``CHANGE`` in a channel. ``skin_view`` and ``new_skin``
+    ``small``, see ``change_from_clear``) by more than ``CHANGE`` in a channel. ``skin_view`` and ``new_skin``
     both look at it; a reader makes it once per frame and gives it to both (``moved=``). ``change``:
     ``change_from_clear(small, clear)`` when the caller already made it."""
     changed: np.ndarray = (change_from_clear(small, clear) if change is None else change) > CHANGE
@@ -189,7 +195,7 @@ def skin_view(
 
     On skin-prone board (``prone``) skin counts only where the clear board
     (``clear``, same size) is itself skin-coloured and the view differs from
-    it (relit, see ``relight``) by more than ``CHANGE``; with no clear board
+    it (``change_from_clear``) by more than ``CHANGE``; with no clear board
     it does not count there at all. ``only_changed`` (a board that is
     skin-coloured nearly everywhere, like wood): skin counts nowhere else
     either -- the few places that are not skin-prone are where checkers stood

@@ -86,7 +86,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
 
     ``small``: ``shrink(canon)`` when the caller has made it already. ``skin``:
     the skin mask to look in (quarter scale; by default the photo's own skin
-    colour, ``skin_view(small)``); with a set-up calibration, the skin that is
+    colour, ``skin_view`` of ``small`` under its own light made neutral,
+    ``white_balance.balanced``, as the sleeve tests' colours are); with a set-up calibration, the skin that is
     new since the board was learnt (``hands.new_skin``), so a skin-coloured
     frame, point or broadcast band that was there at set-up is never an arm.
     ``explained``: quarter-scale bool mask of what checkers explain
