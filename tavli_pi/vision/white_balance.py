@@ -9,21 +9,24 @@ The light is read from the picture itself, white-patch (max-RGB) fashion: the br
 of the board's view (``WHITE_SHARE`` of them: the light checkers, a cream field, the
 highlights on the frame) are taken to be white under the light, and each channel is scaled so
 that they are grey (von Kries). A view whose white is dimmer than ``LEVEL`` is brought up to it
-(a well-lit photo's white lies above it; the real photos' 178-255). Pictures whose brightest parts
-are already neutral and bright enough -- every real photo as it is, within 5 % a channel -- are
-all but unchanged.
+(a well-lit photo's white lies above it; the real photos' 178-255). A white within ``NEUTRAL`` of
+grey is taken as the camera's own balance: a picture whose brightest parts are about neutral and
+bright enough -- every real photo as it is, within 5 % a channel -- is left as it is.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["white_of", "balanced", "WHITE_SHARE", "LEVEL", "MAX_GAIN"]
+__all__ = ["white_of", "balanced", "WHITE_SHARE", "LEVEL", "NEUTRAL", "MAX_GAIN"]
 
 #: share of the view's pixels (the brightest, by their channels' mean) taken for white
 WHITE_SHARE = 0.05
 #: a view's white (mean of its channels, 8-bit) below this is brought up to it
 LEVEL = 170.0
+#: a white whose every channel lies within this of its mean (log) is taken as balanced by the camera,
+#: which errs so much (the real photos' whites lie within 0.05 of grey, the warm lamp's 0.3 off on blue)
+NEUTRAL = 0.06
 #: no channel is scaled by more than this, or less than its inverse
 MAX_GAIN = 2.5
 
@@ -43,7 +46,15 @@ def balanced(view: np.ndarray) -> np.ndarray:
     """``view`` (uint8 BGR) with its white (``white_of``) made grey, and brought up to ``LEVEL`` when
     dimmer: each channel times its own gain (at most ``MAX_GAIN`` either way)."""
     white = np.maximum(white_of(view), 1.0)
-    target = max(float(white.mean()), LEVEL)
-    gain = np.clip(target / white, 1.0 / MAX_GAIN, MAX_GAIN)
+    level = float(white.mean())
+    cast = np.log(level / white)
+    # a camera's own white balance errs by a few per cent: a white that close to grey is taken as
+    # balanced, and the view left as it is, to the bit
+    if float(np.abs(cast).max()) <= NEUTRAL:
+        cast = np.zeros(3)
+    log_gain = cast + np.log(max(level, LEVEL) / level)
+    if not log_gain.any():
+        return view
+    gain = np.clip(np.exp(log_gain), 1.0 / MAX_GAIN, MAX_GAIN)
     out: np.ndarray = np.clip(view.astype(np.float32) * gain, 0, 255).astype(np.uint8)
     return out

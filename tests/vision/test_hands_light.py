@@ -56,16 +56,16 @@ def test_a_cream_field_under_a_warm_lamp_is_no_skin_once_balanced() -> None:
     seen = skin_mask(balanced(warm)) > 0
     assert not seen[5, 100] and not seen[20, 20] and not seen[75, 30]
     assert seen[55, 110]  # the hand still does
-    # the light's white made grey, every colour as the neutral light shows it but for one brightness
+    # the light's white made grey
     white = white_of(balanced(warm))
     assert float(white.max() - white.min()) <= 2.0
-    scale = float(white.mean()) / float(white_of(img).mean())
-    assert np.abs(balanced(warm).astype(float) - scale * img).max() <= 3.0
 
 
-def test_a_neutral_bright_view_is_all_but_unchanged() -> None:
+def test_a_neutral_bright_view_is_left_as_it_is() -> None:
     img = _board()
-    assert np.abs(balanced(img).astype(int) - img.astype(int)).max() <= 3
+    assert np.array_equal(balanced(img), img)
+    tinted = np.clip(img.astype(np.float64) * np.array([0.98, 1.0, 1.03]), 0, 255).astype(np.uint8)
+    assert np.array_equal(balanced(tinted), tinted)  # a camera's own white balance errs so much
 
 
 def test_the_frame_under_the_clear_boards_light() -> None:
