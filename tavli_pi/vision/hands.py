@@ -13,6 +13,12 @@ count). A hand is a large connected skin blob over the field, counted by its
 pixels outside what checkers explain (``hands_explained``). ``new_skin`` is
 the skin that was not there when the board was learnt, wherever the board is
 skin-prone (the arm test's view with a set-up calibration).
+
+The box is fixed, so the frame is judged as the clear board's light showed it
+(``under_clear_light``): the light of the frame over the clear board's is fitted
+channel by channel (``light_gain``) and undone -- a tungsten lamp turned on after
+set-up makes a cream field skin-coloured, a dim room takes a hand out of the box --
+and the change from the clear board is measured in that light too.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.quantile import percentile
 
-__all__ = ["shrink", "skin_view", "new_skin", "change_from_clear", "changed_from_clear", "skin_mask", "skin_prone",
+__all__ = ["shrink", "skin_view", "light_gain", "under_clear_light", "TINT", "new_skin", "change_from_clear", "changed_from_clear", "skin_mask", "skin_prone",
            "encode_mask", "decode_mask", "hand_cover", "SCALE", "relight", "prone_share", "CHANGE"]
 
 #: the stored skin-prone mask is 1/SCALE of the canonical image
@@ -41,6 +47,10 @@ _HI = np.array([255, 178, 130], np.uint8)
 #: board's by more than this (grey levels, quarter-scale: sensor noise averages out there)
 CHANGE = 12
 
+
+#: a channel's light differs from the brightness's by at most this factor (log): a tungsten lamp
+#: against daylight is about 0.45 on blue
+TINT = 0.7
 
 #: colour distance (BGR) within which a skin-coloured checker's pixels are taken for a checker
 NEAR_CHECKER = 45.0
@@ -88,44 +98,80 @@ def _gain_basis(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     return full.reshape(-1, 6), full[::3, ::3].reshape(-1, 6)
 
 
-def relight(clear: np.ndarray, small: np.ndarray) -> np.ndarray:
-    """The clear board under the light of ``small``: times a smooth gain (quadratic in x, y).
+def light_gain(clear: np.ndarray, small: np.ndarray) -> np.ndarray | None:
+    """float32 (h, w, 3): the light of ``small`` over the clear board's (``small`` ~ ``clear`` times
+    it, channel by channel); None when too little of the board is lit to tell.
 
-    Light changes slowly across the board (a lamp, a window), so the log of
-    the brightness ratio is fitted with a quadratic surface; the fit is
-    repeated on the half of the pixels it explains best, so whatever really
-    changed (an arm, moved checkers, dice) does not pull it.
+    Light changes slowly across the board (a lamp, a window), so the log of the brightness
+    ratio is fitted with a quadratic surface; the fit is repeated on the half of the pixels it
+    explains best, so whatever really changed (an arm, moved checkers, dice) does not pull it.
+    The light's colour may have changed too (a tungsten lamp turned on after set-up, the
+    camera's white balance not following): each channel's ratio differs from the brightness's
+    by one constant, the median over those same pixels of what the surface leaves.
     """
     h, w = small.shape[:2]
     full, sub = _gain_basis(h, w)
+    a_bgr = small[::3, ::3].reshape(-1, 3).astype(np.float32)
+    b_bgr = clear[::3, ::3].reshape(-1, 3).astype(np.float32)
     a = cv2.cvtColor(small[::3, ::3], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
     b = cv2.cvtColor(clear[::3, ::3], cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
     ok = (a > 12) & (b > 12)
     if int(ok.sum()) < 24:
-        return clear
+        return None
     y = np.log(a[ok] / b[ok])
     X = sub[ok]
     coef = np.linalg.lstsq(X, y, rcond=None)[0]
+    keep = np.ones(len(y), bool)
     for _ in range(2):
         res = np.abs(X @ coef - y)
         keep = res <= percentile(res, 50)  # np.quantile(res, 0.5) to the bit (vision/quantile.py)
         coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
-    gain = np.exp(np.clip(full @ coef, -1.0, 1.0)).reshape(h, w).astype(np.float32)
-    out = clear.astype(np.float32) * gain[..., None]
-    relit: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
+    surface = (full @ coef).reshape(h, w)
+    # each channel's own offset from the brightness's surface, on the pixels the fit kept that
+    # are lit in every channel
+    ca, cb = a_bgr[ok][keep], b_bgr[ok][keep]
+    lit = (ca.min(axis=1) > 12) & (cb.min(axis=1) > 12)
+    tint = np.zeros(3, np.float32)
+    if int(lit.sum()) >= 24:
+        tint = np.median(np.log(ca[lit] / cb[lit]) - (X[keep][lit] @ coef)[:, None], axis=0).astype(np.float32)
+    gain: np.ndarray = np.exp(np.clip(surface[..., None] + np.clip(tint, -TINT, TINT), -1.0, 1.0)).astype(np.float32)
+    return gain
+
+
+def relight(clear: np.ndarray, small: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
+    """The clear board under the light of ``small``: times ``light_gain(clear, small)`` (``gain``, when
+    the caller has made it)."""
+    gain = light_gain(clear, small) if gain is None else gain
+    if gain is None:
+        return clear
+    relit: np.ndarray = np.clip(clear.astype(np.float32) * gain, 0, 255).astype(np.uint8)
     return relit
 
 
-def change_from_clear(small: np.ndarray, clear: np.ndarray) -> np.ndarray:
-    """uint8 (quarter scale): how much ``small`` differs from the clear board (``clear``, relit as
-    ``small``, see ``relight``), its largest channel."""
-    change: np.ndarray = channel_max(np.asarray(cv2.absdiff(small, relight(clear, small))))
+def under_clear_light(small: np.ndarray, clear: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
+    """``small`` as the clear board's light would show it: over ``light_gain(clear, small)`` (``gain``,
+    when the caller has made it). The skin test looks at this: the skin-prone mask was made under
+    that light, and a lamp warmer or dimmer than it makes a cream field skin-coloured or takes
+    a hand's colour out of the skin range."""
+    gain = light_gain(clear, small) if gain is None else gain
+    if gain is None:
+        return small
+    seen: np.ndarray = np.clip(small.astype(np.float32) / gain, 0, 255).astype(np.uint8)
+    return seen
+
+
+def change_from_clear(small: np.ndarray, clear: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
+    """uint8 (quarter scale): how much ``small`` differs from the clear board, its largest channel,
+    as the clear board's light shows it (``under_clear_light``; ``gain``: ``light_gain(clear, small)``
+    when the caller has made it): in a room dimmer than at set-up an arm differs from the board
+    by as much as it did then, not by the fraction of it the dim light leaves."""
+    change: np.ndarray = channel_max(np.asarray(cv2.absdiff(under_clear_light(small, clear, gain), clear)))
     return change
 
 
 def changed_from_clear(small: np.ndarray, clear: np.ndarray, change: np.ndarray | None = None) -> np.ndarray:
     """bool mask (quarter scale): where ``small`` differs from the clear board (``clear``, relit as
-    ``small``, see ``relight``) by more than ``CHANGE`` in a channel. ``skin_view`` and ``new_skin``
+    ``small``, see ``change_from_clear``) by more than ``CHANGE`` in a channel. ``skin_view`` and ``new_skin``
     both look at it; a reader makes it once per frame and gives it to both (``moved=``). ``change``:
     ``change_from_clear(small, clear)`` when the caller already made it."""
     changed: np.ndarray = (change_from_clear(small, clear) if change is None else change) > CHANGE
@@ -139,12 +185,17 @@ def skin_view(
     only_changed: bool = False,
     checkers: Sequence[tuple[float, float, float]] = (),
     moved: np.ndarray | None = None,
+    gain: np.ndarray | None = None,
 ) -> np.ndarray:
     """uint8 skin mask of the quarter-scale view (``shrink``), opened.
 
+    With a clear board (``clear``) the view is judged as the clear board's light would show it
+    (``under_clear_light``; ``gain``: ``light_gain(clear, small)`` when the caller has made it):
+    the skin-prone mask and the checker colours were learnt under that light.
+
     On skin-prone board (``prone``) skin counts only where the clear board
     (``clear``, same size) is itself skin-coloured and the view differs from
-    it (relit, see ``relight``) by more than ``CHANGE``; with no clear board
+    it (``change_from_clear``) by more than ``CHANGE``; with no clear board
     it does not count there at all. ``only_changed`` (a board that is
     skin-coloured nearly everywhere, like wood): skin counts nowhere else
     either -- the few places that are not skin-prone are where checkers stood
@@ -153,15 +204,17 @@ def skin_view(
     skin-coloured one (dark red checkers) are a moved checker, not skin. ``moved``:
     ``changed_from_clear(small, clear)`` when the caller already made it.
     """
-    mask = skin_mask(small)
+    lit = clear is not None and clear.shape == small.shape
+    seen = under_clear_light(small, clear, gain) if clear is not None and lit else small
+    mask = skin_mask(seen)
     for bgr in checkers:
         swatch = np.array([[np.clip(np.round(bgr), 0, 255)]], np.uint8)
         if skin_mask(swatch)[0, 0]:
-            d = small.astype(np.float32) - np.array(bgr, np.float32)
+            d = seen.astype(np.float32) - np.array(bgr, np.float32)
             mask[cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) < NEAR_CHECKER] = 0
     if prone is not None and prone.shape == mask.shape:
         count = ~prone
-        if clear is not None and clear.shape == small.shape:
+        if clear is not None and lit:
             if moved is None:
                 moved = changed_from_clear(small, clear)
             changed = prone & moved & (skin_mask(clear) > 0)
@@ -170,12 +223,14 @@ def skin_view(
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def new_skin(small: np.ndarray, clear: np.ndarray, moved: np.ndarray | None = None) -> np.ndarray:
-    """uint8 mask (quarter scale, opened) of the skin-coloured pixels of ``small`` whose colour
-    differs from the clear board's (``clear``, relit as ``small``) by more than ``CHANGE``:
-    skin that was not there when the board was learnt, whatever the board is there.
-    ``moved``: ``changed_from_clear(small, clear)`` when the caller already made it."""
-    mask = skin_mask(small)
+def new_skin(small: np.ndarray, clear: np.ndarray, moved: np.ndarray | None = None,
+             gain: np.ndarray | None = None) -> np.ndarray:
+    """uint8 mask (quarter scale, opened) of the pixels of ``small`` skin-coloured under the clear
+    board's light (``under_clear_light``) whose colour differs from the clear board's (``clear``,
+    relit as ``small``) by more than ``CHANGE``: skin that was not there when the board was learnt,
+    whatever the board is there. ``moved``: ``changed_from_clear(small, clear)`` and ``gain``:
+    ``light_gain(clear, small)`` when the caller already made them."""
+    mask = skin_mask(under_clear_light(small, clear, gain))
     if moved is None:
         moved = changed_from_clear(small, clear)
     mask[~moved] = 0

@@ -37,6 +37,7 @@ import numpy as np
 
 from tavli_pi.vision.hands import SCALE, shrink, skin_view
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.white_balance import balanced
 
 __all__ = ["photo_hand", "across_frame", "over_skin_frame", "FRAME_SKIN"]
 
@@ -85,7 +86,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
 
     ``small``: ``shrink(canon)`` when the caller has made it already. ``skin``:
     the skin mask to look in (quarter scale; by default the photo's own skin
-    colour, ``skin_view(small)``); with a set-up calibration, the skin that is
+    colour, ``skin_view`` of ``small`` under its own light made neutral,
+    ``white_balance.balanced``, as the sleeve tests' colours are); with a set-up calibration, the skin that is
     new since the board was learnt (``hands.new_skin``), so a skin-coloured
     frame, point or broadcast band that was there at set-up is never an arm.
     ``explained``: quarter-scale bool mask of what checkers explain
@@ -93,7 +95,9 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
     """
     own = skin is None  # the photo's own skin colour: skin-coloured points look like skin too
     if skin is None:
-        small = shrink(canon) if small is None else small  # once: the sleeve across the frame looks at it too
+        # once: the sleeve across the frame looks at it too; under the photo's own light made neutral
+        # (a warm lamp makes a cream field skin-coloured, a dim room takes skin out of the range)
+        small = balanced(shrink(canon) if small is None else small)
         skin = skin_view(small)
     skin = skin > 0
     h, w = skin.shape

@@ -73,7 +73,7 @@ from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import (SCALE, change_from_clear, changed_from_clear, decode_mask, hand_cover,
-                                   new_skin, prone_share, shrink, skin_view)
+                                   light_gain, new_skin, prone_share, shrink, skin_view)
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
@@ -355,9 +355,11 @@ class BoardReader:
         # where the frame differs from the clear board learnt at set-up: one relit fit serves the
         # skin view, the arm test's new skin and the occluder
         clear = self._clear if self._clear is not None and self._clear.shape == small.shape else None
-        change = change_from_clear(small, clear) if clear is not None else None
+        # the frame's light over the clear board's, channel by channel (a lamp changed since set-up)
+        gain = light_gain(clear, small) if clear is not None else None
+        change = change_from_clear(small, clear, gain) if clear is not None else None
         moved = changed_from_clear(small, clear, change) if clear is not None else None
-        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr), moved)
+        skin = skin_view(small, self._prone, self._clear, self._wooden, (cal.light_bgr, cal.dark_bgr), moved, gain)
         # skin a checker explains: the discs read now, and where B3 stood at set-up (hands_explained)
         explained = explained_mask(skin.shape[:2], disc_sites)
         if self._start is not None and self._start.shape == explained.shape:
@@ -368,7 +370,7 @@ class BoardReader:
             # an arm reaching over the field from outside it: in the photo's own skin colour, or with
             # a set-up calibration in the skin that is new since set-up (not in a still photo: it may
             # be the very photo the board was learnt from, where nothing is new)
-            new = new_skin(small, self._clear, moved) if self._learnt_arm and self._clear is not None else None
+            new = new_skin(small, self._clear, moved, gain) if self._learnt_arm and self._clear is not None else None
             arm, arm_share, arm_mask = photo_hand(canon, lay, small, new, explained)
             if arm:
                 hand, hand_share = True, max(hand_share, arm_share)
