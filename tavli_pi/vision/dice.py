@@ -23,9 +23,10 @@
    (under ``SURE_PX``) without the search's spots agreeing with the face, or
    capped (``dice_face.UNSEEN_LIE``) when a side face's pips show beside it
    (``side_face``: a die turning over) and no outline was measured round it (it
-   runs into a point of its colour) or the one measured looks flat (too soft or
-   small to show the side face's strip). A still photo shows no motion, so there
-   a die with no outline measured at all is capped so too (``DieReading.lie_seen``). A
+   runs into a point of its colour). A still photo shows no motion, so there a die
+   with no outline measured at all, or one whose outline looks flat (too soft or
+   small to show the side face's strip) with a side face's pips beside it, is
+   capped so too (``DieReading.lie_seen``). A
    body walled off from the board only by a line (a printed die) and a mark
    that is one of a row of like marks (a letter: ``lettering``) are no dice.
 5. On a checker: the die's centre lies within a checker disc (or so close

@@ -89,12 +89,13 @@ class Die(NamedTuple):
     outlined: bool = False  # a die's outline (``lie.die_outline``) was measured round the face
     refused: bool = False  # the outline shows something that is no die (printed, too wide): nothing here
     bars: bool = False  # a six read from its two clean bars (``six_bars.READ``): its rows resolved
-    #: a side face's pips beside the face (``Look.side``) where no outline was measured, round the face
-    #: or round the search's spots, or the one measured looks flat: not known to lie flat, reported no
-    #: surer than ``UNSEEN_LIE`` (its face's confidence still weighs it as a die)
+    #: no outline measured, round the face or round the search's spots, and a side face's pips beside
+    #: the face (``Look.side``): not known to lie flat, reported no surer than ``UNSEEN_LIE`` (its
+    #: face's confidence still weighs it as a die)
     unseen: bool = False
-    #: no outline measured, round the face or round the search's spots (with or without a side face's
-    #: pips): how the die lies was not seen (``DieReading.lie_seen``)
+    #: how the die lies was not seen (``DieReading.lie_seen``): no outline measured, round the face or
+    #: round the search's spots, or the one measured looks flat with a side face's pips beside the face
+    #: (its strip too soft or too small to show: a JPEG, a small or blurred die)
     unmeasured: bool = False
 
 
@@ -254,8 +255,10 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
             # 10-11 px on a light board in an MP4 step out by 0.84-0.91 only)
         # an outline that looks flat, and a side face's pips in a row beside the face: a die leaning or
         # turning over, its side face's strip too soft or too small for the outline to show (a JPEG, a
-        # small or blurred die): not known to lie flat (``UNSEEN_LIE``)
-        return Die(value, conf, False, face, regular, outlined=True, bars=bars, unseen=beside >= SIDE_PIPS)
+        # small or blurred die): how it lies was not seen. A still photo reports it no surer than
+        # ``UNSEEN_LIE``; a stream judges a die once it lies still (two dice at rest, one beside the
+        # other's edge, lost a roll each in real-like recordings when this capped them there too)
+        return Die(value, conf, False, face, regular, outlined=True, bars=bars, unmeasured=beside >= SIDE_PIPS)
     if value == 0:
         return None
     if square is None and beside >= SIDE_PIPS:

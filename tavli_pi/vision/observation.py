@@ -80,10 +80,11 @@ class DieReading:
     note: str = ""
     #: the die's side in image pixels (0 when not measured)
     size_px: float = 0.0
-    #: an outline was measured round the die, round its face or round its pips: how it lies was seen.
-    #: False: the body ran into something of its colour (a black die on a black point), so a die
-    #: turning over or leaning looks as flat as one at rest; a still photo shows no motion either,
-    #: and reports it no surer than ``dice_face.UNSEEN_LIE``
+    #: an outline was measured round the die, round its face or round its pips, and showed how it lies.
+    #: False: the body ran into something of its colour (a black die on a black point), or the outline
+    #: looks flat with a side face's pips beside the face, so a die turning over or leaning may look as
+    #: flat as one at rest; a still photo shows no motion either, and reports it no surer than
+    #: ``dice_face.UNSEEN_LIE``
     lie_seen: bool = True
 
 
