@@ -83,10 +83,13 @@ def _dim(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _same(img, np.clip(img.astype(np.float64) * 0.45 + noise, 0, 255).astype(np.uint8))
 
 
+#: tungsten light, B, G, R: blue down to 70 %, red up 10 % (the white balance not corrected)
+WARM = np.array([0.70, 0.95, 1.10])
+
+
 def _warm(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Tungsten light: blue down to 70 %, red up 10 % (the white balance not corrected)."""
-    f = np.array([0.70, 0.95, 1.10])  # B, G, R
-    return _same(img, np.clip(img.astype(np.float64) * f, 0, 255).astype(np.uint8))
+    """Tungsten light (``WARM``)."""
+    return _same(img, np.clip(img.astype(np.float64) * WARM, 0, 255).astype(np.uint8))
 
 
 def _soft(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

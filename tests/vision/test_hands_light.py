@@ -24,9 +24,7 @@ from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.white_balance import balanced, white_of
 from tests.vision._eval import RealFrame, known_of_label, real_frames
-from tests.vision._variants import variant
-
-WARM = np.array([0.70, 0.95, 1.10])  # B, G, R: tungsten, as tests/vision/_variants.py's "warm light"
+from tests.vision._variants import WARM, variant
 
 
 def _warm(img: np.ndarray) -> np.ndarray:
