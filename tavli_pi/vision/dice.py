@@ -111,6 +111,7 @@ def find_dice(
     stands_out: StandsOut | None = None,
     changes: Changes | None = None,
     lay_still: LayStill | None = None,
+    still_photo: bool = False,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
@@ -141,6 +142,10 @@ def find_dice(
     ``lay_still`` (x, y canonical px: did a die lie still there, on the last frame and since?): a body
     that looks smeared (``find_tumbling``) where one did is a still die -- a small six's two bars look
     like a smear's streaks to the coherence test frame after frame -- and is read as one (``_find``).
+
+    ``still_photo``: the frame is a single photo, with no motion to tell a resting die from one turning
+    over: a side face's pips are looked for beside a flat-looking outline too (``dice_face.look``), for
+    ``DieReading.lie_seen``; a stream, which judges a die once it lies still, is spared that work.
     """
     if image is None:
         memo = None  # the memo knows where a candidate looked only in the frame's pixels
@@ -151,7 +156,7 @@ def find_dice(
         mask, per = changes()
         patches = changed_bodies(mask, per, lay)
     out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray,
-                stands_out=stands_out, changed=patches, lay_still=lay_still)
+                stands_out=stands_out, changed=patches, lay_still=lay_still, still_photo=still_photo)
     if not fine or image is None:
         return out
     if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
@@ -171,7 +176,8 @@ def find_dice(
             cx, cy = lay.to_px(*flay.to_uv(x, y))
             return canon_still(float(cx), float(cy))
     more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True,
-                 bodies=[scaled(b, lay, flay) for b in blobs], memo=memo, view="fine", lay_still=fine_still)
+                 bodies=[scaled(b, lay, flay) for b in blobs], memo=memo, view="fine", lay_still=fine_still,
+                 still_photo=still_photo)
     return _merge(out, more)
 
 
@@ -308,6 +314,7 @@ def _find(
     stands_out: StandsOut | None = None,
     changed: list[HatBlob] | None = None,
     lay_still: LayStill | None = None,
+    still_photo: bool = False,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
@@ -317,7 +324,7 @@ def _find(
     earlier frames (``view`` names the search: its candidates' coordinates are its own; ``gray``:
     ``canon`` in grey, when already made; ``stands_out``: as ``find_dice``'s; ``changed``: die-sized
     patches changed from the learnt board, searched as bodies where no blob of ``bodies`` lies;
-    ``lay_still``: as ``find_dice``'s)."""
+    ``lay_still``, ``still_photo``: as ``find_dice``'s)."""
     pitch = lay.pitch
     if gray is None:
         gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
@@ -417,7 +424,7 @@ def _find(
             ang = angle_of(pts)
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):
             continue
-        die = examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch)
+        die = examined(memo, view, canon, src, to_src, (bx, by), side, ang, square, pitch, still_photo)
         if die is not None and die.refused:
             continue
         if (body is not None and len(group) <= GROUND_SPOTS
@@ -499,7 +506,8 @@ def _find(
             if smear >= COHERENCE[0] and lay_still is not None and lay_still(b.x, b.y):
                 # looks smeared where a die lay still: a still die (a small six's bars look like a
                 # smear's streaks to the coherence test), read as one if it shows a clear face
-                die, centred, square = blob_died(memo, view, canon, src, to_src, b, side, pitch, settle=True)
+                die, centred, square = blob_died(memo, view, canon, src, to_src, b, side, pitch, settle=True,
+                                                   still=still_photo)
                 if not still_read(die, centred, square):
                     die, centred, square = _still_bars(memo, view, canon, src, to_src, b, side, pitch)
                 if still_read(die, centred, square):
@@ -513,14 +521,15 @@ def _find(
                     # the navy field, where the body makes no hat blob and no die lay still before it:
                     # ``lay_still`` never asks). Read only as a six, clear or of two clean bars, centred
                     # in a square outline (``still_read``): a smear's streaks lie in an oblong body
-                    die, centred, square = blob_died(memo, view, canon, src, to_src, b, side, pitch, settle=True)
+                    die, centred, square = blob_died(memo, view, canon, src, to_src, b, side, pitch, settle=True,
+                                                   still=still_photo)
                     if die is None or die.value != SMEARED_SIX or not still_read(die, centred, square):
                         die, centred, square = _still_bars(memo, view, canon, src, to_src, b, side, pitch)
                     if die is not None and die.value == SMEARED_SIX and still_read(die, centred, square):
                         body_report(b, die, body_side(b, side, True))
                 continue  # smeared: a die still tumbling
             if b.fill >= 0.5 and smear < COHERENCE[0]:
-                die, _, _ = blob_died(memo, view, canon, src, to_src, b, side, pitch)
+                die, _, _ = blob_died(memo, view, canon, src, to_src, b, side, pitch, still=still_photo)
                 if die is not None and die.value:
                     side = body_side(b, side, False)
                     body_report(b, die, side)
@@ -530,7 +539,8 @@ def _find(
                 doubtful.append((b, None, False, None))
         # read the doubtful blobs off the dice read so far
         doubtful = [
-            (b, *blob_died(memo, view, canon, src, to_src, b, float(np.sqrt(b.area)), pitch, settle=True))
+            (b, *blob_died(memo, view, canon, src, to_src, b, float(np.sqrt(b.area)), pitch, settle=True,
+                           still=still_photo))
             for b, _, _, _ in doubtful
             if not any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken)
         ]

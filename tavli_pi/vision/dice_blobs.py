@@ -64,7 +64,7 @@ HATS_WHOLE = 0.2
 
 def blob_died(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
                to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float, pitch: float,
-               settle: bool = False) -> tuple[Die | None, bool, float | None]:
+               settle: bool = False, still: bool = False) -> tuple[Die | None, bool, float | None]:
     """The die a hat blob shows, read in its outline; whether the face read sits square in
     that outline, or shows a whole face wherever it sits (``WHOLE_FACE``; not one pip of a six read
     as a one, off the outline's centre); the outline's
@@ -77,7 +77,7 @@ def blob_died(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarr
         o = memo.sampled(("blob", view, src.shape, b, side, settle), to_src,
                          lambda ts: blob_outline(src, ts, b, side, settle))
     return blob_read(o, b, pitch, settle,
-                      lambda at, s, ang: examined(memo, view, canon, src, to_src, at, s, ang, None, pitch))
+                      lambda at, s, ang: examined(memo, view, canon, src, to_src, at, s, ang, None, pitch, still))
 
 
 def blob_outline(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float,

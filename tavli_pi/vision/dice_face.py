@@ -146,11 +146,13 @@ class Look(NamedTuple):
 
 
 def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float,
-          angle: float) -> Look:
+          angle: float, still: bool = False) -> Look:
     """The face read square to a candidate and the outline round it (``examine``'s reading, before
     its verdict): an oblong outline's top face may be the square at either end (a cocked die's side
     face fills the rest), so it is read there too and the clearest face kept, its outline measured
-    again round it."""
+    again round it. ``still``: a still photo, whose side face's pips are looked for beside a face with
+    a flat-looking outline too (``Die.unmeasured``: only a photo caps such a die; a stream judges a
+    die once it lies still and never asks)."""
     value, conf, face, regular, bars = read_face(src, to_src, centre, side, angle)
     first = face if value else centre
     o = die_outline(src, to_src, first, side)
@@ -165,7 +167,7 @@ def look(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centre: tu
         if (face if value else centre) != first:  # (else the outline is the one just measured)
             o = die_outline(src, to_src, face if value else centre, side)
     beside = 0
-    if value and (o is None or cocked_confidence(o) <= 0.5):
+    if value and (o is None or (still and cocked_confidence(o) <= 0.5)):
         # (a one's face is as wide as its outline's short side, or the die's; its lone pip shows no grid
         # to turn the crop by, so it is looked at square to the search's candidate and to its outline)
         face_side = side if o is None else o.long_ * o.aspect
@@ -188,8 +190,9 @@ def examine(
     angle: float,
     square: float | None,
     pitch: float,
+    still: bool = False,
 ) -> Die | None:
-    """Read one candidate die and judge how it lies: ``judge`` of ``look``.
+    """Read one candidate die and judge how it lies: ``judge`` of ``look`` (``still``: a still photo).
 
     ``square`` is the short over the long side of an outline found round the
     pips (None: none); it decides "cocked" only when the outline round the read
@@ -210,7 +213,7 @@ def examine(
     edge (a letter, a logo's ring), or round no face and more oblong than a cube can look
     (``OBLONGEST``: a hinge).
     """
-    return judge(look(src, to_src, centre, side, angle), centre, angle, square, pitch,
+    return judge(look(src, to_src, centre, side, angle, still), centre, angle, square, pitch,
                   lambda c, n, b, t: lettered(src, to_src, c, n, b, t))
 
 
@@ -273,14 +276,14 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
 
 def examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
               to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float,
-              square: float | None, pitch: float) -> Die | None:
+              square: float | None, pitch: float, still: bool = False) -> Die | None:
     """``examine``, its look and its lettering verdict each the one ``memo`` kept while the pixels
     it read stand: the look reads the die's own square, the lettering a square 5 of its lengths
     across, so a change near a die costs its lettering verdict again, not its faces and outline."""
     if memo is None:
-        return examine(canon, src, to_src, centre, side, angle, square, pitch)
-    key = ("look", view, src.shape, centre, side, angle)
-    seen = memo.sampled(key, to_src, lambda ts: look(src, ts, centre, side, angle))
+        return examine(canon, src, to_src, centre, side, angle, square, pitch, still)
+    key = ("look", view, src.shape, centre, side, angle, still)
+    seen = memo.sampled(key, to_src, lambda ts: look(src, ts, centre, side, angle, still))
 
     def letters(c: tuple[float, float], n: float, body: tuple[float, float, float], tol: float) -> bool:
         return memo.sampled(("letters", view, src.shape, c, n, body, tol), to_src,

@@ -447,7 +447,7 @@ class BoardReader:
         # nor look up every spot in it
         under_hand = hand_mask if cv2.countNonZero(hand_mask) else None
         found = find_dice(canon, lay, cal, disc_sites, under_hand, image, memo=self.dice_memo, stands_out=stands_out,
-                          changes=changes, lay_still=self._lay_still())
+                          changes=changes, lay_still=self._lay_still(), still_photo=self.still_photo)
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
         # a still photo read with the board learnt from a frame with dice on it: where they lay the
