@@ -168,8 +168,17 @@ def main() -> None:
     ap.add_argument("--no-hands", action="store_true", help="leave out frames with a hand over the board (as before)")
     ap.add_argument("--no-mid", action="store_true", help="teach from the start position only (as before)")
     ap.add_argument("--no-again", action="store_true", help="leave out the set-up frames seen again (as before)")
+    ap.add_argument("--rows", type=Path, help="keep the slots' features in this file, or read them from it when there "
+                    "(a refit of the model's design alone reads no frame)")
     args = ap.parse_args()
-    d = rows(args.frames, hands=not args.no_hands, mid=not args.no_mid, again=not args.no_again)
+    if args.rows is not None and args.rows.exists():
+        with args.rows.open("rb") as fh:
+            d = pickle.load(fh)
+    else:
+        d = rows(args.frames, hands=not args.no_hands, mid=not args.no_mid, again=not args.no_again)
+        if args.rows is not None:
+            with args.rows.open("wb") as fh:
+                pickle.dump(d, fh)
     X, y, filled, ring, frame = _still_design(d["X"]), d["y"], d["filled"], d["ring"], d["frame"]
     shipped = SETUP_W.shape[1] == X.shape[1] + 1
     half = frame < np.median(frame)
