@@ -405,11 +405,10 @@ def slot_logits(ch: ck.Chains) -> np.ndarray:
     return np.asarray(np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0))
 
 
-def taught_rings(g: ck.Gradients, integral: np.ndarray, cal: Calibration) -> tuple[tuple[float, ...], ...]:
+def taught_rings(ch: ck.Chains) -> tuple[tuple[float, ...], ...]:
     """``Calibration.taught_ring``: every slot's ring logit (26 x SLOTS, to 0.01) on the frame the board
-    is learnt from (``g``, ``integral``: its gradients and integral under ``cal``)."""
-    z = slot_logits(spot_chains(g, integral, cal.layout, cal))
-    return tuple(tuple(round(float(v), 2) for v in row) for row in z)
+    is learnt from (``ch``: its 26 chains traced to the end, ``spot_chains``)."""
+    return tuple(tuple(round(float(v), 2) for v in row) for row in slot_logits(ch))
 
 
 def _taught(cal: Calibration, cols: np.ndarray | None, depth: int) -> np.ndarray:
