@@ -42,6 +42,7 @@ from tavli_pi.vision.stacks import (  # noqa: E402
     SLOTS,
     cv2_integral,
     SETUP_W,
+    _still_design,
     setup_slot_features,
     slot_probability,
     spot_chains,
@@ -49,6 +50,9 @@ from tavli_pi.vision.stacks import (  # noqa: E402
 )
 
 SEED = 21
+#: the set-up frame's second look (its sensor noise only fresh) is rendered with its seed plus this
+#: (as bench/bench_setup_again.py does on the bench's own seed)
+AGAIN = 7919
 
 
 CACHE = Path("/tmp/fit_setup_slots_cache")
@@ -87,7 +91,8 @@ class Rows:
     whether a hand is in the frame, and whether the board was learnt mid-game."""
 
     def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {k: [] for k in ("X", "y", "filled", "ring", "frame", "hand", "mid", "thick")}
+        self.cols: dict[str, list[Any]] = {k: [] for k in ("X", "y", "filled", "ring", "frame", "hand", "mid", "thick",
+                                                                 "again")}
 
     def add(self, **kw: Any) -> None:
         for k, v in kw.items():
@@ -97,11 +102,11 @@ class Rows:
         return {k: np.asarray(v, np.float64 if k in ("X", "y", "ring") else None) for k, v in self.cols.items()}
 
 
-def rows(n: int, hands: bool = True, mid: bool = True) -> dict[str, np.ndarray]:
+def rows(n: int, hands: bool = True, mid: bool = True, again: bool = True) -> dict[str, np.ndarray]:
     """Every searched slot of ``n`` seed-21 real-like frames, read with the board learnt from the
     start position and (``mid``) from a random mid-game position; frames with a hand, arm or sleeve
     over the board too (``hands``: the slots under it are labelled with what is there, so the
-    model learns how little a hidden slot says)."""
+    model learns how little a hidden slot says); ``again``: the set-up frame seen again too."""
     out = Rows()
     for i, scene in enumerate(reallike_scenes(n, SEED)):
         if scene.hand is not None and not hands:
@@ -119,8 +124,13 @@ def rows(n: int, hands: bool = True, mid: bool = True) -> dict[str, np.ndarray]:
             stacks.slot_model_reads = lambda cal: bool(cal.background)  # (whatever it reads today)
             # (the set-up frame read against itself, as ``read`` reads a photo of the start, was tried
             # too: on the real photos read without corners it lost a spot more; not kept)
-            reads = [(r, scene.hand is not None)]
-            for shot, hand in reads:
+            reads = [(r, scene.hand is not None, False)]
+            if again and known is None:
+                # the set-up board itself, seen again with fresh noise: the reader's first task
+                # (the players confirm it), and the slots unchanged since the board was learnt
+                seed = SEED * 100003 + i
+                reads.append((render(reallike_setup(scene), seed, noise_seed=seed + AGAIN), False, True))
+            for shot, hand, seen_again in reads:
                 canon = cal.warp(shot.image)
                 ch = spot_chains(ck.gradients(canon), cv2_integral(canon), cal.layout, cal, stop=True)
                 feats = setup_slot_features(canon, cal.layout, cal, ch)
@@ -137,7 +147,7 @@ def rows(n: int, hands: bool = True, mid: bool = True) -> dict[str, np.ndarray]:
                     for k in range(int(searched[c])):
                         out.add(X=feats[c, k], y=1.0 if k < k_n else 0.0, filled=bool(filled[c, k]),
                                 ring=ring[c, k], frame=i, hand=hand, mid=known is not None,
-                                thick=scene.build.thickness > 0)
+                                thick=scene.build.thickness > 0, again=seen_again)
     return out.arrays()
 
 
@@ -157,9 +167,20 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=200)
     ap.add_argument("--no-hands", action="store_true", help="leave out frames with a hand over the board (as before)")
     ap.add_argument("--no-mid", action="store_true", help="teach from the start position only (as before)")
+    ap.add_argument("--no-again", action="store_true", help="leave out the set-up frames seen again (as before)")
+    ap.add_argument("--rows", type=Path, help="keep the slots' features in this file, or read them from it when there "
+                    "(a refit of the model's design alone reads no frame)")
     args = ap.parse_args()
-    d = rows(args.frames, hands=not args.no_hands, mid=not args.no_mid)
-    X, y, filled, ring, frame = d["X"], d["y"], d["filled"], d["ring"], d["frame"]
+    if args.rows is not None and args.rows.exists():
+        with args.rows.open("rb") as fh:
+            d = pickle.load(fh)
+    else:
+        d = rows(args.frames, hands=not args.no_hands, mid=not args.no_mid, again=not args.no_again)
+        if args.rows is not None:
+            with args.rows.open("wb") as fh:
+                pickle.dump(d, fh)
+    X, y, filled, ring, frame = _still_design(d["X"]), d["y"], d["filled"], d["ring"], d["frame"]
+    shipped = SETUP_W.shape[1] == X.shape[1] + 1
     half = frame < np.median(frame)
     weights = []
     for kind in (False, True):
@@ -167,14 +188,18 @@ def main() -> None:
         w = fit(X[m & half], y[m & half])
         test = m & ~half
         z = np.c_[X, np.ones(len(X))] @ w
-        zs = np.c_[X, np.ones(len(X))] @ SETUP_W[int(kind)]
+        zs = np.c_[X, np.ones(len(X))] @ SETUP_W[int(kind)] if shipped else np.full(len(X), np.nan)
         for name, part in (("all", test), ("hand frames", test & d["hand"]), ("no hand", test & ~d["hand"]),
                            ("learnt at the start", test & ~d["mid"]), ("learnt mid-game", test & d["mid"]),
-                           ("flat checkers", test & ~d["thick"]), ("thick checkers", test & d["thick"])):
+                           ("flat checkers", test & ~d["thick"]), ("thick checkers", test & d["thick"]),
+                           ("set-up seen again", test & d["again"])):
             print(f"{'filled' if kind else 'empty'} when learnt, {name}: {int(part.sum())} held-out slots; errors: "
                   f"ring only {int(((ring[part] > 0.5) != y[part]).sum())}, shipped model "
                   f"{int(((zs[part] > 0) != y[part]).sum())}, refit {int(((z[part] > 0) != y[part]).sum())}")
         weights.append(fit(X[m], y[m]))  # the weights kept: fitted on all
+    taught = d["X"][:, stacks.TAUGHT]
+    print(f"taught ring medians (stacks.TAUGHT_DEFAULT): empty when learnt {np.median(taught[filled == 0]):.1f}, "
+          f"filled {np.median(taught[filled == 1]):.1f}")
     print("SETUP_W = np.asarray([")
     for w in weights:
         print("    [" + ", ".join(f"{v:.3f}" for v in w) + "],")

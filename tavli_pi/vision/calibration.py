@@ -185,6 +185,11 @@ class Calibration:
     #: of a colour ring faintly on its points even where they are known to stand keeps its readings'
     #: ``doubt.seating`` to that; None when not learnt (``doubt.RING`` then)
     first_ring: tuple[float, float] | None = None
+    #: each slot's ring logit (``stacks.slot_logits``: 26 spots x ``stacks.SLOTS``, clipped to +-10) on
+    #: the frame the board was learnt from: a stack that rang faintly there (a dark checker on a dark
+    #: point) and has not changed since is read against that, not against how a checker rings on
+    #: other boards (``stacks.setup_slot_features``); None when not learnt
+    taught_ring: tuple[tuple[float, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         c = np.asarray(self.corners, np.float32).reshape(4, 2)
@@ -193,6 +198,10 @@ class Calibration:
             raise CalibrationError(f"home must be bottom-right or bottom-left, not {self.home!r}")
         if self.trays not in TRAY_SIDES:
             raise CalibrationError(f"trays must be one of {', '.join(map(repr, TRAY_SIDES))}, not {self.trays!r}")
+        if self.taught_ring is not None and (len(self.taught_ring) != 26
+                                             or len({len(row) for row in self.taught_ring}) != 1):
+            raise CalibrationError("taught_ring must hold one row of slots for each of the 26 spots, all as long; "
+                                   "recalibrate at set-up")
         if self.aspect <= 0:
             top = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])
             side = np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])
@@ -290,6 +299,7 @@ class Calibration:
             "setup_dice": [list(d) for d in self.setup_dice],
             "overhang": list(self.overhang) if self.overhang is not None else None,
             "first_ring": list(self.first_ring) if self.first_ring is not None else None,
+            "taught_ring": [list(r) for r in self.taught_ring] if self.taught_ring is not None else None,
         }
 
     @classmethod
@@ -321,6 +331,8 @@ class Calibration:
                 setup_dice=tuple((float(x), float(y), float(r)) for x, y, r in d.get("setup_dice", ())),
                 overhang=(float(d["overhang"][0]), float(d["overhang"][1])) if d.get("overhang") else None,
                 first_ring=(float(d["first_ring"][0]), float(d["first_ring"][1])) if d.get("first_ring") else None,
+                taught_ring=(tuple(tuple(float(v) for v in row) for row in d["taught_ring"])
+                             if d.get("taught_ring") else None),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(

@@ -39,14 +39,11 @@ def hue_distance(bgr: np.ndarray, light: tuple[float, float, float], dark: tuple
                                  np.linalg.norm(_chroma(bgr) - _chroma(dk), axis=-1)))
 
 
-def learn_checker_hue(canon: np.ndarray, cal: Calibration) -> float:
-    """log(1 + the largest hue distance of the known position's checkers, ``cal.position``: the
-    start's when it names none) in the view ``canon`` the board is learnt from."""
-    from tavli_pi.vision.stacks import spot_chains, known_slots, cv2_integral
-
-    ch = spot_chains(ck.gradients(canon), cv2_integral(canon), cal.layout, cal)
-    filled = known_slots(cal)[:24, : ch.bgr.shape[1]]
-    hue = hue_distance(ch.bgr[:24][filled], cal.light_bgr, cal.dark_bgr)
+def learn_checker_hue(bgr: np.ndarray, filled: np.ndarray, cal: Calibration) -> float:
+    """log(1 + the largest hue distance of the known position's checkers) on the frame the board is
+    learnt from: ``bgr`` (26, K, 3) each slot's colour there (``checkers.Chains.bgr``), ``filled``
+    (26, >= K) the slots the position fills (``stacks.known_slots``)."""
+    hue = hue_distance(bgr[:24][filled[:24, : bgr.shape[1]]], cal.light_bgr, cal.dark_bgr)
     return float(np.log1p(hue.max())) if hue.size else 0.0
 
 

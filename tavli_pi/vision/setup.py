@@ -47,7 +47,7 @@ from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known_columns import start_geometry
 from tavli_pi.vision.known_radius import known_radius
 from tavli_pi.vision.refine import learn_radius, refine_edges
-from tavli_pi.vision.stacks import cv2_integral, edge_overhang, spot_geometry
+from tavli_pi.vision.stacks import cv2_integral, edge_overhang, known_slots, spot_chains, spot_geometry, taught_rings
 from tavli_pi.vision.doubt import learnt_rings
 from tavli_pi.vision.tray_sides import learn_tray_sides
 from tavli_pi.vision.foreign import learn_checker_hue
@@ -233,9 +233,13 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
             "is right"
         )
     cal = cal.with_(light_bgr=learnt_light, dark_bgr=learnt_dark, position=known)
+    g, integral = views.gradients(cal), cv2_integral(canon)
+    # every slot as the known position shows it, traced to the end (its ring and its colour)
+    chains = spot_chains(g, integral, cal.layout, cal)
     return cal.with_(
-        first_ring=learnt_rings(views.gradients(cal), cv2_integral(canon), cal, known),
-        checker_hue=learn_checker_hue(canon, cal),
+        first_ring=learnt_rings(g, integral, cal, known),
+        taught_ring=taught_rings(chains),
+        checker_hue=learn_checker_hue(chains.bgr, known_slots(cal), cal),
         skin=encode_mask(skin_prone(canon)),
         clear=encode_image(shrink(canon)),
         background=encode_background(canon),

@@ -88,6 +88,9 @@ __all__ = [
     "setup_view",
     "SetupView",
     "setup_slot_probability",
+    "setup_logit",
+    "slot_logits",
+    "taught_rings",
     "start_slots",
     "known_slots",
     "slot_model_reads",
@@ -260,9 +263,18 @@ def _changed_at_most(diff: np.ndarray, share: float) -> np.ndarray:
 
 
 #: features per slot of the set-up model (see setup_slot_features)
-N_SETUP = ck.N_FEATURES + 7
-#: the index of log(1 + hue distance to the nearer checker colour) among them
-HUE = ck.N_FEATURES + 4
+N_SETUP = ck.N_FEATURES + 8
+#: the indices among them of log(1 + the change from the set-up view), log(1 + the frame's typical
+#: change), log(1 + hue distance to the nearer checker colour), the ring logit now and on the frame
+#: the board was learnt from
+CHANGE, TYPICAL, HUE, RING, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 1, ck.N_FEATURES + 4, ck.N_FEATURES + 6, ck.N_FEATURES + 7
+#: the taught ring of a slot when the calibration kept none (learnt before stop 38): the median over
+#: the fit's slots, empty and filled when learnt (bench/fit_setup_slots.py)
+TAUGHT_DEFAULT = (-5.7, 9.2)
+#: a slot counts as unchanged since the board was learnt while its change (log) is within
+#: ``STILL_MARGIN`` of the frame's typical change (a logistic step ``STILL_SOFT`` wide): there the
+#: model weighs how it rings now against how it rang when learnt (``_still_design``)
+STILL_MARGIN, STILL_SOFT = 1.0, 0.2
 
 
 #: the typical change over the field, log(1 + grey levels), is kept to steps of this size: one
@@ -382,10 +394,49 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
 
     # a lamp's shadow or an overlay darkens a checker: its hue stays (chromaticity, scaled to 100)
     hue = hue_distance(ch.bgr, cal.light_bgr, cal.dark_bgr)
-    ring = np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0)
+    ring = slot_logits(ch)
     extra = np.stack([np.log1p(chg), np.full(chg.shape, view.typical), np.log1p(checker), np.log1p(board),
-                      np.log1p(hue), np.log1p(lookalike), ring], axis=-1)
+                      np.log1p(hue), np.log1p(lookalike), ring, _taught(cal, cols, ch.x.shape[1])], axis=-1)
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
+
+
+def slot_logits(ch: ck.Chains) -> np.ndarray:
+    """Each slot's ring-only logit (``slot_probability``'s), clipped to +-10."""
+    return np.asarray(np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0))
+
+
+def taught_rings(ch: ck.Chains) -> tuple[tuple[float, ...], ...]:
+    """``Calibration.taught_ring``: every slot's ring logit (26 x SLOTS, to 0.01) on the frame the board
+    is learnt from (``ch``: its 26 chains traced to the end, ``spot_chains``)."""
+    return tuple(tuple(round(float(v), 2) for v in row) for row in slot_logits(ch))
+
+
+def _taught(cal: Calibration, cols: np.ndarray | None, depth: int) -> np.ndarray:
+    """(C, depth) the taught ring of the slots of ``cols`` (all 26 when None): ``Calibration.taught_ring``,
+    or ``TAUGHT_DEFAULT`` by whether the learnt position filled the slot."""
+    if cal.taught_ring is not None and len(cal.taught_ring[0]) >= depth:
+        t = np.asarray(cal.taught_ring, np.float32)[:, :depth]
+    else:
+        t = np.where(known_slots(cal)[:, :depth], TAUGHT_DEFAULT[1], TAUGHT_DEFAULT[0]).astype(np.float32)
+    return t if cols is None else t[cols]
+
+
+def _still_design(feats: np.ndarray) -> np.ndarray:
+    """The set-up model's inputs: ``feats`` (..., N_SETUP) and, for a slot as unchanged since the
+    board was learnt (``STILL_MARGIN``), how still it is, and that times its ring logit now and its
+    taught ring (a dark checker on a dark point that rang faintly when learnt and has not changed is
+    read by that, not by how a checker rings elsewhere)."""
+    still = 1.0 / (1.0 + np.exp(np.clip((feats[..., CHANGE] - feats[..., TYPICAL] - STILL_MARGIN) / STILL_SOFT,
+                                        -30, 30)))
+    return np.concatenate([feats, np.stack([still, still * feats[..., RING], still * feats[..., TAUGHT]], axis=-1)],
+                          axis=-1)
+
+
+def setup_logit(feats: np.ndarray, filled: bool | np.ndarray) -> np.ndarray:
+    """The set-up slot model's logit of ``feats`` (..., N_SETUP), by whether the learnt position filled
+    the slot (``filled``, broadcast)."""
+    x = _still_design(feats)
+    return np.asarray(np.where(filled, x @ SETUP_W[1, :-1] + SETUP_W[1, -1], x @ SETUP_W[0, :-1] + SETUP_W[0, -1]))
 
 
 @lru_cache(maxsize=4)
@@ -424,19 +475,22 @@ def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
     filled = (start_slots() if filled is None else filled)[:, : feats.shape[1]]
     if cols is not None:  # the spots ``feats`` holds
         filled = filled[cols]
-    z = np.where(filled, feats @ SETUP_W[1, :-1] + SETUP_W[1, -1], feats @ SETUP_W[0, :-1] + SETUP_W[0, -1])
+    z = setup_logit(feats, filled)
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
 
 
 #: the set-up slot model's weights: row 0 for slots empty when the board was learnt, row 1 for
 #: slots the known position filled; columns: ring features (checkers.ring_features), log change,
 #: log typical change, log distance to a checker colour, log distance to the learnt colour, log
-#: hue distance, log distance of the learnt colour to a checker colour, ring logit, bias (fitted
-#: on seed-21 real-like tables learnt at set-up and mid-game, hands included:
-#: bench/fit_setup_slots.py --frames 200)
+#: hue distance, log distance of the learnt colour to a checker colour, ring logit, taught ring
+#: logit, and (``_still_design``) stillness, stillness x ring logit, stillness x taught ring; bias
+#: (fitted on seed-21 real-like tables learnt at set-up and mid-game, hands included, and each
+#: set-up frame seen again: bench/fit_setup_slots.py --frames 200)
 SETUP_W = np.asarray([
-    [3.280, 1.800, 1.614, -2.089, -6.301, 1.140, 2.277, -1.500, -0.928, -0.573, -0.664, 0.085, 0.507, -0.220],
-    [4.437, 0.810, -0.176, -1.771, -5.210, -0.050, -0.681, -1.144, -0.320, 0.295, -1.572, 0.337, 0.651, 5.329],
+    [4.711, 2.062, 1.980, -2.526, -7.338, -0.492, 0.329, 0.200, -0.904, -0.293, -0.556, -0.020, 0.577, -0.140, -6.914,
+     0.108, -0.196, 4.635],
+    [3.861, 1.710, 2.709, -3.340, -6.576, -2.104, 0.940, -1.954, -0.266, 0.493, -1.289, 0.270, 0.707, 0.028, 11.252,
+     0.420, -0.392, -3.123],
 ])
 
 
@@ -828,12 +882,12 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
     if not slots.any():
         return p_occ
     got = empty_point_features(feats, ch, cal, lay, cols, slots, ~filled_all, view.now, view.background,
-                               view.gain, spot_geometry(lay, cal)[3][cols])
+                               view.gain, spot_geometry(lay, cal)[3][cols], _taught(cal, None, p_occ.shape[1]))
     if not got:
         return p_occ
     lifted = p_occ.copy()
     for i, k, f in got:
-        z = float(f @ SETUP_W[0, :-1] + SETUP_W[0, -1])
+        z = float(setup_logit(f, False))
         lifted[i, k] = max(float(lifted[i, k]), 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
     # a stack stands from the point's base: a slot is lifted no higher than every slot below it is
     # (a slot alone read as a checker above an empty one is no checker), and not at all where the

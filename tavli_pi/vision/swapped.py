@@ -34,7 +34,7 @@ from tavli_pi.vision.lighting import light_at, slot_colours
 __all__ = ["CHG", "BOARD", "LOOK", "setup_colours", "swapped_slots", "empty_point_features"]
 
 #: indices of the set-up features taken against the empty point (``stacks.setup_slot_features``)
-CHG, BOARD, LOOK = ck.N_FEATURES, ck.N_FEATURES + 3, ck.N_FEATURES + 5
+CHG, BOARD, LOOK, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 3, ck.N_FEATURES + 5, ck.N_FEATURES + 7
 
 
 def setup_colours(known: KnownBoard) -> np.ndarray:
@@ -81,12 +81,14 @@ def _box(c: float, half: float, size: int) -> slice:
 
 def empty_point_features(feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
                          slots: np.ndarray, empty_at_setup: np.ndarray, now: np.ndarray, background: np.ndarray,
-                         gain: np.ndarray, radii: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
+                         gain: np.ndarray, radii: np.ndarray, taught: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     """For each slot (i, k) of ``slots`` ((C, K) bool over ``ch``'s columns ``cols``): its set-up
     features (``feats``) with the change, the distance to the set-up colour and that colour's
     likeness to a checker taken against the empty point (``_substitute``) instead of the set-up view
     there -- only for the slots nearer the empty point than the set-up view. ``now``, ``background``: the frame and the set-up board on the background's grid (float32);
-    ``gain``: the brightness match (set-up / now); ``radii``: per column, the checker radius."""
+    ``gain``: the brightness match (set-up / now); ``radii``: per column, the checker radius;
+    ``taught``: (26, K) each slot's ring when the board was learnt (``stacks._taught``): the empty
+    point's is taken."""
     out: list[tuple[int, int, np.ndarray]] = []
     light_c, dark_c = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
     h, w = background.shape[:2]
@@ -114,5 +116,6 @@ def empty_point_features(feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay
         f[CHG] = np.log1p(chg)
         f[BOARD] = np.log1p(np.linalg.norm(ch.bgr[i, k] - learnt / gain))
         f[LOOK] = np.log1p(min(np.linalg.norm(learnt - light_c), np.linalg.norm(learnt - dark_c)))
+        f[TAUGHT] = taught[s, k]
         out.append((int(i), int(k), f))
     return out
