@@ -7,7 +7,9 @@ expects), the true dice (value, side in px; ``~`` tumbling), the dice the reader
 confidence, ``~`` tumbling, the note of a die with no value), the frame's hand and motion flags, the
 referee's phase after it, and the events it gave. ``--fates`` adds the bench's fate of every roll.
 
-    .venv/bin/python bench/probe_video_rolls.py --size 1280 --only 10 [--turns 6] [--seed 0] [--fates]
+    .venv/bin/python bench/probe_video_rolls.py --size 1280 --only 10 [--turns 6] [--seed 0] [--fates] [--corners]
+
+``--corners`` gives the field's true corners in the config, as ``bench_video.py --corners`` does.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_reallike import game_list  # noqa: E402
-from bench.bench_video import FPS, roll_fates, write_video  # noqa: E402
+from bench.bench_video import FPS, corners_arg, roll_fates, write_video  # noqa: E402
 from tavli_pi.sim.datasets import reallike_game_tables  # noqa: E402
 from tavli_pi.sim.render import Truth  # noqa: E402
 from tavli_pi.sim.script import Moment, random_game  # noqa: E402
@@ -50,7 +52,7 @@ def game_of(g: int, size: int, seed: int, turns: int, games: int) -> tuple[dict[
     return kw, random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
 
 
-def probe(g: int, kw: dict[str, Any], moments: list[Moment], seed: int, fates: bool) -> None:
+def probe(g: int, kw: dict[str, Any], moments: list[Moment], seed: int, fates: bool, corners: bool = False) -> None:
     from tavli_pi.app import TableApp
     from tavli_pi.config import load_config
     from tavli_pi.referee.events import Event
@@ -62,7 +64,8 @@ def probe(g: int, kw: dict[str, Any], moments: list[Moment], seed: int, fates: b
         truths: list[Truth] = []
         write_video(video, moments, kw, 1000 * seed + g, 1, truths)
         cfg = tmp / "table.toml"
-        cfg.write_text(f"[camera]\nsource = 'replay:{video}'\nfps = {FPS}\n"
+        given = f"corners = '{corners_arg(moments, kw)}'\n" if corners else ""
+        cfg.write_text(f"[camera]\nsource = 'replay:{video}'\nfps = {FPS}\n{given}"
                        f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\n[record]\nlog = '{tmp / 'log.sqlite'}'\n")
         config = load_config(str(cfg))
         events: list[Event] = []
@@ -118,10 +121,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--fates", action="store_true", help="also the bench's fate of each roll")
+    ap.add_argument("--corners", action="store_true", help="give the field's true corners (an installed table)")
     args = ap.parse_args()
     for g in game_list(args.only):
         kw, moments = game_of(g, args.size, args.seed, args.turns, args.games)
-        probe(g, kw, moments, args.seed, args.fates)
+        probe(g, kw, moments, args.seed, args.fates, args.corners)
 
 
 if __name__ == "__main__":
