@@ -36,9 +36,16 @@ class DiceWatch:
     in a row of one die read and lying still where two are needed (the camera lost the other die:
     a roll that lies there is entered, never guessed), and so do ``settle`` frames in a row of two
     dice lying still with a value read under ``min_confidence``.
+
+    A die read cocked where a die of its value was read lying flat on an earlier frame of this
+    throw (since the watch was last armed) lies flat: a die at rest does not tip over by itself,
+    and a roll is voided for a cocked die (E3) only on a lie never seen flat (a flat 3 of 15 px,
+    read cocked on the two frames after it was read flat -- its outline skewed by a field found a
+    few pixels off -- voided a recording's roll).
     """
 
-    __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n")
+    __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n",
+                 "_flat")
 
     def __init__(self, settle: int = 2, min_confidence: float = 0.6, *, armed: bool = True) -> None:
         self.settle = settle
@@ -51,16 +58,20 @@ class DiceWatch:
         self.unread: tuple[DieReading, ...] | None = None
         self._unread_sig: tuple[DieReading, ...] | None = None  # the most dice one unread frame showed
         self._unread_n = 0
+        #: the dice of this throw read lying flat at ``min_confidence`` or more (since the watch was armed)
+        self._flat: tuple[DieReading, ...] = ()
 
     def disarm(self) -> None:
         self.armed = False
         self._sig, self._n = None, 0
         self._clear_unread()
+        self._flat = ()
 
     def rearm(self) -> None:
         self.armed = True
         self._sig, self._n = None, 0
         self._clear_unread()
+        self._flat = ()
 
     def _clear_unread(self) -> None:
         self.unread, self._unread_sig, self._unread_n = None, None, 0
@@ -76,6 +87,7 @@ class DiceWatch:
         """Restore a snapshot (:mod:`~tavli_pi.referee.snapshot`): a watch from an older tavli-pi
         may lack the unread-throw fields; they start as a new watch's."""
         self.unread, self._unread_sig, self._unread_n = None, None, 0
+        self._flat = ()
         slots = state[1] if isinstance(state, tuple) else state
         for name, value in (slots or {}).items():  # type: ignore[union-attr]
             setattr(self, name, value)
@@ -88,6 +100,7 @@ class DiceWatch:
             # one die "moving" beside still ones is a flicker of the reader (a new throw moves
             # them all): it neither counts nor resets
             return None
+        dice = self._seen_flat(dice)
         if any(unreadable(d) for d in dice):
             # seen and still, but a value cannot be read (and a die that small is not always found:
             # one frame shows both, the next one): ``settle`` such frames in a row are a throw the
@@ -128,6 +141,28 @@ class DiceWatch:
             self.disarm()
             return tuple(dice)
         return None
+
+    def _seen_flat(self, dice: Sequence[DieReading]) -> Sequence[DieReading]:
+        """``dice``, each die read cocked where a die of its value was read lying flat on an earlier
+        frame of this throw taken as lying flat; the dice read flat now are remembered."""
+        out = list(dice)
+        for i, d in enumerate(dice):
+            if d.flat or not d.value or d.value_confidence < self.min_confidence:
+                continue
+            # the same die: read where it lay then (half a side: two dice never lie closer), and no
+            # other die of this frame lies there
+            if any(f.value == d.value and [_near(f, e, 0.5) for e in dice].count(True) == 1 and _near(f, d, 0.5)
+                   for f in self._flat):
+                out[i] = replace(d, flat=True)
+        seen = tuple(d for d in dice if d.flat and d.value and d.value_confidence >= self.min_confidence)
+        self._flat = (*self._flat, *seen)[-4:]
+        return out
+
+
+def _near(a: DieReading, b: DieReading, sides: float) -> bool:
+    """Whether ``a`` and ``b`` lie within ``sides`` die sides of each other (image px)."""
+    side = max(a.size_px, b.size_px) or DIE_PX
+    return (a.xy[0] - b.xy[0]) ** 2 + (a.xy[1] - b.xy[1]) ** 2 <= (sides * side) ** 2
 
 
 def unreadable(d: DieReading) -> bool:

@@ -73,6 +73,7 @@ SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "blind": (), "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
     "_unseen_last": None, "_void_roll": None, "misread": (), "_next_throw": False, "_pointed_out": False,
+    "_no_dice": 0,
 }
 
 
@@ -136,6 +137,7 @@ class Referee:
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
         self._dice_gone = 0  # frames in a row without the roller's dice (E5)
+        self._no_dice = 0  # frames in a row without a die lying on the board (none seen, or only a throw's)
         self._roll_dice: tuple[DieReading, ...] = ()  # this turn's dice as they lay when the roll was taken
         self._small_dice = False  # this turn's dice are too small to read (the players entered them)
         #: how sure vision was of each of this turn's dice (aligned with ``dice``; 1.0: entered)
@@ -365,6 +367,7 @@ class Referee:
             # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
             # does not move is no rolling die, vision/reader.py): a die it cannot read, not a throw
             obs = replace(obs, dice=tuple(replace(d, moving=False) for d in obs.dice))
+        self._no_dice = 0 if any(not d.moving for d in obs.dice) else self._no_dice + 1
         p = self.phase
         if p == Phase.SETUP:
             self.setup.watch(obs)
@@ -1329,8 +1332,16 @@ class Referee:
         self.start_turn(roll, opening=opening)
         if not keep_dice:
             # dice lying unseen until now are not the next roll: a frame without dice (or a throw)
-            # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on
-            self._watch.disarm()
+            # rearms; with ``keep_dice`` they are the next player's roll and the watch goes on. Dice
+            # not seen for as long as a pick-up takes (DICE_GONE_FRAMES, this frame too) were picked
+            # up: the next dice seen are the next throw, counted from their first frame (a throw
+            # landing on the frame after the one the play is taken on was never counted, the watch
+            # waiting for a frame without dice that never came: recording 0 at 640 px lost a 2-1
+            # read on four frames)
+            if self._no_dice >= DICE_GONE_FRAMES:
+                self._watch.rearm()
+            else:
+                self._watch.disarm()
         before = self.position
         self.accept_play(play.position, unseen=play.rolls, seen=seen)
         self._unseen_last = (before, self.position, side, opening)

@@ -224,3 +224,50 @@ def test_the_next_roll_lying_takes_a_play_asked_about_at_once_E8() -> None:
     ev = t.throw(end_turn(after), roll_dice(Side.WHITE, (4, 2)))
     assert kinds(ev) == ["play_accepted", "roll_accepted"]
     assert only(ev, PlayAccepted).extra["roll_unseen"] == ["61"] and ref.dice == (4, 2)
+
+
+def _play_until_taken(t: Table, after: Position, dice: tuple[DieReading, ...] = ()) -> list:  # type: ignore[type-arg]
+    """Clear frames of the board as played (``dice`` lying) until the play is taken (at most 6)."""
+    out: list = []  # type: ignore[type-arg]
+    for _ in range(6):
+        out += t.show(after, dice=dice)
+        if "play_accepted" in kinds(out):
+            break
+    return out
+
+
+def test_the_next_throw_landing_right_after_an_unseen_play_is_taken_E2() -> None:
+    """The opening played with its roll never seen, the dice gone for as long as a pick-up takes; the
+    play is taken on a frame without dice, and Black's throw is seen first lying still on the very
+    next frame (a recording at 640 px: its landing missed by the reader). Those dice are the next
+    roll, not dice lying unseen from before: the watch counts them (it waited for a frame without
+    dice that never came, and a 2-1 read on four frames was lost)."""
+    t = Table(Referee(UNATTENDED))
+    t.setup()
+    after = _play(START, "24/18 13/8")  # only 6-5 plays this
+    t.show(START, motion=True)  # the throw, its dice not found
+    t.show(after, hand=True)  # played, the dice picked up
+    assert kinds(_play_until_taken(t, after)) == ["opening_roll", "play_accepted"]
+    ev = t.show(after, 2, dice=roll_dice(Side.BLACK, (2, 1)))
+    assert kinds(ev) == ["roll_accepted"] and t.referee.dice == (2, 1)
+
+
+def test_dice_missed_on_one_frame_when_an_unseen_play_is_taken_are_still_no_roll() -> None:
+    """The unseen roll's dice, too small to read, missed on the one frame the play is taken on: they
+    were not gone for as long as a pick-up takes, so when they are seen again they are not a throw
+    (no roll asked of Black for White's dice)."""
+    t = Table(Referee(UNATTENDED))
+    t.setup()
+    after = _play(START, "24/18 13/8")
+    lying = (tiny("right"), tiny("left"))
+    t.show(START, motion=True, dice=thrown_tiny(lying))
+    t.show(after, hand=True, dice=lying)
+    t.show(after, 2, dice=lying)
+    ev = _play_until_taken(t, after)
+    assert kinds(ev)[-1] == "play_accepted"
+    ev = t.show(after, 3, dice=lying)
+    assert "roll_needed" not in kinds(ev) and "roll_accepted" not in kinds(ev)
+
+
+def thrown_tiny(dice: tuple[DieReading, ...]) -> tuple[DieReading, ...]:
+    return tuple(dataclasses.replace(d, moving=True) for d in dice)
