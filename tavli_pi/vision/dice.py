@@ -50,7 +50,9 @@
    that looks smeared is read as a six only (``SMEARED_SIX``: a six's rows run together look like a
    smear's streaks), as a one's or a two's pips' outline is parted too (``dice_body.GROUND_SPOTS``).
 8. The finer view's die replaces a canonical one with no value (``_merge``), also one called
-   cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``).
+   cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``),
+   and a small one called cocked unsurely where the finer view reads a clear flat face
+   (``_overruled``); a one or two the finer view reads beside a clear die is taken with it.
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
@@ -231,6 +233,7 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
     Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``; such a still die
     where ``base`` reports one tumbling replaces that report."""
     out = list(base)
+    few: list[DieReading] = []  # flat faces of fewer than ``FINE_PIPS`` pips: taken only beside a clear die
     for d in more:
         same = [i for i, b in enumerate(out) if _confirms(d, b)]
         if same:
@@ -240,7 +243,11 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             out[same[0]] = dataclasses.replace(out[same[0]], value_confidence=min(d.value_confidence, AGREED_CONFIDENCE),
                                                lie_seen=out[same[0]].lie_seen or d.lie_seen)
             continue
-        if d.value < FINE_PIPS or d.value_confidence < FINE_CONFIDENCE:
+        if d.value_confidence < FINE_CONFIDENCE:
+            continue
+        if d.value < FINE_PIPS:
+            if d.flat and not d.moving:
+                few.append(d)
             continue
         reach = max(d.size_px, 8.0) * 0.8
         near = [i for i, b in enumerate(out) if not b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
@@ -261,12 +268,41 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
         if b.value == 0 and (b.flat or _no_verdict(b)) and d.value:
             out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll;
             # an outline too coarse to read a face in is no verdict: ``_no_verdict``)
+        elif _overruled(b, d):
+            out[i] = d
         elif b.value and d.value and b.value != d.value and b.flat:
             # (a cocked die's confidence is its verdict's, which stands whatever face is read)
             # two readings of one die disagree: the clearer stands, in doubt
             keep = d if d.value_confidence > b.value_confidence else b
             out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
+    clear = [o for o in out if o.flat and o.value and not o.moving and o.value_confidence >= FINE_OVERRULES]
+    for d in few:
+        # a one or two the fine view parted from a die read clearly beside it (the canonical view
+        # outlined the two as one body, or left the one out): two dice of a roll that touch (WTC test9)
+        if (any(np.hypot(o.xy[0] - d.xy[0], o.xy[1] - d.xy[1]) < TOUCHING * max(o.size_px, d.size_px) for o in clear)
+                and not any(np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < max(d.size_px, 8.0) * 0.8 for b in out)):
+            out.append(d)
     return out
+
+
+#: the fine view's flat die read at least this clearly replaces the canonical view's reading of a small
+#: die (under ``SURE_PX``) called cocked less surely (``_overruled``) ...
+FINE_OVERRULES = CLEAR
+#: ... and a flat one or two it reads (``FINE_CONFIDENCE``) beside a die read that clearly (centres within
+#: this many of the larger die's sizes: two dice that touch) is taken with it (``_merge``)
+TOUCHING = 1.6
+
+
+def _overruled(b: DieReading, fine: DieReading) -> bool:
+    """Whether the fine view's ``fine`` replaces the canonical view's ``b`` at its place: ``b`` small
+    (``SURE_PX``) and called cocked (not on a checker) at less than ``FINE_OVERRULES``, ``fine`` flat with
+    a face at least that clear. A die of 11-16 canonical px is outlined there in a handful of pixels;
+    the field moved by 2-6 px, the canonical outline of WTC frame5's four, frame0's five and test9's three
+    (joined to the one it touches) turned oblong, "cocked" at 0.03-0.85 with a wrong face or none, where
+    the finer view read each flat and right at 0.91-0.99 (``bench/bench_dice_shift.py``)."""
+    return (not b.flat and not b.on_checker and not b.moving and b.size_px < SURE_PX
+            and b.value_confidence < FINE_OVERRULES and fine.flat and fine.value > 0
+            and fine.value_confidence >= FINE_OVERRULES)
 
 
 def _near_discs(discs: np.ndarray, x: float, y: float, pad: float) -> list[int]:

@@ -171,6 +171,8 @@ class RealScore:
     #: labelled dice read surely (value confidence >= 0.9) and wrong: another value than the label's, or
     #: flat where the label says the die is not (cocked or leaning, E3: no roll), whatever the value
     dice_sure_wrong: int = 0
+    dice_wrong: int = 0  # legible labelled dice read with another value (any confidence)
+    dice_cocked_flat: int = 0  # dice labelled not flat read flat with a value (any confidence)
 
 
 def score_real(frame: RealFrame, obs: Observation, die_radius: float) -> RealScore:
@@ -208,22 +210,25 @@ def score_real(frame: RealFrame, obs: Observation, die_radius: float) -> RealSco
             got_of[i] = obs.dice[j]
             used.add(j)
     false = [g for j, g in enumerate(obs.dice) if j not in used]
-    right = legible = 0
+    right = legible = wrong = 0
     for i, d in enumerate(true_dice):
         if d.get("value") and d.get("flat", True) is not False:
             legible += 1
             got = got_of.get(i)
             right += got is not None and got.value == d["value"]
+            wrong += got is not None and bool(got.value) and got.value != d["value"]
     sure_wrong = 0
     for i, d in enumerate(true_dice):
         got = got_of.get(i)
         if got is None or not got.value or got.value_confidence < 0.9:
             continue
         sure_wrong += (bool(d.get("value")) and got.value != d["value"]) or (d.get("flat") is False and got.flat)
+    cocked_flat = sum(1 for i, d in enumerate(true_dice) if d.get("flat") is False and (got := got_of.get(i)) is not None
+                      and got.value and got.flat)
     if "dice" not in lab:  # hand frames: the dice are not labelled; nothing to score
         false = []
     return RealScore(errs, conf_wrong, spots, perfect, obs.hand == lab["hand"], right, legible, len(false),
-                     sum(1 for d in false if d.value), sure_wrong)
+                     sum(1 for d in false if d.value), sure_wrong, wrong, cocked_flat)
 
 
 @dataclasses.dataclass

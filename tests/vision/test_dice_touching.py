@@ -77,12 +77,53 @@ def test_a_valueless_cocked_outline_yields_to_the_finer_views_clear_face() -> No
     fine = _die(4, 0.95, True, (101.0, 100.0), 16.0)
     got = _merge([_die(0, 0.0, False, size=11.5)], [fine])
     assert got == [fine]  # base: the canonical view's valueless "cocked" body kept
-    # a cocked face read (a verdict at some confidence) keeps its verdict, and so does a die on a checker
-    cocked = _die(5, 0.8, False)
-    assert _merge([cocked], [fine]) == [cocked]
+    # a cocked face read surely, or on a die large enough for the canonical view to outline it
+    # (``SURE_PX``), keeps its verdict, and so does a die on a checker
+    for cocked in (_die(5, 0.92, False), _die(5, 0.8, False, size=22.0)):
+        assert _merge([cocked], [fine]) == [cocked]
     on = DieReading(xy=(100.0, 100.0), value=0, value_confidence=0.0, flat=False, on_checker=True, half="right",
                     size_px=12.0)
     assert _merge([on], [fine]) == [on]
+
+
+def test_a_small_die_unsurely_cocked_yields_to_the_finer_views_clear_flat_face() -> None:
+    # WTC frame5 with the labelled corners 6 px left, 4 up: the canonical view called the 12 px four
+    # a cocked two at 0.85, the finer view read it a flat four at 0.94
+    fine = _die(4, 0.94, True, (101.0, 100.0), 16.0)
+    assert _merge([_die(2, 0.85, False, size=12.9)], [fine]) == [fine]  # base: the cocked two kept
+    # a fine face less clear than ``FINE_OVERRULES`` leaves the verdict
+    unclear = _die(4, 0.8, True, (101.0, 100.0), 16.0)
+    assert _merge([_die(2, 0.85, False, size=12.9)], [unclear]) == [_die(2, 0.85, False, size=12.9)]
+
+
+def test_a_one_beside_a_clear_die_is_taken_from_the_finer_view() -> None:
+    # WTC test9, the field moved a few pixels: the canonical view outlined the one and the three as one
+    # cocked body (or read the three alone), the finer view parted them: a three at 0.97, a one at 0.90
+    three = _die(3, 0.97, True, (508.0, 416.0), 16.0)
+    one = _die(1, 0.9, True, (489.0, 418.0), 16.0)
+    got = _merge([_die(1, 0.03, False, (499.0, 422.0), 15.0)], [three, one])
+    assert got == [three, one]  # base: nothing but the cocked body (vetted away: no die at all)
+    assert _merge([three], [three, one]) == [three, one]  # base: the one left out
+    # a one or two with no clear die beside it is not taken (a screw head, a speck: ``FINE_PIPS``)
+    assert _merge([], [one]) == []
+    far = _die(3, 0.97, True, (560.0, 416.0), 16.0)
+    assert _merge([far], [far, one]) == [far]
+
+
+def test_wtc_test9_touching_dice_read_with_the_corners_moved(real_data: Path) -> None:
+    # the labelled corners are placed to about +-6 px, and the field found in the picture lands a few
+    # pixels from them: the one and the three that touch are both read wherever the field lies
+    # (base: both read in 4 of these 25 placements; the three alone, a cocked "2", or nothing in the rest)
+    f = _wtc(real_data, "test9.jpg")
+    wrong = []
+    for dx in (-4, -2, 0, 2, 4):
+        for dy in (-4, -2, 0, 2, 4):
+            moved = " ".join(f"{x + dx:.1f},{y + dy:.1f}" for x, y in f.corners)
+            obs = BoardReader(calibrate_image(f.image, moved, f.label["home"]), still_photo=True).read(f.image)
+            got = sorted((d.value, d.flat) for d in obs.dice)
+            if got != [(1, True), (3, True)]:
+                wrong.append(((dx, dy), got))
+    assert wrong == []
 
 
 def _wtc(real_data: Path, name: str) -> RealFrame:
