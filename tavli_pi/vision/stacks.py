@@ -89,6 +89,7 @@ __all__ = [
     "SetupView",
     "setup_slot_probability",
     "setup_logit",
+    "taught",
     "slot_logits",
     "taught_rings",
     "start_slots",
@@ -268,9 +269,6 @@ N_SETUP = ck.N_FEATURES + 8
 #: change), log(1 + hue distance to the nearer checker colour), the ring logit now and on the frame
 #: the board was learnt from
 CHANGE, TYPICAL, HUE, RING, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 1, ck.N_FEATURES + 4, ck.N_FEATURES + 6, ck.N_FEATURES + 7
-#: the taught ring of a slot when the calibration kept none (learnt before stop 38): the median over
-#: the fit's slots, empty and filled when learnt (bench/fit_setup_slots.py)
-TAUGHT_DEFAULT = (-5.7, 9.2)
 #: a slot counts as unchanged since the board was learnt while its change (log) is within
 #: ``STILL_MARGIN`` of the frame's typical change (a logistic step ``STILL_SOFT`` wide): there the
 #: model weighs how it rings now against how it rang when learnt (``_still_design``)
@@ -411,13 +409,17 @@ def taught_rings(ch: ck.Chains) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(round(float(v), 2) for v in row) for row in slot_logits(ch))
 
 
+def taught(cal: Calibration) -> bool:
+    """Whether the set-up slot model reads ``cal``'s slots by their taught ring and stillness
+    (``SETUP_W``): it kept a taught ring as deep as the chains (else ``SETUP_W_UNTAUGHT``)."""
+    return cal.taught_ring is not None and len(cal.taught_ring[0]) >= SLOTS
+
+
 def _taught(cal: Calibration, cols: np.ndarray | None, depth: int) -> np.ndarray:
     """(C, depth) the taught ring of the slots of ``cols`` (all 26 when None): ``Calibration.taught_ring``,
-    or ``TAUGHT_DEFAULT`` by whether the learnt position filled the slot."""
-    if cal.taught_ring is not None and len(cal.taught_ring[0]) >= depth:
-        t = np.asarray(cal.taught_ring, np.float32)[:, :depth]
-    else:
-        t = np.where(known_slots(cal)[:, :depth], TAUGHT_DEFAULT[1], TAUGHT_DEFAULT[0]).astype(np.float32)
+    or 0 where it kept none (``taught``: the model then reads no taught ring)."""
+    t = (np.asarray(cal.taught_ring, np.float32)[:, :depth] if taught(cal)
+         else np.zeros((26, depth), np.float32))
     return t if cols is None else t[cols]
 
 
@@ -432,11 +434,12 @@ def _still_design(feats: np.ndarray) -> np.ndarray:
                           axis=-1)
 
 
-def setup_logit(feats: np.ndarray, filled: bool | np.ndarray) -> np.ndarray:
+def setup_logit(feats: np.ndarray, filled: bool | np.ndarray, by_taught: bool = True) -> np.ndarray:
     """The set-up slot model's logit of ``feats`` (..., N_SETUP), by whether the learnt position filled
-    the slot (``filled``, broadcast)."""
-    x = _still_design(feats)
-    return np.asarray(np.where(filled, x @ SETUP_W[1, :-1] + SETUP_W[1, -1], x @ SETUP_W[0, :-1] + SETUP_W[0, -1]))
+    the slot (``filled``, broadcast). ``by_taught`` (``taught``): with the taught ring and stillness
+    (``SETUP_W``); else by the other features alone (``SETUP_W_UNTAUGHT``)."""
+    x, w = (_still_design(feats), SETUP_W) if by_taught else (feats[..., :TAUGHT], SETUP_W_UNTAUGHT)
+    return np.asarray(np.where(filled, x @ w[1, :-1] + w[1, -1], x @ w[0, :-1] + w[0, -1]))
 
 
 @lru_cache(maxsize=4)
@@ -467,15 +470,16 @@ def _caption_share(cal: Calibration, view: SetupView, ch: ck.Chains, cols: np.nd
 
 
 def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
-                           filled: np.ndarray | None = None) -> np.ndarray:
+                           filled: np.ndarray | None = None, by_taught: bool = True) -> np.ndarray:
     """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
     slot -- empty when the board was learnt, or filled by the position it was learnt from
     (``filled``, ``known_slots``: the start position's by default; fitted on simulated real-like
-    tables learnt at set-up, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
+    tables learnt at set-up, seeds the benches and tests do not use: bench/fit_setup_slots.py).
+    ``by_taught``: as ``setup_logit``."""
     filled = (start_slots() if filled is None else filled)[:, : feats.shape[1]]
     if cols is not None:  # the spots ``feats`` holds
         filled = filled[cols]
-    z = setup_logit(feats, filled)
+    z = setup_logit(feats, filled, by_taught)
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
 
 
@@ -491,6 +495,15 @@ SETUP_W = np.asarray([
      0.108, -0.196, 4.635],
     [3.861, 1.710, 2.709, -3.340, -6.576, -2.104, 0.940, -1.954, -0.266, 0.493, -1.289, 0.270, 0.707, 0.028, 11.252,
      0.420, -0.392, -3.123],
+])
+#: the model without the taught ring and stillness (the weights up to stop 37, the same columns but
+#: the taught ring and the three after it): a calibration that kept no taught ring (saved before
+#: stop 38), and the app's check of its set-up frame read against the board just learnt from that
+#: very frame (every slot is still there: stillness would say the position it was learnt as, not
+#: what the frame shows; app.py)
+SETUP_W_UNTAUGHT = np.asarray([
+    [3.280, 1.800, 1.614, -2.089, -6.301, 1.140, 2.277, -1.500, -0.928, -0.573, -0.664, 0.085, 0.507, -0.220],
+    [4.437, 0.810, -0.176, -1.771, -5.210, -0.050, -0.681, -1.144, -0.320, 0.295, -1.572, 0.337, 0.651, 5.329],
 ])
 
 
@@ -794,7 +807,8 @@ def _read_spots_once(
         # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
         depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
-        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal)),
+        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal),
+                                                          taught(cal)),
                          p_occ)
         # a slot beyond a stack's first that a caption's letters hide: its pixels say what they show of
         # it, no more (vision/captions.py)
@@ -887,7 +901,7 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
         return p_occ
     lifted = p_occ.copy()
     for i, k, f in got:
-        z = float(setup_logit(f, False))
+        z = float(setup_logit(f, False, taught(cal)))
         lifted[i, k] = max(float(lifted[i, k]), 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
     # a stack stands from the point's base: a slot is lifted no higher than every slot below it is
     # (a slot alone read as a checker above an empty one is no checker), and not at all where the
