@@ -13,8 +13,9 @@ model: when its period is the strongest, no bonus is given; nor when the stronge
 harmonic of a row's period holding ``ROW_HARMONIC`` of its power or more (sharp rims 2 radii
 apart ring at twice and three times their period too: a start position's 5-stack with its
 strongest period at 8 cycles read as 9 squeezed checkers on real-like table 7, seed 0, the set-up
-board seen again; on real-like seeds 0 and 1 such rows held 0.65-0.99 of the harmonic's power at
-their own period, squeezed stacks of 6-13 at most 0.24).
+board seen again; over the set-up boards seen again and the games of the first 40 real-like tables
+of seeds 0 and 1, the 26 stacks of 5 whose strongest period was a harmonic held 0.16-0.99 of its
+power at their own period, 23 of them 0.46 or more, and the 68 squeezed stacks of 6-13 at most 0.24).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ __all__ = ["PERIOD_GAIN", "ROW_HARMONIC", "period_loglik"]
 PERIOD_GAIN = 12.0
 #: the least share of the strongest period's power a row's period (2-4 cycles) it is a multiple of
 #: holds for the strongest to be that row's harmonic, not a squeezed stack's period
-ROW_HARMONIC = 0.5
+ROW_HARMONIC = 0.4
 _SAMPLES = 256
 _COUNTS = np.arange(6, 16)
 
