@@ -401,6 +401,11 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
 
 
+#: a slot the learnt position filled is read against the checker seen there (``held_colours``) when
+#: it is this likely to hold a checker now
+HELD_OCCUPIED = 0.5
+
+
 def _held(cal: Calibration, cols: np.ndarray, depth: int) -> np.ndarray | None:
     """(C, depth) the colour the learnt position put in each slot of ``cols``: +1 light, -1 dark,
     0 none (None: the calibration learnt no board)."""
@@ -830,7 +835,13 @@ def _read_spots_once(
     # a slot the learnt position filled, against that checker as the set-up view shows it
     # (vision/held_colours.py)
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
-    held = _held(cal, cols, ch.x.shape[1]) if view is not None else None
+    known_held = _held(cal, cols, ch.x.shape[1]) if view is not None else None
+    held = None
+    if known_held is not None:
+        # only a slot that now looks like a checker is read against the checker seen there: under a
+        # broadcast band a checker of either colour looks much like the learnt one did (real-like seed
+        # 0 frame 96: a dark checker under a band where a light one stood, read at 0.09, was read light)
+        held = np.where(p_occ >= HELD_OCCUPIED, known_held, 0).astype(np.int8)
     if view is not None and held is not None:
         p_lt = ck.p_light(ch.bgr, *held_pair(*slot_colours(cal, ch.x, ch.y),
                                              _learnt_colour(cal, view, ch.x, ch.y, r[:, None]), held))
@@ -845,10 +856,10 @@ def _read_spots_once(
     p_ends = 1.0 / (1.0 + np.exp(-np.clip(lz_ends, -30, 30)))
     p_last = p_ends[0]
     last_xy = _last_xy(ch, base, sign, d_last)
-    if view is not None and held is not None:
+    if view is not None and known_held is not None:
         # the last checker lies in a slot the learnt position filled when its stack reached it then
-        k_last = np.clip(np.rint((d_last / r[:P] - 1.0) / 2.0).astype(np.int64), 0, held.shape[1] - 1)
-        held_last = held[np.arange(P), k_last]
+        k_last = np.clip(np.rint((d_last / r[:P] - 1.0) / 2.0).astype(np.int64), 0, known_held.shape[1] - 1)
+        held_last = np.where(p_last >= HELD_OCCUPIED, known_held[np.arange(P), k_last], 0)
         lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]),
                              *held_pair(*slot_colours(cal, *last_xy),
                                         _learnt_colour(cal, view, *last_xy, r[:P]), held_last))
