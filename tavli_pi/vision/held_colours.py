@@ -38,7 +38,7 @@ def held_pair(light: np.ndarray | tuple[float, float, float], dark: np.ndarray |
     view's colour at each slot in this frame's light (``learnt``, (C, K, 3)) and the colour the
     learnt position put in each slot (``held`` (C, K): +1 light, -1 dark, 0 none). A held slot
     whose set-up look is its colour's takes that look, the other colour scaled as it stands to the
-    pair, and no blur (both are measured there)."""
+    pair; the blur stays (the other colour's look there is inferred by the same light, not seen)."""
     shape = learnt.shape
     lt = np.broadcast_to(np.asarray(light, np.float32), shape).astype(np.float32)
     dk = np.broadcast_to(np.asarray(dark, np.float32), shape).astype(np.float32)
@@ -53,4 +53,4 @@ def held_pair(light: np.ndarray | tuple[float, float, float], dark: np.ndarray |
     mine = use[..., None]
     new_lt = np.where(mine, np.where(is_light, learnt, other_here), lt).astype(np.float32)
     new_dk = np.where(mine, np.where(is_light, other_here, learnt), dk).astype(np.float32)
-    return new_lt, new_dk, np.where(use, 0.0, bl).astype(np.float32)
+    return new_lt, new_dk, bl

@@ -31,7 +31,7 @@ def test_a_held_slot_takes_its_checkers_look_and_scales_the_other() -> None:
     lt, dk, blur = held_pair(light, dark, np.full((1, 2), 5.0, np.float32), learnt, held)
     assert np.allclose(dk[0, 0], 180.0) and np.all(lt[0, 0] > 250.0)  # 165 * 180 / 104, no brighter than 255
     assert np.allclose(lt[0, 1], 165.0) and np.allclose(dk[0, 1], 104.0) and blur[0, 1] == 5.0  # not held: as lit
-    assert blur[0, 0] == 0.0
+    assert blur[0, 0] == 5.0  # the other colour's look is inferred: as unsure as the light model
     seen = np.full((1, 2, 3), 181.0, np.float32)  # the same dark checker in a later frame
     assert ck.p_light(seen, light, dark)[0, 0] > 0.9 > 0.1 > ck.p_light(seen, lt, dk, blur)[0, 0]
 
@@ -53,4 +53,4 @@ def test_the_set_up_board_seen_again_adds_up_and_reads_its_colours_surely(table:
     assert [(p.light.best, p.dark.best) for p in obs.points] == list(zip(truth.light[:24], truth.dark[:24]))
     assert not obs.problems
     got = obs.points[point]
-    assert min(got.light.confidence, got.dark.confidence) >= 0.85
+    assert min(got.light.confidence, got.dark.confidence) >= 0.75  # (0.44 before: the whole board tempered)
