@@ -849,8 +849,12 @@ def _read_spots_once(
         p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,
                                                     cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.1)
-    if view is not None:
-        lz_ends = _ends_judged(lz_ends, d_ends, ch, p_occ, known_slots(cal)[cols], base, sign, r, P)
+    if view is not None and feats is not None:
+        # judged only where the board is as it was at set-up there (a stack grown since, squeezed past
+        # where its chain's slots were traced, is left to its rings)
+        changed = feats[:, : p_occ.shape[1], CHANGE] - feats[:, : p_occ.shape[1], TYPICAL] >= STILL_MARGIN
+        lz_ends = _ends_judged(lz_ends, d_ends, ch, p_occ, known_slots(cal)[cols][:, : p_occ.shape[1]] | changed,
+                               base, sign, r, P)
     # the first end (the best ring) serves the chain, the row and the colour; the squeezed counts are
     # read from either end (below)
     lz, d_last = lz_ends[0], d_ends[0]
@@ -928,7 +932,8 @@ def _ends_judged(lz_ends: np.ndarray, d_ends: np.ndarray, ch: ck.Chains, p_occ: 
     position left empty no likelier than the set-up slot model holds the likeliest of them: a ring
     there that rang alike on the set-up board (a print, a caption's loop) and has not changed is the
     board's, not a last checker (real-like seed 1 table 36, the set-up board seen again: point 8's
-    light 3 read 5, a ring on the empty board beyond it taken for the stack's fully visible end)."""
+    light 3 read 5, a ring on the empty board beyond it taken for the stack's fully visible end).
+    ``filled``: the slots not to judge by (filled at set-up, or changed since)."""
     K = p_occ.shape[1]
     depth = ch.searched[:P] if ch.searched is not None else np.full(P, K)
     d_slot = (ch.y[:P] - base[:P, None]) * sign[:P, None]
@@ -936,7 +941,7 @@ def _ends_judged(lz_ends: np.ndarray, d_ends: np.ndarray, ch: ck.Chains, p_occ: 
     out = lz_ends.copy()
     for e in range(len(lz_ends)):
         near = empty & (np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None])
-        # a slot filled at set-up near the end: the model judged a checker's place there; leave it
+        # a slot filled at set-up (or changed since) near the end: leave the end to its ring
         near_filled = (np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None]) & filled[:P, :K]
         judged = near.any(axis=1) & ~near_filled.any(axis=1)
         p_near = np.clip(np.where(near, p_occ[:P], 0.0).max(axis=1), 1e-6, 1 - 1e-6)
