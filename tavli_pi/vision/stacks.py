@@ -60,6 +60,7 @@ from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lighting import colour_at, slot_colours
+from tavli_pi.vision.held_colours import held_pair
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
@@ -396,6 +397,32 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     extra = np.stack([np.log1p(chg), np.full(chg.shape, view.typical), np.log1p(checker), np.log1p(board),
                       np.log1p(hue), np.log1p(lookalike), ring, _taught(cal, cols, ch.x.shape[1])], axis=-1)
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
+
+
+#: a slot the learnt position filled is read against the checker seen there (``held_colours``) when
+#: it is this likely to hold a checker now
+HELD_OCCUPIED = 0.5
+
+
+def _held(cal: Calibration, cols: np.ndarray, depth: int) -> np.ndarray | None:
+    """(C, depth) the colour the learnt position put in each slot of ``cols``: +1 light, -1 dark,
+    0 none (None: the calibration learnt no board)."""
+    if not cal.background:
+        return None
+    filled = known_slots(cal)[cols][:, :depth]
+    colour = setup_colours(cal.position if cal.position is not None else KnownBoard.start())[cols]
+    return np.where(filled, colour[:, None], 0).astype(np.int8)
+
+
+def _learnt_colour(cal: Calibration, view: SetupView, x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The set-up view's colour (..., 3) over the middle of a checker of radius ``r`` at canonical
+    places ``x``, ``y``, in this frame's light (``view.gain``, set-up over now)."""
+    bg = view.background
+    bg_integral = (_background_integral(cal.background) if cal.background and bg is _background(cal.background)
+                   else np.asarray(cv2.integral(bg), np.float64))
+    rr = np.broadcast_to(0.5 * np.asarray(r, np.float32) / BG_SCALE, np.shape(x))
+    learnt = ck.box_means(bg_integral, np.asarray(x) / BG_SCALE, np.asarray(y) / BG_SCALE, rr)
+    return np.asarray(learnt / view.gain, np.float32)
 
 
 def slot_logits(ch: ck.Chains) -> np.ndarray:
@@ -818,11 +845,30 @@ def _read_spots_once(
         p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
-    # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py)
-    p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
+    # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py);
+    # a slot the learnt position filled, against that checker as the set-up view shows it
+    # (vision/held_colours.py)
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
+    known_held = _held(cal, cols, ch.x.shape[1]) if view is not None else None
+    held = None
+    if known_held is not None:
+        # only a slot that now looks like a checker is read against the checker seen there: under a
+        # broadcast band a checker of either colour looks much like the learnt one did (real-like seed
+        # 0 frame 96: a dark checker under a band where a light one stood, read at 0.09, was read light)
+        held = np.where(p_occ >= HELD_OCCUPIED, known_held, 0).astype(np.int8)
+    if view is not None and held is not None:
+        p_lt = ck.p_light(ch.bgr, *held_pair(*slot_colours(cal, ch.x, ch.y),
+                                             _learnt_colour(cal, view, ch.x, ch.y, r[:, None]), held))
+    else:
+        p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,
                                                     cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.1)
+    if view is not None and feats is not None:
+        # judged only where the board is as it was at set-up there (a stack grown since, squeezed past
+        # where its chain's slots were traced, is left to its rings)
+        changed = feats[:, : p_occ.shape[1], CHANGE] - feats[:, : p_occ.shape[1], TYPICAL] >= STILL_MARGIN
+        lz_ends = _ends_judged(lz_ends, d_ends, ch, p_occ, known_slots(cal)[cols][:, : p_occ.shape[1]] | changed,
+                               base, sign, r, P)
     # the first end (the best ring) serves the chain, the row and the colour; the squeezed counts are
     # read from either end (below)
     lz, d_last = lz_ends[0], d_ends[0]
@@ -830,7 +876,15 @@ def _read_spots_once(
     p_ends = 1.0 / (1.0 + np.exp(-np.clip(lz_ends, -30, 30)))
     p_last = p_ends[0]
     last_xy = _last_xy(ch, base, sign, d_last)
-    lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]), *slot_colours(cal, *last_xy))
+    if view is not None and known_held is not None:
+        # the last checker lies in a slot the learnt position filled when its stack reached it then
+        k_last = np.clip(np.rint((d_last / r[:P] - 1.0) / 2.0).astype(np.int64), 0, known_held.shape[1] - 1)
+        held_last = np.where(p_last >= HELD_OCCUPIED, known_held[np.arange(P), k_last], 0)
+        lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]),
+                             *held_pair(*slot_colours(cal, *last_xy),
+                                        _learnt_colour(cal, view, *last_xy, r[:P]), held_last))
+    else:
+        lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]), *slot_colours(cal, *last_xy))
     chain = chain_loglik_many(p_occ[:P], p_lt[:P])  # (P, 2, SLOTS + 1)
     # a row of n separate checkers leaves a far, fully visible checker unexplained
     d_chain = np.concatenate([np.zeros((P, 1)), (ch.y[:P] - base[:P, None]) * sign[:P, None]], axis=1)
@@ -884,6 +938,29 @@ def _read_spots_once(
     site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
     rings[:] = ch.full[:P, 0].tolist()
     return points, bar, sites, tuple(int(v) for v in pins)
+
+
+def _ends_judged(lz_ends: np.ndarray, d_ends: np.ndarray, ch: ck.Chains, p_occ: np.ndarray, filled: np.ndarray,
+                 base: np.ndarray, sign: np.ndarray, r: np.ndarray, P: int) -> np.ndarray:
+    """``lz_ends`` (ENDS, P) with each end that lies within a radius of searched slots the learnt
+    position left empty no likelier than the set-up slot model holds the likeliest of them: a ring
+    there that rang alike on the set-up board (a print, a caption's loop) and has not changed is the
+    board's, not a last checker (real-like seed 1 table 36, the set-up board seen again: point 8's
+    light 3 read 5, a ring on the empty board beyond it taken for the stack's fully visible end).
+    ``filled``: the slots not to judge by (filled at set-up, or changed since)."""
+    K = p_occ.shape[1]
+    depth = ch.searched[:P] if ch.searched is not None else np.full(P, K)
+    d_slot = (ch.y[:P] - base[:P, None]) * sign[:P, None]
+    empty = (np.arange(K)[None, :] < depth[:, None]) & ~filled[:P, :K]
+    out = lz_ends.copy()
+    for e in range(len(lz_ends)):
+        near = empty & (np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None])
+        # a slot filled at set-up (or changed since) near the end: leave the end to its ring
+        near_filled = (np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None]) & filled[:P, :K]
+        judged = near.any(axis=1) & ~near_filled.any(axis=1)
+        p_near = np.clip(np.where(near, p_occ[:P], 0.0).max(axis=1), 1e-6, 1 - 1e-6)
+        out[e] = np.where(judged, np.minimum(lz_ends[e], np.log(p_near / (1 - p_near))), lz_ends[e])
+    return out
 
 
 def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,
