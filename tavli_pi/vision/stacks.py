@@ -362,16 +362,14 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     view = view if view is not None else setup_view(canon, lay, cal)
     if view is None:
         return None
-    bg, diff, gain = view.background, view.diff, view.gain
+    diff, gain = view.diff, view.gain
     radii = spot_geometry(lay, cal)[3]
     if cols is not None:
         radii = radii[cols]
     r = radii[:, None] * np.ones((1, ch.x.shape[1]), np.float32)
     hx, hy, hr = ch.x / BG_SCALE, ch.y / BG_SCALE, 0.5 * r / BG_SCALE
     chg = ck.box_means(np.asarray(cv2.integral(diff), np.float64)[..., None], hx, hy, hr)[..., 0]
-    bg_integral = (_background_integral(cal.background) if cal.background and bg is _background(cal.background)
-                   else np.asarray(cv2.integral(bg), np.float64))
-    learnt = ck.box_means(bg_integral, hx, hy, hr)  # the set-up view's colour there
+    learnt = _learnt_at(cal, view, hx, hy, hr)  # the set-up view's colour there
     bgc = learnt / gain
     light, dark = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
     # the two checker colours where the slot lies, under the board's light as learnt at set-up
@@ -414,14 +412,20 @@ def _held(cal: Calibration, cols: np.ndarray, depth: int) -> np.ndarray | None:
     return np.where(filled, colour[:, None], 0).astype(np.int8)
 
 
-def _learnt_colour(cal: Calibration, view: SetupView, x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """The set-up view's colour (..., 3) over the middle of a checker of radius ``r`` at canonical
-    places ``x``, ``y``, in this frame's light (``view.gain``, set-up over now)."""
+def _learnt_at(cal: Calibration, view: SetupView, hx: np.ndarray, hy: np.ndarray, hr: np.ndarray) -> np.ndarray:
+    """The set-up view's colour (..., 3) in boxes of half side ``hr`` round ``hx``, ``hy`` (the
+    background's grid), as learnt (not matched to this frame's light)."""
     bg = view.background
     bg_integral = (_background_integral(cal.background) if cal.background and bg is _background(cal.background)
                    else np.asarray(cv2.integral(bg), np.float64))
+    return np.asarray(ck.box_means(bg_integral, hx, hy, hr))
+
+
+def _learnt_colour(cal: Calibration, view: SetupView, x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The set-up view's colour (..., 3) over the middle of a checker of radius ``r`` at canonical
+    places ``x``, ``y``, in this frame's light (``view.gain``, set-up over now)."""
     rr = np.broadcast_to(0.5 * np.asarray(r, np.float32) / BG_SCALE, np.shape(x))
-    learnt = ck.box_means(bg_integral, np.asarray(x) / BG_SCALE, np.asarray(y) / BG_SCALE, rr)
+    learnt = _learnt_at(cal, view, np.asarray(x) / BG_SCALE, np.asarray(y) / BG_SCALE, rr)
     return np.asarray(learnt / view.gain, np.float32)
 
 
@@ -856,7 +860,7 @@ def _read_spots_once(
         # broadcast band a checker of either colour looks much like the learnt one did (real-like seed
         # 0 frame 96: a dark checker under a band where a light one stood, read at 0.09, was read light)
         held = np.where(p_occ >= HELD_OCCUPIED, known_held, 0).astype(np.int8)
-    if view is not None and held is not None:
+    if view is not None and held is not None:  # (mypy: a held colour is known only with a view)
         p_lt = ck.p_light(ch.bgr, *held_pair(*slot_colours(cal, ch.x, ch.y),
                                              _learnt_colour(cal, view, ch.x, ch.y, r[:, None]), held))
     else:
@@ -954,9 +958,10 @@ def _ends_judged(lz_ends: np.ndarray, d_ends: np.ndarray, ch: ck.Chains, p_occ: 
     empty = (np.arange(K)[None, :] < depth[:, None]) & ~filled[:P, :K]
     out = lz_ends.copy()
     for e in range(len(lz_ends)):
-        near = empty & (np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None])
+        within = np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None]
+        near = empty & within
         # a slot filled at set-up (or changed since) near the end: leave the end to its ring
-        near_filled = (np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None]) & filled[:P, :K]
+        near_filled = within & filled[:P, :K]
         judged = near.any(axis=1) & ~near_filled.any(axis=1)
         p_near = np.clip(np.where(near, p_occ[:P], 0.0).max(axis=1), 1e-6, 1 - 1e-6)
         out[e] = np.where(judged, np.minimum(lz_ends[e], np.log(p_near / (1 - p_near))), lz_ends[e])
