@@ -12,13 +12,14 @@ Two checks that need no knowledge of the board:
   (as read there) add up to 15 (B1). A reading short of checkers or over 15 has
   missed or imagined some.
 
-``doubt`` returns the reasons; ``temper`` flattens every count's evidence so
+``doubts`` returns the reasons; ``temper`` flattens every count's evidence so
 that none reaches the confidence at which a wrong count would do harm.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,7 +30,8 @@ from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.stacks import spot_chains
 
-__all__ = ["SEATED", "RING", "LEARNT_SHARE", "seating", "learnt_rings", "first_rings", "doubt", "temper"]
+__all__ = ["SEATED", "RING", "LEARNT_SHARE", "ONE_OVER", "Doubt", "seating", "learnt_rings", "first_rings", "doubts",
+           "temper"]
 
 #: the least share of occupied points whose first checker is a clear ring where expected
 SEATED = 0.6
@@ -43,6 +45,9 @@ LEARNT_SHARE = 0.5
 MISSING = 2
 #: the most any count's probability may be in a doubted reading
 DOUBTED_MAX = 0.75
+#: a colour read this many checkers over 15 on a board with trays doubts only the spots that may hold
+#: the error, not the whole reading (``doubts``)
+ONE_OVER = 1
 
 
 def seating(g: ck.Gradients, integral: np.ndarray, cal: Calibration, points: Sequence[SpotEvidence],
@@ -83,36 +88,54 @@ def first_rings(g: ck.Gradients, integral: np.ndarray, cal: Calibration, cols: S
     return np.asarray(ch.full[:, 0])
 
 
-def doubt(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvidence,
-          tray: SpotEvidence, hand: bool, off_source: tuple[str, str] = ("tray", "tray"),
-          trays: bool = True) -> list[str]:
-    """The reasons to doubt the reading as a whole (one line each, for the user).
+@dataclass(frozen=True)
+class Doubt:
+    """A reason to doubt the reading (one line, for the user), and whether it doubts every count in it
+    (the reader then tempers them all, ``temper``)."""
+
+    reason: str
+    whole: bool = True
+
+
+def doubts(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvidence,
+           tray: SpotEvidence, hand: bool, off_source: tuple[str, str] = ("tray", "tray"),
+           trays: bool = True) -> list[Doubt]:
+    """The reasons to doubt the reading, each marked with whether it doubts the reading as a whole.
 
     ``tray``: the trays as read there (before conservation); ``off_source``: where the
     conserved tray counts came from (``conserve.conserved_off``). ``trays``: False on a board
     without trays, ``tray`` then being the counts off the board implies: one below ``KNOWN`` is
     the points' total in doubt, as an unknown count is.
+
+    Every reason doubts the whole reading but one: a colour read one checker over 15 on a board with
+    trays (``ONE_OVER``). That is one count wrong somewhere, and the reader weighs the board against
+    its trays there (``conserve.balanced_board`` with the trays' empty look learnt, else
+    ``conserve.blame``): the spots that may hold the error are made unsure, the others keep their
+    confidence. Doubting all 26 spots for it cost the referee a planted play (real-like game 20: a
+    phantom dark checker made every spot 0.5 sure for 50 frames, the board balanced right on each).
+    Over by one with a checker seen in that colour's tray is two off: the reader doubts it whole.
     """
-    out = []
+    out: list[Doubt] = []
     n_seated, n_occ = seated
     if n_occ >= 3 and n_seated < SEATED * n_occ:
-        out.append(f"the checkers do not sit where the field's points are ({n_seated} of {n_occ} stacks "
-                   "start in their slot): the field's corners are probably off; give --corners or "
-                   "calibrate from a set-up photo")
+        out.append(Doubt(f"the checkers do not sit where the field's points are ({n_seated} of {n_occ} stacks "
+                         "start in their slot): the field's corners are probably off; give --corners or "
+                         "calibrate from a set-up photo"))
     if hand:
         return out  # checkers under or in a hand are not on the board as read
     for colour in ("light", "dark"):
         on = sum(getattr(s, colour).best for s in (*points, bar))
         seen = getattr(tray, colour).best
         if on > 15:
-            out.append(f"{on} {colour} checkers read on the board: more than 15 (B1)")
+            out.append(Doubt(f"{on} {colour} checkers read on the board: more than 15 (B1)",
+                             whole=not trays or on - 15 > ONE_OVER))
         elif 0 < on < 15 and (off_source[0 if colour == "light" else 1] == "unknown"
                               or (not trays and getattr(tray, colour).confidence < KNOWN)):
-            out.append(f"{on} {colour} checkers read on the board, and neither the board nor the tray "
-                       "says where the others are (B1)")
+            out.append(Doubt(f"{on} {colour} checkers read on the board, and neither the board nor the tray "
+                             "says where the others are (B1)"))
         elif on < 15 and abs(on + seen - 15) > MISSING:
-            out.append(f"{on} {colour} checkers read on the board and {seen} seen in the tray: "
-                       f"{abs(15 - on - seen)} {'missing' if on + seen < 15 else 'too many'} (B1)")
+            out.append(Doubt(f"{on} {colour} checkers read on the board and {seen} seen in the tray: "
+                             f"{abs(15 - on - seen)} {'missing' if on + seen < 15 else 'too many'} (B1)"))
     return out
 
 

@@ -66,7 +66,7 @@ from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
-from tavli_pi.vision.doubt import doubt, seating, temper
+from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.occluder import enclosed, occluder_mask
@@ -392,6 +392,7 @@ class BoardReader:
         read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
+        balanced = False
         if not no_trays and trays_learnt and (not hand or not self._hidden(change, hand_mask, explained,
                                                                            disc_sites, points, bar)):
             # the trays read against their learnt empty look are a witness of the board's totals
@@ -401,25 +402,33 @@ class BoardReader:
             # read the other colour (real-like seed 0 frame 87: 4 light read dark). A spot it hides is
             # read off what shows round the hand: a board balanced against it moves its error into view.
             points, bar = balanced_board(points, bar, tray, pinned)
-            if points != read_points or bar != read_bar:
+            balanced = points != read_points or bar != read_bar
+            if balanced:
                 off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
         if not no_trays and not hand:
             # a count that makes a colour's total disagree with its tray is not sure -- also with trays
             # read without their learnt empty look (a single photo), too weak a witness to change a count
             # by: a colour one checker over or short of 15 has a count wrong somewhere (conserve.blame)
             points, bar = conserved_board(points, bar, tray)
-        problems = doubt(seating(g, integral, cal, read_points, spots.ring), read_points, read_bar,
+        reasons = doubts(seating(g, integral, cal, read_points, spots.ring), read_points, read_bar,
                          off if no_trays else tray, hand, read_source, trays=not no_trays)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
-            problems = ["no checkers seen on the field: an empty board, or the field is not where it "
-                            "was looked for (check the corners)"]
+            reasons = [Doubt("no checkers seen on the field: an empty board, or the field is not where it "
+                             "was looked for (check the corners)")]
+        problems = [d.reason for d in reasons]
         # a reading two or more checkers of a colour away from 15 (B1) has a count wrong somewhere:
         # no count in it is sure, even within doubt's tolerance (one checker out of view, in a
-        # player's hand beside the board, happens on real frames and is left alone)
+        # player's hand beside the board, happens on real frames and is left alone). A board the
+        # learnt trays balanced is judged as balanced: it adds up, and the spots that took the
+        # change are unsure already (``balanced_board``); the others keep their confidence (real-like
+        # game 176: a dark checker lost on a dark point, the board balanced right, every spot was
+        # 0.5 sure on 40 frames). Beyond doubt's tolerance it is doubted whole as read (``doubts``).
+        judged = (points, bar, off) if balanced else (read_points, read_bar, read_off)
         short = not hand and any(
-            abs(sum(getattr(s, c).best for s in (*read_points, read_bar)) + getattr(read_off, c).best - 15) >= 2
+            abs(sum(getattr(s, c).best for s in (*judged[0], judged[1])) + getattr(judged[2], c).best - 15) >= 2
             for c in ("light", "dark"))
-        if problems or hand or short:  # a hand may hide or hold checkers: no count under it is sure
+        if any(d.whole for d in reasons) or hand or short:
+            # a hand may hide or hold checkers: no count under it is sure
             points, bar, off = [temper(s) for s in points], temper(bar), temper(off)
         else:
             points = _lone_oversized_tempered(g, points, spots)
