@@ -367,6 +367,12 @@ class Calibration:
         return self.position is not None and bool(self.background)
 
     @property
+    def learnt_from(self) -> KnownBoard:
+        """The position the board's looks were learnt from: ``position``, or the start position for a
+        calibration that names none (one learnt at set-up before the position was kept)."""
+        return self.position if self.position is not None else KnownBoard.start()
+
+    @property
     def trays_learnt(self) -> tuple[bool, bool]:
         """(light, dark): whether that tray's empty look was learnt with the board (it held no
         checker in the position the board was learnt from)."""

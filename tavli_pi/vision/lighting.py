@@ -87,7 +87,7 @@ def _light_model(cal: Calibration) -> tuple[np.ndarray, np.ndarray, float] | Non
     checker on the points."""
     if not cal.background:
         return None
-    known = cal.position if cal.position is not None else KnownBoard.start()
+    known = cal.learnt_from
     return _samples(cal.background, known, cal.layout, cal.checker_r)
 
 
@@ -170,7 +170,7 @@ def colour_at(cal: Calibration, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarra
     board or a colour has fewer than ``OWN_SAMPLES`` samples."""
     if not cal.background:
         return None
-    known = cal.position if cal.position is not None else KnownBoard.start()
+    known = cal.learnt_from
     got = _own_samples(cal.background, known, cal.layout, cal.checker_r)
     if got is None:
         return None

@@ -408,7 +408,7 @@ def _held(cal: Calibration, cols: np.ndarray, depth: int) -> np.ndarray | None:
     if not cal.background:
         return None
     filled = known_slots(cal)[cols][:, :depth]
-    colour = setup_colours(cal.position if cal.position is not None else KnownBoard.start())[cols]
+    colour = setup_colours(cal.learnt_from)[cols]
     return np.where(filled, colour[:, None], 0).astype(np.int8)
 
 
@@ -973,7 +973,7 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
     """``p_occ`` with each searched slot the set-up filled whose colour is now the other checker's
     read also against the empty point (``swapped.empty_point_features``): the likelier reading."""
     filled_all = known_slots(cal)
-    held = setup_colours(cal.position if cal.position is not None else KnownBoard.start())[cols]
+    held = setup_colours(cal.learnt_from)[cols]
     slots = searched & swapped_slots(ch, cal, filled_all[cols][:, : p_occ.shape[1]], held)
     if not slots.any():
         return p_occ
