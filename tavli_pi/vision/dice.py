@@ -249,15 +249,13 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             if d.flat and not d.moving:
                 few.append(d)
             continue
-        reach = max(d.size_px, 8.0) * 0.8
-        near = [i for i, b in enumerate(out) if not b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
+        near = [i for i, b in enumerate(out) if not b.moving and _same_die(b, d)]
         if not near:
             if not d.moving:
                 # a body the canonical view took for a die tumbling, where the finer view reads a
                 # still die's clear face, is that die (a small six's bars look smeared to the coarser
                 # view): it replaces the report, or the frame would hold the die twice, once moving
-                ghost = [i for i, b in enumerate(out)
-                         if b.moving and np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < reach]
+                ghost = [i for i, b in enumerate(out) if b.moving and _same_die(b, d)]
                 if ghost:
                     out[ghost[0]] = d
                 else:
@@ -280,7 +278,7 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
         # a one or two the fine view parted from a die read clearly beside it (the canonical view
         # outlined the two as one body, or left the one out): two dice of a roll that touch (WTC test9)
         if (any(np.hypot(o.xy[0] - d.xy[0], o.xy[1] - d.xy[1]) < TOUCHING * max(o.size_px, d.size_px) for o in clear)
-                and not any(np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < max(d.size_px, 8.0) * 0.8 for b in out)):
+                and not any(_same_die(b, d) for b in out)):
             out.append(d)
     return out
 
@@ -331,7 +329,13 @@ def _confirms(fine: DieReading, b: DieReading) -> bool:
     return (b.value == fine.value > 0 and b.flat and fine.flat and not b.moving and not fine.moving
             and b.size_px < SURE_PX and abs(b.value_confidence - SMALL_CONFIDENCE) < 1e-6
             and fine.value_confidence > SMALL_CONFIDENCE
-            and bool(np.hypot(b.xy[0] - fine.xy[0], b.xy[1] - fine.xy[1]) < max(b.size_px, 8.0) * 0.8))
+            and _same_die(fine, b))
+
+
+def _same_die(b: DieReading, d: DieReading) -> bool:
+    """Whether ``b`` lies within 0.8 of ``d``'s size (at least 8 px) of ``d``: one die seen twice
+    (the canonical and the fine view)."""
+    return bool(np.hypot(b.xy[0] - d.xy[0], b.xy[1] - d.xy[1]) < max(d.size_px, 8.0) * 0.8)
 
 
 def _find(
