@@ -132,14 +132,13 @@ class DiceMemo:
         self.kept: Counter[Hashable] = Counter()
         self.made: Counter[Hashable] = Counter()
 
-    def start(self, view: np.ndarray,
-                changed: Callable[[np.ndarray, np.ndarray], np.ndarray] = changed_pixels) -> None:
+    def start(self, view: np.ndarray, changed: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None) -> None:
         """A new frame: forget the readings whose pixels changed since they were made (``changed``: the
         cells of a view moved from an earlier one; a noisy camera's reader passes its block test,
         ``NoiseLevel.moved``, and every pixel's own change is the test by default)."""
         self._frame += 1
         self._view = view
-        self._changed = changed
+        self._changed = changed if changed is not None else changed_pixels
         self._cells = {}
         self._moved = {}
         masks: dict[int, np.ndarray] = {}
@@ -149,7 +148,7 @@ class DiceMemo:
                 continue
             moved = masks.get(id(e.view))
             if moved is None:
-                moved = masks[id(e.view)] = changed(view, e.view)
+                moved = masks[id(e.view)] = self._changed(view, e.view)
             y0, y1, x0, x1 = e.grid
             if not moved[y0:y1, x0:x1].any():
                 keep[key] = e

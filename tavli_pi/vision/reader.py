@@ -458,7 +458,7 @@ class BoardReader:
             # a noisy camera's dice candidates are kept within its noise only once two reads in a row
             # agreed on the dice, each read clearly enough to be taken (``_dice_settled``)
             self.dice_memo.start(view, noisy if noisy is not None and kept is not None and kept.dice_settled
-                                 else changed_pixels)
+                                 else None)
         learnt = self._learnt
         stands_out: StandsOut | None = None
         if learnt is not None:
