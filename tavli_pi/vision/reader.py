@@ -31,7 +31,15 @@ pixels are unchanged keeps its last reading, and its spots, hat images and fine
 view are made again only round the changed cells (vision/dice_memo.py); a point read
 again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
-before (vision/ring_memo.py). On a noise-free stream the Observation is the one
+before (vision/ring_memo.py). On a camera whose still frames differ (its block floor
+learnt and above 0: ``NoiseLevel.moved``), a part's pixels "changed" when a block of them moved more
+than the camera's still frames do, not when a pixel passed ``REGION_CHANGE`` (a JPEG camera's blocks
+pass it all over every frame, so every part was read again on every frame, issue 12): a point is
+read again when its footprint's blocks moved, or its last two reads disagreed on its counts, and the
+shared values (which move with such a camera's every frame) are not asked; the trays and the cube
+likewise (two reads agreeing on them); the ring samples by the same test; and the dice memo by it
+only once the last two reads agreed on the dice, each one the referee takes (``_dice_settled``; else
+every pixel's change, as before). On a noise-free stream the Observation is the one
 a full read of the frame gives (tests/vision/test_incremental.py). On a noisy
 camera a reused reading is a full read of the frame it was read from, and a
 changed frame's unchanged points keep readings made from earlier frames' pixels
