@@ -49,6 +49,11 @@ root-mean-square change over ``RMS_BLOCK`` x ``RMS_BLOCK`` blocks, all channels
 die: 5.2 times it). A noise-free stream's floor is 0 (two frames of a still
 scene are equal), so the test never passes there: its readings stay a full
 read's.
+
+The same blocks tell the incremental reader which parts of a changed frame moved (``moved``,
+``moved_blocks``): the pixels of every block whose mean or RMS change passes the bound a still frame
+keeps under. A part no such block touches keeps its reading (issue 12: on a JPEG camera every pixel
+test saw every part changed, and every frame was read whole).
 """
 
 from __future__ import annotations
