@@ -37,9 +37,9 @@ than the camera's still frames do, not when a pixel passed ``REGION_CHANGE`` (a 
 pass it all over every frame, so every part was read again on every frame, issue 12): a point is
 read again when its footprint's blocks moved, or its last two reads disagreed on its counts, and the
 shared values (which move with such a camera's every frame) are not asked; the trays and the cube
-likewise (two reads agreeing on them); the ring samples by the same test; and the dice memo by it
-only once the last two reads agreed on the dice, each one the referee takes (``_dice_settled``; else
-every pixel's change, as before). On a noise-free stream the Observation is the one
+likewise (two reads agreeing on them); the ring samples by the same test; and the dice memo's
+candidates by it only once the last two reads agreed on the dice, each one the referee takes
+(``_dice_settled``; else every pixel's change, as before; its whole-view arrays always by every pixel). On a noise-free stream the Observation is the one
 a full read of the frame gives (tests/vision/test_incremental.py). On a noisy
 camera a reused reading is a full read of the frame it was read from, and a
 changed frame's unchanged points keep readings made from earlier frames' pixels
