@@ -39,9 +39,9 @@ read again when its footprint's blocks moved, or its last two reads disagreed on
 shared values (which move with such a camera's every frame) are not asked; the trays and the cube
 likewise (two reads agreeing on them); the ring samples by the same test; and the dice memo's
 candidates by it only once the last two reads agreed on the dice, each one the referee takes
-(``_dice_settled``; else every pixel's change, as before; its whole-view arrays always by every pixel). On a noise-free stream the Observation is the one
-a full read of the frame gives (tests/vision/test_incremental.py). On a noisy
-camera a reused reading is a full read of the frame it was read from, and a
+(``_dice_settled``; else every pixel's change, as before; its whole-view arrays always by every
+pixel). On a noise-free stream the Observation is the one a full read of the frame gives
+(tests/vision/test_incremental.py). On a noisy camera a reused reading is a full read of the frame it was read from, and a
 changed frame's unchanged points keep readings made from earlier frames' pixels
 (reading every such frame whole followed the real-like games worse: it was
 tried and reverted, bench/RESULTS.md, stop 22).
