@@ -107,6 +107,51 @@ def _edge_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
 
 _EDGES = {b: _edge_grid(b) for b in BARS}
 
+#: the top and bottom edges are looked for within this share of the field's height of the fit's ...
+_EDGE_SPAN = 0.04
+#: ... in steps of this share, each through a thin band just inside and just outside it
+_EDGE_STEP = 0.002
+_EDGE_BAND = np.linspace(0.004, 0.02, 5)
+
+
+def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.ndarray]:
+    """(u, v) of the thin bands (inside, outside) of an edge at field fraction ``base``, the field
+    on its ``inward`` side (+1 below it, -1 above): 2 x 12 columns x samples."""
+    half = (1.0 - bar) / 2.0
+    w = half / 6.0
+    centres = np.r_[(np.arange(6) + 0.5) * w, 0.5 + bar / 2.0 + (np.arange(6) + 0.5) * w]
+    across = np.linspace(-0.3, 0.3, 7) * w
+    u = np.broadcast_to((centres[:, None, None] + across[None, None, :]), (12, len(_EDGE_BAND), len(across)))
+    us, vs = [], []
+    for sign in (inward, -inward):
+        v = np.broadcast_to((base + sign * _EDGE_BAND)[None, :, None], u.shape)
+        us.append(u.reshape(12, -1))
+        vs.append(v.reshape(12, -1))
+    return np.stack(us), np.stack(vs)
+
+
+def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
+    """``quad`` with its top and bottom edges moved (along its sides) to where the points' bases
+    begin: the alternating colours of the bases just inside, the frame's one colour just outside,
+    differ most. The fit places the field across to a fraction of a point but is loose in height:
+    a triangle narrower than its column (a gap between the points) fits better a little further
+    in, so the fit's field comes out a few % too tall (``bench_field_corners.py``)."""
+    unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    moved = []
+    for edge, inward in ((0.0, 1.0), (1.0, -1.0)):
+        best, where = -np.inf, 0.0
+        for d in np.arange(-_EDGE_SPAN, _EDGE_SPAN + 1e-9, _EDGE_STEP):
+            u, v = _edge_bands(bar, edge + d, inward)
+            s = _sample(lab, quad, u.reshape(1, -1), v.reshape(1, -1))[0].reshape(2, 12, -1, 3)
+            alt = _alternation(np.median(s, axis=2))
+            if alt[0] - alt[1] > best + 1e-6:
+                best, where = float(alt[0] - alt[1]), float(d)
+        moved.append(where)
+    hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+    top, bottom = moved
+    new = np.asarray([[0, top], [1, top], [1, 1 + bottom], [0, 1 + bottom]], np.float32)
+    return np.asarray(cv2.perspectiveTransform(new.reshape(1, -1, 2), hom)[0], np.float32)
+
 
 def _side_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
     """(u, v) of the side samples across the middle band: inside and outside the left edge,
@@ -404,6 +449,7 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
         fitted, fit, bar = _jump(lab, fitted, fit, bar)
         fitted = snap(lab, fitted, lines, bar)
         fit, bar = field_fit(lab, fitted)
+        fitted = edges_placed(lab, fitted, bar)  # the fit of the fitted field ranks it, not of this
         corners = fitted / scale
         if all(np.abs(corners - c).max() > 0.01 * max(image.shape[:2]) for _, c, _ in out):
             out.append((fit, corners, bar))
