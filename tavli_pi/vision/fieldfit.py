@@ -23,7 +23,7 @@ import numpy as np
 from tavli_pi.vision.calibration import order_corners
 
 __all__ = ["BARS", "FieldCheck", "KnownField", "field_fit", "field_still_there", "fit_corners", "fitted_fields",
-           "known_field", "line_candidates", "prepared"]
+           "known_field", "line_candidates", "placed", "prepared"]
 
 #: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
 BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
@@ -112,6 +112,8 @@ _EDGE_SPAN = 0.04
 #: ... in steps of this share, each through a thin band just inside and just outside it
 _EDGE_STEP = 0.002
 _EDGE_BAND = np.linspace(0.004, 0.02, 5)
+#: an edge is moved only where the step there is this much clearer than at the fit's edge
+_EDGE_GAIN = 1.25
 
 
 def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.ndarray]:
@@ -131,26 +133,45 @@ def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.
 
 
 def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
-    """``quad`` with its top and bottom edges moved (along its sides) to where the points' bases
-    begin: the alternating colours of the bases just inside, the frame's one colour just outside,
-    differ most. The fit places the field across to a fraction of a point but is loose in height:
-    a triangle narrower than its column (a gap between the points) fits better a little further
-    in, so the fit's field comes out a few % too tall (``bench_field_corners.py``)."""
+    """``quad`` with its top and bottom edges moved in (along its sides) to where the points'
+    bases begin: the alternating colours of the bases just inside, the frame's one colour just
+    outside, differ most -- each half of each edge on its own (its 6 points), the edge drawn
+    through the two. The fit places the field across to a fraction of a point but is loose in
+    height: a triangle narrower than its column (a gap between the points) fits better a little
+    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``). An
+    edge half moves only where the step there is clearly the stronger (``_EDGE_GAIN``)."""
     unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    moved = []
+    half = (1.0 - bar) / 2.0
+    mid = (half / 2.0, 1.0 - half / 2.0)  # the halves' middles (u)
+    ends = []
     for edge, inward in ((0.0, 1.0), (1.0, -1.0)):
-        best, where = -np.inf, 0.0
-        for d in np.arange(-_EDGE_SPAN, _EDGE_SPAN + 1e-9, _EDGE_STEP):
+        steps = inward * np.arange(0.0, _EDGE_SPAN + 1e-9, _EDGE_STEP)
+        scores = []
+        for d in steps:
             u, v = _edge_bands(bar, edge + d, inward)
             s = _sample(lab, quad, u.reshape(1, -1), v.reshape(1, -1))[0].reshape(2, 12, -1, 3)
-            alt = _alternation(np.median(s, axis=2))
-            if alt[0] - alt[1] > best + 1e-6:
-                best, where = float(alt[0] - alt[1]), float(d)
-        moved.append(where)
+            med = np.median(s, axis=2)
+            diff = np.linalg.norm(med[:, 1:] - med[:, :-1], axis=2)  # 2 bands x 11 neighbours
+            scores.append([float(diff[0, h].mean() - diff[1, h].mean()) for h in (slice(0, 5), slice(6, 11))])
+        sc = np.asarray(scores)  # steps x 2 halves
+        moved = []
+        for h in (0, 1):
+            k = int(np.argmax(sc[:, h]))
+            moved.append(float(steps[k]) if sc[k, h] > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
+        slope = (moved[1] - moved[0]) / (mid[1] - mid[0])
+        ends.append((edge + moved[0] - slope * mid[0], edge + moved[0] + slope * (1.0 - mid[0])))
     hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
-    top, bottom = moved
-    new = np.asarray([[0, top], [1, top], [1, 1 + bottom], [0, 1 + bottom]], np.float32)
+    (tl, tr), (bl, br) = ends
+    new = np.asarray([[0, tl], [1, tr], [1, br], [0, bl]], np.float32)
     return np.asarray(cv2.perspectiveTransform(new.reshape(1, -1, 2), hom)[0], np.float32)
+
+
+def placed(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The field found at ``corners`` (image px, TL TR BR BL as fitted) with its top and bottom
+    edges placed (``edges_placed``), in image px."""
+    lab, scale = prepared(image)
+    q = np.asarray(corners, np.float32) * scale
+    return edges_placed(lab, q, field_fit(lab, q)[1]) / scale
 
 
 def _side_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
@@ -449,7 +470,6 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
         fitted, fit, bar = _jump(lab, fitted, fit, bar)
         fitted = snap(lab, fitted, lines, bar)
         fit, bar = field_fit(lab, fitted)
-        fitted = edges_placed(lab, fitted, bar)  # the fit of the fitted field ranks it, not of this
         corners = fitted / scale
         if all(np.abs(corners - c).max() > 0.01 * max(image.shape[:2]) for _, c, _ in out):
             out.append((fit, corners, bar))
