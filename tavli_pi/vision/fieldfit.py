@@ -289,38 +289,17 @@ def _jump(lab: np.ndarray, q: np.ndarray, fit: float, bar: float, times: int = 2
     return q, fit, bar
 
 
-def _segments(edges: np.ndarray, size: float) -> np.ndarray:
-    """The long straight segments (n x 4: x0 y0 x1 y1) of an edge map, longest first: those the
-    probabilistic Hough transform finds in it and in it turned round (mapped back), so that a
-    picture and the picture turned round give the same edges (the transform visits the edge
-    pixels in a random order, and a side it misses one way it may find the other)."""
-    h, w = edges.shape
-    found = []
-    for turned in (False, True):
-        e = cv2.rotate(edges, cv2.ROTATE_180) if turned else edges
-        segs = cv2.HoughLinesP(e, 1, np.pi / 360, 40, minLineLength=int(0.15 * size), maxLineGap=int(0.03 * size))
-        if segs is None:
-            continue
-        segs = segs.reshape(-1, 4).astype(np.float64)
-        if turned:
-            segs = np.c_[w - 1 - segs[:, 0], h - 1 - segs[:, 1], w - 1 - segs[:, 2], h - 1 - segs[:, 3]]
-        found.append(segs)
-    if not found:
-        return np.zeros((0, 4))
-    segs = np.concatenate(found)
-    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
-    return np.asarray(segs[np.argsort(-length, kind="stable")])
-
-
 def _lines(gray: np.ndarray) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """The picture's long straight edges as (angle, offset) normal-form lines: the near-horizontal
     ones and the near-vertical ones (within 35 degrees), merged where they nearly coincide,
     longest first."""
     h, w = gray.shape
     size = float(max(h, w))
+    edges = cv2.Canny(gray, 40, 120)
+    segs = cv2.HoughLinesP(edges, 1, np.pi / 360, 40, minLineLength=int(0.15 * size), maxLineGap=int(0.03 * size))
     horiz: list[tuple[float, float, float]] = []
     vert: list[tuple[float, float, float]] = []
-    for x0, y0, x1, y1 in _segments(cv2.Canny(gray, 40, 120), size):
+    for x0, y0, x1, y1 in (segs.reshape(-1, 4) if segs is not None else []):
         length = float(np.hypot(x1 - x0, y1 - y0))
         theta = float(np.arctan2(x1 - x0, -(y1 - y0)))  # the normal's angle
         theta = theta % np.pi
