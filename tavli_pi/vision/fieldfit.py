@@ -297,9 +297,13 @@ def _lines(gray: np.ndarray) -> tuple[list[tuple[float, float]], list[tuple[floa
     size = float(max(h, w))
     edges = cv2.Canny(gray, 40, 120)
     segs = cv2.HoughLinesP(edges, 1, np.pi / 360, 40, minLineLength=int(0.15 * size), maxLineGap=int(0.03 * size))
+    segs = np.zeros((0, 4)) if segs is None else segs.reshape(-1, 4).astype(np.float64)
+    # longest first: a line is named by its longest segment, not by the one the transform's
+    # random visiting order happened to give first (a picture turned round gives another order)
+    segs = segs[np.argsort(-np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]), kind="stable")]
     horiz: list[tuple[float, float, float]] = []
     vert: list[tuple[float, float, float]] = []
-    for x0, y0, x1, y1 in (segs.reshape(-1, 4) if segs is not None else []):
+    for x0, y0, x1, y1 in segs:
         length = float(np.hypot(x1 - x0, y1 - y0))
         theta = float(np.arctan2(x1 - x0, -(y1 - y0)))  # the normal's angle
         theta = theta % np.pi
