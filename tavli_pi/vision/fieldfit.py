@@ -268,11 +268,12 @@ def fit_corners(lab: np.ndarray, quad: np.ndarray, rounds: int = 4) -> tuple[np.
     return max(ends, key=lambda e: e[1])
 
 
-def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int) -> tuple[np.ndarray, float, float]:
+def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int, first: float = 0.02
+           ) -> tuple[np.ndarray, float, float]:
     q = quad.copy()
     best = _fit_bar(lab, q, bar)
     size = float(max(np.ptp(q[:, 0]), np.ptp(q[:, 1])))
-    step = 0.02 * size
+    step = first * size
     for _ in range(rounds):
         moved = True
         while moved:
@@ -289,38 +290,68 @@ def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int) -> tuple[
     return q, best, bar
 
 
-def _point_jumps(q: np.ndarray, bar: float) -> list[np.ndarray]:
+#: the corners of a quadrilateral seen turned round (TL TR BR BL of the picture turned 180 degrees)
+_TURNED = [2, 3, 0, 1]
+
+
+def _turned_climb(lab: np.ndarray, q: np.ndarray, fit: float, bar: float) -> tuple[np.ndarray, float, float]:
+    """(corners, fit, bar) of ``q`` (fitted) climbed again from its corners in the order the picture
+    turned round gives them, where that fits better. The fit is the same in either order (the
+    samples are symmetric end for end and side for side) but the climb takes the first move that
+    helps, so it ends elsewhere; climbed both ways, the field found in a picture and in the picture
+    turned round is the same."""
+    t, f, b = _climb(lab, q[_TURNED], bar, rounds=3, first=0.01)
+    return (t[_TURNED], f, b) if f > fit else (q, fit, bar)
+
+
+def _point_jumps(q: np.ndarray, bar: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """``q`` with its left side, its right side or both a whole point further out or in (along
     its top and bottom edges): the climb moves the field a little at a time, and a field a point
-    off (its end column on the frame, a point outside it) fits nearly as well as the field."""
+    off (its end column on the frame, a point outside it) fits nearly as well as the field; and
+    ``q`` with one corner alone a point along its edge: where the camera is tilted or slanted the
+    climb can leave one corner a point off (the triangles there fit a point over) while the other
+    three sit. (the side jumps, the corner jumps)"""
     point = (1.0 - bar) / 12.0
     top, bottom = (q[1] - q[0]) * point, (q[2] - q[3]) * point
-    out = []
+    sides = []
     for left, right in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)):
         t = q.copy()
         t[0] -= left * top
         t[3] -= left * bottom
         t[1] += right * top
         t[2] += right * bottom
-        out.append(t)
-    return out
+        sides.append(t)
+    corners = []
+    for k, edge in ((0, top), (1, top), (2, bottom), (3, bottom)):
+        for sign in (1.0, -1.0):
+            t = q.copy()
+            t[k] += sign * edge
+            corners.append(t)
+    return sides, corners
+
+
+#: a side jump is climbed when it fits at least this share of the fit before it (a corner jump,
+#: which skews two sides, always: its fit before the climb says little)
+_JUMP_KEEP = 0.9
 
 
 def _jump(lab: np.ndarray, q: np.ndarray, fit: float, bar: float, times: int = 2) -> tuple[np.ndarray, float, float]:
     """(corners, fit, bar) of ``q`` (fitted) or of the field a whole point off it, climbed,
-    where that fits better (``_point_jumps``), up to ``times`` points."""
+    where that fits better (``_point_jumps``: the best side jump and the best corner jump are
+    climbed), up to ``times`` points."""
     h, w = lab.shape[:2]
     for _ in range(times):
-        tried = [(field_fit(lab, t)[0], t) for t in _point_jumps(q, bar) if _plausible(t, w, h)]
-        if not tried:
+        ends = []
+        sides, corners = _point_jumps(q, bar)
+        tried = [(field_fit(lab, t)[0], t) for t in sides if _plausible(t, w, h)]
+        if tried and max(e[0] for e in tried) > _JUMP_KEEP * fit:
+            ends.append(fit_corners(lab, max(tried, key=lambda e: e[0])[1], rounds=3))
+        tried = [(field_fit(lab, t)[0], t) for t in corners if _plausible(t, w, h)]
+        if tried:  # climbed to 0.5 % of the field: the climb turned round (``_turned_climb``) goes on
+            ends.append(fit_corners(lab, max(tried, key=lambda e: e[0])[1], rounds=2))
+        if not ends or max(e[1] for e in ends) <= fit:
             break
-        best, t = max(tried, key=lambda e: e[0])
-        if best <= 0.9 * fit:
-            break
-        t, f, b = fit_corners(lab, t, rounds=3)
-        if f <= fit:
-            break
-        q, fit, bar = t, f, b
+        q, fit, bar = max(ends, key=lambda e: e[1])
     return q, fit, bar
 
 
@@ -332,9 +363,13 @@ def _lines(gray: np.ndarray) -> tuple[list[tuple[float, float]], list[tuple[floa
     size = float(max(h, w))
     edges = cv2.Canny(gray, 40, 120)
     segs = cv2.HoughLinesP(edges, 1, np.pi / 360, 40, minLineLength=int(0.15 * size), maxLineGap=int(0.03 * size))
+    segs = np.zeros((0, 4)) if segs is None else segs.reshape(-1, 4).astype(np.float64)
+    # longest first: a line is named by its longest segment, not by the one the transform's
+    # random visiting order happened to give first (a picture turned round gives another order)
+    segs = segs[np.argsort(-np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]), kind="stable")]
     horiz: list[tuple[float, float, float]] = []
     vert: list[tuple[float, float, float]] = []
-    for x0, y0, x1, y1 in (segs.reshape(-1, 4) if segs is not None else []):
+    for x0, y0, x1, y1 in segs:
         length = float(np.hypot(x1 - x0, y1 - y0))
         theta = float(np.arctan2(x1 - x0, -(y1 - y0)))  # the normal's angle
         theta = theta % np.pi
@@ -452,7 +487,9 @@ def _plausible(q: np.ndarray, w: int, h: int) -> bool:
 def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6) -> list[tuple[float, np.ndarray, float]]:
     """(fit, corners in image px, bar) of the field candidates, best first: the picture's
     long-edge quadrilaterals and ``outlines`` (image px), the ``refit`` that fit best fitted
-    closer (``fit_corners``), those that end up at the same place kept once."""
+    closer (``fit_corners``, then a point over where that fits better, ``_jump``, and climbed
+    from the corners turned round, ``_turned_climb``), those that end up at the same place kept
+    once."""
     lab, scale = prepared(image)
     h, w = lab.shape[:2]
     lines = _lines(_gray(lab))
@@ -465,9 +502,14 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
         if len(kept) == refit:
             break
     out: list[tuple[float, np.ndarray, float]] = []
+    climbed: list[np.ndarray] = []
     for q in kept:
         fitted, fit, bar = fit_corners(lab, q)
+        if any(np.abs(fitted - c).max() <= 0.01 * max(w, h) for c in climbed):
+            continue  # another start's climb ended here: its jumps are this one's
+        climbed.append(fitted)
         fitted, fit, bar = _jump(lab, fitted, fit, bar)
+        fitted, fit, bar = _turned_climb(lab, fitted, fit, bar)
         fitted = snap(lab, fitted, lines, bar)
         fit, bar = field_fit(lab, fitted)
         corners = fitted / scale
