@@ -198,7 +198,7 @@ def main() -> None:
                   f"{int(((zs[part] > 0) != y[part]).sum())}, refit {int(((z[part] > 0) != y[part]).sum())}")
         weights.append(fit(X[m], y[m]))  # the weights kept: fitted on all
     taught = d["X"][:, stacks.TAUGHT]
-    print(f"taught ring medians (stacks.TAUGHT_DEFAULT): empty when learnt {np.median(taught[filled == 0]):.1f}, "
+    print(f"taught ring medians: empty when learnt {np.median(taught[filled == 0]):.1f}, "
           f"filled {np.median(taught[filled == 1]):.1f}")
     print("SETUP_W = np.asarray([")
     for w in weights:

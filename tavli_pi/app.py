@@ -463,7 +463,10 @@ class TableApp:
                     return None
             else:
                 cal = learnt
-                obs = BoardReader(cal).read(frame.image, frame.index)
+                # read again against what it learnt, but not by each slot's taught ring and stillness:
+                # on the very frame it was learnt from every slot is still, and they would read the
+                # position it was learnt as, not what the frame shows (stacks.SETUP_W_UNTAUGHT)
+                obs = BoardReader(cal.with_(taught_ring=None)).read(frame.image, frame.index)
         problem = setup_problem(obs, expect_start=setup)
         if problem is not None and not self._setup_confirmed:
             if not dice_seen:

@@ -60,6 +60,7 @@ from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lighting import colour_at, slot_colours
+from tavli_pi.vision.held_colours import held_pair
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
@@ -89,6 +90,7 @@ __all__ = [
     "SetupView",
     "setup_slot_probability",
     "setup_logit",
+    "taught",
     "slot_logits",
     "taught_rings",
     "start_slots",
@@ -268,9 +270,6 @@ N_SETUP = ck.N_FEATURES + 8
 #: change), log(1 + hue distance to the nearer checker colour), the ring logit now and on the frame
 #: the board was learnt from
 CHANGE, TYPICAL, HUE, RING, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 1, ck.N_FEATURES + 4, ck.N_FEATURES + 6, ck.N_FEATURES + 7
-#: the taught ring of a slot when the calibration kept none (learnt before stop 38): the median over
-#: the fit's slots, empty and filled when learnt (bench/fit_setup_slots.py)
-TAUGHT_DEFAULT = (-5.7, 9.2)
 #: a slot counts as unchanged since the board was learnt while its change (log) is within
 #: ``STILL_MARGIN`` of the frame's typical change (a logistic step ``STILL_SOFT`` wide): there the
 #: model weighs how it rings now against how it rang when learnt (``_still_design``)
@@ -363,16 +362,14 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     view = view if view is not None else setup_view(canon, lay, cal)
     if view is None:
         return None
-    bg, diff, gain = view.background, view.diff, view.gain
+    diff, gain = view.diff, view.gain
     radii = spot_geometry(lay, cal)[3]
     if cols is not None:
         radii = radii[cols]
     r = radii[:, None] * np.ones((1, ch.x.shape[1]), np.float32)
     hx, hy, hr = ch.x / BG_SCALE, ch.y / BG_SCALE, 0.5 * r / BG_SCALE
     chg = ck.box_means(np.asarray(cv2.integral(diff), np.float64)[..., None], hx, hy, hr)[..., 0]
-    bg_integral = (_background_integral(cal.background) if cal.background and bg is _background(cal.background)
-                   else np.asarray(cv2.integral(bg), np.float64))
-    learnt = ck.box_means(bg_integral, hx, hy, hr)  # the set-up view's colour there
+    learnt = _learnt_at(cal, view, hx, hy, hr)  # the set-up view's colour there
     bgc = learnt / gain
     light, dark = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
     # the two checker colours where the slot lies, under the board's light as learnt at set-up
@@ -400,6 +397,38 @@ def setup_slot_features(canon: np.ndarray, lay: Layout, cal: Calibration, ch: ck
     return np.concatenate([ch.feats, extra.astype(np.float32)], axis=-1)
 
 
+#: a slot the learnt position filled is read against the checker seen there (``held_colours``) when
+#: it is this likely to hold a checker now
+HELD_OCCUPIED = 0.5
+
+
+def _held(cal: Calibration, cols: np.ndarray, depth: int) -> np.ndarray | None:
+    """(C, depth) the colour the learnt position put in each slot of ``cols``: +1 light, -1 dark,
+    0 none (None: the calibration learnt no board)."""
+    if not cal.background:
+        return None
+    filled = known_slots(cal)[cols][:, :depth]
+    colour = setup_colours(cal.position if cal.position is not None else KnownBoard.start())[cols]
+    return np.where(filled, colour[:, None], 0).astype(np.int8)
+
+
+def _learnt_at(cal: Calibration, view: SetupView, hx: np.ndarray, hy: np.ndarray, hr: np.ndarray) -> np.ndarray:
+    """The set-up view's colour (..., 3) in boxes of half side ``hr`` round ``hx``, ``hy`` (the
+    background's grid), as learnt (not matched to this frame's light)."""
+    bg = view.background
+    bg_integral = (_background_integral(cal.background) if cal.background and bg is _background(cal.background)
+                   else np.asarray(cv2.integral(bg), np.float64))
+    return np.asarray(ck.box_means(bg_integral, hx, hy, hr))
+
+
+def _learnt_colour(cal: Calibration, view: SetupView, x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The set-up view's colour (..., 3) over the middle of a checker of radius ``r`` at canonical
+    places ``x``, ``y``, in this frame's light (``view.gain``, set-up over now)."""
+    rr = np.broadcast_to(0.5 * np.asarray(r, np.float32) / BG_SCALE, np.shape(x))
+    learnt = _learnt_at(cal, view, np.asarray(x) / BG_SCALE, np.asarray(y) / BG_SCALE, rr)
+    return np.asarray(learnt / view.gain, np.float32)
+
+
 def slot_logits(ch: ck.Chains) -> np.ndarray:
     """Each slot's ring-only logit (``slot_probability``'s), clipped to +-10."""
     return np.asarray(np.clip(ch.feats @ SLOT_W + SLOT_B, -10.0, 10.0))
@@ -411,13 +440,17 @@ def taught_rings(ch: ck.Chains) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(round(float(v), 2) for v in row) for row in slot_logits(ch))
 
 
+def taught(cal: Calibration) -> bool:
+    """Whether the set-up slot model reads ``cal``'s slots by their taught ring and stillness
+    (``SETUP_W``): it kept a taught ring as deep as the chains (else ``SETUP_W_UNTAUGHT``)."""
+    return cal.taught_ring is not None and len(cal.taught_ring[0]) >= SLOTS
+
+
 def _taught(cal: Calibration, cols: np.ndarray | None, depth: int) -> np.ndarray:
     """(C, depth) the taught ring of the slots of ``cols`` (all 26 when None): ``Calibration.taught_ring``,
-    or ``TAUGHT_DEFAULT`` by whether the learnt position filled the slot."""
-    if cal.taught_ring is not None and len(cal.taught_ring[0]) >= depth:
-        t = np.asarray(cal.taught_ring, np.float32)[:, :depth]
-    else:
-        t = np.where(known_slots(cal)[:, :depth], TAUGHT_DEFAULT[1], TAUGHT_DEFAULT[0]).astype(np.float32)
+    or 0 where it kept none (``taught``: the model then reads no taught ring)."""
+    t = (np.asarray(cal.taught_ring, np.float32)[:, :depth] if taught(cal)
+         else np.zeros((26, depth), np.float32))
     return t if cols is None else t[cols]
 
 
@@ -432,11 +465,12 @@ def _still_design(feats: np.ndarray) -> np.ndarray:
                           axis=-1)
 
 
-def setup_logit(feats: np.ndarray, filled: bool | np.ndarray) -> np.ndarray:
+def setup_logit(feats: np.ndarray, filled: bool | np.ndarray, by_taught: bool = True) -> np.ndarray:
     """The set-up slot model's logit of ``feats`` (..., N_SETUP), by whether the learnt position filled
-    the slot (``filled``, broadcast)."""
-    x = _still_design(feats)
-    return np.asarray(np.where(filled, x @ SETUP_W[1, :-1] + SETUP_W[1, -1], x @ SETUP_W[0, :-1] + SETUP_W[0, -1]))
+    the slot (``filled``, broadcast). ``by_taught`` (``taught``): with the taught ring and stillness
+    (``SETUP_W``); else by the other features alone (``SETUP_W_UNTAUGHT``)."""
+    x, w = (_still_design(feats), SETUP_W) if by_taught else (feats[..., :TAUGHT], SETUP_W_UNTAUGHT)
+    return np.asarray(np.where(filled, x @ w[1, :-1] + w[1, -1], x @ w[0, :-1] + w[0, -1]))
 
 
 @lru_cache(maxsize=4)
@@ -467,15 +501,16 @@ def _caption_share(cal: Calibration, view: SetupView, ch: ck.Chains, cols: np.nd
 
 
 def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
-                           filled: np.ndarray | None = None) -> np.ndarray:
+                           filled: np.ndarray | None = None, by_taught: bool = True) -> np.ndarray:
     """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
     slot -- empty when the board was learnt, or filled by the position it was learnt from
     (``filled``, ``known_slots``: the start position's by default; fitted on simulated real-like
-    tables learnt at set-up, seeds the benches and tests do not use: bench/fit_setup_slots.py)."""
+    tables learnt at set-up, seeds the benches and tests do not use: bench/fit_setup_slots.py).
+    ``by_taught``: as ``setup_logit``."""
     filled = (start_slots() if filled is None else filled)[:, : feats.shape[1]]
     if cols is not None:  # the spots ``feats`` holds
         filled = filled[cols]
-    z = setup_logit(feats, filled)
+    z = setup_logit(feats, filled, by_taught)
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
 
 
@@ -491,6 +526,15 @@ SETUP_W = np.asarray([
      0.108, -0.196, 4.635],
     [3.861, 1.710, 2.709, -3.340, -6.576, -2.104, 0.940, -1.954, -0.266, 0.493, -1.289, 0.270, 0.707, 0.028, 11.252,
      0.420, -0.392, -3.123],
+])
+#: the model without the taught ring and stillness (the weights up to stop 37, the same columns but
+#: the taught ring and the three after it): a calibration that kept no taught ring (saved before
+#: stop 38), and the app's check of its set-up frame read against the board just learnt from that
+#: very frame (every slot is still there: stillness would say the position it was learnt as, not
+#: what the frame shows; app.py)
+SETUP_W_UNTAUGHT = np.asarray([
+    [3.280, 1.800, 1.614, -2.089, -6.301, 1.140, 2.277, -1.500, -0.928, -0.573, -0.664, 0.085, 0.507, -0.220],
+    [4.437, 0.810, -0.176, -1.771, -5.210, -0.050, -0.681, -1.144, -0.320, 0.295, -1.572, 0.337, 0.651, 5.329],
 ])
 
 
@@ -794,7 +838,8 @@ def _read_spots_once(
         # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
         depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
         searched = np.arange(SLOTS)[None, :] < depth[:, None]
-        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal)),
+        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal),
+                                                          taught(cal)),
                          p_occ)
         # a slot beyond a stack's first that a caption's letters hide: its pixels say what they show of
         # it, no more (vision/captions.py)
@@ -804,11 +849,30 @@ def _read_spots_once(
         p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
-    # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py)
-    p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
+    # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py);
+    # a slot the learnt position filled, against that checker as the set-up view shows it
+    # (vision/held_colours.py)
     x, base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
+    known_held = _held(cal, cols, ch.x.shape[1]) if view is not None else None
+    held = None
+    if known_held is not None:
+        # only a slot that now looks like a checker is read against the checker seen there: under a
+        # broadcast band a checker of either colour looks much like the learnt one did (real-like seed
+        # 0 frame 96: a dark checker under a band where a light one stood, read at 0.09, was read light)
+        held = np.where(p_occ >= HELD_OCCUPIED, known_held, 0).astype(np.int8)
+    if view is not None and held is not None:  # (mypy: a held colour is known only with a view)
+        p_lt = ck.p_light(ch.bgr, *held_pair(*slot_colours(cal, ch.x, ch.y),
+                                             _learnt_colour(cal, view, ch.x, ch.y, r[:, None]), held))
+    else:
+        p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,
                                                     cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.1)
+    if view is not None and feats is not None:
+        # judged only where the board is as it was at set-up there (a stack grown since, squeezed past
+        # where its chain's slots were traced, is left to its rings)
+        changed = feats[:, : p_occ.shape[1], CHANGE] - feats[:, : p_occ.shape[1], TYPICAL] >= STILL_MARGIN
+        lz_ends = _ends_judged(lz_ends, d_ends, ch, p_occ, known_slots(cal)[cols][:, : p_occ.shape[1]] | changed,
+                               base, sign, r, P)
     # the first end (the best ring) serves the chain, the row and the colour; the squeezed counts are
     # read from either end (below)
     lz, d_last = lz_ends[0], d_ends[0]
@@ -816,7 +880,15 @@ def _read_spots_once(
     p_ends = 1.0 / (1.0 + np.exp(-np.clip(lz_ends, -30, 30)))
     p_last = p_ends[0]
     last_xy = _last_xy(ch, base, sign, d_last)
-    lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]), *slot_colours(cal, *last_xy))
+    if view is not None and known_held is not None:
+        # the last checker lies in a slot the learnt position filled when its stack reached it then
+        k_last = np.clip(np.rint((d_last / r[:P] - 1.0) / 2.0).astype(np.int64), 0, known_held.shape[1] - 1)
+        held_last = np.where(p_last >= HELD_OCCUPIED, known_held[np.arange(P), k_last], 0)
+        lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]),
+                             *held_pair(*slot_colours(cal, *last_xy),
+                                        _learnt_colour(cal, view, *last_xy, r[:P]), held_last))
+    else:
+        lt_last = ck.p_light(ck.box_means(integral, *last_xy, 0.42 * r[:P]), *slot_colours(cal, *last_xy))
     chain = chain_loglik_many(p_occ[:P], p_lt[:P])  # (P, 2, SLOTS + 1)
     # a row of n separate checkers leaves a far, fully visible checker unexplained
     d_chain = np.concatenate([np.zeros((P, 1)), (ch.y[:P] - base[:P, None]) * sign[:P, None]], axis=1)
@@ -872,6 +944,30 @@ def _read_spots_once(
     return points, bar, sites, tuple(int(v) for v in pins)
 
 
+def _ends_judged(lz_ends: np.ndarray, d_ends: np.ndarray, ch: ck.Chains, p_occ: np.ndarray, filled: np.ndarray,
+                 base: np.ndarray, sign: np.ndarray, r: np.ndarray, P: int) -> np.ndarray:
+    """``lz_ends`` (ENDS, P) with each end that lies within a radius of searched slots the learnt
+    position left empty no likelier than the set-up slot model holds the likeliest of them: a ring
+    there that rang alike on the set-up board (a print, a caption's loop) and has not changed is the
+    board's, not a last checker (real-like seed 1 table 36, the set-up board seen again: point 8's
+    light 3 read 5, a ring on the empty board beyond it taken for the stack's fully visible end).
+    ``filled``: the slots not to judge by (filled at set-up, or changed since)."""
+    K = p_occ.shape[1]
+    depth = ch.searched[:P] if ch.searched is not None else np.full(P, K)
+    d_slot = (ch.y[:P] - base[:P, None]) * sign[:P, None]
+    empty = (np.arange(K)[None, :] < depth[:, None]) & ~filled[:P, :K]
+    out = lz_ends.copy()
+    for e in range(len(lz_ends)):
+        within = np.abs(d_slot - d_ends[e][:, None]) <= r[:P, None]
+        near = empty & within
+        # a slot filled at set-up (or changed since) near the end: leave the end to its ring
+        near_filled = within & filled[:P, :K]
+        judged = near.any(axis=1) & ~near_filled.any(axis=1)
+        p_near = np.clip(np.where(near, p_occ[:P], 0.0).max(axis=1), 1e-6, 1 - 1e-6)
+        out[e] = np.where(judged, np.minimum(lz_ends[e], np.log(p_near / (1 - p_near))), lz_ends[e])
+    return out
+
+
 def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,
                     cols: np.ndarray, searched: np.ndarray, view: SetupView, g: ck.Gradients) -> np.ndarray:
     """``p_occ`` with each searched slot the set-up filled whose colour is now the other checker's
@@ -887,7 +983,7 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
         return p_occ
     lifted = p_occ.copy()
     for i, k, f in got:
-        z = float(setup_logit(f, False))
+        z = float(setup_logit(f, False, taught(cal)))
         lifted[i, k] = max(float(lifted[i, k]), 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
     # a stack stands from the point's base: a slot is lifted no higher than every slot below it is
     # (a slot alone read as a checker above an empty one is no checker), and not at all where the
