@@ -743,37 +743,20 @@ def read_spots_pinned(
     is searched alike however deep the chain is traced). ``memo``: ring samples kept per spot
     (vision/ring_memo.py; the reader's).
 
-    A point read unsure on an edge whose first checkers overhang the field's edge (``vision/
-    overhang.py``: learnt at set-up, ``Calibration.overhang``; else from this photo's sure first
-    checkers) is read again with that edge's slot-0 window moved, and the surer of its two readings
-    kept.
+    An edge whose first checkers overhang the field's edge (``vision/overhang.py``) has its points'
+    slot-0 window reach nearer the base by the overhang (``checkers.trace_chains``): the overhang
+    learnt at set-up (``Calibration.overhang``), else this photo's, measured from its sure first
+    checkers. The window reaches further than it did without the overhang and the places it searched
+    stay, so a checker seated where the geometry puts it is found as before, and a point is read once.
     """
     if integral is None:
         integral = cv2_integral(canon)
     cols: list[int] = []
     ring: list[float] = []
-    points, bar, sites, pins = _read_spots_once(canon, g, lay, cal, integral, only, cols, setup, ring, memo)
-    which = list(range(24)) if only is None else sorted(only)
-    unsure = {p for p, ev in zip(which, points) if _sureness(ev) < UNSURE}
     shift = (learnt_shifts(lay, cal, cal.overhang) if cal.overhang is not None
-             else overhang_shifts(g, integral, lay, cal)) if unsure else None
-    again = {p for p in unsure if shift is not None and shift[p] != 0.0}
-    if again and shift is not None:
-        cols2: list[int] = []
-        ring2: list[float] = []
-        got, _bar, got_sites, got_pins = _read_spots_once(canon, g, lay, cal, integral, again, cols2, setup, ring2,
-                                                          memo, shift)
-        order = sorted(again)
-        pins_l = list(pins)
-        for q, p in enumerate(order):
-            i = which.index(p)
-            if _sureness(got[q]) <= _sureness(points[i]):
-                continue
-            points[i], pins_l[i], ring[i] = got[q], got_pins[q], ring2[q]
-            keep = [k for k, c in enumerate(cols) if c != p]
-            sites = [sites[k] for k in keep] + [st for st, c in zip(got_sites, cols2) if c == p]
-            cols = [cols[k] for k in keep] + [c for c in cols2 if c == p]
-        pins = tuple(pins_l)
+             else overhang_shifts(g, integral, lay, cal))
+    points, bar, sites, pins = _read_spots_once(canon, g, lay, cal, integral, only, cols, setup, ring, memo,
+                                                shift)
     if site_columns is not None:
         site_columns[:] = cols
     if rings is not None:
@@ -781,14 +764,8 @@ def read_spots_pinned(
     return points, bar, sites, pins
 
 
-#: a point read with its likelier colour's count below this confidence is read again on an edge
-#: that overhangs (vision/overhang.py)
-UNSURE = 0.9
-
-
-def _sureness(ev: SpotEvidence) -> float:
-    """How sure a point's reading is: the lower of its two colours' confidences."""
-    return min(ev.light.confidence, ev.dark.confidence)
+#: the first slots' measuring window searched at so many offsets of its steps (``_first_slots``)
+MEASURE_SUB = 3
 
 
 def _first_slots(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration
@@ -796,8 +773,21 @@ def _first_slots(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibr
     """The 24 points' first slots searched in the wide ``overhang.MEASURE`` window: where each was
     found (radii from the base), how likely it holds a checker, and whether its edge is the top one."""
     x, base, sign, r = (a[:24] for a in spot_geometry(lay, cal))
-    ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=MEASURE)
-    return (ch.y[:, 0] - base) * sign / r, slot_probability(ch)[:, 0], sign > 0
+    best_d = best_p = best_s = np.zeros(0)
+    for k in range(MEASURE_SUB):
+        # the window's steps offset by a share of a step: a finer search, so an edge's offset moves
+        # smoothly with the field rather than in whole steps
+        o = (MEASURE[1] - MEASURE[0]) / 11 * k / MEASURE_SUB
+        ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=(MEASURE[0] + o, MEASURE[1] + o))
+        f = ch.feats[:, 0]
+        score = f[:, 1] + 0.5 * f[:, 2] + 0.25 * f[:, 3]  # as trace_chains chooses
+        d, p = (ch.y[:, 0] - base) * sign / r, slot_probability(ch)[:, 0]
+        if k == 0:
+            best_d, best_p, best_s = d, p, score
+            continue
+        better = score > best_s
+        best_d, best_p, best_s = np.where(better, d, best_d), np.where(better, p, best_p), np.maximum(score, best_s)
+    return best_d, best_p, sign > 0
 
 
 def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration) -> np.ndarray:
@@ -807,7 +797,7 @@ def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Cal
 
 
 def learnt_shifts(lay: Layout, cal: Calibration, overhang: tuple[float, float]) -> np.ndarray:
-    """(26,) radii each spot's slot-0 window moves by with a learnt ``Calibration.overhang``."""
+    """(26,) radii each spot's slot-0 window reaches nearer the base with a learnt ``Calibration.overhang``."""
     sign = spot_geometry(lay, cal)[2][:24]
     return np.concatenate([per_point(overhang, sign > 0), np.zeros(2, np.float32)])
 
