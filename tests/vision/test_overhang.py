@@ -46,7 +46,7 @@ def test_an_edges_offset_follows_its_checkers_smoothly() -> None:
     got = np.array([edge_shifts(np.r_[np.full(12, m), np.full(12, 1.2)], p, top)[0] for m in medians])
     assert np.all(np.abs(np.diff(got)) <= np.diff(medians) + 1e-6)  # no step anywhere
     assert np.all(np.diff(got) >= -1e-6)  # nearer the base, never less of an offset
-    assert got[0] < -0.6 and got[-1] == 0.0
+    assert np.isclose(got[0], REACH) and got[-1] == 0.0  # (clipped where the measuring window begins)
     # the window never reaches nearer the base than the measuring window begins
     assert np.all(per_point((-2.0, -0.1), top) >= REACH)
 
@@ -141,7 +141,8 @@ def test_a_calibration_saved_before_has_no_learnt_overhang() -> None:
 def test_thick_checkers_seen_from_a_leaning_camera_give_the_far_edge_an_overhang(thickness: float) -> None:
     """The simulator's thick checkers (sim/render.py): with the camera leaning over the bottom edge, the
     top faces move up the board, away from it -- towards the base on the far (top) edge, away from it on
-    the near one. Set-up learns the far edge's overhang and leaves the near edge; flat checkers learn none."""
+    the near one. Set-up learns the far edge's overhang and leaves the near edge; flat checkers learn none
+    to speak of (the offset is smooth in where the first checkers were measured: under a tenth of a radius)."""
     import dataclasses
 
     from tavli_pi.rules.position import Position
@@ -156,4 +157,4 @@ def test_thick_checkers_seen_from_a_leaning_camera_give_the_far_edge_an_overhang
     assert cal.overhang is not None
     top, bottom = cal.overhang
     assert bottom == 0.0
-    assert (top < -0.1) if thickness else (top == 0.0), cal.overhang
+    assert (top < -0.1) if thickness else (top > -0.1), cal.overhang
