@@ -13,7 +13,7 @@ from tavli_pi.vision import stacks
 from tavli_pi.vision.calibrate import calibrate_image
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.setup import learn_board
-from tavli_pi.vision.overhang import REACH, SEATED, edge_shifts, per_point
+from tavli_pi.vision.overhang import REACH, SEATED, SLACK, edge_shifts, per_point
 from tavli_pi.vision.reader import BoardReader
 from tests.vision._eval import known_of_label, real_frames, score_real
 
@@ -25,14 +25,14 @@ def test_an_edge_moves_by_its_own_sure_checkers_only() -> None:
     p[0] = 0.2  # not sure: not measured
     d[0] = 0.2
     shifts = edge_shifts(d, p, top)
-    assert np.allclose(shifts[:12], 0.6 - SEATED)  # the bottom edge overhangs
+    assert np.allclose(shifts[:12], 0.6 - (SEATED - SLACK))  # the bottom edge overhangs
     assert np.all(shifts[12:] == 0.0)  # the top edge's checkers sit further in: left alone
     # too few sure checkers on an edge to tell: nothing moves
     few = np.zeros(24)
     few[[1, 2]] = 0.99
     assert np.all(edge_shifts(d, few, top) == 0.0)
     # seated checkers, or further in: nothing moves
-    assert np.all(edge_shifts(np.full(24, SEATED), p, top) == 0.0)
+    assert np.all(edge_shifts(np.full(24, SEATED - SLACK), p, top) == 0.0)
     assert np.all(edge_shifts(np.full(24, SEATED + 0.3), p, top) == 0.0)
 
 
@@ -107,7 +107,6 @@ def test_the_near_edge_blot_is_read_alike_with_the_field_a_few_px_off(real_data:
     if way == "learnt":
         # a px of field moves the checkers about 0.05 radii: the offset follows, no step of a fifth of one
         assert np.all(np.abs(np.diff(near)) < 0.15), near
-        assert all(n < -0.05 for n in near), near
 
 
 def test_with_a_learnt_overhang_a_point_reads_alone_as_with_the_others(real_data: Path,
@@ -141,8 +140,7 @@ def test_a_calibration_saved_before_has_no_learnt_overhang() -> None:
 def test_thick_checkers_seen_from_a_leaning_camera_give_the_far_edge_an_overhang(thickness: float) -> None:
     """The simulator's thick checkers (sim/render.py): with the camera leaning over the bottom edge, the
     top faces move up the board, away from it -- towards the base on the far (top) edge, away from it on
-    the near one. Set-up learns the far edge's overhang and leaves the near edge; flat checkers learn none
-    to speak of (the offset is smooth in where the first checkers were measured: under a tenth of a radius)."""
+    the near one. Set-up learns the far edge's overhang and leaves the near edge; flat checkers learn none."""
     import dataclasses
 
     from tavli_pi.rules.position import Position
@@ -157,4 +155,4 @@ def test_thick_checkers_seen_from_a_leaning_camera_give_the_far_edge_an_overhang
     assert cal.overhang is not None
     top, bottom = cal.overhang
     assert bottom == 0.0
-    assert (top < -0.1) if thickness else (top > -0.1), cal.overhang
+    assert (top < -0.1) if thickness else (top == 0.0), cal.overhang
