@@ -5,11 +5,13 @@ cameras take them (``--variants``, ``tests/vision/_variants.py``) and the set-up
 recordings ``bench_video.py`` writes (``--video``: frame 1 of each game, MP4-compressed as the app
 sees it, at 640 and 1280 px, seeds 0 and 1). Each frame: the worst and the mean corner distance (px,
 the corners matched in the best cyclic order), and as a share of the field's width; per set: the
-median and largest worst corner, the mean of the means. ``--climbed`` also prints where the fit
-(``fieldfit.fit_corners``) climbs to from the true corners: its own bias, apart from the search.
+median and largest worst corner, the mean of the means. ``--placed``: the found field with its top
+and bottom edges placed on the points' bases (``fieldfit.placed``; not what ``locate_field``
+returns). ``--climbed`` also prints where the fit (``fieldfit.fit_corners``) climbs to from the
+true corners: its own bias, apart from the search.
 
     .venv/bin/python bench/bench_field_corners.py [--real] [--variants "turned round,tilted 6 deg"] \
-        [--video] [--seeds 0,1] [--sizes 640,1280] [--climbed]
+        [--video] [--seeds 0,1] [--sizes 640,1280] [--climbed] [--placed]
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from tavli_pi.errors import CalibrationError  # noqa: E402
 from tavli_pi.vision.calibrate import locate_field  # noqa: E402
 
 
+#: ``--placed``: the found field's top and bottom edges placed on the points' bases (``fieldfit.placed``)
+PLACED = False
+
+
 def corner_errors(found: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
     """(worst, mean) corner distance in px, the corners matched in the best cyclic order."""
     f, t = np.asarray(found, np.float64).reshape(4, 2), np.asarray(truth, np.float64).reshape(4, 2)
@@ -44,6 +50,10 @@ def _width(truth: np.ndarray) -> float:
 def measure(name: str, image: np.ndarray, truth: np.ndarray, climbed: bool, rows: list[tuple[float, float, float]]) -> None:
     try:
         found, _ = locate_field(image)
+        if PLACED:
+            from tavli_pi.vision.fieldfit import placed
+
+            found = placed(image, found)
     except CalibrationError:
         print(f"  {name}: no board found")
         rows.append((float("inf"), float("inf"), float("inf")))
@@ -59,7 +69,7 @@ def measure(name: str, image: np.ndarray, truth: np.ndarray, climbed: bool, rows
         q = np.asarray(truth, np.float32) * scale
         fq, f, _ = fit_corners(lab, q)
         cw, cm = corner_errors(fq / scale, truth)
-        fl, _ = locate_field(image) if False else (found, None)
+        fl = found
         extra = (f"; truth fits {field_fit(lab, q)[0]:.2f}, climbed from it {f:.2f} ({cw:.1f} / {cm:.1f} px off), "
                  f"found fits {field_fit(lab, np.asarray(fl, np.float32) * scale)[0]:.2f}")
     print(f"  {name}: worst {worst:.1f} px ({100 * rel:.1f} % of the field), mean {mean:.1f} px"
@@ -132,7 +142,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--frame", type=int, default=1, help="the recording's frame the field is found on")
     ap.add_argument("--climbed", action="store_true", help="also climb the fit from the true corners")
+    ap.add_argument("--placed", action="store_true", help="the found field's edges placed (fieldfit.placed)")
     a = ap.parse_args()
+    global PLACED
+    PLACED = a.placed
     cv2.setNumThreads(1)
     from tests.vision._variants import VARIANTS
 

@@ -286,6 +286,33 @@ class Chains:
         return np.asarray(self.feats[..., 1])
 
 
+def _first_window(first: tuple[float, float], dy: np.ndarray, shift: np.ndarray | None, moved: bool = False
+                  ) -> np.ndarray:
+    """The (C, n) places (radii from the base) slot 0 is searched at: ``first`` at ``dy`` (its
+    fractions), and with ``shift`` (C,) < 0 the window reaches ``-shift`` radii nearer the base: the
+    same places, more of the window's steps below them and the window's new end itself. So a checker
+    seated where the geometry puts it is found as without the shift (the window is not moved off
+    it), and the window's reach grows smoothly with the shift (a learnt overhang a little smaller
+    or larger moves no place but the end). Columns with fewer places repeat their last one.
+    ``moved``: the window moved by ``shift`` instead, its places with it."""
+    lo, hi = first
+    d = lo + (hi - lo) * dy
+    if shift is None:
+        return np.asarray(d[None, :], np.float32)
+    if moved:
+        return np.asarray(d[None, :] + np.asarray(shift, np.float32)[:, None], np.float32)
+    ext = np.minimum(np.asarray(shift, np.float32), 0.0)
+    step = float(d[1] - d[0])
+    n = np.ceil(-ext / step - 1e-6).astype(np.int64)  # places below the window: the steps, the last at the end
+    extra = int(n.max(initial=0))
+    if extra == 0:
+        return np.asarray(np.broadcast_to(d, (len(ext), len(d))), np.float32)
+    k = np.arange(1, extra + 1)[None, :]
+    below = np.maximum(lo - k * step, (lo + ext)[:, None])  # the steps down, clipped at the window's new end
+    below = np.where(k <= n[:, None], below, d[-1])  # a column with fewer places repeats its last
+    return np.asarray(np.concatenate([np.broadcast_to(d, (len(ext), len(d))), below], axis=1), np.float32)
+
+
 def trace_chains(
     g: Gradients,
     integral: np.ndarray,
@@ -300,6 +327,7 @@ def trace_chains(
     memo: RingMemo | None = None,
     ids: np.ndarray | None = None,
     shift: np.ndarray | None = None,
+    moved: bool = False,
 ) -> Chains:
     """Follow C stacks slot by slot from their bases (all columns vectorised).
 
@@ -317,8 +345,9 @@ def trace_chains(
     checkers, so this skips about half of the work.
 
     ``memo`` and ``ids`` (each column's spot): see ``ring_features``.
-    ``shift`` (C,), in radii: moves each column's slot-0 window along it (an edge whose checkers
-    sit nearer the base than the geometry puts them, ``vision/overhang.py``).
+    ``shift`` (C,), in radii: each column's slot-0 window reaches so much nearer the base (an edge
+    whose checkers sit nearer the base than the geometry puts them, ``vision/overhang.py``;
+    ``_first_window``); ``moved``: the window moved by it instead.
     """
     C = len(x0)
     dy = np.linspace(0.0, 1.0, 12, dtype=np.float32)
@@ -341,9 +370,7 @@ def trace_chains(
         if len(live):
             rl, bl, sl = r[live], base[live], sign[live]
             if k == 0:
-                d = (first[0] + (first[1] - first[0]) * dy)[None, :] * rl[:, None]
-                if shift is not None:
-                    d = d + (shift[live] * rl)[:, None]
+                d = _first_window(first, dy, None if shift is None else shift[live], moved) * rl[:, None]
                 cxs = x0[live, None] + offs0[None, :] * rl[:, None]
             else:
                 d = pd[live, None] + (1.8 + 0.55 * dy)[None, :] * rl[:, None]

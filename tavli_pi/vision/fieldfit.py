@@ -23,7 +23,7 @@ import numpy as np
 from tavli_pi.vision.calibration import order_corners
 
 __all__ = ["BARS", "FieldCheck", "KnownField", "field_fit", "field_still_there", "fit_corners", "fitted_fields",
-           "known_field", "line_candidates", "prepared"]
+           "known_field", "line_candidates", "placed", "prepared"]
 
 #: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
 BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
@@ -106,6 +106,72 @@ def _edge_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 _EDGES = {b: _edge_grid(b) for b in BARS}
+
+#: the top and bottom edges are looked for within this share of the field's height of the fit's ...
+_EDGE_SPAN = 0.04
+#: ... in steps of this share, each through a thin band just inside and just outside it
+_EDGE_STEP = 0.002
+_EDGE_BAND = np.linspace(0.004, 0.02, 5)
+#: an edge is moved only where the step there is this much clearer than at the fit's edge
+_EDGE_GAIN = 1.25
+
+
+def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.ndarray]:
+    """(u, v) of the thin bands (inside, outside) of an edge at field fraction ``base``, the field
+    on its ``inward`` side (+1 below it, -1 above): 2 x 12 columns x samples."""
+    half = (1.0 - bar) / 2.0
+    w = half / 6.0
+    centres = np.r_[(np.arange(6) + 0.5) * w, 0.5 + bar / 2.0 + (np.arange(6) + 0.5) * w]
+    across = np.linspace(-0.3, 0.3, 7) * w
+    u = np.broadcast_to((centres[:, None, None] + across[None, None, :]), (12, len(_EDGE_BAND), len(across)))
+    us, vs = [], []
+    for sign in (inward, -inward):
+        v = np.broadcast_to((base + sign * _EDGE_BAND)[None, :, None], u.shape)
+        us.append(u.reshape(12, -1))
+        vs.append(v.reshape(12, -1))
+    return np.stack(us), np.stack(vs)
+
+
+def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
+    """``quad`` with its top and bottom edges moved in (along its sides) to where the points'
+    bases begin: the alternating colours of the bases just inside, the frame's one colour just
+    outside, differ most -- each half of each edge on its own (its 6 points), the edge drawn
+    through the two. The fit places the field across to a fraction of a point but is loose in
+    height: a triangle narrower than its column (a gap between the points) fits better a little
+    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``). An
+    edge half moves only where the step there is clearly the stronger (``_EDGE_GAIN``)."""
+    unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    half = (1.0 - bar) / 2.0
+    mid = (half / 2.0, 1.0 - half / 2.0)  # the halves' middles (u)
+    ends = []
+    for edge, inward in ((0.0, 1.0), (1.0, -1.0)):
+        steps = inward * np.arange(0.0, _EDGE_SPAN + 1e-9, _EDGE_STEP)
+        scores = []
+        for d in steps:
+            u, v = _edge_bands(bar, edge + d, inward)
+            s = _sample(lab, quad, u.reshape(1, -1), v.reshape(1, -1))[0].reshape(2, 12, -1, 3)
+            med = np.median(s, axis=2)
+            diff = np.linalg.norm(med[:, 1:] - med[:, :-1], axis=2)  # 2 bands x 11 neighbours
+            scores.append([float(diff[0, h].mean() - diff[1, h].mean()) for h in (slice(0, 5), slice(6, 11))])
+        sc = np.asarray(scores)  # steps x 2 halves
+        moved = []
+        for h in (0, 1):
+            k = int(np.argmax(sc[:, h]))
+            moved.append(float(steps[k]) if sc[k, h] > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
+        slope = (moved[1] - moved[0]) / (mid[1] - mid[0])
+        ends.append((edge + moved[0] - slope * mid[0], edge + moved[0] + slope * (1.0 - mid[0])))
+    hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
+    (tl, tr), (bl, br) = ends
+    new = np.asarray([[0, tl], [1, tr], [1, br], [0, bl]], np.float32)
+    return np.asarray(cv2.perspectiveTransform(new.reshape(1, -1, 2), hom)[0], np.float32)
+
+
+def placed(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The field found at ``corners`` (image px, TL TR BR BL as fitted) with its top and bottom
+    edges placed (``edges_placed``), in image px."""
+    lab, scale = prepared(image)
+    q = np.asarray(corners, np.float32) * scale
+    return edges_placed(lab, q, field_fit(lab, q)[1]) / scale
 
 
 def _side_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
@@ -202,11 +268,12 @@ def fit_corners(lab: np.ndarray, quad: np.ndarray, rounds: int = 4) -> tuple[np.
     return max(ends, key=lambda e: e[1])
 
 
-def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int) -> tuple[np.ndarray, float, float]:
+def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int, first: float = 0.02
+           ) -> tuple[np.ndarray, float, float]:
     q = quad.copy()
     best = _fit_bar(lab, q, bar)
     size = float(max(np.ptp(q[:, 0]), np.ptp(q[:, 1])))
-    step = 0.02 * size
+    step = first * size
     for _ in range(rounds):
         moved = True
         while moved:
@@ -223,38 +290,68 @@ def _climb(lab: np.ndarray, quad: np.ndarray, bar: float, rounds: int) -> tuple[
     return q, best, bar
 
 
-def _point_jumps(q: np.ndarray, bar: float) -> list[np.ndarray]:
+#: the corners of a quadrilateral seen turned round (TL TR BR BL of the picture turned 180 degrees)
+_TURNED = [2, 3, 0, 1]
+
+
+def _turned_climb(lab: np.ndarray, q: np.ndarray, fit: float, bar: float) -> tuple[np.ndarray, float, float]:
+    """(corners, fit, bar) of ``q`` (fitted) climbed again from its corners in the order the picture
+    turned round gives them, where that fits better. The fit is the same in either order (the
+    samples are symmetric end for end and side for side) but the climb takes the first move that
+    helps, so it ends elsewhere; climbed both ways, the field found in a picture and in the picture
+    turned round is the same."""
+    t, f, b = _climb(lab, q[_TURNED], bar, rounds=3, first=0.01)
+    return (t[_TURNED], f, b) if f > fit else (q, fit, bar)
+
+
+def _point_jumps(q: np.ndarray, bar: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """``q`` with its left side, its right side or both a whole point further out or in (along
     its top and bottom edges): the climb moves the field a little at a time, and a field a point
-    off (its end column on the frame, a point outside it) fits nearly as well as the field."""
+    off (its end column on the frame, a point outside it) fits nearly as well as the field; and
+    ``q`` with one corner alone a point along its edge: where the camera is tilted or slanted the
+    climb can leave one corner a point off (the triangles there fit a point over) while the other
+    three sit. (the side jumps, the corner jumps)"""
     point = (1.0 - bar) / 12.0
     top, bottom = (q[1] - q[0]) * point, (q[2] - q[3]) * point
-    out = []
+    sides = []
     for left, right in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)):
         t = q.copy()
         t[0] -= left * top
         t[3] -= left * bottom
         t[1] += right * top
         t[2] += right * bottom
-        out.append(t)
-    return out
+        sides.append(t)
+    corners = []
+    for k, edge in ((0, top), (1, top), (2, bottom), (3, bottom)):
+        for sign in (1.0, -1.0):
+            t = q.copy()
+            t[k] += sign * edge
+            corners.append(t)
+    return sides, corners
+
+
+#: a side jump is climbed when it fits at least this share of the fit before it (a corner jump,
+#: which skews two sides, always: its fit before the climb says little)
+_JUMP_KEEP = 0.9
 
 
 def _jump(lab: np.ndarray, q: np.ndarray, fit: float, bar: float, times: int = 2) -> tuple[np.ndarray, float, float]:
     """(corners, fit, bar) of ``q`` (fitted) or of the field a whole point off it, climbed,
-    where that fits better (``_point_jumps``), up to ``times`` points."""
+    where that fits better (``_point_jumps``: the best side jump and the best corner jump are
+    climbed), up to ``times`` points."""
     h, w = lab.shape[:2]
     for _ in range(times):
-        tried = [(field_fit(lab, t)[0], t) for t in _point_jumps(q, bar) if _plausible(t, w, h)]
-        if not tried:
+        ends = []
+        sides, corners = _point_jumps(q, bar)
+        tried = [(field_fit(lab, t)[0], t) for t in sides if _plausible(t, w, h)]
+        if tried and max(e[0] for e in tried) > _JUMP_KEEP * fit:
+            ends.append(fit_corners(lab, max(tried, key=lambda e: e[0])[1], rounds=3))
+        tried = [(field_fit(lab, t)[0], t) for t in corners if _plausible(t, w, h)]
+        if tried:  # climbed to 0.5 % of the field: the climb turned round (``_turned_climb``) goes on
+            ends.append(fit_corners(lab, max(tried, key=lambda e: e[0])[1], rounds=2))
+        if not ends or max(e[1] for e in ends) <= fit:
             break
-        best, t = max(tried, key=lambda e: e[0])
-        if best <= 0.9 * fit:
-            break
-        t, f, b = fit_corners(lab, t, rounds=3)
-        if f <= fit:
-            break
-        q, fit, bar = t, f, b
+        q, fit, bar = max(ends, key=lambda e: e[1])
     return q, fit, bar
 
 
@@ -266,9 +363,13 @@ def _lines(gray: np.ndarray) -> tuple[list[tuple[float, float]], list[tuple[floa
     size = float(max(h, w))
     edges = cv2.Canny(gray, 40, 120)
     segs = cv2.HoughLinesP(edges, 1, np.pi / 360, 40, minLineLength=int(0.15 * size), maxLineGap=int(0.03 * size))
+    segs = np.zeros((0, 4)) if segs is None else segs.reshape(-1, 4).astype(np.float64)
+    # longest first: a line is named by its longest segment, not by the one the transform's
+    # random visiting order happened to give first (a picture turned round gives another order)
+    segs = segs[np.argsort(-np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]), kind="stable")]
     horiz: list[tuple[float, float, float]] = []
     vert: list[tuple[float, float, float]] = []
-    for x0, y0, x1, y1 in (segs.reshape(-1, 4) if segs is not None else []):
+    for x0, y0, x1, y1 in segs:
         length = float(np.hypot(x1 - x0, y1 - y0))
         theta = float(np.arctan2(x1 - x0, -(y1 - y0)))  # the normal's angle
         theta = theta % np.pi
@@ -386,7 +487,9 @@ def _plausible(q: np.ndarray, w: int, h: int) -> bool:
 def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6) -> list[tuple[float, np.ndarray, float]]:
     """(fit, corners in image px, bar) of the field candidates, best first: the picture's
     long-edge quadrilaterals and ``outlines`` (image px), the ``refit`` that fit best fitted
-    closer (``fit_corners``), those that end up at the same place kept once."""
+    closer (``fit_corners``, then a point over where that fits better, ``_jump``, and climbed
+    from the corners turned round, ``_turned_climb``), those that end up at the same place kept
+    once."""
     lab, scale = prepared(image)
     h, w = lab.shape[:2]
     lines = _lines(_gray(lab))
@@ -399,9 +502,14 @@ def fitted_fields(image: np.ndarray, outlines: list[np.ndarray], refit: int = 6)
         if len(kept) == refit:
             break
     out: list[tuple[float, np.ndarray, float]] = []
+    climbed: list[np.ndarray] = []
     for q in kept:
         fitted, fit, bar = fit_corners(lab, q)
+        if any(np.abs(fitted - c).max() <= 0.01 * max(w, h) for c in climbed):
+            continue  # another start's climb ended here: its jumps are this one's
+        climbed.append(fitted)
         fitted, fit, bar = _jump(lab, fitted, fit, bar)
+        fitted, fit, bar = _turned_climb(lab, fitted, fit, bar)
         fitted = snap(lab, fitted, lines, bar)
         fit, bar = field_fit(lab, fitted)
         corners = fitted / scale

@@ -168,6 +168,7 @@ def spot_chains(
     cols: np.ndarray | None = None,
     memo: RingMemo | None = None,
     shift: np.ndarray | None = None,
+    moved: bool = False,
 ) -> ck.Chains:
     """The 26 chains (24 points, the bar's two halves) traced ``slots`` deep.
 
@@ -175,7 +176,8 @@ def spot_chains(
     ``checkers.trace_chains``); what the reader does every frame.
     ``cols``: only these of the 26 chains, in this order (each is traced on its own).
     ``memo``: ring samples kept per spot (vision/ring_memo.py).
-    ``shift`` (26,): each chain's slot-0 window moved by so many radii (``checkers.trace_chains``).
+    ``shift`` (26,): each chain's slot-0 window reaches so many radii nearer the base (``moved``: is
+    moved by them; ``checkers.trace_chains``).
     """
     x, base, sign, r = spot_geometry(lay, cal)
     if cols is not None:
@@ -183,7 +185,8 @@ def spot_chains(
         shift = None if shift is None else shift[cols]
     # points start at the field edge; the bar's halves at the middle (a checker may sit on it)
     return ck.trace_chains(g, integral, x, base, sign, r, slots, empty=_plainly_empty if stop else None,
-                           memo=memo, ids=np.arange(26) if cols is None else np.asarray(cols), shift=shift)
+                           memo=memo, ids=np.arange(26) if cols is None else np.asarray(cols), shift=shift,
+                           moved=moved)
 
 
 #: a slot whose occupancy logit is below this (p < 1 %) is plainly empty
@@ -743,29 +746,34 @@ def read_spots_pinned(
     is searched alike however deep the chain is traced). ``memo``: ring samples kept per spot
     (vision/ring_memo.py; the reader's).
 
-    A point read unsure on an edge whose first checkers overhang the field's edge (``vision/
-    overhang.py``: learnt at set-up, ``Calibration.overhang``; else from this photo's sure first
-    checkers) is read again with that edge's slot-0 window moved, and the surer of its two readings
-    kept.
+    An edge whose first checkers overhang the field's edge (``vision/overhang.py``) has its points'
+    slot-0 window reach nearer the base by the overhang (``checkers.trace_chains``): the overhang
+    learnt at set-up (``Calibration.overhang``), else this photo's, measured from its sure first
+    checkers. The window reaches further than it did without the overhang and the places it searched
+    stay, so a checker seated where the geometry puts it is found as before. A point on such an edge
+    still read unsure is read again with the window moved by the overhang, and the surer of its two
+    readings kept.
     """
     if integral is None:
         integral = cv2_integral(canon)
     cols: list[int] = []
     ring: list[float] = []
-    points, bar, sites, pins = _read_spots_once(canon, g, lay, cal, integral, only, cols, setup, ring, memo)
-    which = list(range(24)) if only is None else sorted(only)
-    unsure = {p for p, ev in zip(which, points) if _sureness(ev) < UNSURE}
     shift = (learnt_shifts(lay, cal, cal.overhang) if cal.overhang is not None
-             else overhang_shifts(g, integral, lay, cal)) if unsure else None
-    again = {p for p in unsure if shift is not None and shift[p] != 0.0}
-    if again and shift is not None:
+             else overhang_shifts(g, integral, lay, cal))
+    points, bar, sites, pins = _read_spots_once(canon, g, lay, cal, integral, only, cols, setup, ring, memo,
+                                                shift)
+    which = list(range(24)) if only is None else sorted(only)
+    # a point still unsure is read again with its window moved by the overhang (its places too): a
+    # stack whose first checker rang a little nearer the base in the reaching window may have had its
+    # next slot searched past the checker; the surer of the two readings is kept
+    again = {p for p, ev in zip(which, points) if _sureness(ev) < UNSURE and shift[p] != 0.0}
+    if again:
         cols2: list[int] = []
         ring2: list[float] = []
         got, _bar, got_sites, got_pins = _read_spots_once(canon, g, lay, cal, integral, again, cols2, setup, ring2,
-                                                          memo, shift)
-        order = sorted(again)
+                                                          memo, shift, moved=True)
         pins_l = list(pins)
-        for q, p in enumerate(order):
+        for q, p in enumerate(sorted(again)):
             i = which.index(p)
             if _sureness(got[q]) <= _sureness(points[i]):
                 continue
@@ -781,8 +789,8 @@ def read_spots_pinned(
     return points, bar, sites, pins
 
 
-#: a point read with its likelier colour's count below this confidence is read again on an edge
-#: that overhangs (vision/overhang.py)
+#: a point read with its likelier colour's count below this confidence is read again with its
+#: edge's slot-0 window moved by the overhang (vision/overhang.py)
 UNSURE = 0.9
 
 
@@ -791,13 +799,30 @@ def _sureness(ev: SpotEvidence) -> float:
     return min(ev.light.confidence, ev.dark.confidence)
 
 
+#: the first slots' measuring window searched at so many offsets of its steps (``_first_slots``)
+MEASURE_SUB = 3
+
+
 def _first_slots(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The 24 points' first slots searched in the wide ``overhang.MEASURE`` window: where each was
     found (radii from the base), how likely it holds a checker, and whether its edge is the top one."""
     x, base, sign, r = (a[:24] for a in spot_geometry(lay, cal))
-    ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=MEASURE)
-    return (ch.y[:, 0] - base) * sign / r, slot_probability(ch)[:, 0], sign > 0
+    best_d = best_p = best_s = np.zeros(0)
+    for k in range(MEASURE_SUB):
+        # the window's steps offset by a share of a step: a finer search, so an edge's offset moves
+        # smoothly with the field rather than in whole steps
+        o = (MEASURE[1] - MEASURE[0]) / 11 * k / MEASURE_SUB
+        ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=(MEASURE[0] + o, MEASURE[1] + o))
+        f = ch.feats[:, 0]
+        score = f[:, 1] + 0.5 * f[:, 2] + 0.25 * f[:, 3]  # as trace_chains chooses
+        d, p = (ch.y[:, 0] - base) * sign / r, slot_probability(ch)[:, 0]
+        if k == 0:
+            best_d, best_p, best_s = d, p, score
+            continue
+        better = score > best_s
+        best_d, best_p, best_s = np.where(better, d, best_d), np.where(better, p, best_p), np.maximum(score, best_s)
+    return best_d, best_p, sign > 0
 
 
 def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration) -> np.ndarray:
@@ -807,7 +832,7 @@ def overhang_shifts(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Cal
 
 
 def learnt_shifts(lay: Layout, cal: Calibration, overhang: tuple[float, float]) -> np.ndarray:
-    """(26,) radii each spot's slot-0 window moves by with a learnt ``Calibration.overhang``."""
+    """(26,) radii each spot's slot-0 window reaches nearer the base with a learnt ``Calibration.overhang``."""
     sign = spot_geometry(lay, cal)[2][:24]
     return np.concatenate([per_point(overhang, sign > 0), np.zeros(2, np.float32)])
 
@@ -824,13 +849,14 @@ def edge_overhang(canon: np.ndarray, lay: Layout, cal: Calibration, occupied: np
 def _read_spots_once(
     canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray,
     only: set[int] | None, site_columns: list[int], setup: SetupView | None, rings: list[float],
-    memo: RingMemo | None, shift: np.ndarray | None = None,
+    memo: RingMemo | None, shift: np.ndarray | None = None, moved: bool = False,
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
-    """One reading of ``read_spots_pinned`` with each spot's slot-0 window moved by ``shift`` (26,)
-    radii (None: none moved)."""
+    """One reading of ``read_spots_pinned`` with each spot's slot-0 window reaching ``shift`` (26,)
+    radii nearer the base (None: not at all; ``moved``: moved by them)."""
     cols = np.arange(26) if only is None else np.r_[np.asarray(sorted(only), np.int64), 24, 25]
     P = len(cols) - 2  # points read
-    ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo, shift=shift)
+    ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo, shift=shift,
+                     moved=moved)
     p_occ = slot_probability(ch)
     view = (setup if setup is not None else setup_view(canon, lay, cal)) if SETUP_W.any() else None
     feats = setup_slot_features(canon, lay, cal, ch, None if only is None else cols, view) if view is not None else None
