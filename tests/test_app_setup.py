@@ -12,7 +12,7 @@ from gpiozero.pins.mock import MockFactory
 
 from tavli_pi.app import CALIBRATED_AT_KEY, CALIBRATION_KEY, TableApp
 from tavli_pi.config import parse_config
-from tavli_pi.referee.events import SetupChecked
+from tavli_pi.referee.events import RollNeeded, SetupChecked
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import SimCamera
@@ -430,7 +430,12 @@ def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_rol
     # colours under the board's own light, vision/lighting.py) or confirmed when it reads otherwise
     ended = [e for e in app.events if isinstance(e, SetupChecked) and (e.ok or e.extra.get("confirmed"))]
     assert ended and started.at <= 0.65, (kinds, started.at)  # on the opening roll, not after it
-    assert kinds.count("opening_roll") == 1 and "illegal_play" not in kinds, kinds
+    assert "illegal_play" not in kinds, kinds
+    # the roll is read; or, where one die is at the edge of legibility (7-8 px at 640x360: a field found
+    # a few px otherwise decides whether its pips are read), asked for as dice seen and not read --
+    # never lost behind the smear as a die in flight
+    asked = [e.reason for e in app.events if isinstance(e, RollNeeded)]
+    assert kinds.count("opening_roll") == 1 or (asked and all("too small to read" in r or "sees the dice" in r for r in asked)), (kinds, asked)
 
 
 def test_a_die_reported_tumbling_on_a_still_frame_lies_nowhere() -> None:
