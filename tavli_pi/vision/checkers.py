@@ -27,6 +27,8 @@ from tavli_pi.vision.quantile import percentile
 from tavli_pi.vision.ring_memo import RingMemo
 
 __all__ = [
+    "FIRST",
+    "place_score",
     "Gradients",
     "strongest_gradients",
     "gradients",
@@ -286,6 +288,16 @@ class Chains:
         return np.asarray(self.feats[..., 1])
 
 
+#: where slot 0 is searched (radii from the base) unless the caller gives another window
+FIRST = (0.75, 1.6)
+
+
+def place_score(f: np.ndarray) -> np.ndarray:
+    """How well a place's ring features (..., N_FEATURES) fit a checker, the score a slot's place is
+    chosen by: the whole ring preferred; a squeezed stack shows only the base side."""
+    return np.asarray(f[..., 1] + 0.5 * f[..., 2] + 0.25 * f[..., 3])
+
+
 def _first_window(first: tuple[float, float], dy: np.ndarray, shift: np.ndarray | None, moved: bool = False
                   ) -> np.ndarray:
     """The (C, n) places (radii from the base) slot 0 is searched at: ``first`` at ``dy`` (its
@@ -321,7 +333,7 @@ def trace_chains(
     sign: np.ndarray,
     r: np.ndarray,
     slots: int,
-    first: tuple[float, float] = (0.75, 1.6),
+    first: tuple[float, float] = FIRST,
     x_search: float = 0.42,
     empty: Callable[[np.ndarray], np.ndarray] | None = None,
     memo: RingMemo | None = None,
@@ -380,8 +392,7 @@ def trace_chains(
             cx = np.broadcast_to(cxs[:, None, :], cy.shape)
             rr = np.broadcast_to(rl[:, None, None], cy.shape)
             f = ring_features(g, cx, cy, rr, (sl > 0)[:, None, None], memo, None if ids is None else ids[live])
-            # prefer the whole ring; a squeezed stack shows only the base side
-            score = f[..., 1] + 0.5 * f[..., 2] + 0.25 * f[..., 3]
+            score = place_score(f)
             flat = score.reshape(n, -1).argmax(axis=1)
             iy, ix = np.unravel_index(flat, score.shape[1:])
             li = np.arange(n)

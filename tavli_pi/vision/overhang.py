@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tavli_pi.vision.checkers import FIRST
+
 __all__ = ["MEASURE", "SEATED", "SLACK", "QUANTILE", "FIRST_NEAREST", "REACH", "MIN_SURE", "SURE_P", "edge_offsets", "edge_shifts",
            "per_point"]
 
@@ -45,7 +47,7 @@ SEATED = 1.0
 #: own spread (a ring's best place on a seated checker, a field found a px off), not an overhang
 SLACK = 0.1
 #: where the reader's slot-0 window begins without an offset (radii from the base; ``checkers.trace_chains``)
-FIRST_NEAREST = 0.75
+FIRST_NEAREST = FIRST[0]
 #: the most an offset moves the window's near end (radii, negative): to where ``MEASURE`` begins
 REACH = MEASURE[0] - FIRST_NEAREST
 #: the share (%) of an edge's sure first checkers the window is to reach: its lower quartile, not its

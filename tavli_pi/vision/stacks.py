@@ -814,8 +814,7 @@ def _first_slots(g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibr
         # smoothly with the field rather than in whole steps
         o = (MEASURE[1] - MEASURE[0]) / 11 * k / MEASURE_SUB
         ch = ck.trace_chains(g, integral, x, base, sign, r, 1, first=(MEASURE[0] + o, MEASURE[1] + o))
-        f = ch.feats[:, 0]
-        score = f[:, 1] + 0.5 * f[:, 2] + 0.25 * f[:, 3]  # as trace_chains chooses
+        score = ck.place_score(ch.feats[:, 0])  # as trace_chains chooses
         d, p = (ch.y[:, 0] - base) * sign / r, slot_probability(ch)[:, 0]
         if k == 0:
             best_d, best_p, best_s = d, p, score
