@@ -45,8 +45,8 @@ LEARNT_SHARE = 0.5
 MISSING = 2
 #: the most any count's probability may be in a doubted reading
 DOUBTED_MAX = 0.75
-#: a colour read this many checkers over 15 on a board with trays doubts only the spots that may hold
-#: the error, not the whole reading (``doubts``)
+#: a colour read this many checkers over 15 on a board weighed against its learnt trays doubts only the
+#: spots that may hold the error, not the whole reading (``doubts``)
 ONE_OVER = 1
 
 
@@ -99,7 +99,7 @@ class Doubt:
 
 def doubts(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvidence,
            tray: SpotEvidence, hand: bool, off_source: tuple[str, str] = ("tray", "tray"),
-           trays: bool = True) -> list[Doubt]:
+           trays: bool = True, weighed: bool = False) -> list[Doubt]:
     """The reasons to doubt the reading, each marked with whether it doubts the reading as a whole.
 
     ``tray``: the trays as read there (before conservation); ``off_source``: where the
@@ -107,11 +107,12 @@ def doubts(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvi
     without trays, ``tray`` then being the counts off the board implies: one below ``KNOWN`` is
     the points' total in doubt, as an unknown count is.
 
-    Every reason doubts the whole reading but one: a colour read one checker over 15 on a board with
-    trays (``ONE_OVER``). That is one count wrong somewhere, and the reader weighs the board against
-    its trays there (``conserve.balanced_board`` with the trays' empty look learnt, else
-    ``conserve.blame``): the spots that may hold the error are made unsure, the others keep their
-    confidence. Doubting all 26 spots for it cost the referee a planted play (real-like game 20: a
+    Every reason doubts the whole reading but one: a colour read one checker over 15 (``ONE_OVER``) on
+    a board the reader weighs against its trays' empty look learnt at set-up (``weighed``:
+    ``conserve.balanced_board``). That is one count wrong somewhere, and the balanced board makes the
+    spots that may hold it unsure; the others keep their confidence. Not on a board read without that
+    witness (a photo alone, ``conserve.blame`` only): with its corners 40 px off, a reading one over
+    had counts wrong at >= 0.9 that blame left sure (the real photos, stop 39). Doubting all 26 spots for it cost the referee a planted play (real-like game 20: a
     phantom dark checker made every spot 0.5 sure for 50 frames, the board balanced right on each).
     Over by one with a checker seen in that colour's tray is two off: the reader doubts it whole.
     """
@@ -128,7 +129,7 @@ def doubts(seated: tuple[int, int], points: Sequence[SpotEvidence], bar: SpotEvi
         seen = getattr(tray, colour).best
         if on > 15:
             out.append(Doubt(f"{on} {colour} checkers read on the board: more than 15 (B1)",
-                             whole=not trays or on - 15 > ONE_OVER))
+                             whole=not (trays and weighed) or on - 15 > ONE_OVER))
         elif 0 < on < 15 and (off_source[0 if colour == "light" else 1] == "unknown"
                               or (not trays and getattr(tray, colour).confidence < KNOWN)):
             out.append(Doubt(f"{on} {colour} checkers read on the board, and neither the board nor the tray "

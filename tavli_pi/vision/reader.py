@@ -392,9 +392,10 @@ class BoardReader:
         read_points, read_bar = points, bar
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
+        weighed = not no_trays and trays_learnt and (not hand or not self._hidden(change, hand_mask, explained,
+                                                                                  disc_sites, points, bar))
         balanced = False
-        if not no_trays and trays_learnt and (not hand or not self._hidden(change, hand_mask, explained,
-                                                                           disc_sites, points, bar)):
+        if weighed:
             # the trays read against their learnt empty look are a witness of the board's totals
             # (B1): a reading that does not add up is read as the likeliest board that does -- on a
             # frame with a hand too when the hand hides no spot (no count under it is sure: all are
@@ -411,7 +412,7 @@ class BoardReader:
             # by: a colour one checker over or short of 15 has a count wrong somewhere (conserve.blame)
             points, bar = conserved_board(points, bar, tray)
         reasons = doubts(seating(g, integral, cal, read_points, spots.ring), read_points, read_bar,
-                         off if no_trays else tray, hand, read_source, trays=not no_trays)
+                         off if no_trays else tray, hand, read_source, trays=not no_trays, weighed=weighed)
         if not any(s.light.best or s.dark.best for s in (*points, bar)):
             reasons = [Doubt("no checkers seen on the field: an empty board, or the field is not where it "
                              "was looked for (check the corners)")]

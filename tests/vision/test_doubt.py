@@ -43,9 +43,9 @@ def test_a_board_whose_checkers_ring_faintly_is_not_doubted_on_its_own_set_up(ta
 
 
 def test_one_checker_over_on_a_board_with_trays_doubts_only_the_spots_that_may_hold_it() -> None:
-    """A colour read 16 on a board with trays is one count wrong somewhere: said, but the reading as a
-    whole is doubted only over two (``ONE_OVER``), or on a board without trays (nothing to weigh it
-    against); short of checkers with the tray in doubt stays a whole doubt."""
+    """A colour read 16 on a board weighed against its learnt trays is one count wrong somewhere: said,
+    but the reading as a whole is doubted only over two (``ONE_OVER``), on a board without trays, or
+    on one not weighed (a photo alone: nothing learnt to weigh it against)."""
     from tavli_pi.vision.doubt import doubts
     from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 
@@ -63,12 +63,14 @@ def test_one_checker_over_on_a_board_with_trays_doubts_only_the_spots_that_may_h
         return pts
 
     empty = spot(0, 0)
-    one = doubts((8, 8), board(1), empty, empty, hand=False)
+    one = doubts((8, 8), board(1), empty, empty, hand=False, weighed=True)
     assert [d.reason for d in one] == ["16 dark checkers read on the board: more than 15 (B1)"]
     assert not one[0].whole
-    assert doubts((8, 8), board(2), empty, empty, hand=False)[0].whole
-    assert doubts((8, 8), board(1), empty, empty, hand=False, trays=False)[0].whole
-    assert doubts((8, 8), board(0), empty, empty, hand=False) == []
+    assert doubts((8, 8), board(2), empty, empty, hand=False, weighed=True)[0].whole
+    assert doubts((8, 8), board(1), empty, empty, hand=False, trays=False, weighed=True)[0].whole
+    # a photo alone (no learnt trays to weigh it against): doubted whole
+    assert doubts((8, 8), board(1), empty, empty, hand=False)[0].whole
+    assert doubts((8, 8), board(0), empty, empty, hand=False, weighed=True) == []
 
 
 def test_a_phantom_checker_on_a_board_balanced_against_its_trays_leaves_the_other_spots_sure() -> None:
