@@ -49,6 +49,11 @@ root-mean-square change over ``RMS_BLOCK`` x ``RMS_BLOCK`` blocks, all channels
 die: 5.2 times it). A noise-free stream's floor is 0 (two frames of a still
 scene are equal), so the test never passes there: its readings stay a full
 read's.
+
+The same blocks tell the incremental reader which parts of a changed frame moved (``moved``,
+``moved_blocks``): the pixels of every block whose mean or RMS change passes the bound a still frame
+keeps under. A part no such block touches keeps its reading (issue 12: on a JPEG camera every pixel
+test saw every part changed, and every frame was read whole).
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ import numpy as np
 from tavli_pi.vision.incremental import REGION_CHANGE
 
 __all__ = ["BLOCK", "BLOCK_FLOOR", "NoiseLevel", "RMS_BLOCK", "RMS_FLOOR", "WINDOW", "LEAST", "FALSE_RATE",
-           "block_change", "block_rms", "gaussian_reach", "spread"]
+           "block_change", "block_rms", "gaussian_reach", "moved_blocks", "spread"]
 
 #: frames whose noise estimates are pooled (their median), and the fewest trusted
 WINDOW, LEAST = 25, 5
@@ -155,6 +160,54 @@ def _block_sums(x: np.ndarray, side: int) -> np.ndarray:
     return sums[:h:step, :w:step]
 
 
+def _cell_means(x: np.ndarray, cell: int) -> np.ndarray:
+    """The means of ``x`` over ``cell`` x ``cell`` cells from its corner, its far edges repeated out to
+    whole cells (an area shrink by a whole factor: each output pixel one cell's mean)."""
+    h, w = x.shape[:2]
+    ph, pw = -h % cell, -w % cell
+    if ph or pw:
+        x = cv2.copyMakeBorder(x, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.resize(x, ((w + pw) // cell, (h + ph) // cell), interpolation=cv2.INTER_AREA))
+
+
+def _pairs(cells: np.ndarray) -> np.ndarray:
+    """The means over 2 x 2 neighbouring cells (blocks of two cells a side, a cell apart)."""
+    if cells.shape[0] < 2 or cells.shape[1] < 2:
+        return cells
+    return np.asarray((cells[:-1, :-1] + cells[1:, :-1] + cells[:-1, 1:] + cells[1:, 1:]) / 4)
+
+
+def moved_blocks(a: np.ndarray, b: np.ndarray, mean_limit: float, rms_limit: float) -> np.ndarray:
+    """Where ``a`` shows another scene than ``b`` by its blocks (uint8 views of one shape; a bool mask
+    of their pixels): every pixel of a ``BLOCK`` block (``block_change``'s: overlapping by half, the
+    far edges repeated out to whole blocks) whose mean moved by ``mean_limit`` or more in a channel,
+    and of an ``RMS_BLOCK`` block (``block_rms``'s) whose root-mean-square change reached ``rms_limit``.
+    ``blocks_still`` block by block: a part of the view no such block touches moved no more than a
+    JPEG camera's still frames do."""
+    h, w = a.shape[:2]
+    d = cv2.subtract(a, b, dtype=cv2.CV_32F)
+    channels = a.shape[2] if a.ndim == 3 else 1
+    sq = cv2.multiply(d, d)
+    if channels > 1:
+        sq = cv2.transform(sq, np.full((1, channels), 1.0 / channels, np.float32))  # the channels' mean
+    out = np.zeros((h, w), bool)
+    for x, side, limit in ((d, BLOCK, mean_limit), (sq, RMS_BLOCK, rms_limit * rms_limit)):
+        half = max(1, side // 2)
+        blocks = _pairs(_cell_means(x, half))
+        hit = np.abs(blocks) >= limit * (1 - 1e-6)
+        if hit.ndim == 3:
+            hit = hit.any(axis=2)
+        if not hit.any():
+            continue
+        # block (i, j) covers cells i, i + 1 and j, j + 1: a cell is marked when a block over it moved
+        cells = np.zeros((hit.shape[0] + 1, hit.shape[1] + 1), bool)
+        for dy in (0, 1):
+            for dx in (0, 1):
+                cells[dy:dy + hit.shape[0], dx:dx + hit.shape[1]] |= hit
+        out |= np.repeat(np.repeat(cells, half, axis=0), half, axis=1)[:h, :w]
+    return out
+
+
 class NoiseLevel:
     """``noise(view)`` on every frame (the gate's view); ``noise.level()`` the change a still pixel
     shows; ``noise.sigma`` the spread learnt (0 until ``LEAST`` frames were compared)."""
@@ -204,6 +257,15 @@ class NoiseLevel:
             return False
         return (block_change(view, ref) < min(BLOCK_FLOOR * quiet, float(REGION_CHANGE))
                 and block_rms(view, ref, RMS_BLOCK) < RMS_FLOOR * self._quiet_rms)
+
+    def moved(self, view: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
+        """The pixels of ``view`` in a block that moved from ``ref`` more than a JPEG camera's still
+        frames do (``moved_blocks`` at ``blocks_still``'s limits), or None where the camera's floor is
+        not learnt or is 0 (a noise-free stream: there every pixel's own change is the test)."""
+        quiet = self.quiet
+        if not quiet or view.shape != ref.shape:
+            return None
+        return moved_blocks(view, ref, min(BLOCK_FLOOR * quiet, float(REGION_CHANGE)), RMS_FLOOR * self._quiet_rms)
 
     @property
     def sigma(self) -> float:

@@ -31,9 +31,17 @@ pixels are unchanged keeps its last reading, and its spots, hat images and fine
 view are made again only round the changed cells (vision/dice_memo.py); a point read
 again only because a value every point shares moved (the gradients' scale, the
 change from the set-up board) reuses the ring samples of the places it sampled
-before (vision/ring_memo.py). On a noise-free stream the Observation is the one
-a full read of the frame gives (tests/vision/test_incremental.py). On a noisy
-camera a reused reading is a full read of the frame it was read from, and a
+before (vision/ring_memo.py). On a camera whose still frames differ (its block floor
+learnt and above 0: ``NoiseLevel.moved``), a part's pixels "changed" when a block of them moved more
+than the camera's still frames do, not when a pixel passed ``REGION_CHANGE`` (a JPEG camera's blocks
+pass it all over every frame, so every part was read again on every frame, issue 12): a point is
+read again when its footprint's blocks moved, or its last two reads disagreed on its counts, and the
+shared values (which move with such a camera's every frame) are not asked; the trays and the cube
+likewise (two reads agreeing on them); the ring samples by the same test; and the dice memo's
+candidates by it only once the last two reads agreed on the dice, each one the referee takes
+(``_dice_settled``; else every pixel's change, as before; its whole-view arrays always by every
+pixel). On a noise-free stream the Observation is the one a full read of the frame gives
+(tests/vision/test_incremental.py). On a noisy camera a reused reading is a full read of the frame it was read from, and a
 changed frame's unchanged points keep readings made from earlier frames' pixels
 (reading every such frame whole followed the real-like games worse: it was
 tried and reverted, bench/RESULTS.md, stop 22).
@@ -49,7 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -77,7 +85,7 @@ from tavli_pi.vision.hands import (SCALE, change_from_clear, changed_from_clear,
 from tavli_pi.vision.stored_image import decode_image
 from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
-from tavli_pi.vision.observation import DieReading, Observation, SpotEvidence
+from tavli_pi.vision.observation import CubeReading, DieReading, Observation, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.stacks import setup_view, cv2_integral, read_spots_pinned, spot_geometry
 from tavli_pi.vision.trays import tray_evidence
@@ -85,6 +93,9 @@ from tavli_pi.vision.under_dice import die_hidden_tempered
 from tavli_pi.vision.under_hand import hidden_spots, unknown_where
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
+
+#: where a view moved from an earlier one (a bool mask on the gate's grid)
+ChangeTest = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 #: share of the field a hand must cover before the frame counts as covered
 HAND_SHARE = 0.008
@@ -270,10 +281,32 @@ class BoardReader:
         return lay_still
 
     @staticmethod
-    def _forget_moved(memo: RingMemo, view: np.ndarray) -> None:
+    def _forget_moved(memo: RingMemo, view: np.ndarray, moved: ChangeTest = changed_pixels) -> None:
         """Forget the ring samples of the places whose pixels changed since they were sampled (as a
-        point's footprint, vision/incremental.py); the next samples are seen in ``view``."""
-        memo.forget_changed(view, changed_pixels, SCALE, KERNEL)
+        point's footprint, vision/incremental.py, by ``moved``); the next samples are seen in ``view``."""
+        memo.forget_changed(view, moved, SCALE, KERNEL)
+
+    def _change_test(self) -> ChangeTest | None:
+        """On a camera whose still frames differ (its block floor learnt, above 0: ``NoiseLevel.moved``),
+        where a view moved from an earlier one by its blocks -- a part kept while it moved within the
+        camera's own noise; None on a noise-free stream or before the floor is learnt (each pixel's
+        own change is the test there: ``changed_pixels``)."""
+        if not self.noise.quiet:
+            return None
+        noise = self.noise
+        # (a frame asks about the same earlier views for its points, ring samples and dice: each once)
+        made: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+        def moved(view: np.ndarray, ref: np.ndarray) -> np.ndarray:
+            got = made.get((id(view), id(ref)))
+            if got is not None and got[0] is view and got[1] is ref:
+                return got[2]
+            mask = noise.moved(view, ref)
+            mask = changed_pixels(view, ref) if mask is None else mask
+            made[(id(view), id(ref))] = (view, ref, mask)
+            return mask
+
+        return moved
 
     def _dice_xy(self, dice: Sequence[DieReading]) -> np.ndarray:
         """The dice's centres on the canonical view, one row a die."""
@@ -324,6 +357,9 @@ class BoardReader:
         setup = setup_view(canon, lay, cal, half)
         key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
         memo = self.ring_memo
+        # a noisy camera's parts are kept while their blocks move within its noise (``_change_test``)
+        noisy = self._change_test() if kept is not None else None
+        moved_test: ChangeTest = noisy if noisy is not None else changed_pixels
         if kept is None:
             self.last_kind, self.last_reread = "full", 24
             if memo is not None:
@@ -338,10 +374,10 @@ class BoardReader:
         else:
             spots = kept.spots.copy()
             assert self._feet is not None  # made with incremental=True
-            again = spots.stale(view, key, self._feet)
+            again = spots.stale(view, key, self._feet, moved_test, noisy is not None)
             self.last_kind, self.last_reread = "changed", len(again)
             if memo is not None:
-                self._forget_moved(memo, view)
+                self._forget_moved(memo, view, moved_test)
             cols, rings = [], []
             got, bar, got_sites, got_pins = read_spots_pinned(canon, g, lay, cal, integral, only=again,
                                                               site_columns=cols, setup=setup, rings=rings,
@@ -380,12 +416,14 @@ class BoardReader:
         # the frame against the board learnt at set-up: made only when the trays are read again
         # or a die is found (vet_dice looks at it only then)
         diff: Difference | None = None
-        if kept is not None and not (
-                self._feet is not None and self._feet.trays_changed(changed_pixels(view, kept.tray_view))):
+        tray_agreed = kept.tray_agreed if kept is not None else False
+        if kept is not None and (noisy is None or kept.tray_agreed) and not (
+                self._feet is not None and self._feet.trays_changed(moved_test(view, kept.tray_view))):
             tray, tray_view = kept.tray, kept.tray_view
         else:
             diff = Difference(canon, self._learnt, lay, half) if self._learnt is not None else None
             tray, tray_view = tray_evidence(canon, lay, cal, diff), view
+            tray_agreed = kept is not None and _counts(tray) == _counts(kept.tray)
         no_trays = cal.trays == "none"  # learnt at set-up: the counts off are the ones the board implies
         trays_learnt = all(cal.trays_learnt)  # both trays' empty look learnt with the board
         # the reading as read: what the doubts are about
@@ -435,7 +473,10 @@ class BoardReader:
             points = _lone_oversized_tempered(g, points, spots)
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
-            self.dice_memo.start(view)
+            # a noisy camera's dice candidates are kept within its noise only once two reads in a row
+            # agreed on the dice, each read clearly enough to be taken (``_dice_settled``)
+            self.dice_memo.start(view, noisy if noisy is not None and kept is not None and kept.dice_settled
+                                 else None)
         learnt = self._learnt
         stands_out: StandsOut | None = None
         if learnt is not None:
@@ -490,11 +531,13 @@ class BoardReader:
         if hidden:  # (the reason is ``Observation.hidden``, not a problem: no doubt of the reading in view)
             points, bar = unknown_where(points, bar, hidden)
         marks.append(("dice", clock()))
-        if kept is not None and self._feet is not None and not self._feet.cube_changed(
-                changed_pixels(view, kept.cube_view)):
+        cube_agreed = kept.cube_agreed if kept is not None else False
+        if kept is not None and (noisy is None or kept.cube_agreed) and self._feet is not None and not \
+                self._feet.cube_changed(moved_test(view, kept.cube_view)):
             cube, cube_view = kept.obs.cube, kept.cube_view
         else:
             cube, cube_view = find_cube(canon, lay, cal, image), view
+            cube_agreed = kept is not None and _cube_gist(cube) == _cube_gist(kept.obs.cube)
         marks.append(("cube", clock()))
         self.timings = {name: t - marks[i][1] for i, (name, t) in enumerate(marks[1:])}
         self.timings["total"] = marks[-1][1] - marks[0][1]
@@ -523,7 +566,8 @@ class BoardReader:
         )
         if self.incremental:
             gist = _gist(obs)
-            self._kept = _Kept(view, skin, obs, spots, tray, tray_view, cube_view, gist == self._last_gist)
+            self._kept = _Kept(view, skin, obs, spots, tray, tray_view, cube_view, gist == self._last_gist,
+                               tray_agreed, cube_agreed, kept is not None and _dice_settled(obs, kept.obs))
             self._last_gist = gist
         return obs
 
@@ -563,6 +607,8 @@ class _Spots:
         self.pin: dict[int, int] = {}
         self.small: dict[int, np.ndarray] = {}
         self.scale: dict[int, _Key] = {}
+        #: whether a point's last two reads agreed on its counts (``_counts``)
+        self.agreed: dict[int, bool] = {}
         #: each point's first-slot ring (doubt.first_rings), for doubt.seating
         self.ring = np.zeros(24, np.float32)
 
@@ -582,24 +628,33 @@ class _Spots:
         out = _Spots()
         out.evidence, out.site_of, out.pin = dict(self.evidence), dict(self.site_of), dict(self.pin)
         out.small, out.scale, out.ring = dict(self.small), dict(self.scale), self.ring
+        out.agreed = dict(self.agreed)
         return out
 
     def update(self, other: _Spots) -> None:
+        for i, ev in other.evidence.items():
+            self.agreed[i] = i in self.evidence and _counts(self.evidence[i]) == _counts(ev)
         self.evidence.update(other.evidence)
         self.site_of.update(other.site_of)
         self.pin.update(other.pin)
         self.small.update(other.small)
         self.scale.update(other.scale)
 
-    def stale(self, small: np.ndarray, scale: _Key, feet: Footprints) -> set[int]:
-        """The points to read again: their footprint changed since they were read, or the shared values did."""
-        out = {i for i in range(24) if self.scale[i] != scale}
+    def stale(self, small: np.ndarray, scale: _Key, feet: Footprints, moved_test: ChangeTest = changed_pixels,
+              noisy: bool = False) -> set[int]:
+        """The points to read again: their footprint changed since they were read (``moved_test``), or
+        the shared values did. ``noisy`` (a camera whose still frames differ, ``moved_test`` its block
+        test): the shared values move with its noise, frame by frame, and are not asked; a point is
+        read again instead unless its last two reads agreed on its counts (a misread one noisy frame
+        made is not kept while the picture stands)."""
+        out = {i for i in range(24) if not self.agreed.get(i, False)} if noisy else \
+            {i for i in range(24) if self.scale[i] != scale}
         by_ref: dict[int, tuple[np.ndarray, list[int]]] = {}
         for i in range(24):
             if i not in out:
                 by_ref.setdefault(id(self.small[i]), (self.small[i], []))[1].append(i)
         for ref, idx in by_ref.values():
-            moved = changed_pixels(small, ref)
+            moved = moved_test(small, ref)
             out |= feet.spots_changed(moved, idx)
         return out
 
@@ -627,6 +682,9 @@ class _Kept:
     tray_view: np.ndarray
     cube_view: np.ndarray
     stable: bool  # the frame read before was read the same (_gist)
+    tray_agreed: bool = False  # the trays' last two reads agreed on their counts
+    cube_agreed: bool = False  # the cube's last two reads agreed on its value and place
+    dice_settled: bool = False  # the last two reads agreed on the dice, each taken (``_dice_settled``)
 
 
 def _holdable(obs: Observation) -> bool:
@@ -643,6 +701,32 @@ def _sure_dice(dice: Sequence[DieReading]) -> bool:
     read at 0.94, 0.47 on two frames in a row (the same gist) was held at 0.47 and the players had to
     enter the roll; read again, the frame after showed it at 0.94 (bench/RESULTS.md, stop 19)."""
     return all(d.value and not d.moving and d.flat and d.value_confidence >= CLEAR for d in dice)
+
+
+#: a die read at least this clearly is one the referee takes (docs/vision.md: it accepts 0.6 and up)
+DICE_TAKEN = 0.6
+
+
+def _counts(s: SpotEvidence) -> tuple[int, int]:
+    """A spot's likeliest counts (light, dark)."""
+    return s.light.best, s.dark.best
+
+
+def _cube_gist(cube: CubeReading | None) -> tuple[object, ...] | None:
+    """A cube reading's value and place."""
+    return (cube.value, cube.place) if cube is not None else None
+
+
+def _dice_settled(obs: Observation, before: Observation) -> bool:
+    """Whether two reads in a row agreed on the dice (their values, whether each rolls) and every die
+    lies still and flat with a value read clearly enough to be taken (``DICE_TAKEN``): a noisy camera's
+    dice candidates are then kept while their blocks move within its noise (an unsure face one noisy
+    frame made is read again, as a whole frame held by its blocks must show sure dice: ``_sure_dice``)."""
+    def dice(o: Observation) -> list[tuple[int, bool]]:
+        return sorted((d.value, d.moving) for d in o.dice)
+
+    return dice(obs) == dice(before) and all(
+        d.value and not d.moving and d.flat and d.value_confidence >= DICE_TAKEN for d in obs.dice)
 
 
 def _gist(obs: Observation) -> tuple[object, ...]:

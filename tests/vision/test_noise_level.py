@@ -268,3 +268,83 @@ def test_two_reads_agree_whatever_the_cubes_confidence() -> None:
     assert _gist(a) == _gist(dataclasses.replace(obs, cube=CubeReading(2, "middle", 0.79)))
     assert _gist(a) != _gist(dataclasses.replace(obs, cube=CubeReading(4, "middle", 0.81)))
     assert _gist(a) != _gist(obs)
+
+
+def _learnt(rng: np.random.Generator, base: np.ndarray, sigma: float) -> NoiseLevel:
+    """A noise level fed LEAST + 2 noisy frames of a still view (its block floor learnt)."""
+    noise = NoiseLevel(base.size)
+    for _ in range(LEAST + 2):
+        noise(_noisy(rng, base, sigma))
+    return noise
+
+
+def test_moved_blocks_mark_a_change_block_by_block_and_never_the_noise() -> None:
+    # a noisy camera's parts are kept while their blocks move within its noise (issue 12): the mask of
+    # moved pixels holds every changed block and nothing of a still frame
+    rng, base = _true_view(9)
+    noise = _learnt(rng, base, 3.0)
+    a, b = _noisy(rng, base, 3.0), _noisy(rng, base, 3.0)
+    assert noise.moved(b, a) is not None and not noise.moved(b, a).any()  # type: ignore[union-attr]
+    c = b.copy()
+    c[51:57, 61:67] = np.clip(c[51:57, 61:67].astype(int) + 40, 0, 255)  # a block's worth, off the grid
+    c[20:24, 30:34] = np.where((np.indices((4, 4)).sum(axis=0) % 2 == 0)[..., None], 230, 10)  # dark pips on white
+    c[-2:, -3:] = 255 - c[-2:, -3:]  # the far corner: a block flush with the edges holds it
+    got = noise.moved(c, a)
+    assert got is not None and got.shape == a.shape[:2]
+    for ys, xs in ((slice(51, 57), slice(61, 67)), (slice(20, 24), slice(30, 34)), (slice(-2, None), slice(-3, None))):
+        assert got[ys, xs].all()
+    assert got.mean() < 0.03  # only the blocks round the changes (3 of them, each at most 12 px a side)
+    assert not got[80:, :100].any()
+
+
+def test_a_noise_free_stream_or_an_unlearnt_floor_has_no_block_mask() -> None:
+    view, noise = _noise_free_stream(10)
+    assert noise.moved(view.copy(), view) is None  # every pixel's own change is the test there
+    rng, base = _true_view(11)
+    fresh = NoiseLevel(base.size)
+    fresh(_noisy(rng, base, 3.0))
+    fresh(_noisy(rng, base, 3.0))
+    assert fresh.moved(_noisy(rng, base, 3.0), _noisy(rng, base, 3.0)) is None
+
+
+def test_dice_are_settled_once_two_reads_agree_on_dice_the_referee_takes() -> None:
+    from tavli_pi.vision.reader import _dice_settled
+    from tests.referee.synth import die, observe
+
+    start = Position.start()
+
+    def with_dice(*dice: object) -> Observation:
+        return observe(start, dice=tuple(dice))  # type: ignore[arg-type]
+
+    assert _dice_settled(with_dice(), with_dice())  # no dice, twice
+    assert _dice_settled(with_dice(die(4, "left"), die(5, "left")), with_dice(die(5, "left"), die(4, "left")))
+    assert not _dice_settled(with_dice(die(4, "left"), die(5, "left")), with_dice(die(4, "left"), die(6, "left")))
+    assert not _dice_settled(with_dice(die(4, "left")), with_dice())  # a die just seen
+    unsure = dataclasses.replace(die(5, "left"), value_confidence=0.47)  # game 109's five
+    assert not _dice_settled(with_dice(unsure), with_dice(unsure))
+    rolling = dataclasses.replace(die(5, "left"), moving=True)
+    assert not _dice_settled(with_dice(rolling), with_dice(rolling))
+
+
+def test_a_jpeg_cameras_changed_frame_reads_again_only_the_points_the_change_reaches() -> None:
+    # a 640 px JPEG-55 camera: every frame's shared values (the gradients' scale, the typical change
+    # from the set-up board) move with its noise, so every changed frame read all 24 points again
+    # (base 412a3a3); kept while their blocks stand, a checker moved reads again only the points whose
+    # footprint it reaches, and the board then reads as a full read of the frame does
+    look = Look(noise=3.0, light_gradient=0.2, jpeg_quality=55)
+    still = dataclasses.replace(_scene(), look=look)
+    moved = _moved(still)
+    items: list[Item] = [(still, 12), (moved, 4)]
+    full = inc = None
+    reads: list[tuple[str, int, Observation, Observation]] = []
+    with SimCamera(items, fps=10.0, seed=5) as cam:
+        for frame in cam:
+            if full is None or inc is None:
+                full, inc = full_and_incremental(cam, frame.image)
+            b = inc.read(frame.image, frame.index)
+            reads.append((inc.last_kind, inc.last_reread, b, full.read(frame.image, frame.index)))
+    changed = [n for kind, n, _, _ in reads[12:] if kind == "changed"]
+    assert changed and max(changed) < 24, [(k, n) for k, n, _, _ in reads]
+    assert reads[12][0] == "changed" and reads[12][1] > 0  # the move is read
+    assert _counts(reads[-1][2]) == _counts(reads[-1][3])  # ... as a full read of the last frame reads it
+    assert _counts(reads[-1][2]) != _counts(reads[11][2])
