@@ -131,13 +131,8 @@ class DiceMemo:
         self.kept: Counter[Hashable] = Counter()
         self.made: Counter[Hashable] = Counter()
 
-    def start(self, view: np.ndarray, changed: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None) -> None:
-        """A new frame: forget the readings whose pixels changed since they were made (``changed``: the
-        cells of a view moved from an earlier one; a noisy camera's reader passes its block test,
-        ``NoiseLevel.moved``, and every pixel's own change is the test by default). The whole-view
-        arrays (``patched``) are made again wherever a pixel changed, whatever ``changed`` says: kept
-        by a JPEG camera's blocks, the real-like games' players had to enter 15 more rolls of 200
-        games' (issue 12, branch speed39)."""
+    def start(self, view: np.ndarray) -> None:
+        """A new frame: forget the readings whose pixels changed since they were made."""
         self._frame += 1
         self._view = view
         self._cells = {}
@@ -149,7 +144,7 @@ class DiceMemo:
                 continue
             moved = masks.get(id(e.view))
             if moved is None:
-                moved = masks[id(e.view)] = (changed if changed is not None else changed_pixels)(view, e.view)
+                moved = masks[id(e.view)] = changed_pixels(view, e.view)
             y0, y1, x0, x1 = e.grid
             if not moved[y0:y1, x0:x1].any():
                 keep[key] = e

@@ -52,8 +52,9 @@ read's.
 
 The same blocks tell the incremental reader which parts of a changed frame moved (``moved``,
 ``moved_blocks``): the pixels of every block whose mean or RMS change passes the bound a still frame
-keeps under. A part no such block touches keeps its reading (issue 12: on a JPEG camera every pixel
-test saw every part changed, and every frame was read whole).
+keeps under. A part no such block touches keeps its reading, if two reads in a row agreed on it, each
+read sure (vision/reader.py; issue 12: on a JPEG camera every pixel test saw every part changed, and
+every frame was read whole).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from tavli_pi.sim.camera import Item, SimCamera
 from tavli_pi.sim.scene import DieSpec, Look, Scene, scene_from_position
 from tavli_pi.vision.incremental import REGION_CHANGE
 from tavli_pi.vision.noise_level import LEAST, RMS_BLOCK, NoiseLevel, block_change, block_rms, gaussian_reach, spread
-from tavli_pi.vision.observation import Observation
+from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, CubeReading, Observation, SpotEvidence, certain
 from tests.vision._readers import full_and_incremental
 
 # a small, noisy picture (the real-like referee games' 640 px tables), noise new every frame. No JPEG:
@@ -307,23 +307,47 @@ def test_a_noise_free_stream_or_an_unlearnt_floor_has_no_block_mask() -> None:
     assert fresh.moved(_noisy(rng, base, 3.0), _noisy(rng, base, 3.0)) is None
 
 
-def test_dice_are_settled_once_two_reads_agree_on_dice_the_referee_takes() -> None:
-    from tavli_pi.vision.reader import _dice_settled
-    from tests.referee.synth import die, observe
+def _leaning(n: int, p: float) -> CountEvidence:
+    """``n`` checkers at probability ``p``, the rest spread over the other counts."""
+    return CountEvidence(tuple(p if i == n else (1.0 - p) / MAX_COUNT for i in range(MAX_COUNT + 1)))
 
-    start = Position.start()
 
-    def with_dice(*dice: object) -> Observation:
-        return observe(start, dice=tuple(dice))  # type: ignore[arg-type]
+def test_a_spot_is_steady_only_when_two_sure_reads_agree() -> None:
+    # real-like games 56, 161, 176 (branch speed39): a point read 1 of 6 dark at 0.60, the trays 0
+    # off at 0.81, each twice in a row, were held while every full read of the frame wavered
+    from tavli_pi.vision.reader import _cube_steady, _steady
 
-    assert _dice_settled(with_dice(), with_dice())  # no dice, twice
-    assert _dice_settled(with_dice(die(4, "left"), die(5, "left")), with_dice(die(5, "left"), die(4, "left")))
-    assert not _dice_settled(with_dice(die(4, "left"), die(5, "left")), with_dice(die(4, "left"), die(6, "left")))
-    assert not _dice_settled(with_dice(die(4, "left")), with_dice())  # a die just seen
-    unsure = dataclasses.replace(die(5, "left"), value_confidence=0.47)  # game 109's five
-    assert not _dice_settled(with_dice(unsure), with_dice(unsure))
-    rolling = dataclasses.replace(die(5, "left"), moving=True)
-    assert not _dice_settled(with_dice(rolling), with_dice(rolling))
+    sure, other = SpotEvidence(certain(0), _leaning(2, 0.95)), SpotEvidence(certain(0), _leaning(3, 0.95))
+    unsure = SpotEvidence(certain(0), _leaning(1, 0.60))
+    assert _steady(sure, sure)
+    assert not _steady(sure, other)  # the counts differ
+    assert not _steady(unsure, unsure) and not _steady(sure, SpotEvidence(certain(0), _leaning(2, 0.81)))
+    cube = CubeReading(2, "middle", 0.95)
+    assert _cube_steady(cube, cube)
+    assert not _cube_steady(cube, CubeReading(4, "middle", 0.95))
+    assert not _cube_steady(CubeReading(1, "middle", 0.64), CubeReading(1, "middle", 0.64))
+    assert not _cube_steady(None, None)  # no cube found is no sure reading (game 161: found at 0.64-0.78)
+
+
+class _Still:
+    """Footprints of a frame where no block moved."""
+
+    @staticmethod
+    def spots_changed(changed: np.ndarray, among: object = None) -> set[int]:
+        return set()
+
+
+def test_a_noisy_cameras_unsure_point_is_read_again_while_its_blocks_stand() -> None:
+    from tavli_pi.vision.reader import _Spots
+
+    view = np.zeros((8, 8, 3), np.uint8)
+    sure, unsure = SpotEvidence(certain(0), _leaning(2, 0.95)), SpotEvidence(certain(0), _leaning(1, 0.60))
+    reads = [sure] * 24
+    reads[18] = unsure  # game 56's point 19: its reads 1, 2 or 3 of 6, two in a row agreeing by chance
+    spots = _Spots.of(range(24), reads, [], [], [0] * 24, view, (1.0,))
+    spots.update(_Spots.of(range(24), reads, [], [], [0] * 24, view, (1.0,)))
+    nothing = lambda a, b: np.zeros(a.shape[:2], bool)  # noqa: E731 (no block moved)
+    assert spots.stale(view, (1.0,), _Still(), nothing, noisy=True) == {18}  # type: ignore[arg-type]
 
 
 def test_a_jpeg_cameras_changed_frame_reads_again_only_the_points_the_change_reaches() -> None:
