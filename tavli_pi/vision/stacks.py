@@ -659,14 +659,24 @@ def squeezed_loglik(
         if len(keep) == 0:
             continue
         live = look[keep]
-        rims, row_e = _rim_contrast(g, x0[keep], fy[keep], lx[keep], ly[keep], rl[keep], down[keep, :, 0], memo,
-                                    None if ids is None else ids[live])
+        # a squeezed stack's first checker is half hidden by the second, so the chain's slot 0 places it
+        # loosely: the rims are looked for from a first checker slid along the stack too (the best kept)
+        rims = np.full((len(keep), 10), -np.inf)
+        for slide in FIRST_SLIDE:
+            at, row_s = _rim_contrast(g, x0[keep], fy[keep] + sl[keep] * slide * rl[keep], lx[keep], ly[keep],
+                                      rl[keep], down[keep, :, 0], memo, None if ids is None else ids[live])
+            rims = np.maximum(rims, at)
+            if slide == 0.0:
+                row_e = row_s
         out[e, live] = rims
         if e == 0:
             row[live] = row_e
     return out, lz, d_last, row
 
 
+#: where a squeezed stack's first checker may lie, in radii along the stack from the chain's slot 0
+#: (see squeezed_loglik)
+FIRST_SLIDE = (-0.2, 0.0, 0.2, 0.4, 0.6)
 #: squeezed stacks' ends kept per column (see squeezed_loglik)
 ENDS = 2
 #: the least distance, in radii, between the two ends kept (rims of a squeezed 15 lie 0.57 r apart,
