@@ -660,15 +660,16 @@ def squeezed_loglik(
             continue
         live = look[keep]
         # a squeezed stack's first checker is half hidden by the second, so the chain's slot 0 places it
-        # loosely: the rims are looked for from a first checker slid along the stack too (the best kept)
-        rims = np.full((len(keep), 10), -np.inf)
+        # loosely: where it lies along the stack (FIRST_SLIDE, each as likely) is summed out of the
+        # rims' likelihood (a contrast whose likelihood is the mean over the places)
+        acc = np.full((len(keep), 10), -np.inf)
         for slide in FIRST_SLIDE:
             at, row_s = _rim_contrast(g, x0[keep], fy[keep] + sl[keep] * slide * rl[keep], lx[keep], ly[keep],
                                       rl[keep], down[keep, :, 0], memo, None if ids is None else ids[live])
-            rims = np.maximum(rims, at)
+            acc = np.logaddexp(acc, RIM_GAIN * at)
             if slide == 0.0:
                 row_e = row_s
-        out[e, live] = rims
+        out[e, live] = (acc - np.log(len(FIRST_SLIDE))) / RIM_GAIN
         if e == 0:
             row[live] = row_e
     return out, lz, d_last, row
