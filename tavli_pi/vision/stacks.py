@@ -677,7 +677,7 @@ def squeezed_loglik(
 
 #: where a squeezed stack's first checker may lie, in radii along the stack from the chain's slot 0
 #: (see squeezed_loglik)
-FIRST_SLIDE = (-0.2, 0.0, 0.2, 0.4, 0.6)
+FIRST_SLIDE = (0.0, 0.3, 0.6)
 #: squeezed stacks' ends kept per column (see squeezed_loglik)
 ENDS = 2
 #: the least distance, in radii, between the two ends kept (rims of a squeezed 15 lie 0.57 r apart,
