@@ -676,8 +676,10 @@ def squeezed_loglik(
 
 
 #: where a squeezed stack's first checker may lie, in radii along the stack from the chain's slot 0
-#: (see squeezed_loglik)
-FIRST_SLIDE = (0.0, 0.3, 0.6)
+#: (see squeezed_loglik): the slot lies up to a third of a radius short of a half-hidden first checker
+#: (real-like game 152: 0.75 r from the base, the checker at 1.05 r). Sliding it 0.6 r let a row of
+#: four separate metal-rimmed checkers on the WTC board (frame0, point 13) fit a squeezed six
+FIRST_SLIDE = (0.0, 0.3)
 #: squeezed stacks' ends kept per column (see squeezed_loglik)
 ENDS = 2
 #: the least distance, in radii, between the two ends kept (rims of a squeezed 15 lie 0.57 r apart,
