@@ -15,7 +15,7 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.autocorners import ADVICE, field_candidates
-from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field, placed
+from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home, turned
 from tavli_pi.vision.known import KnownBoard
@@ -91,9 +91,9 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
         ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0], t[1]), reverse=True)
         (clean, seated, occ), fit, best_q = ranked[0]
         if clean or seated >= 0.5:
-            return placed(image, best_q), "found"
+            return best_q, "found"
         if occ == 0 and _clearly_best(fitting, best_q):
-            return placed(image, best_q), "found"  # an empty board: nothing is read from it but the field
+            return best_q, "found"  # an empty board: nothing is read from it but the field
         raise CalibrationError(
             "no board found: no outline in the picture reads as a playing field with its checkers in place; "
             + ADVICE) from marker_err
