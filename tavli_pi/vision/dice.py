@@ -483,6 +483,11 @@ def _find(
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die
+            if any(np.hypot(bx - disc_at[i, 0], by - disc_at[i, 1]) < CONCENTRIC * disc_at[i, 2]
+                   for i in _near_discs(disc_at, bx, by, 0.0)):
+                continue  # marks in an outline centred on a checker, no face read: the checker's own
+                # inlay or rim (a metal-rimmed dark checker played in real-like game 149, 1280 px, was
+                # an unread die "still seen" for 15 frames: its roller's play was never judged)
             die = Die(0, 0.0, square is not None and square < SQUARE, (bx, by))
         n_spots = len(group)
         fit = layout_error(pts) if 3 <= n_spots <= 6 else 0.0
@@ -647,6 +652,11 @@ def _find(
             )
         )
     return out
+
+
+#: an unread body whose centre lies within this share of a checker disc's radius of the disc's
+#: centre is that checker's own design, not a die (a die lying on a checker lies where it fell)
+CONCENTRIC = 0.2
 
 
 #: a face read round one or two spots in an outline parted from a ground of nearly the body's colour

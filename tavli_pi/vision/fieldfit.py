@@ -157,7 +157,10 @@ def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
         moved = []
         for h in (0, 1):
             k = int(np.argmax(sc[:, h]))
-            moved.append(float(steps[k]) if sc[k, h] > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
+            # the step's peak must lie within the span: at its far end the score is still rising (the
+            # bases covered by checkers or a hand along that half, no step of theirs in reach)
+            inside = k < len(steps) - 1
+            moved.append(float(steps[k]) if inside and sc[k, h] > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
         slope = (moved[1] - moved[0]) / (mid[1] - mid[0])
         ends.append((edge + moved[0] - slope * mid[0], edge + moved[0] + slope * (1.0 - mid[0])))
     hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))

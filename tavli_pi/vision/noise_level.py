@@ -242,19 +242,24 @@ class NoiseLevel:
             self._pairs += 1
 
     @property
+    def previous(self) -> np.ndarray | None:
+        """The view of the frame before (None: none yet, or forgotten)."""
+        return self._prev
+
+    @property
     def quiet(self) -> float | None:
         """The quietest block change seen between two frames in a row (None before ``LEAST`` pairs,
         unless two were equal: 0 is as quiet as it gets)."""
         return self._quiet if self._pairs >= self.least or self._quiet == 0.0 else None
 
-    def blocks_still(self, view: np.ndarray, ref: np.ndarray) -> bool:
+    def blocks_still(self, view: np.ndarray, ref: np.ndarray | None) -> bool:
         """Whether ``view`` shows ``ref``'s scene by its blocks: its block change from ``ref`` is
         under ``BLOCK_FLOOR`` times the quietest seen and under ``REGION_CHANGE``, and its block_rms
         under ``RMS_FLOOR`` times the quietest seen (never on a noise-free stream, whose quietest is
         0, nor before the floor is learnt). The means alone let a small die with dark pips on a point
         of its mean shade pass (stop 22); the RMS alone a change spread evenly over a block."""
         quiet = self.quiet
-        if not quiet or view.shape != ref.shape:
+        if not quiet or ref is None or view.shape != ref.shape:
             return False
         return (block_change(view, ref) < min(BLOCK_FLOOR * quiet, float(REGION_CHANGE))
                 and block_rms(view, ref, RMS_BLOCK) < RMS_FLOOR * self._quiet_rms)

@@ -12,7 +12,10 @@ since then (``MotionGate`` on the board only, so people round the table do
 not count) or a die is reported tumbling. The referee never gives a verdict
 from such a frame. The first frame a reader sees has no previous one and
 counts as still unless a die tumbles; a "tumbling" die in a picture that has
-not changed at all since the last frame is a still smear, not motion.
+not changed at all since the last frame is a still smear, not motion; nor is a
+frame whose block means stand within a noisy camera's learnt floor
+(``NoiseLevel.blocks_still``: JPEG errors pass the gate's pixel level on a few
+dozen scattered pixels of a still frame).
 ``reset_motion()`` forgets the previous frame (after a pause in the stream).
 
 ``incremental=True`` (the app's frame loop) reads only what changed
@@ -323,6 +326,12 @@ class BoardReader:
         cal, lay = self.calibration, self.layout
         view = self._view(image)
         changed = self.motion(view)
+        if changed and self.noise.blocks_still(view, self.noise.previous):
+            # a JPEG camera's block errors pass the gate's pixel level on a few dozen scattered
+            # pixels of a still frame; its block means stand within the camera's learnt floor, as
+            # no die or hand leaves them (real-like game 103, 640 px: the landed 3-6 read as motion
+            # for three frames, the play never judged; a die tumbling moved them 15 levels)
+            changed = False
         kept = self._kept if self.incremental else None
         marks.append(("motion", clock()))
         level = self.noise.level()

@@ -659,14 +659,27 @@ def squeezed_loglik(
         if len(keep) == 0:
             continue
         live = look[keep]
-        rims, row_e = _rim_contrast(g, x0[keep], fy[keep], lx[keep], ly[keep], rl[keep], down[keep, :, 0], memo,
-                                    None if ids is None else ids[live])
-        out[e, live] = rims
+        # a squeezed stack's first checker is half hidden by the second, so the chain's slot 0 places it
+        # loosely: where it lies along the stack (FIRST_SLIDE, each as likely) is summed out of the
+        # rims' likelihood (a contrast whose likelihood is the mean over the places)
+        acc = np.full((len(keep), 10), -np.inf)
+        for slide in FIRST_SLIDE:
+            at, row_s = _rim_contrast(g, x0[keep], fy[keep] + sl[keep] * slide * rl[keep], lx[keep], ly[keep],
+                                      rl[keep], down[keep, :, 0], memo, None if ids is None else ids[live])
+            acc = np.logaddexp(acc, RIM_GAIN * at)
+            if slide == 0.0:
+                row_e = row_s
+        out[e, live] = (acc - np.log(len(FIRST_SLIDE))) / RIM_GAIN
         if e == 0:
             row[live] = row_e
     return out, lz, d_last, row
 
 
+#: where a squeezed stack's first checker may lie, in radii along the stack from the chain's slot 0
+#: (see squeezed_loglik): the slot lies up to a third of a radius short of a half-hidden first checker
+#: (real-like game 152: 0.75 r from the base, the checker at 1.05 r). Sliding it 0.6 r let a row of
+#: four separate metal-rimmed checkers on the WTC board (frame0, point 13) fit a squeezed six
+FIRST_SLIDE = (0.0, 0.3)
 #: squeezed stacks' ends kept per column (see squeezed_loglik)
 ENDS = 2
 #: the least distance, in radii, between the two ends kept (rims of a squeezed 15 lie 0.57 r apart,

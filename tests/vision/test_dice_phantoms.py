@@ -67,3 +67,30 @@ def test_a_printed_hinge_is_no_die_and_the_roll_beside_it_stays() -> None:
     at = cal.to_canonical(np.asarray([d.xy for d in dice], np.float32)) if dice else np.zeros((0, 2))
     assert not any(np.hypot(x - hx, y - hy) < 0.5 * p for x, y in at), dice  # base: a cocked die, no value
     assert sorted(d.value for d in dice) == [3, 3]
+
+
+def test_a_checker_s_own_rim_is_no_die_after_it_was_played() -> None:
+    """Real-like game 149 (metal-rimmed checkers, 1280 px): a dark checker played onto a stack showed
+    two marks in an outline centred on it and was reported an unread die, "still seen" for 15
+    frames; the referee never judged the next play. An outline centred on a checker with no face
+    read is the checker's rim; the dice rolled beside it are still read."""
+    from bench.bench_reallike import game_camera, game_plans, game_script
+    from tavli_pi.vision.setup import learn_board
+
+    kw, plant = game_plans(200, 0, 8)[149]
+    cam = game_camera(game_script(149, 0, 8, plant), kw, 149, 0)
+    seen = {}
+    with cam:
+        for f in cam:
+            if f.index == 2:  # the set-up board, still
+                t = cam.last_truth
+                cal = learn_board(f.image, Calibration(t.corners, home=t.home))
+            if f.index in (23, 27):  # after Black's 1-1 was played; White's 2-5 rolled beside it
+                seen[f.index] = (cam.last_truth.dice, BoardReader(cal).read(f.image).dice)
+            if f.index == 27:
+                break
+    truth, dice = seen[23]
+    assert truth == () and dice == ()
+    truth, dice = seen[27]
+    assert len(truth) == 2 and any(d.value == 5 for d in dice)
+    assert not any(d.on_checker for d in dice)
