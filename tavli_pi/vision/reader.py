@@ -91,7 +91,7 @@ from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
 from tavli_pi.vision.observation import CubeReading, DieReading, Observation, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
-from tavli_pi.vision.stacks import UNSURE, setup_view, cv2_integral, read_spots_pinned, spot_geometry
+from tavli_pi.vision.stacks import UNSURE, setup_view, cv2_integral, read_spots_pinned, spot_geometry, sureness
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
 from tavli_pi.vision.under_hand import hidden_spots, unknown_where
@@ -727,12 +727,7 @@ def _steady(now: SpotEvidence, before: SpotEvidence) -> bool:
     and one so held stood still where every full read wavered (real-like games 56, 161, 176: a point
     read 1 of 6 at 0.60, the trays 0 off at 0.81 while full reads gave 6, held frame after frame;
     the referee judged the held board illegal where the wavering one left it waiting)."""
-    return _counts(now) == _counts(before) and min(_sureness(now), _sureness(before)) >= UNSURE
-
-
-def _sureness(s: SpotEvidence) -> float:
-    """How sure a spot's reading is: the lower of its two colours' confidences."""
-    return min(s.light.confidence, s.dark.confidence)
+    return _counts(now) == _counts(before) and min(sureness(now), sureness(before)) >= UNSURE
 
 
 def _cube_steady(now: CubeReading | None, before: CubeReading | None) -> bool:

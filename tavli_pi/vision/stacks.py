@@ -82,6 +82,7 @@ __all__ = [
     "spread_evidence",
     "read_spots",
     "read_spots_pinned",
+    "sureness",
     "chain_loglik_many",
     "posterior_many",
     "ZERO",
@@ -779,7 +780,7 @@ def read_spots_pinned(
     # a point still unsure is read again with its window moved by the overhang (its places too): a
     # stack whose first checker rang a little nearer the base in the reaching window may have had its
     # next slot searched past the checker; the surer of the two readings is kept
-    again = {p for p, ev in zip(which, points) if _sureness(ev) < UNSURE and shift[p] != 0.0}
+    again = {p for p, ev in zip(which, points) if sureness(ev) < UNSURE and shift[p] != 0.0}
     if again:
         cols2: list[int] = []
         ring2: list[float] = []
@@ -788,7 +789,7 @@ def read_spots_pinned(
         pins_l = list(pins)
         for q, p in enumerate(sorted(again)):
             i = which.index(p)
-            if _sureness(got[q]) <= _sureness(points[i]):
+            if sureness(got[q]) <= sureness(points[i]):
                 continue
             points[i], pins_l[i], ring[i] = got[q], got_pins[q], ring2[q]
             keep = [k for k, c in enumerate(cols) if c != p]
@@ -807,8 +808,8 @@ def read_spots_pinned(
 UNSURE = 0.9
 
 
-def _sureness(ev: SpotEvidence) -> float:
-    """How sure a point's reading is: the lower of its two colours' confidences."""
+def sureness(ev: SpotEvidence) -> float:
+    """How sure a spot's reading is (a point's, the trays'): the lower of its two colours' confidences."""
     return min(ev.light.confidence, ev.dark.confidence)
 
 
