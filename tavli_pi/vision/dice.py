@@ -483,8 +483,7 @@ def _find(
         if die is None:
             if len(group) < 2 or body is None:
                 continue  # a lone mark without a die's outline: not a die
-            if any(np.hypot(bx - disc_at[i, 0], by - disc_at[i, 1]) < CONCENTRIC * disc_at[i, 2]
-                   for i in _near_discs(disc_at, bx, by, 0.0)):
+            if (np.hypot(bx - disc_at[:, 0], by - disc_at[:, 1]) < CONCENTRIC * disc_at[:, 2]).any():
                 continue  # marks in an outline centred on a checker, no face read: the checker's own
                 # inlay or rim (a metal-rimmed dark checker played in real-like game 149, 1280 px, was
                 # an unread die "still seen" for 15 frames: its roller's play was never judged)
