@@ -44,6 +44,14 @@ ALONG = (-0.25, 0.0, 0.25)
 END = 0.42
 #: each sample is the mean over this half-width (die sides)
 HALF = 0.06
+#: the bars' middle is sought along them within this far (die sides) of the crop's: the crop is centred
+#: on the die's outline, which on an 11 px die may sit a pixel (0.09 of a side) off its face along the
+#: bars, and a bar's end sample (``ALONG``, its pips reaching 0.33) then falls off its pip (real-like game
+#: 75: two 11 px sixes on felt read clean bars at their true centres, and no bars a pixel off them)
+ALIGN = 0.15
+#: ... as the centroid of the bars' ink over this far either side of the middle (die sides: the pips'
+#: reach, short of the die's edge and the ground beyond it), taken twice (the second round the first)
+ALIGN_REACH = 0.36
 #: the largest confidence a six read from bars gets (``dice_vet.SMALL_CONFIDENCE``: not resolved)
 MOST = 0.85
 #: bars this clean (1 - the body's ink between and beyond them over theirs) are a six read
@@ -81,6 +89,24 @@ def _mean(a: np.ndarray, x: float, y: float, hx: float, hy: float) -> float:
     return float(part.mean()) if part.size else 0.0
 
 
+def _along_middle(ink: np.ndarray, x: float, per: float, c: float, h: float) -> float:
+    """The middle of the bar at column ``x`` along its length (crop px): the centroid of its ink
+    within ``ALIGN_REACH`` of it, sought within ``ALIGN`` of the crop's middle ``c``. Each bar is
+    centred on its own: a die turned a few degrees from the crop (a small die's outline angle is
+    coarse) shifts its two rows' ends opposite ways (game 75: 0.09 of a side)."""
+    col = ink[:, max(int(round(x - h)), 0):int(round(x + h)) + 1]
+    profile = np.clip(col.mean(axis=1), 0.0, None)
+    ys = np.arange(len(profile), dtype=np.float64)
+    at = c
+    for _ in range(2):
+        near = np.abs(ys - at) <= ALIGN_REACH * per
+        w = profile[near]
+        if float(w.sum()) <= 0.0:
+            return c
+        at = float(np.clip((ys[near] * w).sum() / w.sum(), c - ALIGN * per, c + ALIGN * per))
+    return at
+
+
 def _bars(ink: np.ndarray, per: float, c: float) -> float:
     """``bar_six``'s confidence for bars standing up and down ``ink`` (the pips' shade off the
     body's, per pixel)."""
@@ -99,14 +125,16 @@ def _bars(ink: np.ndarray, per: float, c: float) -> float:
     if not (1.6 * ROW_RANGE[0] * per <= gap <= 2.2 * ROW * per):
         return 0.0  # the rows stand half the side apart (a little more when the outline was small)
     mid = (bars[0] + bars[1]) / 2.0
-    inked = [_mean(ink, x, c + t * per, h, h) for x in bars for t in ALONG]
+    ys = [_along_middle(ink, x, per, c, h) for x in bars]
+    inked = [_mean(ink, x, y + t * per, h, h) for x, y in zip(bars, ys) for t in ALONG]
     low = min(inked)
     if low < BAR_CONTRAST:
         return 0.0
     # the body's colour between the bars (no middle pip, no stroke) and beyond their ends
-    between = max(_mean(ink, mid, c + t * per, h, h) for t in ALONG)
+    y = (ys[0] + ys[1]) / 2.0
+    between = max(_mean(ink, mid, y + t * per, h, h) for t in ALONG)
     # (the less inked end of each bar: a shadow or the rim may darken one; a stripe runs past both)
-    beyond = max(min(_mean(ink, x, c + t * END * per, h, h * 0.5) for t in (-1.0, 1.0)) for x in bars)
+    beyond = max(min(_mean(ink, x, y + t * END * per, h, h * 0.5) for t in (-1.0, 1.0)) for x, y in zip(bars, ys))
     clear = max(between, beyond, 0.0)
     s = (low - clear) / max(low, 1e-6)  # 1: bars on a clean body; 0: as inked between as on them
     if s >= CLEAN:
