@@ -278,6 +278,12 @@ CHANGE, TYPICAL, HUE, RING, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 1, ck.N_FEAT
 #: ``STILL_MARGIN`` of the frame's typical change (a logistic step ``STILL_SOFT`` wide): there the
 #: model weighs how it rings now against how it rang when learnt (``_still_design``)
 STILL_MARGIN, STILL_SOFT = 1.0, 0.2
+#: a slot empty when the board was learnt is unchanged only while its ring logit now stands less than
+#: ``RING_MARGIN`` over its taught ring (a logistic step ``RING_SOFT`` wide): a dark checker come onto a
+#: dark point barely changes the slot's colour, but it rings where the bare point did not (real-like game 99, rosewood, 640 px: point 7's blot rang at
+#: -0.7 against a taught -4.7, its colour 2 grey levels off the point's; held still, it read empty at
+#: 0.91 for the rest of the game)
+RING_MARGIN, RING_SOFT = 2.5, 0.3
 
 
 #: the typical change over the field, log(1 + grey levels), is kept to steps of this size: one
@@ -458,13 +464,19 @@ def _taught(cal: Calibration, cols: np.ndarray | None, depth: int) -> np.ndarray
     return t if cols is None else t[cols]
 
 
-def _still_design(feats: np.ndarray) -> np.ndarray:
+def _still_design(feats: np.ndarray, arrived: bool = False) -> np.ndarray:
     """The set-up model's inputs: ``feats`` (..., N_SETUP) and, for a slot as unchanged since the
     board was learnt (``STILL_MARGIN``), how still it is, and that times its ring logit now and its
     taught ring (a dark checker on a dark point that rang faintly when learnt and has not changed is
-    read by that, not by how a checker rings elsewhere)."""
+    read by that, not by how a checker rings elsewhere). ``arrived`` (a slot empty when the board was
+    learnt): a slot that rings now where it did not then (``RING_MARGIN``) is not still either. (Not
+    so for a slot the learnt position filled: a stack's checker rings more once the one over it is
+    gone, and is still there.)"""
     still = 1.0 / (1.0 + np.exp(np.clip((feats[..., CHANGE] - feats[..., TYPICAL] - STILL_MARGIN) / STILL_SOFT,
                                         -30, 30)))
+    if arrived:
+        rose = feats[..., RING] - feats[..., TAUGHT]
+        still = still / (1.0 + np.exp(np.clip((rose - RING_MARGIN) / RING_SOFT, -30, 30)))
     return np.concatenate([feats, np.stack([still, still * feats[..., RING], still * feats[..., TAUGHT]], axis=-1)],
                           axis=-1)
 
@@ -473,8 +485,12 @@ def setup_logit(feats: np.ndarray, filled: bool | np.ndarray, by_taught: bool = 
     """The set-up slot model's logit of ``feats`` (..., N_SETUP), by whether the learnt position filled
     the slot (``filled``, broadcast). ``by_taught`` (``taught``): with the taught ring and stillness
     (``SETUP_W``); else by the other features alone (``SETUP_W_UNTAUGHT``)."""
-    x, w = (_still_design(feats), SETUP_W) if by_taught else (feats[..., :TAUGHT], SETUP_W_UNTAUGHT)
-    return np.asarray(np.where(filled, x @ w[1, :-1] + w[1, -1], x @ w[0, :-1] + w[0, -1]))
+    if not by_taught:
+        x, w = feats[..., :TAUGHT], SETUP_W_UNTAUGHT
+        return np.asarray(np.where(filled, x @ w[1, :-1] + w[1, -1], x @ w[0, :-1] + w[0, -1]))
+    w = SETUP_W
+    return np.asarray(np.where(filled, _still_design(feats) @ w[1, :-1] + w[1, -1],
+                               _still_design(feats, arrived=True) @ w[0, :-1] + w[0, -1]))
 
 
 @lru_cache(maxsize=4)
