@@ -283,7 +283,11 @@ STILL_MARGIN, STILL_SOFT = 1.0, 0.2
 #: dark point barely changes the slot's colour, but it rings where the bare point did not (real-like game 99, rosewood, 640 px: point 7's blot rang at
 #: -0.7 against a taught -4.7, its colour 2 grey levels off the point's; held still, it read empty at
 #: 0.91 for the rest of the game)
-RING_MARGIN, RING_SOFT = 2.5, 0.3
+RING_MARGIN, RING_SOFT = 3.5, 0.3
+#: ... and rings now as a checker may (its ring logit over ``RING_FLOOR``): on seed 0's 120 real-like
+#: frames, of the slots empty at set-up and unchanged in colour, 35 hold a checker now and ring 3.5 over
+#: their taught ring; 52 empty ones did as well, 20 of them over this floor (bench/RESULTS.md, stop 41)
+RING_FLOOR = -1.5
 
 
 #: the typical change over the field, log(1 + grey levels), is kept to steps of this size: one
@@ -476,7 +480,9 @@ def _still_design(feats: np.ndarray, arrived: bool = False) -> np.ndarray:
                                         -30, 30)))
     if arrived:
         rose = feats[..., RING] - feats[..., TAUGHT]
-        still = still / (1.0 + np.exp(np.clip((rose - RING_MARGIN) / RING_SOFT, -30, 30)))
+        rings = (1.0 / (1.0 + np.exp(np.clip(-(rose - RING_MARGIN) / RING_SOFT, -30, 30)))
+                 / (1.0 + np.exp(np.clip(-(feats[..., RING] - RING_FLOOR) / RING_SOFT, -30, 30))))
+        still = still * (1.0 - rings)
     return np.concatenate([feats, np.stack([still, still * feats[..., RING], still * feats[..., TAUGHT]], axis=-1)],
                           axis=-1)
 
