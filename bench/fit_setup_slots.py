@@ -91,7 +91,7 @@ class Rows:
     whether a hand is in the frame, and whether the board was learnt mid-game."""
 
     def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {k: [] for k in ("X", "y", "filled", "ring", "frame", "hand", "mid", "thick",
+        self.cols: dict[str, list[Any]] = {k: [] for k in ("X", "y", "filled", "ring", "frame", "hand", "mid", "thick", "slot",
                                                                  "again")}
 
     def add(self, **kw: Any) -> None:
@@ -145,7 +145,7 @@ def rows(n: int, hands: bool = True, mid: bool = True, again: bool = True) -> di
                     if k_n > 5:
                         continue  # squeezed stacks are read from their rims, not slot by slot
                     for k in range(int(searched[c])):
-                        out.add(X=feats[c, k], y=1.0 if k < k_n else 0.0, filled=bool(filled[c, k]),
+                        out.add(X=feats[c, k], y=1.0 if k < k_n else 0.0, filled=bool(filled[c, k]), slot=k,
                                 ring=ring[c, k], frame=i, hand=hand, mid=known is not None,
                                 thick=scene.build.thickness > 0, again=seen_again)
     return out.arrays()
@@ -180,8 +180,10 @@ def main() -> None:
             with args.rows.open("wb") as fh:
                 pickle.dump(d, fh)
     y, filled, ring, frame = d["y"], d["filled"], d["ring"], d["frame"]
-    # (a slot empty when learnt is still only where it rings no more than it did then: ``_still_design``)
-    X = np.where(filled[:, None], _still_design(d["X"]), _still_design(d["X"], arrived=True))
+    # (a point's first slot, empty when learnt, is still only where it rings no more than it did then:
+    # ``_still_design``; rows kept before stop 41 hold no slot index)
+    first = (d["slot"] == 0) & ~filled if "slot" in d else np.zeros(len(filled), bool)
+    X = _still_design(d["X"], arrived=first)
     shipped = SETUP_W.shape[1] == X.shape[1] + 1
     half = frame < np.median(frame)
     weights = []

@@ -468,21 +468,23 @@ def _taught(cal: Calibration, cols: np.ndarray | None, depth: int) -> np.ndarray
     return t if cols is None else t[cols]
 
 
-def _still_design(feats: np.ndarray, arrived: bool = False) -> np.ndarray:
+def _still_design(feats: np.ndarray, arrived: bool | np.ndarray = False) -> np.ndarray:
     """The set-up model's inputs: ``feats`` (..., N_SETUP) and, for a slot as unchanged since the
     board was learnt (``STILL_MARGIN``), how still it is, and that times its ring logit now and its
     taught ring (a dark checker on a dark point that rang faintly when learnt and has not changed is
-    read by that, not by how a checker rings elsewhere). ``arrived`` (a slot empty when the board was
-    learnt): a slot that rings now where it did not then (``RING_MARGIN``) is not still either. (Not
-    so for a slot the learnt position filled: a stack's checker rings more once the one over it is
-    gone, and is still there.)"""
+    read by that, not by how a checker rings elsewhere). ``arrived`` (broadcast over the slots: a
+    point's first slot, empty when the board was learnt): a slot that rings now where it did not then
+    (``RING_MARGIN``) is not still either. (Not so for a later slot: it rings with the edge of a checker
+    come onto the slot before it -- real-like seed 1 frame 6, a blot's next slot rose 7 and read a
+    phantom at 0.94; nor for a slot the learnt position filled: a stack's checker rings more once the
+    one over it is gone, and is still there.)"""
     still = 1.0 / (1.0 + np.exp(np.clip((feats[..., CHANGE] - feats[..., TYPICAL] - STILL_MARGIN) / STILL_SOFT,
                                         -30, 30)))
-    if arrived:
+    if np.any(arrived):
         rose = feats[..., RING] - feats[..., TAUGHT]
         rings = (1.0 / (1.0 + np.exp(np.clip(-(rose - RING_MARGIN) / RING_SOFT, -30, 30)))
                  / (1.0 + np.exp(np.clip(-(feats[..., RING] - RING_FLOOR) / RING_SOFT, -30, 30))))
-        still = still * (1.0 - rings)
+        still = still * (1.0 - np.where(arrived, rings, 0.0))
     return np.concatenate([feats, np.stack([still, still * feats[..., RING], still * feats[..., TAUGHT]], axis=-1)],
                           axis=-1)
 
@@ -490,13 +492,17 @@ def _still_design(feats: np.ndarray, arrived: bool = False) -> np.ndarray:
 def setup_logit(feats: np.ndarray, filled: bool | np.ndarray, by_taught: bool = True) -> np.ndarray:
     """The set-up slot model's logit of ``feats`` (..., N_SETUP), by whether the learnt position filled
     the slot (``filled``, broadcast). ``by_taught`` (``taught``): with the taught ring and stillness
-    (``SETUP_W``); else by the other features alone (``SETUP_W_UNTAUGHT``)."""
+    (``SETUP_W``); else by the other features alone (``SETUP_W_UNTAUGHT``). ``feats`` of whole chains
+    (spots, slots, N_SETUP) have their first slots judged by their ring too (``_still_design``)."""
     if not by_taught:
         x, w = feats[..., :TAUGHT], SETUP_W_UNTAUGHT
         return np.asarray(np.where(filled, x @ w[1, :-1] + w[1, -1], x @ w[0, :-1] + w[0, -1]))
     w = SETUP_W
+    first = np.zeros(feats.shape[:-1], bool)
+    if feats.ndim == 3:
+        first[:, 0] = True
     return np.asarray(np.where(filled, _still_design(feats) @ w[1, :-1] + w[1, -1],
-                               _still_design(feats, arrived=True) @ w[0, :-1] + w[0, -1]))
+                               _still_design(feats, arrived=first) @ w[0, :-1] + w[0, -1]))
 
 
 @lru_cache(maxsize=4)
