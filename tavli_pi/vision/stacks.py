@@ -689,16 +689,20 @@ def squeezed_loglik(
             continue
         live = look[keep]
         # a squeezed stack's first checker is half hidden by the second, so the chain's slot 0 places it
-        # loosely: where it lies along the stack (FIRST_SLIDE, each as likely) is summed out of the
-        # rims' likelihood (a contrast whose likelihood is the mean over the places)
+        # loosely: where it lies along the stack (FIRST_SLIDE, each as likely, within FIRST_REACH of the
+        # base) is summed out of the rims' likelihood (a contrast whose likelihood is the mean over the
+        # places)
         acc = np.full((len(keep), 10), -np.inf)
+        places = np.zeros(len(keep))
         for slide in FIRST_SLIDE:
             at, row_s = _rim_contrast(g, x0[keep], fy[keep] + sl[keep] * slide * rl[keep], lx[keep], ly[keep],
                                       rl[keep], down[keep, :, 0], memo, None if ids is None else ids[live])
-            acc = np.logaddexp(acc, RIM_GAIN * at)
             if slide == 0.0:
                 row_e = row_s
-        out[e, live] = (acc - np.log(len(FIRST_SLIDE))) / RIM_GAIN
+            inside = (d0[keep] / rl[keep] + slide <= FIRST_REACH) | (slide == 0.0)
+            acc = np.where(inside[:, None], np.logaddexp(acc, RIM_GAIN * at), acc)
+            places += inside
+        out[e, live] = (acc - np.log(places)[:, None]) / RIM_GAIN
         if e == 0:
             row[live] = row_e
     return out, lz, d_last, row
@@ -706,9 +710,15 @@ def squeezed_loglik(
 
 #: where a squeezed stack's first checker may lie, in radii along the stack from the chain's slot 0
 #: (see squeezed_loglik): the slot lies up to a third of a radius short of a half-hidden first checker
-#: (real-like game 152: 0.75 r from the base, the checker at 1.05 r). Sliding it 0.6 r let a row of
-#: four separate metal-rimmed checkers on the WTC board (frame0, point 13) fit a squeezed six
-FIRST_SLIDE = (0.0, 0.3)
+#: (real-like game 152: 0.75 r from the base, the checker at 1.05 r), and on real-like squeezed
+#: stacks of six the rims fit best with the first 0.3-0.6 r beyond slot 0 (1.3-1.5 r from the base;
+#: 0.6 r beside 0.3 r: seed 0 58 spots wrong and 1649 right at >= 0.9 against 60 / 1590)
+FIRST_SLIDE = (0.0, 0.3, 0.6)
+#: but no further than this from the base, in radii: the first checker lies against the field's edge
+#: (its centre ~1 r in; slot 0 is searched 0.75-1.6 r in). A place beyond it is no first checker: on
+#: the WTC board (frame0, point 13) a row of four separate metal-rimmed checkers, its weakly ringed
+#: first one found at 1.29 r, fitted a squeezed six from 1.89 r (the board read 17 dark checkers)
+FIRST_REACH = 1.7
 #: squeezed stacks' ends kept per column (see squeezed_loglik)
 ENDS = 2
 #: the least distance, in radii, between the two ends kept (rims of a squeezed 15 lie 0.57 r apart,

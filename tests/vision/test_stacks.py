@@ -6,18 +6,23 @@ Also the points' geometry the reader shares (``spot_geometry``: read-only, one p
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.vision import checkers as ck
+from tavli_pi.vision import stacks
 from tavli_pi.vision.calibrate import calibrate_image
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.stacks import END_GAP, cv2_integral, spot_chains, spot_geometry, squeezed_loglik
+from tests.vision._eval import wtc_calibration
 
 # real-like seed 2 (bench_reallike --seed 2 renders table i with seed 2 * 100003 + i); point 11 holds
 # 8 light checkers squeezed, the last one under a red overlay band
@@ -104,7 +109,7 @@ def test_a_stack_squeezed_by_its_sixth_checker_is_read_six(game: int, at: int) -
     set-up, squeezed by a sixth, were read 1-2 at 0.2-0.5 for the rest of the game (the referee went
     out of sync, or asked for rolls it had seen). The chain's slot 0 places a squeezed stack's half
     hidden first checker loosely; its rims are now looked for from the first checker slid 0.3 r
-    along the stack too."""
+    and 0.6 r along the stack too (no further than ``FIRST_REACH`` from the base)."""
     from bench.bench_reallike import game_camera, game_plans, game_script
 
     kw, plant = game_plans(200, 0, 8)[game]
@@ -150,3 +155,36 @@ def test_a_dark_checker_come_onto_a_dark_point_is_read_and_a_stack_left_by_its_t
     assert (truth.light[point], truth.dark[point]) == (0, dark)
     spot = obs.points[point]
     assert (spot.light.best, spot.dark.best) == (0, dark)
+
+def test_a_row_of_separate_checkers_fits_no_squeezed_stack_from_beyond_the_first_checker(
+        real_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The WTC board (frame0, its corners given): point 13 holds a row of four separate metal-rimmed
+    checkers (pitch ~2.35 r), its first one ringing weakly at 1.29 r from the base. Its rims looked
+    for from a first checker 0.6 r beyond that (1.89 r, no first checker against the field's edge)
+    fitted a squeezed six and the board read 17 dark checkers; the places beyond ``FIRST_REACH`` are
+    not looked at, at that slide or any further one."""
+    monkeypatch.setattr(stacks, "FIRST_SLIDE", (0.0, 0.3, 0.6, 0.9))
+    img = cv2.imread(str(real_data / "boards/wtc2022/frame0.jpg"))
+    obs = BoardReader(wtc_calibration(real_data), still_photo=True).read(img)
+    spot = obs.points[12]
+    assert (spot.light.best, spot.dark.best) == (0, 4)
+    assert sum(p.dark.best for p in obs.points) == 15
+
+
+# real-like seed 0 tables (bench/diag_spots.py --seed 0; table, point index, light, dark): a light 2
+# read as a squeezed 6 at 0.53 (its rims looked for from slot 0 and 0.3 r beyond it fitted the six;
+# 0.6 r beyond, they fit no stack) and a dark squeezed 6 read 8 at 0.31 (its rims fit from 0.6 r beyond
+# slot 0): read 2 at 0.98 and 6 at 0.71 with FIRST_SLIDE reaching 0.6 r
+FURTHER_SLIDE = [(82, 14, 2, 0), (85, 19, 0, 6)]
+
+
+@pytest.mark.parametrize(("table", "point", "light", "dark"), FURTHER_SLIDE)
+def test_a_stack_whose_rims_fit_from_further_beyond_slot_0_is_read_right(
+        table: int, point: int, light: int, dark: int) -> None:
+    scene = reallike_scenes(table + 1, 0)[table]
+    frame = render(scene, table)
+    assert (frame.truth.light[point], frame.truth.dark[point]) == (light, dark)
+    s = render(reallike_setup(scene), table)
+    cal = learn_board(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))
+    got = BoardReader(cal).read(frame.image).points[point]
+    assert (got.light.best, got.dark.best) == (light, dark)
