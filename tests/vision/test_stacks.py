@@ -7,6 +7,7 @@ Also the points' geometry the reader shares (``spot_geometry``: read-only, one p
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -103,6 +104,23 @@ def test_a_squeezed_stack_whose_first_rings_look_empty_is_weighed_against_the_le
     assert (got.light.best, got.dark.best) == (n, 0)
 
 
+def _game_frame(game: int, at: int) -> tuple[Any, Any]:
+    """(the truth, the reading) of frame ``at`` of real-like game ``game`` (seed 0, ``bench_reallike``'s
+    table, script and camera), read against the board learnt from its still set-up frame (frame 2)."""
+    from bench.bench_reallike import game_camera, game_plans, game_script
+
+    kw, plant = game_plans(200, 0, 8)[game]
+    cam = game_camera(game_script(game, 0, 8, plant), kw, game, 0)
+    with cam:
+        for f in cam:
+            if f.index == 2:
+                t = cam.last_truth
+                cal = learn_board(f.image, Calibration(t.corners, home=t.home))
+            if f.index == at:
+                return cam.last_truth, BoardReader(cal).read(f.image)
+    raise AssertionError(f"game {game} has no frame {at}")
+
+
 @pytest.mark.parametrize(("game", "at"), [(152, 15), (56, 33)])
 def test_a_stack_squeezed_by_its_sixth_checker_is_read_six(game: int, at: int) -> None:
     """Real-like games 152 (pinetti) and 56 (metal), 640 px: point 19's 5 dark checkers learnt at
@@ -110,19 +128,7 @@ def test_a_stack_squeezed_by_its_sixth_checker_is_read_six(game: int, at: int) -
     out of sync, or asked for rolls it had seen). The chain's slot 0 places a squeezed stack's half
     hidden first checker loosely; its rims are now looked for from the first checker slid 0.3 r
     and 0.6 r along the stack too (no further than ``FIRST_REACH`` from the base)."""
-    from bench.bench_reallike import game_camera, game_plans, game_script
-
-    kw, plant = game_plans(200, 0, 8)[game]
-    cam = game_camera(game_script(game, 0, 8, plant), kw, game, 0)
-    with cam:
-        for f in cam:
-            if f.index == 2:  # the set-up board, still
-                t = cam.last_truth
-                cal = learn_board(f.image, Calibration(t.corners, home=t.home))
-            if f.index == at:  # the sixth checker played, hands away
-                truth = cam.last_truth
-                obs = BoardReader(cal).read(f.image)
-                break
+    truth, obs = _game_frame(game, at)  # the sixth checker played, hands away
     assert truth.dark[18] == 6
     spot = obs.points[18]
     assert (spot.light.best, spot.dark.best) == (0, 6)
@@ -138,23 +144,11 @@ def test_a_dark_checker_come_onto_a_dark_point_is_read_and_a_stack_left_by_its_t
     It rings now where the bare point did not: a slot empty at set-up is unchanged only while it rings
     no more than then. Frame 22: point 12's stack, learnt 5, left with 3: its third checker rings more
     with the one over it gone, and is still there (a filled slot keeps its stillness by colour alone)."""
-    from bench.bench_reallike import game_camera, game_plans, game_script
-
-    game = 99
-    kw, plant = game_plans(200, 0, 8)[game]
-    cam = game_camera(game_script(game, 0, 8, plant), kw, game, 0)
-    with cam:
-        for f in cam:
-            if f.index == 2:  # the set-up board, still
-                t = cam.last_truth
-                cal = learn_board(f.image, Calibration(t.corners, home=t.home))
-            if f.index == at:
-                truth = cam.last_truth
-                obs = BoardReader(cal).read(f.image)
-                break
+    truth, obs = _game_frame(99, at)
     assert (truth.light[point], truth.dark[point]) == (0, dark)
     spot = obs.points[point]
     assert (spot.light.best, spot.dark.best) == (0, dark)
+
 
 def test_a_row_of_separate_checkers_fits_no_squeezed_stack_from_beyond_the_first_checker(
         real_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
