@@ -278,15 +278,15 @@ CHANGE, TYPICAL, HUE, RING, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 1, ck.N_FEAT
 #: ``STILL_MARGIN`` of the frame's typical change (a logistic step ``STILL_SOFT`` wide): there the
 #: model weighs how it rings now against how it rang when learnt (``_still_design``)
 STILL_MARGIN, STILL_SOFT = 1.0, 0.2
-#: a slot empty when the board was learnt is unchanged only while its ring logit now stands less than
-#: ``RING_MARGIN`` over its taught ring (a logistic step ``RING_SOFT`` wide): a dark checker come onto a
-#: dark point barely changes the slot's colour, but it rings where the bare point did not (real-like game 99, rosewood, 640 px: point 7's blot rang at
-#: -0.7 against a taught -4.7, its colour 2 grey levels off the point's; held still, it read empty at
-#: 0.91 for the rest of the game)
+#: a point's first slot, empty when the board was learnt, is unchanged only while its ring logit now
+#: stands less than ``RING_MARGIN`` over its taught ring (a logistic step ``RING_SOFT`` wide): a dark
+#: checker come onto a dark point barely changes the slot's colour, but it rings where the bare point
+#: did not (real-like game 99, rosewood, 640 px: point 7's blot rang at -0.7 against a taught -4.7,
+#: its colour 2 grey levels off the point's; held still, it read empty at 0.91 for the rest of the game)
 RING_MARGIN, RING_SOFT = 3.5, 0.3
-#: ... and rings now as a checker may (its ring logit over ``RING_FLOOR``): on seed 0's 120 real-like
-#: frames, of the slots empty at set-up and unchanged in colour, 35 hold a checker now and ring 3.5 over
-#: their taught ring; 52 empty ones did as well, 20 of them over this floor (bench/RESULTS.md, stop 41)
+#: ... or while it rings less than a checker may (its ring logit under ``RING_FLOOR``). The first slots
+#: the two steps turn from still to changed on the per-spot frames (``diag_spots.py --frames 120``):
+#: seed 0 29, 24 of them holding a checker; seed 1 40, 33 (bench/RESULTS.md, stop 41)
 RING_FLOOR = -1.5
 
 
