@@ -497,12 +497,11 @@ def setup_logit(feats: np.ndarray, filled: bool | np.ndarray, by_taught: bool = 
     if not by_taught:
         x, w = feats[..., :TAUGHT], SETUP_W_UNTAUGHT
         return np.asarray(np.where(filled, x @ w[1, :-1] + w[1, -1], x @ w[0, :-1] + w[0, -1]))
-    w = SETUP_W
     first = np.zeros(feats.shape[:-1], bool)
     if feats.ndim == 3:
         first[:, 0] = True
-    return np.asarray(np.where(filled, _still_design(feats) @ w[1, :-1] + w[1, -1],
-                               _still_design(feats, arrived=first) @ w[0, :-1] + w[0, -1]))
+    x, w = _still_design(feats, arrived=first & ~np.asarray(filled, bool)), SETUP_W
+    return np.asarray(np.where(filled, x @ w[1, :-1] + w[1, -1], x @ w[0, :-1] + w[0, -1]))
 
 
 @lru_cache(maxsize=4)
@@ -695,11 +694,13 @@ def squeezed_loglik(
         acc = np.full((len(keep), 10), -np.inf)
         places = np.zeros(len(keep))
         for slide in FIRST_SLIDE:
+            inside = (d0[keep] / rl[keep] + slide <= FIRST_REACH) | (slide == 0.0)
+            if not inside.any():
+                continue  # (no column's first checker can lie this far: its rims are not sampled)
             at, row_s = _rim_contrast(g, x0[keep], fy[keep] + sl[keep] * slide * rl[keep], lx[keep], ly[keep],
                                       rl[keep], down[keep, :, 0], memo, None if ids is None else ids[live])
             if slide == 0.0:
                 row_e = row_s
-            inside = (d0[keep] / rl[keep] + slide <= FIRST_REACH) | (slide == 0.0)
             acc = np.where(inside[:, None], np.logaddexp(acc, RIM_GAIN * at), acc)
             places += inside
         out[e, live] = (acc - np.log(places)[:, None]) / RIM_GAIN
