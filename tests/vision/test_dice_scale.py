@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+import pytest
 
 from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.datasets import reallike_game_tables
@@ -24,6 +25,8 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import learn_board
+
+from tests.vision._readers import game_frame
 
 _AT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
@@ -189,3 +192,17 @@ def test_a_640_px_die_whose_blob_shows_none_is_found_by_its_whole_change() -> No
             assert got[0].value or got[0].note.startswith("too small to read"), (i, got)
         assert len(read) == len(truth.dice), (i, read)  # type: ignore[attr-defined]
 
+
+
+@pytest.mark.parametrize(("at", "six"), [(12, 0), (44, 1)])
+def test_a_six_whose_pips_touch_down_its_rows_is_read_by_its_pip_places(at: int, six: int) -> None:
+    """Real-like game 138 (metal board, 1280 px): a 17-19 px six found by its change from the learnt
+    board, its pips touching down each row, shows no pip spots at any scale and its face reads
+    0.80-0.84; it was reported "pips not resolved" and the players had to enter both its rolls. Its
+    pip places show the six clearly (``pip_sites``): the face is kept, under the surety a call needs."""
+    truth, obs = game_frame(138, at)
+    assert truth.dice[six].value == 6
+    x, y = truth.dice[six].xy
+    got = [d for d in obs.dice if np.hypot(d.xy[0] - x, d.xy[1] - y) < 6]
+    assert len(got) == 1
+    assert got[0].value == 6 and 0.6 <= got[0].value_confidence < 0.9

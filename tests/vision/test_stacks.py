@@ -24,6 +24,7 @@ from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.stacks import END_GAP, cv2_integral, spot_chains, spot_geometry, squeezed_loglik
 from tests.vision._eval import wtc_calibration
+from tests.vision._readers import game_frame
 
 # real-like seed 2 (bench_reallike --seed 2 renders table i with seed 2 * 100003 + i); point 11 holds
 # 8 light checkers squeezed, the last one under a red overlay band
@@ -104,23 +105,6 @@ def test_a_squeezed_stack_whose_first_rings_look_empty_is_weighed_against_the_le
     assert (got.light.best, got.dark.best) == (n, 0)
 
 
-def _game_frame(game: int, at: int) -> tuple[Any, Any]:
-    """(the truth, the reading) of frame ``at`` of real-like game ``game`` (seed 0, ``bench_reallike``'s
-    table, script and camera), read against the board learnt from its still set-up frame (frame 2)."""
-    from bench.bench_reallike import game_camera, game_plans, game_script
-
-    kw, plant = game_plans(200, 0, 8)[game]
-    cam = game_camera(game_script(game, 0, 8, plant), kw, game, 0)
-    with cam:
-        for f in cam:
-            if f.index == 2:
-                t = cam.last_truth
-                cal = learn_board(f.image, Calibration(t.corners, home=t.home))
-            if f.index == at:
-                return cam.last_truth, BoardReader(cal).read(f.image)
-    raise AssertionError(f"game {game} has no frame {at}")
-
-
 @pytest.mark.parametrize(("game", "at"), [(152, 15), (56, 33)])
 def test_a_stack_squeezed_by_its_sixth_checker_is_read_six(game: int, at: int) -> None:
     """Real-like games 152 (pinetti) and 56 (metal), 640 px: point 19's 5 dark checkers learnt at
@@ -128,7 +112,7 @@ def test_a_stack_squeezed_by_its_sixth_checker_is_read_six(game: int, at: int) -
     out of sync, or asked for rolls it had seen). The chain's slot 0 places a squeezed stack's half
     hidden first checker loosely; its rims are now looked for from the first checker slid 0.3 r
     and 0.6 r along the stack too (no further than ``FIRST_REACH`` from the base)."""
-    truth, obs = _game_frame(game, at)  # the sixth checker played, hands away
+    truth, obs = game_frame(game, at)  # the sixth checker played, hands away
     assert truth.dark[18] == 6
     spot = obs.points[18]
     assert (spot.light.best, spot.dark.best) == (0, 6)
@@ -144,7 +128,7 @@ def test_a_dark_checker_come_onto_a_dark_point_is_read_and_a_stack_left_by_its_t
     It rings now where the bare point did not: a slot empty at set-up is unchanged only while it rings
     no more than then. Frame 22: point 12's stack, learnt 5, left with 3: its third checker rings more
     with the one over it gone, and is still there (a filled slot keeps its stillness by colour alone)."""
-    truth, obs = _game_frame(99, at)
+    truth, obs = game_frame(99, at)
     assert (truth.light[point], truth.dark[point]) == (0, dark)
     spot = obs.points[point]
     assert (spot.light.best, spot.dark.best) == (0, dark)
