@@ -84,7 +84,7 @@ from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
 from tavli_pi.vision.dice_spots import PIP_RING, Spot, find_spots, view_spots
 from tavli_pi.vision.dice_unread import StandsOut, kept_outline, pips_in, unread_body
-from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, NEED_PX, SMALL_CONFIDENCE, SURE_PX
+from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, NEED_PX, NO_DIE, SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.fine_view import FINE, fine_view, placing
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
@@ -180,7 +180,7 @@ def find_dice(
     more = _find(view, flay, fcal, fdiscs, fmask, image, tumbling=False, strict_pairs=True,
                  bodies=[scaled(b, lay, flay) for b in blobs], memo=memo, view="fine", lay_still=fine_still,
                  still_photo=still_photo)
-    return _merge(out, more)
+    return _merge(out, more, lambda d: _places_show(image, d))
 
 
 #: with no outline round them, spots that fit no face are a face's pips and a fleck of light (on a
@@ -227,9 +227,11 @@ FINE_CONFIDENCE = 0.6
 FINE_PIPS = 3
 
 
-def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
+def _merge(base: list[DieReading], more: list[DieReading],
+           places: Callable[[DieReading], bool] | None = None) -> list[DieReading]:
     """``base`` with the dice of ``more`` that it lacks: a die ``base`` missed, or found flat with
-    no value (a die both read, with different values, keeps ``base``'s reading at lower confidence).
+    no value (a die both read, with different values, keeps the clearer reading at lower confidence,
+    or at ``AGREED_CONFIDENCE`` when ``places``, whether the die's pip places show its face, says so).
     Only clear faces (``FINE_CONFIDENCE``, ``FINE_PIPS``) are taken from ``more``; such a still die
     where ``base`` reports one tumbling replaces that report."""
     out = list(base)
@@ -263,16 +265,26 @@ def _merge(base: list[DieReading], more: list[DieReading]) -> list[DieReading]:
             continue
         i = near[0]
         b = out[i]
-        if b.value == 0 and (b.flat or _no_verdict(b)) and d.value:
+        if (b.value == 0 or (b.flat and b.value_confidence < NO_DIE)) and (b.flat or _no_verdict(b)) and d.value:
             out[i] = d  # (a die the canonical view saw cocked keeps that verdict: E3 b voids its roll;
-            # an outline too coarse to read a face in is no verdict: ``_no_verdict``)
+            # an outline too coarse to read a face in is no verdict: ``_no_verdict``; nor is a face read
+            # at no confidence, evidence of nothing (``NO_DIE``): a 15 px black four with white pips, 2 at
+            # 0.0 there, halved the fine view's 4 at 0.93-0.95 as "two readings disagree", under the
+            # referee's 0.6, real-like game 60 frame 18)
         elif _overruled(b, d):
             out[i] = d
         elif b.value and d.value and b.value != d.value and b.flat:
             # (a cocked die's confidence is its verdict's, which stands whatever face is read)
-            # two readings of one die disagree: the clearer stands, in doubt
+            # two readings of one die disagree: the clearer stands, in doubt -- unless the die's pip
+            # places (a third view, ``pip_sites``) show its face clearly: two of three agree, and it
+            # stands as a small die whose views agree does, under the 0.9 a call needs (a 14 px black
+            # four on a printed logo, 2 at 0.42 in the canonical view, 4 at 0.94 in the fine one, was
+            # halved under the referee's 0.6: real-like game 144 frame 37)
             keep = d if d.value_confidence > b.value_confidence else b
-            out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
+            if keep.flat and places is not None and places(keep):
+                out[i] = dataclasses.replace(keep, value_confidence=min(keep.value_confidence, AGREED_CONFIDENCE))
+            else:
+                out[i] = dataclasses.replace(keep, value_confidence=keep.value_confidence * 0.5)
     clear = [o for o in out if o.flat and o.value and not o.moving and o.value_confidence >= FINE_OVERRULES]
     for d in few:
         # a one or two the fine view parted from a die read clearly beside it (the canonical view
@@ -308,6 +320,16 @@ def _near_discs(discs: np.ndarray, x: float, y: float, pad: float) -> list[int]:
     ``np.hypot(x - dx, y - dy) < dr + pad`` of each disc, all at once (the same float64 arithmetic)."""
     near = np.hypot(x - discs[:, 0], y - discs[:, 1]) < discs[:, 2] + pad
     return np.flatnonzero(near).tolist()
+
+
+def _places_show(image: np.ndarray, d: DieReading) -> bool:
+    """Whether the pip places of the die ``d`` (``pip_sites``, sampled in the frame ``image`` round
+    its centre, its size across) show its value clearly."""
+    return d.size_px > 0 and sites_agree(image, _same_px, d.xy, d.size_px, d.value)
+
+
+def _same_px(p: np.ndarray) -> np.ndarray:
+    return p
 
 
 def _no_verdict(b: DieReading) -> bool:
