@@ -13,6 +13,7 @@ legible die read right).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -20,11 +21,13 @@ import numpy as np
 
 from tavli_pi.commands.read_photo import photo_calibration, read_observation
 from tavli_pi.vision.calibrate import calibrate_image
-from tavli_pi.vision.dice import _merge
+from tavli_pi.vision.dice import _merge, _places_show
 from tavli_pi.vision.dice_body import body
+from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.reader import BoardReader
 from tests.vision._eval import RealFrame, real_frames
+from tests.vision._readers import game_frame
 from tests.vision.test_dice_scale import _at, _read
 
 
@@ -84,6 +87,50 @@ def test_a_valueless_cocked_outline_yields_to_the_finer_views_clear_face() -> No
     on = DieReading(xy=(100.0, 100.0), value=0, value_confidence=0.0, flat=False, on_checker=True, half="right",
                     size_px=12.0)
     assert _merge([on], [fine]) == [on]
+
+
+def test_a_face_read_at_no_confidence_yields_to_the_finer_views_clear_face() -> None:
+    # real-like game 60 frame 18 (1280 px, 15 px black fours with white pips): the canonical view read
+    # each a flat 2 at 0.0, the finer view a 4 at 0.93-0.95; the two "disagreed", the four was halved
+    # to 0.47, under the referee's 0.6, and the players had to enter a roll the camera had read
+    fine = _die(4, 0.93, True, (101.0, 100.0), 17.9)
+    assert _merge([_die(2, 0.0, True, size=17.4)], [fine]) == [fine]
+    # a face read at all (``NO_DIE`` and over) still disagrees: the clearer stands, halved
+    got = _merge([_die(2, 0.42, True, size=18.7)], [fine])
+    assert [(d.value, d.value_confidence) for d in got] == [(4, 0.93 * 0.5)]
+
+
+def test_two_views_that_disagree_are_settled_by_the_pip_places() -> None:
+    # real-like game 144 frame 37: a 14 px four on a printed logo, 2 at 0.42 in the canonical view, 4 at
+    # 0.94 in the finer one; its pip places show the four (clear 0.77, lead 0.56): two of three views
+    # agree, and it stands as a small die whose views agree does (``AGREED_CONFIDENCE``)
+    fine = _die(4, 0.944, True, (101.0, 100.0), 14.6)
+    seen: list[int] = []
+
+    def places(d: DieReading) -> bool:
+        seen.append(d.value)
+        return d.value == 4
+
+    got = _merge([_die(2, 0.42, True, size=18.7)], [fine], places)
+    assert seen == [4] and [(d.value, d.value_confidence) for d in got] == [(4, AGREED_CONFIDENCE)]
+    # places that do not show it leave the doubt
+    got = _merge([_die(2, 0.42, True, size=18.7)], [fine], lambda d: False)
+    assert [(d.value, d.value_confidence) for d in got] == [(4, 0.944 * 0.5)]
+
+
+def test_pip_places_are_sampled_round_the_die_in_the_frame() -> None:
+    # a white four of 16 px on green felt, drawn 10 times larger and shrunk: its places show a four,
+    # not a five or a six
+    img = np.zeros((400, 400, 3), np.uint8)
+    img[:] = (40, 120, 30)
+    cv2.rectangle(img, (120, 120), (280, 280), (235, 235, 235), -1)
+    for a, b in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        cv2.circle(img, (int(200 + a * 44), int(200 + b * 44)), 15, (20, 20, 20), -1)
+    small = cv2.resize(img, (40, 40), interpolation=cv2.INTER_AREA)
+    four = _die(4, 0.9, True, (19.5, 19.5), 16.0)
+    assert _places_show(small, four)
+    assert not _places_show(small, dataclasses.replace(four, value=5))
+    assert not _places_show(small, dataclasses.replace(four, value=6))
 
 
 def test_a_small_die_unsurely_cocked_yields_to_the_finer_views_clear_flat_face() -> None:
@@ -178,3 +225,11 @@ def test_no_die_is_parted_from_a_ragged_patch() -> None:
     cal = calibrate_image(r.image, corners, r.truth.home)
     assert not r.truth.dice
     assert [d for d in BoardReader(cal).read(r.image).dice if not d.moving] == []
+
+
+def test_a_roll_of_black_fours_the_fine_view_reads_is_taken() -> None:
+    """Real-like game 60 frame 18 (tournament board, 1280 px): 4-4, black dice with white pips of
+    15 px; the canonical view's faces at no confidence no longer halve the finer view's fours."""
+    truth, obs = game_frame(60, 18)
+    assert [d.value for d in truth.dice] == [4, 4]
+    assert sorted((d.value, d.value_confidence >= 0.6) for d in obs.dice) == [(4, True), (4, True)]
