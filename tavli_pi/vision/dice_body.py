@@ -83,10 +83,10 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
             return None  # the body runs into its surroundings (same colour): outline unknown
         # the body runs into its surroundings (of nearly its colour): parted from the ground it ran
         # into past the largest die's corners (``dice_ground``), else its outline is unknown
-        yy, xx = np.mgrid[:hh, :ww]
+        yy, xx = np.ogrid[:hh, :ww]  # (broadcast: each pixel's distance as from a full grid)
         reach = GROUND_FROM * DIE_RANGE[1] * pitch
         far = (labels == lab) & ((xx - lx) ** 2 + (yy - ly) ** 2 > reach * reach) & (plain > 0)
-        parted = ground_parted(crop.astype(np.float32), plain, far, body)
+        parted = ground_parted(crop, plain, far, body)  # (in float32 there, once past its first test)
         if parted is None:
             return None
         got = _component(parted[0], pipm8, local)
