@@ -351,7 +351,7 @@ def test_windows_of_all_boxes_at_once_are_each_boxs_own() -> None:
         place = places[trial % 3]
         ah, aw = int(rng.integers(20, 900)), int(rng.integers(20, 1200))
         reach = int(rng.integers(0, 30))
-        n = int(rng.integers(1, 40))
+        n = int(rng.integers(1, 2 * dice_memo.FEW_BOXES))  # (placed one by one up to FEW_BOXES, else all at once)
         gx, gy = rng.integers(-3, 200, n), rng.integers(-3, 150, n)
         cw, ch = rng.integers(1, 12, n), rng.integers(1, 12, n)
         boxes = [(int(x) * SCALE - KERNEL, int(y) * SCALE - KERNEL, (int(x) + int(w)) * SCALE + KERNEL,
