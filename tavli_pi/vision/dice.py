@@ -90,6 +90,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.pip_sites import sites_agree
 from tavli_pi.vision.pips import PipReading, layout_error, read_pips
+from tavli_pi.vision.quantile import median
 from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
 
 __all__ = ["CLEAR", "FINE", "FINE_CONFIDENCE", "FINE_PIPS", "PipReading", "Spot", "find_dice", "find_spots",
@@ -200,7 +201,7 @@ def _fleck_left_out(group: list[Spot], gray: np.ndarray) -> list[Spot]:
         if not (4 <= xi < w - 4 and 4 <= yi < h - 4):
             return group
         block = gray[yi - 1:yi + 2, xi - 1:xi + 2].astype(np.float32)
-        around = float(np.median([gray[yi + dy, xi + dx] for dx, dy in PIP_RING]))
+        around = float(median(np.asarray([gray[yi + dy, xi + dx] for dx, dy in PIP_RING])))
         steps.append((float(block.max()) - around) if bright else (around - float(block.min())))
     order = np.argsort(steps)
     if steps[order[0]] < FLECK_SHARE * steps[order[1]]:

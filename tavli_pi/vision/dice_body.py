@@ -14,6 +14,7 @@ from tavli_pi.vision.dice_ground import ground_parted
 from tavli_pi.vision.dice_memo import Box, DiceMemo
 from tavli_pi.vision.dice_spots import Spot
 from tavli_pi.vision.lie import square_crop
+from tavli_pi.vision.quantile import median
 
 __all__ = ["DIE_RANGE", "EDGE_CONTRAST", "NARROWEST", "angle_of", "bodied", "body", "body_box", "checker_under",
            "edge_side"]
@@ -64,9 +65,9 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
     vals = crop[mid].astype(np.int16)
     shade = vals.sum(axis=1)
     bright = group[0][2]
-    cut = np.median(shade)
-    body = np.median(vals[shade <= cut] if bright else vals[shade >= cut], axis=0)
-    pip = np.median(crop[pipm].astype(np.int16), axis=0)
+    cut = median(shade)  # (``quantile.median``: np.median's values, to the bit, for less)
+    body = median(vals[shade <= cut] if bright else vals[shade >= cut], axis=0)
+    pip = median(crop[pipm].astype(np.int16), axis=0)
     sep = float(np.abs(body - pip).max())
     # pixels within ``tol`` of the body's colour in every channel (strictly), as integer bounds
     tol = max(30.0, 0.3 * sep)
@@ -82,10 +83,10 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
             return None  # the body runs into its surroundings (same colour): outline unknown
         # the body runs into its surroundings (of nearly its colour): parted from the ground it ran
         # into past the largest die's corners (``dice_ground``), else its outline is unknown
-        yy, xx = np.mgrid[:hh, :ww]
+        yy, xx = np.ogrid[:hh, :ww]  # (broadcast: each pixel's distance as from a full grid)
         reach = GROUND_FROM * DIE_RANGE[1] * pitch
         far = (labels == lab) & ((xx - lx) ** 2 + (yy - ly) ** 2 > reach * reach) & (plain > 0)
-        parted = ground_parted(crop.astype(np.float32), plain, far, body)
+        parted = ground_parted(crop, plain, far, body)  # (in float32 there, once past its first test)
         if parted is None:
             return None
         got = _component(parted[0], pipm8, local)
@@ -251,7 +252,7 @@ def angle_of(pts: np.ndarray) -> float:
     d = pts[:, None, :] - pts[None, :, :]
     ang = np.degrees(np.arctan2(d[..., 1], d[..., 0]))[np.triu_indices(len(pts), 1)]
     # diagonal pairs (2, 3) are at 45 degrees to the edges; fold everything to 0-90
-    return float(np.median(np.mod(ang + 45.0, 90.0)))
+    return float(median(np.mod(ang + 45.0, 90.0)))
 
 
 #: the least difference (grey levels, largest channel) between a die's body and the ground round
@@ -292,8 +293,8 @@ def edge_side(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centr
     body_px = vals[hi] if hi.sum() > 0.5 * len(hi) else vals[~hi]  # the body is the common shade
     if len(body_px) < 10:
         return None
-    body = np.median(body_px, axis=0)
-    ground = np.median(crop[_ER > 0.95 / _EDGE_HALF], axis=0)
+    body = median(body_px, axis=0)
+    ground = median(crop[_ER > 0.95 / _EDGE_HALF], axis=0)
     d = body - ground
     if float(np.abs(d).max()) < EDGE_CONTRAST:
         return None

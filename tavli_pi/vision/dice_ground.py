@@ -40,7 +40,7 @@ GROUND_PX = 10
 
 def ground_parted(crop: np.ndarray, plain: np.ndarray, far: np.ndarray,
                   body: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """The body mask ``plain`` (uint8 or bool, of ``crop``: float32 BGR) parted from the ground it ran
+    """The body mask ``plain`` (uint8 or bool, of ``crop``: BGR, worked on in float32) parted from the ground it ran
     into: ``far`` marks the runaway region's pixels past the die's corners, whose median colour is the
     ground's. A pixel stays body when, along the line from ``body`` (the body's colour) to the ground's,
     it lies nearer the body. Returns the mask (uint8 0/1) and the tolerance that parts the two (half
@@ -48,6 +48,7 @@ def ground_parted(crop: np.ndarray, plain: np.ndarray, far: np.ndarray,
     colours lie too near to part (``GROUND_APART``)."""
     if int(np.count_nonzero(far)) < GROUND_PX:
         return None
+    crop = crop.astype(np.float32, copy=False)  # (a uint8 crop: its float32 pixels, made only now)
     ground = np.asarray(median(crop[far], axis=0), np.float32)
     step = ground - np.asarray(body, np.float32)
     apart = float(np.abs(step).max())

@@ -50,7 +50,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import cv2
 import numpy as np
@@ -119,7 +119,7 @@ class DiceMemo:
         self._fixed: dict[Hashable, Any] = {}
         #: this frame's groups of changed cells (x, y, w, h on the grid) by the changed cells' mask:
         #: the patched arrays' last views are mostly alike, so their masks are too
-        self._cells: dict[bytes, list[tuple[int, int, int, int]]] = {}
+        self._cells: dict[bytes, np.ndarray] = {}
         #: this frame's cells changed since a patched array's last view, and that view brought up to
         #: date, by the last view's id (with the view, so the id stays its own): the arrays patched
         #: in the same frames share one last view, so each frame compares it once
@@ -256,30 +256,21 @@ class DiceMemo:
         moved, ref = self._changed_since(e.ref, view)
         gh, gw = self._grid_size
         w, h = self._cal.layout.size
-        boxes: list[Box] = []
+        edge: list[Box] = []
         same = edges is not None and e.edges is not None and all(
             a.shape == b.shape and np.array_equal(a, b) for a, b in zip(edges, e.edges))
         if w > gw * SCALE and not same:
-            boxes.append((gw * SCALE - KERNEL, 0.0, float(w), float(h)))
+            edge.append((gw * SCALE - KERNEL, 0.0, float(w), float(h)))
         if h > gh * SCALE and not same:
-            boxes.append((0.0, gh * SCALE - KERNEL, float(w), float(h)))
-        if moved.any():
-            # one window per group of changed cells (cells a cell apart joined)
-            for gx, gy, cw, ch in self._groups(moved):
-                boxes.append((gx * SCALE - KERNEL, gy * SCALE - KERNEL, (gx + cw) * SCALE + KERNEL,
-                              (gy + ch) * SCALE + KERNEL))
-        if not boxes:
+            edge.append((0.0, gh * SCALE - KERNEL, float(w), float(h)))
+        # one window per group of changed cells (cells a cell apart joined)
+        groups = self._groups(moved) if moved.any() else _NO_GROUPS
+        if not edge and not len(groups):
             return e.value
         out = e.value
         ah, aw = out.shape[:2]
-        rects: list[Rect] = []
-        for b in boxes:
-            x0, y0, x1, y1 = place(b)
-            rect = (max(0, math.floor(y0) - reach), min(ah, math.ceil(y1) + reach + 1),
-                    max(0, math.floor(x0) - reach), min(aw, math.ceil(x1) + reach + 1))
-            if rect[0] < rect[1] and rect[2] < rect[3]:
-                rects.append(rect)
-        if sum((r[1] - r[0]) * (r[3] - r[2]) for r in rects) >= whole_share * ah * aw:
+        rects = _windows(np.concatenate([np.asarray(edge, np.float64).reshape(-1, 4), groups]), place, reach, ah, aw)
+        if int(((rects[:, 1] - rects[:, 0]) * (rects[:, 3] - rects[:, 2])).sum()) >= whole_share * ah * aw:
             # the windows cover as much as the array (a noisy or JPEG camera's frame changes in
             # scattered cells: 150 windows a frame, twice the array's area, on a 640 px JPEG-54
             # game): made whole once, each window copied from it -- its pixels are the window's
@@ -287,7 +278,7 @@ class DiceMemo:
             fresh = whole()
             cv2.copyTo(fresh, _cover(rects, (ah, aw)), out)
         else:
-            for y0, y1, x0, x1 in rects:
+            for y0, y1, x0, x1 in rects.tolist():
                 out[y0:y1, x0:x1] = part((y0, y1, x0, x1))
         self._patched[key] = _Patched(out, ref, edges)
         return out
@@ -304,24 +295,62 @@ class DiceMemo:
             got = self._moved[id(last)] = (last, moved, ref)
         return got[1], got[2]
 
-    def _groups(self, moved: np.ndarray) -> list[tuple[int, int, int, int]]:
-        """The bounding boxes (x, y, w, h, grid cells) of the groups of ``moved`` cells, cells a cell
-        apart joined."""
+    def _groups(self, moved: np.ndarray) -> np.ndarray:
+        """The canonical boxes (x0, y0, x1, y1 a row, float64) round the groups of ``moved`` cells,
+        cells a cell apart joined, each grown by ``KERNEL``: a group's cells reach its box's pixels."""
         sig = moved.tobytes()
         got = self._cells.get(sig)
         if got is None:
             grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
             _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-            got = self._cells[sig] = [(gx, gy, cw, ch) for gx, gy, cw, ch, _ in stats[1:].tolist()]
+            gx, gy, cw, ch = (stats[1:, i].astype(np.int64) for i in range(4))
+            got = self._cells[sig] = np.stack([gx * SCALE - KERNEL, gy * SCALE - KERNEL, (gx + cw) * SCALE + KERNEL,
+                                               (gy + ch) * SCALE + KERNEL], axis=1).astype(np.float64)
         return got
 
 
-def _cover(rects: list[Rect], shape: tuple[int, int]) -> np.ndarray:
-    """A mask (uint8, 1 inside) of ``shape`` set on every window of ``rects``: copying through it
-    writes each pixel once, where the windows overlap (on a JPEG camera's frame, some 150 windows of
-    twice the array's area) or are many."""
+#: no group of changed cells (``DiceMemo._groups``'s boxes)
+_NO_GROUPS = np.zeros((0, 4), np.float64)
+
+
+def _windows(boxes: np.ndarray, place: Callable[[Box], Box], reach: int, ah: int, aw: int) -> np.ndarray:
+    """The windows (y0, y1, x0, x1 a row, int64) of an ``ah`` x ``aw`` array that ``boxes`` (canonical,
+    x0, y0, x1, y1 a row) reach, placed by ``place`` and grown by ``reach``, clipped to the array;
+    empty ones left out, the rest in the boxes' order. ``place`` (an affine map of each coordinate) is
+    given the boxes' four columns at once: numpy's float64 arithmetic is Python's, op for op, so
+    each window is the one ``place`` of its box alone gives (issue 12: ~300 boxes a JPEG frame). A few
+    boxes (``FEW_BOXES``: a noise-free camera's frame) are placed one by one, as numpy's calls cost more
+    than their arithmetic there: the same windows."""
+    if len(boxes) <= FEW_BOXES:
+        few = [_window(place(cast(Box, tuple(b))), reach, ah, aw) for b in boxes.tolist()]
+        return np.asarray([r for r in few if r[0] < r[1] and r[2] < r[3]], np.int64).reshape(-1, 4)
+    cols = cast(Box, tuple(boxes[:, i] for i in range(4)))
+    x0, y0, x1, y1 = (np.asarray(c, np.float64) for c in place(cols))
+    rects = np.stack([np.maximum(0, np.floor(y0).astype(np.int64) - reach),
+                      np.minimum(ah, np.ceil(y1).astype(np.int64) + reach + 1),
+                      np.maximum(0, np.floor(x0).astype(np.int64) - reach),
+                      np.minimum(aw, np.ceil(x1).astype(np.int64) + reach + 1)], axis=1)
+    return rects[(rects[:, 0] < rects[:, 1]) & (rects[:, 2] < rects[:, 3])]
+
+
+#: up to this many boxes ``_windows`` places one by one (~0.7 us a box against ~20 us for numpy's calls)
+FEW_BOXES = 24
+
+
+def _window(b: Box, reach: int, ah: int, aw: int) -> Rect:
+    """The window (y0, y1, x0, x1) of an ``ah`` x ``aw`` array that the placed box ``b`` reaches, grown by
+    ``reach`` and clipped (empty when y0 >= y1 or x0 >= x1)."""
+    x0, y0, x1, y1 = b
+    return (max(0, math.floor(y0) - reach), min(ah, math.ceil(y1) + reach + 1),
+            max(0, math.floor(x0) - reach), min(aw, math.ceil(x1) + reach + 1))
+
+
+def _cover(rects: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """A mask (uint8, 1 inside) of ``shape`` set on every window of ``rects`` (y0, y1, x0, x1 a row):
+    copying through it writes each pixel once, where the windows overlap (on a JPEG camera's frame,
+    some 150 windows of twice the array's area) or are many."""
     mask = np.zeros(shape, np.uint8)
-    for y0, y1, x0, x1 in rects:
+    for y0, y1, x0, x1 in rects.tolist():
         mask[y0:y1, x0:x1] = 1
     return mask
 

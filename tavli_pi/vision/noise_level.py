@@ -222,6 +222,10 @@ class NoiseLevel:
         self._quiet: float | None = None  # the quietest block change seen (the camera's floor)
         self._quiet_rms = math.inf  # ... and the quietest block_rms
         self._pairs = 0  # frames compared with the frame before
+        #: the last pair of views each block measure was taken of, and its value: a frame asks of the
+        #: same pair (the frame and the one before) in the motion test and again when learning the
+        #: floor (``_measured``)
+        self._measures: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
 
     def __call__(self, view: np.ndarray, learn: bool = True) -> None:
         """Compare ``view`` with the frame before and keep the estimate (``learn=False``: no spread
@@ -236,9 +240,9 @@ class NoiseLevel:
             # the block floor, from every pair of frames (the quietest are a still scene's, read as
             # unchanged or not); a noise-free stream's is 0 for good after two equal frames, and its
             # blocks are not looked at again
-            change = block_change(view, prev)
+            change = self._measured("change", view, prev)
             self._quiet = change if self._quiet is None else min(self._quiet, change)
-            self._quiet_rms = min(self._quiet_rms, block_rms(view, prev, RMS_BLOCK))
+            self._quiet_rms = min(self._quiet_rms, self._measured("rms", view, prev))
             self._pairs += 1
 
     @property
@@ -261,8 +265,19 @@ class NoiseLevel:
         quiet = self.quiet
         if not quiet or ref is None or view.shape != ref.shape:
             return False
-        return (block_change(view, ref) < min(BLOCK_FLOOR * quiet, float(REGION_CHANGE))
-                and block_rms(view, ref, RMS_BLOCK) < RMS_FLOOR * self._quiet_rms)
+        return (self._measured("change", view, ref) < min(BLOCK_FLOOR * quiet, float(REGION_CHANGE))
+                and self._measured("rms", view, ref) < RMS_FLOOR * self._quiet_rms)
+
+    def _measured(self, kind: str, view: np.ndarray, ref: np.ndarray) -> float:
+        """``block_change(view, ref)`` (``kind`` "change") or ``block_rms(view, ref, RMS_BLOCK)`` ("rms"),
+        taken once for the last pair asked (the very arrays: the gate's views are made anew each frame
+        and never written to), so a noisy camera's changed frame takes each once, not twice (issue 12)."""
+        got = self._measures.get(kind)
+        if got is not None and got[0] is view and got[1] is ref:
+            return got[2]
+        value = block_change(view, ref) if kind == "change" else block_rms(view, ref, RMS_BLOCK)
+        self._measures[kind] = (view, ref, value)
+        return value
 
     def moved(self, view: np.ndarray, ref: np.ndarray) -> np.ndarray | None:
         """The pixels of ``view`` in a block that moved from ``ref`` more than a JPEG camera's still

@@ -27,6 +27,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from tavli_pi.vision.disc_means import disc_means
 from tavli_pi.vision.quantile import median
 from tavli_pi.vision.quantile import order_weights as _order_weights
 
@@ -367,24 +368,23 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     c = pts.mean(axis=0)
     rp = max(1.5, 0.6 * float(np.sqrt(area / np.pi)))
     yy, xx = _grid(_SIZE)
-
-    def level(p: np.ndarray) -> float:
-        rows, cols = _window(_SIZE, float(p[0]), float(p[1]), rp)
-        m = (xx[:, cols] - p[0]) ** 2 + (yy[rows] - p[1]) ** 2 <= rp * rp
-        return float(gray[rows, cols][m].mean()) if m.any() else float("nan")
-
-    places = [c + i * u + j * w for i in (-1, 0, 1) for j in (-1, 0, 1)]
+    # the nine places c + i u + j w (i, j in -1, 0, 1; i outer), all at once: the same float64 sums
+    places = ((c + _STEPS[:, None, None] * u) + _STEPS[None, :, None] * w).reshape(9, 2)
     near = max(2.0, 0.35 * float(min(np.hypot(*u), np.hypot(*w))))
-    empty = [p for p in places if float(np.min(np.hypot(*(pts - p).T))) > near
-             and rp <= p[0] < _SIZE - rp and rp <= p[1] < _SIZE - rp]
-    if not empty:
+    nearest = np.hypot(pts[None, :, 0] - places[:, 0, None], pts[None, :, 1] - places[:, 1, None]).min(axis=1)
+    empty = places[(nearest > near) & (rp <= places[:, 0]) & (places[:, 0] < _SIZE - rp)
+                   & (rp <= places[:, 1]) & (places[:, 1] < _SIZE - rp)]
+    if not len(empty):
         return 0.0
-    pip = float(np.mean([level(p) for p in pts]))
+    # each place's level: the mean grey within rp of it (``disc_means``: np.mean's, for a uint8 face)
+    level = disc_means if gray.dtype == np.uint8 else _disc_means
+    pip = float(np.mean(level(gray, pts, rp)))
     # the body: the face round its pips, away from them
     reach = float(np.hypot(*(u + w))) + rp
     rows, cols = _window(_SIZE, float(c[0]), float(c[1]), reach)
     xw, yw = xx[:, cols], yy[rows]
-    far_from_pips = np.min([(xw - x) ** 2 + (yw - y) ** 2 for x, y in pts], axis=0) > (2.2 * rp) ** 2
+    far_from_pips = ((xw[None] - pts[:, 0, None, None]) ** 2 + (yw[None] - pts[:, 1, None, None]) ** 2).min(axis=0) \
+        > (2.2 * rp) ** 2
     face = ((xw - c[0]) ** 2 + (yw - c[1]) ** 2 <= reach * reach) & far_from_pips
     if face.sum() < 8:
         return 1.0  # no body round the pips to compare with
@@ -392,4 +392,19 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     step = pip - body
     if abs(step) < 1e-3 or (step > 0) == dark:
         return 1.0  # the "pips" are not of the shade they were found in
-    return float(max(0.0, max((level(p) - body) / step for p in empty)))
+    return float(max(0.0, max((v - body) / step for v in level(gray, empty, rp))))
+
+
+#: the steps along each of the face's grid axes to its nine places (``hidden_pips``)
+_STEPS = np.asarray([-1.0, 0.0, 1.0])
+
+
+def _disc_means(gray: np.ndarray, pts: np.ndarray, r: float) -> list[float]:
+    """``disc_means`` of an image of any type: each mean taken by ``np.mean`` over its window."""
+    yy, xx = _grid(gray.shape[0])
+    out = []
+    for p in pts:
+        rows, cols = _window(gray.shape[0], float(p[0]), float(p[1]), r)
+        m = (xx[:, cols] - p[0]) ** 2 + (yy[rows] - p[1]) ** 2 <= r * r
+        out.append(float(gray[rows, cols][m].mean()) if m.any() else float("nan"))
+    return out

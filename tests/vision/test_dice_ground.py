@@ -50,6 +50,23 @@ def test_a_black_body_is_parted_from_the_navy_ground_it_ran_into() -> None:
     assert tol == pytest.approx(12.5, abs=1.5)
 
 
+def test_a_uint8_crop_is_parted_as_its_float32_pixels_are() -> None:
+    """``dice_body.body`` hands its uint8 crop over as it is (issue 12: converted only past the count
+    of far pixels): the mask and tolerance are those of the crop in float32, bit for bit."""
+    rng = np.random.default_rng(1)
+    for trial in range(60):
+        crop8 = np.clip(_crop(_NAVY if trial % 2 else _BLACK) + rng.normal(0, 6, (40, 40, 3)), 0, 255).astype(np.uint8)
+        body = np.float64(rng.uniform(30, 60, 3)) if trial % 3 else np.float32(_BLACK)
+        plain = (rng.random((40, 40)) < 0.9).astype(np.uint8)
+        far = np.zeros(plain.shape, bool)
+        far[: int(rng.integers(0, 8))] = True
+        want = ground_parted(crop8.astype(np.float32), plain, far, body)
+        got = ground_parted(crop8, plain, far, body)
+        assert (got is None) == (want is None)
+        if got is not None and want is not None:
+            assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+
+
 def test_a_ground_as_near_as_noise_is_not_parted() -> None:
     near = (_BLACK[0] + GROUND_APART - 3, _BLACK[1], _BLACK[2])
     crop = _crop(near)

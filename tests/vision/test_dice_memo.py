@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 
 import cv2
@@ -329,5 +330,40 @@ def test_windows_copied_through_one_mask_write_each_window_and_nothing_else() ->
         for y0, y1, x0, x1 in rects:
             want[y0:y1, x0:x1] = new[y0:y1, x0:x1]
         got = old.copy()
-        cv2.copyTo(new, dice_memo._cover(rects, shape), got)  # noqa: SLF001
+        cv2.copyTo(new, dice_memo._cover(np.asarray(rects, np.int64), shape), got)  # noqa: SLF001
         assert np.array_equal(got, want)
+
+
+def test_windows_of_all_boxes_at_once_are_each_boxs_own() -> None:
+    """``_windows`` places every box at once (numpy's float64 columns through ``place``) and gives,
+    box for box and in order, the window each box alone gives in Python floats: floor and ceil of
+    its placed corners grown by the reach, clipped, empty ones left out (issue 12). The places are
+    the three the memo is given: the canonical view's, the half view's, the fine view's."""
+    rng = np.random.default_rng(3)
+    k, ox, oy = 1.5, 0.4999999403953552, 1.25
+
+    def fine(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        return b[0] * k + ox, b[1] * k + oy, b[2] * k + ox, b[3] * k + oy
+
+    places: list[Callable[[tuple[float, float, float, float]], tuple[float, float, float, float]]] = [
+        lambda b: b, lambda b: (b[0] / 2, b[1] / 2, b[2] / 2, b[3] / 2), fine]
+    for trial in range(300):
+        place = places[trial % 3]
+        ah, aw = int(rng.integers(20, 900)), int(rng.integers(20, 1200))
+        reach = int(rng.integers(0, 30))
+        n = int(rng.integers(1, 2 * dice_memo.FEW_BOXES))  # (placed one by one up to FEW_BOXES, else all at once)
+        gx, gy = rng.integers(-3, 200, n), rng.integers(-3, 150, n)
+        cw, ch = rng.integers(1, 12, n), rng.integers(1, 12, n)
+        boxes = [(int(x) * SCALE - KERNEL, int(y) * SCALE - KERNEL, (int(x) + int(w)) * SCALE + KERNEL,
+                  (int(y) + int(h)) * SCALE + KERNEL) for x, y, w, h in zip(gx, gy, cw, ch)]
+        if trial % 4 == 0:  # an edge strip, as the memo adds for a view's last columns
+            boxes.insert(0, (float(aw - 7), 0.0, float(aw + 3), float(ah)))
+        want = []
+        for b in boxes:
+            x0, y0, x1, y1 = place(b)
+            r = (max(0, math.floor(y0) - reach), min(ah, math.ceil(y1) + reach + 1),
+                 max(0, math.floor(x0) - reach), min(aw, math.ceil(x1) + reach + 1))
+            if r[0] < r[1] and r[2] < r[3]:
+                want.append(r)
+        got = dice_memo._windows(np.asarray(boxes, np.float64), place, reach, ah, aw)  # noqa: SLF001
+        assert got.tolist() == [list(r) for r in want]

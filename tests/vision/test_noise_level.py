@@ -372,3 +372,35 @@ def test_a_jpeg_cameras_changed_frame_reads_again_only_the_points_the_change_rea
     assert reads[12][0] == "changed" and reads[12][1] > 0  # the move is read
     assert _counts(reads[-1][2]) == _counts(reads[-1][3])  # ... as a full read of the last frame reads it
     assert _counts(reads[-1][2]) != _counts(reads[11][2])
+
+
+def test_a_frame_takes_each_block_measure_of_a_pair_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A noisy changed frame asks ``blocks_still`` of itself and the frame before, then learns the
+    floor from the same pair: each block measure is taken once (issue 12), the values as before."""
+    from tavli_pi.vision import noise_level
+
+    rng = np.random.default_rng(2)
+    views = [np.clip(100 + rng.normal(0, 4, (60, 80, 3)), 0, 255).astype(np.uint8) for _ in range(LEAST + 4)]
+    counts = {"change": 0, "rms": 0}
+
+    def change(a: np.ndarray, b: np.ndarray, side: int = noise_level.BLOCK) -> float:
+        counts["change"] += 1
+        return block_change(a, b, side)
+
+    def rms(a: np.ndarray, b: np.ndarray, side: int = noise_level.BLOCK) -> float:
+        counts["rms"] += 1
+        return block_rms(a, b, side)
+
+    monkeypatch.setattr(noise_level, "block_change", change)
+    monkeypatch.setattr(noise_level, "block_rms", rms)
+    noise = NoiseLevel(60 * 80 * 3)
+    quiet = []
+    for v in views:
+        counts.update(change=0, rms=0)
+        prev = noise.previous
+        noise.blocks_still(v, prev)  # the reader's motion test, then its learning
+        noise(v)
+        if prev is not None:
+            assert counts == {"change": 1, "rms": 1}
+            quiet.append(block_change(v, prev))
+    assert noise._quiet == min(quiet)  # noqa: SLF001
