@@ -45,8 +45,9 @@ def main() -> None:
     filled_p: list[np.ndarray] = []
     model = stacks.setup_slot_probability
 
-    def watched(feats: np.ndarray, cols: np.ndarray | None = None, filled: np.ndarray | None = None) -> np.ndarray:
-        p = model(feats, cols, filled)
+    def watched(feats: np.ndarray, cols: np.ndarray | None = None, filled: np.ndarray | None = None,
+                by_taught: bool = True) -> np.ndarray:
+        p = model(feats, cols, filled, by_taught)
         if cols is None:  # a whole reading: the slots the known position filled, points only
             known = (stacks.start_slots() if filled is None else filled)[:24, : feats.shape[1]]
             filled_p.append(p[:24][known])
