@@ -10,8 +10,10 @@ colours, to the learnt colour there, and of the learnt colour there to the check
 truth (occupied or not; under a hand, what is there). Two logistics are fitted: slots empty
 when the board was learnt, and slots the known position filled. Uses real-like seed 21 (the
 real-like bench uses 0; the tests use their own). Prints the weights to paste into stacks.py,
-and the slot errors of the ring-only model, the shipped weights and the refit on a held-out
-half, split by frames with a hand and by boards learnt mid-game.
+and the slot errors of the ring-only model, the shipped weights (fitted on every frame: the
+held-out half too) and the refit on a held-out half (the design as it stands, and as it stood
+before the first slot's ring test: the fair comparison), split by frames with a hand and by
+boards learnt mid-game.
 
     nice .venv/bin/python bench/fit_setup_slots.py [--frames 200] [--no-hands] [--no-mid]
 """
@@ -184,6 +186,9 @@ def main() -> None:
     # ``_still_design``; rows kept before stop 41 hold no slot index)
     first = (d["slot"] == 0) & ~filled if "slot" in d else np.zeros(len(filled), bool)
     X = _still_design(d["X"], arrived=first)
+    # the design before the first slot's ring test (stop 40), fitted on the same half: the fair
+    # baseline (the shipped weights were fitted on every frame, the held-out half among them)
+    X_before = _still_design(d["X"])[:, : d["X"].shape[1] + 3]
     shipped = SETUP_W.shape[1] == X.shape[1] + 1
     half = frame < np.median(frame)
     weights = []
@@ -192,6 +197,7 @@ def main() -> None:
         w = fit(X[m & half], y[m & half])
         test = m & ~half
         z = np.c_[X, np.ones(len(X))] @ w
+        zb = np.c_[X_before, np.ones(len(X))] @ fit(X_before[m & half], y[m & half])
         zs = np.c_[X, np.ones(len(X))] @ SETUP_W[int(kind)] if shipped else np.full(len(X), np.nan)
         for name, part in (("all", test), ("hand frames", test & d["hand"]), ("no hand", test & ~d["hand"]),
                            ("learnt at the start", test & ~d["mid"]), ("learnt mid-game", test & d["mid"]),
@@ -199,7 +205,8 @@ def main() -> None:
                            ("set-up seen again", test & d["again"])):
             print(f"{'filled' if kind else 'empty'} when learnt, {name}: {int(part.sum())} held-out slots; errors: "
                   f"ring only {int(((ring[part] > 0.5) != y[part]).sum())}, shipped model "
-                  f"{int(((zs[part] > 0) != y[part]).sum())}, refit {int(((z[part] > 0) != y[part]).sum())}")
+                  f"{int(((zs[part] > 0) != y[part]).sum())} (fitted on these too), refit: design before "
+                  f"{int(((zb[part] > 0) != y[part]).sum())}, now {int(((z[part] > 0) != y[part]).sum())}")
         weights.append(fit(X[m], y[m]))  # the weights kept: fitted on all
     taught = d["X"][:, stacks.TAUGHT]
     print(f"taught ring medians: empty when learnt {np.median(taught[filled == 0]):.1f}, "
