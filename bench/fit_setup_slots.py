@@ -205,7 +205,8 @@ def main() -> None:
                            ("set-up seen again", test & d["again"])):
             print(f"{'filled' if kind else 'empty'} when learnt, {name}: {int(part.sum())} held-out slots; errors: "
                   f"ring only {int(((ring[part] > 0.5) != y[part]).sum())}, shipped model "
-                  f"{int(((zs[part] > 0) != y[part]).sum())} (fitted on these too), refit: design before "
+                  f"{int(((zs[part] > 0) != y[part]).sum()) if shipped else '- (another design)'} (fitted on these "
+                  f"too), refit: design before "
                   f"{int(((zb[part] > 0) != y[part]).sum())}, now {int(((z[part] > 0) != y[part]).sum())}")
         weights.append(fit(X[m], y[m]))  # the weights kept: fitted on all
     taught = d["X"][:, stacks.TAUGHT]
