@@ -100,8 +100,7 @@ def frame_rows(job: tuple[int, int, Any]) -> list[list[float]]:
     if feats is None:
         return []
     filled = stacks.known_slots(cal)
-    z = np.where(filled, feats @ stacks.SETUP_W[1, :-1] + stacks.SETUP_W[1, -1],
-                 feats @ stacks.SETUP_W[0, :-1] + stacks.SETUP_W[0, -1])
+    z = stacks.setup_logit(feats, filled[:, : feats.shape[1]], stacks.taught(cal))  # (the model's own design)
     depth = ch.searched if ch.searched is not None else np.full(len(ch.x), stacks.SLOTS)
     searched = np.arange(stacks.SLOTS)[None, :] < depth[:, None]
     learnt = letter_slots.learnt_gradients(cal.background, canon.shape[:2])
