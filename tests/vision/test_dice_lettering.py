@@ -26,7 +26,6 @@ from tavli_pi.vision.dice_face import examine
 from tavli_pi.vision.lettering import in_a_row, lettered
 from tavli_pi.vision.lie import Outline
 from tavli_pi.vision.reader import BoardReader
-from tests.vision._readers import game_frame
 
 MAROON = (40, 40, 120)  # BGR
 WHITE = (245, 245, 245)
@@ -115,13 +114,3 @@ def test_a_word_is_no_tumbling_die_in_a_feed_frame() -> None:
     on_word = [d for d in obs.dice if d.moving and word[0] - 8 <= d.xy[0] <= word[2] + 8
                and word[1] - 8 <= d.xy[1] <= word[3] + 8]
     assert not on_word, on_word
-
-
-def test_a_die_landed_beside_the_boards_print_is_no_letter() -> None:
-    """Real-like game 85 frame 12 (beech, 1280 px): a 17 px two came to rest beside a printed word. Its
-    face read 2 at 0.91, and the mark was refused as one of a row of like marks (a letter); a patch that
-    changed from the board learnt at set-up is no letter of the board's print."""
-    truth, obs = game_frame(85, 12)
-    assert sorted(d.value for d in truth.dice) == [2, 3]
-    assert sorted(d.value for d in obs.dice) == [2, 3]
-    assert all(d.value_confidence >= 0.6 for d in obs.dice)
