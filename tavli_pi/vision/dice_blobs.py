@@ -77,8 +77,7 @@ def blob_died(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarr
         o = memo.sampled(("blob", view, src.shape, b, side, settle), to_src,
                          lambda ts: blob_outline(src, ts, b, side, settle))
     return blob_read(o, b, pitch, settle,
-                      lambda at, s, ang: examined(memo, view, canon, src, to_src, at, s, ang, None, pitch, still,
-                                               b.changed))
+                      lambda at, s, ang: examined(memo, view, canon, src, to_src, at, s, ang, None, pitch, still))
 
 
 def blob_outline(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob, side: float,

@@ -191,7 +191,6 @@ def examine(
     square: float | None,
     pitch: float,
     still: bool = False,
-    new: bool = False,
 ) -> Die | None:
     """Read one candidate die and judge how it lies: ``judge`` of ``look`` (``still``: a still photo).
 
@@ -212,13 +211,10 @@ def examine(
     ``LETTER_VALUES`` pips that is one of a row of like marks of its colour (``lettering``: a
     word's letter); an outline that says "cocked" but is wider across than the largest die's
     edge (a letter, a logo's ring), or round no face and more oblong than a cube can look
-    (``OBLONGEST``: a hinge). ``new``: the candidate is a patch changed from the board learnt at set-up
-    (``dice_scale.changed_bodies``), so no letter of the board's print, whatever marks lie beside it
-    (a 17 px two landed beside a printed word read 2 at 0.91 and was refused as one of a row of like
-    marks: real-like game 85, frame 12, the players entered five rolls whose other die the camera read).
+    (``OBLONGEST``: a hinge).
     """
     return judge(look(src, to_src, centre, side, angle, still), centre, angle, square, pitch,
-                 _no_letters if new else lambda c, n, b, t: lettered(src, to_src, c, n, b, t))
+                  lambda c, n, b, t: lettered(src, to_src, c, n, b, t))
 
 
 def judge(look: Look, centre: tuple[float, float], angle: float, square: float | None, pitch: float,
@@ -280,12 +276,12 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
 
 def examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarray,
               to_src: Callable[[np.ndarray], np.ndarray], centre: tuple[float, float], side: float, angle: float,
-              square: float | None, pitch: float, still: bool = False, new: bool = False) -> Die | None:
+              square: float | None, pitch: float, still: bool = False) -> Die | None:
     """``examine``, its look and its lettering verdict each the one ``memo`` kept while the pixels
     it read stand: the look reads the die's own square, the lettering a square 5 of its lengths
     across, so a change near a die costs its lettering verdict again, not its faces and outline."""
     if memo is None:
-        return examine(canon, src, to_src, centre, side, angle, square, pitch, still, new)
+        return examine(canon, src, to_src, centre, side, angle, square, pitch, still)
     key = ("look", view, src.shape, centre, side, angle, still)
     seen = memo.sampled(key, to_src, lambda ts: look(src, ts, centre, side, angle, still))
 
@@ -293,10 +289,4 @@ def examined(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.ndarra
         return memo.sampled(("letters", view, src.shape, c, n, body, tol), to_src,
                             lambda ts: lettered(src, ts, c, n, body, tol))
 
-    return judge(seen, centre, angle, square, pitch, _no_letters if new else letters)
-
-
-def _no_letters(c: tuple[float, float], n: float, body: tuple[float, float, float], tol: float) -> bool:
-    """The lettering verdict on a candidate that changed from the board learnt at set-up: no letter of
-    the board's print (``examine``'s ``new``)."""
-    return False
+    return judge(seen, centre, angle, square, pitch, letters)
