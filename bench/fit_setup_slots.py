@@ -188,7 +188,7 @@ def main() -> None:
     X = _still_design(d["X"], arrived=first)
     # the design before the first slot's ring test (stop 40), fitted on the same half: the fair
     # baseline (the shipped weights were fitted on every frame, the held-out half among them)
-    X_before = _still_design(d["X"])[:, : d["X"].shape[1] + 3]
+    X_before = _still_design(d["X"])
     shipped = SETUP_W.shape[1] == X.shape[1] + 1
     half = frame < np.median(frame)
     weights = []

@@ -326,11 +326,7 @@ def _near_discs(discs: np.ndarray, x: float, y: float, pad: float) -> list[int]:
 def _places_show(image: np.ndarray, d: DieReading) -> bool:
     """Whether the pip places of the die ``d`` (``pip_sites``, sampled in the frame ``image`` round
     its centre, its size across) show its value clearly."""
-    return d.size_px > 0 and sites_agree(image, _same_px, d.xy, d.size_px, d.value)
-
-
-def _same_px(p: np.ndarray) -> np.ndarray:
-    return p
+    return d.size_px > 0 and sites_agree(image, _same, d.xy, d.size_px, d.value)
 
 
 def _no_verdict(b: DieReading) -> bool:

@@ -193,7 +193,6 @@ def test_a_640_px_die_whose_blob_shows_none_is_found_by_its_whole_change() -> No
         assert len(read) == len(truth.dice), (i, read)  # type: ignore[attr-defined]
 
 
-
 @pytest.mark.parametrize(("at", "six"), [(12, 0), (44, 1)])
 def test_a_six_whose_pips_touch_down_its_rows_is_read_by_its_pip_places(at: int, six: int) -> None:
     """Real-like game 138 (metal board, 1280 px): a 17-19 px six found by its change from the learnt
