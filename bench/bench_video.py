@@ -19,6 +19,14 @@ allows it), boards out of sync, and the CPU the run took per second of video.
     .venv/bin/python bench/bench_video.py [--games 6] [--turns 8] [--seed 0] [--repeat 1] [--corners] [--no-infer] [--size 640] [--dice]
     .venv/bin/python bench/bench_video.py --only 5 --repeat 3 --corners --keep out/video   # one game, its files kept
     .venv/bin/python bench/bench_video.py --size 640 --dice   # 640x360 tables only; each still die read, by size
+    .venv/bin/python bench/bench_video.py --from-play 3   # each recording starts mid-game: after the 3rd play
+
+``--from-play N`` cuts each recording to start mid-game, on the clear board after the N-th play (a
+clip of a tournament stream, a referee switched on late): there is no set-up to learn from, so the
+run must find the field, take the board as a game in progress (``board_adopted``) and follow the
+plays after it. ``--hold K`` shows that first board K more frames before the next roll (a clip that
+opens on a still board; 0: the roll follows at once, as in the script). ``--think K`` leaves each
+roll lying still K more frames before its play (players think for seconds; the script's 0.3 s is short).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +56,28 @@ from tavli_pi.sim.script import Moment, random_game  # noqa: E402
 from tavli_pi.sim.table import scene_of, scenes_of  # noqa: E402
 
 FPS = 10.0
+
+
+def midgame(moments: list[Moment], plays: int, hold: int = 0) -> list[Moment]:
+    """``moments`` from the clear board after the ``plays``-th play on (its events left out: the clip
+    starts there), that board shown ``hold`` more frames. The whole script when the game has fewer plays."""
+    ends = [i for i, m in enumerate(moments) if {"play_accepted", "illegal_play_resolved"} & set(m.expect)]
+    if plays <= 0 or plays > len(ends) - 1:
+        return moments
+    i = ends[plays - 1]
+    first = replace(moments[i], expect=(), inputs=())
+    return [first] * (1 + hold) + moments[i + 1:]
+
+
+def thinking(moments: list[Moment], frames: int) -> list[Moment]:
+    """``moments`` with each roll's dice lying still ``frames`` more frames once it is read (the player
+    thinks before playing, as real players do for seconds)."""
+    out: list[Moment] = []
+    for m in moments:
+        out.append(m)
+        if {"opening_roll", "roll_accepted"} & set(m.expect):
+            out += [replace(m, expect=(), inputs=(), note="")] * frames
+    return out
 
 
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
@@ -237,6 +268,11 @@ def main() -> None:
     ap.add_argument("--dice-only", action="store_true", help="--dice without running the app (no referee figures)")
     ap.add_argument("--need", type=float, default=None,
                     help="with --dice: read as if dice_vet.NEED_PX were this (what the reader would give smaller dice)")
+    ap.add_argument("--from-play", type=int, default=0,
+                    help="start each recording mid-game, on the board after this many plays (no set-up seen)")
+    ap.add_argument("--hold", type=int, default=0, help="with --from-play: that first board this many more frames")
+    ap.add_argument("--think", type=int, default=0,
+                    help="each roll's dice lie still this many more frames before the play (the player thinks)")
     ap.add_argument("--keep", type=Path, default=None, help="keep each game's video, config and log in this folder")
     args = ap.parse_args()
     only = set(game_list(args.only))
@@ -247,7 +283,10 @@ def main() -> None:
         vet.NEED_PX = args.need  # type: ignore[assignment]
     print(f"machine: {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}; "
           f"seed {args.seed}, {args.games} games of {args.turns} turns, {FPS * args.repeat:.0f} fps video, "
-          f"corners {'given' if args.corners else 'found in the picture'}; unseen rolls "
+          f"corners {'given' if args.corners else 'found in the picture'}; "
+          + (f"from the board after play {args.from_play} (held {args.hold} more frames); " if args.from_play else "")
+          + (f"each roll lying {args.think} more frames; " if args.think else "")
+          + "unseen rolls "
           f"{'not inferred' if args.no_infer else 'inferred'}")
     tables = reallike_game_tables(args.games, args.seed)
     if args.size:  # the first --games tables of that width (each keeps its index, seed and plant)
@@ -262,7 +301,8 @@ def main() -> None:
         if (only and g not in only) or not kw:
             continue
         plant = (2 + g % max(args.turns - 2, 1)) if g % 2 == 0 else 0
-        moments = random_game(1000 * args.seed + g, turns=args.turns, plant_illegal=plant)
+        moments = thinking(midgame(random_game(1000 * args.seed + g, turns=args.turns, plant_illegal=plant),
+                                   args.from_play, args.hold), args.think)
         windows = []
         for i, m in enumerate(moments):
             if m.note == "an illegal play":
@@ -289,7 +329,8 @@ def main() -> None:
         calls = [mi for e, mi in zip(events, moment_of) if e.kind == "illegal_play"]
         caught = sum(1 for w in windows if any(c in w for c in calls))
         false_calls = sum(1 for c in calls if not any(c in w for w in windows))
-        setup = any(e.kind == "setup_checked" and getattr(e, "ok", False) for e in events)
+        setup = any((e.kind == "setup_checked" and getattr(e, "ok", False)) or e.kind == "board_adopted"
+                    for e in events)
         unseen = sum(1 for e in events if e.kind == "play_accepted" and "roll_unseen" in e.extra)
         # a planted illegal play taken as played (checked or not): the failure to remove; one held (not
         # taken: no roll holding the die read allows it) is announced out of sync with ``extra["held"]``

@@ -450,7 +450,7 @@ class TableApp:
             self._waiting_for_setup(problem, ask=ask)
             return None
         spots = self.config.referee.in_progress_spots
-        if learning and not (self._setup_confirmed and in_progress(obs, spots)):
+        if learning and not (self._setup_confirmed and in_progress(obs, spots, every=self.config.referee.attended)):
             # the set-up board is the training example: this board's checkers, pitch and background
             # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             try:

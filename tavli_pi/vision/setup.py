@@ -115,11 +115,13 @@ def setup_agreement(obs: Observation, known: KnownBoard | None = None) -> SetupA
 IN_PROGRESS_CONFIDENCE = 0.75
 
 
-def in_progress(obs: Observation, spots: int, confidence: float = IN_PROGRESS_CONFIDENCE) -> bool:
+def in_progress(obs: Observation, spots: int, confidence: float = IN_PROGRESS_CONFIDENCE, every: bool = True) -> bool:
     """Whether ``obs`` reads clearly as a game in progress, not a misread start (B3): a whole position
     (15 checkers a side on the points, the bar and off) differing from the start at ``spots`` spots or
     more, every differing spot read at ``confidence`` or more. Such a board teaches nothing about where
-    the start's stacks stand: it is not learnt as a set-up board."""
+    the start's stacks stand: it is not learnt as a set-up board. ``every=False`` (an unattended table,
+    where nobody confirms the board: referee/setup_check.py) asks only ``spots`` of the differing spots
+    to be read so sure."""
     agreement = setup_agreement(obs)
     if len(agreement.differences) < spots:
         return False
@@ -127,8 +129,8 @@ def in_progress(obs: Observation, spots: int, confidence: float = IN_PROGRESS_CO
     if sum(light) + obs.bar.light.best + obs.off.light.best != 15 or sum(dark) + obs.bar.dark.best + obs.off.dark.best != 15:
         return False
     where = {str(i + 1): p for i, p in enumerate(obs.points)} | {"bar": obs.bar, "off": obs.off}
-    return all(min(where[s].light.confidence, where[s].dark.confidence) >= confidence
-               for s, _, _ in agreement.differences)
+    sure = [min(where[s].light.confidence, where[s].dark.confidence) >= confidence for s, _, _ in agreement.differences]
+    return all(sure) if every else sum(sure) >= spots
 
 
 def _known_colours(cal: Calibration, canon: np.ndarray, known: KnownBoard

@@ -14,7 +14,8 @@ from tavli_pi.sim.scene import DieSpec, Look, scene_from_position
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import FIT, check_fit, fit_of, learn_board, setup_agreement
+from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, Observation, SpotEvidence, certain
+from tavli_pi.vision.setup import FIT, check_fit, fit_of, in_progress, learn_board, setup_agreement
 from tests.vision._eval import real_frames, score_real, spot_errors
 
 
@@ -113,3 +114,31 @@ def test_the_places_of_the_set_up_dice_are_saved_with_the_calibration() -> None:
     assert Calibration.from_dict(cal.to_dict()).setup_dice == ((10.5, 20.0, 7.5),)
     old = {k: v for k, v in cal.to_dict().items() if k != "setup_dice"}  # a file saved before
     assert Calibration.from_dict(old).setup_dice == ()
+
+
+def _read_as(light: dict[int, int], dark: dict[int, int], unsure: tuple[int, ...] = ()) -> Observation:
+    """A reading of the points ``light``/``dark`` (point: checkers, light numbering), sure but for the
+    light count of each point in ``unsure``, read at 0.6 (the rest on one checker fewer)."""
+    spots = []
+    for p in range(1, 25):
+        n = light.get(p, 0)
+        lc = certain(n)
+        if p in unsure:
+            lc = CountEvidence(tuple(0.6 if i == n else 0.4 if i == n - 1 else 0.0 for i in range(MAX_COUNT + 1)))
+        spots.append(SpotEvidence(lc, certain(dark.get(p, 0))))
+    empty = SpotEvidence(certain(0), certain(0))
+    return Observation(points=tuple(spots), bar=empty, off=empty)
+
+
+def test_a_game_in_progress_read_unsurely_at_a_few_spots() -> None:
+    # a game some plays on (light numbering; dark counted on the light player's points): it differs from
+    # the start at 11 points, 3 of them read unsurely
+    light = {24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2}
+    dark = {1: 2, 12: 4, 17: 2, 18: 2, 19: 3, 21: 2}
+    obs = _read_as(light, dark, unsure=(16, 7, 5))
+    assert sum(light.values()) == sum(dark.values()) == 15
+    assert len(setup_agreement(obs).differences) == 11
+    assert not in_progress(obs, 4)  # every differing spot must be sure: an attended table's test
+    assert in_progress(obs, 4, every=False)  # four of them sure is enough unattended
+    assert in_progress(obs, 8, every=False) and not in_progress(obs, 9, every=False)  # 8 are sure
+    assert in_progress(_read_as(light, dark), 4)
