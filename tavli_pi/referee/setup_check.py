@@ -16,6 +16,13 @@ board that is clearly a game in progress (``in_progress_spots`` points or more r
 otherwise) is carried on from instead (``board_adopted``, ``extra.in_progress``): the first roll's half
 says whose turn it is.
 
+Unattended (a recording: nobody confirms, the board is taken as it was left), a board some plays into a
+game differs from the start at many spots, a few of them read unsurely on a board not learnt: there
+``in_progress_spots`` of the differing spots read at :data:`IN_PROGRESS_SURE` or more make it a game in
+progress, and an opening roll thrown into one half (no opening roll is, E1) on a board taken for the
+start shows a game in progress too. A game joined so may be joined on a wrong board: until a play fits
+it, a play that does not is out of step, never called illegal (the referee's ``joined_unsure``).
+
 :class:`SetupCheck` keeps its state in the plain :class:`SetupState` (a snapshot stores it; one written
 before this part held it on the referee restores into it: :data:`MOVED`).
 """
@@ -56,7 +63,7 @@ MOVED = {
 
 
 #: unattended, how sure a spot read off the start must be to count towards ``in_progress_spots``
-#: (:meth:`SetupCheck._surely_moved`; vision's own test of a set-up frame, ``vision.setup.in_progress``,
+#: (:meth:`SetupCheck._moved_on`; vision's own test of a set-up frame, ``vision.setup.in_progress``,
 #: asks the same of one frame)
 IN_PROGRESS_SURE = 0.75
 
