@@ -73,7 +73,7 @@ SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "blind": (), "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
     "_unseen_last": None, "_void_roll": None, "misread": (), "_next_throw": False, "_pointed_out": False,
-    "_no_dice": 0, "joined_unsure": False,
+    "_no_dice": 0, "board_unsure": False,
 }
 
 
@@ -134,10 +134,11 @@ class Referee:
         #: spots where vision read a position the referee knew (the set-up, an accepted play) otherwise:
         #: its frames there share their error, and count as one look (``EvidenceTable``'s ``shared``)
         self.misread: tuple[int, ...] = ()
-        #: the game was joined in progress, unattended, from a board not read surely at every spot
-        #: (setup_check.py): until a play is accepted from it, a play that does not fit it is not called
-        #: illegal, the board is out of step (the board joined may be the wrong one)
-        self.joined_unsure = False
+        #: unattended, the game goes on from a board taken as it was left though read otherwise: a game
+        #: joined in progress from a board not read surely at every spot, or a start with blind spots
+        #: (setup_check.py). Until a play checked against its roll fits it, a play that does not is not
+        #: called illegal: the board is out of step (the board taken may be the wrong one)
+        self.board_unsure = False
         self._unread_roll: tuple[DieReading, ...] | None = None  # a throw asked for (RollNeeded)
         self._throw_seen = False  # while judging: the next roll is being thrown (E8)
         self._dice_gone = 0  # frames in a row without the roller's dice (E5)
@@ -468,7 +469,7 @@ class Referee:
         self.dice, self.results = (), ()
         self.phase = Phase.AWAITING_ROLL
         self._either_may_roll = True
-        self.joined_unsure = False
+        self.board_unsure = False
         self.last_verdict = verdict
         self.emit(ev.BoardAdopted, before=known, after=after, points=self.game.differing_points(known, after),
                   extra=extra or {}, message=message)
@@ -982,7 +983,8 @@ class Referee:
         die values read surely of that roll (:mod:`tavli_pi.referee.roll_seen`)."""
         if self._frames:
             self.learn_misread(EvidenceTable(self._frames, self._blind()), after)
-        self.joined_unsure = False  # a play fitted the board joined
+        if not unseen:
+            self.board_unsure = False  # a play checked against its roll fitted the board taken
         side = self.before.turn
         dice = self.dice2()
         text = self._play_text(after) if self.results else ""
@@ -1057,11 +1059,11 @@ class Referee:
             self._ask_for_unread_roll(opening=False)
 
     def _illegal(self, observed: GamePosition) -> None:
-        if self.joined_unsure:
-            # the board this play started from was joined unsurely (unattended): no call rests on it
-            # (bench_video.py --from-play 6 --think 15: 3 legal plays were called on boards joined so)
-            self.sync.lose(observed, roll_seen=True, why="the game was joined from a board not read surely "
-                           "at every point; a play that does not fit it is not called")
+        if self.board_unsure:
+            # the board this play started from was taken unsurely (unattended): no call rests on it
+            # (bench_video.py --from-play 6 --think 15: legal plays were called on boards taken so)
+            self.sync.lose(observed, roll_seen=True, why="the board was taken as it was left, though not read "
+                           "surely at every point; a play that does not fit it is not called")
             return
         side = self.before.turn
         dice = self.dice2()

@@ -20,8 +20,9 @@ Unattended (a recording: nobody confirms, the board is taken as it was left), a 
 game differs from the start at many spots, a few of them read unsurely on a board not learnt: there
 ``in_progress_spots`` of the differing spots read at :data:`IN_PROGRESS_SURE` or more make it a game in
 progress, and an opening roll thrown into one half (no opening roll is, E1) on a board taken for the
-start shows a game in progress too. A game joined so may be joined on a wrong board: until a play fits
-it, a play that does not is out of step, never called illegal (the referee's ``joined_unsure``).
+start shows a game in progress too. A game joined so, or a start taken with blind spots, may be the
+wrong board: until a play checked against its roll fits it, a play that does not is out of step, never
+called illegal (the referee's ``board_unsure``).
 
 :class:`SetupCheck` keeps its state in the plain :class:`SetupState` (a snapshot stores it; one written
 before this part held it on the referee restores into it: :data:`MOVED`).
@@ -94,7 +95,7 @@ class SetupReferee(Protocol):
     last_verdict: str
     blind: tuple[int, ...]
     misread: tuple[int, ...]
-    joined_unsure: bool
+    board_unsure: bool
 
     @property
     def settings(self) -> RefereeSettings: ...
@@ -142,7 +143,7 @@ class SetupCheck:
         st = self.state
         st.target, st.after, st.announce = target, after, announce
         st.reported.clear()
-        self.ref.joined_unsure = False
+        self.ref.board_unsure = False
 
     def watch(self, obs: Observation) -> None:
         """A frame in phase ``setup``."""
@@ -259,9 +260,12 @@ class SetupCheck:
             found = self._moved_on(frames, target)
             if found is not None:
                 self._join_in_progress(*found, target)
-                ref.joined_unsure = True
+                ref.board_unsure = True
                 return
         ref.blind = r.differing
+        # unattended, a start read otherwise may be no start at all (a game in progress read too badly
+        # to tell): no call rests on it until a checked play fits it
+        ref.board_unsure = not s.attended and bool(r.differing)
 
     def _moved_on(self, frames: Sequence[Observation], target: GamePosition) -> tuple[GamePosition, int] | None:
         """Unattended (nobody confirmed the board: it was left as it is): the whole position ``frames``
@@ -300,7 +304,7 @@ class SetupCheck:
             return False
         ref.blind = ()
         self._join_in_progress(*found, self.state.target)
-        ref.joined_unsure = True
+        ref.board_unsure = True
         ref.take_roll(dice)
         return True
 

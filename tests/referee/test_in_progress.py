@@ -15,7 +15,7 @@ from tavli_pi.rules.moves import apply_play, parse_play
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, Observation, SpotEvidence
 
-from .synth import Table, kinds, observe, only, roll_dice
+from .synth import Table, die, kinds, observe, only, roll_dice
 
 #: a game some turns in (White's numbering): 15 + 15, and differing from the start at many points
 MIDGAME = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2}, {24: 2, 13: 4, 8: 2, 7: 2, 6: 3, 4: 2})
@@ -129,6 +129,12 @@ def test_an_unattended_start_misread_at_a_few_spots_is_still_a_start() -> None:
     ev = t.setup(near) + t.show(near, 12)
     assert "board_adopted" not in kinds(ev) and t.referee.phase == "opening"
     assert t.referee.blind == (10, 12)
+    # nobody confirmed it: no call rests on that board until a play checked against its roll fits it
+    assert t.referee.board_unsure
+    t.throw(near, (die(3, "right"), die(1, "left")))
+    before = t.referee.position
+    ev = t.move_and_pick_up(near, apply_play(near, parse_play(before, "8/5 6/5")), (die(3, "right"), die(1, "left")))
+    assert "play_accepted" in kinds(ev) and not t.referee.board_unsure
 
 
 #: every spot where MIDGAME differs from the start (light numbering from 0)
@@ -165,7 +171,7 @@ def test_a_play_that_does_not_fit_a_board_joined_unsurely_is_not_called() -> Non
     # a play that does not fit it is out of step, not illegal, until a play has fitted it
     t = Table(Referee(RefereeSettings(attended=False)))
     _joined(t, _midgame_frames(t, 14, UNSURE))
-    assert t.referee.joined_unsure
+    assert t.referee.board_unsure
     dice = roll_dice(Side.WHITE, (6, 5))
     t.throw(t.referee.position, dice)
     before = t.referee.position
@@ -182,7 +188,7 @@ def test_once_a_play_fits_the_board_joined_an_illegal_play_is_called() -> None:
     before = t.referee.position
     after = apply_play(before, parse_play(before, "13/7 13/8"))
     ev = t.move_and_pick_up(before, after, dice)
-    assert only(ev, PlayAccepted).side is Side.WHITE and not t.referee.joined_unsure
+    assert only(ev, PlayAccepted).side is Side.WHITE and not t.referee.board_unsure
     dice = roll_dice(Side.BLACK, (4, 2))
     t.throw(after, dice)
     now = t.referee.position
