@@ -63,6 +63,9 @@ __all__ = ["DiceMemo"]
 
 T = TypeVar("T")
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+#: where a gate view moved from an earlier one (a bool mask on the gate's grid): ``changed_pixels``, or a
+#: noisy camera's block test (``NoiseLevel.moved``)
+ChangeTest = Callable[[np.ndarray, np.ndarray], np.ndarray]
 Rect = tuple[int, int, int, int]  # y0, y1, x0, x1: a window of an array, in its own pixels
 #: an entry nobody asked for in this many frames is forgotten
 IDLE = 50
@@ -125,16 +128,23 @@ class DiceMemo:
         #: in the same frames share one last view, so each frame compares it once
         self._moved: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._view: np.ndarray | None = None
+        #: this frame's test of where the view moved since a patched array's last view
+        self._windows: ChangeTest = changed_pixels
         self._frame = 0
         self.hits = 0
         self.misses = 0
         self.kept: Counter[Hashable] = Counter()
         self.made: Counter[Hashable] = Counter()
 
-    def start(self, view: np.ndarray) -> None:
-        """A new frame: forget the readings whose pixels changed since they were made."""
+    def start(self, view: np.ndarray, candidates: ChangeTest | None = None,
+              windows: ChangeTest | None = None) -> None:
+        """A new frame: forget the readings whose pixels changed since they were made (``candidates``
+        tells where the view moved from the one a reading was made in; ``windows`` likewise where a
+        patched array's windows are made again: by default every pixel's own change, ``changed_pixels``)."""
         self._frame += 1
         self._view = view
+        self._windows = windows if windows is not None else changed_pixels
+        test = candidates if candidates is not None else changed_pixels
         self._cells = {}
         self._moved = {}
         masks: dict[int, np.ndarray] = {}
@@ -144,7 +154,7 @@ class DiceMemo:
                 continue
             moved = masks.get(id(e.view))
             if moved is None:
-                moved = masks[id(e.view)] = changed_pixels(view, e.view)
+                moved = masks[id(e.view)] = test(view, e.view)
             y0, y1, x0, x1 = e.grid
             if not moved[y0:y1, x0:x1].any():
                 keep[key] = e
@@ -289,7 +299,7 @@ class DiceMemo:
         per ``last``."""
         got = self._moved.get(id(last))
         if got is None or got[0] is not last:
-            moved = changed_pixels(view, last)
+            moved = self._windows(view, last)
             ref = last.copy()
             ref[moved] = view[moved]
             got = self._moved[id(last)] = (last, moved, ref)
