@@ -11,9 +11,12 @@ player sees of the whole reading (``incremental.what_a_player_sees``). Printed p
 split by the kind of incremental read, with the dice memo's hits and lookups and the CPU of the
 changed reads against the full reads of the same frames.
 
-``--variant``: how a noisy camera's dice memo forgets (``reader.DICE_BY_BLOCKS``): ``pixels`` (every
-pixel's change: main's rule), ``candidates`` (the candidates by the blocks), ``windows`` (the patched
-windows by the blocks), ``both``. Without it, the tree's own setting (main has no such setting).
+``--variant``: how a noisy camera's dice memo forgets (``_wire``): ``pixels`` (every pixel's change, as
+the reader has it), ``candidates`` (the candidates by the camera's blocks, ``NoiseLevel.moved``),
+``windows`` (the patched windows by them), ``both``; ``calm``: both, only after a reading with no
+motion, no hand and every die sure; ``settled``: ``calm`` and the last two reads agreeing; ``sure``:
+``calm`` with a hand in view too. Without it,
+the tree as it is (also a tree whose ``DiceMemo.start`` takes no tests, e.g. stop 42's main).
 """
 
 from __future__ import annotations
@@ -38,7 +41,44 @@ keep_heap()
 CONF_GAP = 0.02
 #: a die's place differs when the two reads' lie more than this many frame px apart
 PLACE_PX = 1.0
-VARIANTS = {"pixels": (False, False), "candidates": (True, False), "windows": (False, True), "both": (True, True)}
+#: how a noisy camera's dice memo forgets: (candidates by the blocks, patched windows by the blocks, a guard)
+VARIANTS: dict[str, tuple[bool, bool, str]] = {
+    "pixels": (False, False, ""), "candidates": (True, False, ""), "windows": (False, True, ""),
+    "both": (True, True, ""), "settled": (True, True, "settled"), "calm": (True, True, "calm"),
+    "sure": (True, True, "sure")}
+#: the reader being read and the block test it made this read (``_wire``)
+_NOW: dict[str, Any] = {}
+
+
+def _wire(variant: str) -> None:
+    """Give the incremental reader's dice memo its noisy camera's block test (``BoardReader._change_test``'s,
+    ``NoiseLevel.moved``) for the candidates and/or the patched windows (``DiceMemo.start``), as
+    ``variant`` says; with a guard, only after a reading with no motion, no hand and every die sure
+    (``reader._holdable``: "calm"), the last two reads agreeing too ("settled")."""
+    from tavli_pi.vision import reader as rd
+    from tavli_pi.vision.dice_memo import DiceMemo
+
+    candidates, windows, guard = VARIANTS[variant]
+    change_test, start = rd.BoardReader._change_test, DiceMemo.start
+
+    def captured(self: Any) -> Any:
+        _NOW["test"] = test = change_test(self)
+        return test
+
+    def started(self: DiceMemo, view: Any, *_: Any) -> None:
+        test, r = _NOW.get("test"), _NOW.get("reader")
+        kept = getattr(r, "_kept", None)
+        if test is not None and guard == "sure":
+            # (a hand in view does not stop it: the blocks it moves are read again)
+            if kept is None or kept.obs.motion or not rd._sure_dice(kept.obs.dice):
+                test = None
+        elif test is not None and guard and not (kept is not None and (kept.stable or guard == "calm")
+                                                 and rd._holdable(kept.obs)):
+            test = None
+        start(self, view, test if candidates else None, test if windows else None)
+
+    rd.BoardReader._change_test = captured  # type: ignore[method-assign]
+    DiceMemo.start = started  # type: ignore[method-assign,assignment]
 
 
 def _dice(obs: Any) -> list[tuple[int, bool, float, float, float]]:
@@ -145,6 +185,7 @@ def reallike(games: list[int]) -> Tally:
     total = Tally()
 
     def probe(self: BoardReader, image: Any, frame_index: int = 0) -> Any:
+        _NOW["reader"], _NOW["test"] = self, None
         memo = self.dice_memo
         h0, m0 = (memo.hits, memo.misses) if memo is not None else (0, 0)
         t = time.thread_time()
@@ -193,9 +234,7 @@ def main() -> None:
     ap.add_argument("--variant", choices=sorted(VARIANTS), default=None)
     args = ap.parse_args()
     if args.variant is not None:
-        from tavli_pi.vision import reader
-
-        reader.DICE_BY_BLOCKS = VARIANTS[args.variant]  # type: ignore[attr-defined]
+        _wire(args.variant)
     games = [int(x) for x in args.reallike.split(",") if x.strip()]
     total = reallike(games)
     print(total.line(f"all ({args.variant or 'as the tree has it'})", examples=False))
