@@ -487,7 +487,10 @@ class BoardReader:
         marks.append(("trays", clock()))
         if self.dice_memo is not None:
             # (by every pixel's change on a noisy camera too: dice candidates kept by the blocks once
-            # the dice read the same twice held a small die's miss, real-like game 176)
+            # the dice read the same twice held a small die's miss, real-like game 176; candidates and
+            # patched windows kept by the blocks (``DiceMemo.start``'s tests) read the dice otherwise than
+            # a full read on 3 times as many frames, and the referee missed a planted play and asked for
+            # 14 rolls more over games 0-99, stop 43: bench/probe_dice_memo.py)
             self.dice_memo.start(view)
         learnt = self._learnt
         stands_out: StandsOut | None = None

@@ -19,6 +19,7 @@ from tavli_pi.vision import dice_memo
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.incremental import KERNEL, GateView, changed_pixels
+from tavli_pi.vision.noise_level import LEAST, NoiseLevel
 
 
 def _memo() -> tuple[DiceMemo, Calibration, np.ndarray]:
@@ -367,3 +368,94 @@ def test_windows_of_all_boxes_at_once_are_each_boxs_own() -> None:
                 want.append(r)
         got = dice_memo._windows(np.asarray(boxes, np.float64), place, reach, ah, aw)  # noqa: SLF001
         assert got.tolist() == [list(r) for r in want]
+
+
+def _noisy_stream(cal: Calibration, seed: int, sigma: float = 3.0) -> tuple[Callable[[], np.ndarray], NoiseLevel]:
+    """Frames of a still gate view under fresh sensor noise every frame (``sigma`` levels: some of a
+    die's cells pass ``REGION_CHANGE`` on every frame), and a noise level that learnt their floor."""
+    w, h = cal.layout.size
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(60, 190, (h // SCALE, w // SCALE, 3))
+
+    def frame() -> np.ndarray:
+        return np.clip(base + rng.normal(0, sigma, base.shape), 0, 255).round().astype(np.uint8)
+
+    noise = NoiseLevel(base.size)
+    for _ in range(LEAST + 2):
+        noise(frame())
+    assert noise.quiet
+    return frame, noise
+
+
+def _blocks(noise: NoiseLevel) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """The reader's test on a camera whose floor is learnt (``NoiseLevel.moved``)."""
+    def moved(view: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        got = noise.moved(view, ref)
+        assert got is not None
+        return got
+    return moved
+
+
+def test_a_noisy_cameras_candidate_is_kept_while_no_block_of_it_moves_and_read_again_when_a_die_moves() -> None:
+    memo, cal, _ = _memo()
+    frame, noise = _noisy_stream(cal, 12)
+    w, h = cal.layout.size
+    centre = np.asarray([[w * 0.3, h * 0.4]], np.float32)
+    calls: list[int] = []
+
+    def read(to_src: object) -> int:
+        assert callable(to_src)
+        to_src(centre + np.asarray([[-8, -8], [8, 8]], np.float32))
+        calls.append(1)
+        return len(calls)
+
+    first = frame()
+    memo.start(first, _blocks(noise), _blocks(noise))
+    assert memo.sampled("die", cal.to_image, read) == 1
+    qx, qy = int(w * 0.3) // SCALE, int(h * 0.4) // SCALE
+    box = (slice(qy - 5, qy + 6), slice(qx - 5, qx + 6))  # the cells the candidate's reading reaches
+    for _ in range(3):
+        still = frame()
+        # the noise moves some cell of the candidate's box past REGION_CHANGE: by every pixel's change
+        # it would be read again
+        assert changed_pixels(still, first)[box].any()
+        memo.start(still, _blocks(noise), _blocks(noise))
+        assert memo.sampled("die", cal.to_image, read) == 1
+    # a die moved onto it (a die's worth of cells, 40 levels brighter) under the same noise
+    moved = frame()
+    moved[qy - 1:qy + 2, qx - 1:qx + 2] = np.clip(moved[qy - 1:qy + 2, qx - 1:qx + 2].astype(int) + 40, 0, 255)
+    memo.start(moved, _blocks(noise), _blocks(noise))
+    assert memo.sampled("die", cal.to_image, read) == 2
+    # by every pixel's change (a noise-free stream's test, the default) the noise alone drops it
+    memo.start(frame())
+    assert memo.sampled("die", cal.to_image, read) == 3
+    assert (memo.hits, memo.misses) == (3, 3)
+
+
+def test_a_noisy_cameras_patched_array_is_made_again_only_round_a_moved_block() -> None:
+    memo, cal, _ = _memo()
+    frame, noise = _noisy_stream(cal, 13)
+    gray = _noise(cal, 3)
+    made: list[tuple[int, int, int, int]] = []
+
+    def part(r: tuple[int, int, int, int]) -> np.ndarray:
+        made.append(r)
+        y0, y1, x0, x1 = r
+        return _dilate(gray)[y0:y1, x0:x1]
+
+    def patched() -> np.ndarray:
+        return memo.patched("d", lambda b: b, 1, lambda: _dilate(gray), part, gray, whole_share=2.0)
+
+    memo.start(frame(), _blocks(noise), _blocks(noise))
+    patched()
+    memo.start(frame(), _blocks(noise), _blocks(noise))
+    patched()
+    assert made == []  # the noise alone: nothing made again
+    w, h = cal.layout.size
+    qx, qy = int(w * 0.6) // SCALE, int(h * 0.5) // SCALE
+    moved = frame()
+    moved[qy - 1:qy + 2, qx - 1:qx + 2] = np.clip(moved[qy - 1:qy + 2, qx - 1:qx + 2].astype(int) + 40, 0, 255)
+    memo.start(moved, _blocks(noise), _blocks(noise))
+    patched()
+    assert made and all(y0 <= qy * SCALE < y1 and x0 <= qx * SCALE < x1 for y0, y1, x0, x1 in made)
+    assert sum((y1 - y0) * (x1 - x0) for y0, y1, x0, x1 in made) < 0.05 * w * h
