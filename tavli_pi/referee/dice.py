@@ -14,7 +14,7 @@ from dataclasses import replace
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading, Half
 
-__all__ = ["DiceWatch", "unreadable", "entered_dice", "of_the_roll", "REACH", "own_half", "void_reason",
+__all__ = ["DiceWatch", "opening_pair_of", "unreadable", "entered_dice", "of_the_roll", "REACH", "own_half", "void_reason",
            "opening_void_reason", "bearing_off_no_contact"]
 
 
@@ -176,6 +176,14 @@ def _near(a: DieReading, b: DieReading, sides: float) -> bool:
     """Whether ``a`` and ``b`` lie within ``sides`` die sides of each other (image px)."""
     side = max(a.size_px, b.size_px) or DIE_PX
     return (a.xy[0] - b.xy[0]) ** 2 + (a.xy[1] - b.xy[1]) ** 2 <= (sides * side) ** 2
+
+
+def opening_pair_of(dice: Sequence[DieReading], lone: DieReading) -> bool:
+    """Whether ``dice`` are two dice lying still one in each half, one of them where ``lone`` lay
+    (within half a die side): ``lone`` and the die found beside it since, an opening throw."""
+    if len(dice) != 2 or {d.half for d in dice} != {"left", "right"} or any(d.moving for d in dice):
+        return False
+    return any(d.half == lone.half and _near(d, lone, 0.5) for d in dice)
 
 
 def unreadable(d: DieReading) -> bool:

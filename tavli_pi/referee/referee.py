@@ -24,6 +24,7 @@ from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
     DiceWatch,
     entered_dice,
+    opening_pair_of,
     of_the_roll,
     bearing_off_no_contact,
     opening_void_reason,
@@ -75,7 +76,7 @@ SNAPSHOT_ADDED: dict[str, Any] = {
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_dice_against": (False, False),
     "_doubted": None, "_miscount": None,
     "_unseen_last": None, "_void_roll": None, "misread": (), "_next_throw": False, "_pointed_out": False,
-    "_no_dice": 0, "board_unsure": False,
+    "_no_dice": 0, "board_unsure": False, "_lone_die": None,
 }
 
 
@@ -151,6 +152,9 @@ class Referee:
         self._dice_conf: tuple[float, float] = (1.0, 1.0)
         #: each of this turn's dice read with another value since the roll was taken (roll_reread.py)
         self._dice_against: tuple[bool, bool] = (False, False)
+        #: the one die lying, come after a set-up frame without dice, when the board was read set up
+        #: (maybe an opening die, its pair not found): :meth:`set_lone_die`
+        self._lone_die: DieReading | None = None
         #: the board (layout key) whose illegal call waits for the players to enter the roll, as the
         #: dice were read without certainty and another roll allows it (roll_doubt.py)
         self._doubted: object = None
@@ -479,7 +483,20 @@ class Referee:
                   extra=extra or {}, message=message)
 
     # the opening roll (E1) ------------------------------------------------------------
+    def set_lone_die(self, die: DieReading | None) -> None:
+        """The board was read set up with ``die`` lying alone, come after a frame without dice (else
+        None). The watch counts no dice lying from before; but once two dice lie one in each half, one
+        of them where ``die`` lay, they are the opening roll thrown, its second die found late (small
+        dice are not found on every frame: ``bench_video`` game 11 at 640x360 found White's 4 only on
+        the frame after the one the board was read set up on, and never read the opening roll)."""
+        self._lone_die = die
+
     def _opening(self, obs: Observation) -> None:
+        lone = self._lone_die
+        if lone is not None and (self._watch.armed or opening_pair_of(obs.dice, lone)):
+            if not self._watch.armed:
+                self._watch.rearm()  # the lone die and its pair: the opening throw, counted from now
+            self._lone_die = None
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
             # the board first: a roll lying in one half may show the opening was played unseen
@@ -668,6 +685,7 @@ class Referee:
         to read; ``sure``: how sure vision was of each die; ``at``: the dice as they lay."""
         self._dice_conf, self._roll_dice = sure, tuple(at)
         self._dice_against = (False, False)
+        self._lone_die = None  # a roll is taken: no lone die of the set-up waits for its pair
         self._doubted = None
         self._dice_gone = 0
         self._small_dice = small

@@ -450,6 +450,15 @@ def test_one_die_of_the_opening_roll_found_on_the_first_frame_read_set_up_is_thr
     assert kinds(ev) == ["opening_roll"] and t.referee.dice == (3, 1) and t.referee.position.turn is Side.WHITE
 
 
+def test_a_lone_die_whose_pair_is_never_found_asks_nothing_E1() -> None:
+    """The lone die is not counted as a throw by itself: no "the camera finds one die only" question
+    for a die that may have lain there from before."""
+    t = Table(Referee())
+    t.show(Position.start(), hand=True)
+    ev = t.show(Position.start(), 6, dice=(die(1, "left"),))
+    assert kinds(ev) == ["setup_checked", "game_started"] and t.referee.phase == "opening"
+
+
 def test_one_die_lying_through_the_whole_set_up_is_no_roll_E1() -> None:
     t = Table(Referee())
     ev = t.show(Position.start(), 3, dice=(die(1, "left"),))
