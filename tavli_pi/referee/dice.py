@@ -14,7 +14,7 @@ from dataclasses import replace
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading, Half
 
-__all__ = ["DiceWatch", "unreadable", "entered_dice", "of_the_roll", "REACH", "own_half", "void_reason",
+__all__ = ["DiceWatch", "opening_pair_of", "unreadable", "entered_dice", "of_the_roll", "REACH", "own_half", "void_reason",
            "opening_void_reason", "bearing_off_no_contact"]
 
 
@@ -42,10 +42,15 @@ class DiceWatch:
     and a roll is voided for a cocked die (E3) only on a lie never seen flat (a flat 3 of 15 px,
     read cocked on the two frames after it was read flat -- its outline skewed by a field found a
     few pixels off -- voided a recording's roll).
+
+    The dice it reports carry, each, the best confidence their value was read at over the ``settle``
+    frames that agreed (not the last frame's alone): a die lying still is read anew on every frame, and
+    one frame reading it surely, none otherwise, is a die read surely (a recording's 5 read at 0.93,
+    then at 0.90 on the frame the roll settled on, was taken as read under the 0.9 a call needs).
     """
 
     __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n",
-                 "_flat")
+                 "_flat", "_best")
 
     def __init__(self, settle: int = 2, min_confidence: float = 0.6, *, armed: bool = True) -> None:
         self.settle = settle
@@ -60,16 +65,18 @@ class DiceWatch:
         self._unread_n = 0
         #: the dice of this throw read lying flat at ``min_confidence`` or more (since the watch was armed)
         self._flat: tuple[DieReading, ...] = ()
+        #: the best confidence of each die (in ``_sig``'s order) over the frames that agreed so far
+        self._best: tuple[float, ...] = ()
 
     def disarm(self) -> None:
         self.armed = False
-        self._sig, self._n = None, 0
+        self._sig, self._n, self._best = None, 0, ()
         self._clear_unread()
         self._flat = ()
 
     def rearm(self) -> None:
         self.armed = True
-        self._sig, self._n = None, 0
+        self._sig, self._n, self._best = None, 0, ()
         self._clear_unread()
         self._flat = ()
 
@@ -88,6 +95,7 @@ class DiceWatch:
         may lack the unread-throw fields; they start as a new watch's."""
         self.unread, self._unread_sig, self._unread_n = None, None, 0
         self._flat = ()
+        self._best = ()
         slots = state[1] if isinstance(state, tuple) else state
         for name, value in (slots or {}).items():  # type: ignore[union-attr]
             setattr(self, name, value)
@@ -132,14 +140,19 @@ class DiceWatch:
             # a frame where a die is unsure or unseen says nothing: it neither counts nor resets
             # (a flicker of the reader must not lose a roll; a new throw shows moving dice)
             return None
-        sig = tuple(sorted((d.value, d.half, d.flat, d.on_checker) for d in dice))
-        if sig == self._sig:
+        order = sorted(range(len(dice)), key=lambda i: (dice[i].value, dice[i].half, dice[i].flat, dice[i].on_checker))
+        sig = tuple((dice[i].value, dice[i].half, dice[i].flat, dice[i].on_checker) for i in order)
+        conf = tuple(dice[i].value_confidence for i in order)
+        if sig == self._sig and len(self._best) == len(conf):
             self._n += 1
+            self._best = tuple(max(a, b) for a, b in zip(self._best, conf))
         else:
-            self._sig, self._n = sig, 1
+            self._sig, self._n, self._best = sig, 1, conf
         if self._n >= self.settle:
+            surest = dict(zip(order, self._best))
             self.disarm()
-            return tuple(dice)
+            return tuple(replace(d, value_confidence=surest[i]) if surest[i] != d.value_confidence else d
+                         for i, d in enumerate(dice))
         return None
 
     def _seen_flat(self, dice: Sequence[DieReading]) -> Sequence[DieReading]:
@@ -163,6 +176,14 @@ def _near(a: DieReading, b: DieReading, sides: float) -> bool:
     """Whether ``a`` and ``b`` lie within ``sides`` die sides of each other (image px)."""
     side = max(a.size_px, b.size_px) or DIE_PX
     return (a.xy[0] - b.xy[0]) ** 2 + (a.xy[1] - b.xy[1]) ** 2 <= (sides * side) ** 2
+
+
+def opening_pair_of(dice: Sequence[DieReading], lone: DieReading) -> bool:
+    """Whether ``dice`` are two dice lying still one in each half, one of them where ``lone`` lay
+    (within half a die side): ``lone`` and the die found beside it since, an opening throw."""
+    if len(dice) != 2 or {d.half for d in dice} != {"left", "right"} or any(d.moving for d in dice):
+        return False
+    return any(d.half == lone.half and _near(d, lone, 0.5) for d in dice)
 
 
 def unreadable(d: DieReading) -> bool:

@@ -24,6 +24,7 @@ from tavli_pi.referee.clock import ClockKeeper, RefereeClock
 from tavli_pi.referee.dice import (
     DiceWatch,
     entered_dice,
+    opening_pair_of,
     of_the_roll,
     bearing_off_no_contact,
     opening_void_reason,
@@ -37,6 +38,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.offers import Offers
 from tavli_pi.referee.one_die_call import UNREAD, ends_with, fitting_roll, judge_one_die, nearest_with
 from tavli_pi.referee.roll_doubt import describe, plausible_rolls, put_right, rolls_allowing
+from tavli_pi.referee.roll_reread import read_again
 from tavli_pi.referee.roll_question import RollQuestion
 from tavli_pi.referee.roll_seen import rolls_holding, seen_of_roll, seen_text
 from tavli_pi.referee.settings import RefereeSettings
@@ -71,9 +73,10 @@ DICE_GONE_FRAMES = 2
 #: referee holds every attribute, so the code reads them plainly
 SNAPSHOT_ADDED: dict[str, Any] = {
     "_last_frame_at": None, "blind": (), "_unread_roll": None, "_throw_seen": False, "_dice_gone": 0,
-    "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_doubted": None, "_miscount": None,
+    "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_dice_against": (False, False),
+    "_doubted": None, "_miscount": None,
     "_unseen_last": None, "_void_roll": None, "misread": (), "_next_throw": False, "_pointed_out": False,
-    "_no_dice": 0, "board_unsure": False,
+    "_no_dice": 0, "board_unsure": False, "_lone_die": None,
 }
 
 
@@ -147,6 +150,11 @@ class Referee:
         self._small_dice = False  # this turn's dice are too small to read (the players entered them)
         #: how sure vision was of each of this turn's dice (aligned with ``dice``; 1.0: entered)
         self._dice_conf: tuple[float, float] = (1.0, 1.0)
+        #: each of this turn's dice read with another value since the roll was taken (roll_reread.py)
+        self._dice_against: tuple[bool, bool] = (False, False)
+        #: the one die lying, come after a set-up frame without dice, when the board was read set up
+        #: (maybe an opening die, its pair not found): :meth:`set_lone_die`
+        self._lone_die: DieReading | None = None
         #: the board (layout key) whose illegal call waits for the players to enter the roll, as the
         #: dice were read without certainty and another roll allows it (roll_doubt.py)
         self._doubted: object = None
@@ -475,7 +483,20 @@ class Referee:
                   extra=extra or {}, message=message)
 
     # the opening roll (E1) ------------------------------------------------------------
+    def set_lone_die(self, die: DieReading | None) -> None:
+        """The board was read set up with ``die`` lying alone, come after a frame without dice (else
+        None). The watch counts no dice lying from before; but once two dice lie one in each half, one
+        of them where ``die`` lay, they are the opening roll thrown, its second die found late (small
+        dice are not found on every frame: ``bench_video`` game 11 at 640x360 found White's 4 only on
+        the frame after the one the board was read set up on, and never read the opening roll)."""
+        self._lone_die = die
+
     def _opening(self, obs: Observation) -> None:
+        lone = self._lone_die
+        if lone is not None and (self._watch.armed or opening_pair_of(obs.dice, lone)):
+            if not self._watch.armed:
+                self._watch.rearm()  # the lone die and its pair: the opening throw, counted from now
+            self._lone_die = None
         dice = self._watch.feed(obs.dice, need=2)
         if dice is None:
             # the board first: a roll lying in one half may show the opening was played unseen
@@ -663,6 +684,8 @@ class Referee:
         """The turn of the side on roll starts with ``dice`` (phase ``rolled``). ``small``: dice too small
         to read; ``sure``: how sure vision was of each die; ``at``: the dice as they lay."""
         self._dice_conf, self._roll_dice = sure, tuple(at)
+        self._dice_against = (False, False)
+        self._lone_die = None  # a roll is taken: no lone die of the set-up waits for its pair
         self._doubted = None
         self._dice_gone = 0
         self._small_dice = small
@@ -737,6 +760,10 @@ class Referee:
             theirs = [d for d in obs.dice if d.half == other_half]
         # not a die come since
         mine = [d for d in mine if of_the_roll(d, self._roll_dice, s.die_confidence, gone=were_gone)]
+        if mine and not obs.hand and not obs.motion:
+            # the roll's dice read again where they lie: how surely each was read (roll_reread.py)
+            self._dice_conf, self._dice_against = read_again(self._dice_conf, self._dice_against, self._roll_dice,
+                                                             mine, s.die_confidence)
         self.collect(obs)
         if theirs and mine:
             if self._premature is None:
@@ -953,7 +980,7 @@ class Referee:
         a, b = max(values), min(values)
         side = self.before.turn
         self._doubted = None
-        self._dice_conf = (1.0, 1.0)
+        self._dice_conf, self._dice_against = (1.0, 1.0), (False, False)
         self.dice = (a, b)
         self.results = self.game.ends(self.before, (a, b))
         self.last_verdict = f"{side.title} rolled {a}-{b}"
@@ -1166,6 +1193,7 @@ class Referee:
                                 self.settings, self.game, self._blind())
             if roll is not None:
                 self.dice, self.results, self._dice_conf = roll, self.game.ends(self.before, roll), (1.0, 1.0)
+                self._dice_against = (False, False)
         if v.kind == "legal" and v.result is not None:
             self.resolve_illegal(accepted=False, after=v.result)
 

@@ -129,6 +129,7 @@ class SetupReferee(Protocol):
                       extra: dict[str, Any] | None = None) -> None: ...
     def take_opening_roll(self, dice: Sequence[DieReading]) -> None: ...
     def take_roll(self, dice: Sequence[DieReading]) -> None: ...
+    def set_lone_die(self, die: DieReading | None) -> None: ...
 
 
 class SetupCheck:
@@ -163,7 +164,9 @@ class SetupCheck:
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=ref.game)
         if r.gap <= s.accept_gap:
             ref.learn_misread(table, target)
-            self._done("The checkers are set up correctly.", dice=self._lying_from_before(obs))
+            lying, lone = self._lying_from_before(obs), self._lone_throw(obs)
+            self._done("The checkers are set up correctly.", dice=lying)
+            ref.set_lone_die(lone if lying else None)
             return
         if r.min_confidence >= s.illegal_confidence:
             # a confident reading that is not the start (a position or not: a misread colour may
@@ -188,6 +191,16 @@ class SetupCheck:
         thrown = (self.state.after == Phase.OPENING and self.state.saw_no_dice
                   and len(obs.dice) == 2 and {d.half for d in obs.dice} == {"left", "right"})
         return not thrown
+
+    def _lone_throw(self, obs: Observation) -> DieReading | None:
+        """The one die on the frame that shows the board set up, when it came after a set-up frame
+        without dice, lying still in a half: maybe one of the opening dice, its pair not found on that
+        frame (small dice are not found on every frame). Not a roll yet: the referee counts the throw
+        once both dice lie one in each half, that die still where it lay (``Referee.set_lone_die``)."""
+        if self.state.after != Phase.OPENING or not self.state.saw_no_dice or len(obs.dice) != 1:
+            return None
+        d = obs.dice[0]
+        return d if d.half in ("left", "right") and not d.moving else None
 
     def _unanswered(self) -> None:
         """An unattended table (a recorded video): nobody answers the set-up question; a board left
