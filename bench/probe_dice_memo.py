@@ -167,9 +167,8 @@ class Tally:
 
 
 def reallike(games: list[int]) -> Tally:
-    from bench import bench_reallike
+    from bench.shadow_reads import Shadowed, shadowed_games
     from tavli_pi.sim.camera import SimCamera
-    from tavli_pi.vision.reader import BoardReader
 
     cameras: list[SimCamera] = []
     made = SimCamera.__init__
@@ -178,52 +177,31 @@ def reallike(games: list[int]) -> Tally:
         made(self, *a, **kw)
         cameras[:] = [self]
 
-    SimCamera.__init__ = init  # type: ignore[method-assign]
-    read, carried = BoardReader.read, BoardReader.carried_to
-    shadows: dict[int, BoardReader] = {}
+    def prepare(reader: Any) -> tuple[int, int]:
+        _NOW["reader"], _NOW["test"] = reader, None
+        memo = reader.dice_memo
+        return (memo.hits, memo.misses) if memo is not None else (0, 0)
+
     tally = [Tally()]
     total = Tally()
 
-    def probe(self: BoardReader, image: Any, frame_index: int = 0) -> Any:
-        _NOW["reader"], _NOW["test"] = self, None
-        memo = self.dice_memo
-        h0, m0 = (memo.hits, memo.misses) if memo is not None else (0, 0)
-        t = time.thread_time()
-        obs = read(self, image, frame_index)
-        t = time.thread_time() - t
-        if self.incremental:
-            if memo is not None:
-                tally[0].hits += memo.hits - h0
-                tally[0].lookups += memo.hits - h0 + memo.misses - m0
-            full = shadows.get(id(self))
-            if full is None:
-                full = shadows[id(self)] = BoardReader(self.calibration, still_photo=self.still_photo, hide=self.hide)
-            u = time.thread_time()
-            whole = read(full, image, frame_index)
-            u = time.thread_time() - u
-            tally[0].cpu.setdefault(self.last_kind, []).append((t, u))
-            tally[0].add(whole, obs, self.last_kind, frame_index, cameras[0].last_truth if cameras else None)
-        return obs
+    def seen(s: Shadowed) -> None:
+        memo = s.reader.dice_memo
+        if memo is not None:
+            h0, m0 = s.before
+            tally[0].hits += memo.hits - h0
+            tally[0].lookups += memo.hits - h0 + memo.misses - m0
+        tally[0].cpu.setdefault(s.reader.last_kind, []).append((s.inc_s, s.full_s))
+        tally[0].add(s.full, s.inc, s.reader.last_kind, s.index, cameras[0].last_truth if cameras else None)
 
-    def carry(self: BoardReader, calibration: Any) -> BoardReader:
-        r = carried(self, calibration)
-        if id(self) in shadows:
-            shadows[id(r)] = carried(shadows[id(self)], calibration)
-        return r
-
-    BoardReader.read = probe  # type: ignore[method-assign]
-    BoardReader.carried_to = carry  # type: ignore[method-assign]
+    SimCamera.__init__ = init  # type: ignore[method-assign]
     t0 = time.time()
     try:
-        for g in games:
-            tally[0] = Tally()
-            shadows.clear()
-            bench_reallike.games(200, 0, 8, only=frozenset({g}))
+        for g in shadowed_games(games, seen, prepare):
             print(tally[0].line(f"real-like game {g}") + f" ({time.time() - t0:.0f} s)", flush=True)
             total.merge(tally[0])
+            tally[0] = Tally()
     finally:
-        BoardReader.read = read  # type: ignore[method-assign]
-        BoardReader.carried_to = carried  # type: ignore[method-assign]
         SimCamera.__init__ = made  # type: ignore[method-assign]
     return total
 

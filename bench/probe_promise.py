@@ -78,48 +78,20 @@ class Tally:
 
 
 def reallike(games: list[int]) -> int:
-    from bench import bench_reallike
-    from tavli_pi.vision.reader import BoardReader
+    from bench.shadow_reads import Shadowed, shadowed_games
 
-    read, carried = BoardReader.read, BoardReader.carried_to
-    shadows: dict[int, BoardReader] = {}
     tally = [Tally()]
 
-    def probe(self: BoardReader, image: Any, frame_index: int = 0) -> Any:
-        t = time.thread_time()
-        obs = read(self, image, frame_index)
-        t = time.thread_time() - t
-        if self.incremental:
-            full = shadows.get(id(self))
-            if full is None:
-                full = shadows[id(self)] = BoardReader(self.calibration, still_photo=self.still_photo, hide=self.hide)
-            u = time.thread_time()
-            whole = read(full, image, frame_index)
-            u = time.thread_time() - u
-            tally[0].cpu.setdefault(self.last_kind, []).append((t, u))
-            tally[0].add(whole, obs, self.last_kind, self.last_reread, frame_index)
-        return obs
+    def seen(s: Shadowed) -> None:
+        tally[0].cpu.setdefault(s.reader.last_kind, []).append((s.inc_s, s.full_s))
+        tally[0].add(s.full, s.inc, s.reader.last_kind, s.reader.last_reread, s.index)
 
-    def carry(self: BoardReader, calibration: Any) -> BoardReader:
-        r = carried(self, calibration)
-        if id(self) in shadows:
-            shadows[id(r)] = carried(shadows[id(self)], calibration)
-        return r
-
-    BoardReader.read = probe  # type: ignore[method-assign]
-    BoardReader.carried_to = carry  # type: ignore[method-assign]
     bad = 0
     t0 = time.time()
-    try:
-        for g in games:
-            tally[0] = Tally()
-            shadows.clear()
-            bench_reallike.games(200, 0, 8, only=frozenset({g}))
-            print(tally[0].line(f"real-like game {g}") + f" ({time.time() - t0:.0f} s)", flush=True)
-            bad += len(tally[0].differ)
-    finally:
-        BoardReader.read = read  # type: ignore[method-assign]
-        BoardReader.carried_to = carried  # type: ignore[method-assign]
+    for g in shadowed_games(games, seen):
+        print(tally[0].line(f"real-like game {g}") + f" ({time.time() - t0:.0f} s)", flush=True)
+        bad += len(tally[0].differ)
+        tally[0] = Tally()
     return bad
 
 
