@@ -686,7 +686,6 @@ class Referee:
         self._dice_conf, self._roll_dice = sure, tuple(at)
         self._dice_against = (False, False)
         self._lone_die = None  # a roll is taken: no lone die of the set-up waits for its pair
-        self._lone_die = None  # a roll is taken: no lone die of the set-up waits for its pair
         self._doubted = None
         self._dice_gone = 0
         self._small_dice = small

@@ -264,25 +264,25 @@ class SetupCheck:
     def _learn_blind_spots(self, frames: Sequence[Observation], target: GamePosition) -> None:
         ref = self.ref
         s = ref.settings
-        r = read(EvidenceTable(frames), [target], light_is_white=s.light_is_white, turn=target.turn, game=ref.game)
+        table = EvidenceTable(frames)
+        r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=ref.game)
         self.state.learn_blind, self.state.blind_frames = False, []
         if r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence:
             self._join_in_progress(r.free, len(r.differing), target)
             return
         if not s.attended:
-            found = self._moved_on(frames, target)
+            found = self._moved_on(table, target)
             if found is not None:
-                self._join_in_progress(*found, target)
-                ref.board_unsure = True
+                self._join_in_progress(*found, target, unsure=True)
                 return
         ref.blind = r.differing
         # unattended, a start read otherwise may be no start at all (a game in progress read too badly
         # to tell): no call rests on it until a checked play fits it
         ref.board_unsure = not s.attended and bool(r.differing)
 
-    def _moved_on(self, frames: Sequence[Observation], target: GamePosition) -> tuple[GamePosition, int] | None:
-        """Unattended (nobody confirmed the board: it was left as it is): the whole position ``frames``
-        read (one or two checkers missed put back where likeliest, ``read(conserve=True)``) and the
+    def _moved_on(self, table: EvidenceTable, target: GamePosition) -> tuple[GamePosition, int] | None:
+        """Unattended (nobody confirmed the board: it was left as it is): the whole position ``table``'s
+        frames read (one or two checkers missed put back where likeliest, ``read(conserve=True)``) and the
         spots it differs from the start at, when ``in_progress_spots`` of those are read at
         :data:`IN_PROGRESS_SURE` or more, however unsure the others; else None. A misread start differs
         at a few spots; a game some plays on differs at many, a few of them read unsurely
@@ -290,7 +290,6 @@ class SetupCheck:
         off the start, 6 read at 0.82-0.96, one dark checker not found, were learnt as a misread
         start's blind spots and every roll after was voided as an opening roll in one half)."""
         s = self.ref.settings
-        table = EvidenceTable(frames)
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.ref.game,
                  conserve=True)
         if r.free is None or len(r.differing) < s.in_progress_spots:
@@ -312,26 +311,28 @@ class SetupCheck:
         frames = [o for o in ref.frames if not (o.hand or o.motion)]
         if len(frames) < ref.settings.settle_frames:
             return False
-        found = self._moved_on(frames, self.state.target)
+        found = self._moved_on(EvidenceTable(frames), self.state.target)
         if found is None:
             return False
         ref.blind = ()
-        self._join_in_progress(*found, self.state.target)
-        ref.board_unsure = True
+        self._join_in_progress(*found, self.state.target, unsure=True)
         ref.take_roll(dice)
         return True
 
-    def _join_in_progress(self, board: GamePosition, spots: int, start: GamePosition) -> None:
+    def _join_in_progress(self, board: GamePosition, spots: int, start: GamePosition, *,
+                          unsure: bool = False) -> None:
         """The confirmed set-up board is clearly a position of a game in progress, not a misread start:
         the referee was started mid-game. It carries on from that board (the log keeps it; the match
         formats cannot express a game that did not start at B3), and the first roll's half says who
-        rolled (E3), as after an adopted board."""
+        rolled (E3), as after an adopted board. ``unsure``: joined unattended from a board not read
+        surely at every spot (the referee's ``board_unsure``)."""
         ref = self.ref
         ref.reset_view()
         ref.carry_on_from(board.with_turn(start.turn), start, "game in progress",
                           f"A game in progress: the board is clearly not the start (it differs at {spots} "
                           "points). The referee carries on from it; the first roll's half of the board says "
                           "whose turn it is.", extra={"in_progress": True})
+        ref.board_unsure = unsure
 
     def watch_blind(self, obs: Observation) -> None:
         """After a set-up confirmed before any clear frame: the first clear frames of the still
