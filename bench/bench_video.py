@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -58,13 +59,18 @@ from tavli_pi.sim.table import scene_of, scenes_of  # noqa: E402
 FPS = 10.0
 
 
-def midgame(moments: list[Moment], plays: int, hold: int = 0) -> list[Moment]:
+def midgame(moments: list[Moment], plays: int, hold: int = 0, rolled: bool = False) -> list[Moment]:
     """``moments`` from the clear board after the ``plays``-th play on (its events left out: the clip
-    starts there), that board shown ``hold`` more frames. The whole script when the game has fewer plays."""
+    starts there), that board shown ``hold`` more frames. The whole script when the game has fewer plays.
+    ``rolled``: from the next roll lying still instead (a clip of a real game mostly starts so: the
+    player to move thinks with the dice down for seconds, the board is clear of dice only between a
+    pick-up and the next throw)."""
     ends = [i for i, m in enumerate(moments) if {"play_accepted", "illegal_play_resolved"} & set(m.expect)]
     if plays <= 0 or plays > len(ends) - 1:
         return moments
     i = ends[plays - 1]
+    if rolled:
+        i = next((j for j in range(i + 1, ends[plays]) if "roll_accepted" in moments[j].expect), i)
     first = replace(moments[i], expect=(), inputs=())
     return [first] * (1 + hold) + moments[i + 1:]
 
@@ -81,15 +87,20 @@ def thinking(moments: list[Moment], frames: int) -> list[Moment]:
 
 
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
-                truths: list[Truth] | None = None) -> int:
+                truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0) -> int:
     """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames
-    written. ``truths``: each frame's ground truth is appended to it."""
+    written. ``truths``: each frame's ground truth is appended to it. ``exposure``: the picture's gain
+    drifts by up to this share and back every 4 s (a camera's automatic exposure hunting as hands come
+    and go); ``flicker``: it alternates by this share from frame to frame (mains-lit rooms)."""
     scenes = [s for s in scenes_of(moments, **kw) for _ in range(repeat)]
     camera = SimCamera(scenes, fps=FPS * repeat, seed=seed)
     writer: Any = None
     n = 0
     while (frame := camera.read()) is not None:
         img = frame.image
+        if exposure or flicker:
+            gain = 1.0 + exposure * float(np.sin(2 * np.pi * n / (4 * FPS * repeat))) + flicker * (1 if n % 2 else -1)
+            img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
         if truths is not None:
             t = camera.last_truth
             assert t is not None
@@ -136,7 +147,6 @@ def read_dice(video: Path, truths: list[Truth], setup_frame: int, tally: Counter
     with still dice read alone. Every true die is tallied by its size (image px, whole) as
     right, wrong, "no value" (found, not read: too small, or no face) or missed; dice read
     where none is are phantoms."""
-    import numpy as np
 
     from tavli_pi.vision.reader import BoardReader
 
@@ -270,6 +280,12 @@ def main() -> None:
                     help="with --dice: read as if dice_vet.NEED_PX were this (what the reader would give smaller dice)")
     ap.add_argument("--from-play", type=int, default=0,
                     help="start each recording mid-game, on the board after this many plays (no set-up seen)")
+    ap.add_argument("--exposure", type=float, default=0.0,
+                    help="the picture's gain drifts by this share and back every 4 s (automatic exposure)")
+    ap.add_argument("--flicker", type=float, default=0.0,
+                    help="the picture's gain alternates by this share frame to frame (mains-lit room)")
+    ap.add_argument("--rolled", action="store_true",
+                    help="with --from-play: start on the next roll lying still, not on the clear board")
     ap.add_argument("--hold", type=int, default=0, help="with --from-play: that first board this many more frames")
     ap.add_argument("--think", type=int, default=0,
                     help="each roll's dice lie still this many more frames before the play (the player thinks)")
@@ -284,7 +300,8 @@ def main() -> None:
     print(f"machine: {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}; "
           f"seed {args.seed}, {args.games} games of {args.turns} turns, {FPS * args.repeat:.0f} fps video, "
           f"corners {'given' if args.corners else 'found in the picture'}; "
-          + (f"from the board after play {args.from_play} (held {args.hold} more frames); " if args.from_play else "")
+          + (f"from the {'roll lying' if args.rolled else 'board'} after play {args.from_play} (held {args.hold} more "
+             "frames); " if args.from_play else "")
           + (f"each roll lying {args.think} more frames; " if args.think else "")
           + "unseen rolls "
           f"{'not inferred' if args.no_infer else 'inferred'}")
@@ -302,7 +319,7 @@ def main() -> None:
             continue
         plant = (2 + g % max(args.turns - 2, 1)) if g % 2 == 0 else 0
         moments = thinking(midgame(random_game(1000 * args.seed + g, turns=args.turns, plant_illegal=plant),
-                                   args.from_play, args.hold), args.think)
+                                   args.from_play, args.hold, args.rolled), args.think)
         windows = []
         for i, m in enumerate(moments):
             if m.note == "an illegal play":
@@ -316,7 +333,8 @@ def main() -> None:
                 (tmp / "table.sqlite").unlink(missing_ok=True)
             video = tmp / "game.mp4"
             truths: list[Truth] = []
-            frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths)
+            frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths, args.exposure,
+                                 args.flicker)
             corners = corners_arg(moments, kw) if args.corners else None
             events, cpu, err = ([], 0.0, "") if args.dice_only else run_table(
                 tmp, video, kw, corners, args.repeat, infer=not args.no_infer)

@@ -20,6 +20,36 @@ __all__ = ["MotionGate", "BOARD_SHARE"]
 BOARD_SHARE = 0.0008
 
 
+#: the least change of the picture's gain as a whole (a share) taken for the camera's, not the board's
+GAIN_STEP = 0.02
+#: the grey levels between which a pixel tells the gain (darker: noise; brighter: clipped)
+GAIN_LEVELS = (40, 235)
+#: ... and the least share of the picture they must make (a board of black points and dark checkers
+#: has half its pixels under the lower level)
+GAIN_PIXELS = 0.2
+
+
+def _beyond_gain(small: np.ndarray, prev: np.ndarray, changed: np.ndarray, threshold: int) -> np.ndarray:
+    """``changed`` (``small`` against ``prev``, more than ``threshold`` apart), less what the picture's
+    gain as a whole explains: a camera's automatic exposure stepping, or a room lit by the mains
+    flickering from frame to frame, brightens or darkens every pixel by one share, and moves nothing.
+    The gain is the median ratio of the two frames' pixels (most of the picture is the board, which
+    did not move; a hand or a die covers less), taken when it is ``GAIN_STEP`` or more from 1 and it
+    explains most of the change (else the change is the board's)."""
+    lo, hi = GAIN_LEVELS
+    ok = (prev >= lo) & (prev <= hi) & (small >= lo) & (small <= hi)
+    if int(ok.sum()) < GAIN_PIXELS * ok.size:
+        return changed
+    gain = float(np.median(small[ok].astype(np.float32) / prev[ok].astype(np.float32)))
+    if abs(gain - 1.0) < GAIN_STEP:
+        return changed
+    # what the gain leaves is compared a little more loosely: the camera's encoder compresses the
+    # brighter or darker picture anew, and a pixel near white clips (up to the gain's step in levels)
+    scaled = cv2.convertScaleAbs(prev, alpha=gain)
+    left = cv2.absdiff(small, scaled) > threshold + abs(gain - 1.0) * 255.0
+    return left if int(left.sum()) < 0.5 * int(changed.sum()) else changed
+
+
 class MotionGate:
     """``gate(image) -> bool``: True while the picture is changing."""
 
@@ -48,6 +78,8 @@ class MotionGate:
             self.last_changed = None
             return False
         changed = cv2.absdiff(small, prev) > self.threshold
+        if float(changed.mean()) > self.share:
+            changed = _beyond_gain(small, prev, changed, self.threshold)
         self.last_changed = changed
         self.last_share = float(changed.mean())
         self._compared = True

@@ -117,6 +117,40 @@ def test_motion_gate_ignores_small_flicker_and_sees_a_die_sized_change() -> None
 
 
 
+def _gained(image: np.ndarray, gain: float) -> np.ndarray:
+    return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def test_motion_gate_takes_the_picture_brightening_as_a_whole_for_the_camera() -> None:
+    """A camera's automatic exposure stepping, or a mains-lit room flickering, brightens or darkens
+    every pixel by one share: nothing moved. A die-sized change in such a frame is still motion."""
+    rng = np.random.default_rng(4)
+    base = rng.integers(60, 220, (148, 185, 3), dtype=np.uint8)
+    gate = MotionGate(share=BOARD_SHARE)
+    assert gate(base) is False
+    for gain in (1.05, 0.95, 1.1, 1.0):
+        assert gate(_gained(base, gain)) is False, gain
+        assert gate(base) is False, gain
+    moved = _gained(base, 1.06)
+    moved[70:76, 90:96] = 255 - moved[70:76, 90:96]
+    assert gate(moved) is True
+    assert gate(base) is True  # the die's patch changed back
+
+
+def test_a_board_under_flickering_light_is_still_and_a_moved_checker_is_not() -> None:
+    """The reader on frames whose brightness alternates by 6 % (a room lit by the mains): the still
+    board is still; a checker moved between two such frames is motion."""
+    start = _scene()
+    light = list(start.light)
+    light[5] -= 1
+    light[4] += 1
+    a, b = render(start, 0).image, render(dataclasses.replace(start, light=tuple(light)), 0).image
+    reader = _reader(start)
+    frames = [_gained(a, 1.0 + 0.06 * (-1) ** i) for i in range(4)]
+    assert [reader.read(f).motion for f in frames] == [False] * 4
+    assert reader.read(_gained(b, 1.06)).motion is True
+
+
 def test_a_die_reported_tumbling_where_it_lay_last_frame_is_still(monkeypatch: pytest.MonkeyPatch) -> None:
     """Traced real-like game 2 (seed 0, 640 px beech table): a 9 px die the dice finder called
     tumbling frame after frame while it lay still set motion on every frame (the picture never
