@@ -313,9 +313,10 @@ def slot_model_reads(cal: Calibration) -> bool:
     position had its slots read by their ring fit alone: the model of stop 12, fitted on start
     set-ups only and matching the brightness over the whole field, lost 11 of 468 spots on the real
     WTC board learnt mid-game (a broadcast's change of the whole picture read as checkers gone);
-    the model refitted with mid-game teaching, matched on the field's quieter half, loses 2 there
-    (a die lying where a stack's next checker would stand, read as one) and reads the real-like
-    tables learnt mid-game at 3.0 % per spot instead of 5.3 % (bench/RESULTS.md, stop 44)."""
+    the model refitted with mid-game teaching, matched on the field's quieter half, loses 3 there
+    (test8's point 7 from each of the three teaching frames: a die lying where a light 4-stack's next
+    checker would stand, read as a fifth at 0.8) and reads the real-like tables learnt mid-game at
+    3.0 % per spot instead of 5.3 % (``bench_reallike.py --known 60``; stop 44, branch midlearn44)."""
     return bool(cal.background)
 
 
