@@ -66,11 +66,12 @@ def slot_model(mode: str) -> Iterator[None]:
     (on the slots the known position left empty; the filled ones by their ring fit)."""
     kept, prob, reads = stacks.SETUP_W, stacks.setup_slot_probability, stacks.slot_model_reads
 
-    def empty_only(feats: np.ndarray, cols: np.ndarray | None = None, filled: np.ndarray | None = None) -> np.ndarray:
-        p = prob(feats, cols, filled)
+    def empty_only(feats: np.ndarray, cols: np.ndarray | None = None, filled: np.ndarray | None = None,
+                   by_taught: bool = True) -> np.ndarray:
+        p = prob(feats, cols, filled, by_taught)
         f = (stacks.start_slots() if filled is None else filled)[:, : feats.shape[1]]
         f = f if cols is None else f[cols]
-        ring = 1.0 / (1.0 + np.exp(-feats[..., -1]))
+        ring = 1.0 / (1.0 + np.exp(-feats[..., stacks.RING]))
         return np.asarray(np.where(f, ring, p))
 
     if mode == "off":

@@ -29,7 +29,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known import KnownBoard
 
-__all__ = ["start_geometry"]
+__all__ = ["start_geometry", "position_geometries"]
 
 #: the most a start stack's checkers may be found from its column's centre, in point widths
 _SEARCH = 0.9
@@ -323,3 +323,25 @@ def start_geometry(cal: Calibration, image: np.ndarray, *others: Calibration,
             twice = fit(once, g, board)
             return twice if twice is not None else once
     return cal
+
+
+def position_geometries(cal: Calibration, image: np.ndarray, *others: Calibration, known: KnownBoard,
+                        views: FrameViews | None = None) -> list[Calibration]:
+    """The geometries a position other than the start gives (``start_geometry``'s, from ``cal`` or
+    the first of ``others`` that fits): fitted stack by stack (as ``start_geometry`` does for such a
+    position) and jointly (each half's stacks together, as for the start), each one when it fits.
+    Neither is sure alone: stack by stack, a first guess more than half a point off (the middle band
+    taking a wide bar's lettering for its edges, a frame's outer edge for the field's) finds no
+    stack in its point and keeps the guess; jointly, crowded stacks may let a half slide a point
+    onto its neighbours' checkers. The caller keeps the one under which the frame reads most like
+    ``known`` (``setup.learn_board``)."""
+    g = (views if views is not None else FrameViews(image)).gradients(cal)
+    out = []
+    for fit in (_line_fit, _joint_fit):
+        for first in (cal, *others):
+            once = fit(first, g, known)
+            if once is not None:
+                twice = fit(once, g, known)
+                out.append(twice if twice is not None else once)
+                break
+    return out

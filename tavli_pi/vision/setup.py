@@ -44,7 +44,7 @@ from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.frame_views import FrameViews
-from tavli_pi.vision.known_columns import start_geometry
+from tavli_pi.vision.known_columns import position_geometries, start_geometry
 from tavli_pi.vision.known_radius import known_radius
 from tavli_pi.vision.refine import learn_radius, refine_edges
 from tavli_pi.vision.stacks import cv2_integral, edge_overhang, known_slots, spot_chains, spot_geometry, taught_rings
@@ -178,14 +178,38 @@ def _unseen(known: KnownBoard, light: object, dark: object) -> tuple[str, ...]:
 
 
 def _radius(cal: Calibration, frame: np.ndarray, known: KnownBoard, views: FrameViews | None = None) -> Calibration:
-    """The checker radius (the stack pitch): at the start, from where its checkers lie
-    (``known_radius``); for another position, or too few stacks, from the clearest discs
-    (``refine.learn_radius``). A game in progress holds squeezed and crowded stacks whose places
-    the pitch alone does not give (WTC frame0 learnt from its own position read point 9's dark
-    stack as 6 and was no position), and it was measured on set-ups only (pairs35). ``views``:
+    """The checker radius (the stack pitch) at the start, from where its checkers lie
+    (``known_radius``; too few stacks: from the clearest discs, ``refine.learn_radius``). ``views``:
     ``frame``'s warps and gradients, shared by the steps of learning the board."""
-    got = known_radius(cal, frame, known, views) if known.is_start else None
+    got = known_radius(cal, frame, known, views)
     return got if got is not None else learn_radius(cal, frame, views)
+
+
+def _position_geometry(edges: Calibration, given: Calibration, frame: np.ndarray, known: KnownBoard,
+                       views: FrameViews) -> Calibration:
+    """The field's edges, bar and checker radius learnt from a position other than the start: of the
+    geometries its stacks give (``known_columns.position_geometries``) and the middle band's
+    (``edges``), each with the radius from where the position's checkers lie (``known_radius``) and
+    from the clearest discs (``refine.learn_radius``), the one under which the frame reads most like
+    the position it shows. A game in progress holds crowded stacks whose places may pull a fit a
+    point off, and squeezed ones the pitch alone does not give (WTC frame0 learnt with the pitch
+    alone read point 9's dark stack as 6 and was no position); the middle band takes a wide bar's
+    lettering or checkers beside the bar for its edges (real-like tables learnt mid-game with the
+    bar 1.3-1.4 points narrow, every colour learnt from the points' paint instead of checkers).
+    Only the frame read as the position tells them apart."""
+    firsts = position_geometries(edges, frame, given.with_(bar=edges.bar), given, known=known, views=views)
+    places: list[Calibration] = []
+    for c in (*firsts, edges):
+        if not any((c.u0, c.u1, c.bar) == (p.u0, p.u1, p.bar) for p in places):
+            places.append(c)
+    tried: list[Calibration] = []
+    for c in places:
+        for got in (learn_radius(c, frame, views), known_radius(c, frame, known, views)):
+            if got is not None and not any((got.u0, got.u1, got.bar, got.checker_r)
+                                           == (t.u0, t.u1, t.bar, t.checker_r) for t in tried):
+                tried.append(got)
+    fits = [setup_agreement(BoardReader(c, still_photo=True, hide=False).read(frame), known).fit for c in tried]
+    return tried[int(np.argmax(fits))]
 
 
 def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard | None = None,
@@ -215,15 +239,14 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
     edges = refine_edges(given, frame)
     # the frame's warp and gradients, made once for every step below with the same warp
     views = FrameViews(frame)
-    # the points where the known position's stacks stand (from the refined edges, else the corners as given)
-    stacks = start_geometry(edges, frame, given.with_(bar=edges.bar), given, known=known, views=views)
-    cal = _radius(stacks, frame, known, views)
-    if not known.is_start and stacks is not edges:
+    if known.is_start:
+        # the points where the start's stacks stand (from the refined edges, else the corners as given)
+        cal = _radius(start_geometry(edges, frame, given.with_(bar=edges.bar), given, known=known, views=views),
+                      frame, known, views)
+    else:
         # any other position's stacks may stand crowded, or one checker alone: the geometry kept is
         # the one under which the frame reads most like the position it shows
-        other = _radius(edges, frame, known, views)
-        fits = [setup_agreement(BoardReader(c, still_photo=True, hide=False).read(frame), known).fit for c in (cal, other)]
-        cal = cal if fits[0] >= fits[1] else other
+        cal = _position_geometry(edges, given, frame, known, views)
     canon = views.canon(cal)
     light, dark = _known_colours(cal, canon, known)
     learnt_light = light if light is not None else cal.light_bgr

@@ -28,17 +28,15 @@ colour ring faintly (pearl on pearl), the slots fail and that harmonic won. The
 row is scored as the squeezed stacks are, by contrast: every one of its rims
 (the faintest) against the half-way places, with its first checker in slot 0.
 
-With a board learnt at set-up (``Calibration.background``, ``setup.learn_board`` from the start
-position) each searched slot's p_k comes instead from ``setup_slot_probability``, by whether the
-start position filled the slot: the ring features plus how the slot differs from the learnt
+With a learnt board (``Calibration.background``, ``setup.learn_board`` from the start position
+or any other known position) each searched slot's p_k comes instead from ``setup_slot_probability``,
+by whether the position it was learnt from filled the slot: the ring features plus how the slot differs from the learnt
 view and how near its colour is to this board's checkers (a print, a band's letters or a busy
 surface unchanged since set-up is no checker; a checker darkened by a shadow keeps its hue).
 The frame's brightness match and typical change are measured on the field's quieter half, so
 a hand or an arm over part of the field is not taken for a change of light everywhere.
-A board learnt from any other position (a game joined in progress, ``read --position``) keeps
-its slots read by their ring fit (``slot_model_reads``): the model was fitted on start set-ups
-only, and on a real board learnt mid-game it read a broadcast's change of the whole picture as
-checkers gone (bench/RESULTS.md, stop 12, branch learnany2).
+A board learnt from any other position (a game joined in progress, ``read --position``) is read
+so too (``slot_model_reads``): the model is fitted on tables learnt mid-game as well as at set-up.
 
 Likelihoods are tempered and floored: when the evidence is ambiguous the
 probability spreads over the plausible counts instead of betting on one.
@@ -310,12 +308,16 @@ class SetupView(NamedTuple):
 
 def slot_model_reads(cal: Calibration) -> bool:
     """Whether the set-up slot model (``setup_slot_probability``) reads this calibration's slots: it
-    learnt the board from the start position, the only position ``SETUP_W`` was fitted on (a
-    calibration naming no position but holding a background was learnt at set-up). A board
-    learnt from another position keeps its background (dice, hands, trays) and its checkers'
-    looks, but its slots are read by their ring fit: read against a mid-game view, the model
-    lost 11 of 468 spots on the real WTC board (0 unlearnt or without it)."""
-    return bool(cal.background) and (cal.position is None or cal.position.is_start)
+    learnt a board (a background), from the start or from any other known position (``SETUP_W`` is
+    fitted on real-like tables learnt both ways). Until stop 44 a board learnt from another
+    position had its slots read by their ring fit alone: the model of stop 12, fitted on start
+    set-ups only and matching the brightness over the whole field, lost 11 of 468 spots on the real
+    WTC board learnt mid-game (a broadcast's change of the whole picture read as checkers gone);
+    the model refitted with mid-game teaching, matched on the field's quieter half, loses 3 there
+    (test8's point 7 from each of the three teaching frames: a die lying where a light 4-stack's next
+    checker would stand, read as a fifth at 0.8) and reads the real-like tables learnt mid-game at
+    3.0 % per spot instead of 5.3 % (``bench_reallike.py --known 60``; stop 44, branch midlearn44)."""
+    return bool(cal.background)
 
 
 def _gain(bg_medians: np.ndarray, now_medians: np.ndarray) -> np.ndarray:

@@ -21,8 +21,13 @@ With a board learnt at set-up (``background.py``: the trays are empty then, B3)
 a row is occupied where the tray differs from its empty look, not from its far
 end: a tray lining, an insert, lettering or the tray's own wood are in the
 empty look and are never counted as checkers. A board learnt from a position
-with checkers off (``Calibration.trays_learnt``) never saw that colour's trays
-empty: they are read against their far end, as without a learnt board.
+with checkers off (``Calibration.trays_learnt``) never saw that colour's tray
+empty under them, but borne-off checkers stay off: the tray whose learnt view
+shows them (``_held_sides``) is read against that view past them
+(``held_tray_count``: the held checkers, plus any run of rows changed since
+beyond them), the same colour's tray on the other side against its empty look;
+a tray whose held checkers are gone (another game) is read against its far end,
+as without a learnt board.
 
 The count is given as evidence that allows for the tray's own gross errors
 (``FLOOR``): a count far from the one read keeps real probability, so a board
@@ -32,16 +37,19 @@ read surely overrules a tray holding a cup or an unlearnt insert
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-from tavli_pi.vision.background import BG_SCALE, Difference
+from tavli_pi.vision.background import BG_SCALE, Difference, decode_background
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 from tavli_pi.vision.stacks import spread_evidence
 from tavli_pi.vision.tray_sides import sides_read
 
-__all__ = ["THICKNESS", "tray_rects_both_sides", "run_length", "tray_count", "tray_evidence", "NO_TRAY"]
+__all__ = ["THICKNESS", "tray_rects_both_sides", "run_length", "tray_count", "held_tray_count", "tray_evidence",
+           "NO_TRAY"]
 
 #: thickness of a checker as a fraction of its diameter
 THICKNESS = 0.19
@@ -278,12 +286,81 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
     learnt = dict(zip(("light", "dark"), cal.trays_learnt))
     seen = [r for rects in sides for colour, r in rects.items() if learnt[colour]]
     threshold = change_threshold(diff, seen) if diff is not None and seen else 0.0
-    for rects in sides:
+    # a tray that held checkers when the board was learnt: the side whose learnt view shows them
+    held = _held_sides(cal, sides, pitch) if diff is not None else {}
+    for side, rects in enumerate(sides):
         for colour, rect in rects.items():
-            n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch,
-                                     diff=diff if learnt[colour] else None, threshold=threshold)
+            if diff is not None and colour in held and held[colour][0] == side:
+                n, contrast = held_tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch, diff=diff,
+                                              held=held[colour][1], threshold=threshold)
+            else:
+                # a tray empty when learnt (on the other side of one that held checkers too) is read
+                # against its empty look
+                n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch,
+                                         diff=diff if learnt[colour] or colour in held else None, threshold=threshold)
             if contrast > best[colour][1]:
                 best[colour] = (n, contrast)
     light, dark = best["light"][0], best["dark"][0]
     return SpotEvidence(spread_evidence(light, SIGMA[0] + SIGMA[1] * light, FLOOR),
                         spread_evidence(dark, SIGMA[0] + SIGMA[1] * dark, FLOOR))
+
+
+def _held_sides(cal: Calibration, sides: list[dict[str, tuple[int, int, int, int]]], pitch: float
+                ) -> dict[str, tuple[int, int]]:
+    """colour -> (index into ``sides``, checkers) of each tray that held checkers in the position the
+    board was learnt from (``Calibration.position``'s off): the side read whose learnt view shows the
+    longer run of checkers from the tray's end against its far end (``run_length``); none when the
+    learnt view shows no run on any side."""
+    bg = _learnt_view(cal.background) if cal.background and cal.position is not None else None
+    if bg is None:
+        return {}
+    out = {}
+    for colour, n in zip(("light", "dark"), cal.position.off):  # type: ignore[union-attr]
+        if not n:
+            continue
+        runs = []
+        for rects in sides:
+            x0, y0, x1, y1 = rects[colour]
+            w = x1 - x0
+            xa, xb = (x0 + int(w * 0.2)) // BG_SCALE, (x1 - int(w * 0.2)) // BG_SCALE
+            ya, yb = y0 // BG_SCALE, -(-y1 // BG_SCALE)
+            prof = bg[ya:yb, xa:xb].astype(np.float32).mean(axis=1) if xb > xa and yb > ya else np.zeros((0, 3))
+            prof = prof[::-1] if colour == "light" else prof
+            half = pitch / BG_SCALE
+            runs.append(run_length(prof, lead=int(half * 1.5) + 2, max_gap=max(1, int(0.8 * half)))[1])
+        if max(runs) > 0:
+            out[colour] = (int(np.argmax(runs)), int(n))
+    return out
+
+
+@lru_cache(maxsize=4)
+def _learnt_view(text: str) -> np.ndarray | None:
+    """The learnt board (``background.decode_background``), decoded once."""
+    return decode_background(text)
+
+
+def held_tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_bottom: bool, pitch: float,
+                    diff: Difference, held: int, threshold: float = 0.0) -> tuple[float, float]:
+    """(estimated count, contrast) of a tray that held ``held`` checkers when the board was learnt.
+
+    Borne-off checkers stay off: those ``held`` are in the learnt view, unchanged, and the tray's
+    empty look was learnt beyond them. Checkers borne off since change the rows past them, so the
+    run of changed rows may start up to the held checkers' reach (``LIP`` and ``held`` pitches) past
+    the tray's end; none changed there: the tray holds ``held``. When the held checkers' rows
+    changed as much as a checker changes a row (the tray emptied: another game), the tray is read
+    against its far end, as without a learnt board."""
+    x0, y0, x1, y1 = rect
+    if x1 - x0 < 4 or y1 - y0 < 8:
+        return 0.0, 0.0
+    change = _row_change(diff, rect, y1 - y0)
+    if from_bottom:
+        change = change[::-1]
+    threshold = threshold or change_threshold(diff, [rect])
+    reach_held = int(round((held + LIP) * pitch))
+    if reach_held >= len(change) or float(np.mean(change[:reach_held])) > threshold:
+        return tray_count(canon, rect, from_bottom=from_bottom, pitch=pitch)
+    lead = reach_held + int(pitch * 1.5) + 4
+    reach, contrast = changed_run(change, threshold, lead=lead, max_gap=max(2, int(0.8 * pitch)), pitch=pitch)
+    if reach <= reach_held:
+        return float(held), threshold
+    return min(float(MAX_COUNT), max(float(held), (reach - LIP * pitch) / pitch)), contrast

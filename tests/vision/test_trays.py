@@ -122,3 +122,26 @@ def test_a_tray_lined_in_the_checkers_colour_is_counted(board: str, lining: tupl
         r = render(scene_from_position(pos, look=Look(board=board, noise=2.0), build=build), seed=k)
         off = BoardReader(cal).read(r.image).off
         assert abs(off.light.best - n) <= 1 and abs(off.dark.best - m) <= 1, (board, lining, n, m, off)
+
+
+@pytest.mark.parametrize("index", [2, 29])
+def test_a_tray_that_held_checkers_when_learnt_counts_them_and_those_borne_off_since(index: int) -> None:
+    """Real-like tables (club 640 px, metal 1280 px) learnt from a game in progress whose light tray
+    held checkers (1; 2): its empty look was not learnt, and read against its far end the later
+    frame's light tray (1; 5) read 0. The held checkers lie in the learnt view, the tray's empty look
+    beyond them: read against that, the tray counts them and any borne off since
+    (trays.held_tray_count); its dark tray, emptier than when learnt, is read against its far end."""
+    import numpy as np
+
+    from tavli_pi.vision.known import KnownBoard
+    from tavli_pi.vision.setup import learn_board
+    from tests.vision.test_known import _midgame_table
+
+    known, mid, later = _midgame_table(index)
+    assert known.off[0] > 0
+    given = Calibration(mid.truth.corners, home=mid.truth.home)  # type: ignore[attr-defined]
+    cal = learn_board(mid.image, refine(given, mid.image), known)  # type: ignore[attr-defined]
+    assert isinstance(cal.position, KnownBoard) and cal.trays_learnt[0] is False
+    obs = BoardReader(cal).read(later.image)  # type: ignore[attr-defined]
+    assert obs.off.light.best == later.truth.off[0] >= known.off[0]  # type: ignore[attr-defined]
+    assert np.isfinite(obs.off.dark.confidence)
