@@ -58,13 +58,18 @@ from tavli_pi.sim.table import scene_of, scenes_of  # noqa: E402
 FPS = 10.0
 
 
-def midgame(moments: list[Moment], plays: int, hold: int = 0) -> list[Moment]:
+def midgame(moments: list[Moment], plays: int, hold: int = 0, rolled: bool = False) -> list[Moment]:
     """``moments`` from the clear board after the ``plays``-th play on (its events left out: the clip
-    starts there), that board shown ``hold`` more frames. The whole script when the game has fewer plays."""
+    starts there), that board shown ``hold`` more frames. The whole script when the game has fewer plays.
+    ``rolled``: from the next roll lying still instead (a clip of a real game mostly starts so: the
+    player to move thinks with the dice down for seconds, the board is clear of dice only between a
+    pick-up and the next throw)."""
     ends = [i for i, m in enumerate(moments) if {"play_accepted", "illegal_play_resolved"} & set(m.expect)]
     if plays <= 0 or plays > len(ends) - 1:
         return moments
     i = ends[plays - 1]
+    if rolled:
+        i = next((j for j in range(i + 1, ends[plays]) if "roll_accepted" in moments[j].expect), i)
     first = replace(moments[i], expect=(), inputs=())
     return [first] * (1 + hold) + moments[i + 1:]
 
@@ -270,6 +275,8 @@ def main() -> None:
                     help="with --dice: read as if dice_vet.NEED_PX were this (what the reader would give smaller dice)")
     ap.add_argument("--from-play", type=int, default=0,
                     help="start each recording mid-game, on the board after this many plays (no set-up seen)")
+    ap.add_argument("--rolled", action="store_true",
+                    help="with --from-play: start on the next roll lying still, not on the clear board")
     ap.add_argument("--hold", type=int, default=0, help="with --from-play: that first board this many more frames")
     ap.add_argument("--think", type=int, default=0,
                     help="each roll's dice lie still this many more frames before the play (the player thinks)")
@@ -284,7 +291,8 @@ def main() -> None:
     print(f"machine: {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}; "
           f"seed {args.seed}, {args.games} games of {args.turns} turns, {FPS * args.repeat:.0f} fps video, "
           f"corners {'given' if args.corners else 'found in the picture'}; "
-          + (f"from the board after play {args.from_play} (held {args.hold} more frames); " if args.from_play else "")
+          + (f"from the {'roll lying' if args.rolled else 'board'} after play {args.from_play} (held {args.hold} more "
+             "frames); " if args.from_play else "")
           + (f"each roll lying {args.think} more frames; " if args.think else "")
           + "unseen rolls "
           f"{'not inferred' if args.no_infer else 'inferred'}")
@@ -302,7 +310,7 @@ def main() -> None:
             continue
         plant = (2 + g % max(args.turns - 2, 1)) if g % 2 == 0 else 0
         moments = thinking(midgame(random_game(1000 * args.seed + g, turns=args.turns, plant_illegal=plant),
-                                   args.from_play, args.hold), args.think)
+                                   args.from_play, args.hold, args.rolled), args.think)
         windows = []
         for i, m in enumerate(moments):
             if m.note == "an illegal play":
