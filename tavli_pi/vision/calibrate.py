@@ -21,7 +21,7 @@ from tavli_pi.vision.home import learn_home, turned
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Home
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.seat import seat_of
+from tavli_pi.vision.seat import Seat, seat_of
 from tavli_pi.vision.setup import KNOWN_MISFIT, check_fit, learn_board, setup_agreement
 
 __all__ = ["HOMES", "ASSUMED", "SEAT_FROM_PLAY", "HOME_ASSUMED", "calibrate_image", "told_by_play", "locate_field",
@@ -163,18 +163,25 @@ def seated(pts: np.ndarray, image: np.ndarray, home: Home, field: FieldMemory | 
     player sits on -- a camera on the dark player's side sees the light player at the picture's top.
     On the set-up board (B3, or ``known``) only one of the two reads as the start (``learn_home``
     with the one home given), so it is learnt there and kept in ``field`` for the stream; a picture
-    that does not tell (a hand) keeps the picture's order, and so does a stream's frame of a game
-    in progress; a single photo of a game in progress is seated by its play (``told_by_play``)."""
+    that does not tell (a hand, a board near the start) keeps the picture's order. A game in progress
+    is seated by its play (``told_by_play``): a single photo says so in its source; a stream keeps
+    the seat in ``field`` as one a set-up board told (a recording that starts mid-game, filmed from
+    the dark player's side, was read turned round: every roll after voided as an opening roll in one
+    half, ``bench_video.py --from-play 6 --rolled``)."""
     side = field.turned if field is not None else None
     if side is None:
         try:
             cal = learn_home(pts, image, source="found", known=known, homes=(home,))
         except CalibrationError:
             cal = refine(Calibration(pts, home=home, source="found"), image)
-            if field is not None:
+            if field is None:
+                # a single photo: a game in progress may tell the seat
+                return told_by_play(pts, image, cal)
+            told = seat_by_play(image, cal)
+            if told is None:
                 return cal
-            # a single photo: a game in progress may tell the seat
-            return told_by_play(pts, image, cal)
+            field.turned = told == "turned"
+            return cal if told == "picture" else refine(Calibration(turned(pts), home=home, source="found"), image)
         if field is not None:
             near_turned = np.linalg.norm(cal.corners - turned(pts)) < np.linalg.norm(cal.corners - pts)
             field.turned = bool(near_turned)
@@ -251,6 +258,15 @@ def calibrate_image(
     return refine(cal, image)
 
 
+def seat_by_play(image: np.ndarray, cal: Calibration) -> Seat | None:
+    """The seat the game in progress in ``image`` tells, read with ``cal`` (``seat.seat_of``); None when
+    it does not tell."""
+    from tavli_pi.vision.reader import BoardReader
+
+    light, dark = BoardReader(cal, still_photo=True).read(image).best_counts()
+    return seat_of(light, dark)
+
+
 def told_by_play(pts: np.ndarray, image: np.ndarray, cal: Calibration) -> Calibration:
     """``cal`` (the field ``pts`` found in the picture, its corners in the picture's order; home side
     ``cal.home``, assumed when ``cal.source`` is :data:`ASSUMED`), or, when the game in progress in
@@ -258,10 +274,7 @@ def told_by_play(pts: np.ndarray, image: np.ndarray, cal: Calibration) -> Calibr
     seen from there (``home.turned``), refined, the home side kept (source :data:`SEAT_FROM_PLAY`,
     or :data:`HOME_ASSUMED`); when it tells the picture's own seat, ``cal`` with that source. A
     picture that does not tell (a position near the start, a hand over the points) keeps ``cal``."""
-    from tavli_pi.vision.reader import BoardReader
-
-    light, dark = BoardReader(cal, still_photo=True).read(image).best_counts()
-    seat = seat_of(light, dark)
+    seat = seat_by_play(image, cal)
     if seat is None:
         return cal
     source = HOME_ASSUMED if cal.source == ASSUMED else SEAT_FROM_PLAY
