@@ -507,17 +507,23 @@ class TableApp:
 
     def _learn_adopted(self, events: Sequence[Event], frame: Frame, obs: Observation) -> Calibration | None:
         """The board learnt from the position the referee just carried on from (a game joined in
-        progress, or a board the players confirmed: ``board_adopted``), when the board was not
-        learnt yet (no set-up was learnt, and no calibration file is given) and this frame shows
-        that position clearly: no hand, no motion, no dice, and read as it within ``KNOWN_MISFIT``
-        spots. Dice lying there would be learnt as part of the board and vanish from every later
-        frame: the roll taken as picked up, the board unchanged since, "no play" called illegal (the
-        WTC 2022 board joined in mid-game with White's 5-3 lying on it was). Else None (the reading
-        goes on as it was; a board not learnt from this frame is not learnt from a later one, so a
-        resumed run does exactly the same)."""
+        progress, or a board the players confirmed: ``board_adopted``), when this frame shows that
+        position clearly: no hand, no motion, no dice, and read as it within ``KNOWN_MISFIT`` spots.
+        Dice lying there would be learnt as part of the board and vanish from every later frame: the
+        roll taken as picked up, the board unchanged since, "no play" called illegal (the WTC 2022
+        board joined in mid-game with White's 5-3 lying on it was). Else None (the reading goes on as
+        it was; a board not learnt from this frame is not learnt from a later one, so a resumed run
+        does exactly the same).
+
+        Learnt when the board was not learnt yet (no set-up was learnt, and no calibration file is
+        given), and also when set-up learnt it as the start and the referee then found the set-up
+        board to be a game in progress (an unattended table, a recording that starts mid-game:
+        ``setup_check``'s joins): the board was never the start, and what was learnt from it as the
+        start (its checkers in places the start leaves empty taken as the empty board) is learnt
+        again from the position it showed."""
         adopted = [e for e in events if isinstance(e, BoardAdopted)]
         cal = self._calibration
-        if (not adopted or cal is None or cal.learnt or self.config.camera.calibration is not None
+        if (not adopted or cal is None or self.config.camera.calibration is not None
                 or obs.hand or obs.motion or obs.dice):
             return None
         from tavli_pi.vision.known import KnownBoard
@@ -526,9 +532,11 @@ class TableApp:
         light, dark = self.referee.game.spot_counts(adopted[-1].after, self.referee.settings.light_is_white)
         try:
             known = KnownBoard.of_counts(light, dark)
+            if cal.learnt and not (adopted[-1].extra.get("in_progress") and cal.position != known):
+                return None
             if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
                 return None
-            return learn_board(frame.image, cal, known, dice=())  # no die read on it
+            return learn_board(frame.image, cal.unlearnt(), known, dice=())  # no die read on it
         except CalibrationError as exc:
             warnings.warn(f"the board was not learnt from the adopted position: {exc}", TavliWarning, stacklevel=2)
             return None

@@ -385,3 +385,10 @@ class Calibration:
 
     def with_(self, **kw: Any) -> Calibration:
         return replace(self, **kw)
+
+    def unlearnt(self) -> Calibration:
+        """This calibration with nothing learnt from a known position (``setup.learn_board``): the
+        field, the geometry and the colours as they were, the board's looks, background, trays and
+        rings forgotten. A board learnt as a position it did not show is learnt again from this."""
+        return replace(self, skin="", clear="", background="", trays="", checker_hue=0.0, position=None,
+                       unseen=(), setup_dice=(), overhang=None, first_ring=None, taught_ring=None)
