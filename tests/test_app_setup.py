@@ -452,3 +452,46 @@ def test_a_die_reported_tumbling_on_a_still_frame_lies_nowhere() -> None:
     assert lying_dice(still) == [lying]
     assert lying_dice(observe(START, dice=[smear])) == []
     assert lying_dice(observe(START, dice=[lying, smear], motion=True)) == [lying, smear]
+
+
+def test_a_board_learnt_as_the_start_is_learnt_again_from_the_game_in_progress_it_joins(tmp_path: Path) -> None:
+    """Unattended, a set-up board read unsurely is taken as the start and learnt as it; when the referee
+    then finds it to be a game in progress (``board_adopted`` with ``in_progress``), the board never was
+    the start, and what was learnt from it as the start (its checkers where the start has none taken
+    as the empty board) is learnt again from the position joined, on a clear frame of it. A board
+    adopted otherwise (the players confirming a board out of step) keeps what set-up learnt."""
+    from tavli_pi.app import calibrate
+    from tavli_pi.referee.evidence import spot_counts as counts_of
+    from tavli_pi.rules.position import Side
+    from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.setup import learn_board
+
+    midgame = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2},
+                                   {24: 2, 13: 4, 8: 2, 7: 2, 6: 3, 4: 2}).with_turn(Side.BLACK)
+    image = render(scene_from_position(midgame)).image
+    text = corners_config(tmp_path).replace("[table]\n", "[table]\nattended = false\n", 1)
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    with TableApp(cfg, camera=SimCamera([(scene_from_position(midgame), 1)], fps=10.0), pin_factory=MockFactory(),
+                  record=False) as app:
+        as_start = learn_board(image, calibrate(app.config, image))
+        assert as_start.position == KnownBoard.start()
+        app._calibration = as_start
+        frame = Frame(image=image, index=7, t=0.7)
+        obs = BoardReader(as_start).read(image, 7)
+        assert not (obs.hand or obs.motion or obs.dice)
+        app.referee._out = []
+        app.referee.carry_on_from(midgame, START, "game in progress", "joined", extra={"in_progress": True})
+        joined = list(app.referee._out)
+        assert [e.kind for e in joined] == ["board_adopted"]
+        learnt = app._learn_adopted(joined, frame, obs)
+        assert learnt is not None and learnt.source == "position"
+        assert learnt.position == KnownBoard.of_counts(*counts_of(midgame, True))
+        # read with it, the frame is the position joined
+        light, dark = BoardReader(learnt).read(image).best_counts()
+        assert (light, dark) == tuple([int(x) for x in c[:24]] for c in counts_of(midgame, True))
+        # adopted otherwise: what set-up learnt is kept
+        app.referee._out = []
+        app.referee.carry_on_from(midgame, START, "board adopted", "adopted")
+        adopted = list(app.referee._out)
+        assert [e.kind for e in adopted] == ["board_adopted"]
+        assert app._learn_adopted(adopted, frame, obs) is None

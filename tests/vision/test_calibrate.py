@@ -84,8 +84,11 @@ def test_a_found_field_seen_from_the_dark_side_is_read_from_the_light_players_se
     assert memory.searches == 1 and np.array_equal(again.corners, cal.corners)
 
 
-def test_a_found_field_not_showing_the_start_keeps_the_pictures_order() -> None:
-    # a game in progress (no start to learn the seat from): as before, the picture's own order
+def test_a_stream_of_a_game_in_progress_is_seated_by_its_play_and_keeps_the_seat() -> None:
+    # a stream that starts on a game in progress (no start to learn the seat from), filmed from the
+    # dark player's side: the play tells the seat (seat.seat_of), and the stream keeps it as it keeps
+    # one a set-up board told (in the picture's own order the board was read turned round and every
+    # roll after voided as an opening roll in one half: bench_video --from-play 6 --rolled, game 1)
     from tavli_pi.rules.position import Position
     from tavli_pi.sim.render import render
     from tavli_pi.sim.scene import CameraPose, scene_from_position
@@ -96,4 +99,8 @@ def test_a_found_field_not_showing_the_start_keeps_the_pictures_order() -> None:
     corners = order_corners(r.truth.corners)
     memory = FieldMemory()
     cal = seated(corners, r.image, "bottom-right", memory)
-    assert memory.turned is None and np.array_equal(cal.corners, corners)
+    truth = np.asarray(r.truth.corners, np.float32)
+    assert memory.turned is True
+    assert float(np.abs(cal.corners - truth).max()) < 0.03 * float(np.linalg.norm(truth[1] - truth[0]))
+    again = seated(corners, r.image, "bottom-right", memory)  # the next frame: the seat kept, not read again
+    assert np.array_equal(again.corners, cal.corners)
