@@ -520,8 +520,8 @@ class TableApp:
         board to be a game in progress (an unattended table, a recording that starts mid-game:
         ``setup_check``'s joins): the board was never the start, and what was learnt from it as the
         start (its checkers in places the start leaves empty taken as the empty board) is learnt
-        again from the position it showed. Whether the frame shows that position is then read as a
-        board never learnt reads it: learnt as the start, the board reads any frame like the start."""
+        again from the position it showed. Whether the frame shows that position is then read also as
+        a board never learnt reads it: learnt as the start, the board reads a frame like the start."""
         adopted = [e for e in events if isinstance(e, BoardAdopted)]
         cal = self._calibration
         if (not adopted or cal is None or self.config.camera.calibration is not None
@@ -536,12 +536,13 @@ class TableApp:
             if cal.learnt and not (adopted[-1].extra.get("in_progress") and cal.position != known):
                 return None
             base = cal.unlearnt()
-            if cal.learnt:
+            if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
+                if not cal.learnt:
+                    return None
                 from tavli_pi.vision.reader import BoardReader
 
-                obs = BoardReader(base).read(frame.image, frame.index)
-            if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
-                return None
+                if len(setup_agreement(BoardReader(base).read(frame.image, frame.index), known).differences) > KNOWN_MISFIT:
+                    return None
             return learn_board(frame.image, base, known, dice=())  # no die read on it
         except CalibrationError as exc:
             warnings.warn(f"the board was not learnt from the adopted position: {exc}", TavliWarning, stacklevel=2)
