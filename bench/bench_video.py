@@ -87,13 +87,17 @@ def thinking(moments: list[Moment], frames: int) -> list[Moment]:
 
 
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
-                truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0) -> int:
+                truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0,
+                bump: int = 0) -> int:
     """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames
     written. ``truths``: each frame's ground truth is appended to it. ``exposure``: the picture's gain
     drifts by up to this share and back every 4 s (a camera's automatic exposure hunting as hands come
-    and go); ``flicker``: it alternates by this share from frame to frame (mains-lit rooms)."""
+    and go); ``flicker``: it alternates by this share from frame to frame (mains-lit rooms); ``bump``: from
+    two fifths of the way in, the picture is shifted this many px right and down (a player knocked the
+    table or the camera's stand: the board stays where it now is in the picture)."""
     scenes = [s for s in scenes_of(moments, **kw) for _ in range(repeat)]
     camera = SimCamera(scenes, fps=FPS * repeat, seed=seed)
+    bump_at = int(0.4 * len(scenes))
     writer: Any = None
     n = 0
     while (frame := camera.read()) is not None:
@@ -101,6 +105,9 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
         if exposure or flicker:
             gain = 1.0 + exposure * float(np.sin(2 * np.pi * n / (4 * FPS * repeat))) + flicker * (1 if n % 2 else -1)
             img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        if bump and n >= bump_at:
+            img = cv2.warpAffine(img, np.float32([[1, 0, bump], [0, 1, bump]]), (img.shape[1], img.shape[0]),
+                                 borderMode=cv2.BORDER_REPLICATE)
         if truths is not None:
             t = camera.last_truth
             assert t is not None
@@ -284,6 +291,9 @@ def main() -> None:
                     help="the picture's gain drifts by this share and back every 4 s (automatic exposure)")
     ap.add_argument("--flicker", type=float, default=0.0,
                     help="the picture's gain alternates by this share frame to frame (mains-lit room)")
+    ap.add_argument("--bump", type=int, default=0,
+                    help="two fifths of the way in, the picture shifts this many px right and down for good "
+                         "(the table or the camera's stand knocked)")
     ap.add_argument("--rolled", action="store_true",
                     help="with --from-play: start on the next roll lying still, not on the clear board")
     ap.add_argument("--hold", type=int, default=0, help="with --from-play: that first board this many more frames")
@@ -334,7 +344,7 @@ def main() -> None:
             video = tmp / "game.mp4"
             truths: list[Truth] = []
             frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths, args.exposure,
-                                 args.flicker)
+                                 args.flicker, args.bump)
             corners = corners_arg(moments, kw) if args.corners else None
             events, cpu, err = ([], 0.0, "") if args.dice_only else run_table(
                 tmp, video, kw, corners, args.repeat, infer=not args.no_infer)
