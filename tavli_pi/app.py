@@ -683,7 +683,12 @@ class TableApp:
             return True
         moved = cal.with_(corners=corners)
         self._calibration = moved
-        self._reader = BoardReader(moved, incremental=self.incremental)
+        reader = BoardReader(moved, incremental=self.incremental)
+        if self._reader is not None:
+            # the same camera: its noise, learnt from the stream, is kept (not the frame it last saw)
+            reader.noise = self._reader.noise
+            reader.noise.forget_frame()
+        self._reader = reader
         self._watch = ShiftWatch(moved.corners, frame.image.shape)
         self._watch.look(frame.image)
         self._moves = [m for m in self._moves if m[0] < frame.index] + [(frame.index, moved.corners.tolist())]

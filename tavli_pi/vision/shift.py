@@ -109,9 +109,8 @@ class ShiftWatch:
         self.lost = False  # the picture moved and the shift could not be measured (yet)
 
     def _coarse_view(self, crop: np.ndarray) -> np.ndarray:
-        small = cv2.resize(crop, self._coarse, interpolation=cv2.INTER_AREA)
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-        return gray.astype(np.float32)
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        return cv2.resize(gray, self._coarse, interpolation=cv2.INTER_AREA).astype(np.float32)
 
     def _fine_view(self, crop: np.ndarray) -> np.ndarray:
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
