@@ -15,6 +15,7 @@ STOPPING=1 when it closes (:class:`~tavli_pi.service.Notifier`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import queue
@@ -58,8 +59,9 @@ if TYPE_CHECKING:
     from tavli_pi.vision.calibrate import FieldMemory
     from tavli_pi.vision.motion import MotionGate
     from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.shift import ShiftWatch
 
-__all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY"]
+__all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY", "MOVES_KEY"]
 
 #: how many recent events :attr:`TableApp.events` keeps (the log keeps them all)
 EVENT_HISTORY = 1000
@@ -68,6 +70,10 @@ CALIBRATION_KEY = "calibration"
 #: ... and the camera frame it was learnt on: a run killed after calibrating, before its next
 #: commit, resumes reading from that frame (the referee saw none before it)
 CALIBRATED_AT_KEY = "calibrated_at"
+#: ... and where the picture moved since (the table or the camera knocked, ``vision.shift``): a JSON
+#: list of [frame, corners] -- from that frame on the calibration's corners are these (a resumed run
+#: reads with the corners in force at the frame it resumes from)
+MOVES_KEY = "calibration_moves"
 #: frames in a row with a hand (or motion) over a set-up board not learnt yet before the players are
 #: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
 HAND_FRAMES_ASK = 2
@@ -155,6 +161,9 @@ class TableApp:
         self.incremental = incremental
         self._calibration = calibration
         self._field: FieldMemory | None = None  # the field found in the picture, until the board is learnt
+        self._watch: ShiftWatch | None = None  # once reading: has the picture moved as a whole?
+        self._moves: list[tuple[int, list[list[float]]]] = []  # where it moved: (frame, corners from then on)
+        self._lost_said = False  # the picture moved unmeasured: said once until it is found again
         self._resume_frame: int | None = None  # the camera frame the log's last snapshot was taken at
         self._seek_frame: int | None = None  # ... or the later frame the logged calibration was made on
         self._frame_index = -1  # the frame being processed (a snapshot's frame)
@@ -181,6 +190,7 @@ class TableApp:
         self.closed = False
         try:
             self.referee = self._make_referee(record)
+            self._logged_moves()
             self._make_outputs(pin_factory, notifier)
             self.sinks.extend(sinks)
             self._show_logged_game()
@@ -639,6 +649,70 @@ class TableApp:
                     continue  # one confirmation is enough
             self._held.append(inp)
 
+    def _logged_moves(self) -> None:
+        """A resumed run reads with the corners in force at the frame it resumes from: the last
+        move the log keeps (``MOVES_KEY``) after the calibration's frame and by that frame."""
+        if self.record is None or self._calibration is None:
+            return
+        raw = self.record.log.meta(MOVES_KEY)
+        start = self._resume_frame if self._resume_frame is not None else self._seek_frame
+        if raw is None or start is None:
+            return
+        at = self.record.log.meta(CALIBRATED_AT_KEY)
+        base = int(at) if at is not None and at.isdigit() else -1
+        self._moves = [(int(f), c) for f, c in json.loads(raw) if base < int(f) <= start]
+        if self._moves:
+            self._calibration = self._calibration.with_(corners=np.asarray(self._moves[-1][1], np.float32))
+
+    def _follow_shift(self, frame: Frame) -> bool:
+        """Follow the picture moving as a whole (``vision.shift``): the calibration's corners moved
+        by the shift measured (the canonical view, and all that was learnt in it, the same as before),
+        kept in the log, and a new reader from this frame on (its motion gate and memory start
+        anew). True while the picture moved and the shift could not be measured (said once)."""
+        from tavli_pi.vision.calibration import check_corners
+        from tavli_pi.vision.reader import BoardReader
+        from tavli_pi.vision.shift import ShiftWatch
+
+        cal = self._calibration
+        if cal is None:
+            return False
+        if self._watch is None:
+            self._watch = ShiftWatch(cal.corners, frame.image.shape)
+        got = self._watch.look(frame.image)
+        if got is None:
+            if not self._watch.lost:
+                self._lost_said = False
+            return self._watch.lost
+        corners = cal.corners + np.asarray([got.dx, got.dy], np.float32)
+        why = got.why
+        if got.measured:
+            try:
+                check_corners(corners, frame.image.shape)
+            except CalibrationError as exc:
+                why = f"the picture moved off the field ({exc})"
+        if why:
+            if not self._lost_said:
+                self._lost_said = True
+                warnings.warn(f"frame {frame.index}: {why}: the board is not read until it stands where it "
+                              "did; check the camera, or restart to find the field again", TavliWarning, stacklevel=2)
+            return True
+        moved = cal.with_(corners=corners)
+        self._calibration = moved
+        reader = BoardReader(moved, incremental=self.incremental)
+        if self._reader is not None:
+            # the same camera: its noise, learnt from the stream, is kept (not the frame it last saw)
+            reader.noise = self._reader.noise
+            reader.noise.forget_frame()
+        self._reader = reader
+        self._watch = ShiftWatch(moved.corners, frame.image.shape)
+        self._watch.look(frame.image)
+        self._moves = [m for m in self._moves if m[0] < frame.index] + [(frame.index, moved.corners.tolist())]
+        if self.record is not None:
+            self.record.log.set_meta(MOVES_KEY, json.dumps(self._moves))
+        warnings.warn(f"frame {frame.index}: the picture moved {got.dx:+.1f},{got.dy:+.1f} px (the table or the "
+                      "camera knocked): the field's corners follow it", TavliWarning, stacklevel=2)
+        return False
+
     @property
     def _primes_next(self) -> bool:
         """The next frame only primes the reader (the first after a resume)."""
@@ -666,6 +740,7 @@ class TableApp:
             for inp in held:  # the confirmation reaches the referee with the frame it was made for
                 self.submit(inp)
             if self._resume_frame is not None:
+                self._follow_shift(frame)  # the watch's first frame: where the picture stands
                 self._reader.read(frame.image, frame.index)
                 self._frame_index = frame.index
                 self._resume_frame = None
@@ -673,7 +748,12 @@ class TableApp:
         now = frame.t
         self._frame_index = frame.index
         out = self._take_inputs(now)
+        lost = self._follow_shift(frame)
         obs = self._reader.read(frame.image, frame.index)
+        if lost:
+            # the picture moved and the shift is not known: the board is not read through the old
+            # corners (a misaligned board), the referee waits as for motion
+            obs = dataclasses.replace(obs, motion=True)
         out += self.referee.step(obs, now)
         learnt = self._learn_adopted(out, frame, obs)
         self._dispatch(out, frame.image, learnt)
