@@ -748,8 +748,15 @@ class TableApp:
         now = frame.t
         self._frame_index = frame.index
         out = self._take_inputs(now)
-        lost = self._follow_shift(frame)
         obs = self._reader.read(frame.image, frame.index)
+        lost = False
+        if self._reader.last_kind != "unchanged" or (self._watch is not None and self._watch.lost):
+            # a frame the reader saw unchanged did not move (the watch's ~1 ms spared); one that
+            # changed may have: read again through the corners moved with it
+            reader = self._reader
+            lost = self._follow_shift(frame)
+            if self._reader is not reader:
+                obs = self._reader.read(frame.image, frame.index)
         if lost:
             # the picture moved and the shift is not known: the board is not read through the old
             # corners (a misaligned board), the referee waits as for motion
