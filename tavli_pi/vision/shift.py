@@ -27,7 +27,8 @@ __all__ = ["Shift", "ShiftWatch", "MIN_SHIFT", "MAX_SHIFT"]
 
 #: the box round the field, past its corners, as a share of the field's size (the frame, the trays)
 MARGIN = 0.04
-#: the coarse view's width (px): a shift is looked for there on every frame
+#: the coarse view's width (px): a shift is looked for there on every frame looked at (the app: every frame
+#: the reader did not see unchanged)
 COARSE_W = 192
 #: the fine view's width (px, at most the picture's): a shift the coarse view saw is measured there
 FINE_W = 1280
