@@ -83,7 +83,6 @@ from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
 from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
-from tavli_pi.vision.exposure import Exposure, held
 from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
 from tavli_pi.vision.hands import (SCALE, change_from_clear, changed_from_clear, decode_mask, hand_cover,
                                    light_gain, new_skin, prone_share, shrink, skin_view)
@@ -161,8 +160,6 @@ class BoardReader:
         self._maps = calibration.warp_maps()
         # the gate compares the board at quarter scale, made straight from the frame (no warp)
         self._view = GateView(calibration)
-        #: the camera's exposure, held to the first frame's (vision/exposure.py)
-        self.exposure = Exposure()
         self.motion = motion if motion is not None else MotionGate(width=self.layout.size[0] // SCALE,
                                                                    share=BOARD_SHARE)
         #: the camera's sensor noise, learnt from the stream: the change an unchanged frame may show
@@ -182,7 +179,6 @@ class BoardReader:
         r._settled, r._after_hand, r._last_dice = self._settled, self._after_hand, self._last_dice
         r._last_faces = self._last_faces
         r.noise = self.noise  # the same camera
-        r.exposure = self.exposure  # ... and its exposure
         return r
 
     def warp(self, image: np.ndarray) -> np.ndarray:
@@ -329,12 +325,6 @@ class BoardReader:
         marks = [("start", clock())]
         cal, lay = self.calibration, self.layout
         view = self._view(image)
-        exposure = None if self.still_photo else self.exposure.gain(view)
-        if exposure is not None:
-            # the picture brightened or darkened as a whole (the camera's exposure, a flickering lamp):
-            # read as bright as the first frame (vision/exposure.py)
-            image = held(image, exposure)
-            view = self._view(image)
         changed = self.motion(view)
         if changed and self.noise.blocks_still(view, self.noise.previous):
             # a JPEG camera's block errors pass the gate's pixel level on a few dozen scattered

@@ -1,4 +1,5 @@
-"""The camera's exposure held to the stream's first frame's (vision/exposure.py)."""
+"""The camera's noise learnt from a stream whose picture flickers as a whole (vision/noise_level.py,
+motion.picture_gain)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import DieSpec, Look, Scene, scene_from_position
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.exposure import Exposure
+from tavli_pi.vision.motion import picture_gain
+from tavli_pi.vision.noise_level import NoiseLevel
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import learn_board
 
@@ -26,19 +28,28 @@ def _scene(**kw: object) -> Scene:
     return dataclasses.replace(scene_from_position(Position.start()), look=LOOK, **kw)  # type: ignore[arg-type]
 
 
-def test_the_gain_is_told_against_the_first_view_and_only_when_it_moved() -> None:
+def test_the_picture_gain_is_told_only_when_it_moved_as_a_whole() -> None:
     rng = np.random.default_rng(5)
     first = rng.integers(60, 200, (120, 150, 3), dtype=np.uint8)
-    ex = Exposure()
-    assert ex.gain(first) is None  # the first view: the reference
-    assert ex.gain(_gained(first, 1.01)) is None  # within GAIN_STEP: read as it is
-    got = ex.gain(_gained(first, 1.06))
+    assert picture_gain(_gained(first, 1.01), first) is None  # within GAIN_STEP: no gain
+    got = picture_gain(_gained(first, 1.06), first)
     assert got is not None and abs(got - 1.06) < 0.01
-    got = ex.gain(_gained(first, 0.9))
+    got = picture_gain(_gained(first, 0.9), first)
     assert got is not None and abs(got - 0.9) < 0.01
     moved = first.copy()
     moved[:40] = 255 - moved[:40]  # a third of the picture changed (a hand, checkers): no gain
-    assert ex.gain(moved) is None
+    assert picture_gain(moved, first) is None
+
+
+def test_the_noise_learnt_from_a_flickering_picture_is_the_sensor_s() -> None:
+    rng = np.random.default_rng(6)
+    base = rng.integers(60, 200, (60, 80, 3), dtype=np.uint8)
+    steady, flickering = NoiseLevel(base.size), NoiseLevel(base.size)
+    for i in range(12):
+        noisy = np.clip(base.astype(np.int16) + rng.integers(-3, 4, base.shape), 0, 255).astype(np.uint8)
+        steady(noisy)
+        flickering(_gained(noisy, 1.0 + 0.1 * (-1) ** i))
+    assert steady.sigma > 0 and abs(flickering.sigma - steady.sigma) < 0.5
 
 
 def test_dice_thrown_under_a_flickering_lamp_are_read() -> None:
