@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["MotionGate", "BOARD_SHARE"]
+__all__ = ["MotionGate", "BOARD_SHARE", "GAIN_STEP", "picture_gain"]
 
 #: share of changed pixels that means motion on the canonical board view (half a die)
 BOARD_SHARE = 0.0008
@@ -29,19 +29,28 @@ GAIN_LEVELS = (40, 235)
 GAIN_PIXELS = 0.2
 
 
+def picture_gain(small: np.ndarray, ref: np.ndarray) -> float | None:
+    """How much brighter ``small`` is than ``ref`` as a whole (two views of one size): the median ratio
+    of their mid-grey pixels (most of the picture is the board, which did not move; a hand or a die
+    covers less), when it is ``GAIN_STEP`` or more from 1; None when it is nearer 1, or when too few
+    pixels tell it."""
+    if small.shape != ref.shape:
+        return None
+    lo, hi = GAIN_LEVELS
+    ok = (ref >= lo) & (ref <= hi) & (small >= lo) & (small <= hi)
+    if int(ok.sum()) < GAIN_PIXELS * ok.size:
+        return None
+    gain = float(np.median(small[ok].astype(np.float32) / ref[ok].astype(np.float32)))
+    return gain if abs(gain - 1.0) >= GAIN_STEP else None
+
+
 def _beyond_gain(small: np.ndarray, prev: np.ndarray, changed: np.ndarray, threshold: int) -> np.ndarray:
     """``changed`` (``small`` against ``prev``, more than ``threshold`` apart), less what the picture's
-    gain as a whole explains: a camera's automatic exposure stepping, or a room lit by the mains
-    flickering from frame to frame, brightens or darkens every pixel by one share, and moves nothing.
-    The gain is the median ratio of the two frames' pixels (most of the picture is the board, which
-    did not move; a hand or a die covers less), taken when it is ``GAIN_STEP`` or more from 1 and it
-    explains most of the change (else the change is the board's)."""
-    lo, hi = GAIN_LEVELS
-    ok = (prev >= lo) & (prev <= hi) & (small >= lo) & (small <= hi)
-    if int(ok.sum()) < GAIN_PIXELS * ok.size:
-        return changed
-    gain = float(np.median(small[ok].astype(np.float32) / prev[ok].astype(np.float32)))
-    if abs(gain - 1.0) < GAIN_STEP:
+    gain as a whole explains (``picture_gain``): a camera's automatic exposure stepping, or a room lit
+    by the mains flickering from frame to frame, brightens or darkens every pixel by one share, and
+    moves nothing. Taken when it explains most of the change (else the change is the board's)."""
+    gain = picture_gain(small, prev)
+    if gain is None:
         return changed
     # what the gain leaves is compared a little more loosely: the camera's encoder compresses the
     # brighter or darker picture anew, and a pixel near white clips (up to the gain's step in levels)

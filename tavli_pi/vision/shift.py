@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tavli_pi.vision.motion import picture_gain
+
 __all__ = ["Shift", "ShiftWatch", "MIN_SHIFT", "MAX_SHIFT"]
 
 #: the box round the field, past its corners, as a share of the field's size (the frame, the trays)
@@ -138,6 +140,12 @@ class ShiftWatch:
     def _measure(self, coarse: np.ndarray, crop: np.ndarray) -> Shift | None:
         assert self._anchor is not None
         a_fine, fine = self._fine_view(self._anchor[1]), self._fine_view(crop)
+        gain = picture_gain(fine, a_fine)
+        if gain is not None:
+            # brighter or darker as a whole (the camera's exposure, a flickering lamp) is no move, and
+            # no change everywhere: the anchor as bright as this frame (a 15 % exposure drift left the
+            # watch lost, and the board unread, for the rest of the game)
+            a_fine = a_fine * np.float32(gain)
         fx, fy, _ = _correlate(a_fine, fine, self._win_f)
         fx, fy = _sharpen(a_fine, fine, fx, fy)
         dx, dy = fx * self._scale, fy * self._scale

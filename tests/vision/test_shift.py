@@ -84,3 +84,20 @@ def test_a_shift_too_far_for_a_knock_is_not_followed(board: tuple[np.ndarray, np
     far = 0.15 * float(np.ptp(corners[:, 0]))
     got = watch.look(moved(img, [[1, 0, far], [0, 1, 0]]))
     assert got is not None and not got.measured and "too far" in got.why, got
+
+
+def test_a_picture_brightened_or_darkened_as_a_whole_is_no_move(board: tuple[np.ndarray, np.ndarray]) -> None:
+    """A camera's exposure drifting and a lamp flickering change every pixel by one share: no move, and
+    not "changed everywhere" (a 15 % exposure drift left the watch lost, and the board unread, for the
+    rest of a recorded game: bench_video --flicker 0.05 --exposure 0.15, tables 1 and 10). A shift in a
+    brighter picture is still measured."""
+    img, corners = board
+    watch = ShiftWatch(corners, img.shape)
+    assert watch.look(noisy(img, 0)) is None
+    for i, gain in enumerate((1.15, 0.9, 1.1, 0.85, 1.0)):
+        lit = np.clip(noisy(img, i + 1).astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        assert watch.look(lit) is None, gain
+        assert not watch.lost, gain
+    lit = np.clip(noisy(moved(img, [[1, 0, 3.0], [0, 1, 3.0]]), 9).astype(np.float32) * 1.12, 0, 255).astype(np.uint8)
+    got = watch.look(lit)
+    assert got is not None and got.measured and abs(got.dx - 3.0) < 0.3 and abs(got.dy - 3.0) < 0.3, got
