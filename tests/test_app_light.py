@@ -35,17 +35,22 @@ def _recording(folder: Path, game: int, turns: int, flicker: float, exposure: fl
     return str(kw["home"]), plays
 
 
-def test_a_game_filmed_under_flickering_light_is_followed(tmp_path: Path) -> None:
+def _followed(tmp_path: Path, game: int, turns: int, flicker: float, exposure: float = 0.0) -> tuple[list[str], int]:
+    """The events the app, unattended, gives over ``_recording``'s recording, and the plays made."""
     video = tmp_path / "video"
     video.mkdir()
-    home, plays = _recording(video, 9, 3, 0.05)
+    home, plays = _recording(video, game, turns, flicker, exposure)
     text = f"[camera]\nsource = 'replay:{video}'\n[table]\nhome = '{home}'\nmatch_length = 5\n"
     cfg = parse_config(text, str(tmp_path / "t.toml"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TableApp(cfg, pin_factory=MockFactory(), record=False) as app:
             app.run()
-            kinds = [e.kind for e in app.events]
+            return [e.kind for e in app.events], plays
+
+
+def test_a_game_filmed_under_flickering_light_is_followed(tmp_path: Path) -> None:
+    kinds, plays = _followed(tmp_path, 9, 3, 0.05)
     assert kinds.count("play_accepted") == plays, kinds
     assert "illegal_play" not in kinds and "board_out_of_sync" not in kinds
 
@@ -54,15 +59,6 @@ def test_a_game_filmed_as_the_camera_s_exposure_drifts_is_followed(tmp_path: Pat
     """The picture brightening by up to 15 % and back, flickering besides: the watch for a knocked
     table (vision/shift.py) took it for a picture changed everywhere and stopped the board being read
     for the rest of the game (real-like table 10, 6 turns: 2 of 6 plays)."""
-    video = tmp_path / "video"
-    video.mkdir()
-    home, plays = _recording(video, 10, 6, 0.05, exposure=0.15)
-    text = f"[camera]\nsource = 'replay:{video}'\n[table]\nhome = '{home}'\nmatch_length = 5\n"
-    cfg = parse_config(text, str(tmp_path / "t.toml"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TableApp(cfg, pin_factory=MockFactory(), record=False) as app:
-            app.run()
-            kinds = [e.kind for e in app.events]
+    kinds, plays = _followed(tmp_path, 10, 6, 0.05, exposure=0.15)
     assert kinds.count("play_accepted") == plays, kinds
     assert "board_out_of_sync" not in kinds
