@@ -164,6 +164,8 @@ class Difference:
         """``background``: the learnt view (uint8), or its ``Learnt`` made for ``lay``; ``half``:
         this frame's ``Halved`` view, when already made."""
         learnt = background if isinstance(background, Learnt) else Learnt(background, lay)
+        #: the learnt view compared with (uint8, half scale)
+        self.learnt = learnt.u8
         half = half if half is not None else Halved(canon, learnt.u8.shape)
         y0, y1, x0, x1 = box = learnt.box
         gain = (learnt.medians + 1.0) / (half.medians(box) + 1.0)

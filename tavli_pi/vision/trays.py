@@ -37,11 +37,9 @@ read surely overrules a tray holding a cup or an unlearnt insert
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
-from tavli_pi.vision.background import BG_SCALE, Difference, decode_background
+from tavli_pi.vision.background import BG_SCALE, Difference
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
@@ -287,7 +285,7 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
     seen = [r for rects in sides for colour, r in rects.items() if learnt[colour]]
     threshold = change_threshold(diff, seen) if diff is not None and seen else 0.0
     # a tray that held checkers when the board was learnt: the side whose learnt view shows them
-    held = _held_sides(cal, sides, pitch) if diff is not None else {}
+    held = _held_sides(cal, diff.learnt, sides, pitch) if diff is not None else {}
     for side, rects in enumerate(sides):
         for colour, rect in rects.items():
             if diff is not None and colour in held and held[colour][0] == side:
@@ -305,17 +303,16 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
                         spread_evidence(dark, SIGMA[0] + SIGMA[1] * dark, FLOOR))
 
 
-def _held_sides(cal: Calibration, sides: list[dict[str, tuple[int, int, int, int]]], pitch: float
+def _held_sides(cal: Calibration, bg: np.ndarray, sides: list[dict[str, tuple[int, int, int, int]]], pitch: float
                 ) -> dict[str, tuple[int, int]]:
     """colour -> (index into ``sides``, checkers) of each tray that held checkers in the position the
-    board was learnt from (``Calibration.position``'s off): the side read whose learnt view shows the
-    longer run of checkers from the tray's end against its far end (``run_length``); none when the
-    learnt view shows no run on any side."""
-    bg = _learnt_view(cal.background) if cal.background and cal.position is not None else None
-    if bg is None:
+    board was learnt from (``Calibration.position``'s off): the side read whose learnt view (``bg``,
+    the ``Difference``'s) shows the longer run of checkers from the tray's end against its far end
+    (``run_length``); none when the learnt view shows no run on any side."""
+    if cal.position is None:
         return {}
     out = {}
-    for colour, n in zip(("light", "dark"), cal.position.off):  # type: ignore[union-attr]
+    for colour, n in zip(("light", "dark"), cal.position.off):
         if not n:
             continue
         runs = []
@@ -331,12 +328,6 @@ def _held_sides(cal: Calibration, sides: list[dict[str, tuple[int, int, int, int
         if max(runs) > 0:
             out[colour] = (int(np.argmax(runs)), int(n))
     return out
-
-
-@lru_cache(maxsize=4)
-def _learnt_view(text: str) -> np.ndarray | None:
-    """The learnt board (``background.decode_background``), decoded once."""
-    return decode_background(text)
 
 
 def held_tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_bottom: bool, pitch: float,
