@@ -19,6 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from tavli_pi.vision.disc_morph import blackhat, tophat
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lettering import in_a_row
 
@@ -87,8 +88,8 @@ def hat_images(small: np.ndarray, lay: Layout) -> np.ndarray:
     """The top-hat and the black-hat (channels 0 and 1) of the half-resolution grey image; each
     pixel depends on ``small`` within ``hat_disc(lay) // 2 * 2`` of it."""
     d = hat_disc(lay)
-    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
-    return np.dstack([cv2.morphologyEx(small, op, se) for op in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT)])
+    # (``disc_morph``: ``cv2.morphologyEx``'s top-hat and black-hat with the disc, pixel for pixel)
+    return np.dstack([tophat(small, d), blackhat(small, d)])
 
 
 def find_tumbling(
