@@ -78,3 +78,37 @@ def test_the_patched_fine_view_is_the_whole_warp_of_each_frame() -> None:
         got = fine_view(image, cal, FINE, memo)[0]
         want = fine_view(image, cal, FINE)[0]
         assert np.array_equal(got, want), f"frame {i}"
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_a_padded_frame_warps_to_the_same_three_channels(case: int) -> None:
+    """``padded`` / ``unpadded``: the bilinear remap and warpPerspective of the frame with a fourth
+    channel are the three-channel ones, bit for bit, windows and the view's parts off the frame too."""
+    from tavli_pi.vision.exact_warp import padded, unpadded
+
+    if case < 3:
+        m, size = _homographies()[case]
+    else:  # a view reaching past the frame's edges (its border, constant black)
+        quad = np.asarray([[-60, -40], [1330, 20], [1250, 760], [30, 800]], np.float32)
+        m, size = cv2.getPerspectiveTransform(quad, np.asarray([[0, 0], [1108, 0], [1108, 836], [0, 836]],
+                                                               np.float32)), (1108, 836)
+    rng = np.random.default_rng(10 + case)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8), (0, 0), 1.0)
+    frame[::7] = rng.integers(0, 256, frame[::7].shape, dtype=np.uint8)  # and sharp rows of noise
+    four = padded(frame)
+    assert four.shape == (720, 1280, 4)
+    maps = perspective_maps(m, size, frame.shape[:2])
+    assert maps is not None
+    mx, my = maps
+    want = cv2.remap(frame, mx, my, cv2.INTER_LINEAR)
+    got = unpadded(cv2.remap(four, mx, my, cv2.INTER_LINEAR), frame)
+    assert got.shape == want.shape and got.flags.c_contiguous
+    assert np.array_equal(got, want)
+    y0, y1, x0, x1 = 13, 411, 7, 263
+    part = unpadded(cv2.remap(four, np.ascontiguousarray(mx[y0:y1, x0:x1]), np.ascontiguousarray(my[y0:y1, x0:x1]),
+                              cv2.INTER_LINEAR), frame)
+    assert np.array_equal(part, want[y0:y1, x0:x1])
+    warped = unpadded(cv2.warpPerspective(four, m, size, flags=cv2.INTER_LINEAR), frame)
+    assert np.array_equal(warped, cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR))
+    grey = frame[..., 0].copy()  # a grey frame is warped as it is
+    assert padded(grey) is grey and unpadded(grey, grey) is grey
