@@ -69,6 +69,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.components import components
 from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.incremental import KERNEL, changed_pixels
 
@@ -325,7 +326,7 @@ class DiceMemo:
         got = self._cells.get(sig)
         if got is None:
             grown = cv2.dilate(moved.astype(np.uint8), np.ones((3, 3), np.uint8))
-            _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            _, _, stats, _ = components(grown)
             gx, gy, cw, ch = (stats[1:, i].astype(np.int64) for i in range(4))
             got = self._cells[sig] = np.stack([gx * SCALE - KERNEL, gy * SCALE - KERNEL, (gx + cw) * SCALE + KERNEL,
                                                (gy + ch) * SCALE + KERNEL], axis=1).astype(np.float64)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from tavli_pi.vision.components import components
 from tavli_pi.vision.dice_body import DIE_RANGE
 from tavli_pi.vision.dice_spots import Spot, find_spots
 from tavli_pi.vision.layout import Layout
@@ -66,7 +67,7 @@ def changed_bodies(changed: np.ndarray, scale: float, lay: Layout) -> list[HatBl
     light wood board, red on green) makes no hat blob of its own, but stands out from the learnt
     board in colour."""
     pitch = lay.pitch
-    n, _, stats, cents = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    n, _, stats, cents = components(changed.astype(np.uint8))
     if n < 2:
         return []
     x0, y0 = lay.to_px(lay.u0, lay.v0)

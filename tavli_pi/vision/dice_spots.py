@@ -8,6 +8,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from tavli_pi.vision.components import components
 from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
 from tavli_pi.vision.sparse import nonzero_xy
 
@@ -269,7 +270,7 @@ def _ringed_in_row(
         hi = float(hat[y, x])
         y0, x0 = max(0, y - r), max(0, x - r)
         part = hat[y0:min(h, y + r + 1), x0:min(w, x + r + 1)]
-        n, lab, stats, cents = cv2.connectedComponentsWithStats((part >= ROW_PARTED * hi).astype(np.uint8), connectivity=8)
+        n, lab, stats, cents = components((part >= ROW_PARTED * hi).astype(np.uint8))
         own = int(lab[y - y0, x - x0])
         area = int(stats[own, cv2.CC_STAT_AREA])
         if area > ROW_AREA or max(stats[own, cv2.CC_STAT_WIDTH], stats[own, cv2.CC_STAT_HEIGHT]) > _PIP_WIDE:
@@ -346,7 +347,7 @@ def _one_pip(hat: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     tiles[:n, :side, :side] = parts
     mosaic = np.ascontiguousarray(tiles.reshape(rows, cols, side + 1, side + 1).transpose(0, 2, 1, 3)
                                   .reshape(rows * (side + 1), cols * (side + 1)))
-    _, lab, stats, _ = cv2.connectedComponentsWithStats(mosaic, connectivity=8)
+    _, lab, stats, _ = components(mosaic)
     ty, tx = np.divmod(np.arange(n), cols)
     oy, ox = ty * (side + 1), tx * (side + 1)
     own = stats[lab[oy + k, ox + k]]

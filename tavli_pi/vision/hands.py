@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.channels import channel_max
+from tavli_pi.vision.components import components
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.quantile import percentile
 
@@ -277,7 +278,7 @@ def hand_cover(
     out: np.ndarray = np.zeros((h, w), np.uint8)
     if field.size == 0:
         return 0.0, out
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=8)
+    n, labels, stats, _ = components(field)
     area = float(field.shape[0] * field.shape[1])
     sizes = stats[:, cv2.CC_STAT_AREA].astype(np.int64)
     own = sizes

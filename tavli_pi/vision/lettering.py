@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.channels import channel_max
+from tavli_pi.vision.components import components
 from tavli_pi.vision.lie import square_crop
 
 __all__ = ["Mark", "in_a_row", "lettered", "ROW", "LIKE", "ROW_REACH"]
@@ -63,7 +64,7 @@ def lettered(
     half = _REACH_CROP * length
     crop = square_crop(src, to_src, centre, half, _N)
     mask = (channel_max(np.abs(crop.astype(np.float32) - np.asarray(body, np.float32))) < tol).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, cents = components(mask)
     k = _N / (2.0 * half)  # crop px per canonical px
     c = _N / 2.0
     x, y, w, h = (stats[1:, j] for j in range(4))

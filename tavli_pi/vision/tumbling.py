@@ -19,6 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from tavli_pi.vision.components import components
 from tavli_pi.vision.disc_morph import blackhat, tophat
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lettering import in_a_row
@@ -61,7 +62,7 @@ def hat_blobs(gray: np.ndarray, lay: Layout, hats: np.ndarray | None = None) -> 
     b0, b1 = lay.bar_x
     for i_op in range(2):
         _, mask = cv2.threshold(np.ascontiguousarray(hats[..., i_op]), CONTRAST, 1, cv2.THRESH_BINARY)
-        _, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        _, _, stats, cents = components(mask)
         w, h, a = (stats[1:, j].astype(np.float64) for j in (2, 3, 4))
         cx, cy = 2.0 * cents[1:, 0], 2.0 * cents[1:, 1]
         long_, short = 2.0 * np.maximum(w, h), 2.0 * np.minimum(w, h)
