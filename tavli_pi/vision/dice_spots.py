@@ -48,9 +48,19 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
     flags = np.zeros((h, w), np.uint8)
     if h < 10 or w < 10:
         return flags
-    for bright, (hat, nz) in zip((True, False), _hats(gray, contrast)):
-        if not len(nz):
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    k3 = np.ones((3, 3), np.uint8)
+    opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    for bright in (True, False):
+        # top-hat (bright) / black-hat (dark), then its local maxima above the contrast
+        hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
+        _, strong = cv2.threshold(hat, contrast, 255, cv2.THRESH_BINARY)
+        peak = cv2.bitwise_and(strong, cv2.compare(hat, cv2.dilate(hat, k3), cv2.CMP_GE))
+        inner = peak[4:-4, 4:-4]
+        if not cv2.countNonZero(inner):
             continue
+        nz = nonzero_xy(inner) + 4
         xs, ys = nz[:, 0], nz[:, 1]
         # the peak's 3 x 3 max (bright) or min (dark), as cv2.dilate / cv2.erode give it there
         block = gray[ys[:, None] + _DY3, xs[:, None] + _DX3]
@@ -69,48 +79,6 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
             for cx, cy in _ringed_in_row(gray, hat, xs, ys, core, np.flatnonzero(rowed), bright, contrast):
                 flags[cy, cx] |= _BRIGHT if bright else _DARK  # (at the pip's centre: its peak may lie off it)
     return flags
-
-
-#: the rows of a view ``_hats`` works on at a time: a band's images stay in the CPU's cache (on the fine
-#: view's 836 x 1108 px, the whole view's images at once took ~1.7 times as long: issue 12)
-BAND_ROWS = 96
-_DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-_K3 = np.ones((3, 3), np.uint8)
-
-
-def _hats(gray: np.ndarray, contrast: int) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
-    """The top-hat of ``gray`` (a 5 x 5 disc's opening taken from it) and its peaks, then the same
-    of the black-hat (the closing less ``gray``): (hat, peaks) each, the peaks (x, y a row, int32,
-    in raster order) the pixels 4 px or more inside the image where the hat is above ``contrast``
-    and at its 3 x 3 neighbourhood's maximum. Made ``BAND_ROWS`` rows at a time, each band from
-    ``gray`` ``SPOT_REACH`` rows past it either way: a pixel of either depends on the grey levels
-    within 5 rows of it (the opening's 4, the maximum's 1), and a band's edges are the image's own
-    where the image ends, so each band is the whole image's, pixel for pixel, and its peaks, band
-    after band, the whole's in raster order."""
-    h, w = gray.shape
-    hats = (np.empty((h, w), np.uint8), np.empty((h, w), np.uint8))
-    found: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
-    for y0 in range(0, h, BAND_ROWS):
-        y1 = min(h, y0 + BAND_ROWS)
-        a, b = max(0, y0 - SPOT_REACH), min(h, y1 + SPOT_REACH)
-        g = gray[a:b]
-        opened = cv2.morphologyEx(g, cv2.MORPH_OPEN, _DISC5)
-        closed = cv2.morphologyEx(g, cv2.MORPH_CLOSE, _DISC5)
-        r0, r1 = max(y0, 4), min(y1, h - 4)  # (the rows of the band 4 px or more inside)
-        for whole, peaks, bright in zip(hats, found, (True, False)):
-            # top-hat (bright) / black-hat (dark), then its local maxima above the contrast
-            hat = cv2.subtract(g, opened) if bright else cv2.subtract(closed, g)
-            _, strong = cv2.threshold(hat, contrast, 255, cv2.THRESH_BINARY)
-            peak = cv2.bitwise_and(strong, cv2.compare(hat, cv2.dilate(hat, _K3), cv2.CMP_GE))
-            whole[y0:y1] = hat[y0 - a:y1 - a]
-            if r0 < r1:
-                nz = nonzero_xy(peak[r0 - a:r1 - a, 4:w - 4])
-                if len(nz):
-                    nz[:, 0] += 4
-                    nz[:, 1] += r0
-                    peaks.append(nz)
-    return tuple((hat, np.concatenate(p) if p else np.zeros((0, 2), np.int32))  # type: ignore[return-value]
-                 for hat, p in zip(hats, found))
 
 
 def spots_of_flags(flags: np.ndarray) -> list[Spot]:
