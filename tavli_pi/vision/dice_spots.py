@@ -46,8 +46,8 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
     from the image's edges."""
     h, w = gray.shape
     flags = np.zeros((h, w), np.uint8)
-    if h < 10 or w < 10:
-        return flags
+    if h < 10 or w < 10 or contrast >= 255:
+        return flags  # (no hat of 8-bit grey levels stands out by more than 254)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     k3 = np.ones((3, 3), np.uint8)
     opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
@@ -55,8 +55,9 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
     for bright in (True, False):
         # top-hat (bright) / black-hat (dark), then its local maxima above the contrast
         hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
-        _, strong = cv2.threshold(hat, contrast, 255, cv2.THRESH_BINARY)
-        peak = cv2.bitwise_and(strong, cv2.compare(hat, cv2.dilate(hat, k3), cv2.CMP_GE))
+        # above the contrast and at its 3 x 3 maximum (never under it: the maximum takes the pixel
+        # in): at least the greater of that maximum and contrast + 1, in one comparison (255 / 0)
+        peak = cv2.compare(hat, cv2.max(cv2.dilate(hat, k3), float(contrast + 1)), cv2.CMP_GE)
         inner = peak[4:-4, 4:-4]
         if not cv2.countNonZero(inner):
             continue
