@@ -4,6 +4,7 @@ shows (``find_spots``), and the same made again only where a frame changed (``vi
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -50,6 +51,8 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
         return flags  # (no hat of 8-bit grey levels stands out by more than 254)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     k3 = np.ones((3, 3), np.uint8)
+    # (OpenCV's Scalar, a 4-tuple: typed Any, as the stubs of opencv-python-headless 5.0 do not list it)
+    floor: Any = (float(contrast + 1), 0.0, 0.0, 0.0)
     opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
     for bright in (True, False):
@@ -57,7 +60,7 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
         hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
         # above the contrast and at its 3 x 3 maximum (never under it: the maximum takes the pixel
         # in): at least the greater of that maximum and contrast + 1, in one comparison (255 / 0)
-        peak = cv2.compare(hat, cv2.max(cv2.dilate(hat, k3), float(contrast + 1)), cv2.CMP_GE)
+        peak = cv2.compare(hat, cv2.max(cv2.dilate(hat, k3), floor), cv2.CMP_GE)
         inner = peak[4:-4, 4:-4]
         if not cv2.countNonZero(inner):
             continue

@@ -60,3 +60,24 @@ def test_the_pruned_peaks_are_the_ones_the_one_by_one_test_drops(seed: int) -> N
 
 def test_no_peak_is_no_pip() -> None:
     assert len(ds._one_pip(np.zeros((20, 20), np.uint8), np.zeros(0, np.intp), np.zeros(0, np.intp))) == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("contrast", [0, 34, 120, 254, 255])
+def test_a_peak_in_one_comparison_is_the_threshold_and_the_maximum(seed: int, contrast: int) -> None:
+    """``_peak_flags``' peaks: the hat at least the greater of its 3 x 3 maximum and contrast + 1 is the
+    hat above the contrast and at its maximum, as the two masks and-ed made them (issue 12)."""
+    rng = np.random.default_rng(seed)
+    gray = cv2.GaussianBlur(rng.integers(0, 256, (90, 120), dtype=np.uint8), (0, 0), 1.0)
+    gray[rng.random(gray.shape) < 0.02] = 255  # specks standing out
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    hat = cv2.subtract(gray, cv2.morphologyEx(gray, cv2.MORPH_OPEN, k))
+    _, strong = cv2.threshold(hat, contrast, 255, cv2.THRESH_BINARY)
+    want = cv2.bitwise_and(strong, cv2.compare(hat, cv2.dilate(hat, np.ones((3, 3), np.uint8)), cv2.CMP_GE))
+    flags = ds._peak_flags(gray, contrast)
+    if contrast >= 255:
+        assert not want.any() and not flags.any()
+        return
+    floor = (float(contrast + 1), 0.0, 0.0, 0.0)
+    got = cv2.compare(hat, cv2.max(cv2.dilate(hat, np.ones((3, 3), np.uint8)), floor), cv2.CMP_GE)  # type: ignore[call-overload]
+    assert np.array_equal(got, want)
