@@ -411,6 +411,7 @@ class TableApp:
         """
         from tavli_pi.vision.calibrate import FieldMemory
         from tavli_pi.vision.reader import BoardReader
+        from tavli_pi.vision.learn_consistent import learn_as_read
         from tavli_pi.vision.setup import in_progress, learn_board, setup_agreement
 
         if self._calibration is not None:
@@ -467,7 +468,7 @@ class TableApp:
         if learning and self._setup_confirmed and in_progress(obs, spots, every=attended):
             # a board confirmed that is clearly a game in progress: not learnt as the start (the referee
             # carries on from it); at an unattended table, learnt from the position it reads as
-            found = None if attended else self._learnt_as_read(frame, frame.image, cal, obs, obs.dice)
+            found = None if attended else learn_as_read(frame.image, cal, obs, obs.dice)
             if found is not None:
                 cal, obs = found
         elif learning:
@@ -496,7 +497,7 @@ class TableApp:
                     # joined. The dice lying on this frame mark where the board is not learnt on the
                     # frame of the still run it is learnt from too (the picture held still since: they lay
                     # there; learnt as the board, the roll in play would vanish)
-                    found = self._learnt_as_read(frame, learn_image, cal, read_back, obs.dice)
+                    found = learn_as_read(learn_image, cal, read_back, obs.dice, frame.image, frame.index)
                     if found is not None:
                         cal, obs = found
         problem = setup_problem(obs, expect_start=setup)
@@ -521,24 +522,19 @@ class TableApp:
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
 
-    def _learnt_as_read(self, frame: Frame, image: np.ndarray, cal: Calibration, obs: Observation,
-                        dice: Sequence[DieReading]) -> tuple[Calibration, Observation] | None:
-        """A set-up board of a game in progress at an unattended table, learnt from ``image`` as the
-        position it reads as (vision/learn_consistent.py: from the whole position ``obs`` reads as), and
-        ``frame`` read with it; the referee then carries on from that reading. None when no such position
-        is found: the board is read on unlearnt, and learnt from the position the referee carries on from
-        (``_learn_adopted``, ``_learn_in_play``). ``dice``: those read unlearnt on ``image``."""
-        from tavli_pi.vision.learn_consistent import learn_consistent, read_as
-        from tavli_pi.vision.reader import BoardReader
+    def _learnt_from(self, frame: Frame, obs: Observation, known: KnownBoard, *,
+                     unlearnt_too: bool = False) -> Calibration | None:
+        """This board learnt from ``frame`` as a view of ``known`` (``learn_checked``), or None."""
+        from tavli_pi.vision.learn_consistent import learn_checked
 
-        first = read_as(obs, balance=True)
-        found = None if first is None else learn_consistent(image, cal, first, dice=dice)
-        if found is None:
+        if self._calibration is None:
             return None
-        learnt, read_back = found
-        if image is not frame.image:
-            read_back = BoardReader(learnt.with_(taught_ring=None)).read(frame.image, frame.index)
-        return learnt, read_back
+        try:
+            return learn_checked(frame.image, self._calibration.unlearnt(), known, obs, frame.index,
+                                 unlearnt_too=unlearnt_too)
+        except CalibrationError as exc:
+            warnings.warn(f"the board was not learnt from the position in play: {exc}", TavliWarning, stacklevel=2)
+            return None
 
     def _setup_read(self, cal: Calibration, frame: Frame) -> Observation:
         """A set-up frame's reading, by one reader while the field stays where it was (the same
@@ -616,38 +612,6 @@ class TableApp:
         return BoardLearnt(at=frame.t, state=ref.state, position=ref.position,
                            message="The board was learnt from the position in play: the camera reads it "
                                    "against what it learnt from now on.")
-
-    def _learnt_from(self, frame: Frame, obs: Observation, known: KnownBoard, *,
-                     unlearnt_too: bool = False) -> Calibration | None:
-        """The calibration learnt from ``frame`` as a view of ``known``, when the frame shows it clearly:
-        no hand, no motion, no dice, read as it within ``KNOWN_MISFIT`` spots (``unlearnt_too``: or so
-        read by a board never learnt), and the board learnt from it reads the frame back as ``known``
-        (as set-up checks the start: learnt from a position wrong at a few spots, the board reads the
-        frame as it is, not as the position). Dice lying there would be learnt as part of the board and
-        vanish from every later frame: the roll taken as picked up, the board unchanged since, "no play"
-        called illegal (the WTC 2022 board joined in mid-game with White's 5-3 lying on it was). Else
-        None."""
-        cal = self._calibration
-        if cal is None or obs.hand or obs.motion or obs.dice:
-            return None
-        from tavli_pi.vision.reader import BoardReader
-        from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
-
-        base = cal.unlearnt()
-        if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
-            if not unlearnt_too:
-                return None
-            if len(setup_agreement(BoardReader(base).read(frame.image, frame.index), known).differences) > KNOWN_MISFIT:
-                return None
-        try:
-            learnt = learn_board(frame.image, base, known, dice=())  # no die read on it
-        except CalibrationError as exc:
-            warnings.warn(f"the board was not learnt from the position in play: {exc}", TavliWarning, stacklevel=2)
-            return None
-        read_back = BoardReader(learnt.with_(taught_ring=None)).read(frame.image, frame.index)
-        if setup_agreement(read_back, known).differences:
-            return None
-        return learnt
 
     def _watch_stillness(self, frame: Frame, corners: np.ndarray | None = None) -> None:
         """Count the frames in a row whose picture stayed the same (the motion gate sees nothing

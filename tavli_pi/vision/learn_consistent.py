@@ -26,7 +26,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import CHECKERS, KnownBoard
 from tavli_pi.vision.observation import DieReading, Observation
 
-__all__ = ["STEPS", "learn_consistent", "read_as"]
+__all__ = ["STEPS", "learn_as_read", "learn_checked", "learn_consistent", "read_as"]
 
 #: learnings tried before giving up (on the recordings a fixed point came by the third)
 STEPS = 4
@@ -84,3 +84,46 @@ def learn_consistent(frame: np.ndarray, calibration: Calibration, first: KnownBo
             return learnt, obs
         known = back
     return None
+
+
+def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation, dice: Sequence[DieReading] = (),
+                  frame: np.ndarray | None = None, index: int = 0) -> tuple[Calibration, Observation] | None:
+    """A board of a game in progress nobody gave the position of (an unattended table's set-up board),
+    learnt from ``image`` as the position it reads as (:func:`learn_consistent`, from the whole position
+    ``obs`` reads as, made whole where it is not: :func:`read_as`), with ``frame`` (``image`` when None;
+    frame number ``index``) read by it as set-up reads; None when no such position is found. ``dice``:
+    those lying on ``image`` (read unlearnt)."""
+    from tavli_pi.vision.reader import BoardReader
+
+    first = read_as(obs, balance=True)
+    found = None if first is None else learn_consistent(image, calibration, first, dice=dice)
+    if found is None or frame is None or frame is image:
+        return found
+    learnt = found[0]
+    return learnt, BoardReader(learnt.with_(taught_ring=None)).read(frame, index)
+
+
+def learn_checked(frame: np.ndarray, calibration: Calibration, known: KnownBoard, obs: Observation, index: int = 0,
+                  *, unlearnt_too: bool = False) -> Calibration | None:
+    """``calibration`` (a board not learnt) learnt from ``frame`` as a view of ``known``, when the frame
+    shows it clearly: no hand, no motion, no dice in ``obs`` (its reading), read as ``known`` within
+    ``KNOWN_MISFIT`` spots (``unlearnt_too``: or so read by ``calibration``, a board never learnt), and
+    the board learnt reads the frame back as ``known`` (as set-up checks the start: learnt from a
+    position wrong at a few spots, the board reads the frame as it is, not as the position). Dice lying
+    there would be learnt as part of the board and vanish from every later frame: the roll taken as picked
+    up, the board unchanged since, "no play" called illegal (the WTC 2022 board joined in mid-game with
+    White's 5-3 lying on it was). Else None. Raises ``CalibrationError`` when the board cannot be learnt
+    from the position."""
+    from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
+
+    if obs.hand or obs.motion or obs.dice:
+        return None
+    if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
+        if not unlearnt_too:
+            return None
+        if len(setup_agreement(BoardReader(calibration).read(frame, index), known).differences) > KNOWN_MISFIT:
+            return None
+    learnt = learn_board(frame, calibration, known, dice=())  # no die read on it
+    read_back = BoardReader(learnt.with_(taught_ring=None)).read(frame, index)
+    return None if setup_agreement(read_back, known).differences else learnt
