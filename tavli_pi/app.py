@@ -187,7 +187,6 @@ class TableApp:
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
         self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
         self._learn_tried: object = None  # the position in play last tried to learn the board from
-        self._learning: Calibration | None = None  # ... and what was learnt from it, for ``process``
         self.camera = camera
         self.frames = 0
         self.closed = False
@@ -582,14 +581,15 @@ class TableApp:
         learnt = self._learnt_from(frame, obs, known, unlearnt_too=bool(relearn))
         return learnt if learnt is not None or not relearn else cal.unlearnt()
 
-    def _learn_in_play(self, frame: Frame, obs: Observation) -> Event | None:
+    def _learn_in_play(self, frame: Frame, obs: Observation) -> tuple[Event, Calibration] | None:
         """A board not learnt (a game joined in progress, or a set-up board that did not read as the start
         at an unattended table, where the join frame did not show the position clearly), or learnt with
         dice lying on it (where they lay it is not known: a clip that starts on a roll), is learnt from
         the position in play on a later frame (:meth:`_learnt_from`): between turns (the referee awaits
         a roll), with the board not in doubt (``board_unsure``: a joined board is taken as sure once a
         play checked against its roll fitted it), once a position (never twice on one). A
-        ``board_learnt`` event says so, and commits what was learnt with this frame."""
+        ``board_learnt`` event says so, and commits what was learnt with this frame: (the event, what
+        was learnt), or None."""
         cal, ref = self._calibration, self.referee
         if (cal is None or (cal.learnt and not cal.setup_dice) or self.config.camera.calibration is not None
                 or ref.phase is not Phase.AWAITING_ROLL or ref.board_unsure or obs.hand or obs.motion or obs.dice):
@@ -609,10 +609,10 @@ class TableApp:
         learnt = self._learnt_from(frame, obs, known)
         if learnt is None:
             return None
-        self._learning = learnt
-        return BoardLearnt(at=frame.t, state=ref.state, position=ref.position,
+        said = BoardLearnt(at=frame.t, state=ref.state, position=ref.position,
                            message="The board was learnt from the position in play: the camera reads it "
                                    "against what it learnt from now on.")
+        return said, learnt
 
     def _watch_stillness(self, frame: Frame, corners: np.ndarray | None = None) -> None:
         """Count the frames in a row whose picture stayed the same (the motion gate sees nothing
@@ -820,10 +820,10 @@ class TableApp:
         out += self.referee.step(obs, now)
         learnt = self._learn_adopted(out, frame, obs)
         if learnt is None and not out and self._reader.last_kind != "unchanged":
-            said = self._learn_in_play(frame, obs)
-            if said is not None:
-                learnt, self._learning = self._learning, None
-                out.append(said)
+            in_play = self._learn_in_play(frame, obs)
+            if in_play is not None:
+                out.append(in_play[0])
+                learnt = in_play[1]
         self._dispatch(out, frame.image, learnt)
         if learnt is not None:
             # read on with the board learnt (or forgotten); the new reader is primed with this frame, as

@@ -147,4 +147,4 @@ def test_a_board_in_doubt_or_mid_turn_is_not_learnt_in_play(tmp_path: Path) -> N
         die = DieReading(xy=(600.0, 300.0), value=3, value_confidence=0.9, flat=True, on_checker=False, half="left")
         assert app._learn_in_play(frame, dataclasses.replace(obs, dice=(die,))) is None
         said = app._learn_in_play(frame, obs)  # now it is learnt
-        assert said is not None and said.kind == "board_learnt"
+        assert said is not None and said[0].kind == "board_learnt" and said[1].learnt
