@@ -86,6 +86,28 @@ def thinking(moments: list[Moment], frames: int) -> list[Moment]:
     return out
 
 
+def joined_right(event: Any, moment: Moment) -> str:
+    """Whether a ``board_adopted`` event took the board the recording showed at its moment: "right", or
+    the White points (0 bar, 25 trays) it differs at, with "turn" when it expects the other side to roll."""
+    truth, after = moment.position, event.after
+    if after.layout_key() == truth.layout_key():
+        return "right" if after.turn == truth.turn else "right but turn"
+    wrong = [f"{p} {'W%dB%d' % spot(after, p)} not {'W%dB%d' % spot(truth, p)}" for p in range(26)
+             if spot(after, p) != spot(truth, p)]
+    return "wrong at " + "/".join(wrong) + (" and turn" if after.turn != truth.turn else "")
+
+
+def spot(pos: Any, point: int) -> tuple[int, int]:
+    """(White's, Black's) checkers at White's ``point`` (0: the bar, 25: borne off)."""
+    from tavli_pi.rules.position import Side
+
+    if point == 0:
+        return pos.bar[Side.WHITE], pos.bar[Side.BLACK]
+    if point == 25:
+        return pos.off[Side.WHITE], pos.off[Side.BLACK]
+    return pos.count(Side.WHITE, point), pos.count(Side.BLACK, 25 - point)
+
+
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
                 truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0,
                 bump: int = 0) -> int:
@@ -367,6 +389,8 @@ def main() -> None:
             e.kind == "play_accepted" and mi in w and e.after.layout_key() == key for e, mi in zip(events, moment_of)))
         held = sum(1 for w, _ in bad if any(
             e.kind == "board_out_of_sync" and "held" in e.extra and mi in w for e, mi in zip(events, moment_of)))
+        joins = [joined_right(e, moments[min(mi, len(moments) - 1)]) for e, mi in zip(events, moment_of)
+                 if e.kind == "board_adopted"]
         plays = sum(1 for m in moments if "play_accepted" in m.expect)
         rolls = sum(1 for m in moments if {"opening_roll", "roll_accepted"} & set(m.expect))
         seen = kinds["opening_roll"] + kinds["roll_accepted"]
@@ -376,6 +400,7 @@ def main() -> None:
         tot.update(games=1, setup=int(setup), plays=plays, rolls=rolls, seen=seen, accepted=kinds["play_accepted"], unseen=unseen,
                    false_calls=false_calls, planted=len(windows), caught=caught, passed=passed, held=held,
                    out_of_sync=kinds["board_out_of_sync"], roll_needed=kinds["roll_needed"],
+                   joins=len(joins), joins_right=sum(1 for j in joins if j == "right"),
                    failed=int(bool(err)))
         if args.verbose or err:
             print(f"  game {g}: {getattr(kw.get('look'), 'board', '?')}, {kw.get('width', 1280)} px, "
@@ -384,13 +409,17 @@ def main() -> None:
                   f"({unseen} not checked: roll unseen), illegal calls at {calls}, planted at {[w.start for w in windows]} "
                   f"(passed as played {passed}, held {held}), "
                   f"out of sync {kinds['board_out_of_sync']}, rolls asked {kinds['roll_needed']}; "
-                  f"{cpu:.1f} CPU-s; rolls: {fates_text(fates)}" + (f"\n    run failed: {err}" if err else ""), flush=True)
+                  f"{cpu:.1f} CPU-s; rolls: {fates_text(fates)}"
+                  + (f"; boards adopted: {', '.join(joins)}" if joins else "")
+                  + (f"; learnt in play {kinds['board_learnt']}" if kinds["board_learnt"] else "")+ (f"\n    run failed: {err}" if err else ""), flush=True)
     print(f"tavli-pi run over {tot['games']} real-like videos, unattended ({time.monotonic() - t0:.0f} s):")
     print(f"  set-up done {tot['setup']}/{tot['games']}; rolls read {tot['seen']}/{tot['rolls']}; plays accepted {tot['accepted']}/{tot['plays']}: "
           f"{tot['accepted'] - tot['unseen']} checked, {tot['unseen']} not checked (a roll the camera never read); "
           f"illegal calls on legal play {tot['false_calls']}; planted illegal plays caught {tot['caught']}/{tot['planted']}, "
           f"passed as played {tot['passed']}, held {tot['held']}; out of sync {tot['out_of_sync']}; "
           f"rolls asked for {tot['roll_needed']}; runs that failed {tot['failed']}")
+    if tot["joins"]:
+        print(f"  boards adopted {tot['joins']}, the true board {tot['joins_right']}")
     print("  where the rolls went: " + fates_text(Counter({f: tot[f"fate {f}"] for f in FATES})))
     print(f"  CPU {cpu_total:.1f} s for {video_s:.0f} s of video: {cpu_total / max(video_s, 1e-9):.2f} CPU-s per second "
           "(whole process: start-up, decoding, vision, referee, log)")

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from tavli_pi.signals.gpio import Signals
     from tavli_pi.tournament.feed import TableFeed
     from tavli_pi.vision.calibrate import FieldMemory
+    from tavli_pi.vision.known import KnownBoard
     from tavli_pi.vision.motion import MotionGate
     from tavli_pi.vision.reader import BoardReader
     from tavli_pi.vision.shift import ShiftWatch
@@ -185,6 +186,7 @@ class TableApp:
         self._still_since: np.ndarray | None = None  # ... since this frame
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
         self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
+        self._learn_tried: object = None  # the position in play last tried to learn the board from
         self.camera = camera
         self.frames = 0
         self.closed = False
@@ -408,7 +410,8 @@ class TableApp:
         """
         from tavli_pi.vision.calibrate import FieldMemory
         from tavli_pi.vision.reader import BoardReader
-        from tavli_pi.vision.setup import in_progress, learn_board
+        from tavli_pi.vision.learn_consistent import learn_as_read
+        from tavli_pi.vision.setup import in_progress, learn_board, setup_agreement
 
         if self._calibration is not None:
             return BoardReader(self._calibration, incremental=self.incremental)
@@ -460,23 +463,42 @@ class TableApp:
             self._waiting_for_setup(problem, ask=ask)
             return None
         spots = self.config.referee.in_progress_spots
-        if learning and not (self._setup_confirmed and in_progress(obs, spots, every=self.config.referee.attended)):
+        attended = self.config.referee.attended
+        if learning and self._setup_confirmed and in_progress(obs, spots, every=attended):
+            # a board confirmed that is clearly a game in progress: not learnt as the start (the referee
+            # carries on from it); at an unattended table, learnt from the position it reads as
+            found = None if attended else learn_as_read(frame.image, cal, obs, obs.dice)
+            if found is not None:
+                cal, obs = found
+        elif learning:
             # the set-up board is the training example: this board's checkers, pitch and background
-            # (not a board confirmed that is clearly a game in progress: the referee carries on from it)
             try:
                 # the dice lying on it (read on this frame with no learnt board): where the learnt
                 # board is not known (none read on another frame: not read again)
-                learnt = learn_board(learn_image, cal, dice=obs.dice if learn_image is frame.image else ())
+                dice = obs.dice if learn_image is frame.image else ()
+                learnt = learn_board(learn_image, cal, dice=dice)
             except CalibrationError as exc:
                 if not self._setup_confirmed:
                     self._waiting_for_setup(str(exc), ask=True)
                     return None
             else:
-                cal = learnt
                 # read again against what it learnt, but not by each slot's taught ring and stillness:
                 # on the very frame it was learnt from every slot is still, and they would read the
                 # position it was learnt as, not what the frame shows (stacks.SETUP_W_UNTAUGHT)
-                obs = BoardReader(cal.with_(taught_ring=None)).read(frame.image, frame.index)
+                read_back = BoardReader(learnt.with_(taught_ring=None)).read(frame.image, frame.index)
+                if not (self._setup_confirmed and not attended and len(setup_agreement(read_back).differences) >= spots):
+                    cal, obs = learnt, read_back
+                else:
+                    # taken as set up at an unattended table (nobody confirmed it), and learnt as the
+                    # start it still reads otherwise at ``in_progress_spots`` spots or more: a game in
+                    # progress (a recording that starts mid-game), not a misread start. Learnt as the
+                    # start, its checkers would be read where the start puts them and the game never
+                    # joined. The dice lying on this frame mark where the board is not learnt on the
+                    # frame of the still run it is learnt from too (the picture held still since: they lay
+                    # there; learnt as the board, the roll in play would vanish)
+                    found = learn_as_read(learn_image, cal, read_back, obs.dice, frame.image, frame.index)
+                    if found is not None:
+                        cal, obs = found
         problem = setup_problem(obs, expect_start=setup)
         if problem is not None and not self._setup_confirmed:
             if not dice_seen:
@@ -499,6 +521,20 @@ class TableApp:
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
 
+    def _learnt_from(self, frame: Frame, obs: Observation, known: KnownBoard, *,
+                     unlearnt_too: bool = False) -> Calibration | None:
+        """This board learnt from ``frame`` as a view of ``known`` (``learn_checked``), or None."""
+        from tavli_pi.vision.learn_consistent import learn_checked
+
+        if self._calibration is None:
+            return None
+        try:
+            return learn_checked(frame.image, self._calibration.unlearnt(), known, obs, frame.index,
+                                 unlearnt_too=unlearnt_too)
+        except CalibrationError as exc:
+            warnings.warn(f"the board was not learnt from the position in play: {exc}", TavliWarning, stacklevel=2)
+            return None
+
     def _setup_read(self, cal: Calibration, frame: Frame) -> Observation:
         """A set-up frame's reading, by one reader while the field stays where it was (the same
         corners and home side): what it saw move is judged against the frame before, as after
@@ -516,47 +552,67 @@ class TableApp:
         return r.read(frame.image, frame.index)
 
     def _learn_adopted(self, events: Sequence[Event], frame: Frame, obs: Observation) -> Calibration | None:
-        """The board learnt from the position the referee just carried on from (a game joined in
-        progress, or a board the players confirmed: ``board_adopted``), when this frame shows that
-        position clearly: no hand, no motion, no dice, and read as it within ``KNOWN_MISFIT`` spots.
-        Dice lying there would be learnt as part of the board and vanish from every later frame: the
-        roll taken as picked up, the board unchanged since, "no play" called illegal (the WTC 2022
-        board joined in mid-game with White's 5-3 lying on it was). Else None (the reading goes on as
-        it was; a board not learnt from this frame is not learnt from a later one, so a resumed run
-        does exactly the same).
+        """The calibration to read on with once the referee carried on from a position (a game joined in
+        progress, or a board the players confirmed: ``board_adopted``); None: read on as before.
 
-        Learnt when the board was not learnt yet (no set-up was learnt, and no calibration file is
-        given), and also when set-up learnt it as the start and the referee then found the set-up
-        board to be a game in progress (an unattended table, a recording that starts mid-game:
-        ``setup_check``'s joins): the board was never the start, and what was learnt from it as the
-        start (its checkers in places the start leaves empty taken as the empty board) is learnt
-        again from the position it showed. Whether the frame shows that position is then read also as
-        a board never learnt reads it: learnt as the start, the board reads a frame like the start."""
+        The board is learnt from that position (:meth:`_learnt_from`) when it was not learnt yet (no
+        set-up was learnt, and no calibration file is given), and also when set-up learnt it as the start
+        and the referee then found the set-up board to be a game in progress (an unattended table, a
+        recording that starts mid-game: ``setup_check``'s joins): the board was never the start, and
+        what was learnt from it as the start (its checkers in places the start leaves empty taken as the
+        empty board) is learnt again from the position it showed, or, when this frame does not show it
+        clearly, forgotten (``Calibration.unlearnt``: read as a board never learnt, and learnt later by
+        :meth:`_learn_in_play`). Whether the frame shows that position is then read also as a board
+        never learnt reads it: learnt as the start, the board reads a frame like the start."""
         adopted = [e for e in events if isinstance(e, BoardAdopted)]
         cal = self._calibration
-        if (not adopted or cal is None or self.config.camera.calibration is not None
-                or obs.hand or obs.motion or obs.dice):
+        if not adopted or cal is None or self.config.camera.calibration is not None:
             return None
         from tavli_pi.vision.known import KnownBoard
-        from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
 
         light, dark = self.referee.game.spot_counts(adopted[-1].after, self.referee.settings.light_is_white)
         try:
             known = KnownBoard.of_counts(light, dark)
-            if cal.learnt and not (adopted[-1].extra.get("in_progress") and cal.position != known):
-                return None
-            base = cal.unlearnt()
-            if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
-                if not cal.learnt:
-                    return None
-                from tavli_pi.vision.reader import BoardReader
-
-                if len(setup_agreement(BoardReader(base).read(frame.image, frame.index), known).differences) > KNOWN_MISFIT:
-                    return None
-            return learn_board(frame.image, base, known, dice=())  # no die read on it
-        except CalibrationError as exc:
-            warnings.warn(f"the board was not learnt from the adopted position: {exc}", TavliWarning, stacklevel=2)
+        except CalibrationError:
             return None
+        relearn = cal.learnt and adopted[-1].extra.get("in_progress") and cal.position != known
+        if cal.learnt and not relearn:
+            return None
+        learnt = self._learnt_from(frame, obs, known, unlearnt_too=bool(relearn))
+        return learnt if learnt is not None or not relearn else cal.unlearnt()
+
+    def _learn_in_play(self, frame: Frame, obs: Observation) -> tuple[Event, Calibration] | None:
+        """A board not learnt (a game joined in progress, or a set-up board that did not read as the start
+        at an unattended table, where the join frame did not show the position clearly), or learnt with
+        dice lying on it (where they lay it is not known: a clip that starts on a roll), is learnt from
+        the position in play on a later frame (:meth:`_learnt_from`): between turns (the referee awaits
+        a roll), with the board not in doubt (``board_unsure``: a joined board is taken as sure once a
+        play checked against its roll fitted it), once a position (never twice on one). A
+        ``board_learnt`` event says so, and commits what was learnt with this frame: (the event, what
+        was learnt), or None."""
+        cal, ref = self._calibration, self.referee
+        if (cal is None or (cal.learnt and not cal.setup_dice) or self.config.camera.calibration is not None
+                or ref.phase is not Phase.AWAITING_ROLL or ref.board_unsure or obs.hand or obs.motion or obs.dice):
+            return None
+        key = ref.position.layout_key()
+        if key == self._learn_tried:
+            return None
+        from tavli_pi.referee.events import BoardLearnt
+        from tavli_pi.vision.known import KnownBoard
+
+        self._learn_tried = key
+        light, dark = ref.game.spot_counts(ref.position, ref.settings.light_is_white)
+        try:
+            known = KnownBoard.of_counts(light, dark)
+        except CalibrationError:
+            return None
+        learnt = self._learnt_from(frame, obs, known)
+        if learnt is None:
+            return None
+        said = BoardLearnt(at=frame.t, state=ref.state, position=ref.position,
+                           message="The board was learnt from the position in play: the camera reads it "
+                                   "against what it learnt from now on.")
+        return said, learnt
 
     def _watch_stillness(self, frame: Frame, corners: np.ndarray | None = None) -> None:
         """Count the frames in a row whose picture stayed the same (the motion gate sees nothing
@@ -763,16 +819,21 @@ class TableApp:
             obs = dataclasses.replace(obs, motion=True)
         out += self.referee.step(obs, now)
         learnt = self._learn_adopted(out, frame, obs)
+        if learnt is None and not out and self._reader.last_kind != "unchanged":
+            in_play = self._learn_in_play(frame, obs)
+            if in_play is not None:
+                out.append(in_play[0])
+                learnt = in_play[1]
         self._dispatch(out, frame.image, learnt)
         if learnt is not None:
-            # read on with the board learnt; the new reader is primed with this frame, as a run
-            # resumed from this frame's commit primes it
+            # read on with the board learnt (or forgotten); the new reader is primed with this frame, as
+            # a run resumed from this frame's commit primes it
             from tavli_pi.vision.reader import BoardReader
 
             self._calibration = learnt
             self._reader = BoardReader(learnt, incremental=self.incremental)
             self._reader.read(frame.image, frame.index)
-            self.wired.append(f"learnt the board from the adopted position on frame {frame.index}")
+            self.wired.append(f"{'learnt' if learnt.learnt else 'forgot'} the board on frame {frame.index}")
         if self.signals is not None:
             self.signals.tick(now)
         if self.link is not None:

@@ -301,7 +301,7 @@ class RecordBuilder:
 
 
 _IGNORED = frozenset({"setup_checked", "roll_accepted", "roll_void", "roll_needed", "clear_view_needed",
-                      "clock_reading", "board_out_of_sync", "board_resynced"})
+                      "clock_reading", "board_out_of_sync", "board_resynced", "board_learnt"})
 
 
 def _portes(p: object) -> Position:

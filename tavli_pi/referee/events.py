@@ -445,6 +445,19 @@ class BoardAdopted(Event):
     points: tuple[int, ...]  # White's numbering where they differ; 0 = bar, 25 = trays
 
 
+@_register
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardLearnt(Event):
+    """The camera learnt this board (its checkers, stack pitch and empty field) from ``position``, the
+    position in play, on a clear frame: a board the referee joined in progress, or one taken as set up
+    though it did not read as the start, that was not learnt then. From this frame on it is read against
+    what was learnt. Not a verdict: the app says it so that what was learnt is committed with the
+    referee's state at this frame (a resumed match reads on with it)."""
+
+    kind: ClassVar[str] = "board_learnt"
+    position: GamePosition
+
+
 @runtime_checkable
 class EventSink(Protocol):
     """What every output is: it handles each event and closes once (idempotently).

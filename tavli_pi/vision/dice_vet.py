@@ -71,12 +71,16 @@ STAND_OUT = 0.18
 
 def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Difference | None,
              checkers: Sequence[tuple[float, float, float]] = (),
-             unlearnt: Sequence[tuple[float, float, float]] = ()) -> list[DieReading]:
+             unlearnt: Sequence[tuple[float, float, float]] = (), valued_only: bool = False) -> list[DieReading]:
     """The readings of ``dice`` that are dice, with values only where they can be read.
     ``checkers``: the checker discs (x, y, r canonical px) the board reading accounts for.
     ``unlearnt``: discs (x, y, r canonical px) where the learnt board is not known (a die lay there
     when it was learnt, ``Calibration.setup_dice``): a die whose place compared with the learnt board
-    (``STAND_OUT`` of a pitch round its centre) reaches into one is vetted as with no learnt board."""
+    (``STAND_OUT`` of a pitch round its centre) reaches into one is vetted as with no learnt board;
+    ``valued_only`` (a stream): there, only with a value read. The learnt board shows a die there, so
+    once it is picked up the empty board differs from it in a die's outline, and that is no die
+    tumbling (a stream that starts on a roll lying, learnt with it, waited for ever for a roll it had
+    seen picked up)."""
     if not dice:
         return []
     lay = cal.layout
@@ -95,6 +99,8 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
                 continue  # only the checkers round it changed: the board between them, no die
         elif not inside:
             continue
+        elif not known and valued_only and not d.value:
+            continue  # where the die the board was learnt with lay, and picked up: the learnt die's outline
         if d.value and d.value_confidence < NO_DIE and not d.moving:
             continue
         need = _need_px(d)

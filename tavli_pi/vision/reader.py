@@ -516,9 +516,10 @@ class BoardReader:
                           changes=changes, lay_still=self._lay_still(), still_photo=self.still_photo)
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
-        # a still photo read with the board learnt from a frame with dice on it: where they lay the
-        # learnt board is not known (a stream sees a die appear by motion, and reads as before)
-        dice = vet_dice(found, cal, diff, disc_sites, cal.setup_dice if self.still_photo else ())
+        # the board learnt from a frame with dice on it: where they lay the learnt board is not known.
+        # A stream too: a clip that starts on a roll lying still (a game joined in progress, the player
+        # thinking) is learnt with the roll on it, and the roll must not vanish into the learnt board
+        dice = vet_dice(found, cal, diff, disc_sites, cal.setup_dice, valued_only=not self.still_photo)
         if self.still_photo:
             # nothing is seen moving in a photo: a die whose outline was not seen (run into a point of
             # its colour) may be turning over with its top face showing as clearly as a resting one's

@@ -1,0 +1,129 @@
+"""A board learnt from the position it reads as (issue 9: a recording that starts in the middle of a game).
+
+``learn_board`` learns a board from a frame *and* the position the frame shows. Given a position that is
+wrong at some spots (the start, for a board some plays into a game; a position read with a checker misplaced),
+what it learns still reads the frame mostly as it is: each colour's look comes from the many checkers the
+position places right, and the frame is read back against it. The read-back is the better position, and
+learnt from that the board reads it back again. So the position a frame shows is found by learning from a
+first guess, reading the frame back, and learning again from what was read until the board reads the frame
+back as the very position it was learnt from (``bench_video.py --from-play 6``: the start, wrong at 11
+spots, read back wrong at 2, then right, then as it was learnt; a join learnt from a position with two
+checkers misplaced read the frame back right at once).
+
+A fixed point is no proof: a board misread alike by everything learnt from it stays misread. What is learnt
+so is used where the position is not known otherwise (an unattended table), and the referee still checks
+each play against its roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tavli_pi.errors import CalibrationError
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.known import CHECKERS, KnownBoard
+from tavli_pi.vision.observation import DieReading, Observation
+
+__all__ = ["STEPS", "learn_as_read", "learn_checked", "learn_consistent", "read_as"]
+
+#: learnings tried before giving up (on the recordings a fixed point came by the third)
+STEPS = 4
+
+
+def read_as(obs: Observation, balance: bool = False) -> KnownBoard | None:
+    """The whole position ``obs`` reads as (15 checkers a side on the points, the bar and off); None
+    when the reading is not whole. ``balance``: a reading that is not whole is read as a likely board
+    that is (a first guess to learn from): each colour's checkers short or over are added or taken one
+    at a time where the spot's own evidence gives up least (never onto a point the other colour holds)."""
+    spots = [*obs.points, obs.bar, obs.off]
+    counts = {c: [getattr(s, c).best for s in spots] for c in ("light", "dark")}
+    if balance:
+        for c, other in (("light", "dark"), ("dark", "light")):
+            probs = [np.asarray(getattr(s, c).probs, np.float64) + 1e-9 for s in spots]
+            n = counts[c]
+            while sum(n) != CHECKERS:
+                step = 1 if sum(n) < CHECKERS else -1
+                costs = [np.log(probs[i][n[i]]) - np.log(probs[i][n[i] + step])
+                         if 0 <= n[i] + step < len(probs[i]) and not (step > 0 and i < 24 and counts[other][i])
+                         else np.inf for i in range(len(spots))]
+                best = int(np.argmin(costs))
+                if not np.isfinite(costs[best]):
+                    return None
+                n[best] += step
+    try:
+        return KnownBoard.of_counts(counts["light"], counts["dark"])
+    except CalibrationError:
+        return None
+
+
+def learn_consistent(frame: np.ndarray, calibration: Calibration, first: KnownBoard,
+                     dice: Sequence[DieReading] = (), steps: int = STEPS) -> tuple[Calibration, Observation] | None:
+    """``calibration`` learnt from ``frame`` as the position the board so learnt reads it back as, starting
+    from ``first``, with the frame read back by it (as set-up reads its frame: not by each slot's taught
+    ring, which on the frame it was learnt from reads the position it was learnt as). None when a reading
+    is not whole, the board cannot be learnt from a position read, a position comes back, or no fixed point
+    comes in ``steps`` learnings. ``dice``: as ``learn_board``'s (the dice read on the frame unlearnt)."""
+    from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.setup import learn_board
+
+    known: KnownBoard | None = first
+    tried: set[KnownBoard] = set()
+    for _ in range(steps):
+        if known is None or known in tried:
+            return None
+        tried.add(known)
+        try:
+            learnt = learn_board(frame, calibration, known, dice=dice)
+        except CalibrationError:
+            return None
+        obs = BoardReader(learnt.with_(taught_ring=None)).read(frame)
+        back = read_as(obs)
+        if back == known:
+            return learnt, obs
+        known = back
+    return None
+
+
+def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation, dice: Sequence[DieReading] = (),
+                  frame: np.ndarray | None = None, index: int = 0) -> tuple[Calibration, Observation] | None:
+    """A board of a game in progress nobody gave the position of (an unattended table's set-up board),
+    learnt from ``image`` as the position it reads as (:func:`learn_consistent`, from the whole position
+    ``obs`` reads as, made whole where it is not: :func:`read_as`), with ``frame`` (``image`` when None;
+    frame number ``index``) read by it as set-up reads; None when no such position is found. ``dice``:
+    those lying on ``image`` (read unlearnt)."""
+    from tavli_pi.vision.reader import BoardReader
+
+    first = read_as(obs, balance=True)
+    found = None if first is None else learn_consistent(image, calibration, first, dice=dice)
+    if found is None or frame is None or frame is image:
+        return found
+    learnt = found[0]
+    return learnt, BoardReader(learnt.with_(taught_ring=None)).read(frame, index)
+
+
+def learn_checked(frame: np.ndarray, calibration: Calibration, known: KnownBoard, obs: Observation, index: int = 0,
+                  *, unlearnt_too: bool = False) -> Calibration | None:
+    """``calibration`` (a board not learnt) learnt from ``frame`` as a view of ``known``, when the frame
+    shows it clearly: no hand, no motion, no dice in ``obs`` (its reading), read as ``known`` within
+    ``KNOWN_MISFIT`` spots (``unlearnt_too``: or so read by ``calibration``, a board never learnt), and
+    the board learnt reads the frame back as ``known`` (as set-up checks the start: learnt from a
+    position wrong at a few spots, the board reads the frame as it is, not as the position). Dice lying
+    there would be learnt as part of the board and vanish from every later frame: the roll taken as picked
+    up, the board unchanged since, "no play" called illegal (the WTC 2022 board joined in mid-game with
+    White's 5-3 lying on it was). Else None. Raises ``CalibrationError`` when the board cannot be learnt
+    from the position."""
+    from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
+
+    if obs.hand or obs.motion or obs.dice:
+        return None
+    if len(setup_agreement(obs, known).differences) > KNOWN_MISFIT:
+        if not unlearnt_too:
+            return None
+        if len(setup_agreement(BoardReader(calibration).read(frame, index), known).differences) > KNOWN_MISFIT:
+            return None
+    learnt = learn_board(frame, calibration, known, dice=())  # no die read on it
+    read_back = BoardReader(learnt.with_(taught_ring=None)).read(frame, index)
+    return None if setup_agreement(read_back, known).differences else learnt

@@ -1,0 +1,88 @@
+"""A board learnt from the position it reads as (vision/learn_consistent.py): a game in progress nobody
+tells the referee the position of."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.known import CHECKERS, KnownBoard
+from tavli_pi.vision.learn_consistent import learn_checked, learn_consistent, read_as
+from tavli_pi.vision.observation import CountEvidence, SpotEvidence
+from tavli_pi.vision.reader import BoardReader
+from tavli_pi.vision.refine import refine
+from tavli_pi.vision.setup import setup_agreement
+from tests.vision.test_known import _midgame_table
+
+
+def _reading(index: int) -> tuple[KnownBoard, object, Calibration, object]:
+    """(the position, its frame, the calibration refined on it, the frame read unlearnt) of real-like
+    table ``index`` at a random position of a game in progress."""
+    known, mid, _ = _midgame_table(index)
+    cal = refine(Calibration(mid.truth.corners, home=mid.truth.home), mid.image)  # type: ignore[attr-defined]
+    return known, mid, cal, BoardReader(cal).read(mid.image)  # type: ignore[attr-defined]
+
+
+def test_a_whole_reading_is_the_position_it_reads_as() -> None:
+    known, _, _, obs = _reading(0)
+    assert not setup_agreement(obs, known).differences  # type: ignore[arg-type]
+    assert read_as(obs) == known  # type: ignore[arg-type]
+
+
+def test_a_reading_short_of_a_checker_is_made_whole_where_a_spot_gives_up_least() -> None:
+    """The 24-point's light stack read one short, its evidence for one more nearly as strong: balanced,
+    the checker goes back there, not onto a point whose reading is sure."""
+    known, _, _, obs = _reading(0)
+    i = next(i for i in range(24) if known.light[i] >= 2)
+    n = known.light[i]
+    probs = [0.0] * len(obs.points[i].light.probs)  # type: ignore[attr-defined]
+    probs[n - 1], probs[n] = 0.55, 0.45
+    short = dataclasses.replace(obs, points=tuple(  # type: ignore[call-overload]
+        SpotEvidence(CountEvidence(tuple(probs)), p.dark) if j == i else p
+        for j, p in enumerate(obs.points)))  # type: ignore[attr-defined]
+    assert read_as(short) is None  # 14 light: not whole
+    whole = read_as(short, balance=True)
+    assert whole == known and sum(whole.light) == CHECKERS
+
+
+@pytest.mark.parametrize("index", [0, 3])
+def test_the_board_is_learnt_from_the_position_it_reads_back_as(index: int) -> None:
+    """Table 0 read right unlearnt: learnt from its reading at once. Table 3 (1280 px) read unlearnt with
+    a checker misplaced: learnt from that, the board reads the frame back right, and learnt again from
+    the read-back it reads it as it was learnt from."""
+    known, mid, cal, obs = _reading(index)
+    first = read_as(obs, balance=True)  # type: ignore[arg-type]
+    assert first is not None and (first == known) == (index == 0)
+    found = learn_consistent(mid.image, cal, first)  # type: ignore[attr-defined]
+    assert found is not None
+    learnt, read_back = found
+    assert learnt.position == known
+    assert read_as(read_back) == known
+
+
+def test_no_position_is_found_from_a_guess_nothing_learnt_from_it_reads_as() -> None:
+    """A position the frame is far from (the start, for a game in progress): the board cannot be learnt
+    from it, or what is learnt reads otherwise, and no learning settles in one step: None."""
+    known, mid, cal, _ = _reading(0)
+    assert learn_consistent(mid.image, cal, KnownBoard.start(), steps=1) is None  # type: ignore[attr-defined]
+
+
+def test_a_position_wrong_at_a_spot_is_not_learnt_where_the_learnt_board_reads_the_frame_otherwise() -> None:
+    """A position with one checker moved to the next empty point is within ``KNOWN_MISFIT`` of the frame
+    (a checker misplaced by the referee's join): learnt from it, the board reads the frame back as it
+    is, so it is not learnt from it (the joined board is learnt later, once a play fits it); from the
+    true position it is. Nor from a frame with a die on it."""
+    known, mid, cal, obs = _reading(0)
+    light = list(known.light)
+    i = next(i for i in range(1, 23) if light[i] >= 2 and not light[i + 1] and not known.dark[i + 1])
+    light[i], light[i + 1] = light[i] - 1, 1
+    wrong = KnownBoard(tuple(light), known.dark)
+    assert len(setup_agreement(obs, wrong).differences) == 2  # type: ignore[arg-type]
+    assert learn_checked(mid.image, cal, wrong, obs) is None  # type: ignore[arg-type,attr-defined]
+    learnt = learn_checked(mid.image, cal, known, obs)  # type: ignore[arg-type,attr-defined]
+    assert learnt is not None and learnt.position == known
+    _, _, _, with_die = _reading(3)
+    assert with_die.dice  # type: ignore[attr-defined]
+    assert learn_checked(mid.image, cal, known, dataclasses.replace(obs, dice=with_die.dice)) is None  # type: ignore[arg-type,attr-defined]
