@@ -583,15 +583,17 @@ class TableApp:
 
     def _learn_in_play(self, frame: Frame, obs: Observation) -> tuple[Event, Calibration] | None:
         """A board not learnt (a game joined in progress, or a set-up board that did not read as the start
-        at an unattended table, where the join frame did not show the position clearly), or learnt with
-        dice lying on it (where they lay it is not known: a clip that starts on a roll), is learnt from
+        at an unattended table, where the join frame did not show the position clearly), or learnt from a
+        game in progress with dice lying on it (where they lay it is not known: a clip that starts on a
+        roll; vision/reader.py vets dice there as with no learnt board), is learnt from
         the position in play on a later frame (:meth:`_learnt_from`): between turns (the referee awaits
         a roll), with the board not in doubt (``board_unsure``: a joined board is taken as sure once a
         play checked against its roll fitted it), once a position (never twice on one). A
         ``board_learnt`` event says so, and commits what was learnt with this frame: (the event, what
         was learnt), or None."""
         cal, ref = self._calibration, self.referee
-        if (cal is None or (cal.learnt and not cal.setup_dice) or self.config.camera.calibration is not None
+        joined_with_dice = bool(cal is not None and cal.setup_dice and cal.position is not None and not cal.position.is_start)
+        if (cal is None or (cal.learnt and not joined_with_dice) or self.config.camera.calibration is not None
                 or ref.phase is not Phase.AWAITING_ROLL or ref.board_unsure or obs.hand or obs.motion or obs.dice):
             return None
         key = ref.position.layout_key()

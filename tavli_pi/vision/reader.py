@@ -150,6 +150,13 @@ class BoardReader:
         self._start = (explained_mask(self._prone.shape, known_discs(calibration))
                        if calibration.position is not None and self._prone is not None else None)
         self._learnt_arm = self._start is not None and not still_photo
+        # where a die lay on the frame the board was learnt from, the learnt board is not known: a
+        # photo's dice there are vetted as with no learnt board, and so are a stream's when it was learnt
+        # from a game in progress (a clip that starts on a roll lying: the roll must not vanish into the
+        # board). A stream learnt at set-up from the start keeps them in the board: a die read there
+        # unlearnt was the board's lettering as often as a die, and a stream sees a roll come by motion
+        joined = calibration.position is not None and not calibration.position.is_start
+        self._unknown_dice = calibration.setup_dice if still_photo or joined else ()
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         # (its few other places are where checkers stood when it was learnt; learnt at set-up,
         # those places are known and explained instead, and the rest of it -- a bar, a frame -- is
@@ -516,10 +523,7 @@ class BoardReader:
                           changes=changes, lay_still=self._lay_still(), still_photo=self.still_photo)
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
-        # the board learnt from a frame with dice on it: where they lay the learnt board is not known.
-        # A stream too: a clip that starts on a roll lying still (a game joined in progress, the player
-        # thinking) is learnt with the roll on it, and the roll must not vanish into the learnt board
-        dice = vet_dice(found, cal, diff, disc_sites, cal.setup_dice, valued_only=not self.still_photo)
+        dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=not self.still_photo)
         if self.still_photo:
             # nothing is seen moving in a photo: a die whose outline was not seen (run into a point of
             # its colour) may be turning over with its top face showing as clearly as a resting one's

@@ -13,7 +13,7 @@ from tavli_pi.vision.learn_consistent import learn_checked, learn_consistent, re
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import setup_agreement
+from tavli_pi.vision.setup import learn_board, setup_agreement
 from tests.vision.test_known import _midgame_table
 
 
@@ -86,3 +86,19 @@ def test_a_position_wrong_at_a_spot_is_not_learnt_where_the_learnt_board_reads_t
     _, _, _, with_die = _reading(3)
     assert with_die.dice  # type: ignore[attr-defined]
     assert learn_checked(mid.image, cal, known, dataclasses.replace(obs, dice=with_die.dice)) is None  # type: ignore[arg-type,attr-defined]
+
+
+def test_a_stream_knows_no_board_where_a_die_lay_only_on_a_board_learnt_from_a_game_in_progress() -> None:
+    """Where a die lay on the frame the board was learnt from, the learnt board shows the die. A photo
+    vets dice there as with no learnt board; so does a stream learnt from a game in progress (a clip that
+    starts on a roll lying: its roll must not vanish into the board). A stream learnt at set-up from the
+    start keeps them in the board: a "die" read there unlearnt was as often the board's lettering (the
+    tournament board's printed name was a die showing 1 on every frame and no roll was ever taken)."""
+    known, mid, cal, _ = _reading(0)
+    die = ((640.0, 360.0, 12.0),)
+    joined = dataclasses.replace(learn_board(mid.image, cal, known, dice=()), setup_dice=die)  # type: ignore[attr-defined]
+    assert BoardReader(joined)._unknown_dice == die
+    assert BoardReader(joined, still_photo=True)._unknown_dice == die
+    start = dataclasses.replace(joined, position=KnownBoard.start())
+    assert BoardReader(start)._unknown_dice == ()
+    assert BoardReader(start, still_photo=True)._unknown_dice == die
