@@ -592,8 +592,7 @@ class TableApp:
         ``board_learnt`` event says so, and commits what was learnt with this frame: (the event, what
         was learnt), or None."""
         cal, ref = self._calibration, self.referee
-        joined_with_dice = bool(cal is not None and cal.setup_dice and cal.position is not None and not cal.position.is_start)
-        if (cal is None or (cal.learnt and not joined_with_dice) or self.config.camera.calibration is not None
+        if (cal is None or (cal.learnt and not cal.roll_lying) or self.config.camera.calibration is not None
                 or ref.phase is not Phase.AWAITING_ROLL or ref.board_unsure or obs.hand or obs.motion or obs.dice):
             return None
         key = ref.position.layout_key()

@@ -175,6 +175,10 @@ class Calibration:
     #: photo with no learnt board would (``dice_vet``). Nothing is painted out of the background: a
     #: mark of the board's own read as a die at set-up stays part of it.
     setup_dice: tuple[tuple[float, float, float], ...] = ()
+    #: those dice were the roll in play (a game in progress joined with its roll lying: the app's
+    #: ``learn_as_read``): a stream too vets dice there as with no learnt board, or the roll would
+    #: vanish into it (a "die" read at set-up is as often the board's own lettering, and stays part of it)
+    roll_lying: bool = False
     #: how far the first checkers of the top and the bottom edge sit from where the geometry puts
     #: them, in checker radii (negative: nearer the edge; a camera in front sees the near edge's
     #: checkers' thickness), learnt at set-up from the position's first checkers (vision/overhang.py);
@@ -297,6 +301,7 @@ class Calibration:
             "position": self.position.to_dict() if self.position is not None else None,
             "unseen": list(self.unseen),
             "setup_dice": [list(d) for d in self.setup_dice],
+            "roll_lying": self.roll_lying,
             "overhang": list(self.overhang) if self.overhang is not None else None,
             "first_ring": list(self.first_ring) if self.first_ring is not None else None,
             "taught_ring": [list(r) for r in self.taught_ring] if self.taught_ring is not None else None,
@@ -329,6 +334,7 @@ class Calibration:
                           else KnownBoard.start() if d.get("source") == "setup" else None),
                 unseen=tuple(str(u) for u in d.get("unseen", ())),
                 setup_dice=tuple((float(x), float(y), float(r)) for x, y, r in d.get("setup_dice", ())),
+                roll_lying=bool(d.get("roll_lying", False)),
                 overhang=(float(d["overhang"][0]), float(d["overhang"][1])) if d.get("overhang") else None,
                 first_ring=(float(d["first_ring"][0]), float(d["first_ring"][1])) if d.get("first_ring") else None,
                 taught_ring=(tuple(tuple(float(v) for v in row) for row in d["taught_ring"])
@@ -391,4 +397,4 @@ class Calibration:
         field, the geometry and the colours as they were, the board's looks, background, trays and
         rings forgotten. A board learnt as a position it did not show is learnt again from this."""
         return replace(self, skin="", clear="", background="", trays="", checker_hue=0.0, position=None,
-                       unseen=(), setup_dice=(), overhang=None, first_ring=None, taught_ring=None)
+                       unseen=(), setup_dice=(), roll_lying=False, overhang=None, first_ring=None, taught_ring=None)

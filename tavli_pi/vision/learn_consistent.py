@@ -92,15 +92,19 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
     learnt from ``image`` as the position it reads as (:func:`learn_consistent`, from the whole position
     ``obs`` reads as, made whole where it is not: :func:`read_as`), with ``frame`` (``image`` when None;
     frame number ``index``) read by it as set-up reads; None when no such position is found. ``dice``:
-    those lying on ``image`` (read unlearnt)."""
+    those lying on ``image`` (read unlearnt), taken as the roll in play (``Calibration.roll_lying``)."""
     from tavli_pi.vision.reader import BoardReader
 
     first = read_as(obs, balance=True)
     found = None if first is None else learn_consistent(image, calibration, first, dice=dice)
-    if found is None or frame is None or frame is image:
-        return found
-    learnt = found[0]
-    return learnt, BoardReader(learnt.with_(taught_ring=None)).read(frame, index)
+    if found is None:
+        return None
+    learnt, read_back = found
+    if learnt.setup_dice:
+        learnt = learnt.with_(roll_lying=True)  # the roll in play: it stays dice (``Calibration.roll_lying``)
+    if learnt.roll_lying or (frame is not None and frame is not image):
+        read_back = BoardReader(learnt.with_(taught_ring=None)).read(image if frame is None else frame, index)
+    return learnt, read_back
 
 
 def learn_checked(frame: np.ndarray, calibration: Calibration, known: KnownBoard, obs: Observation, index: int = 0,

@@ -151,12 +151,11 @@ class BoardReader:
                        if calibration.position is not None and self._prone is not None else None)
         self._learnt_arm = self._start is not None and not still_photo
         # where a die lay on the frame the board was learnt from, the learnt board is not known: a
-        # photo's dice there are vetted as with no learnt board, and so are a stream's when it was learnt
-        # from a game in progress (a clip that starts on a roll lying: the roll must not vanish into the
-        # board). A stream learnt at set-up from the start keeps them in the board: a die read there
-        # unlearnt was the board's lettering as often as a die, and a stream sees a roll come by motion
-        joined = calibration.position is not None and not calibration.position.is_start
-        self._unknown_dice = calibration.setup_dice if still_photo or joined else ()
+        # photo's dice there are vetted as with no learnt board, and so are a stream's when they were
+        # the roll in play (a clip that starts on a roll lying: it must not vanish into the board).
+        # Otherwise a stream keeps them in the board: a die read there unlearnt was the board's
+        # lettering as often as a die, and a stream sees a roll come by motion
+        self._unknown_dice = calibration.setup_dice if still_photo or calibration.roll_lying else ()
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         # (its few other places are where checkers stood when it was learnt; learnt at set-up,
         # those places are known and explained instead, and the rest of it -- a bar, a frame -- is

@@ -88,17 +88,18 @@ def test_a_position_wrong_at_a_spot_is_not_learnt_where_the_learnt_board_reads_t
     assert learn_checked(mid.image, cal, known, dataclasses.replace(obs, dice=with_die.dice)) is None  # type: ignore[arg-type,attr-defined]
 
 
-def test_a_stream_knows_no_board_where_a_die_lay_only_on_a_board_learnt_from_a_game_in_progress() -> None:
+def test_a_stream_knows_no_board_where_the_roll_in_play_lay_when_the_board_was_learnt() -> None:
     """Where a die lay on the frame the board was learnt from, the learnt board shows the die. A photo
-    vets dice there as with no learnt board; so does a stream learnt from a game in progress (a clip that
-    starts on a roll lying: its roll must not vanish into the board). A stream learnt at set-up from the
-    start keeps them in the board: a "die" read there unlearnt was as often the board's lettering (the
-    tournament board's printed name was a die showing 1 on every frame and no roll was ever taken)."""
+    vets dice there as with no learnt board; so does a stream when they were the roll in play
+    (``Calibration.roll_lying``: a clip that starts on a roll lying, its roll must not vanish into the
+    board). Otherwise a stream keeps them in the board: a "die" read on a clear set-up frame was as often
+    the board's lettering (the tournament board's printed name, a die showing 1 on every frame, and no
+    roll ever taken), and the roll flag survives the calibration file (a resumed match)."""
     known, mid, cal, _ = _reading(0)
     die = ((640.0, 360.0, 12.0),)
-    joined = dataclasses.replace(learn_board(mid.image, cal, known, dice=()), setup_dice=die)  # type: ignore[attr-defined]
-    assert BoardReader(joined)._unknown_dice == die
-    assert BoardReader(joined, still_photo=True)._unknown_dice == die
-    start = dataclasses.replace(joined, position=KnownBoard.start())
-    assert BoardReader(start)._unknown_dice == ()
-    assert BoardReader(start, still_photo=True)._unknown_dice == die
+    learnt = dataclasses.replace(learn_board(mid.image, cal, known, dice=()), setup_dice=die)  # type: ignore[attr-defined]
+    assert BoardReader(learnt)._unknown_dice == ()
+    assert BoardReader(learnt, still_photo=True)._unknown_dice == die
+    rolled = learnt.with_(roll_lying=True)
+    assert BoardReader(rolled)._unknown_dice == die
+    assert Calibration.from_dict(rolled.to_dict()).roll_lying and not rolled.unlearnt().roll_lying
