@@ -81,7 +81,7 @@ from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
-from tavli_pi.vision.relight import light_field, relit
+from tavli_pi.vision.relight import LightMeter, relit
 from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
@@ -171,6 +171,7 @@ class BoardReader:
         self._last_faces: list[KeptFace] = []  # last frame's dice read with a value (dice_kept)
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
         self._light: np.ndarray | None = None  # the light undone on the last frame read (vision/relight.py)
+        self._light_meter = LightMeter(self._clear) if self._clear is not None else None
 
     def carried_to(self, calibration: Calibration) -> BoardReader:
         """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
@@ -361,7 +362,7 @@ class BoardReader:
         small = shrink(canon)
         # a shadow or a lamp over part of the board since set-up: undone before the board is read (a
         # hand, a die or a checker moved is no light: light_field leaves them as they are)
-        field = light_field(self._clear, small) if self._clear is not None else None
+        field = self._light_meter(small) if self._light_meter is not None else None
         if field is not None:
             canon, small = relit(canon, field), relit(small, field)
         if not _same_light(field, self._light):

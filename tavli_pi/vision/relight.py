@@ -22,70 +22,88 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["CELLS", "LIGHT_STEP", "light_field", "relit"]
+__all__ = ["CELLS", "LIGHT_STEP", "LightMeter", "light_field", "relit"]
 
 #: the grid the light is measured on (columns, rows over the canonical view's quarter-scale picture):
 #: a cell is about a point wide and a checker or two high
 CELLS = (12, 8)
 #: a cell's light differs from the picture's by at least this (log: about 10 %) before any is undone
 LIGHT_STEP = 0.1
-#: a pixel agrees with its cell's light when its log ratio is within this of the cell's, in each channel
+#: a patch agrees with its cell's light when its log ratio is within this of the cell's, in each channel
 AGREE = 0.1
-#: ... and a cell's light is taken when at least this share of its lit pixels agree
+#: ... and a cell's light is taken when at least this share of its lit patches agree
 AGREEING = 0.6
 #: a cell that told no light (checkers moved, a hand) takes its told neighbours' up to this many cells away
 FILL = 2
-#: a pixel darker than this (grey levels) in the frame or the clear board tells no ratio (noise)
+#: each cell is seen as SUB x SUB patches
+SUB = 4
+#: a patch darker than this (grey levels) in the frame or the clear board tells no ratio (noise)
 LIT = 16
 
 
-def _cells(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """``a`` (h, w, ...) cropped to whole cells and split into them: (rows * cols, cell pixels, ...)."""
-    h, w = a.shape[0] // rows * rows, a.shape[1] // cols * cols
-    rest = a.shape[2:]
-    c = a[:h, :w].reshape(rows, h // rows, cols, w // cols, *rest).swapaxes(1, 2)
-    return c.reshape(rows * cols, (h // rows) * (w // cols), *rest)
+class LightMeter:
+    """``meter(small)``: ``light_field`` of the frames against one clear board (its patches made once)."""
+
+    def __init__(self, clear: np.ndarray) -> None:
+        cols, rows = CELLS
+        self.shape = clear.shape
+        self.size = (cols * SUB, rows * SUB)
+        self._usable = clear.ndim == 3 and clear.shape[1] >= self.size[0] and clear.shape[0] >= self.size[1]
+        if self._usable:
+            b = cv2.resize(clear, self.size, interpolation=cv2.INTER_AREA).astype(np.float32)
+            self._lit = b.min(axis=2) > LIT
+            self._log = np.log(b + 1.0)
+
+    def __call__(self, small: np.ndarray) -> np.ndarray | None:
+        if not self._usable or small.shape != self.shape:
+            return None
+        a = cv2.resize(small, self.size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        return _field(a, self._lit, self._log)
 
 
 def light_field(clear: np.ndarray, small: np.ndarray) -> np.ndarray | None:
     """float32 (rows, cols of ``CELLS``): how much brighter ``small`` is than ``clear`` (two BGR views of
     one size, the quarter-scale canonical view and the clear board learnt at set-up) cell by cell, beyond
     the picture's gain as a whole (log, to 0.01: a cell's light read again from a noisy frame stays the
-    same); None when no part of the board's light moved by ``LIGHT_STEP``."""
-    if clear.shape != small.shape or small.ndim != 3:
-        return None
+    same); None when no part of the board's light moved by ``LIGHT_STEP``.
+
+    Each cell is seen as ``SUB`` x ``SUB`` patches (each the mean of its pixels: a few hundred values
+    in all, a fraction of a millisecond); a patch tells its light when it is lit in the frame and on
+    the clear board, and a cell when most of its patches agree on one ratio in every channel."""
+    return LightMeter(clear)(small)
+
+
+def _field(a: np.ndarray, lit_b: np.ndarray, log_b: np.ndarray) -> np.ndarray | None:
+    """``light_field`` of the frame's patches ``a`` (float32) against the clear board's (lit, log)."""
     cols, rows = CELLS
-    h, w = small.shape[:2]
-    if h < rows or w < cols:
-        return None
-    a = small.astype(np.float32)
-    b = clear.astype(np.float32)
-    lit = (a.min(axis=2) > LIT) & (b.min(axis=2) > LIT)
+    lit = (a.min(axis=2) > LIT) & lit_b
     if int(lit.sum()) < 0.2 * lit.size:
         return None
-    ratio = np.log(a + 1.0) - np.log(b + 1.0)
+    ratio = np.log(a + 1.0) - log_b
     # the picture's gain as a whole, per channel: what the other readers match already
-    whole = np.median(ratio[lit], axis=0)
-    local = ratio - whole
-    # the cheap test first: no cell's mean moved (most frames, a still board)
-    means = cv2.resize(local.mean(axis=2), (cols, rows), interpolation=cv2.INTER_AREA)
-    if float(np.abs(means).max()) < LIGHT_STEP:
+    local = ratio - np.median(ratio[lit], axis=0)
+    grey = local.mean(axis=2)
+    if float(np.abs(grey[lit]).max()) < LIGHT_STEP:
+        return None  # (most frames: no patch's light moved)
+    # (rows, cols, SUB * SUB) patches of each cell
+    patches = local.reshape(rows, SUB, cols, SUB, 3).swapaxes(1, 2).reshape(rows, cols, SUB * SUB, 3)
+    told = lit.reshape(rows, SUB, cols, SUB).swapaxes(1, 2).reshape(rows, cols, SUB * SUB)
+    count = told.sum(axis=2)
+    enough = count >= 0.3 * SUB * SUB
+    if not enough.any():
         return None
-    cell_px = _cells(local, rows, cols)  # (cells, n, 3)
-    cell_lit = _cells(lit, rows, cols)  # (cells, n)
-    value = np.full(rows * cols, np.nan, np.float32)
-    for k in range(rows * cols):
-        px = cell_px[k][cell_lit[k]]
-        if len(px) < 0.3 * cell_lit.shape[1]:
-            continue
-        grey = float(np.median(px.mean(axis=1)))
-        agree = np.all(np.abs(px - grey) <= AGREE, axis=1)
-        if float(agree.mean()) >= AGREEING:
-            value[k] = grey
-    told = ~np.isnan(value)
-    if not told.any() or float(np.abs(value[told]).max()) < LIGHT_STEP:
+    # each cell's median patch (grey), of its lit ones: sorted with the unlit last (NaN)
+    ranked = np.sort(np.where(told, patches.mean(axis=3), np.nan), axis=2)
+    lo, hi = np.maximum(count - 1, 0) // 2, count // 2
+    level = 0.5 * (np.take_along_axis(ranked, lo[..., None], axis=2)[..., 0]
+                   + np.take_along_axis(ranked, np.minimum(hi, SUB * SUB - 1)[..., None], axis=2)[..., 0])
+    level = np.where(enough, level, 0.0).astype(np.float32)
+    agree = np.all(np.abs(patches - level[..., None, None]) <= AGREE, axis=3) & told
+    known = enough & (agree.sum(axis=2) >= AGREEING * np.maximum(count, 1))
+    value = np.where(known, level, np.nan).astype(np.float32)
+    if not known.any() or float(np.abs(value[known]).max()) < LIGHT_STEP:
         return None
-    grid: np.ndarray = np.round(_filled(value.reshape(rows, cols)), 2).astype(np.float32)
+    grid: np.ndarray = np.round(_filled(value), 2).astype(np.float32)
     return grid
 
 
@@ -106,7 +124,8 @@ def _filled(grid: np.ndarray) -> np.ndarray:
                 out[r, c] = float(near.mean())
         if np.array_equal(np.isnan(out), np.isnan(was)):
             break
-    return np.nan_to_num(out, nan=0.0).astype(np.float32)
+    filled: np.ndarray = np.nan_to_num(out, nan=0.0).astype(np.float32)
+    return filled
 
 
 def relit(canon: np.ndarray, grid: np.ndarray) -> np.ndarray:
