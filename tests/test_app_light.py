@@ -52,6 +52,15 @@ def _followed(tmp_path: Path, game: int, turns: int, flicker: float, exposure: f
     video = tmp_path / "video"
     video.mkdir()
     home, plays = _recording(video, game, turns, flicker, exposure, room, plant)
+    text = f"[camera]\nsource = 'replay:{video}'\n[table]\nhome = '{home}'\nmatch_length = 5\n"
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, pin_factory=MockFactory(), record=False) as app:
+            app.run()
+            return [e.kind for e in app.events], plays
+
+
 def test_a_game_filmed_under_flickering_light_is_followed(tmp_path: Path) -> None:
     kinds, plays = _followed(tmp_path, 9, 3, 0.05)
     assert kinds.count("play_accepted") == plays, kinds
@@ -93,7 +102,7 @@ def test_a_game_filmed_as_the_camera_s_white_balance_drifts_is_followed(tmp_path
     """Red up 10 % as blue goes down: cream wood's red clipped at white read as changed from the clear
     board all over it, and a wooden board's skin there made a hand on 20 frames running -- two plays
     made under it were seen as one change, the board out of step for the rest of the game (real-like
-    table 10, 1280 px: 2 of 5 plays)."""
+    table 10, 1280 px: 1 of 5 plays on this recording, 2 of 5 on ``bench_video.py --white 0.1``'s)."""
     kinds, plays = _followed(tmp_path, 10, 6, 0.0, room=_white_drift(0.1), plant=4)
     assert kinds.count("play_accepted") == plays, kinds
     assert "illegal_play" in kinds and "board_out_of_sync" not in kinds
@@ -101,8 +110,8 @@ def test_a_game_filmed_as_the_camera_s_white_balance_drifts_is_followed(tmp_path
 
 def test_a_game_filmed_as_a_shadow_passes_over_the_board_is_followed(tmp_path: Path) -> None:
     """A shadow half as bright over the left half of the board for a second and a half: read through it
-    (vision/relight.py); before, its checkers were misread and two plays lost (real-like table 9, 1280 px:
-    2 of 6 plays, out of step for the rest of the game)."""
+    (vision/relight.py); before, its checkers were misread and the board went out of step for the rest of
+    the game (real-like table 9, 1280 px: 2 of 6 plays)."""
     kinds, plays = _followed(tmp_path, 9, 6, 0.0, room=_passing_shadow(0.5))
     assert kinds.count("play_accepted") == plays, kinds
     assert "illegal_play" not in kinds and "board_out_of_sync" not in kinds
