@@ -81,7 +81,7 @@ from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
-from tavli_pi.vision.relight import LightMeter, relit
+from tavli_pi.vision.relight import LightMeter, relit, untinted
 from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
@@ -360,11 +360,12 @@ class BoardReader:
             self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
         canon = self.warp(image)
         small = shrink(canon)
-        # a shadow or a lamp over part of the board since set-up: undone before the board is read (a
-        # hand, a die or a checker moved is no light: light_field leaves them as they are)
+        # a shadow or a lamp over part of the board since set-up, the camera's white balance drifted:
+        # undone before the board is read (a hand, a die or a checker moved is no light: light_field
+        # leaves them as they are); the hand test matches the picture's colour itself (light_gain)
         field = self._light_meter(small) if self._light_meter is not None else None
         if field is not None:
-            canon, small = relit(canon, field), relit(small, field)
+            canon, small = relit(canon, field), relit(small, untinted(field))
         if not _same_light(field, self._light):
             # what was kept from pixels seen under another light is read again (the points, by ``key``)
             if self.dice_memo is not None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["CELLS", "LIGHT_STEP", "LightMeter", "light_field", "relit"]
+__all__ = ["CELLS", "LIGHT_STEP", "TINT_STEP", "LightMeter", "light_field", "relit", "untinted"]
 
 #: the grid the light is measured on (columns, rows over the canonical view's quarter-scale picture):
 #: a cell is about a point wide and a checker or two high
@@ -35,6 +35,9 @@ AGREE = 0.1
 AGREEING = 0.6
 #: a cell that told no light (checkers moved, a hand) takes its told neighbours' up to this many cells away
 FILL = 2
+#: the picture's colour as a whole (a channel's gain over the three's mean, log) undone from this on: the
+#: camera's white balance drifting (about 5 %)
+TINT_STEP = 0.05
 #: each cell is seen as SUB x SUB patches
 SUB = 4
 #: a patch darker than this (grey levels) in the frame or the clear board tells no ratio (noise)
@@ -62,10 +65,11 @@ class LightMeter:
 
 
 def light_field(clear: np.ndarray, small: np.ndarray) -> np.ndarray | None:
-    """float32 (rows, cols of ``CELLS``): how much brighter ``small`` is than ``clear`` (two BGR views of
-    one size, the quarter-scale canonical view and the clear board learnt at set-up) cell by cell, beyond
-    the picture's gain as a whole (log, to 0.01: a cell's light read again from a noisy frame stays the
-    same); None when no part of the board's light moved by ``LIGHT_STEP``.
+    """float32 (rows, cols of ``CELLS``, 3): how much brighter ``small`` is than ``clear`` (two BGR views
+    of one size, the quarter-scale canonical view and the clear board learnt at set-up) cell by cell and
+    channel by channel, beyond the picture's brightness as a whole (log, to 0.01: a cell's light read
+    again from a noisy frame stays the same); None when no part of the board's light moved by
+    ``LIGHT_STEP`` and the picture's colour by less than ``TINT_STEP``.
 
     Each cell is seen as ``SUB`` x ``SUB`` patches (each the mean of its pixels: a few hundred values
     in all, a fraction of a millisecond); a patch tells its light when it is lit in the frame and on
@@ -80,18 +84,23 @@ def _field(a: np.ndarray, lit_b: np.ndarray, log_b: np.ndarray) -> np.ndarray | 
     if int(lit.sum()) < 0.2 * lit.size:
         return None
     ratio = np.log(a + 1.0) - log_b
-    # the picture's gain as a whole, per channel: what the other readers match already
-    local = ratio - np.median(ratio[lit], axis=0)
+    # the picture's gain as a whole, per channel: its brightness is left to the readers that match it
+    # already; its colour (the camera's white balance drifting) is undone when it moved by TINT_STEP
+    whole = np.median(ratio[lit], axis=0)
+    tint = whole - float(whole.mean())
+    tint = tint if float(np.abs(tint).max()) >= TINT_STEP else np.zeros(3, np.float32)
+    local = ratio - whole
     grey = local.mean(axis=2)
     if float(np.abs(grey[lit]).max()) < LIGHT_STEP:
-        return None  # (most frames: no patch's light moved)
+        # (most frames: no patch's light moved)
+        return _with_tint(np.zeros((rows, cols), np.float32), tint)
     # (rows, cols, SUB * SUB) patches of each cell
     patches = local.reshape(rows, SUB, cols, SUB, 3).swapaxes(1, 2).reshape(rows, cols, SUB * SUB, 3)
     told = lit.reshape(rows, SUB, cols, SUB).swapaxes(1, 2).reshape(rows, cols, SUB * SUB)
     count = told.sum(axis=2)
     enough = count >= 0.3 * SUB * SUB
     if not enough.any():
-        return None
+        return _with_tint(np.zeros((rows, cols), np.float32), tint)
     # each cell's median patch (grey), of its lit ones: sorted with the unlit last (NaN)
     ranked = np.sort(np.where(told, patches.mean(axis=3), np.nan), axis=2)
     lo, hi = np.maximum(count - 1, 0) // 2, count // 2
@@ -102,8 +111,16 @@ def _field(a: np.ndarray, lit_b: np.ndarray, log_b: np.ndarray) -> np.ndarray | 
     known = enough & (agree.sum(axis=2) >= AGREEING * np.maximum(count, 1))
     value = np.where(known, level, np.nan).astype(np.float32)
     if not known.any() or float(np.abs(value[known]).max()) < LIGHT_STEP:
+        return _with_tint(np.zeros((rows, cols), np.float32), tint)
+    return _with_tint(_filled(value), tint)
+
+
+def _with_tint(grey: np.ndarray, tint: np.ndarray) -> np.ndarray | None:
+    """(rows, cols, 3): the cells' light ``grey`` in every channel plus the picture's ``tint``, to 0.01;
+    None when both are nothing."""
+    if not grey.any() and not tint.any():
         return None
-    grid: np.ndarray = np.round(_filled(value), 2).astype(np.float32)
+    grid: np.ndarray = np.round(grey[..., None] + tint.astype(np.float32), 2).astype(np.float32)
     return grid
 
 
@@ -128,10 +145,20 @@ def _filled(grid: np.ndarray) -> np.ndarray:
     return filled
 
 
+def untinted(grid: np.ndarray) -> np.ndarray:
+    """``light_field``'s ``grid`` without the picture's colour: the cells' light alone, in every channel
+    (the tint's channels sum to nothing)."""
+    grey: np.ndarray = np.repeat(grid.mean(axis=2, keepdims=True), 3, axis=2).astype(np.float32)
+    return grey
+
+
 def relit(canon: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """``canon`` (a view of the canonical board, BGR, any scale) as the set-up light showed it: over
-    ``light_field``'s ``grid``, interpolated between the cells' centres."""
+    ``light_field``'s ``grid``, interpolated between the cells' centres; a channel at white stays white."""
     h, w = canon.shape[:2]
     full = np.exp(cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR))
-    out: np.ndarray = np.clip(canon.astype(np.float32) / full[..., None], 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(canon.astype(np.float32) / full, 0, 255).astype(np.uint8)
+    # a channel clipped at white stays white: its light is unknown past it (cream wood's red at 250,
+    # made 275 by a warmer white balance, clips at 255 -- undone it would read 232)
+    out[canon == 255] = 255
     return out

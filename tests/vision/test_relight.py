@@ -28,7 +28,20 @@ def test_a_steady_picture_and_a_gain_of_the_whole_picture_are_no_light_to_undo()
     clear = _board()
     assert light_field(clear, clear.copy()) is None
     assert light_field(clear, _scaled(clear, (0.85, 0.85, 0.85))) is None  # exposure
-    assert light_field(clear, _scaled(clear, (0.9, 1.0, 1.1))) is None  # white balance
+    assert light_field(clear, _scaled(clear, (0.98, 1.0, 1.02))) is None  # a white balance as good as steady
+
+
+def test_a_drifted_white_balance_is_undone_and_its_brightness_left() -> None:
+    clear = _board()
+    warm = _scaled(clear, (0.8, 0.95, 1.1))
+    grid = light_field(clear, warm)
+    assert grid is not None
+    assert float(np.ptp(grid[..., 0])) == 0.0  # the same over the whole picture
+    back = relit(warm, grid).astype(np.float32)
+    # the colour undone, the brightness as a whole left: each channel over green as on the clear board
+    ratio = (back + 1) / (clear.astype(np.float32) + 1)
+    assert np.allclose(ratio.mean(axis=(0, 1)) / ratio.mean(axis=(0, 1))[1], 1.0, atol=0.02)
+    assert abs(float(ratio.mean()) - 0.95) < 0.03
 
 
 def _spread(a: np.ndarray, b: np.ndarray) -> float:
@@ -70,5 +83,5 @@ def test_checkers_moved_under_a_shadow_take_the_shadow_of_the_cells_round_them()
     assert grid is not None
     # the checker's cell told no light of its own: it takes its neighbours' (a shadow, not unlit)
     row, col = 48 * grid.shape[0] // 96, 30 * grid.shape[1] // 144
-    assert abs(float(grid[row, col] - grid[row, 0])) < LIGHT_STEP
-    assert float(grid[row, -1] - grid[row, col]) > 0.6
+    assert abs(float(grid[row, col, 1] - grid[row, 0, 1])) < LIGHT_STEP
+    assert float(grid[row, -1, 1] - grid[row, col, 1]) > 0.6
