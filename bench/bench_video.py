@@ -50,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_reallike import game_list  # noqa: E402
 from tavli_pi.record.store import MatchLog  # noqa: E402
+from tavli_pi.sim._photo import shadow as cast_shadow  # noqa: E402
 from tavli_pi.sim.camera import SimCamera  # noqa: E402
 from tavli_pi.sim.datasets import reallike_game_tables  # noqa: E402
 from tavli_pi.sim.render import Truth, render  # noqa: E402
@@ -110,7 +111,7 @@ def spot(pos: Any, point: int) -> tuple[int, int]:
 
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
                 truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0,
-                bump: int = 0) -> int:
+                bump: int = 0, white: float = 0.0, shadow: float = 0.0, lamp: float = 0.0) -> int:
     """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames
     written. ``truths``: each frame's ground truth is appended to it. ``exposure``: the picture's gain
     drifts by up to this share and back every 4 s (a camera's automatic exposure hunting as hands come
@@ -127,6 +128,14 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
         if exposure or flicker:
             gain = 1.0 + exposure * float(np.sin(2 * np.pi * n / (4 * FPS * repeat))) + flicker * (1 if n % 2 else -1)
             img = np.clip(img.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        if white:
+            drift = white * float(np.sin(2 * np.pi * n / (8 * FPS * repeat)))
+            img = np.clip(img.astype(np.float32) * np.float32([1 - drift, 1.0, 1 + drift]), 0, 255).astype(np.uint8)
+        if shadow:
+            img = shadowed(img, n / max(len(scenes), 1), shadow)
+        if lamp and n >= int(0.5 * len(scenes)):
+            ramp = 1.0 + lamp * np.linspace(0.0, 1.0, img.shape[1], dtype=np.float32)
+            img = np.clip(img.astype(np.float32) * ramp[None, :, None], 0, 255).astype(np.uint8)
         if bump and n >= bump_at:
             img = cv2.warpAffine(img, np.float32([[1, 0, bump], [0, 1, bump]]), (img.shape[1], img.shape[0]),
                                  borderMode=cv2.BORDER_REPLICATE)
@@ -144,6 +153,17 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
     if writer is not None:
         writer.release()
     return n
+
+
+def shadowed(img: np.ndarray, at: float, depth: float) -> np.ndarray:
+    """``img`` at ``at`` (the share of the recording played) under ``write_video``'s passing shadow: none before
+    0.3 or after 0.6; between, a soft ellipse half the picture wide comes in from the left edge (its centre
+    from -0.25 to 0.35 of the width by 0.4), stays to 0.5, and leaves the way it came."""
+    if not 0.3 <= at <= 0.6:
+        return img
+    reach = min((at - 0.3) / 0.1, 1.0, (0.6 - at) / 0.1)
+    cx = -0.25 + 0.6 * reach
+    return cast_shadow(img, (cx - 0.25, 0.1, cx + 0.25, 0.9), depth, 0.0)
 
 
 def recorded(video: Path, truths: list[Truth], setup_frame: int) -> tuple[list[Any], Any]:
@@ -316,6 +336,15 @@ def main() -> None:
     ap.add_argument("--bump", type=int, default=0,
                     help="two fifths of the way in, the picture shifts this many px right and down for good "
                          "(the table or the camera's stand knocked)")
+    ap.add_argument("--white", type=float, default=0.0,
+                    help="the camera's white balance drifts: red's gain up by this share as blue's goes down, "
+                         "and back, every 8 s")
+    ap.add_argument("--shadow", type=float, default=0.0,
+                    help="from 30 %% to 60 %% of the recording a soft shadow of this depth passes over part of "
+                         "the board (no hand)")
+    ap.add_argument("--lamp", type=float, default=0.0,
+                    help="half way in a lamp comes on: the picture brightens by this share on its right edge, "
+                         "by nothing on its left")
     ap.add_argument("--rolled", action="store_true",
                     help="with --from-play: start on the next roll lying still, not on the clear board")
     ap.add_argument("--hold", type=int, default=0, help="with --from-play: that first board this many more frames")
@@ -366,7 +395,7 @@ def main() -> None:
             video = tmp / "game.mp4"
             truths: list[Truth] = []
             frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths, args.exposure,
-                                 args.flicker, args.bump)
+                                 args.flicker, args.bump, args.white, args.shadow, args.lamp)
             corners = corners_arg(moments, kw) if args.corners else None
             events, cpu, err = ([], 0.0, "") if args.dice_only else run_table(
                 tmp, video, kw, corners, args.repeat, infer=not args.no_infer)

@@ -52,7 +52,8 @@ def game_of(g: int, size: int, seed: int, turns: int, games: int) -> tuple[dict[
     return kw, random_game(1000 * seed + g, turns=turns, plant_illegal=plant)
 
 
-def probe(g: int, kw: dict[str, Any], moments: list[Moment], seed: int, fates: bool, corners: bool = False) -> None:
+def probe(g: int, kw: dict[str, Any], moments: list[Moment], seed: int, fates: bool, corners: bool = False,
+          room: dict[str, float] | None = None) -> None:
     from tavli_pi.app import TableApp
     from tavli_pi.config import load_config
     from tavli_pi.referee.events import Event
@@ -62,7 +63,7 @@ def probe(g: int, kw: dict[str, Any], moments: list[Moment], seed: int, fates: b
         tmp = Path(d)
         video = tmp / "game.mp4"
         truths: list[Truth] = []
-        write_video(video, moments, kw, 1000 * seed + g, 1, truths)
+        write_video(video, moments, kw, 1000 * seed + g, 1, truths, **(room or {}))
         cfg = tmp / "table.toml"
         given = f"corners = '{corners_arg(moments, kw)}'\n" if corners else ""
         cfg.write_text(f"[camera]\nsource = 'replay:{video}'\nfps = {FPS}\n{given}"
@@ -87,15 +88,18 @@ def probe(g: int, kw: dict[str, Any], moments: list[Moment], seed: int, fates: b
                 m = moments[i] if i < len(moments) else None
                 t = truths[i] if i < len(truths) else None
                 obs, last[0] = last[0], None
-                true = " ".join(die_text(x, False) for x in (t.dice if t else ()))
+                true = " ".join(die_text(x, False) for x in (t.dice if t else ())) + (" H" if t and t.hand else "")
                 seen = "-" if obs is None else \
                     (" ".join(die_text(x, True) for x in obs.dice) + (" HAND" if obs.hand else "")
                      + (" MOTION" if obs.motion else ""))
                 what = ",".join(m.expect) if m is not None else ""
                 note = (m.note[:24] if m is not None else "")
+                wrong = "" if obs is None or t is None or obs.hand or obs.motion else " ".join(
+                    f"{p + 1}:{lt}/{dt}>{s.light.best}/{s.dark.best}" for p, (s, lt, dt) in enumerate(zip(obs.points, t.light, t.dark))
+                    if (s.light.best, s.dark.best) != (lt, dt))
                 names = " ".join(e.kind + ("(unseen)" if e.extra.get("roll_unseen") else "") for e in got)
                 print(f"  {i:3d} {note:24s} {what:28s} true[{true:12s}] read[{seen:34s}] "
-                      f"{app.referee.phase.name:12s} {names}")
+                      f"{app.referee.phase.name:12s} {names}" + (f"  misread {wrong}" if wrong else ""))
                 events.extend(got)
 
             app.run(on_frame=on_frame)
@@ -122,10 +126,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--fates", action="store_true", help="also the bench's fate of each roll")
     ap.add_argument("--corners", action="store_true", help="give the field's true corners (an installed table)")
+    for name in ("exposure", "flicker", "white", "shadow", "lamp"):
+        ap.add_argument(f"--{name}", type=float, default=0.0, help=f"as bench_video.py --{name}")
+    ap.add_argument("--bump", type=int, default=0, help="as bench_video.py --bump")
     args = ap.parse_args()
+    room = {k: getattr(args, k) for k in ("exposure", "flicker", "white", "shadow", "lamp", "bump")}
     for g in game_list(args.only):
         kw, moments = game_of(g, args.size, args.seed, args.turns, args.games)
-        probe(g, kw, moments, args.seed, args.fates, args.corners)
+        probe(g, kw, moments, args.seed, args.fates, args.corners, room)
 
 
 if __name__ == "__main__":

@@ -165,8 +165,16 @@ def change_from_clear(small: np.ndarray, clear: np.ndarray, gain: np.ndarray | N
     """uint8 (quarter scale): how much ``small`` differs from the clear board, its largest channel,
     as the clear board's light shows it (``under_clear_light``; ``gain``: ``light_gain(clear, small)``
     when the caller has made it): in a room dimmer than at set-up an arm differs from the board
-    by as much as it did then, not by the fraction of it the dim light leaves."""
-    change: np.ndarray = channel_max(np.asarray(cv2.absdiff(under_clear_light(small, clear, gain), clear)))
+    by as much as it did then, not by the fraction of it the dim light leaves. A channel the frame's light
+    brightens past white clips in the frame (a camera's white balance warming, cream wood's red at 250
+    made 270): the clear board is compared as the frame could show it, at most white under that light
+    (``255 / gain``), or every bright spot of it reads as changed."""
+    gain = light_gain(clear, small) if gain is None else gain
+    seen = under_clear_light(small, clear, gain)
+    if gain is not None and float(gain.max()) > 1.0:
+        ceiling = np.minimum(clear.astype(np.float32), 255.0 / gain).astype(np.uint8)
+        clear = ceiling
+    change: np.ndarray = channel_max(np.asarray(cv2.absdiff(seen, clear)))
     return change
 
 

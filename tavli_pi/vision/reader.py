@@ -81,6 +81,7 @@ from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
+from tavli_pi.vision.relight import LightMeter, relit, untinted
 from tavli_pi.vision.occluder import enclosed, occluder_mask
 from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.incremental import KERNEL, REGION_CHANGE, Footprints, GateView, any_changed, changed_pixels
@@ -175,6 +176,8 @@ class BoardReader:
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
         self._last_faces: list[KeptFace] = []  # last frame's dice read with a value (dice_kept)
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
+        self._light: np.ndarray | None = None  # the light undone on the last frame read (vision/relight.py)
+        self._light_meter = LightMeter(self._clear) if self._clear is not None else None
 
     def carried_to(self, calibration: Calibration) -> BoardReader:
         """A reader of ``calibration`` -- the same field, its corners and home side, refined anew
@@ -363,6 +366,19 @@ class BoardReader:
             self.noise(view)  # a frame read: learn the camera's noise from it and the frame before
         canon = self.warp(image)
         small = shrink(canon)
+        # a shadow or a lamp over part of the board since set-up, the camera's white balance drifted:
+        # undone before the board is read (a hand, a die or a checker moved is no light: light_field
+        # leaves them as they are); the hand test matches the picture's colour itself (light_gain)
+        field = self._light_meter(small) if self._light_meter is not None else None
+        if field is not None:
+            canon, small = relit(canon, field), relit(small, untinted(field))
+        if not _same_light(field, self._light):
+            # what was kept from pixels seen under another light is read again (the points, by ``key``)
+            if self.dice_memo is not None:
+                self.dice_memo.forget()
+            if self.ring_memo is not None:
+                self.ring_memo.forget()
+        self._light = field
         marks.append(("warp", clock()))
         g = ck.gradients(canon)
         integral = cv2_integral(canon)
@@ -371,7 +387,8 @@ class BoardReader:
         # the frame on the set-up board's grid, made once for setup_view and the Difference
         half = Halved(canon, self._background.shape) if self._background is not None else None
         setup = setup_view(canon, lay, cal, half)
-        key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()))
+        key = (g.scale, *((setup.typical, *map(float, setup.gain)) if setup is not None else ()),
+               *(map(float, field.ravel()) if field is not None else ()))
         memo = self.ring_memo
         # a noisy camera's parts are kept while their blocks move within its noise (``_change_test``)
         noisy = self._change_test() if kept is not None else None
@@ -613,6 +630,11 @@ def bar_sites(sites: Sequence[Site], cols: Sequence[int]) -> list[Site]:
 
 #: what all points' readings share: (gradient scale, typical change from the set-up board, brightness match)
 _Key = tuple[float, ...]
+
+
+def _same_light(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether two frames' light undone (``relight.light_field``) is the same: none on both, or equal."""
+    return (a is None and b is None) or (a is not None and b is not None and np.array_equal(a, b))
 
 
 class _Spots:

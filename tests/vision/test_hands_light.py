@@ -142,3 +142,20 @@ def test_a_simulated_lamp_turned_on_after_set_up_makes_no_hand() -> None:
     assert not BoardReader(cal).read(_warm(clear.image)).hand
     assert BoardReader(cal).read(_warm(with_hand.image)).hand
     assert not BoardReader(cal).read(clear.image).hand
+
+
+def test_a_bright_field_clipped_by_a_warmer_white_balance_has_not_changed() -> None:
+    """The camera's white balance warming (red up 10 %, blue down 10 %): cream wood's red at 250 clips
+    at 255 in the frame; judged against the clear board's 250 it read as changed by 18 levels all over
+    the wood, and a wooden board's skin there made a hand on every frame (``bench_video.py --white``)."""
+    from tavli_pi.vision.hands import CHANGE, change_from_clear
+
+    clear = np.full((60, 90, 3), (110, 160, 200), np.uint8)  # wood
+    clear[:, 50:] = (170, 222, 250)  # a cream streak, red near white
+    frame = np.clip(clear.astype(np.float64) * (0.9, 1.0, 1.1), 0, 255).astype(np.uint8)
+    assert int(frame[5, 70, 2]) == 255  # clipped
+    change = change_from_clear(frame, clear)
+    assert int(change.max()) <= CHANGE
+    arm = frame.copy()
+    arm[5:15, 55:75] = (120, 150, 210)
+    assert int(change_from_clear(arm, clear)[10, 65]) > CHANGE  # what really changed still does

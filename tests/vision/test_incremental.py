@@ -36,6 +36,7 @@ from tavli_pi.vision.checkers import _RHO
 from tavli_pi.vision.incremental import BEHIND, RING_REACH, SLOT0_NEAREST, Footprints, changed_pixels
 from tavli_pi.vision.oversize import OUTSIDE
 from tavli_pi.vision.observation import Observation
+from tavli_pi.vision import reader as reader_module
 from tavli_pi.vision.reader import BoardReader
 from tests.vision._readers import full_and_incremental
 
@@ -189,8 +190,44 @@ def test_arrays_made_whole_where_their_windows_cover_them_read_as_full_reads(mon
         return patched(self, key, place, reach, told, part, source, whole_share)
 
     monkeypatch.setattr(DiceMemo, "patched", counted)
+    # (a board whose whole look changes is, cell by cell, now and then as a light over it would make it:
+    # relight.py would undo that light and forget the kept arrays -- this test is about making them whole)
+    monkeypatch.setattr(reader_module, "LightMeter", lambda clear: lambda small: None)
     scenes = [(dataclasses.replace(scene, look=Look(board=board)), 1)
               for scene, _ in _sequence(3)[:2] for board in ("tournament", "club")]
     kinds = _compare(scenes, seed=3, vary=False)
     assert made_whole, "no kept array was made whole"
     assert kinds.get("changed"), "no changed frame"
+
+
+def test_a_game_under_a_passing_shadow_reads_as_full_reads() -> None:
+    """A shadow comes over part of the board, lies there while a play is made, and leaves: the light is
+    undone before the board is read (vision/relight.py) -- a point kept from a frame under another light
+    would not be the full read's, so the light is one of the values every point's reading shares."""
+    from tavli_pi.sim._photo import shadow
+    from tavli_pi.vision.relight import LightMeter
+
+    moments = random_game(4, turns=3)[:24]
+    cam = SimCamera(scenes_of(moments), fps=10.0, seed=4)
+    full = inc = None
+    lit = 0
+    with cam:
+        for frame in cam:
+            i = frame.index
+            reach = min(max(i - 4, 0) / 4, 1.0, max(18 - i, 0) / 4)  # in from frame 4, still 8-14, out by 18
+            image = frame.image if reach <= 0 else shadow(frame.image, (-0.4 + 0.6 * reach, 0.0, 0.1 + 0.6 * reach, 1.0),
+                                                          0.5, 0.0)
+            if full is None or inc is None:
+                full, inc = full_and_incremental(cam, image)
+                meter = LightMeter(inc._clear)  # noqa: SLF001
+            a, b = full.read(image, i), inc.read(image, i)
+            assert a == b, f"frame {i} ({inc.last_kind} read): " + "; ".join(_differences(a, b))
+            lit += meter(shrink_canon(inc, image)) is not None
+    assert lit >= 6, "the shadow was never measured"
+
+
+def shrink_canon(reader: BoardReader, image: np.ndarray) -> np.ndarray:
+    """The quarter-scale canonical view the reader measures the light on."""
+    from tavli_pi.vision.hands import shrink
+
+    return shrink(reader.warp(image))
