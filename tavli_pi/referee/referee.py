@@ -1251,11 +1251,12 @@ class Referee:
         roller = roller_of(dice, s.light_is_white)
         if not s.infer_unseen_rolls or roller is None or len(self._frames) < s.stable_frames:
             return False
-        # after an adopted board (a game joined in progress) the side on roll is a guess: dice in
-        # either player's half may follow the other's play, unseen since the join
+        # unattended, after an adopted board (a game joined in progress: nobody said whose turn it is)
+        # the side on roll is a guess: dice in either player's half may follow the other's play, unseen
+        # since the join (its roll lay on the board learnt and vanished with it)
+        guessed = self._either_may_roll and not s.attended
         if self.phase is not Phase.OPENING and (self.phase is not Phase.AWAITING_ROLL
-                                                or (roller is not self.position.turn.other
-                                                    and not self._either_may_roll)):
+                                                or (roller is not self.position.turn.other and not guessed)):
             return False
         # as in _watch_board: no play can beat the board as it was when the board reads that close to it
         if self.against_known().gap < s.accept_margin:

@@ -16,6 +16,7 @@ import dataclasses
 from tavli_pi.referee.events import OpeningRoll, PlayAccepted, RollAccepted, RollNeeded
 from tavli_pi.referee.evidence import best_conserving
 from tavli_pi.referee.referee import Referee
+from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading
@@ -110,8 +111,8 @@ def test_the_best_reading_keeping_the_count_against_every_count_by_hand() -> Non
 
 
 def _joined(t: Table, pos: Position) -> Referee:
-    """A referee that joined ``pos`` as a game in progress (an unattended table): White guessed on roll,
-    either side may throw first."""
+    """A referee (of an unattended table) that joined ``pos`` as a game in progress: White guessed on
+    roll, either side may throw first."""
     ref = opened(t)
     ref.carry_on_from(pos, ref.position, "joined", "A game in progress.", extra={"in_progress": True})
     t.show(pos, 3)
@@ -123,7 +124,7 @@ def test_after_a_join_a_roll_in_the_guessed_sides_half_follows_the_other_sides_u
     # board), White guessed on roll; Black played, White's 6-5 landed in White's half with the 5 read
     # only. The play was never judged (the dice in the side on roll's half were taken as no sign of a
     # play before them), and the game went out of step at Black's next play
-    t = Table(Referee())
+    t = Table(Referee(RefereeSettings(attended=False)))
     pos = _play(_play(START, "8/2 6/2"), "13/9 13/10").with_turn(Side.WHITE)
     ref = _joined(t, pos)
     assert ref.position.turn is Side.WHITE
@@ -137,8 +138,19 @@ def test_after_a_join_a_roll_in_the_guessed_sides_half_follows_the_other_sides_u
 
 
 def test_after_a_join_a_roll_on_an_unmoved_board_is_the_guessed_sides_roll() -> None:
-    t = Table(Referee())
+    t = Table(Referee(RefereeSettings(attended=False)))
     pos = _play(_play(START, "8/2 6/2"), "13/9 13/10").with_turn(Side.WHITE)
     ref = _joined(t, pos)
     ev = t.throw(pos, roll_dice(Side.WHITE, (4, 2)), settled=3)
     assert kinds(ev) == ["roll_accepted"] and only(ev, RollAccepted).side is Side.WHITE and ref.dice == (4, 2)
+
+
+def test_attended_a_roll_in_the_expected_sides_half_after_an_adopted_board_follows_no_play_of_the_other() -> None:
+    # at an attended table the players confirmed the board adopted and were told who rolls: no play of
+    # the other side is read into the board before that roll (as before)
+    t = Table(Referee(RefereeSettings(attended=False)))
+    pos = _play(_play(START, "8/2 6/2"), "13/9 13/10").with_turn(Side.WHITE)
+    _joined(t, pos)
+    after = _play(pos.with_turn(Side.BLACK), "24/18(2) 13/7(2)")
+    ev = _unseen_then(t, pos, after, roll_dice(Side.WHITE, (5, 6)))
+    assert not any(isinstance(e, PlayAccepted) and e.side is Side.BLACK for e in ev)
