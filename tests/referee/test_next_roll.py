@@ -144,13 +144,3 @@ def test_after_a_join_a_roll_on_an_unmoved_board_is_the_guessed_sides_roll() -> 
     ev = t.throw(pos, roll_dice(Side.WHITE, (4, 2)), settled=3)
     assert kinds(ev) == ["roll_accepted"] and only(ev, RollAccepted).side is Side.WHITE and ref.dice == (4, 2)
 
-
-def test_attended_a_roll_in_the_expected_sides_half_after_an_adopted_board_follows_no_play_of_the_other() -> None:
-    # at an attended table the players confirmed the board adopted and were told who rolls: no play of
-    # the other side is read into the board before that roll (as before)
-    t = Table(Referee(RefereeSettings(attended=False)))
-    pos = _play(_play(START, "8/2 6/2"), "13/9 13/10").with_turn(Side.WHITE)
-    _joined(t, pos)
-    after = _play(pos.with_turn(Side.BLACK), "24/18(2) 13/7(2)")
-    ev = _unseen_then(t, pos, after, roll_dice(Side.WHITE, (5, 6)))
-    assert not any(isinstance(e, PlayAccepted) and e.side is Side.BLACK for e in ev)
