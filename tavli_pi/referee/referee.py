@@ -1244,7 +1244,8 @@ class Referee:
 
     def _played_before(self, dice: Sequence[DieReading]) -> bool:
         """``dice`` lie in one player's half while the referee waits for the other's roll (or, at the
-        opening, both in one half): they are that player's roll, so the turn before it was played
+        opening, both in one half; or, unattended after a game joined in progress, whose side on roll
+        is a guess, in either half): they are that player's roll, so the turn before it was played
         unseen (unseen.py). When the board shows that play clearly (:meth:`_play_without_roll`, on
         the frames kept so far) it is accepted, the dice stay the next roll, and True is returned."""
         s = self.settings
