@@ -148,3 +148,30 @@ def test_a_board_in_doubt_or_mid_turn_is_not_learnt_in_play(tmp_path: Path) -> N
         assert app._learn_in_play(frame, dataclasses.replace(obs, dice=(die,))) is None
         said = app._learn_in_play(frame, obs)  # now it is learnt
         assert said is not None and said[0].kind == "board_learnt" and said[1].learnt
+
+
+def test_a_clip_joined_with_the_roll_lying_unseen_follows_the_play_made_with_it(tmp_path: Path) -> None:
+    """``bench_video.py --size 1280 --turns 10 --from-play 6 --rolled --hold 15 --think 15 --seed 1``
+    game 1 (metal, 13 px dice): the clip starts with Black's 6-6 lying, which the board read unlearnt does
+    not show (learnt into the board); the game is joined with White guessed on roll. Black plays, and
+    White's roll lands in White's half: Black's play is taken as played with a roll unseen (not the
+    board lost at Black's next play), and the game goes on in step."""
+    from bench.bench_video import thinking
+
+    kw = reallike_game_tables(48, 1)[1]
+    moments = thinking(midgame(random_game(1001, turns=10), 6, 15, rolled=True), 15)
+    text = (f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\nattended = false\n"
+            f"[record]\nlog = '{tmp_path / 't.sqlite'}'\n")
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cam = SimCamera(scenes_of(moments, **kw), fps=10.0, seed=1001)
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            app.run()
+            events = list(app.events)
+    kinds = [e.kind for e in events]
+    assert "board_out_of_sync" not in kinds and "illegal_play" not in kinds, kinds
+    first = next(e for e in events if e.kind == "play_accepted")
+    assert first.side is Side.BLACK and first.extra.get("roll_unseen") == ["66"]
+    plays = sum(1 for m in moments if "play_accepted" in m.expect)
+    assert kinds.count("play_accepted") == plays, kinds

@@ -1244,15 +1244,20 @@ class Referee:
 
     def _played_before(self, dice: Sequence[DieReading]) -> bool:
         """``dice`` lie in one player's half while the referee waits for the other's roll (or, at the
-        opening, both in one half): they are that player's roll, so the turn before it was played
+        opening, both in one half; or, unattended after a game joined in progress, whose side on roll
+        is a guess, in either half): they are that player's roll, so the turn before it was played
         unseen (unseen.py). When the board shows that play clearly (:meth:`_play_without_roll`, on
         the frames kept so far) it is accepted, the dice stay the next roll, and True is returned."""
         s = self.settings
         roller = roller_of(dice, s.light_is_white)
         if not s.infer_unseen_rolls or roller is None or len(self._frames) < s.stable_frames:
             return False
+        # unattended, after an adopted board (a game joined in progress: nobody said whose turn it is)
+        # the side on roll is a guess: dice in either player's half may follow the other's play, unseen
+        # since the join (its roll lay on the board learnt and vanished with it)
+        guessed = self._either_may_roll and not s.attended
         if self.phase is not Phase.OPENING and (self.phase is not Phase.AWAITING_ROLL
-                                                or roller is not self.position.turn.other):
+                                                or (roller is not self.position.turn.other and not guessed)):
             return False
         # as in _watch_board: no play can beat the board as it was when the board reads that close to it
         if self.against_known().gap < s.accept_margin:

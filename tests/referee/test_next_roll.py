@@ -16,6 +16,7 @@ import dataclasses
 from tavli_pi.referee.events import OpeningRoll, PlayAccepted, RollAccepted, RollNeeded
 from tavli_pi.referee.evidence import best_conserving
 from tavli_pi.referee.referee import Referee
+from tavli_pi.referee.settings import RefereeSettings
 from tavli_pi.rules.moves import apply_play, legal_results, parse_play
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading
@@ -107,3 +108,39 @@ def test_the_best_reading_keeping_the_count_against_every_count_by_hand() -> Non
         brute = max(sum(table[i, c[i]] for i in range(4))
                     for c in itertools.product(range(4), repeat=4) if sum(c) == 3)
         assert abs(best_conserving(table, 3) - brute) < 1e-9
+
+
+def _joined(t: Table, pos: Position) -> Referee:
+    """A referee (of an unattended table) that joined ``pos`` as a game in progress: White guessed on
+    roll, either side may throw first."""
+    ref = opened(t)
+    ref.carry_on_from(pos, ref.position, "joined", "A game in progress.", extra={"in_progress": True})
+    t.show(pos, 3)
+    return ref
+
+
+def test_after_a_join_a_roll_in_the_guessed_sides_half_follows_the_other_sides_unseen_play() -> None:
+    # bench_video.py --rolled --seed 1 game 1: joined with Black's 6-6 lying unseen (learnt into the
+    # board), White guessed on roll; Black played, White's 6-5 landed in White's half with the 5 read
+    # only. The play was never judged (the dice in the side on roll's half were taken as no sign of a
+    # play before them), and the game went out of step at Black's next play
+    t = Table(Referee(RefereeSettings(attended=False)))
+    pos = _play(_play(START, "8/2 6/2"), "13/9 13/10").with_turn(Side.WHITE)
+    ref = _joined(t, pos)
+    assert ref.position.turn is Side.WHITE
+    after = _play(pos.with_turn(Side.BLACK), "24/18(2) 13/7(2)")  # Black's 6-6, its dice never seen
+    one = (die(5, "right"), dataclasses.replace(die(0, "right", confidence=0.0), note="the camera finds one die only"))
+    ev = _unseen_then(t, pos, after, one)
+    assert "illegal_play" not in kinds(ev) and "board_out_of_sync" not in kinds(ev)
+    p = only(ev, PlayAccepted)
+    assert p.side is Side.BLACK and p.extra["roll_unseen"] == ["66"]
+    assert ref.position.turn is Side.WHITE
+
+
+def test_after_a_join_a_roll_on_an_unmoved_board_is_the_guessed_sides_roll() -> None:
+    t = Table(Referee(RefereeSettings(attended=False)))
+    pos = _play(_play(START, "8/2 6/2"), "13/9 13/10").with_turn(Side.WHITE)
+    ref = _joined(t, pos)
+    ev = t.throw(pos, roll_dice(Side.WHITE, (4, 2)), settled=3)
+    assert kinds(ev) == ["roll_accepted"] and only(ev, RollAccepted).side is Side.WHITE and ref.dice == (4, 2)
+
