@@ -89,24 +89,17 @@ def thinking(moments: list[Moment], frames: int) -> list[Moment]:
 
 def joined_right(event: Any, moment: Moment) -> str:
     """Whether a ``board_adopted`` event took the board the recording showed at its moment: "right", or
-    the White points (0 bar, 25 trays) it differs at, with "turn" when it expects the other side to roll."""
+    the spots (White's points, "bar", "off") it differs at, White's and Black's checkers taken and true,
+    with "turn" when it expects the other side to roll."""
+    from tavli_pi.referee.evidence import spot_counts
+
     truth, after = moment.position, event.after
     if after.layout_key() == truth.layout_key():
         return "right" if after.turn == truth.turn else "right but turn"
-    wrong = [f"{p} {'W%dB%d' % spot(after, p)} not {'W%dB%d' % spot(truth, p)}" for p in range(26)
-             if spot(after, p) != spot(truth, p)]
+    (aw, ab), (tw, tb) = spot_counts(after), spot_counts(truth)
+    names = [str(i + 1) for i in range(24)] + ["bar", "off"]
+    wrong = [f"{names[i]} W{aw[i]}B{ab[i]} not W{tw[i]}B{tb[i]}" for i in range(26) if (aw[i], ab[i]) != (tw[i], tb[i])]
     return "wrong at " + "/".join(wrong) + (" and turn" if after.turn != truth.turn else "")
-
-
-def spot(pos: Any, point: int) -> tuple[int, int]:
-    """(White's, Black's) checkers at White's ``point`` (0: the bar, 25: borne off)."""
-    from tavli_pi.rules.position import Side
-
-    if point == 0:
-        return pos.bar[Side.WHITE], pos.bar[Side.BLACK]
-    if point == 25:
-        return pos.off[Side.WHITE], pos.off[Side.BLACK]
-    return pos.count(Side.WHITE, point), pos.count(Side.BLACK, 25 - point)
 
 
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from tavli_pi.display.server import DisplayServer
     from tavli_pi.link.table_link import TableLink
     from tavli_pi.service import Notifier
+    from tavli_pi.rules.games import GamePosition
     from tavli_pi.signals.gpio import Signals
     from tavli_pi.tournament.feed import TableFeed
     from tavli_pi.vision.calibrate import FieldMemory
@@ -475,8 +476,7 @@ class TableApp:
             try:
                 # the dice lying on it (read on this frame with no learnt board): where the learnt
                 # board is not known (none read on another frame: not read again)
-                dice = obs.dice if learn_image is frame.image else ()
-                learnt = learn_board(learn_image, cal, dice=dice)
+                learnt = learn_board(learn_image, cal, dice=obs.dice if learn_image is frame.image else ())
             except CalibrationError as exc:
                 if not self._setup_confirmed:
                     self._waiting_for_setup(str(exc), ask=True)
@@ -520,6 +520,16 @@ class TableApp:
         self.wired.append(f"calibrated on frame {frame.index}" + (" (set-up confirmed by the players)"
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
+
+    def _known(self, position: GamePosition) -> KnownBoard | None:
+        """``position`` as the board shows it (light and dark per spot); None when it is no whole board."""
+        from tavli_pi.vision.known import KnownBoard
+
+        light, dark = self.referee.game.spot_counts(position, self.referee.settings.light_is_white)
+        try:
+            return KnownBoard.of_counts(light, dark)
+        except CalibrationError:
+            return None
 
     def _learnt_from(self, frame: Frame, obs: Observation, known: KnownBoard, *,
                      unlearnt_too: bool = False) -> Calibration | None:
@@ -568,12 +578,8 @@ class TableApp:
         cal = self._calibration
         if not adopted or cal is None or self.config.camera.calibration is not None:
             return None
-        from tavli_pi.vision.known import KnownBoard
-
-        light, dark = self.referee.game.spot_counts(adopted[-1].after, self.referee.settings.light_is_white)
-        try:
-            known = KnownBoard.of_counts(light, dark)
-        except CalibrationError:
+        known = self._known(adopted[-1].after)
+        if known is None:
             return None
         relearn = cal.learnt and adopted[-1].extra.get("in_progress") and cal.position != known
         if cal.learnt and not relearn:
@@ -599,15 +605,10 @@ class TableApp:
         if key == self._learn_tried:
             return None
         from tavli_pi.referee.events import BoardLearnt
-        from tavli_pi.vision.known import KnownBoard
 
         self._learn_tried = key
-        light, dark = ref.game.spot_counts(ref.position, ref.settings.light_is_white)
-        try:
-            known = KnownBoard.of_counts(light, dark)
-        except CalibrationError:
-            return None
-        learnt = self._learnt_from(frame, obs, known)
+        known = self._known(ref.position)
+        learnt = None if known is None else self._learnt_from(frame, obs, known)
         if learnt is None:
             return None
         said = BoardLearnt(at=frame.t, state=ref.state, position=ref.position,

@@ -32,29 +32,24 @@ from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.observation import DieReading
 
 
-def _clip(game: int, hold: int, think: int = 0) -> tuple[list[Moment], dict[str, object]]:
+def _clip(game: int, hold: int) -> tuple[list[Moment], dict[str, object]]:
     """Real-like table ``game``'s game from the board after its 6th play (as ``bench_video.py --turns 10
-    --from-play 6 --hold HOLD``), each roll lying ``think`` more frames; (the moments, the table)."""
+    --from-play 6 --hold HOLD``); (the moments, the table)."""
     kw = reallike_game_tables(48, 0)[game]
-    moments = midgame(random_game(game, turns=10), 6, hold)
-    if think:
-        from bench.bench_video import thinking
-
-        moments = thinking(moments, think)
-    return moments, kw
+    return midgame(random_game(game, turns=10), 6, hold), kw
 
 
-def _run(tmp_path: Path, moments: list[Moment], kw: dict[str, object], frames: int | None = None,
-         log: str = "t.sqlite") -> list[Event]:
-    """The events the app gives over the clip, unattended, with its log in ``tmp_path``."""
+def _run(tmp_path: Path, moments: list[Moment], kw: dict[str, object], seed: int = 3) -> list[Event]:
+    """The events the app gives over the clip (sensor noise by ``seed``), unattended, with its log
+    ``t.sqlite`` in ``tmp_path``."""
     text = (f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\nattended = false\n"
-            f"[record]\nlog = '{tmp_path / log}'\n")
+            f"[record]\nlog = '{tmp_path / 't.sqlite'}'\n")
     cfg = parse_config(text, str(tmp_path / "t.toml"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cam = SimCamera(scenes_of(moments, **kw), fps=10.0, seed=3)
+        cam = SimCamera(scenes_of(moments, **kw), fps=10.0, seed=seed)
         with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
-            app.run(max_frames=frames)
+            app.run()
             return list(app.events)
 
 
@@ -160,15 +155,7 @@ def test_a_clip_joined_with_the_roll_lying_unseen_follows_the_play_made_with_it(
 
     kw = reallike_game_tables(48, 1)[1]
     moments = thinking(midgame(random_game(1001, turns=10), 6, 15, rolled=True), 15)
-    text = (f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\nattended = false\n"
-            f"[record]\nlog = '{tmp_path / 't.sqlite'}'\n")
-    cfg = parse_config(text, str(tmp_path / "t.toml"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cam = SimCamera(scenes_of(moments, **kw), fps=10.0, seed=1001)
-        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
-            app.run()
-            events = list(app.events)
+    events = _run(tmp_path, moments, kw, seed=1001)
     kinds = [e.kind for e in events]
     assert "board_out_of_sync" not in kinds and "illegal_play" not in kinds, kinds
     first = next(e for e in events if e.kind == "play_accepted")
