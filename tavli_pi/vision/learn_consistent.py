@@ -32,12 +32,28 @@ __all__ = ["STEPS", "learn_as_read", "learn_checked", "learn_consistent", "read_
 STEPS = 4
 
 
-def read_as(obs: Observation, balance: bool = False) -> KnownBoard | None:
+def read_as(obs: Observation, balance: bool = False, *, hidden_by: Calibration | None = None,
+            unlearnt: Observation | None = None) -> KnownBoard | None:
     """The whole position ``obs`` reads as (15 checkers a side on the points, the bar and off); None
     when the reading is not whole. ``balance``: a reading that is not whole is read as a likely board
     that is (a first guess to learn from): each colour's checkers short or over are added or taken one
-    at a time where the spot's own evidence gives up least (never onto a point the other colour holds)."""
+    at a time where the spot's own evidence gives up least (never onto a point the other colour holds).
+
+    ``hidden_by``: the board ``obs`` was read with, learnt from a position that was only a guess (the
+    start, for a set-up board that is a game in progress); ``unlearnt``: the same frame read with no
+    learnt board. Where that position was wrong, the board learnt what stood there as the position
+    had it: a point it leaves empty as bare board, checkers and all; a stack's slot it fills as a
+    checker, though bare. A point ``obs`` reads as the position had it is then no evidence (the board
+    reads back what it was taught), and where the unlearnt reading says otherwise, it is taken instead
+    (a beech board joined after play 6: three lone checkers learnt into the board, and every learning
+    after kept them out)."""
     spots = [*obs.points, obs.bar, obs.off]
+    if hidden_by is not None and hidden_by.position is not None and unlearnt is not None:
+        taught = hidden_by.position
+        for i, (read, seen) in enumerate(zip(obs.points, unlearnt.points)):
+            echo = read.light.best == taught.light[i] and read.dark.best == taught.dark[i]
+            if echo and (seen.light.best, seen.dark.best) != (taught.light[i], taught.dark[i]):
+                spots[i] = seen
     counts = {c: [getattr(s, c).best for s in spots] for c in ("light", "dark")}
     if balance:
         for c, other in (("light", "dark"), ("dark", "light")):
@@ -87,15 +103,17 @@ def learn_consistent(frame: np.ndarray, calibration: Calibration, first: KnownBo
 
 
 def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation, dice: Sequence[DieReading] = (),
-                  frame: np.ndarray | None = None, index: int = 0) -> tuple[Calibration, Observation] | None:
+                  frame: np.ndarray | None = None, index: int = 0, *, hidden_by: Calibration | None = None,
+                  unlearnt: Observation | None = None) -> tuple[Calibration, Observation] | None:
     """A board of a game in progress nobody gave the position of (an unattended table's set-up board),
     learnt from ``image`` as the position it reads as (:func:`learn_consistent`, from the whole position
     ``obs`` reads as, made whole where it is not: :func:`read_as`), with ``frame`` (``image`` when None;
     frame number ``index``) read by it as set-up reads; None when no such position is found. ``dice``:
-    those lying on ``image`` (read unlearnt), taken as the roll in play (``Calibration.roll_lying``)."""
+    those lying on ``image`` (read unlearnt), taken as the roll in play (``Calibration.roll_lying``).
+    ``hidden_by``, ``unlearnt``: ``obs`` was read by a board learnt as a guessed position (:func:`read_as`)."""
     from tavli_pi.vision.reader import BoardReader
 
-    first = read_as(obs, balance=True)
+    first = read_as(obs, balance=True, hidden_by=hidden_by, unlearnt=unlearnt)
     found = None if first is None else learn_consistent(image, calibration, first, dice=dice)
     if found is None:
         return None
