@@ -17,6 +17,7 @@ each play against its roll.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -115,7 +116,7 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
     and ``unlearnt`` is the frame read with no learnt board. Each is then a first guess (the unlearnt
     reading; ``obs`` where it does not merely echo the guess, :func:`read_as`; ``obs`` as read), and a
     fixed point is no proof: of the positions found, the one the unlearnt reading -- taught nothing --
-    agrees with at most spots is learnt (``bench/probe_join_guesses.py``: on 24 mid-game tables the
+    makes most likely is learnt (``bench/probe_join_guesses.py``: on 24 mid-game tables the
     unlearnt reading's fixed point was right on 15, the start-learnt reading's on 1, and one of those
     wrong at 14 spots read its frame back more surely than the truth did)."""
     from tavli_pi.vision.reader import BoardReader
@@ -132,7 +133,7 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
             continue
         tried.add(first)
         got = learn_consistent(image, calibration, first, dice=dice)
-        if got is not None and (found is None or _agreement(got[0], unlearnt) > _agreement(found[0], unlearnt)):
+        if got is not None and (found is None or _likelihood(got[0], unlearnt) > _likelihood(found[0], unlearnt)):
             found = got
     if found is None:
         return None
@@ -144,13 +145,25 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
     return learnt, read_back
 
 
-def _agreement(learnt: Calibration, unlearnt: Observation | None) -> int:
-    """At how many spots ``unlearnt`` reads the position ``learnt`` was learnt from (0 with no reading)."""
+#: the least probability a spot's reading gives a count (``_likelihood``): a count it rules out costs as
+#: much as ``log(FLOOR)``, not infinitely
+FLOOR = 1e-6
+
+
+def _likelihood(learnt: Calibration, unlearnt: Observation | None) -> float:
+    """How likely ``unlearnt`` makes the position ``learnt`` was learnt from: the sum over the points and
+    the bar of the log-probability its reading gives the position's count there (0 with no reading). A
+    count read surely otherwise costs much. The trays are left out: with no empty tray learnt, an insert,
+    its lining or wood reads as checkers (a green board's empty tray read as a dark checker off at 0.8, and
+    the position that took one off point 1 for it was learnt)."""
     if unlearnt is None or learnt.position is None:
-        return 0
-    spots = [*unlearnt.points, unlearnt.bar, unlearnt.off]
-    return sum((s.light.best, s.dark.best) == (learnt.position.light[i], learnt.position.dark[i])
-               for i, s in enumerate(spots))
+        return 0.0
+    spots = [*unlearnt.points, unlearnt.bar]
+    total = 0.0
+    for i, s in enumerate(spots):
+        for ev, n in ((s.light, learnt.position.light[i]), (s.dark, learnt.position.dark[i])):
+            total += math.log(max(FLOOR, ev.probs[n] if n < len(ev.probs) else 0.0))
+    return total
 
 
 def learn_checked(frame: np.ndarray, calibration: Calibration, known: KnownBoard, obs: Observation, index: int = 0,

@@ -103,3 +103,26 @@ def test_a_stream_knows_no_board_where_the_roll_in_play_lay_when_the_board_was_l
     rolled = learnt.with_(roll_lying=True)
     assert BoardReader(rolled)._unknown_dice == die
     assert Calibration.from_dict(rolled.to_dict()).roll_lying and not rolled.unlearnt().roll_lying
+
+
+def _reading_zero_at(obs: object, i: int) -> object:
+    """``obs`` with point ``i`` read bare, surely."""
+    bare = CountEvidence(tuple(1.0 if n == 0 else 0.0 for n in range(len(obs.points[i].light.probs))))  # type: ignore[attr-defined]
+    return dataclasses.replace(obs, points=tuple(  # type: ignore[call-overload]
+        SpotEvidence(bare, bare) if j == i else p for j, p in enumerate(obs.points)))  # type: ignore[attr-defined]
+
+
+def test_where_a_board_learnt_as_the_start_echoes_it_the_unlearnt_reading_is_taken() -> None:
+    """A board learnt as the start from a game in progress learnt a lone checker on a point the start
+    leaves empty as bare board, and reads it bare: an echo of what it was taught, no evidence. The
+    unlearnt reading of the same frame, which sees the checker, is taken there; a point the learnt board
+    reads otherwise than the start keeps its own reading."""
+    known, _, cal, obs = _reading(0)
+    start = KnownBoard.start()
+    i = next(i for i in range(24) if known.light[i] + known.dark[i] == 1 and not start.light[i] and not start.dark[i])
+    echoed = _reading_zero_at(obs, i)
+    taught = cal.with_(position=start)
+    assert read_as(echoed) is None  # a checker short: not whole
+    assert read_as(echoed, hidden_by=taught, unlearnt=obs) == known  # type: ignore[arg-type]
+    # where the unlearnt reading is the one that echoes nothing, the learnt board's own reading stands
+    assert read_as(obs, hidden_by=taught, unlearnt=echoed) == known  # type: ignore[arg-type]
