@@ -9,7 +9,7 @@ import pytest
 
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import CHECKERS, KnownBoard
-from tavli_pi.vision.learn_consistent import learn_checked, learn_consistent, read_as
+from tavli_pi.vision.learn_consistent import learn_as_read, learn_checked, learn_consistent, read_as
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
@@ -126,3 +126,18 @@ def test_where_a_board_learnt_as_the_start_echoes_it_the_unlearnt_reading_is_tak
     assert read_as(echoed, hidden_by=taught, unlearnt=obs) == known  # type: ignore[arg-type]
     # where the unlearnt reading is the one that echoes nothing, the learnt board's own reading stands
     assert read_as(obs, hidden_by=taught, unlearnt=echoed) == known  # type: ignore[arg-type]
+
+
+def test_of_the_positions_a_board_settles_on_the_one_the_unlearnt_reading_makes_likeliest_is_learnt() -> None:
+    """Table 9 of the mid-game set, learnt as the start: its read-back settles on a position wrong at 14
+    spots, which it reads back more surely than the truth (``bench/probe_join_guesses.py``). The unlearnt
+    reading, taught nothing, settles on the truth too, and makes it far likelier: the truth is learnt."""
+    known, mid, cal, obs = _reading(9)
+    start = learn_board(mid.image, cal)  # type: ignore[attr-defined]
+    back = BoardReader(start.with_(taught_ring=None)).read(mid.image)  # type: ignore[attr-defined]
+    wrong = learn_consistent(mid.image, cal, read_as(back, balance=True))  # type: ignore[arg-type, attr-defined]
+    assert wrong is not None and wrong[0].position != known  # the start-learnt reading's fixed point
+    alone = learn_as_read(mid.image, cal, back)  # type: ignore[attr-defined]
+    assert alone is not None and alone[0].position == wrong[0].position
+    learnt = learn_as_read(mid.image, cal, back, hidden_by=start, unlearnt=obs)  # type: ignore[arg-type, attr-defined]
+    assert learnt is not None and learnt[0].position == known
