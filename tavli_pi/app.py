@@ -496,7 +496,8 @@ class TableApp:
                     # joined. The dice lying on this frame mark where the board is not learnt on the
                     # frame of the still run it is learnt from too (the picture held still since: they lay
                     # there; learnt as the board, the roll in play would vanish)
-                    found = learn_as_read(learn_image, cal, read_back, obs.dice, frame.image, frame.index)
+                    found = learn_as_read(learn_image, cal, read_back, obs.dice, frame.image, frame.index,
+                                          hidden_by=learnt, unlearnt=obs)
                     if found is not None:
                         cal, obs = found
         problem = setup_problem(obs, expect_start=setup)

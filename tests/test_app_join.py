@@ -162,3 +162,36 @@ def test_a_clip_joined_with_the_roll_lying_unseen_follows_the_play_made_with_it(
     assert first.side is Side.BLACK and first.extra.get("roll_unseen") == ["66"]
     plays = sum(1 for m in moments if "play_accepted" in m.expect)
     assert kinds.count("play_accepted") == plays, kinds
+
+
+def test_lone_checkers_a_start_learnt_board_took_for_bare_board_are_found_at_the_join(tmp_path: Path) -> None:
+    """Real-like table 6 (beech, 1280 px) from play 6: three lone dark checkers stand on points the start
+    leaves empty. Learnt as the start, the board took them for bare board and read the frame without them
+    (and, against a JPEG of its trays, three dark checkers in the tray), and every learning from that
+    reading echoed it: the game was joined on a board wrong at four spots. The unlearnt reading sees them,
+    so it is taken where the start-learnt board only echoes the start, and of the positions the board
+    settles on, the one the unlearnt reading makes likeliest is learnt; the trays, kept exactly, read
+    empty on their own frame. The game is joined on the true board."""
+    moments, kw = _clip(6, hold=12)
+    events = _run_video(tmp_path, moments, kw, seed=6)
+    adopted = [e for e in events if isinstance(e, BoardAdopted)]
+    assert adopted and adopted[0].after.layout_key() == moments[0].position.layout_key()
+    assert "illegal_play" not in [e.kind for e in events]
+
+
+def _run_video(tmp_path: Path, moments: list[Moment], kw: dict[str, object], seed: int) -> list[Event]:
+    """The events the app gives over the clip recorded as an MP4 file (``bench_video.write_video``: each
+    frame compressed, as a recording is; sensor noise by ``seed``), replayed unattended."""
+    from bench.bench_video import FPS, write_video
+
+    video = tmp_path / "clip.mp4"
+    write_video(video, moments, kw, seed, 1)
+    text = (f"[camera]\nsource = 'replay:{video}'\nfps = {FPS}\n"
+            f"[table]\nhome = '{kw['home']}'\nmatch_length = 5\nattended = false\n"
+            f"[record]\nlog = '{tmp_path / 't.sqlite'}'\n")
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, pin_factory=MockFactory()) as app:
+            app.run()
+            return list(app.events)

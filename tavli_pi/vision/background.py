@@ -40,16 +40,45 @@ CHECKER_SPREAD = 2 * BG_SCALE
 BESIDE_SHARE = 0.25
 
 
-def encode_background(canon: np.ndarray) -> str:
-    """``"jpg:base64"`` of the canonical view at 1/BG_SCALE (for the calibration file)."""
+def encode_background(canon: np.ndarray, exact_beyond: tuple[float, float] | None = None) -> str:
+    """``"jpg:base64"`` of the canonical view at 1/BG_SCALE (for the calibration file).
+
+    ``exact_beyond``: (left, right) canonical x of the field's playing edges; the columns outside
+    them (the margins, where the trays are) are kept exactly too, as ``"jpg:...|xa,xb|png:..."``.
+    A tray is read by how far from its end its rows changed from the empty tray, and its end is a
+    sharp edge, where the JPEG's coding error is 4-10 grey levels: against the JPEG alone an empty
+    dark tray read 3 checkers on the very frame it was learnt from (a beech board joined mid-game:
+    conservation then took three lone checkers off the board)."""
     h, w = canon.shape[:2]
     small = cv2.resize(canon, (w // BG_SCALE, h // BG_SCALE), interpolation=cv2.INTER_AREA)
-    return encode_image(small, "jpg", quality=92)
+    text = encode_image(small, "jpg", quality=92)
+    if exact_beyond is None:
+        return text
+    xa = max(0, min(small.shape[1], int(exact_beyond[0] // BG_SCALE)))
+    xb = max(xa, min(small.shape[1], -int(-exact_beyond[1] // BG_SCALE)))
+    margins = small.copy()
+    margins[:, xa:xb] = 0  # the field is the JPEG's; a flat run costs the PNG next to nothing
+    return f"{text}|{xa},{xb}|{encode_image(margins, 'png')}"
 
 
 def decode_background(text: str) -> np.ndarray | None:
-    """The stored half-scale view, or None when ``text`` holds none or is damaged."""
-    return decode_image(text, "jpg")
+    """The stored half-scale view (its margins exact when kept so), or None when ``text`` holds none
+    or is damaged."""
+    jpg, _, rest = text.partition("|")
+    small = decode_image(jpg, "jpg")
+    if small is None or not rest:
+        return small
+    span, _, png = rest.partition("|")
+    margins = decode_image(png, "png")
+    try:
+        xa, xb = (int(v) for v in span.split(","))
+    except ValueError:
+        return None
+    if margins is None or margins.shape != small.shape or not 0 <= xa <= xb <= small.shape[1]:
+        return None
+    small[:, :xa] = margins[:, :xa]
+    small[:, xb:] = margins[:, xb:]
+    return small
 
 
 def channel_medians(img: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:

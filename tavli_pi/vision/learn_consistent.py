@@ -17,6 +17,7 @@ each play against its roll.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,12 +33,28 @@ __all__ = ["STEPS", "learn_as_read", "learn_checked", "learn_consistent", "read_
 STEPS = 4
 
 
-def read_as(obs: Observation, balance: bool = False) -> KnownBoard | None:
+def read_as(obs: Observation, balance: bool = False, *, hidden_by: Calibration | None = None,
+            unlearnt: Observation | None = None) -> KnownBoard | None:
     """The whole position ``obs`` reads as (15 checkers a side on the points, the bar and off); None
     when the reading is not whole. ``balance``: a reading that is not whole is read as a likely board
     that is (a first guess to learn from): each colour's checkers short or over are added or taken one
-    at a time where the spot's own evidence gives up least (never onto a point the other colour holds)."""
+    at a time where the spot's own evidence gives up least (never onto a point the other colour holds).
+
+    ``hidden_by``: the board ``obs`` was read with, learnt from a position that was only a guess (the
+    start, for a set-up board that is a game in progress); ``unlearnt``: the same frame read with no
+    learnt board. Where that position was wrong, the board learnt what stood there as the position
+    had it: a point it leaves empty as bare board, checkers and all; a stack's slot it fills as a
+    checker, though bare. A point ``obs`` reads as the position had it is then no evidence (the board
+    reads back what it was taught), and where the unlearnt reading says otherwise, it is taken instead
+    (a beech board joined after play 6: three lone checkers learnt into the board, and every learning
+    after kept them out)."""
     spots = [*obs.points, obs.bar, obs.off]
+    if hidden_by is not None and hidden_by.position is not None and unlearnt is not None:
+        taught = hidden_by.position
+        for i, (read, seen) in enumerate(zip(obs.points, unlearnt.points)):
+            echo = read.light.best == taught.light[i] and read.dark.best == taught.dark[i]
+            if echo and (seen.light.best, seen.dark.best) != (taught.light[i], taught.dark[i]):
+                spots[i] = seen
     counts = {c: [getattr(s, c).best for s in spots] for c in ("light", "dark")}
     if balance:
         for c, other in (("light", "dark"), ("dark", "light")):
@@ -87,16 +104,37 @@ def learn_consistent(frame: np.ndarray, calibration: Calibration, first: KnownBo
 
 
 def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation, dice: Sequence[DieReading] = (),
-                  frame: np.ndarray | None = None, index: int = 0) -> tuple[Calibration, Observation] | None:
+                  frame: np.ndarray | None = None, index: int = 0, *, hidden_by: Calibration | None = None,
+                  unlearnt: Observation | None = None) -> tuple[Calibration, Observation] | None:
     """A board of a game in progress nobody gave the position of (an unattended table's set-up board),
     learnt from ``image`` as the position it reads as (:func:`learn_consistent`, from the whole position
     ``obs`` reads as, made whole where it is not: :func:`read_as`), with ``frame`` (``image`` when None;
     frame number ``index``) read by it as set-up reads; None when no such position is found. ``dice``:
-    those lying on ``image`` (read unlearnt), taken as the roll in play (``Calibration.roll_lying``)."""
+    those lying on ``image`` (read unlearnt), taken as the roll in play (``Calibration.roll_lying``).
+
+    ``hidden_by``, ``unlearnt``: ``obs`` was read by a board learnt as a guessed position (the start),
+    and ``unlearnt`` is the frame read with no learnt board. Each is then a first guess (the unlearnt
+    reading; ``obs`` where it does not merely echo the guess, :func:`read_as`; ``obs`` as read), and a
+    fixed point is no proof: of the positions found, the one the unlearnt reading -- taught nothing --
+    makes most likely is learnt (``bench/probe_join_guesses.py``: on 24 mid-game tables the
+    unlearnt reading's fixed point was right on 15, the start-learnt reading's on 1, and one of those
+    wrong at 14 spots read its frame back more surely than the truth did)."""
     from tavli_pi.vision.reader import BoardReader
 
-    first = read_as(obs, balance=True)
-    found = None if first is None else learn_consistent(image, calibration, first, dice=dice)
+    if hidden_by is None or unlearnt is None:
+        guesses = [read_as(obs, balance=True)]
+    else:
+        guesses = [read_as(unlearnt, balance=True), read_as(obs, balance=True, hidden_by=hidden_by, unlearnt=unlearnt),
+                   read_as(obs, balance=True)]
+    found = None
+    tried: set[KnownBoard] = set()
+    for first in guesses:
+        if first is None or first in tried:
+            continue
+        tried.add(first)
+        got = learn_consistent(image, calibration, first, dice=dice)
+        if got is not None and (found is None or _likelihood(got[0], unlearnt) > _likelihood(found[0], unlearnt)):
+            found = got
     if found is None:
         return None
     learnt, read_back = found
@@ -105,6 +143,27 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
     if learnt.roll_lying or (frame is not None and frame is not image):
         read_back = BoardReader(learnt.with_(taught_ring=None)).read(image if frame is None else frame, index)
     return learnt, read_back
+
+
+#: the least probability a spot's reading gives a count (``_likelihood``): a count it rules out costs as
+#: much as ``log(FLOOR)``, not infinitely
+FLOOR = 1e-6
+
+
+def _likelihood(learnt: Calibration, unlearnt: Observation | None) -> float:
+    """How likely ``unlearnt`` makes the position ``learnt`` was learnt from: the sum over the points and
+    the bar of the log-probability its reading gives the position's count there (0 with no reading). A
+    count read surely otherwise costs much. The trays are left out: with no empty tray learnt, an insert,
+    its lining or wood reads as checkers (a green board's empty tray read as a dark checker off at 0.8, and
+    the position that took one off point 1 for it was learnt)."""
+    if unlearnt is None or learnt.position is None:
+        return 0.0
+    spots = [*unlearnt.points, unlearnt.bar]
+    total = 0.0
+    for i, s in enumerate(spots):
+        for ev, n in ((s.light, learnt.position.light[i]), (s.dark, learnt.position.dark[i])):
+            total += math.log(max(FLOOR, ev.probs[n] if n < len(ev.probs) else 0.0))
+    return total
 
 
 def learn_checked(frame: np.ndarray, calibration: Calibration, known: KnownBoard, obs: Observation, index: int = 0,

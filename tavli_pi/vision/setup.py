@@ -267,7 +267,7 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
         checker_hue=learn_checker_hue(chains.bgr, known_slots(cal), cal),
         skin=encode_mask(skin_prone(canon)),
         clear=encode_image(shrink(canon)),
-        background=encode_background(canon),
+        background=encode_background(canon, _playing_edges(cal)),
         trays=learn_tray_sides(frame, cal),
         source="setup" if known.is_start else "position",
         unseen=_unseen(known, light, dark),
@@ -275,6 +275,12 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
         overhang=edge_overhang(canon, cal.layout, cal,
                                np.asarray([known.light[i] + known.dark[i] > 0 for i in range(24)])),
     )
+
+
+def _playing_edges(cal: Calibration) -> tuple[float, float]:
+    """The canonical x of the field's left and right playing edges (the trays lie outside them)."""
+    lay = cal.layout
+    return lay.mx + lay.u0 * lay.field_w, lay.mx + lay.u1 * lay.field_w
 
 
 #: the share of a die's side (image px: ``DieReading.size_px``) round its centre where the learnt board

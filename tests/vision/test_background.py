@@ -55,3 +55,43 @@ def test_median_of_other_types_is_numpys_median() -> None:
     rng = np.random.default_rng(3)
     a = rng.random((120, 130))  # float64: np.median's own value, not a float32 copy's
     assert median_of(a) == float(np.median(a))
+
+
+def _board_like(rng: np.random.Generator) -> np.ndarray:
+    """A canonical view with sharp edges (a tray's end, points' sides) where a JPEG errs most."""
+    img = np.full((360, 560, 3), 120, np.uint8)
+    img[:, :40] = 30  # a dark tray
+    img[170:190, :40] = 220  # its sharp end
+    img[:, 520:] = 200
+    for x in range(60, 500, 36):
+        cv2.fillConvexPoly(img, np.array([[x, 0], [x + 30, 0], [x + 15, 150]], np.int32), (40, 60, 160))
+    return np.clip(img + rng.normal(0, 4, img.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_background_keeps_its_margins_exact_and_its_field_as_jpeg() -> None:
+    """The trays lie in the margins beyond the field's playing edges: there the stored background is the
+    frame's half view to the bit, so an empty tray learnt reads empty on its own frame; the field is the
+    JPEG's, as before, and a background stored before (JPEG only) decodes as it did."""
+    from tavli_pi.vision.background import BG_SCALE, decode_background, encode_background
+
+    canon = _board_like(np.random.default_rng(4))
+    h, w = canon.shape[:2]
+    half = cv2.resize(canon, (w // BG_SCALE, h // BG_SCALE), interpolation=cv2.INTER_AREA)
+    plain = decode_background(encode_background(canon))
+    kept = decode_background(encode_background(canon, (48.0, 512.0)))
+    assert plain is not None and kept is not None and kept.shape == half.shape
+    xa, xb = 48 // BG_SCALE, 512 // BG_SCALE
+    assert np.array_equal(kept[:, :xa], half[:, :xa]) and np.array_equal(kept[:, xb:], half[:, xb:])
+    assert np.array_equal(kept[:, xa:xb], plain[:, xa:xb])
+    assert np.abs(plain[:, :xa].astype(int) - half[:, :xa]).max() >= 4  # what the JPEG alone loses there
+
+
+def test_a_damaged_background_decodes_as_none() -> None:
+    from tavli_pi.vision.background import decode_background, encode_background
+
+    text = encode_background(_board_like(np.random.default_rng(5)), (48.0, 512.0))
+    jpg, span, png = text.split("|")
+    assert decode_background(f"{jpg}|x,y|{png}") is None
+    assert decode_background(f"{jpg}|{span}|png:not base64!") is None
+    assert decode_background(f"{jpg}|300,900|{png}") is None  # columns past the image
+    assert decode_background("") is None

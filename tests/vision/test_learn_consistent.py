@@ -9,7 +9,7 @@ import pytest
 
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import CHECKERS, KnownBoard
-from tavli_pi.vision.learn_consistent import learn_checked, learn_consistent, read_as
+from tavli_pi.vision.learn_consistent import learn_as_read, learn_checked, learn_consistent, read_as
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
@@ -103,3 +103,41 @@ def test_a_stream_knows_no_board_where_the_roll_in_play_lay_when_the_board_was_l
     rolled = learnt.with_(roll_lying=True)
     assert BoardReader(rolled)._unknown_dice == die
     assert Calibration.from_dict(rolled.to_dict()).roll_lying and not rolled.unlearnt().roll_lying
+
+
+def _reading_zero_at(obs: object, i: int) -> object:
+    """``obs`` with point ``i`` read bare, surely."""
+    bare = CountEvidence(tuple(1.0 if n == 0 else 0.0 for n in range(len(obs.points[i].light.probs))))  # type: ignore[attr-defined]
+    return dataclasses.replace(obs, points=tuple(  # type: ignore[call-overload]
+        SpotEvidence(bare, bare) if j == i else p for j, p in enumerate(obs.points)))  # type: ignore[attr-defined]
+
+
+def test_where_a_board_learnt_as_the_start_echoes_it_the_unlearnt_reading_is_taken() -> None:
+    """A board learnt as the start from a game in progress learnt a lone checker on a point the start
+    leaves empty as bare board, and reads it bare: an echo of what it was taught, no evidence. The
+    unlearnt reading of the same frame, which sees the checker, is taken there; a point the learnt board
+    reads otherwise than the start keeps its own reading."""
+    known, _, cal, obs = _reading(0)
+    start = KnownBoard.start()
+    i = next(i for i in range(24) if known.light[i] + known.dark[i] == 1 and not start.light[i] and not start.dark[i])
+    echoed = _reading_zero_at(obs, i)
+    taught = cal.with_(position=start)
+    assert read_as(echoed) is None  # a checker short: not whole
+    assert read_as(echoed, hidden_by=taught, unlearnt=obs) == known  # type: ignore[arg-type]
+    # where the unlearnt reading is the one that echoes nothing, the learnt board's own reading stands
+    assert read_as(obs, hidden_by=taught, unlearnt=echoed) == known  # type: ignore[arg-type]
+
+
+def test_of_the_positions_a_board_settles_on_the_one_the_unlearnt_reading_makes_likeliest_is_learnt() -> None:
+    """Table 9 of the mid-game set, learnt as the start: its read-back settles on a position wrong at 14
+    spots, which it reads back more surely than the truth (``bench/probe_join_guesses.py``). The unlearnt
+    reading, taught nothing, settles on the truth too, and makes it far likelier: the truth is learnt."""
+    known, mid, cal, obs = _reading(9)
+    start = learn_board(mid.image, cal)  # type: ignore[attr-defined]
+    back = BoardReader(start.with_(taught_ring=None)).read(mid.image)  # type: ignore[attr-defined]
+    wrong = learn_consistent(mid.image, cal, read_as(back, balance=True))  # type: ignore[arg-type, attr-defined]
+    assert wrong is not None and wrong[0].position != known  # the start-learnt reading's fixed point
+    alone = learn_as_read(mid.image, cal, back)  # type: ignore[attr-defined]
+    assert alone is not None and alone[0].position == wrong[0].position
+    learnt = learn_as_read(mid.image, cal, back, hidden_by=start, unlearnt=obs)  # type: ignore[arg-type, attr-defined]
+    assert learnt is not None and learnt[0].position == known
