@@ -81,7 +81,7 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
     ``valued_only`` (a stream): there, only with a value read. The learnt board shows a die there, so
     once it is picked up the empty board differs from it in a die's outline, and that is no die
     tumbling (a stream that starts on a roll lying, learnt with it, waited for ever for a roll it had
-    seen picked up). ``table_px``: the size the table's dice show (``dice_size.DieSizes``, 0: not
+    seen picked up). ``table_px``: the size the table's dice show (``dice_table_size.DieSizes``, 0: not
     known): a die measured under ``LEAST_PX`` on a table whose dice are not that small is held to
     ``NEED_PX``'s proof instead (its side was measured short)."""
     if not dice:
