@@ -62,6 +62,7 @@ class FrameCase:
     radius: float
     legible: list[bool] = field(default_factory=list)  # per true die: scored (not too small to read)
     vet_rest: tuple[Any, ...] = ()  # vet_dice's further arguments the reader gave (checker discs, discs not learnt)
+    vet_kw: dict[str, Any] = field(default_factory=dict)  # ... and its keywords (valued_only, table_px)
 
 
 @dataclass
@@ -99,7 +100,7 @@ def score_frame(case: FrameCase, tally: Tally) -> None:
     dice = find_dice(*case.args)
     if case.vet is not None:
         cal, diff, still = case.vet
-        dice = vet_dice(dice, cal, diff, *case.vet_rest)
+        dice = vet_dice(dice, cal, diff, *case.vet_rest, **getattr(case, "vet_kw", {}))
         if still:
             dice = [d for d in dice if not d.moving]
     tally.seconds += time.process_time() - t0
@@ -139,9 +140,9 @@ def _capturing(read: Callable[[], Any]) -> tuple[tuple[Any, ...], tuple[Any, Any
         # its frame: not kept, so the bench reads each frame's dice without them)
         return find_dice(*args, **kwargs)
 
-    def vd(found: Any, cal: Any, diff: Any, *rest: Any) -> Any:
-        seen["vet"] = (cal, diff, rest)  # rest: the checker discs and the discs not learnt (vet_dice's)
-        return vet_dice(found, cal, diff, *rest)
+    def vd(found: Any, cal: Any, diff: Any, *rest: Any, **kw: Any) -> Any:
+        seen["vet"] = (cal, diff, rest, kw)  # rest: the checker discs and the discs not learnt (vet_dice's)
+        return vet_dice(found, cal, diff, *rest, **kw)
 
     old = reader_mod.find_dice, reader_mod.vet_dice
     reader_mod.find_dice, reader_mod.vet_dice = fd, vd  # type: ignore[assignment]
@@ -167,12 +168,13 @@ def reallike_cases(n: int, seed: int, mode: str) -> Iterator[FrameCase]:
                     cal = calibrate_read(r)
                 else:
                     cal = calibrate_setup(render(reallike_setup(scene), seed * 100003 + i))
-            args, (vcal, diff, rest) = _capturing(lambda: BoardReader(cal).read(r.image))
+            args, (vcal, diff, rest, kw) = _capturing(lambda: BoardReader(cal).read(r.image))
         except TavliError:
             continue
         truth = [(t.xy[0], t.xy[1], t.value, t.flat, t.moving) for t in r.truth.dice]
         radius = max([0.9 * t.size_px for t in r.truth.dice] + [8.0])
-        yield FrameCase(args, (vcal, diff, False), truth, radius, [t.size_px >= SMALL_DIE_PX for t in r.truth.dice], rest)
+        yield FrameCase(args, (vcal, diff, False), truth, radius, [t.size_px >= SMALL_DIE_PX for t in r.truth.dice], rest,
+                        kw)
 
 
 def sim_cases() -> Iterator[FrameCase]:
@@ -220,10 +222,10 @@ def board_cases() -> Iterator[FrameCase]:
             continue  # hand frames: dice not labelled
         with contextlib.redirect_stdout(io.StringIO()):
             cal = calibrate_image(f.image, _corner_text(f.corners), f.label["home"])
-        args, (vcal, diff, rest) = _capturing(lambda: BoardReader(cal, still_photo=True).read(f.image))
+        args, (vcal, diff, rest, kw) = _capturing(lambda: BoardReader(cal, still_photo=True).read(f.image))
         truth = [(float(d["xy"][0]), float(d["xy"][1]), int(d.get("value") or 0), d.get("flat", True) is not False,
                   False) for d in f.label["dice"]]
-        yield FrameCase(args, (vcal, diff, True), truth, 0.025 * max(f.image.shape[:2]), [], rest)
+        yield FrameCase(args, (vcal, diff, True), truth, 0.025 * max(f.image.shape[:2]), [], rest, kw)
 
 
 def photo_crops() -> list[tuple[str, np.ndarray, int]]:

@@ -71,7 +71,8 @@ STAND_OUT = 0.18
 
 def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Difference | None,
              checkers: Sequence[tuple[float, float, float]] = (),
-             unlearnt: Sequence[tuple[float, float, float]] = (), valued_only: bool = False) -> list[DieReading]:
+             unlearnt: Sequence[tuple[float, float, float]] = (), valued_only: bool = False,
+             table_px: float = 0.0) -> list[DieReading]:
     """The readings of ``dice`` that are dice, with values only where they can be read.
     ``checkers``: the checker discs (x, y, r canonical px) the board reading accounts for.
     ``unlearnt``: discs (x, y, r canonical px) where the learnt board is not known (a die lay there
@@ -80,7 +81,9 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
     ``valued_only`` (a stream): there, only with a value read. The learnt board shows a die there, so
     once it is picked up the empty board differs from it in a die's outline, and that is no die
     tumbling (a stream that starts on a roll lying, learnt with it, waited for ever for a roll it had
-    seen picked up)."""
+    seen picked up). ``table_px``: the size the table's dice show (``dice_table_size.DieSizes``, 0: not
+    known): a die measured under ``LEAST_PX`` on a table whose dice are not that small is held to
+    ``NEED_PX``'s proof instead (its side was measured short)."""
     if not dice:
         return []
     lay = cal.layout
@@ -103,7 +106,7 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
             continue  # where the die the board was learnt with lay, and picked up: the learnt die's outline
         if d.value and d.value_confidence < NO_DIE and not d.moving:
             continue
-        need = _need_px(d)
+        need = _need_px(d, table_px)
         if need:
             d = dataclasses.replace(
                 d, value=0, value_confidence=0.0,
@@ -113,13 +116,13 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
     return out
 
 
-def _need_px(d: DieReading) -> int:
+def _need_px(d: DieReading, table_px: float = 0.0) -> int:
     """The side (image px) ``d`` would need for its value to be read, or 0 when it can be read:
-    ``LEAST_PX`` under that; ``NEED_PX`` under that unless its pips are shown resolved (read flat
-    above ``SMALL_CONFIDENCE``, which ``dice.find_dice`` gives a die that small only when two views
-    of its pips agree)."""
+    ``LEAST_PX`` under that (unless the table's dice, ``table_px``, are not that small); ``NEED_PX``
+    under that unless its pips are shown resolved (read flat above ``SMALL_CONFIDENCE``, which
+    ``dice.find_dice`` gives a die that small only when two views of its pips agree)."""
     if not d.size_px or d.size_px >= NEED_PX:
         return 0
-    if d.size_px < LEAST_PX:
+    if max(d.size_px, table_px) < LEAST_PX:
         return LEAST_PX
     return 0 if d.flat and d.value_confidence > SMALL_CONFIDENCE else NEED_PX

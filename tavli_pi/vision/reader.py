@@ -76,6 +76,7 @@ from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces
 from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_table_size import DieSizes
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import vet_dice
 from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
@@ -175,6 +176,7 @@ class BoardReader:
         self._after_hand = False  # the last frame had a hand over the board
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
         self._last_faces: list[KeptFace] = []  # last frame's dice read with a value (dice_kept)
+        self._die_sizes = DieSizes()  # the size the table's dice show (dice_table_size; none in a still photo)
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
         self._light: np.ndarray | None = None  # the light undone on the last frame read (vision/relight.py)
         self._light_meter = LightMeter(self._clear) if self._clear is not None else None
@@ -187,8 +189,15 @@ class BoardReader:
                         hide=self.hide)
         r._settled, r._after_hand, r._last_dice = self._settled, self._after_hand, self._last_dice
         r._last_faces = self._last_faces
+        r._die_sizes = self._die_sizes  # the same table's dice
         r.noise = self.noise  # the same camera
         return r
+
+    @property
+    def table_die_px(self) -> float:
+        """The size (image px) the table's dice show, learnt from the dice this stream found lying
+        still (``dice_table_size``); 0.0 until enough were measured, and always in a still photo."""
+        return self._die_sizes.typical()
 
     def warp(self, image: np.ndarray) -> np.ndarray:
         """The canonical view of a frame (as ``Calibration.warp``, from the cached maps)."""
@@ -539,7 +548,10 @@ class BoardReader:
                           changes=changes, lay_still=self._lay_still(), still_photo=self.still_photo)
         if found and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
-        dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=not self.still_photo)
+        dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=not self.still_photo,
+                        table_px=self.table_die_px)
+        if not self.still_photo:
+            self._die_sizes.add(dice)
         if self.still_photo:
             # nothing is seen moving in a photo: a die whose outline was not seen (run into a point of
             # its colour) may be turning over with its top face showing as clearly as a resting one's
