@@ -217,11 +217,15 @@ def _score(
     near &= table[:, 2] >= 0.35 * float(amean)
     left_out = sum(1 for i in np.flatnonzero(near).tolist() if (blobs[i][0], blobs[i][1]) not in ids)
     prior = 0.03 if n <= 2 else 0.0
+    if bad + 0.12 * left_out + prior >= beat:
+        return None  # (the clutter, added last, is not negative)
     # anything else standing out on the face (numerals, ornaments, print) means no pips
     yy, xx = _grid(size)
     rows, cols = _window(size, float(centre[0]), float(centre[1]), reach)
     disk = (xx[:, cols] - centre[0]) ** 2 + (yy[rows] - centre[1]) ** 2 < reach**2
-    clutter = max(0.0, float(mask[rows, cols][disk].sum()) - float(areas.sum())) / max(float(disk.sum()), 1.0)
+    # (``mask`` is 0 / 1: its sum is its count of ones)
+    clutter = max(0.0, float(np.count_nonzero(mask[rows, cols][disk])) - float(areas.sum())) \
+        / max(float(np.count_nonzero(disk)), 1.0)
     return bad + 0.12 * left_out + prior + 1.5 * clutter, n
 
 
