@@ -113,12 +113,14 @@ def find_pip_blobs(
     if level is None:
         m = size // 8
         t, _ = cv2.threshold(gray[m:-m, m:-m], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        mask = ((gray <= t) if dark else (gray > t)).astype(np.uint8)
+        # (``cv2.threshold``: above ``t`` (a whole grey level), 1; the inverse, at most ``t``)
+        mask = cv2.threshold(gray, t, 1, cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY)[1]
     else:
         if back is None:
             back = cv2.medianBlur(gray, (size // 3) | 1)
         diff = cv2.subtract(back, gray) if dark else cv2.subtract(gray, back)
-        mask = (diff > level).astype(np.uint8)
+        # (above ``level``: a grey level is above it just when above its floor, OpenCV's uint8 threshold)
+        mask = cv2.threshold(diff, level, 1, cv2.THRESH_BINARY)[1]
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     area = float(size * size)
     out: list[tuple[float, float, float]] = []
