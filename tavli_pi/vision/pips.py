@@ -322,11 +322,8 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
                     pips[s[1]] = [(b[0], b[1]) for b in g]
-                    shade[s[1]] = (dark, float(np.mean([b[2] for b in g])))
-                    centres[s[1]] = (
-                        float(np.mean([b[0] for b in g])) / _SIZE,
-                        float(np.mean([b[1] for b in g])) / _SIZE,
-                    )
+                    shade[s[1]] = (dark, _mean_of([b[2] for b in g]))
+                    centres[s[1]] = (_mean_of([b[0] for b in g]) / _SIZE, _mean_of([b[1] for b in g]) / _SIZE)
     if not cands:
         return Face(0, 0.0, None)
     ranked = sorted(cands.items(), key=lambda kv: kv[1])
@@ -340,6 +337,12 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
     if hidden is not None:
         conf -= max(0.0, hidden - REGULAR)
     return Face(value, float(np.clip(conf, 0.05, 0.99)), centres[value], bad, margin, hidden)
+
+
+def _mean_of(values: list[float]) -> float:
+    """``float(np.mean(values))`` of a few floats, without ``mean``'s dispatch (issue 12): the same
+    sum (``np.add.reduce`` of the float64 array) over the count, in float64."""
+    return float(np.add.reduce(np.asarray(values, np.float64)) / len(values))
 
 
 def _grid_axes(pts: np.ndarray, aligned: bool) -> tuple[np.ndarray, np.ndarray] | None:

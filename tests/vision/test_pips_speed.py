@@ -63,3 +63,12 @@ def test_the_blob_masks_are_numpys_comparisons() -> None:
             t, _ = cv2.threshold(gray[8:-8, 8:-8], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
             _, mask = find_pip_blobs(gray, dark, None)
             assert np.array_equal(mask, ((gray <= t) if dark else (gray > t)).astype(np.uint8))
+
+
+def test_the_mean_of_a_few_floats_is_numpys() -> None:
+    from tavli_pi.vision.pips import _mean_of
+
+    rng = np.random.default_rng(3)
+    for i in range(2000):
+        vals = (rng.random(1 + i % 9) * [0.1, 1.0, 64.0, 1e5][i % 4]).tolist()
+        assert _mean_of(vals) == float(np.mean(vals))
