@@ -176,6 +176,10 @@ N_STATS = 6
 _K = [int(q * (RING_ANGLES - 1)) for q in (0.1, 0.25, 0.5, 0.75)]
 _K_UP = int(0.25 * (int(_UP.sum()) - 1))
 _K_DOWN = int(0.25 * (int(_DOWN.sum()) - 1))
+#: the angles facing up (row 0) and down (row 1), as indices: as many each way, and the same rank
+#: of each taken (``_raw_stats`` takes both in one partition)
+_UP_DOWN = np.stack([np.flatnonzero(_UP), np.flatnonzero(_DOWN)])
+assert _K_UP == _K_DOWN
 
 
 def _raw_stats(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -184,8 +188,11 @@ def _raw_stats(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> n
     srt = np.sort(rad, axis=-1)  # (np.sort beats a multi-kth np.partition on rows of 32)
     out = np.empty((*rad.shape[:-1], N_STATS), np.float32)
     out[..., :4] = srt[..., _K]
-    out[..., 4] = np.sort(rad[..., _UP], axis=-1)[..., _K_UP]
-    out[..., 5] = np.sort(rad[..., _DOWN], axis=-1)[..., _K_DOWN]
+    # the up and the down angles' values side by side, one partition at their common rank: the value
+    # there is the sorted one's (issue 12: half the cost of two sorts)
+    ends = np.partition(np.take(rad, _UP_DOWN, axis=-1), _K_UP, axis=-1)
+    out[..., 4] = ends[..., 0, _K_UP]
+    out[..., 5] = ends[..., 1, _K_DOWN]
     return out
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from collections.abc import Callable
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.component_box import box_of, labelled
 from tavli_pi.vision.dice_ground import ground_parted
 from tavli_pi.vision.dice_memo import Box, DiceMemo
 from tavli_pi.vision.dice_spots import Spot
@@ -123,7 +124,7 @@ def _component(plain: np.ndarray, pipm8: np.ndarray,
     mask = cv2.bitwise_or(plain, pipm8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    n, labels = labelled(mask, 4)  # (one component's stats wanted: ``component_box``)
     lab = int(labels[int(round(float(np.clip(local[:, 1].mean(), 0, hh - 1)))),
                      int(round(float(np.clip(local[:, 0].mean(), 0, ww - 1))))])
     if lab == 0:
@@ -132,8 +133,7 @@ def _component(plain: np.ndarray, pipm8: np.ndarray,
         lab = int(np.argmax(counts))
         if lab == 0:
             return None
-    x, y, w, h, a = (int(v) for v in stats[lab])
-    return labels, lab, (x, y, w, h, a)
+    return labels, lab, box_of(labels, lab)
 
 
 #: a body that ran into its surroundings is parted from the ground (``dice_ground``) taken this far
@@ -300,7 +300,7 @@ def edge_side(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centr
         return None
     share = (crop - ground) @ d / float(d @ d)  # 0: the ground's colour, 1: the body's
     mask = (share >= 0.5).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    n, labels = labelled(mask, 4)
     if n < 2:
         return None
     inside = np.bincount(labels[face & (mask > 0)], minlength=n)
@@ -308,7 +308,7 @@ def edge_side(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centr
     lab = int(np.argmax(inside))
     if lab == 0:
         return None
-    x, y, w, h, _ = (int(v) for v in stats[lab])
+    x, y, w, h, _ = box_of(labels, lab)
     if x == 0 or y == 0 or x + w >= _EDGE_N or y + h >= _EDGE_N:
         return None  # runs into its surroundings
     pts = cv2.findNonZero((labels == lab).astype(np.uint8)).reshape(-1, 2).astype(np.float32)

@@ -48,12 +48,14 @@ def ground_parted(crop: np.ndarray, plain: np.ndarray, far: np.ndarray,
     colours lie too near to part (``GROUND_APART``)."""
     if int(np.count_nonzero(far)) < GROUND_PX:
         return None
-    crop = crop.astype(np.float32, copy=False)  # (a uint8 crop: its float32 pixels, made only now)
+    # (the median of a uint8 crop's pixels taken as they are: whole or half grey levels, the same
+    # float32 values as of the float32 pixels, without making those unless the two part)
     ground = np.asarray(median(crop[far], axis=0), np.float32)
     step = ground - np.asarray(body, np.float32)
     apart = float(np.abs(step).max())
     if apart < GROUND_APART:
         return None
+    crop = crop.astype(np.float32, copy=False)
     t = ((crop - np.asarray(body, np.float32)) @ step) / float(step @ step)
     return ((plain > 0) & (t < 0.5)).astype(np.uint8), 0.5 * apart
 

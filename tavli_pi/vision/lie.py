@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.channels import channel_max
+from tavli_pi.vision.component_box import box_of, labelled
 from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px, ground_parted
 from tavli_pi.vision.quantile import median, percentile
 
@@ -196,12 +197,11 @@ def _region(plain: np.ndarray, face: np.ndarray) -> tuple[np.ndarray, int, tuple
     mask[face] = 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    _, labels = labelled(mask, 4)  # (one component's stats wanted: ``component_box``)
     lab = int(labels[int(_N / 2.0), int(_N / 2.0)])
     if lab == 0:
         return None
-    x, y, w, h, a = (int(v) for v in stats[lab])
-    return labels, lab, (x, y, w, h, a)
+    return labels, lab, box_of(labels, lab)
 
 
 def _band(region: np.ndarray, side: float) -> np.ndarray:

@@ -113,12 +113,14 @@ def find_pip_blobs(
     if level is None:
         m = size // 8
         t, _ = cv2.threshold(gray[m:-m, m:-m], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        mask = ((gray <= t) if dark else (gray > t)).astype(np.uint8)
+        # (``cv2.threshold``: above ``t`` (a whole grey level), 1; the inverse, at most ``t``)
+        mask = cv2.threshold(gray, t, 1, cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY)[1]
     else:
         if back is None:
             back = cv2.medianBlur(gray, (size // 3) | 1)
         diff = cv2.subtract(back, gray) if dark else cv2.subtract(gray, back)
-        mask = (diff > level).astype(np.uint8)
+        # (above ``level``: a grey level is above it just when above its floor, OpenCV's uint8 threshold)
+        mask = cv2.threshold(diff, level, 1, cv2.THRESH_BINARY)[1]
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     area = float(size * size)
     out: list[tuple[float, float, float]] = []
@@ -217,11 +219,15 @@ def _score(
     near &= table[:, 2] >= 0.35 * float(amean)
     left_out = sum(1 for i in np.flatnonzero(near).tolist() if (blobs[i][0], blobs[i][1]) not in ids)
     prior = 0.03 if n <= 2 else 0.0
+    if bad + 0.12 * left_out + prior >= beat:
+        return None  # (the clutter, added last, is not negative)
     # anything else standing out on the face (numerals, ornaments, print) means no pips
     yy, xx = _grid(size)
     rows, cols = _window(size, float(centre[0]), float(centre[1]), reach)
     disk = (xx[:, cols] - centre[0]) ** 2 + (yy[rows] - centre[1]) ** 2 < reach**2
-    clutter = max(0.0, float(mask[rows, cols][disk].sum()) - float(areas.sum())) / max(float(disk.sum()), 1.0)
+    # (``mask`` is 0 / 1: its sum is its count of ones)
+    clutter = max(0.0, float(np.count_nonzero(mask[rows, cols][disk])) - float(areas.sum())) \
+        / max(float(np.count_nonzero(disk)), 1.0)
     return bad + 0.12 * left_out + prior + 1.5 * clutter, n
 
 
@@ -316,11 +322,8 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
                     pips[s[1]] = [(b[0], b[1]) for b in g]
-                    shade[s[1]] = (dark, float(np.mean([b[2] for b in g])))
-                    centres[s[1]] = (
-                        float(np.mean([b[0] for b in g])) / _SIZE,
-                        float(np.mean([b[1] for b in g])) / _SIZE,
-                    )
+                    shade[s[1]] = (dark, _mean_of([b[2] for b in g]))
+                    centres[s[1]] = (_mean_of([b[0] for b in g]) / _SIZE, _mean_of([b[1] for b in g]) / _SIZE)
     if not cands:
         return Face(0, 0.0, None)
     ranked = sorted(cands.items(), key=lambda kv: kv[1])
@@ -334,6 +337,12 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
     if hidden is not None:
         conf -= max(0.0, hidden - REGULAR)
     return Face(value, float(np.clip(conf, 0.05, 0.99)), centres[value], bad, margin, hidden)
+
+
+def _mean_of(values: list[float]) -> float:
+    """``float(np.mean(values))`` of a few floats, without ``mean``'s dispatch (issue 12): the same
+    sum (``np.add.reduce`` of the float64 array) over the count, in float64."""
+    return float(np.add.reduce(np.asarray(values, np.float64)) / len(values))
 
 
 def _grid_axes(pts: np.ndarray, aligned: bool) -> tuple[np.ndarray, np.ndarray] | None:

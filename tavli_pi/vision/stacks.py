@@ -745,7 +745,7 @@ def _rim_contrast(
     # faintest) against its half-way places (two checkers and a far disc are no row)
     at = 2 * ROW_FIT - 3
     h = f[:, :at, 3]
-    a, b = h[:, : ROW_FIT - 2].min(axis=1), h[:, ROW_FIT - 2 :].mean(axis=1)
+    a, b = h[:, : ROW_FIT - 2].min(axis=1), _row_means(h[:, ROW_FIT - 2 :])
     row = (a - b) / (a + b + 0.05)
     out = np.full((len(x0), 10), -1.0)
     for j, n in enumerate(range(6, 16)):
@@ -755,10 +755,19 @@ def _rim_contrast(
         rims, mids = h[:, : n - 2], h[:, n - 2 :]
         # rims must stand out from the half-way places (contrast, so faint rims count too),
         # and each checker's tip side must be hidden (a row of separate checkers shows it)
-        a, b = rims.mean(axis=1), mids.mean(axis=1)
-        t = fj[:, : n - 2, 4].mean(axis=1)
+        a, b = _row_means(rims), _row_means(mids)
+        t = _row_means(fj[:, : n - 2, 4])
         out[:, j] = np.minimum((a - b) / (a + b + 0.05), (a - t) / (a + t + 0.05))
     return out, row
+
+
+def _row_means(a: np.ndarray) -> np.ndarray:
+    """``a.mean(axis=1)`` of a 2-D float array, the same values without ``mean``'s dispatch (issue 12):
+    numpy's mean is the same sum (``np.add.reduce``) over the count, an ``intp`` it divides float32
+    sums by in float64 into float32; here a float32 sum over a Python int is divided in float32. The
+    two agree: a float64 quotient rounded again to float32 is the correctly rounded float32 one."""
+    out: np.ndarray = np.add.reduce(a, axis=1) / a.shape[1]
+    return out
 
 
 #: per count n: the rims' places k/(n-1) (k = 1..n-2), then the midpoints (k + 0.5)/(n-1)

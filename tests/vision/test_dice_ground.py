@@ -135,3 +135,19 @@ def test_black_dice_too_small_to_resolve_keep_no_parted_outline() -> None:
     (``dice_ground.GROUND_LEAST_PX``) and no face is read wrong."""
     dice, truth = _read_still(20, "right", (4, 5), 640)
     assert not _wrong(dice, truth), dice
+
+
+def test_a_uint8_crop_parts_as_its_float32_pixels() -> None:
+    """``ground_parted`` takes a uint8 crop's ground colour from its own pixels (issue 12): the
+    same mask and tolerance as from the crop in float32, parted or not."""
+    rng = np.random.default_rng(7)
+    for i in range(300):
+        crop = rng.integers(0, 256, (40, 44, 3)).astype(np.uint8)
+        crop[:, 22:] = np.clip(crop[:, 22:] // 8 + np.asarray(_NAVY, np.uint8) - 16, 0, 255)
+        plain = (rng.random((40, 44)) < 0.8).astype(np.uint8)
+        far = (rng.random((40, 44)) < [0.002, 0.05, 0.3, 0.6][i % 4]) & (plain > 0)
+        body = np.asarray(_BLACK) + rng.normal(0, 20, 3).round(1) * (i % 3)
+        got, want = ground_parted(crop, plain, far, body), ground_parted(crop.astype(np.float32), plain, far, body)
+        assert (got is None) == (want is None)
+        if got is not None and want is not None:
+            assert np.array_equal(got[0], want[0]) and got[1] == want[1]

@@ -42,3 +42,33 @@ def test_the_spread_percentiles_of_any_image_are_numpys() -> None:
     # (not uint8: numpy's own)
     f = rng.random((64, 64)).astype(np.float32)
     assert _percentiles(f, _ENDS) == tuple(np.percentile(f, _ENDS).tolist())
+
+
+def test_the_blob_masks_are_numpys_comparisons() -> None:
+    """``find_pip_blobs``' masks from ``cv2.threshold`` are the grey levels above a level (or at
+    most Otsu's threshold, dark), as numpy compares them, at whole and fractional levels."""
+    import cv2
+
+    from tavli_pi.vision.pips import find_pip_blobs
+
+    rng = np.random.default_rng(2)
+    for i in range(200):
+        gray = cv2.GaussianBlur(rng.integers(0, 256, (64, 64)).astype(np.uint8), (0, 0), 1.5)
+        back = cv2.medianBlur(gray, 21)
+        level = [0.0, 3.0, 7.25, 12.5, 40.0, 254.5, 255.0, 300.0][i % 8]
+        for dark in (True, False):
+            diff = cv2.subtract(back, gray) if dark else cv2.subtract(gray, back)
+            _, mask = find_pip_blobs(gray, dark, level, back)
+            assert np.array_equal(mask, (diff > level).astype(np.uint8))
+            t, _ = cv2.threshold(gray[8:-8, 8:-8], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            _, mask = find_pip_blobs(gray, dark, None)
+            assert np.array_equal(mask, ((gray <= t) if dark else (gray > t)).astype(np.uint8))
+
+
+def test_the_mean_of_a_few_floats_is_numpys() -> None:
+    from tavli_pi.vision.pips import _mean_of
+
+    rng = np.random.default_rng(3)
+    for i in range(2000):
+        vals = (rng.random(1 + i % 9) * [0.1, 1.0, 64.0, 1e5][i % 4]).tolist()
+        assert _mean_of(vals) == float(np.mean(vals))

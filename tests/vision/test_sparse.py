@@ -32,3 +32,12 @@ def test_a_view_into_a_larger_mask() -> None:
 
 def test_nothing_set() -> None:
     assert nonzero_xy(np.zeros((7, 9), np.uint8)).shape == (0, 2)
+
+
+def test_views_the_size_of_the_canonical_and_the_fine_view() -> None:
+    rng = np.random.default_rng(4)
+    for (h, w), k in [((586, 740), 60), ((586, 740), 3000), ((1108, 836), 300)]:
+        mask = np.zeros((h, w), np.uint8)
+        mask[rng.integers(0, h, k), rng.integers(0, w, k)] = 255
+        for m in (mask, mask[4:-4, 4:-4]):
+            assert np.array_equal(nonzero_xy(m), _cv(m))
