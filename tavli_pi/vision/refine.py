@@ -26,6 +26,12 @@ __all__ = ["bar_run", "refine_edges", "learn_radius", "learn_colours", "refine"]
 #: a step of the middle band's column colour (grey levels, over 3 px) that stands out this much
 #: from how unlike the surface its inner side is: well above the surface's own grain (2-8)
 STEP_SEEN = 12.0
+#: how far (field widths) a bar's middle may lie from the field's: a bar is the board's middle, and
+#: the corners put the field's edges within a few pixels
+BAR_OFF_CENTRE = 0.02
+#: the widest gap (field span fractions) a checker on the bar leaves in it: a checker is about
+#: 0.9 of a point, a point about 1/13-1/15 of the field
+BAR_CHECKER = 0.08
 
 
 def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
@@ -83,6 +89,10 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     b0, t0 = strongest(0.40, 0.50, -1)
     b1, t1 = strongest(0.50, 0.60, +1)
     stepped = (b0, b1) if min(t0, t1) > floor and b1 - b0 > 0.012 else None
+    if stepped is not None and _off_centre(stepped, u0, u1) > BAR_OFF_CENTRE:
+        # a bar stands in the middle of the field: steps off centre are lettering across the middle
+        # band (a match's banner), not the bar's edges (real-like tables joined mid-game, issue 9)
+        stepped = None
     # the bar as the points see it: a bar wider than the steps' window, or of the
     # surface's own colour, shows no step in the middle band (or only lettering's)
     run = bar_run(canon, lay, u0, u1)
@@ -96,6 +106,11 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     if not (u0 < bar[0] < bar[1] < u1) or (u1 - u0) < 0.8:
         return cal
     return cal.with_(u0=float(u0), u1=float(u1), bar=(float(bar[0]), float(bar[1])))
+
+
+def _off_centre(bar: tuple[float, float], u0: float, u1: float) -> float:
+    """How far the middle of ``bar`` is from the field's (``u0``-``u1``), in field widths."""
+    return abs((bar[0] + bar[1]) / 2 - (u0 + u1) / 2) / (u1 - u0)
 
 
 def bar_run(canon: np.ndarray, lay: Layout, u0: float, u1: float) -> tuple[float, float] | None:
@@ -130,7 +145,9 @@ def bar_run(canon: np.ndarray, lay: Layout, u0: float, u1: float) -> tuple[float
     k = max(3, int(0.03 * fw) | 1)
     low = cv2.morphologyEx((d <= thr).astype(np.uint8)[None, :], cv2.MORPH_CLOSE, np.ones((1, k), np.uint8))[0] > 0
     if not low[c]:
-        return None
+        low = _bridged_checker(low, c, BAR_CHECKER * span)
+        if not low[c]:
+            return None
     a = c
     while a > 0 and low[a - 1]:
         a -= 1
@@ -139,10 +156,34 @@ def bar_run(canon: np.ndarray, lay: Layout, u0: float, u1: float) -> tuple[float
         b += 1
     left, right = (a - mx) / fw, (b + 1 - mx) / fw
     width = (right - left) / (u1 - u0)
-    off_centre = abs((left + right) / 2 - (u0 + u1) / 2) / (u1 - u0)
-    if not 0.03 <= width <= 0.3 or off_centre > 0.02:
+    if not 0.03 <= width <= 0.3 or _off_centre((left, right), u0, u1) > BAR_OFF_CENTRE:
         return None
     return float(left), float(right)
+
+
+def _bridged_checker(low: np.ndarray, c: int, most: float) -> np.ndarray:
+    """``low`` (the columns that look like a bar) with the gap round column ``c`` filled when it is
+    a checker on a wide bar: at most ``most`` columns wide, bar on both sides of it, and centred
+    on ``c``. A checker on the bar stands in its middle, in the middle band, and hides the bar's
+    colour there: a wide bar with a checker on it showed only the checker's edges as steps (the
+    bar taken a checker wide) on real-like tables joined mid-game (issue 9)."""
+    n = len(low)
+    a = c
+    while a > 0 and not low[a - 1]:
+        a -= 1
+    b = c
+    while b < n - 1 and not low[b + 1]:
+        b += 1
+    if a == 0 or b == n - 1 or b + 1 - a > most or abs((a + b) / 2 - c) > 0.25 * (b + 1 - a):
+        return low
+    # the bar shows on both sides of the checker, alike: a thin bar's odd column beside it is no flank
+    left = a - int(np.flatnonzero(~low[:a])[-1] + 1 if (~low[:a]).any() else 0)
+    right = int(b + 1 + np.flatnonzero(~low[b + 1 :])[0] if (~low[b + 1 :]).any() else n) - (b + 1)
+    if min(left, right) < 3 or abs(left - right) > 0.5 * max(left, right):
+        return low
+    out = low.copy()
+    out[a : b + 1] = True
+    return out
 
 
 def _first_slots(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> ck.Chains:

@@ -39,3 +39,36 @@ def test_the_field_edge_is_the_step_nearest_the_corners_not_the_frames_outer_edg
     frame = render(scene, index)
     cal = refine_edges(Calibration(frame.truth.corners, home=frame.truth.home), frame.image)  # type: ignore[arg-type]
     assert abs(cal.u0) < 0.012 and abs(cal.u1 - 1.0) < 0.012, (cal.u0, cal.u1)
+
+
+def _mid_bar(index: int, setup: bool = False) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(the bar refine_edges finds, the true bar) on real-like table ``index`` at a random position of a
+    game in progress (``test_known._midgame_table``), or on its set-up frame (``setup``)."""
+    from tests.vision.test_known import _midgame_table
+    from tests.vision.test_setup_learning import SCENES
+
+    if setup:
+        frame = render(reallike_setup(SCENES[index]), index)
+    else:
+        _, frame, _ = _midgame_table(index)
+    cal = refine_edges(Calibration(frame.truth.corners, home=frame.truth.home), frame.image)  # type: ignore[attr-defined]
+    return cal.layout.bar, frame.truth.bar_u  # type: ignore[attr-defined]
+
+
+# tables of the mid-game set (seed 0) with a checker on a wide bar: the middle band showed the
+# checker's edges alone as steps, and the bar was taken a checker wide (points a point or more off)
+ON_THE_BAR = [12, 85, 93, 101]
+
+
+@pytest.mark.parametrize("index", ON_THE_BAR)
+def test_a_checker_on_a_wide_bar_is_not_taken_for_the_bar(index: int) -> None:
+    bar, truth = _mid_bar(index)
+    assert abs(bar[0] - truth[0]) < 0.012 and abs(bar[1] - truth[1]) < 0.012, (bar, truth)
+
+
+# a match's banner across the middle band (set-up frame of table 7, mid-game frame of table 17):
+# its lettering's steps, off the field's middle, were taken for the bar's edges
+@pytest.mark.parametrize(("index", "setup"), [(7, True), (17, False)])
+def test_lettering_off_the_fields_middle_is_not_taken_for_the_bar(index: int, setup: bool) -> None:
+    bar, truth = _mid_bar(index, setup)
+    assert abs(bar[0] - truth[0]) < 0.012 and abs(bar[1] - truth[1]) < 0.012, (bar, truth)
