@@ -311,9 +311,11 @@ def _overruled(b: DieReading, fine: DieReading) -> bool:
     the field moved by 2-6 px, the canonical outline of WTC frame5's four, frame0's five and test9's three
     (joined to the one it touches) turned oblong, "cocked" at 0.03-0.85 with a wrong face or none, where
     the finer view read each flat and right at 0.91-0.99 (``bench/bench_dice_shift.py``)."""
-    return (not b.flat and not b.on_checker and not b.moving and b.size_px < SURE_PX
-            and b.value_confidence < FINE_OVERRULES and fine.flat and fine.value > 0
-            and fine.value_confidence >= FINE_OVERRULES)
+    if not b.flat and not b.on_checker and not b.moving and b.size_px < SURE_PX and fine.flat and fine.value > 0:
+        if b.value_confidence < FINE_OVERRULES and fine.value_confidence >= FINE_OVERRULES:
+            return True
+        return b.value == fine.value and b.value_confidence <= SMALL_CONFIDENCE + 1e-6 < fine.value_confidence
+    return False
 
 
 def _near_discs(discs: np.ndarray, x: float, y: float, pad: float) -> list[int]:
@@ -346,7 +348,7 @@ def _confirms(fine: DieReading, b: DieReading) -> bool:
     ``SMALL_CONFIDENCE`` for want of its pips, ``fine`` above it (its pips found, as many as its
     value, the face regular: ``_find``'s ``agreed``)."""
     return (b.value == fine.value > 0 and b.flat and fine.flat and not b.moving and not fine.moving
-            and b.size_px < SURE_PX and abs(b.value_confidence - SMALL_CONFIDENCE) < 1e-6
+            and b.size_px < SURE_PX and NO_DIE <= b.value_confidence <= SMALL_CONFIDENCE + 1e-6
             and fine.value_confidence > SMALL_CONFIDENCE
             and _same_die(fine, b))
 
