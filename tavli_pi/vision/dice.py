@@ -52,7 +52,8 @@
 8. The finer view's die replaces a canonical one with no value (``_merge``), also one called
    cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``),
    and a small one called cocked unsurely where the finer view reads a clear flat face, or the same face
-   flat with its pips shown resolved (``_overruled``); a one or two the finer view reads beside a clear die is taken with it.
+   flat with its pips shown resolved (``_overruled``); a one or two the finer view reads beside a clear
+   die is taken with it.
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
