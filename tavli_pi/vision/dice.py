@@ -51,8 +51,9 @@
    smear's streaks), as a one's or a two's pips' outline is parted too (``dice_body.GROUND_SPOTS``).
 8. The finer view's die replaces a canonical one with no value (``_merge``), also one called
    cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``),
-   and a small one called cocked unsurely where the finer view reads a clear flat face
-   (``_overruled``); a one or two the finer view reads beside a clear die is taken with it.
+   and a small one called cocked unsurely where the finer view reads a clear flat face, or the same face
+   flat with its pips shown resolved (``_overruled``); a one or two the finer view reads beside a clear
+   die is taken with it.
 
 The face is read square to the die and again round its pips' centre; how
 the die lies comes from the outline round that face (``vision.lie``): a
@@ -310,10 +311,17 @@ def _overruled(b: DieReading, fine: DieReading) -> bool:
     a face at least that clear. A die of 11-16 canonical px is outlined there in a handful of pixels;
     the field moved by 2-6 px, the canonical outline of WTC frame5's four, frame0's five and test9's three
     (joined to the one it touches) turned oblong, "cocked" at 0.03-0.85 with a wrong face or none, where
-    the finer view read each flat and right at 0.91-0.99 (``bench/bench_dice_shift.py``)."""
-    return (not b.flat and not b.on_checker and not b.moving and b.size_px < SURE_PX
-            and b.value_confidence < FINE_OVERRULES and fine.flat and fine.value > 0
-            and fine.value_confidence >= FINE_OVERRULES)
+    the finer view read each flat and right at 0.91-0.99 (``bench/bench_dice_shift.py``). Also where the
+    cocked verdict is no surer than a small die's face on its own (``SMALL_CONFIDENCE``) and ``fine``
+    reads the same face flat with its pips shown resolved (above ``SMALL_CONFIDENCE``: ``_find``'s
+    ``agreed``, ``_scale_agrees``): two views agree on the face, one sees it square (a 10.7 px three at
+    640 px, cocked at 0.85 in the canonical view, flat 3 at 0.89 in the fine one, its three pips found
+    at its own scale: real-like game 2 frames 12-14, ``bench/bench_video.py --size 640 --dice-only``)."""
+    if not b.flat and not b.on_checker and not b.moving and b.size_px < SURE_PX and fine.flat and fine.value > 0:
+        if b.value_confidence < FINE_OVERRULES and fine.value_confidence >= FINE_OVERRULES:
+            return True
+        return b.value == fine.value and b.value_confidence <= SMALL_CONFIDENCE + 1e-6 < fine.value_confidence
+    return False
 
 
 def _near_discs(discs: np.ndarray, x: float, y: float, pad: float) -> list[int]:
@@ -344,9 +352,12 @@ def _confirms(fine: DieReading, b: DieReading) -> bool:
     """Whether the fine view's die ``fine`` lifts the canonical view's ``b``: the same die (within
     0.8 of its size), both flat and read the same value, ``b`` small (``SURE_PX``) and held at
     ``SMALL_CONFIDENCE`` for want of its pips, ``fine`` above it (its pips found, as many as its
-    value, the face regular: ``_find``'s ``agreed``)."""
+    value, the face regular: ``_find``'s ``agreed``). A ``b`` read less surely than that, though as a die
+    (``NO_DIE``), is lifted too: the fine view's face alone would stand where ``b`` read none (a 10.6 px
+    five at 640 px, 5 at 0.75 in the canonical view, 5 at 0.89 in the fine one with its five pips found
+    at its own scale, stayed at 0.75 and was "too small to read": real-like game 2 frame 18)."""
     return (b.value == fine.value > 0 and b.flat and fine.flat and not b.moving and not fine.moving
-            and b.size_px < SURE_PX and abs(b.value_confidence - SMALL_CONFIDENCE) < 1e-6
+            and b.size_px < SURE_PX and NO_DIE <= b.value_confidence <= SMALL_CONFIDENCE + 1e-6
             and fine.value_confidence > SMALL_CONFIDENCE
             and _same_die(fine, b))
 

@@ -5,6 +5,7 @@ its body, its pips shown resolved afterwards, never as sure as a call needs."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 from functools import lru_cache
 
@@ -91,6 +92,34 @@ def test_a_die_found_by_its_body_is_lifted_by_the_finer_view_no_surer_than_agree
     # (base: 0.97, the finer view's confidence as read: a wrong face lifted so would be a confident wrong)
     assert [(d.value, d.value_confidence) for d in got] == [(2, AGREED_CONFIDENCE)]
     assert SMALL_CONFIDENCE < AGREED_CONFIDENCE < 0.9
+
+
+def test_a_face_read_less_surely_is_lifted_by_the_finer_view_reading_it_proven() -> None:
+    # real-like game 2 at 640 px, frame 18: a 10.6 px five read 5 at 0.75 in the canonical view, 5 at
+    # 0.89 (its five pips found at its own scale) in the fine one: the two views agree
+    got = _merge([_reading(5, 0.75)], [_reading(5, AGREED_CONFIDENCE, (101.0, 100.0))])
+    assert [(d.value, d.value_confidence) for d in got] == [(5, AGREED_CONFIDENCE)]
+    # a face read at no confidence is evidence of nothing, and the views disagreeing lift nothing
+    low = _merge([_reading(5, 0.05)], [_reading(5, AGREED_CONFIDENCE, (101.0, 100.0))])
+    assert [(d.value, d.value_confidence) for d in low] == [(5, AGREED_CONFIDENCE)]  # (replaced: ``NO_DIE``)
+    other = _merge([_reading(4, 0.75)], [_reading(5, AGREED_CONFIDENCE, (101.0, 100.0))])
+    assert [d.value for d in other] == [5] and other[0].value_confidence < SMALL_CONFIDENCE
+    # a fine reading held at ``SMALL_CONFIDENCE`` (its pips not shown resolved) lifts nothing
+    held = _merge([_reading(5, 0.75)], [_reading(5, SMALL_CONFIDENCE, (101.0, 100.0))])
+    assert [(d.value, d.value_confidence) for d in held] == [(5, 0.75)]
+
+
+def test_a_small_die_called_cocked_unsurely_is_flat_where_the_finer_view_proves_the_same_face() -> None:
+    # real-like game 2 at 640 px, frames 12-14: a 10.7 px three called cocked at 0.85 (its face 3, no
+    # second view of its pips), read flat 3 at 0.89 in the fine view with its pips found at its own scale
+    cocked = dataclasses.replace(_reading(3, SMALL_CONFIDENCE), flat=False)
+    got = _merge([cocked], [_reading(3, AGREED_CONFIDENCE, (101.0, 100.0))])
+    assert [(d.value, d.flat, d.value_confidence) for d in got] == [(3, True, AGREED_CONFIDENCE)]
+    # another face read there, or a cocked verdict surer than a small die's own face, stands
+    other = _merge([cocked], [_reading(4, AGREED_CONFIDENCE, (101.0, 100.0))])
+    assert [(d.value, d.flat) for d in other] == [(3, False)]
+    sure = dataclasses.replace(cocked, value_confidence=0.88)
+    assert [d.flat for d in _merge([sure], [_reading(3, AGREED_CONFIDENCE, (101.0, 100.0))])] == [False]
 
 
 @lru_cache(maxsize=2)
