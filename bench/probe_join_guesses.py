@@ -60,7 +60,7 @@ def main() -> None:
         image = mid.image  # type: ignore[attr-defined]
         line = [f"table {index}:"]
         guesses = {"u": read_as(unlearnt, balance=True)}  # type: ignore[arg-type]
-        start = None
+        start = back = None
         try:
             start = learn_board(image, cal)
         except CalibrationError:
@@ -78,8 +78,7 @@ def main() -> None:
                         + ("" if got is None else f" ({likelihood(got[1]):.2f})"))
         truth = learn_consistent(image, cal, known, steps=1)
         line.append(f"truth a fixed point: {truth is not None}" + ("" if truth is None else f" ({likelihood(truth[1]):.2f})"))
-        if start is not None:
-            back = BoardReader(start.with_(taught_ring=None)).read(image)
+        if start is not None and back is not None:
             chosen = learn_as_read(image, cal, back, hidden_by=start, unlearnt=unlearnt)  # type: ignore[arg-type]
         else:
             chosen = learn_as_read(image, cal, unlearnt)  # type: ignore[arg-type]

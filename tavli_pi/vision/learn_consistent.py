@@ -126,15 +126,16 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
     else:
         guesses = [read_as(unlearnt, balance=True), read_as(obs, balance=True, hidden_by=hidden_by, unlearnt=unlearnt),
                    read_as(obs, balance=True)]
-    found = None
+    found, best = None, -math.inf
     tried: set[KnownBoard] = set()
     for first in guesses:
         if first is None or first in tried:
             continue
         tried.add(first)
         got = learn_consistent(image, calibration, first, dice=dice)
-        if got is not None and (found is None or _likelihood(got[0], unlearnt) > _likelihood(found[0], unlearnt)):
-            found = got
+        score = -math.inf if got is None else _likelihood(got[0], unlearnt)
+        if got is not None and (found is None or score > best):
+            found, best = got, score
     if found is None:
         return None
     learnt, read_back = found
