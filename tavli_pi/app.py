@@ -774,6 +774,7 @@ class TableApp:
         from tavli_pi.vision.calibration import check_corners
         from tavli_pi.vision.refollow import Refollow
         from tavli_pi.vision.setup import FIT, fit_of
+        from tavli_pi.vision.shift import MIN_SHIFT
 
         assert self._watch is not None
         if self._refollow is None:
@@ -782,8 +783,8 @@ class TableApp:
                 return None
             self._refollow = Refollow(anchor[0], anchor[1], cal.corners)
         corners = self._refollow.look(frame.image)
-        if corners is None:
-            return None
+        if corners is None or float(np.abs(corners - cal.corners).max()) < MIN_SHIFT:
+            return None  # nothing to follow, or it stands where it did (changed everywhere: the light)
         try:
             check_corners(corners, frame.image.shape)
         except CalibrationError:
