@@ -104,13 +104,16 @@ def joined_right(event: Any, moment: Moment) -> str:
 
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
                 truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0,
-                bump: int = 0, white: float = 0.0, shadow: float = 0.0, lamp: float = 0.0) -> int:
+                bump: int = 0, white: float = 0.0, shadow: float = 0.0, lamp: float = 0.0,
+                turn: float = 0.0, zoom: float = 1.0) -> int:
     """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames
     written. ``truths``: each frame's ground truth is appended to it. ``exposure``: the picture's gain
     drifts by up to this share and back every 4 s (a camera's automatic exposure hunting as hands come
     and go); ``flicker``: it alternates by this share from frame to frame (mains-lit rooms); ``bump``: from
     two fifths of the way in, the picture is shifted this many px right and down (a player knocked the
-    table or the camera's stand: the board stays where it now is in the picture)."""
+    table or the camera's stand: the board stays where it now is in the picture); ``turn`` (degrees) and
+    ``zoom``: from there on, the picture is also turned and scaled about its centre (the camera turned on its
+    stand, the lens zoomed)."""
     scenes = [s for s in scenes_of(moments, **kw) for _ in range(repeat)]
     camera = SimCamera(scenes, fps=FPS * repeat, seed=seed)
     bump_at = int(0.4 * len(scenes))
@@ -129,8 +132,10 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
         if lamp and n >= int(0.5 * len(scenes)):
             ramp = 1.0 + lamp * np.linspace(0.0, 1.0, img.shape[1], dtype=np.float32)
             img = np.clip(img.astype(np.float32) * ramp[None, :, None], 0, 255).astype(np.uint8)
-        if bump and n >= bump_at:
-            img = cv2.warpAffine(img, np.float32([[1, 0, bump], [0, 1, bump]]), (img.shape[1], img.shape[0]),
+        if (bump or turn or zoom != 1.0) and n >= bump_at:
+            move = cv2.getRotationMatrix2D((img.shape[1] / 2, img.shape[0] / 2), turn, zoom)
+            move[:, 2] += bump
+            img = cv2.warpAffine(img, move, (img.shape[1], img.shape[0]),
                                  borderMode=cv2.BORDER_REPLICATE)
         if truths is not None:
             t = camera.last_truth
@@ -329,6 +334,11 @@ def main() -> None:
     ap.add_argument("--bump", type=int, default=0,
                     help="two fifths of the way in, the picture shifts this many px right and down for good "
                          "(the table or the camera's stand knocked)")
+    ap.add_argument("--turn", type=float, default=0.0,
+                    help="two fifths of the way in, the picture turns this many degrees about its centre for good "
+                         "(the camera turned on its stand)")
+    ap.add_argument("--zoom", type=float, default=1.0,
+                    help="two fifths of the way in, the picture is scaled by this about its centre for good (zoomed)")
     ap.add_argument("--white", type=float, default=0.0,
                     help="the camera's white balance drifts: red's gain up by this share as blue's goes down, "
                          "and back, every 8 s")
@@ -388,7 +398,7 @@ def main() -> None:
             video = tmp / "game.mp4"
             truths: list[Truth] = []
             frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths, args.exposure,
-                                 args.flicker, args.bump, args.white, args.shadow, args.lamp)
+                                 args.flicker, args.bump, args.white, args.shadow, args.lamp, args.turn, args.zoom)
             corners = corners_arg(moments, kw) if args.corners else None
             events, cpu, err = ([], 0.0, "") if args.dice_only else run_table(
                 tmp, video, kw, corners, args.repeat, infer=not args.no_infer)

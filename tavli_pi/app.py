@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from tavli_pi.vision.known import KnownBoard
     from tavli_pi.vision.motion import MotionGate
     from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.refollow import Refollow
     from tavli_pi.vision.shift import ShiftWatch
 
 __all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY", "MOVES_KEY"]
@@ -164,6 +165,7 @@ class TableApp:
         self._calibration = calibration
         self._field: FieldMemory | None = None  # the field found in the picture, until the board is learnt
         self._watch: ShiftWatch | None = None  # once reading: has the picture moved as a whole?
+        self._refollow: Refollow | None = None  # while the picture moved and no shift explains it
         self._moves: list[tuple[int, list[list[float]]]] = []  # where it moved: (frame, corners from then on)
         self._lost_said = False  # the picture moved unmeasured: said once until it is found again
         self._resume_frame: int | None = None  # the camera frame the log's last snapshot was taken at
@@ -727,9 +729,10 @@ class TableApp:
         """Follow the picture moving as a whole (``vision.shift``): the calibration's corners moved
         by the shift measured (the canonical view, and all that was learnt in it, the same as before),
         kept in the log, and a new reader from this frame on (its motion gate and memory start
-        anew). True while the picture moved and the shift could not be measured (said once)."""
+        anew). A picture turned or zoomed, which no shift explains, is followed by its own features
+        once it holds still (``vision.refollow``), when the board seen through the corners carried
+        fits the board learnt. True while the picture moved and could not be followed (said once)."""
         from tavli_pi.vision.calibration import check_corners
-        from tavli_pi.vision.reader import BoardReader
         from tavli_pi.vision.shift import ShiftWatch
 
         cal = self._calibration
@@ -741,6 +744,7 @@ class TableApp:
         if got is None:
             if not self._watch.lost:
                 self._lost_said = False
+                self._refollow = None
             return self._watch.lost
         corners = cal.corners + np.asarray([got.dx, got.dy], np.float32)
         why = got.why
@@ -749,13 +753,54 @@ class TableApp:
                 check_corners(corners, frame.image.shape)
             except CalibrationError as exc:
                 why = f"the picture moved off the field ({exc})"
+        how = f"the picture moved {got.dx:+.1f},{got.dy:+.1f} px (the table or the camera knocked)"
         if why:
-            if not self._lost_said:
-                self._lost_said = True
-                warnings.warn(f"frame {frame.index}: {why}: the board is not read until it stands where it "
-                              "did; check the camera, or restart to find the field again", TavliWarning, stacklevel=2)
-            return True
-        moved = cal.with_(corners=corners)
+            carried = self._refollowed(frame, cal)
+            if carried is None:
+                if not self._lost_said:
+                    self._lost_said = True
+                    warnings.warn(f"frame {frame.index}: {why}: the board is not read until it stands where it "
+                                  "did or holds still where it can be followed; check the camera, or restart to "
+                                  "find the field again", TavliWarning, stacklevel=2)
+                return True
+            corners, how = carried
+        self._move_corners(frame, cal.with_(corners=corners), how)
+        return False
+
+    def _refollowed(self, frame: Frame, cal: Calibration) -> tuple[np.ndarray, str] | None:
+        """The field's corners followed into a picture turned or zoomed (``vision.refollow``), and how it
+        is said; None until the picture holds still where its features carry them, and while the board
+        seen through them does not fit the board learnt (``setup.fit_of``)."""
+        from tavli_pi.vision.calibration import check_corners
+        from tavli_pi.vision.refollow import Refollow
+        from tavli_pi.vision.setup import FIT, fit_of
+        from tavli_pi.vision.shift import MIN_SHIFT
+
+        assert self._watch is not None
+        if self._refollow is None:
+            anchor = self._watch.anchor
+            if anchor is None:
+                return None
+            self._refollow = Refollow(anchor[0], anchor[1], cal.corners)
+        corners = self._refollow.look(frame.image)
+        if corners is None or float(np.abs(corners - cal.corners).max()) < MIN_SHIFT:
+            return None  # nothing to follow, or it stands where it did (changed everywhere: the light)
+        try:
+            check_corners(corners, frame.image.shape)
+        except CalibrationError:
+            return None
+        fit = fit_of(cal.with_(corners=corners), frame.image)
+        if fit is not None and fit < FIT:
+            return None
+        fits = "" if fit is None else f", fit {fit:.2f} to the board learnt"
+        return corners, f"the picture turned or zoomed (the camera moved{fits})"
+
+    def _move_corners(self, frame: Frame, moved: Calibration, how: str) -> None:
+        """Read on through ``moved`` (the calibration with the field's corners where the picture now has
+        them) from ``frame`` on, the move kept in the log for a resumed run."""
+        from tavli_pi.vision.reader import BoardReader
+        from tavli_pi.vision.shift import ShiftWatch
+
         self._calibration = moved
         reader = BoardReader(moved, incremental=self.incremental)
         if self._reader is not None:
@@ -765,12 +810,12 @@ class TableApp:
         self._reader = reader
         self._watch = ShiftWatch(moved.corners, frame.image.shape)
         self._watch.look(frame.image)
+        self._refollow = None
+        self._lost_said = False
         self._moves = [m for m in self._moves if m[0] < frame.index] + [(frame.index, moved.corners.tolist())]
         if self.record is not None:
             self.record.log.set_meta(MOVES_KEY, json.dumps(self._moves))
-        warnings.warn(f"frame {frame.index}: the picture moved {got.dx:+.1f},{got.dy:+.1f} px (the table or the "
-                      "camera knocked): the field's corners follow it", TavliWarning, stacklevel=2)
-        return False
+        warnings.warn(f"frame {frame.index}: {how}: the field's corners follow it", TavliWarning, stacklevel=3)
 
     @property
     def _primes_next(self) -> bool:

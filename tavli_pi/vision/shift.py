@@ -111,6 +111,12 @@ class ShiftWatch:
         self._anchor: tuple[np.ndarray, np.ndarray] | None = None  # (coarse, fine) of the anchor frame
         self.lost = False  # the picture moved and the shift could not be measured (yet)
 
+    @property
+    def anchor(self) -> tuple[np.ndarray, tuple[int, int]] | None:
+        """The anchor's crop (the box round the field of the last frame that stood where the corners say)
+        and where it lies in the picture (x, y); None before the first frame."""
+        return None if self._anchor is None else (self._anchor[1], (self.box[0], self.box[1]))
+
     def _coarse_view(self, crop: np.ndarray) -> np.ndarray:
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
         return cv2.resize(gray, self._coarse, interpolation=cv2.INTER_AREA).astype(np.float32)
