@@ -81,6 +81,9 @@ MOVES_KEY = "calibration_moves"
 #: a resumed run whose picture does not fit the board learnt looks for the field by it every so many frames
 #: (~0.1 s a look)
 REFIND_EVERY = 10
+#: ... and a field found so within this many px of where it was is where it was (the board learnt is a
+#: half-scale view: it places the field within a pixel or two)
+BG_NEAR = 3.0
 #: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
 HAND_FRAMES_ASK = 2
 
@@ -783,6 +786,7 @@ class TableApp:
         from tavli_pi.vision.calibration import check_corners
         from tavli_pi.vision.refollow import corners_from_background
         from tavli_pi.vision.setup import FIT, fit_of
+        from tavli_pi.vision.shift import MIN_SHIFT
 
         cal = self._calibration
         if cal is None:
@@ -793,6 +797,9 @@ class TableApp:
         self._misfit_frames += 1
         if self._misfit_frames == 1:
             carried = self._carried_from_log(frame, cal)
+            if carried is not None and float(np.abs(carried[0] - cal.corners).max()) < MIN_SHIFT:
+                self._misfit_frames = 0
+                return True  # the camera stands where it did: what misfits is on the board (a hand, an arm)
             if carried is not None:
                 self._move_corners(frame, cal.with_(corners=carried[0]), (
                     f"the board learnt does not fit the picture (fit {fit:.2f} < {FIT}: the camera moved while "
@@ -810,6 +817,8 @@ class TableApp:
                     corners = None
                 else:
                     found = fit_of(cal.with_(corners=corners), frame.image)
+            if corners is not None and float(np.abs(corners - cal.corners).max()) < BG_NEAR:
+                corners = None  # found where it was (within what the board learnt can tell): no move to follow
             if corners is not None and found is not None and found >= FIT:
                 moved = cal.with_(corners=corners).unlearnt()
                 if self.record is not None:
