@@ -818,7 +818,8 @@ class TableApp:
                 else:
                     found = fit_of(cal.with_(corners=corners), frame.image)
             if corners is not None and float(np.abs(corners - cal.corners).max()) < BG_NEAR:
-                corners = None  # found where it was (within what the board learnt can tell): no move to follow
+                self._misfit_frames = 0
+                return True  # found where it was (within what the board learnt can tell): no move to follow
             if corners is not None and found is not None and found >= FIT:
                 moved = cal.with_(corners=corners).unlearnt()
                 if self.record is not None:
