@@ -78,6 +78,12 @@ CALIBRATED_AT_KEY = "calibrated_at"
 #: reads with the corners in force at the frame it resumes from)
 MOVES_KEY = "calibration_moves"
 #: frames in a row with a hand (or motion) over a set-up board not learnt yet before the players are
+#: a resumed run whose picture does not fit the board learnt looks for the field by it every so many frames
+#: (~0.1 s a look)
+REFIND_EVERY = 10
+#: ... and a field found so within this many px of where it was is where it was (the board learnt is a
+#: half-scale view: it places the field within a pixel or two)
+BG_NEAR = 3.0
 #: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
 HAND_FRAMES_ASK = 2
 
@@ -166,6 +172,9 @@ class TableApp:
         self._field: FieldMemory | None = None  # the field found in the picture, until the board is learnt
         self._watch: ShiftWatch | None = None  # once reading: has the picture moved as a whole?
         self._refollow: Refollow | None = None  # while the picture moved and no shift explains it
+        self._misfit = False  # a resumed run's picture does not fit the board learnt (the camera moved meanwhile)
+        self._misfit_frames = 0
+        self._misfit_said = False
         self._moves: list[tuple[int, list[list[float]]]] = []  # where it moved: (frame, corners from then on)
         self._lost_said = False  # the picture moved unmeasured: said once until it is found again
         self._resume_frame: int | None = None  # the camera frame the log's last snapshot was taken at
@@ -767,6 +776,103 @@ class TableApp:
         self._move_corners(frame, cal.with_(corners=corners), how)
         return False
 
+    def _view_fits(self, frame: Frame) -> bool:
+        """Whether the board learnt fits ``frame`` through the calibration's corners (a resumed run: the
+        camera may have been moved while the referee was stopped). When it does not, the field is looked
+        for by the board learnt (``refollow.corners_from_background``, every ``REFIND_EVERY`` frames);
+        found, it is read on through the corners found, as a board never learnt (those corners are a
+        pixel or two off what was learnt: learnt again from the position in play) and kept in the log.
+        False while it fits nowhere: nothing is read until it does (said once)."""
+        from tavli_pi.vision.calibration import check_corners
+        from tavli_pi.vision.refollow import corners_from_background
+        from tavli_pi.vision.setup import FIT, fit_of
+        from tavli_pi.vision.shift import MIN_SHIFT
+
+        cal = self._calibration
+        if cal is None:
+            return True
+        fit = fit_of(cal, frame.image)
+        if fit is None or fit >= FIT:
+            return True
+        self._misfit_frames += 1
+        if self._misfit_frames == 1:
+            carried = self._carried_from_log(frame, cal)
+            if carried is not None and float(np.abs(carried[0] - cal.corners).max()) < MIN_SHIFT:
+                self._misfit_frames = 0
+                return True  # the camera stands where it did: what misfits is on the board (a hand, an arm)
+            if carried is not None:
+                self._move_corners(frame, cal.with_(corners=carried[0]), (
+                    f"the board learnt does not fit the picture (fit {fit:.2f} < {FIT}: the camera moved while "
+                    f"the referee was stopped); the field was followed from the last frame the log kept "
+                    f"(fit {carried[1]:.2f})"))
+                self._misfit_frames = 0
+                return True
+        if (self._misfit_frames - 1) % REFIND_EVERY == 0:
+            corners = corners_from_background(cal, frame.image)
+            found = None
+            if corners is not None:
+                try:
+                    check_corners(corners, frame.image.shape)
+                except CalibrationError:
+                    corners = None
+                else:
+                    found = fit_of(cal.with_(corners=corners), frame.image)
+            if corners is not None and float(np.abs(corners - cal.corners).max()) < BG_NEAR:
+                self._misfit_frames = 0
+                return True  # found where it was (within what the board learnt can tell): no move to follow
+            if corners is not None and found is not None and found >= FIT:
+                moved = cal.with_(corners=corners).unlearnt()
+                if self.record is not None:
+                    self.record.log.set_meta(CALIBRATION_KEY, json.dumps(moved.to_dict()))
+                self._move_corners(frame, moved, f"the board learnt does not fit the picture (fit {fit:.2f} < "
+                                   f"{FIT}: the camera moved while the referee was stopped); the field was found "
+                                   f"again by the board learnt (fit {found:.2f}), read as a board never learnt "
+                                   "until it is learnt again from the position in play")
+                self._misfit_frames = 0
+                return True
+        if not self._misfit_said:
+            self._misfit_said = True
+            warnings.warn(f"frame {frame.index}: the board learnt does not fit the picture (fit {fit:.2f} < {FIT}): "
+                          "the camera moved while the referee was stopped, and the board was not found again; "
+                          "nothing is read until it fits: put the camera back where it was, or start a new match "
+                          "log to calibrate again", TavliWarning, stacklevel=2)
+        return False
+
+    def _carried_from_log(self, frame: Frame, cal: Calibration) -> tuple[np.ndarray, float] | None:
+        """The field's corners carried into ``frame`` from the last frame the log kept (``vision.refollow``:
+        the features the two pictures share), with the fit of the board learnt through them; None when the
+        log kept no frame, too few features agree, or the board does not fit there."""
+        import cv2
+
+        from tavli_pi.vision.calibration import check_corners
+        from tavli_pi.vision.refollow import carried_from
+        from tavli_pi.vision.setup import FIT, fit_of
+
+        saved = self.record.log.last_saved_frame() if self.record is not None else None
+        if saved is None:
+            return None
+        at, jpeg = saved
+        anchor = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        if anchor is None or anchor.shape != frame.image.shape:
+            return None
+        before = [c for f, c in self._moves if f <= at]
+        base = self.record.log.meta(CALIBRATION_KEY) if self.record is not None else None
+        if before:
+            then = np.asarray(before[-1], np.float32)
+        elif base is not None:
+            then = Calibration.from_dict(json.loads(base)).corners
+        else:
+            return None
+        corners = carried_from(anchor, frame.image, then)
+        if corners is None:
+            return None
+        try:
+            check_corners(corners, frame.image.shape)
+        except CalibrationError:
+            return None
+        fit = fit_of(cal.with_(corners=corners), frame.image)
+        return None if fit is None or fit < FIT else (corners, fit)
+
     def _refollowed(self, frame: Frame, cal: Calibration) -> tuple[np.ndarray, str] | None:
         """The field's corners followed into a picture turned or zoomed (``vision.refollow``), and how it
         is said; None until the picture holds still where its features carry them, and while the board
@@ -844,6 +950,8 @@ class TableApp:
             for inp in held:  # the confirmation reaches the referee with the frame it was made for
                 self.submit(inp)
             if self._resume_frame is not None:
+                # the camera may have been moved while the referee was stopped
+                self._misfit = not self._view_fits(frame)
                 self._follow_shift(frame)  # the watch's first frame: where the picture stands
                 self._reader.read(frame.image, frame.index)
                 self._frame_index = frame.index
@@ -861,6 +969,12 @@ class TableApp:
             lost = self._follow_shift(frame)
             if self._reader is not reader:
                 obs = self._reader.read(frame.image, frame.index)
+        if self._misfit:
+            reader = self._reader
+            self._misfit = not self._view_fits(frame)
+            if self._reader is not reader:
+                obs = self._reader.read(frame.image, frame.index)
+            lost = lost or self._misfit
         if lost:
             # the picture moved and the shift is not known: the board is not read through the old
             # corners (a misaligned board), the referee waits as for motion

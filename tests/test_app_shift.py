@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 from gpiozero.pins.mock import MockFactory
 
-from tavli_pi.app import MOVES_KEY, TableApp
+from tavli_pi.app import CALIBRATION_KEY, MOVES_KEY, TableApp
 from tavli_pi.config import parse_config
 from tavli_pi.errors import TavliWarning
 from tavli_pi.record.store import MatchLog
@@ -172,4 +172,65 @@ def test_a_move_that_cannot_be_followed_is_said_and_not_read(tmp_path: Path) -> 
     # nothing judged on a misaligned board: no play taken or called after the knock (the planted
     # illegal play comes after it)
     assert "illegal_play" not in kinds
+    assert kinds.count("play_accepted") < PLAYS
+
+
+def _resumed_moved(folder: Path, move: object, save_frames: bool = True) -> tuple[list[dict[str, object]], list[str]]:
+    """The game run unattended and stopped at its first commit after AT, then resumed with every frame
+    moved by ``move`` (the camera moved while the referee was stopped): the events logged, the warnings."""
+    folder.mkdir()
+    text = corners_config(folder).replace("[table]\n", "[table]\nattended = false\n", 1)
+    if not save_frames:
+        text = text.replace("[record]\n", "[record]\nsave_frames = false\n", 1)
+        assert "save_frames = false" in text
+    cfg = parse_config(text, str(folder / "t.toml"))
+
+    def stop(frame: Frame, got: list[object]) -> None:
+        if got and frame.index > AT:
+            raise _Stop
+
+    said: list[str] = []
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", TavliWarning)
+        with TableApp(cfg, camera=KnockedCamera(10**6, move), pin_factory=MockFactory()) as app:
+            try:
+                app.run(on_frame=stop)
+            except _Stop:
+                pass
+        with TableApp(cfg, camera=KnockedCamera(0, move), pin_factory=MockFactory()) as app:
+            app.run()
+        said += [str(w.message) for w in seen]
+    with MatchLog.open(cfg.record.log, readonly=True) as log:
+        return [to_dict(e.event) for e in log.events()], said
+
+
+def test_a_camera_turned_while_the_referee_was_stopped_is_followed_from_the_last_frame_logged(tmp_path: Path) -> None:
+    events, said = _resumed_moved(tmp_path / "game", turned(3.0))
+    kinds = [e["kind"] for e in events]
+    assert any("the camera moved while the referee was stopped" in s and "followed from the last frame the log kept" in s
+               for s in said), said
+    assert kinds.count("play_accepted") == PLAYS, kinds
+    assert kinds.count("illegal_play") == 1 and "board_out_of_sync" not in kinds, kinds
+
+
+def test_with_no_frame_logged_the_field_is_found_again_by_the_board_learnt_and_learnt_anew(tmp_path: Path) -> None:
+    _, said = _resumed_moved(tmp_path / "game", turned(3.0), save_frames=False)
+    assert any("the camera moved while the referee was stopped" in s and "found again by the board learnt" in s
+               for s in said), said
+    with MatchLog.open(tmp_path / "game" / "table.sqlite", readonly=True) as log:
+        (frame, corners), = json.loads(log.meta(MOVES_KEY) or "[]")
+        kept = json.loads(log.meta(CALIBRATION_KEY) or "{}")
+    # read on as a board never learnt (the corners found so are a pixel or two off what was learnt), through
+    # corners near where the turn put the field, kept for a resumed run
+    assert kept["background"] == "" and np.allclose(kept["corners"], corners)
+    truth = np.asarray(render(scene_of(MOMENTS[1], **TABLE)).truth.corners, np.float32)
+    rot = cv2.getRotationMatrix2D((1280 / 2, 720 / 2), 3.0, 1.0)
+    assert np.abs(np.asarray(corners, np.float32) - cv2.transform(truth[:, None], rot)[:, 0]).max() < 6.0
+
+
+def test_a_camera_moved_while_stopped_that_cannot_be_found_again_is_said_and_not_read(tmp_path: Path) -> None:
+    events, said = _resumed_moved(tmp_path / "game", turned_out_of_focus(3.0))
+    kinds = [e["kind"] for e in events]
+    assert any("was not found again" in s and "nothing is read until it fits" in s for s in said), said
+    assert "illegal_play" not in kinds  # the planted illegal play comes after the stop: not judged misaligned
     assert kinds.count("play_accepted") < PLAYS

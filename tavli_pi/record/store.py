@@ -451,6 +451,17 @@ class MatchLog:
             row = self._query("SELECT jpeg FROM frames WHERE seq = ?", (seq,)).fetchone()
         return None if row is None else bytes(row[0])
 
+    def last_saved_frame(self) -> tuple[int, bytes] | None:
+        """(the camera frame it was taken at, the JPEG) of the newest saved frame whose commit has a
+        snapshot (which names the camera frame); None when there is none."""
+        with self._lock:
+            if not self._has_snapshots():
+                return None
+            row = self._query(
+                "SELECT f.jpeg, (SELECT s.frame FROM snapshots s WHERE s.seq >= f.seq ORDER BY s.seq LIMIT 1) "
+                "FROM frames f ORDER BY f.seq DESC LIMIT 1").fetchone()
+        return None if row is None or row[1] is None else (int(row[1]), bytes(row[0]))
+
     def last_snapshot(self) -> Snapshot | None:
         """The newest referee snapshot, or None (an empty log, or one written before schema 2)."""
         with self._lock:

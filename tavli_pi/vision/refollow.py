@@ -24,7 +24,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["Refollow", "carried_corners"]
+from tavli_pi.vision.background import BG_SCALE, decode_background
+from tavli_pi.vision.calibration import Calibration
+
+__all__ = ["Refollow", "carried_corners", "carried_from", "corners_from_background"]
 
 #: features looked for in the anchor and in each frame
 FEATURES = 3000
@@ -95,6 +98,11 @@ def carried_corners(anchor: _Features, image: np.ndarray, corners: np.ndarray) -
     return np.asarray(got, np.float32).reshape(4, 2)
 
 
+def carried_from(anchor: np.ndarray, image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    """``corners`` (image px of the picture ``anchor``) carried into ``image`` (``carried_corners``)."""
+    return carried_corners(_Features(anchor, up=_up(image.shape[1])), image, corners)
+
+
 class Refollow:
     """The field's ``corners`` in the ``anchor`` picture (a crop of it at ``offset``, image px), followed
     into frames the picture turned or zoomed in: ``look(image)`` gives the corners once two frames in a
@@ -116,3 +124,26 @@ class Refollow:
         if float(np.abs(got - last).max()) > AGREE * image.shape[1] / 1280:
             return None
         return np.asarray((got + last) / 2, np.float32)  # the two still frames' mean
+
+
+#: the learnt background (a half-scale canonical view) is looked at this many times as large: its features at
+#: the scale of a frame's (corners 0.6-0.8 px off at 1280 and 640 px, against 0.8-8 px as it is)
+BG_UP = 2
+
+
+def corners_from_background(cal: Calibration, image: np.ndarray) -> np.ndarray | None:
+    """The field's corners in ``image`` found by the board ``cal`` learnt (its background, the empty board
+    in the canonical view): the homography from the background's features to the picture's carries the
+    canonical field's corners into it. None when nothing was learnt or too few features agree. Coarser than
+    following a frame (corners within a pixel or two): a board re-found so is read as never learnt and
+    learnt again (a camera moved while the referee was stopped)."""
+    bg = decode_background(cal.background) if cal.background else None
+    if bg is None:
+        return None
+    big = cv2.resize(bg, None, fx=BG_UP, fy=BG_UP, interpolation=cv2.INTER_LINEAR)
+    anchor = _Features(big, up=1)
+    anchor.xy *= np.float32(BG_SCALE / BG_UP)  # looked-at px -> background px -> canonical px
+    anchor.up = _up(image.shape[1])
+    lay = cal.layout
+    canon = np.asarray([lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32)
+    return carried_corners(anchor, image, canon)

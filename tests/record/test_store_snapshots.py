@@ -95,3 +95,16 @@ def test_meta_values_are_kept_but_the_header_is_written_once(tmp_path: Path, hea
         assert ro.header == header
         with pytest.raises(StoreError, match="read-only"):
             ro.set_meta("calibration", "{}")
+
+
+def test_the_last_saved_frame_is_named_by_the_camera_frame_of_its_commit(tmp_path: Path, header: MatchHeader,
+                                                                        events: list[Event]) -> None:
+    jpeg_a, jpeg_b = (b"\xff\xd8\xff" + tag for tag in (b"a", b"b"))  # a JPEG's start marker
+    with MatchLog.open(tmp_path / "t.sqlite", header) as log:
+        assert log.last_saved_frame() is None
+        log.append_many([(events[0], jpeg_a), (events[1], None)], snapshot=(17, b"state-a"))
+        assert log.last_saved_frame() == (17, jpeg_a)
+        log.append_many([(events[2], None)], snapshot=(25, b"state-b"))  # no frame: the last saved stays
+        assert log.last_saved_frame() == (17, jpeg_a)
+        log.append_many([(events[3], jpeg_b)], snapshot=(40, b"state-c"))
+        assert log.last_saved_frame() == (40, jpeg_b)
