@@ -19,6 +19,7 @@ from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.calibration import DEFAULT_DARK, DEFAULT_LIGHT, Calibration
 from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.layout import DEFAULT_BAR, Layout
+from tavli_pi.vision.pitch_radius import pitch_radius
 
 __all__ = ["bar_run", "refine_edges", "learn_radius", "learn_colours", "refine"]
 
@@ -193,19 +194,43 @@ def _first_slots(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> ck.Cha
     return spot_chains(g, np.asarray(cv2.integral(canon), np.float64), cal.layout, cal, slots=2)
 
 
+#: the radii the clearest discs are fitted with (fraction of the point width)
+DISC_RADII = (0.41, 0.425, 0.44, 0.455, 0.47, 0.485, 0.50, 0.515, 0.53, 0.545)
+#: a radius (fraction of the point width) no checker reaches: its diameter the point's width
+WIDEST = 0.5
+
+
+def disc_scores(cal: Calibration, canon: np.ndarray, g: ck.Gradients) -> np.ndarray:
+    """(len(DISC_RADII),) how well rings of each radius fit the eight clearest discs (their mean
+    whole-ring fit, the first two slots of every chain searched with that radius)."""
+    out = []
+    for rho in DISC_RADII:
+        ch = _first_slots(cal.with_(checker_r=rho), canon, g)
+        out.append(float(np.sort(ch.full[:24, :2].ravel())[::-1][:8].mean()))
+    return np.asarray(out)
+
+
 def learn_radius(cal: Calibration, image: np.ndarray, views: FrameViews | None = None) -> Calibration:
     """The checker radius (fraction of the point width) whose rings fit the clearest discs best
     (``views``: ``image``'s warps and gradients shared with the other steps of learning the board)."""
     views = views if views is not None else FrameViews(image)
+    scores = disc_scores(cal, views.canon(cal), views.gradients(cal))
+    return cal.with_(checker_r=float(DISC_RADII[int(np.argmax(scores))]))
+
+
+def learn_radius_unlearnt(cal: Calibration, image: np.ndarray) -> Calibration:
+    """The checker radius with no position known: the one whose rings fit the clearest discs best
+    (``learn_radius``), unless that is ``WIDEST`` or more -- a checker as wide as its point would touch
+    its neighbours' across the points, so such outlines are not the checkers' faces (a blurred 640 px
+    view, a thick checker's side band) -- then, of the radii below it, the one whose stack pitch fits
+    best (``vision/pitch_radius.py``): a radius learnt too large searches every checker past the
+    first beyond it, and a dark pair was read as one (issue 9)."""
+    views = FrameViews(image)
     canon, g = views.canon(cal), views.gradients(cal)
-    best, best_score = cal.checker_r, -1.0
-    for rho in (0.41, 0.425, 0.44, 0.455, 0.47, 0.485, 0.50, 0.515, 0.53, 0.545):
-        ch = _first_slots(cal.with_(checker_r=rho), canon, g)
-        top = np.sort(ch.full[:24, :2].ravel())[::-1][:8]
-        score = float(top.mean())
-        if score > best_score:
-            best, best_score = rho, score
-    return cal.with_(checker_r=float(best))
+    best = float(DISC_RADII[int(np.argmax(disc_scores(cal, canon, g)))])
+    if best < WIDEST:
+        return cal.with_(checker_r=best)
+    return cal.with_(checker_r=pitch_radius(cal, g, tuple(rho for rho in DISC_RADII if rho < WIDEST)))
 
 
 def learn_colours(cal: Calibration, image: np.ndarray) -> Calibration:
@@ -245,7 +270,7 @@ def refine(cal: Calibration, image: np.ndarray, colours: bool = True) -> Calibra
     to tell an arm from a skin-coloured (wooden) board.
     """
     cal = refine_edges(cal, image)
-    cal = learn_radius(cal, image)
+    cal = learn_radius_unlearnt(cal, image)
     if colours and cal.light_bgr == DEFAULT_LIGHT and cal.dark_bgr == DEFAULT_DARK:
         cal = learn_colours(cal, image)
     if not cal.skin or not cal.clear:

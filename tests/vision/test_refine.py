@@ -72,3 +72,17 @@ def test_a_checker_on_a_wide_bar_is_not_taken_for_the_bar(index: int) -> None:
 def test_lettering_off_the_fields_middle_is_not_taken_for_the_bar(index: int, setup: bool) -> None:
     bar, truth = _mid_bar(index, setup)
     assert abs(bar[0] - truth[0]) < 0.012 and abs(bar[1] - truth[1]) < 0.012, (bar, truth)
+
+
+def test_a_game_joined_on_a_blurred_board_is_read_with_a_checker_s_radius() -> None:
+    """Real-like table 10 (tournament board, 640 px) joined mid-game with no board learnt: its
+    clearest discs' blurred outlines fitted a radius of 0.50 of a point's width (the checkers are
+    0.444), every checker past a stack's first was searched beyond it, and the dark 5, 2 and 2 on
+    points 7, 10 and 11 read 4, 1 and 1. Refined, the radius is below half a point (the stacks'
+    pitch decides, refine.learn_radius_unlearnt) and the points read right."""
+    from tests.vision.test_learn_consistent import _reading
+
+    known, _, cal, obs = _reading(10)
+    assert cal.checker_r < 0.5
+    for p in (6, 9, 10):
+        assert obs.points[p].dark.best == known.dark[p]  # type: ignore[attr-defined]
