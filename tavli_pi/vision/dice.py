@@ -82,6 +82,7 @@ from tavli_pi.vision.dice_face import UNSEEN_LIE, Die, examined
 from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_patch_pips import PATCH_LEAST, patch_pips
 from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
 from tavli_pi.vision.dice_spots import PIP_RING, Spot, find_spots, view_spots
 from tavli_pi.vision.dice_unread import StandsOut, kept_outline, pips_in, unread_body
@@ -652,6 +653,23 @@ def _find(
     # a die still tumbling changes a patch too, and is left to ``find_tumbling`` (a 1280 px metal
     # board's tumbling 1 and 6, real-like game 138 frame 42, was reported a still die too small to read)
     unread += bodies_searched(late, still=True)
+    # changed patches still unexplained: a small die with no outline (its body of nearly the ground's
+    # colour: a black die on navy, a white one on cream, at 640 px), found by its pips at its own scale
+    # (``dice_patch_pips``) and kept only where they agree with the face read round them
+    for b in [*extra, *late]:
+        if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
+            continue
+        if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(b.y), int(b.x)]:
+            continue
+        if _near_discs(disc_at, b.x, b.y, 0.1 * pitch) or coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[1]:
+            continue  # by a checker (its own change), or smeared: a die still tumbling
+        at = patch_pips(src, to_src, b)
+        if at is None:
+            continue
+        die = examined(memo, view, canon, src, to_src, at[0], at[1], at[2], None, pitch, still_photo)
+        if (die is not None and not die.refused and not die.cocked and die.value >= PATCH_LEAST and die.regular
+                and _scale_agrees(die, at[1], src, to_src)):
+            report(die, at[1], agreed=True, body=True)
     # the poorly read lone pips that no die read since explains
     for die, side in lone:
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
