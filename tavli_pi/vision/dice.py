@@ -663,13 +663,14 @@ def _find(
             continue
         if _near_discs(disc_at, b.x, b.y, 0.1 * pitch) or coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[1]:
             continue  # by a checker (its own change), or smeared: a die still tumbling
-        at = patch_pips(src, to_src, b)
-        if at is None:
+        pipped = patch_pips(src, to_src, b)
+        if pipped is None:
             continue
-        die = examined(memo, view, canon, src, to_src, at[0], at[1], at[2], None, pitch, still_photo)
+        face_at, face_side, face_angle = pipped
+        die = examined(memo, view, canon, src, to_src, face_at, face_side, face_angle, None, pitch, still_photo)
         if (die is not None and not die.refused and not die.cocked and die.value >= PATCH_LEAST and die.regular
-                and _scale_agrees(die, at[1], src, to_src)):
-            report(die, at[1], agreed=True, body=True)
+                and _scale_agrees(die, face_side, src, to_src)):
+            report(die, face_side, agreed=True, body=True)
     # the poorly read lone pips that no die read since explains
     for die, side in lone:
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
