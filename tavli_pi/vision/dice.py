@@ -532,7 +532,10 @@ def _find(
             lone.append((die, side))  # one pip, read poorly: maybe one of a six's (step 2)
             continue
         # the search view's spots and the face read in the frame agree, and the face is regular
-        report(die, side, agreed=bool(die.regular and not die.cocked and n_spots == die.value))
+        agreed = bool(die.regular and not die.cocked and n_spots == die.value)
+        if agreed and die.value == 1 and _second_pip(die, side, group[0][2], src, to_src):
+            agreed = False  # a lone spot agrees with a one only where its own scale shows no other pip
+        report(die, side, agreed=agreed)
     # 2. die bodies whose pips were missed (a small die's crowded six): first filled, unsmeared
     # blobs; then blobs a wood grain or a shadow spoils (ragged, grain lines that look like a
     # smear), taken only with a clear flat face square in its outline, and only the fullest
@@ -778,6 +781,22 @@ def _scale_agrees(die: Die, side: float, src: np.ndarray, to_src: Callable[[np.n
     if not die.regular or die.cocked or not die.value:
         return False
     return _spots_agree(die, side, pips_at_scale(src, to_src, die.centre, side))
+
+
+#: how far (in the die's sides) from a one's pip another pip of its shade, found at the die's own scale,
+#: makes the one a face with a pip missed (a two's other corner lies 0.78 of a side away)
+ONE_REACH = 0.9
+
+
+def _second_pip(die: Die, side: float, bright: bool, src: np.ndarray,
+                to_src: Callable[[np.ndarray], np.ndarray]) -> bool:
+    """Whether a one read on a lone spot shows another pip of the spot's shade at its own scale
+    (``dice_scale.pips_at_scale``, within ``ONE_REACH`` of its side): a two or three whose other pips the
+    search's view missed, read a one centred on one of its pips (a white 12 px two on the cream metal
+    board at 1280 px, read 1 at 0.92: real-like game 163 frame 33)."""
+    cx, cy = die.centre
+    return sum(1 for x, y, b in pips_at_scale(src, to_src, die.centre, side)
+               if b == bright and np.hypot(x - cx, y - cy) < ONE_REACH * side) >= 2
 
 
 def _sites_lift(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], die: Die, side: float,
