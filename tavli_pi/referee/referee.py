@@ -884,11 +884,13 @@ class Referee:
             self.ask_clear_view("no checker has moved yet", now=False)
         elif v.kind == "illegal" and v.result is not None:
             why = self.game.one_play_reason(self.before, v.result, self.dice2())
-            if why:
+            if self._roll_in_doubt(v.result):
+                pass  # another roll the dice could be allows it: asked for, or it stands as that roll
+                # (also a board that is no one play of the roll read: two unsure dice read 2-1 where
+                # 2-2 was thrown moved four checkers, real-like game 163 frame 37, lost out of sync)
+            elif why:
                 # not one play of the mover: the referee lost track of the board, nobody played illegally
                 self.sync.lose(v.result, roll_seen=True, why=why)
-            elif self._roll_in_doubt(v.result):
-                pass  # another roll the dice could be allows it: asked for, or it stands as that roll
             elif self._next_roll_seen():
                 # E8: a play is called illegal only before the next roll; once the next roll is on the
                 # board it stands as played. Judged only now (the evidence came late), the board is

@@ -82,6 +82,7 @@ from tavli_pi.vision.dice_face import UNSEEN_LIE, Die, examined
 from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_patch_pips import PATCH_LEAST, patch_pips
 from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
 from tavli_pi.vision.dice_spots import PIP_RING, Spot, find_spots, view_spots
 from tavli_pi.vision.dice_unread import StandsOut, kept_outline, pips_in, unread_body
@@ -531,7 +532,10 @@ def _find(
             lone.append((die, side))  # one pip, read poorly: maybe one of a six's (step 2)
             continue
         # the search view's spots and the face read in the frame agree, and the face is regular
-        report(die, side, agreed=bool(die.regular and not die.cocked and n_spots == die.value))
+        agreed = bool(die.regular and not die.cocked and n_spots == die.value)
+        if agreed and die.value == 1 and _second_pip(die, side, group[0][2], src, to_src):
+            agreed = False  # a lone spot agrees with a one only where its own scale shows no other pip
+        report(die, side, agreed=agreed)
     # 2. die bodies whose pips were missed (a small die's crowded six): first filled, unsmeared
     # blobs; then blobs a wood grain or a shadow spoils (ragged, grain lines that look like a
     # smear), taken only with a clear flat face square in its outline, and only the fullest
@@ -652,6 +656,24 @@ def _find(
     # a die still tumbling changes a patch too, and is left to ``find_tumbling`` (a 1280 px metal
     # board's tumbling 1 and 6, real-like game 138 frame 42, was reported a still die too small to read)
     unread += bodies_searched(late, still=True)
+    # changed patches still unexplained: a small die with no outline (its body of nearly the ground's
+    # colour: a black die on navy, a white one on cream, at 640 px), found by its pips at its own scale
+    # (``dice_patch_pips``) and kept only where they agree with the face read round them
+    for b in [*extra, *late]:
+        if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
+            continue
+        if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(b.y), int(b.x)]:
+            continue
+        if _near_discs(disc_at, b.x, b.y, 0.1 * pitch) or coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[1]:
+            continue  # by a checker (its own change), or smeared: a die still tumbling
+        pipped = patch_pips(src, to_src, b)
+        if pipped is None:
+            continue
+        face_at, face_side, face_angle = pipped
+        die = examined(memo, view, canon, src, to_src, face_at, face_side, face_angle, None, pitch, still_photo)
+        if (die is not None and not die.refused and not die.cocked and die.value >= PATCH_LEAST and die.regular
+                and _scale_agrees(die, face_side, src, to_src)):
+            report(die, face_side, agreed=True, body=True)
     # the poorly read lone pips that no die read since explains
     for die, side in lone:
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
@@ -759,6 +781,22 @@ def _scale_agrees(die: Die, side: float, src: np.ndarray, to_src: Callable[[np.n
     if not die.regular or die.cocked or not die.value:
         return False
     return _spots_agree(die, side, pips_at_scale(src, to_src, die.centre, side))
+
+
+#: how far (in the die's sides) from a one's pip another pip of its shade, found at the die's own scale,
+#: makes the one a face with a pip missed (a two's other corner lies 0.78 of a side away)
+ONE_REACH = 0.9
+
+
+def _second_pip(die: Die, side: float, bright: bool, src: np.ndarray,
+                to_src: Callable[[np.ndarray], np.ndarray]) -> bool:
+    """Whether a one read on a lone spot shows another pip of the spot's shade at its own scale
+    (``dice_scale.pips_at_scale``, within ``ONE_REACH`` of its side): a two or three whose other pips the
+    search's view missed, read a one centred on one of its pips (a white 12 px two on the cream metal
+    board at 1280 px, read 1 at 0.92: real-like game 163 frame 33)."""
+    cx, cy = die.centre
+    return sum(1 for x, y, b in pips_at_scale(src, to_src, die.centre, side)
+               if b == bright and np.hypot(x - cx, y - cy) < ONE_REACH * side) >= 2
 
 
 def _sites_lift(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], die: Die, side: float,

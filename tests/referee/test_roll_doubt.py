@@ -110,3 +110,21 @@ def test_a_call_on_sure_dice_is_not_put_right_by_another_roll_s_play_E8() -> Non
     assert kinds(t.move_and_pick_up(ref.before, nothing, sure)) == ["illegal_play"]
     other = apply_play(ref.before, parse_play(ref.before, "24/18 13/11"))  # a 6-2, not the 4-2 read surely
     assert "illegal_play_resolved" not in kinds(t.show(other, hand=True) + t.show(other, 3))
+
+
+def test_unsure_dice_read_2_1_where_a_double_moved_four_checkers_ask_for_the_roll() -> None:
+    """Real-like game 163 (metal, 1280 px) frame 37: Black's 2-2 read 2-1 (a two read a one at 0.85,
+    the other two at 0.89: both unsure); four checkers moved, no one play of a 2-1. The referee lost
+    the board out of sync and the game's last four plays with it. Another roll the dice could be (2-2)
+    allows the board: the players are asked for the roll, and the entered roll accepts the play."""
+    t = Table(Referee())
+    ref = opened(t)
+    read = (die(2, "left", confidence=0.89), die(1, "left", confidence=0.85))
+    t.throw(ref.position, read)
+    assert ref.dice == (2, 1)
+    played = apply_play(ref.before, parse_play(ref.before, "24/22(2) 6/4(2)"))  # 2-2: four checkers
+    ev = t.move_and_pick_up(ref.before, played, read)
+    assert "board_out_of_sync" not in kinds(ev) and "illegal_play" not in kinds(ev)
+    assert kinds(ev).count("roll_needed") == 1 and "2-2" in only(ev, RollNeeded).extra["fits"]
+    ev = t.feed(PlayerInput(Action.ROLL, None, 22, source="touch"))
+    assert kinds(ev) == ["roll_accepted", "play_accepted"] and only(ev, PlayAccepted).dice == (2, 2)
