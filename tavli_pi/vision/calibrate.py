@@ -18,7 +18,8 @@ from tavli_pi.vision.autocorners import ADVICE, field_candidates
 from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home, turned
-from tavli_pi.vision.known import KnownBoard
+from tavli_pi.vision.known import CHECKERS, KnownBoard
+from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.layout import Home
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.seat import Seat, seat_of
@@ -50,9 +51,13 @@ EMPTY_ACCEPT = 4.0
 EMPTY_MARGIN = 0.8
 
 
-def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, int]:
-    """How plausible the reading through ``corners`` is: (no doubt about it, share of stacks
-    seated in their slots, stacks) -- the field whose checkers sit in its slots is the field."""
+def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, int, float, int]:
+    """How plausible the reading through ``corners`` is: (no doubt about it, minus the checkers it
+    leaves unaccounted for, share of stacks seated in their slots, stacks) -- the field whose checkers
+    sit in its slots, 15 a side, is the field. Of two readings in doubt, the one that finds more of the
+    30 checkers is the field's: a quadrilateral one point narrow at an edge whose last column is filled
+    with checkers (a 640 px beech board joined mid-game, its field fitting 0.9 of the true one's) fits
+    its other 23 columns and seats the few stacks it sees, but reads 10 light checkers fewer."""
     from tavli_pi.vision import checkers as ck
     from tavli_pi.vision.doubt import seating
     from tavli_pi.vision.reader import BoardReader
@@ -62,7 +67,14 @@ def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, i
     obs = BoardReader(cal, still_photo=True, hide=False).read(image)
     canon = cal.warp(image)
     seated, occ = seating(ck.gradients(canon), cv2_integral(canon), cal, obs.points)
-    return int(not obs.problems), seated / max(occ, 1), occ
+    return int(not obs.problems), -_unaccounted(obs), seated / max(occ, 1), occ
+
+
+def _unaccounted(obs: Observation) -> int:
+    """Checkers a reading leaves unaccounted for: each colour's count on the points, the bar and off
+    short of 15 or over it."""
+    spots = [*obs.points, obs.bar, obs.off]
+    return sum(abs(CHECKERS - sum(getattr(s, c).best for s in spots)) for c in ("light", "dark"))
 
 
 def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
@@ -89,7 +101,7 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
             raise CalibrationError(
                 f"no board found: could not find the playing field without markers{best}; " + ADVICE) from marker_err
         ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0], t[1]), reverse=True)
-        (clean, seated, occ), fit, best_q = ranked[0]
+        (clean, _, seated, occ), fit, best_q = ranked[0]
         if clean or seated >= 0.5:
             return best_q, "found"
         if occ == 0 and _clearly_best(fitting, best_q):
