@@ -45,19 +45,19 @@ CANDIDATES = 4
 FIT_ACCEPT = 1.5
 #: candidates read are those that fit at least this share of the best fit
 NEAR = 0.9
+#: checkers unaccounted for that tell a field in doubt from a better seated one: a column cut off with
+#: the stack the start places there at the least (5), not a stack or two misread by one or two
+COLUMN_MISSED = 5
 #: an empty board (no checker to confirm it) is taken at this fit or more ...
 EMPTY_ACCEPT = 4.0
 #: ... when no candidate elsewhere fits more than this share of it
 EMPTY_MARGIN = 0.8
 
 
-def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, int, float, int]:
-    """How plausible the reading through ``corners`` is: (no doubt about it, minus the checkers it
-    leaves unaccounted for, share of stacks seated in their slots, stacks) -- the field whose checkers
-    sit in its slots, 15 a side, is the field. Of two readings in doubt, the one that finds more of the
-    30 checkers is the field's: a quadrilateral one point narrow at an edge whose last column is filled
-    with checkers (a 640 px beech board joined mid-game, its field fitting 0.9 of the true one's) fits
-    its other 23 columns and seats the few stacks it sees, but reads 10 light checkers fewer."""
+def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, int, int]:
+    """How plausible the reading through ``corners`` is: (no doubt about it, share of stacks seated
+    in their slots, stacks, checkers it leaves unaccounted for) -- the field whose checkers sit in
+    its slots, 15 a side, is the field."""
     from tavli_pi.vision import checkers as ck
     from tavli_pi.vision.doubt import seating
     from tavli_pi.vision.reader import BoardReader
@@ -67,14 +67,20 @@ def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, int, flo
     obs = BoardReader(cal, still_photo=True, hide=False).read(image)
     canon = cal.warp(image)
     seated, occ = seating(ck.gradients(canon), cv2_integral(canon), cal, obs.points)
-    return int(not obs.problems), -_unaccounted(obs), seated / max(occ, 1), occ
+    return int(not obs.problems), seated / max(occ, 1), occ, _unaccounted(obs)
 
 
 def _unaccounted(obs: Observation) -> int:
-    """Checkers a reading leaves unaccounted for: each colour's count on the points, the bar and off
-    short of 15 or over it."""
-    spots = [*obs.points, obs.bar, obs.off]
-    return sum(abs(CHECKERS - sum(getattr(s, c).best for s in spots)) for c in ("light", "dark"))
+    """Checkers a reading leaves unaccounted for: each colour's count on the points and the bar, and
+    off where the tray itself shows it (not where the board's total merely implies it), short of 15
+    or over it."""
+    total = 0
+    for i, c in enumerate(("light", "dark")):
+        n = sum(getattr(s, c).best for s in (*obs.points, obs.bar))
+        if obs.off_source[i] == "tray":
+            n += getattr(obs.off, c).best
+        total += abs(CHECKERS - n)
+    return total
 
 
 def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
@@ -101,7 +107,15 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
             raise CalibrationError(
                 f"no board found: could not find the playing field without markers{best}; " + ADVICE) from marker_err
         ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0], t[1]), reverse=True)
-        (clean, _, seated, occ), fit, best_q = ranked[0]
+        if not ranked[0][0][0]:
+            # every reading in doubt: one that finds a column's stacks more of the 30 checkers than the
+            # best seated is the field (a quadrilateral one point narrow at an edge whose last column is
+            # filled with checkers -- a 640 px beech board joined mid-game, fitting 0.9 as well as the
+            # true field -- seats the few stacks it sees, but reads 10 light checkers fewer)
+            most = min(ranked, key=lambda t: t[0][3])
+            if most[0][3] <= ranked[0][0][3] - COLUMN_MISSED:
+                ranked.insert(0, most)
+        (clean, seated, occ, _), fit, best_q = ranked[0]
         if clean or seated >= 0.5:
             return best_q, "found"
         if occ == 0 and _clearly_best(fitting, best_q):
