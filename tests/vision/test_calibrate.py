@@ -114,28 +114,10 @@ def test_of_fields_alike_the_one_that_finds_the_checkers_is_the_field(tmp_path: 
     # checkers fits its points 0.9 as well as the true one and seats the few stacks it sees better, but
     # reads 10 light checkers fewer. Taken, the checker colours were learnt from the bar and the game
     # was never joined; the field that accounts for the checkers is taken.
-    import cv2
-
-    from bench.bench_video import midgame
-    from tavli_pi.sim.camera import SimCamera
-    from tavli_pi.sim.datasets import reallike_game_tables
-    from tavli_pi.sim.script import random_game
-    from tavli_pi.sim.table import scenes_of
     from tavli_pi.vision.calibrate import locate_field
+    from tests.vision._midgame_clip import first_frame
 
-    kw = reallike_game_tables(48, 0)[7]
-    cam = SimCamera(scenes_of(midgame(random_game(7, turns=10), 6, 12), **kw), fps=10.0, seed=7)
-    frame = cam.read()
-    assert frame is not None and cam.last_truth is not None
-    truth = np.asarray(cam.last_truth.corners, np.float32)
-    path = tmp_path / "one.mp4"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), 10.0, frame.image.shape[1::-1])
-    if not writer.isOpened():
-        pytest.skip("OpenCV cannot write MP4 here")
-    writer.write(frame.image)
-    writer.release()
-    ok, image = cv2.VideoCapture(str(path)).read()
-    assert ok
+    image, truth, _ = first_frame(7, tmp_path)
     found, _ = locate_field(image)
     worst = max(float(np.linalg.norm(truth - p, axis=1).min()) for p in np.asarray(found, np.float32))
     assert worst < 0.03 * float(np.linalg.norm(truth[1] - truth[0]))  # on main: 17.6 px, a point (field 269 px)
