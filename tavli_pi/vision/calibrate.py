@@ -117,7 +117,8 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
             best = f" (best fit {fields[0][0]:.2f} < {FIT_ACCEPT})" if fields else ""
             raise CalibrationError(
                 f"no board found: could not find the playing field without markers{best}; " + ADVICE) from marker_err
-        ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0], t[1]), reverse=True)
+        ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0][:3], t[1]),
+                        reverse=True)  # (the checkers unaccounted for rank nothing here: below)
         if not ranked[0][0][0]:
             # every reading in doubt: of the fields a column or more apart from the best seated, one that
             # finds a column's stacks more of the 30 checkers is the field (a quadrilateral one point
