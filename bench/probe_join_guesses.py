@@ -1,6 +1,6 @@
 """A board joined mid-game nobody gave the position of: which first guess leads to the true position? (issue 9)
 
-Run: .venv/bin/python bench/probe_join_guesses.py [--tables 0-23]
+Run: .venv/bin/python bench/probe_join_guesses.py [--tables 0-23] [--size 640]
 
 Each table of ``bench_reallike.py --known``'s set (seed 0: a real-like table clear at a random position
 of a game in progress, ``tests/vision/test_known._midgame_table``) is read with no learnt board
@@ -11,6 +11,8 @@ and that read-back with the unlearnt reading wherever it merely echoes the start
 (``learn_consistent``). Printed per table: each guess's spots wrong, its fixed point's spots wrong and
 the read-back's log-likelihood (the sum over spots of the log-probability of the count read), whether
 the truth is a fixed point, and what ``learn_as_read`` (the app's choice) learns; then the tallies.
+``--size 640``: each table scaled to 640 px wide first (INTER_AREA, its corners moved with it, as
+``tests/vision/_variants.py``'s "640 wide"), a small camera joining the same games.
 """
 
 from __future__ import annotations
@@ -20,17 +22,35 @@ import sys
 import warnings
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tavli_pi.errors import CalibrationError, TavliWarning  # noqa: E402
+from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.known import KnownBoard  # noqa: E402
 from tavli_pi.vision.learn_consistent import learn_as_read, learn_consistent, read_as  # noqa: E402
 from tavli_pi.vision.observation import Observation  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
+from tavli_pi.vision.refine import refine  # noqa: E402
 from tavli_pi.vision.setup import learn_board  # noqa: E402
+from tests.vision.test_known import _midgame_table  # noqa: E402
 from tests.vision.test_learn_consistent import _reading  # noqa: E402
+
+
+def scaled_reading(index: int, width: int) -> tuple[KnownBoard, np.ndarray, Calibration, Observation]:
+    """``_reading(index)`` with the frame scaled to ``width`` px wide (INTER_AREA; pixel centres kept:
+    x' + 0.5 = s (x + 0.5)) and its corners moved with it; the native frame when it is no wider."""
+    known, mid, _ = _midgame_table(index)
+    image = mid.image  # type: ignore[attr-defined]
+    s = width / image.shape[1]
+    corners = np.asarray(mid.truth.corners, np.float64)  # type: ignore[attr-defined]
+    if s < 1:
+        image = cv2.resize(image, (width, round(image.shape[0] * s)), interpolation=cv2.INTER_AREA)
+        corners = s * (corners + 0.5) - 0.5
+    cal = refine(Calibration(corners, home=mid.truth.home), image)  # type: ignore[attr-defined]
+    return known, image, cal, BoardReader(cal).read(image)
 
 
 def wrong(a: KnownBoard | None, b: KnownBoard) -> int | None:
@@ -49,6 +69,7 @@ def likelihood(obs: Observation) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tables", default="0-23", help="a range of the set's tables, e.g. 0-23")
+    ap.add_argument("--size", type=int, default=0, help="scale each table to this width first (e.g. 640)")
     args = ap.parse_args()
     lo, _, hi = args.tables.partition("-")
     warnings.simplefilter("ignore", TavliWarning)
@@ -56,9 +77,12 @@ def main() -> None:
     found = dict.fromkeys(right, 0)
     tables = range(int(lo), int(hi or lo) + 1)
     for index in tables:
-        known, mid, cal, unlearnt = _reading(index)
-        image = mid.image  # type: ignore[attr-defined]
-        line = [f"table {index}:"]
+        if args.size:
+            known, image, cal, unlearnt = scaled_reading(index, args.size)
+        else:
+            known, mid, cal, unlearnt = _reading(index)  # type: ignore[assignment]
+            image = mid.image  # type: ignore[attr-defined]
+        line = [f"table {index} ({image.shape[1]} px):"]
         guesses = {"u": read_as(unlearnt, balance=True)}  # type: ignore[arg-type]
         start = back = None
         try:

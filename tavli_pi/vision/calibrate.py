@@ -18,8 +18,9 @@ from tavli_pi.vision.autocorners import ADVICE, field_candidates
 from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home, turned
-from tavli_pi.vision.known import KnownBoard
-from tavli_pi.vision.layout import Home
+from tavli_pi.vision.known import CHECKERS, KnownBoard
+from tavli_pi.vision.layout import DEFAULT_BAR, Home
+from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.seat import Seat, seat_of
 from tavli_pi.vision.setup import KNOWN_MISFIT, check_fit, learn_board, setup_agreement
@@ -44,15 +45,19 @@ CANDIDATES = 4
 FIT_ACCEPT = 1.5
 #: candidates read are those that fit at least this share of the best fit
 NEAR = 0.9
+#: checkers unaccounted for that tell a field in doubt from a better seated one: a column cut off with
+#: the stack the start places there at the least (5), not a stack or two misread by one or two
+COLUMN_MISSED = 5
 #: an empty board (no checker to confirm it) is taken at this fit or more ...
 EMPTY_ACCEPT = 4.0
 #: ... when no candidate elsewhere fits more than this share of it
 EMPTY_MARGIN = 0.8
 
 
-def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, int]:
-    """How plausible the reading through ``corners`` is: (no doubt about it, share of stacks
-    seated in their slots, stacks) -- the field whose checkers sit in its slots is the field."""
+def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, int, int]:
+    """How plausible the reading through ``corners`` is: (no doubt about it, share of stacks seated
+    in their slots, stacks, checkers it leaves unaccounted for) -- the field whose checkers sit in
+    its slots, 15 a side, is the field."""
     from tavli_pi.vision import checkers as ck
     from tavli_pi.vision.doubt import seating
     from tavli_pi.vision.reader import BoardReader
@@ -62,7 +67,31 @@ def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, i
     obs = BoardReader(cal, still_photo=True, hide=False).read(image)
     canon = cal.warp(image)
     seated, occ = seating(ck.gradients(canon), cv2_integral(canon), cal, obs.points)
-    return int(not obs.problems), seated / max(occ, 1), occ
+    return int(not obs.problems), seated / max(occ, 1), occ, _unaccounted(obs)
+
+
+def _columns_apart(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether field ``b`` ends half a point or more from where field ``a`` does along the points' row
+    (a column cut off or added at an edge), as ``a``'s field fractions place ``b``'s corners; not two
+    outlines of one field a few pixels apart, whose readings differ by a stack misread or two."""
+    square = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    hom = cv2.getPerspectiveTransform(np.asarray(a, np.float32).reshape(4, 2), square)
+    u = cv2.perspectiveTransform(np.asarray(b, np.float32).reshape(-1, 1, 2), hom)[:, 0, 0]
+    point = (1.0 - (DEFAULT_BAR[1] - DEFAULT_BAR[0])) / 12
+    return bool(np.abs(u - np.clip(np.round(u), 0, 1)).max() >= 0.5 * point)
+
+
+def _unaccounted(obs: Observation) -> int:
+    """Checkers a reading leaves unaccounted for: each colour's count on the points and the bar, and
+    off where the tray itself shows it (not where the board's total merely implies it), short of 15
+    or over it."""
+    total = 0
+    for i, c in enumerate(("light", "dark")):
+        n = sum(getattr(s, c).best for s in (*obs.points, obs.bar))
+        if obs.off_source[i] == "tray":
+            n += getattr(obs.off, c).best
+        total += abs(CHECKERS - n)
+    return total
 
 
 def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
@@ -88,8 +117,20 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
             best = f" (best fit {fields[0][0]:.2f} < {FIT_ACCEPT})" if fields else ""
             raise CalibrationError(
                 f"no board found: could not find the playing field without markers{best}; " + ADVICE) from marker_err
-        ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0], t[1]), reverse=True)
-        (clean, seated, occ), fit, best_q = ranked[0]
+        ranked = sorted(((_plausibility(image, q), f, q) for f, q in fitting), key=lambda t: (t[0][:3], t[1]),
+                        reverse=True)  # (the checkers unaccounted for rank nothing here: below)
+        if not ranked[0][0][0]:
+            # every reading in doubt: of the fields a column or more apart from the best seated, one that
+            # finds a column's stacks more of the 30 checkers is the field (a quadrilateral one point
+            # narrow at an edge whose last column is filled with checkers -- a 640 px beech board joined
+            # mid-game, fitting 0.9 as well as the true field -- seats the few stacks it sees, but reads
+            # 10 light checkers fewer)
+            seated_best = ranked[0][2]
+            apart = [t for t in ranked if _columns_apart(seated_best, t[2])]
+            most = min(apart, key=lambda t: t[0][3], default=None)
+            if most is not None and most[0][3] <= ranked[0][0][3] - COLUMN_MISSED:
+                ranked.insert(0, most)
+        (clean, seated, occ, _), fit, best_q = ranked[0]
         if clean or seated >= 0.5:
             return best_q, "found"
         if occ == 0 and _clearly_best(fitting, best_q):
