@@ -225,11 +225,7 @@ class Calibration:
     @cached_property
     def homography(self) -> np.ndarray:
         """Image -> canonical pixels (made once a calibration: the fields are frozen; read-only)."""
-        lay = self.layout
-        dst = np.asarray(
-            [lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32
-        )
-        hom = cv2.getPerspectiveTransform(self.corners, dst)
+        hom = cv2.getPerspectiveTransform(self.corners, self.layout.field_corners())
         hom.setflags(write=False)
         return hom
 

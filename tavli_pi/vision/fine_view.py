@@ -57,8 +57,7 @@ def fine_view(image: np.ndarray, cal: Calibration, k: float,
     sc = ScaledCal(cal, k)
     lay = sc.layout
     w, h = lay.size
-    dst = np.asarray([lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32)
-    m = cv2.getPerspectiveTransform(np.asarray(cal.corners, np.float32), dst)
+    m = cv2.getPerspectiveTransform(np.asarray(cal.corners, np.float32), lay.field_corners())
     # frame px per view px near the field's middle: shrink the frame first when above 1.5
     mid = np.asarray([[[w / 2, h / 2]], [[w / 2 + 10, h / 2]]], np.float32)
     back = cv2.perspectiveTransform(mid, np.linalg.inv(m)).reshape(2, 2)

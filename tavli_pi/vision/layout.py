@@ -105,6 +105,11 @@ class Layout:
     def to_uv(self, x: float, y: float) -> tuple[float, float]:
         return (x - self.mx) / self.field_w, (y - self.my) / self.field_h
 
+    def field_corners(self) -> np.ndarray:
+        """The field's corners in canonical px (float32, 4x2), in the order a calibration's corners are
+        given: where each of them lands in the canonical view."""
+        return np.asarray([self.to_px(0, 0), self.to_px(1, 0), self.to_px(1, 1), self.to_px(0, 1)], np.float32)
+
     @cached_property
     def columns(self) -> tuple[Column, ...]:
         """The 24 points' strips (``point_columns``), worked out once per layout (the layout is

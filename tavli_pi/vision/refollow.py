@@ -55,24 +55,25 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 class _Features:
-    """ORB keypoints (image px) and descriptors of a picture at ``offset`` (image px), looked at ``up``
-    times as large."""
+    """ORB keypoints and descriptors of a picture looked at ``up`` times as large; the keypoints in
+    ``unit`` px a picture px, at ``offset`` (a crop's place in the frame, a background's scale)."""
 
-    def __init__(self, image: np.ndarray, offset: tuple[int, int] = (0, 0), up: int = 1) -> None:
+    def __init__(self, image: np.ndarray, offset: tuple[int, int] = (0, 0), up: int = 1, unit: float = 1.0) -> None:
         gray = _gray(image)
         if up != 1:
             gray = cv2.resize(gray, None, fx=up, fy=up, interpolation=cv2.INTER_LINEAR)
         orb = cv2.ORB.create(nfeatures=FEATURES)
         kps, des = orb.detectAndCompute(gray, None)
         self.up = up
-        self.xy = np.asarray([k.pt for k in kps], np.float32).reshape(-1, 2) / np.float32(up) + np.asarray(offset, np.float32)
+        self.xy = (np.asarray([k.pt for k in kps], np.float32).reshape(-1, 2) * np.float32(unit / up)
+                   + np.asarray(offset, np.float32))
         self.des = des
 
 
 def carried_corners(anchor: _Features, image: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
-    """``corners`` (image px of the anchor) carried into ``image`` by the homography its features
-    agree on; None when too few agree."""
-    frame = _Features(image, up=anchor.up)
+    """``corners`` (in the anchor's px) carried into ``image`` (looked at as ``_up`` says) by the
+    homography its features agree on; None when too few agree."""
+    frame = _Features(image, up=_up(image.shape[1]))
     if anchor.des is None or frame.des is None or len(anchor.xy) < MIN_INLIERS or len(frame.xy) < MIN_INLIERS:
         return None
     pairs = cv2.BFMatcher(cv2.NORM_HAMMING).knnMatch(anchor.des, frame.des, k=2)
@@ -140,10 +141,5 @@ def corners_from_background(cal: Calibration, image: np.ndarray) -> np.ndarray |
     bg = decode_background(cal.background) if cal.background else None
     if bg is None:
         return None
-    big = cv2.resize(bg, None, fx=BG_UP, fy=BG_UP, interpolation=cv2.INTER_LINEAR)
-    anchor = _Features(big, up=1)
-    anchor.xy *= np.float32(BG_SCALE / BG_UP)  # looked-at px -> background px -> canonical px
-    anchor.up = _up(image.shape[1])
-    lay = cal.layout
-    canon = np.asarray([lay.to_px(0, 0), lay.to_px(1, 0), lay.to_px(1, 1), lay.to_px(0, 1)], np.float32)
-    return carried_corners(anchor, image, canon)
+    # its features in canonical px (BG_SCALE a background px)
+    return carried_corners(_Features(bg, up=BG_UP, unit=BG_SCALE), image, cal.layout.field_corners())
