@@ -78,14 +78,14 @@ CALIBRATED_AT_KEY = "calibrated_at"
 #: reads with the corners in force at the frame it resumes from)
 MOVES_KEY = "calibration_moves"
 #: frames in a row with a hand (or motion) over a set-up board not learnt yet before the players are
+#: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
+HAND_FRAMES_ASK = 2
 #: a resumed run whose picture does not fit the board learnt looks for the field by it every so many frames
 #: (~0.1 s a look)
 REFIND_EVERY = 10
 #: ... and a field found so within this many px of where it was is where it was (the board learnt is a
 #: half-scale view: it places the field within a pixel or two)
 BG_NEAR = 3.0
-#: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
-HAND_FRAMES_ASK = 2
 
 
 def calibrate(config: TableConfig, image: np.ndarray, field: FieldMemory | None = None) -> Calibration:
@@ -783,7 +783,6 @@ class TableApp:
         found, it is read on through the corners found, as a board never learnt (those corners are a
         pixel or two off what was learnt: learnt again from the position in play) and kept in the log.
         False while it fits nowhere: nothing is read until it does (said once)."""
-        from tavli_pi.vision.calibration import check_corners
         from tavli_pi.vision.refollow import corners_from_background
         from tavli_pi.vision.setup import FIT, fit_of
         from tavli_pi.vision.shift import MIN_SHIFT
@@ -811,12 +810,8 @@ class TableApp:
             corners = corners_from_background(cal, frame.image)
             found = None
             if corners is not None:
-                try:
-                    check_corners(corners, frame.image.shape)
-                except CalibrationError:
-                    corners = None
-                else:
-                    found = fit_of(cal.with_(corners=corners), frame.image)
+                plausible, found = self._fit_through(cal, corners, frame.image)
+                corners = corners if plausible else None
             if corners is not None and float(np.abs(corners - cal.corners).max()) < BG_NEAR:
                 self._misfit_frames = 0
                 return True  # found where it was (within what the board learnt can tell): no move to follow
@@ -838,17 +833,32 @@ class TableApp:
                           "log to calibrate again", TavliWarning, stacklevel=2)
         return False
 
+    @staticmethod
+    def _fit_through(cal: Calibration, corners: np.ndarray, image: np.ndarray) -> tuple[bool, float | None]:
+        """(whether ``corners`` are a plausible field in ``image``, and if so how well the board ``cal``
+        learnt fits through them: ``setup.fit_of``, None when it learnt no background)."""
+        from tavli_pi.vision.calibration import check_corners
+        from tavli_pi.vision.setup import fit_of
+
+        try:
+            check_corners(corners, image.shape)
+        except CalibrationError:
+            return False, None
+        return True, fit_of(cal.with_(corners=corners), image)
+
     def _carried_from_log(self, frame: Frame, cal: Calibration) -> tuple[np.ndarray, float] | None:
         """The field's corners carried into ``frame`` from the last frame the log kept (``vision.refollow``:
         the features the two pictures share), with the fit of the board learnt through them; None when the
         log kept no frame, too few features agree, or the board does not fit there."""
         import cv2
 
-        from tavli_pi.vision.calibration import check_corners
         from tavli_pi.vision.refollow import carried_from
-        from tavli_pi.vision.setup import FIT, fit_of
+        from tavli_pi.vision.setup import FIT
 
-        saved = self.record.log.last_saved_frame() if self.record is not None else None
+        if self.record is None:
+            return None
+        log = self.record.log
+        saved = log.last_saved_frame()
         if saved is None:
             return None
         at, jpeg = saved
@@ -856,7 +866,7 @@ class TableApp:
         if anchor is None or anchor.shape != frame.image.shape:
             return None
         before = [c for f, c in self._moves if f <= at]
-        base = self.record.log.meta(CALIBRATION_KEY) if self.record is not None else None
+        base = log.meta(CALIBRATION_KEY)
         if before:
             then = np.asarray(before[-1], np.float32)
         elif base is not None:
@@ -866,20 +876,15 @@ class TableApp:
         corners = carried_from(anchor, frame.image, then)
         if corners is None:
             return None
-        try:
-            check_corners(corners, frame.image.shape)
-        except CalibrationError:
-            return None
-        fit = fit_of(cal.with_(corners=corners), frame.image)
-        return None if fit is None or fit < FIT else (corners, fit)
+        plausible, fit = self._fit_through(cal, corners, frame.image)
+        return None if not plausible or fit is None or fit < FIT else (corners, fit)
 
     def _refollowed(self, frame: Frame, cal: Calibration) -> tuple[np.ndarray, str] | None:
         """The field's corners followed into a picture turned or zoomed (``vision.refollow``), and how it
         is said; None until the picture holds still where its features carry them, and while the board
         seen through them does not fit the board learnt (``setup.fit_of``)."""
-        from tavli_pi.vision.calibration import check_corners
         from tavli_pi.vision.refollow import Refollow
-        from tavli_pi.vision.setup import FIT, fit_of
+        from tavli_pi.vision.setup import FIT
         from tavli_pi.vision.shift import MIN_SHIFT
 
         assert self._watch is not None
@@ -891,12 +896,8 @@ class TableApp:
         corners = self._refollow.look(frame.image)
         if corners is None or float(np.abs(corners - cal.corners).max()) < MIN_SHIFT:
             return None  # nothing to follow, or it stands where it did (changed everywhere: the light)
-        try:
-            check_corners(corners, frame.image.shape)
-        except CalibrationError:
-            return None
-        fit = fit_of(cal.with_(corners=corners), frame.image)
-        if fit is not None and fit < FIT:
+        plausible, fit = self._fit_through(cal, corners, frame.image)
+        if not plausible or (fit is not None and fit < FIT):
             return None
         fits = "" if fit is None else f", fit {fit:.2f} to the board learnt"
         return corners, f"the picture turned or zoomed (the camera moved{fits})"
