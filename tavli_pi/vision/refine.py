@@ -226,11 +226,11 @@ def learn_radius_unlearnt(cal: Calibration, image: np.ndarray) -> Calibration:
     best (``vision/pitch_radius.py``): a radius learnt too large searches every checker past the
     first beyond it, and a dark pair was read as one (issue 9)."""
     views = FrameViews(image)
-    canon, g = views.canon(cal), views.gradients(cal)
-    best = float(DISC_RADII[int(np.argmax(disc_scores(cal, canon, g)))])
-    if best < WIDEST:
-        return cal.with_(checker_r=best)
-    return cal.with_(checker_r=pitch_radius(cal, g, tuple(rho for rho in DISC_RADII if rho < WIDEST)))
+    best = learn_radius(cal, image, views)
+    if best.checker_r < WIDEST:
+        return best
+    narrower = tuple(rho for rho in DISC_RADII if rho < WIDEST)
+    return cal.with_(checker_r=pitch_radius(cal, views.gradients(cal), narrower))
 
 
 def learn_colours(cal: Calibration, image: np.ndarray) -> Calibration:
