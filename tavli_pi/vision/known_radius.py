@@ -26,7 +26,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known import KnownBoard
 
-__all__ = ["RADII", "MAX_ROW", "MIN_STACKS", "known_radius"]
+__all__ = ["RADII", "MAX_ROW", "MIN_STACKS", "SHIFT_ALONG", "SHIFT_ACROSS", "known_radius"]
 
 #: the radii tried (fraction of a point's width; ``refine.learn_radius`` tries 0.41-0.545)
 RADII = tuple(float(v) for v in np.round(np.arange(0.40, 0.5601, 0.0075), 4))
@@ -34,9 +34,9 @@ RADII = tuple(float(v) for v in np.round(np.arange(0.40, 0.5601, 0.0075), 4))
 MAX_ROW = 5
 #: the fewest stacks of two or more checkers the pitch is learnt from
 MIN_STACKS = 3
-#: each stack's shift along its point and across it (radii)
-_ALONG = np.linspace(-0.3, 0.3, 7, dtype=np.float32)
-_ACROSS = np.linspace(-0.3, 0.3, 7, dtype=np.float32)
+#: each stack's shift along its point and across it (radii; ``pitch_radius`` shifts its stacks so too)
+SHIFT_ALONG = np.linspace(-0.3, 0.3, 7, dtype=np.float32)
+SHIFT_ACROSS = np.linspace(-0.3, 0.3, 7, dtype=np.float32)
 
 
 def _stacks(known: KnownBoard) -> list[tuple[int, int]]:
@@ -66,8 +66,8 @@ def known_radius(cal: Calibration, image: np.ndarray, known: KnownBoard | None =
             sign = 1.0 if col.top else -1.0
             base = lay.top_y if col.top else lay.bottom_y
             k = np.arange(n, dtype=np.float32)
-            cy = base + sign * r * (1.0 + 2.0 * k[None, None, :] + _ALONG[:, None, None])
-            cx = col.x + r * _ACROSS[None, :, None]
+            cy = base + sign * r * (1.0 + 2.0 * k[None, None, :] + SHIFT_ALONG[:, None, None])
+            cx = col.x + r * SHIFT_ACROSS[None, :, None]
             cy, cx = np.broadcast_arrays(cy, cx)
             f = ck.ring_features(g, cx.astype(np.float32), cy.astype(np.float32), np.full(cx.shape, r, np.float32),
                                  np.full(cx.shape, col.top))

@@ -23,7 +23,7 @@ import numpy as np
 
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.known_radius import _ACROSS, _ALONG, RADII
+from tavli_pi.vision.known_radius import SHIFT_ACROSS, SHIFT_ALONG, RADII
 
 __all__ = ["PLACES", "TOP", "pitch_scores", "pitch_radius"]
 
@@ -48,8 +48,8 @@ def pitch_scores(cal: Calibration, g: ck.Gradients, radii: tuple[float, ...] = R
     for rho in radii:
         r = (width * rho)[:, None, None, None]  # (24, along, across, places)
         cy = base[:, None, None, None] + sign[:, None, None, None] * r * (
-            1.0 + 2.0 * k[None, None, None, :] + _ALONG[None, :, None, None])
-        cx = x[:, None, None, None] + r * _ACROSS[None, None, :, None]
+            1.0 + 2.0 * k[None, None, None, :] + SHIFT_ALONG[None, :, None, None])
+        cx = x[:, None, None, None] + r * SHIFT_ACROSS[None, None, :, None]
         cy, cx, rr = np.broadcast_arrays(cy, cx, r)
         down = np.broadcast_to(top[:, None, None, None], cy.shape)
         f = ck.ring_features(g, cx.astype(np.float32), cy.astype(np.float32), rr.astype(np.float32), down)[..., 1]
