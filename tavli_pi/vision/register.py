@@ -90,8 +90,9 @@ def crept_corners(cal: Calibration, dx: float, dy: float) -> np.ndarray:
     return np.asarray(cal.to_image(cal.layout.field_corners() + np.float32([dx, dy])), np.float32)
 
 
-#: a frame is measured for creep at most once every so many frames (a creep is slow; a measure ~10 ms)
-CREEP_EVERY = 30
+#: a frame is measured for creep at most once every so many frames (1 s at 10 fps: a creep is slow; a
+#: measure costs ~10 ms)
+CREEP_EVERY = 10
 #: two measures in a row must agree within this (canonical px) for the creep to be followed
 AGREE = 0.2
 
