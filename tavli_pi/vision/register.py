@@ -74,10 +74,9 @@ def creep(cal: Calibration, image: np.ndarray) -> tuple[float, float] | None:
     mask = _unchanged(now, learnt)
     if cv2.countNonZero(mask) < LEFT_AT_LEAST * mask.size:
         return None
-    warp = np.eye(2, 3, dtype=np.float32)
     try:
-        _, warp = cv2.findTransformECC(learnt, now, warp, cv2.MOTION_TRANSLATION,
-                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4), mask, 3)
+        _, warp = cv2.findTransformECC(learnt, now, np.eye(2, 3, dtype=np.float32), cv2.MOTION_TRANSLATION,
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3), mask, 3)
     except cv2.error:
         return None
     dx, dy = float(warp[0, 2]) * BG_SCALE, float(warp[1, 2]) * BG_SCALE
@@ -87,7 +86,7 @@ def creep(cal: Calibration, image: np.ndarray) -> tuple[float, float] | None:
 def crept_corners(cal: Calibration, dx: float, dy: float) -> np.ndarray:
     """The field's corners (image px) where the picture crept ``(dx, dy)`` canonical px has them: the
     canonical corners so far off, carried into the picture through the corners in force."""
-    return np.asarray(cal.to_image(cal.layout.field_corners() + np.float32([dx, dy])), np.float32)
+    return np.asarray(cal.to_image(cal.layout.field_corners() + np.asarray([dx, dy], np.float32)), np.float32)
 
 
 #: a frame is measured for creep at most once every so many frames (1 s at 10 fps: a creep is slow; a
