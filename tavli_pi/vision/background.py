@@ -277,7 +277,8 @@ class Difference:
         h, w = self.diff.shape
         # one pixel more each way for the blur, cut off again after it
         ra, rb, ca, cb = max(0, ya - 1), min(h, yb + 1), max(0, xa - 1), min(w, xb + 1)
-        now = cv2.multiply(self._half.f32[ra:rb, ca:cb], tuple(float(g) for g in self._gain) + (0.0,))  # type: ignore[arg-type]
+        factors: Any = (float(self._gain[0]), float(self._gain[1]), float(self._gain[2]), 0.0)  # (as matched_change)
+        now = cv2.multiply(self._half.f32[ra:rb, ca:cb], factors)
         out = np.maximum(np.maximum(now - hi[ra:rb, ca:cb], lo[ra:rb, ca:cb] - now), 0.0)
         blurred = cv2.GaussianBlur(channel_max(np.asarray(out, np.float32)), (3, 3), 0)
         return np.asarray(blurred[ya - ra:ya - ra + (yb - ya), xa - ca:xa - ca + (xb - xa)])
