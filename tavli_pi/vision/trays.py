@@ -187,7 +187,8 @@ def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int
     if first is not None and starts is not None:
         rows = slice(first[0], first[1] + 1)
         if float(starts[rows].max()) < REGISTER_SHARE * float(change[rows].max()):
-            first = None
+            # the edges out of register: checkers like the lining are looked for in the change forgiven
+            first, change = None, starts
     if first is None:
         # no row stands out by ``threshold``: checkers all like the lining still change it over a
         # run of WEAK_RUN checkers' length or more, where no rim's fade nor edge out of register does
