@@ -105,7 +105,7 @@ def joined_right(event: Any, moment: Moment) -> str:
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
                 truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0,
                 bump: int = 0, white: float = 0.0, shadow: float = 0.0, lamp: float = 0.0,
-                turn: float = 0.0, zoom: float = 1.0) -> int:
+                turn: float = 0.0, zoom: float = 1.0, drift: float = 0.0) -> int:
     """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames
     written. ``truths``: each frame's ground truth is appended to it. ``exposure``: the picture's gain
     drifts by up to this share and back every 4 s (a camera's automatic exposure hunting as hands come
@@ -113,7 +113,9 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
     two fifths of the way in, the picture is shifted this many px right and down (a player knocked the
     table or the camera's stand: the board stays where it now is in the picture); ``turn`` (degrees) and
     ``zoom``: from there on, the picture is also turned and scaled about its centre (the camera turned on its
-    stand, the lens zoomed)."""
+    stand, the lens zoomed); ``drift``: the picture creeps this many px down (and half as far right) from the
+    first frame to the last, a little every frame (a camera's stand sagging or warming: each frame's move is
+    far under a pixel)."""
     scenes = [s for s in scenes_of(moments, **kw) for _ in range(repeat)]
     camera = SimCamera(scenes, fps=FPS * repeat, seed=seed)
     bump_at = int(0.4 * len(scenes))
@@ -136,6 +138,10 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
             move = cv2.getRotationMatrix2D((img.shape[1] / 2, img.shape[0] / 2), turn, zoom)
             move[:, 2] += bump
             img = cv2.warpAffine(img, move, (img.shape[1], img.shape[0]),
+                                 borderMode=cv2.BORDER_REPLICATE)
+        if drift:
+            crept = drift * n / max(len(scenes) - 1, 1)
+            img = cv2.warpAffine(img, np.float32([[1, 0, crept / 2], [0, 1, crept]]), (img.shape[1], img.shape[0]),
                                  borderMode=cv2.BORDER_REPLICATE)
         if truths is not None:
             t = camera.last_truth
@@ -339,6 +345,9 @@ def main() -> None:
                          "(the camera turned on its stand)")
     ap.add_argument("--zoom", type=float, default=1.0,
                     help="two fifths of the way in, the picture is scaled by this about its centre for good (zoomed)")
+    ap.add_argument("--drift", type=float, default=0.0,
+                    help="the picture creeps this many px down (half as far right) over the recording, a little every "
+                         "frame (the camera's stand sagging)")
     ap.add_argument("--white", type=float, default=0.0,
                     help="the camera's white balance drifts: red's gain up by this share as blue's goes down, "
                          "and back, every 8 s")
@@ -398,7 +407,8 @@ def main() -> None:
             video = tmp / "game.mp4"
             truths: list[Truth] = []
             frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths, args.exposure,
-                                 args.flicker, args.bump, args.white, args.shadow, args.lamp, args.turn, args.zoom)
+                                 args.flicker, args.bump, args.white, args.shadow, args.lamp, args.turn, args.zoom,
+                                 args.drift)
             corners = corners_arg(moments, kw) if args.corners else None
             events, cpu, err = ([], 0.0, "") if args.dice_only else run_table(
                 tmp, video, kw, corners, args.repeat, infer=not args.no_infer)

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from tavli_pi.vision.motion import MotionGate
     from tavli_pi.vision.reader import BoardReader
     from tavli_pi.vision.refollow import Refollow
+    from tavli_pi.vision.register import CreepWatch
     from tavli_pi.vision.shift import ShiftWatch
 
 __all__ = ["TableApp", "calibrate", "EVENT_HISTORY", "CALIBRATION_KEY", "MOVES_KEY"]
@@ -172,6 +173,7 @@ class TableApp:
         self._field: FieldMemory | None = None  # the field found in the picture, until the board is learnt
         self._watch: ShiftWatch | None = None  # once reading: has the picture moved as a whole?
         self._refollow: Refollow | None = None  # while the picture moved and no shift explains it
+        self._creep: CreepWatch | None = None  # once reading: has the picture crept under a pixel?
         self._misfit = False  # a resumed run's picture does not fit the board learnt (the camera moved meanwhile)
         self._misfit_frames = 0
         self._misfit_said = False
@@ -754,6 +756,7 @@ class TableApp:
             if not self._watch.lost:
                 self._lost_said = False
                 self._refollow = None
+                self._follow_creep(frame, cal)
             return self._watch.lost
         corners = cal.corners + np.asarray([got.dx, got.dy], np.float32)
         why = got.why
@@ -775,6 +778,19 @@ class TableApp:
             corners, how = carried
         self._move_corners(frame, cal.with_(corners=corners), how)
         return False
+
+    def _follow_creep(self, frame: Frame, cal: Calibration) -> None:
+        """Follow the picture creeping under a pixel (``vision.register``: a camera's stand sagging or
+        warming), which the shift watch never sees: the corners moved by the creep, as for a knock."""
+        from tavli_pi.vision.register import CreepWatch, crept_corners
+
+        if self._creep is None:
+            self._creep = CreepWatch(frame.index)
+        got = self._creep.look(cal, frame.image, frame.index)
+        if got is not None:
+            self._move_corners(frame, cal.with_(corners=crept_corners(cal, *got)),
+                               f"the picture crept {got[0]:+.2f},{got[1]:+.2f} px from the board learnt "
+                               "(the camera's stand sagging or warming)")
 
     def _view_fits(self, frame: Frame) -> bool:
         """Whether the board learnt fits ``frame`` through the calibration's corners (a resumed run: the
@@ -918,6 +934,7 @@ class TableApp:
         self._watch = ShiftWatch(moved.corners, frame.image.shape)
         self._watch.look(frame.image)
         self._refollow = None
+        self._creep = None
         self._lost_said = False
         self._moves = [m for m in self._moves if m[0] < frame.index] + [(frame.index, moved.corners.tolist())]
         if self.record is not None:

@@ -234,3 +234,49 @@ def test_a_camera_moved_while_stopped_that_cannot_be_found_again_is_said_and_not
     assert any("was not found again" in s and "nothing is read until it fits" in s for s in said), said
     assert "illegal_play" not in kinds  # the planted illegal play comes after the stop: not judged misaligned
     assert kinds.count("play_accepted") < PLAYS
+
+
+class CreepingCamera(SimCamera):
+    """The game's frames, the picture creeping ``down`` px down (a quarter as far right) from the first
+    frame to the last, a little every frame: a camera's stand sagging, each frame's move far under a pixel."""
+
+    def __init__(self, down: float) -> None:
+        scenes = list(scenes_of(MOMENTS, **TABLE))
+        super().__init__(scenes, fps=10.0, seed=6)
+        self.down, self.frames = down, len(scenes)
+
+    def crept(self, index: int) -> tuple[float, float]:
+        dy = self.down * index / max(self.frames - 1, 1)
+        return dy / 4, dy
+
+    def read(self) -> Frame | None:
+        frame = super().read()
+        if frame is None:
+            return None
+        dx, dy = self.crept(frame.index)
+        return Frame(cv2.warpAffine(frame.image, np.float32([[1, 0, dx], [0, 1, dy]]), (frame.image.shape[1], frame.image.shape[0]),
+                                    borderMode=cv2.BORDER_REPLICATE), frame.index, frame.t)
+
+
+def test_a_picture_creeping_under_a_pixel_a_frame_is_followed(tmp_path: Path) -> None:
+    folder = tmp_path / "game"
+    folder.mkdir()
+    cfg = parse_config(corners_config(folder).replace("[table]\n", "[table]\nattended = false\n", 1),
+                       str(folder / "t.toml"))
+    camera = CreepingCamera(2.0)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", TavliWarning)
+        with TableApp(cfg, camera=camera, pin_factory=MockFactory()) as app:
+            app.run()
+    said = [str(w.message) for w in seen]
+    with MatchLog.open(cfg.record.log, readonly=True) as log:
+        kinds = [to_dict(e.event)["kind"] for e in log.events()]
+        moves = json.loads(log.meta(MOVES_KEY) or "[]")
+    assert kinds.count("play_accepted") == PLAYS, kinds
+    assert kinds.count("illegal_play") == 1 and "board_out_of_sync" not in kinds, kinds
+    assert any("the picture crept" in s for s in said), said
+    # followed in steps, each a share of a pixel; the last where the creep had put the field by then
+    assert len(moves) >= 2, moves
+    frame, corners = moves[-1]
+    truth = np.asarray(render(scene_of(MOMENTS[1], **TABLE)).truth.corners, np.float32)
+    assert np.abs(np.asarray(corners, np.float32) - (truth + np.float32(camera.crept(frame)))).max() < 0.4

@@ -36,6 +36,8 @@ STAND_OUT_X = 3.0
 #: half-scale pixel spans BG_SCALE canonical px (INTER_AREA) and the 3 x 3 blur spreads it one
 #: half-scale pixel further
 CHECKER_SPREAD = 2 * BG_SCALE
+#: how far out of register (background px) ``Difference.out_of_range`` forgives the picture
+REGISTER_SLACK = 0.5
 #: a place with less of its window than this left once the checkers are taken out lies among them
 BESIDE_SHARE = 0.25
 
@@ -176,13 +178,31 @@ class Learnt:
     """The learnt background as a ``Difference`` compares with it, made once per calibration: its
     float32 pixels and its channel medians over the field."""
 
-    __slots__ = ("u8", "f32", "medians", "box")
+    __slots__ = ("u8", "f32", "medians", "box", "_range")
 
     def __init__(self, background: np.ndarray, lay: Layout) -> None:
         self.u8, self.box = background, field_box(lay)
         y0, y1, x0, x1 = self.box
         self.f32 = background.astype(np.float32)
         self.medians = channel_medians(background[y0:y1, x0:x1])
+        self._range: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def range(self) -> tuple[np.ndarray, np.ndarray]:
+        """(least, most) of each channel (float32) of the learnt view at each pixel and half a pixel off it
+        each way (``REGISTER_SLACK``: the mean with each neighbour): what it may show there with the
+        picture up to half a pixel (a canonical pixel) out of register. A whole pixel's slack hid the
+        change a checker makes beside an edge of the board (a tray's end: 6 checkers read 0)."""
+        if self._range is None:
+            bg = self.f32
+            pad = cv2.copyMakeBorder(bg, 1, 1, 1, 1, cv2.BORDER_REPLICATE)
+            h, w = bg.shape[:2]
+            lo, hi = bg.copy(), bg.copy()
+            for dy, dx in ((0, 1), (2, 1), (1, 0), (1, 2)):
+                half = REGISTER_SLACK * pad[dy:dy + h, dx:dx + w] + (1 - REGISTER_SLACK) * bg
+                lo, hi = np.minimum(lo, half), np.maximum(hi, half)
+            self._range = (lo, hi)
+        return self._range
 
 
 class Difference:
@@ -198,8 +218,9 @@ class Difference:
         half = half if half is not None else Halved(canon, learnt.u8.shape)
         y0, y1, x0, x1 = box = learnt.box
         gain = (learnt.medians + 1.0) / (half.medians(box) + 1.0)
-        self.diff = cv2.GaussianBlur(matched_change(half.f32, learnt.f32, np.clip(gain, 0.5, 2.0).astype(np.float32)),
-                                     (3, 3), 0)
+        self._gain = np.clip(gain, 0.5, 2.0).astype(np.float32)
+        self._half, self._learnt = half, learnt
+        self.diff = cv2.GaussianBlur(matched_change(half.f32, learnt.f32, self._gain), (3, 3), 0)
         typical = median_of(self.diff[y0:y1, x0:x1])
         self.threshold = max(STAND_OUT + typical, STAND_OUT_X * typical)
 
@@ -245,6 +266,22 @@ class Difference:
         shows the board as learnt, though the checkers round it changed the place's mean."""
         got = self.change_beside(x, y, r, checkers)
         return got is not None and got > self.threshold
+
+    def out_of_range(self, ya: int, yb: int, xa: int, xb: int) -> np.ndarray:
+        """``diff`` over rows ``ya:yb``, columns ``xa:xb`` (half scale), forgiving the picture a share of a
+        pixel out of register with the learnt view: per channel, how far the frame (brightness matched)
+        falls outside the least and most the learnt view shows round each pixel (``Learnt.range``), the
+        largest channel, blurred as ``diff``. A sharp edge of the board (a tray's end) crept a third of a
+        pixel changed its rows by 20-40 grey levels, which read as a checker borne off (stop 47)."""
+        lo, hi = self._learnt.range
+        h, w = self.diff.shape
+        # one pixel more each way for the blur, cut off again after it
+        ra, rb, ca, cb = max(0, ya - 1), min(h, yb + 1), max(0, xa - 1), min(w, xb + 1)
+        factors: Any = (float(self._gain[0]), float(self._gain[1]), float(self._gain[2]), 0.0)  # (as matched_change)
+        now = cv2.multiply(self._half.f32[ra:rb, ca:cb], factors)
+        out = np.maximum(np.maximum(now - hi[ra:rb, ca:cb], lo[ra:rb, ca:cb] - now), 0.0)
+        blurred = cv2.GaussianBlur(channel_max(np.asarray(out, np.float32)), (3, 3), 0)
+        return np.asarray(blurred[ya - ra:ya - ra + (yb - ya), xa - ca:xa - ca + (xb - xa)])
 
     def changed_mask(self) -> np.ndarray:
         """Half-scale bool mask of where the frame plainly differs from the background."""

@@ -162,7 +162,7 @@ def _pitch_from_rims(profile: np.ndarray, length: int, guess: float) -> float:
 
 
 def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int,
-                pitch: float) -> tuple[int, float]:
+                pitch: float, starts: np.ndarray | None = None) -> tuple[int, float]:
     """How far rows changed from the empty tray (``change`` per row, from the tray's end) reach
     from its start: (index after the run, the run's mean change); (0, 0) when nothing there changed.
 
@@ -174,9 +174,21 @@ def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int
     above an empty row's change, and a run cut where they begin counted only the checkers before
     them (issue 9: dark checkers in a black-lined tray read 1 for 4). Less than a pitch is the
     fade of the run's last rim, or an edge of the tray's end a little out of register with the
-    set-up frame: no checker."""
+    set-up frame: no checker.
+
+    ``starts``: the rows' change forgiving the picture a share of a pixel out of register
+    (``Difference.out_of_range``). A strong run whose change that explains all but ``REGISTER_SHARE`` of
+    is the tray's own edges out of register, not a checker: a tray's end crept 0.3-0.4 px changed
+    rows a pitch long by 15-20 grey levels, of which 1-3 were left forgiven, and read as a checker
+    borne off; a board with one more checker off then tempered every point's reading (stop 47). A
+    checker keeps most of its change (a lone dark checker against a tray's end 35 of 63)."""
     low = min(threshold, empty_level(change) + EMPTY_MARGIN)
     first = _run(change > threshold, lead, max_gap)
+    if first is not None and starts is not None:
+        rows = slice(first[0], first[1] + 1)
+        if float(starts[rows].max()) < REGISTER_SHARE * float(change[rows].max()):
+            # the edges out of register: checkers like the lining are looked for in the change forgiven
+            first, change = None, starts
     if first is None:
         # no row stands out by ``threshold``: checkers all like the lining still change it over a
         # run of WEAK_RUN checkers' length or more, where no rim's fade nor edge out of register does
@@ -200,13 +212,15 @@ def empty_level(change: np.ndarray) -> float:
     return float(np.median(far)) if far.size else 0.0
 
 
-def _row_change(diff: Difference, rect: tuple[int, int, int, int], rows: int) -> np.ndarray:
-    """Mean change from the learnt empty tray per canonical row of ``rect``'s middle columns."""
+def _row_change(diff: Difference, rect: tuple[int, int, int, int], rows: int, *, forgiving: bool = False) -> np.ndarray:
+    """Mean change from the learnt empty tray per canonical row of ``rect``'s middle columns
+    (``forgiving``: the change out of the learnt view's range a share of a pixel off,
+    ``Difference.out_of_range``)."""
     x0, y0, x1, y1 = rect
     w = x1 - x0
     xa, xb = (x0 + int(w * 0.2)) // BG_SCALE, max((x1 - int(w * 0.2)) // BG_SCALE, (x0 + int(w * 0.2)) // BG_SCALE + 1)
     ya, yb = y0 // BG_SCALE, max(-(-y1 // BG_SCALE), y0 // BG_SCALE + 1)
-    half = diff.diff[ya:yb, xa:xb]
+    half = diff.out_of_range(ya, yb, xa, xb) if forgiving else diff.diff[ya:yb, xa:xb]
     if half.size == 0:
         return np.zeros(rows, np.float32)
     prof = half.mean(axis=1)
@@ -221,6 +235,9 @@ CHANGE_FLOOR = 14.0
 CHANGE_X = 3.0
 
 
+#: a strong run whose change forgiven a share of a pixel out of register (``changed_run``'s ``starts``)
+#: keeps less than this share of it is the tray's edges out of register
+REGISTER_SHARE = 1 / 3
 #: a changed run ends where its rows fall below this share of the run's median change
 TAIL = 0.4
 #: once started, a changed run goes on through rows changed by this many grey levels more than the
@@ -259,10 +276,11 @@ def tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_botto
     lead, gap = int(pitch * 1.5) + 4, max(2, int(0.8 * pitch))
     if diff is not None:
         change = _row_change(diff, rect, y1 - y0)
+        starts = _row_change(diff, rect, y1 - y0, forgiving=True)
         if from_bottom:
-            change = change[::-1]
+            change, starts = change[::-1], starts[::-1]
         reach, contrast = changed_run(change, threshold or change_threshold(diff, [rect]), lead=lead, max_gap=gap,
-                                      pitch=pitch)
+                                      pitch=pitch, starts=starts)
     else:
         reach, contrast = run_length(prof, lead=lead, max_gap=gap)
     if reach == 0:
@@ -344,14 +362,16 @@ def held_tray_count(canon: np.ndarray, rect: tuple[int, int, int, int], *, from_
     if x1 - x0 < 4 or y1 - y0 < 8:
         return 0.0, 0.0
     change = _row_change(diff, rect, y1 - y0)
+    starts = _row_change(diff, rect, y1 - y0, forgiving=True)
     if from_bottom:
-        change = change[::-1]
+        change, starts = change[::-1], starts[::-1]
     threshold = threshold or change_threshold(diff, [rect])
     reach_held = int(round((held + LIP) * pitch))
     if reach_held >= len(change) or float(np.mean(change[:reach_held])) > threshold:
         return tray_count(canon, rect, from_bottom=from_bottom, pitch=pitch)
     lead = reach_held + int(pitch * 1.5) + 4
-    reach, contrast = changed_run(change, threshold, lead=lead, max_gap=max(2, int(0.8 * pitch)), pitch=pitch)
+    reach, contrast = changed_run(change, threshold, lead=lead, max_gap=max(2, int(0.8 * pitch)), pitch=pitch,
+                                  starts=starts)
     if reach <= reach_held:
         return float(held), threshold
     return min(float(MAX_COUNT), max(float(held), (reach - LIP * pitch) / pitch)), contrast
