@@ -81,24 +81,6 @@ def _columns_apart(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.abs(u - np.clip(np.round(u), 0, 1)).max() >= 0.5 * point)
 
 
-def _widened(q: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
-    """Field ``q`` a point wider at its left end and at its right end along the points' row (its first
-    edge, as ``_columns_apart`` measures), each only where it stays inside a picture of ``shape``: the
-    field when ``q`` stops a column short (the last column's triangles hidden under its checkers, or
-    under a broadcast banner, so no outline ends there: a pinetti board joined mid-game at 1280 px)."""
-    square = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    hom = cv2.getPerspectiveTransform(square, np.asarray(q, np.float32).reshape(4, 2))
-    point = (1.0 - (DEFAULT_BAR[1] - DEFAULT_BAR[0])) / 12
-    h, w = shape[:2]
-    out = []
-    for left, right in ((point, 0.0), (0.0, point)):
-        ends = np.asarray([[-left, 0], [1 + right, 0], [1 + right, 1], [-left, 1]], np.float32)
-        wide = cv2.perspectiveTransform(ends.reshape(-1, 1, 2), hom).reshape(4, 2)
-        if wide.min() >= 0 and (wide[:, 0] < w).all() and (wide[:, 1] < h).all():
-            out.append(wide.astype(np.float64))
-    return out
-
-
 def _unaccounted(obs: Observation) -> int:
     """Checkers a reading leaves unaccounted for: each colour's count on the points and the bar, and
     off where the tray itself shows it (not where the board's total merely implies it), short of 15
@@ -142,11 +124,9 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
             # finds a column's stacks more of the 30 checkers is the field (a quadrilateral one point
             # narrow at an edge whose last column is filled with checkers -- a 640 px beech board joined
             # mid-game, fitting 0.9 as well as the true field -- seats the few stacks it sees, but reads
-            # 10 light checkers fewer); the best seated one a point wider at either end is tried too (no
-            # outline may end at the true edge: its last column's triangles hidden, a banner across it)
+            # 10 light checkers fewer)
             seated_best = ranked[0][2]
-            wider = [(_plausibility(image, q), ranked[0][1], q) for q in _widened(seated_best, image.shape)]
-            apart = [t for t in ranked + wider if _columns_apart(seated_best, t[2])]
+            apart = [t for t in ranked if _columns_apart(seated_best, t[2])]
             most = min(apart, key=lambda t: t[0][3], default=None)
             if most is not None and most[0][3] <= ranked[0][0][3] - COLUMN_MISSED:
                 ranked.insert(0, most)

@@ -15,15 +15,12 @@ from tavli_pi.sim.script import random_game
 from tavli_pi.sim.table import scenes_of
 
 
-def first_frame(game: int, tmp_path: Path, seed: int = 0, *, rolled: bool = False,
-                hold: int = 12) -> tuple[np.ndarray, np.ndarray, dict[str, object]]:
+def first_frame(game: int, tmp_path: Path) -> tuple[np.ndarray, np.ndarray, dict[str, object]]:
     """(the clip's first frame written to an MP4 and read back, its true field corners, the table) of
-    game ``game`` of ``bench_video.py --turns 10 --from-play 6 --hold 12`` (``seed``; ``rolled``, ``hold``:
-    as ``--rolled --hold``); skipped where OpenCV writes no MP4."""
-    kw = reallike_game_tables(48, seed)[game]
-    plant = (2 + game % 8) if game % 2 == 0 else 0  # as bench_video plants (10 turns)
-    script = random_game(1000 * seed + game, turns=10, plant_illegal=plant)
-    cam = SimCamera(scenes_of(midgame(script, 6, hold, rolled), **kw), fps=10.0, seed=1000 * seed + game)
+    game ``game`` of ``bench_video.py --turns 10 --from-play 6 --hold 12`` (seed 0); skipped where
+    OpenCV writes no MP4."""
+    kw = reallike_game_tables(48, 0)[game]
+    cam = SimCamera(scenes_of(midgame(random_game(game, turns=10), 6, 12), **kw), fps=10.0, seed=game)
     frame = cam.read()
     assert frame is not None and cam.last_truth is not None
     path = tmp_path / f"game{game}.mp4"
