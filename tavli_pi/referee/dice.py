@@ -47,6 +47,11 @@ class DiceWatch:
     frames that agreed (not the last frame's alone): a die lying still is read anew on every frame, and
     one frame reading it surely, none otherwise, is a die read surely (a recording's 5 read at 0.93,
     then at 0.90 on the frame the roll settled on, was taken as read under the 0.9 a call needs).
+
+    A throw that lay still unread (``unread``) has come to rest: the first frame reading every die, each
+    of ``unread``'s where it lay, reports it at once. Small dice are often read only on the clear frame
+    after the play, with the dice still down, and then picked up: waiting for a second frame lost the
+    roll (``bench_video.py --size 640``, tests/referee/test_read_at_rest.py).
     """
 
     __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n",
@@ -148,12 +153,21 @@ class DiceWatch:
             self._best = tuple(max(a, b) for a, b in zip(self._best, conf))
         else:
             self._sig, self._n, self._best = sig, 1, conf
+            if self._lay_unread(dice):
+                # the throw lay still here, seen unread, for ``settle`` frames: it has come to rest, and
+                # the frame that reads its values reads the throw (the player may pick it up next)
+                self._n = self.settle
         if self._n >= self.settle:
             surest = dict(zip(order, self._best))
             self.disarm()
             return tuple(replace(d, value_confidence=surest[i]) if surest[i] != d.value_confidence else d
                          for i, d in enumerate(dice))
         return None
+
+    def _lay_unread(self, dice: Sequence[DieReading]) -> bool:
+        """Whether every die of the unread throw (``unread``: lying still ``settle`` frames, seen but not
+        read) lies where it lay among ``dice``, a frame reading every die: the same throw, at rest."""
+        return self.unread is not None and all(any(_near(u, d, 0.5) for d in dice) for u in self.unread)
 
     def _seen_flat(self, dice: Sequence[DieReading]) -> Sequence[DieReading]:
         """``dice``, each die read cocked where a die of its value was read lying flat on an earlier
