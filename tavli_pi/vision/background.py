@@ -188,7 +188,7 @@ class Learnt:
         self._range: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
-    def range(self) -> tuple[np.ndarray, np.ndarray]:
+    def out_of_register(self) -> tuple[np.ndarray, np.ndarray]:
         """(least, most) of each channel (float32) of the learnt view at each pixel and half a pixel off it
         each way (``REGISTER_SLACK``: the mean with each neighbour): what it may show there with the
         picture up to half a pixel (a canonical pixel) out of register. A whole pixel's slack hid the
@@ -270,10 +270,11 @@ class Difference:
     def out_of_range(self, ya: int, yb: int, xa: int, xb: int) -> np.ndarray:
         """``diff`` over rows ``ya:yb``, columns ``xa:xb`` (half scale), forgiving the picture a share of a
         pixel out of register with the learnt view: per channel, how far the frame (brightness matched)
-        falls outside the least and most the learnt view shows round each pixel (``Learnt.range``), the
-        largest channel, blurred as ``diff``. A sharp edge of the board (a tray's end) crept a third of a
-        pixel changed its rows by 20-40 grey levels, which read as a checker borne off (stop 47)."""
-        lo, hi = self._learnt.range
+        falls outside the least and most the learnt view shows round each pixel
+        (``Learnt.out_of_register``), the largest channel, blurred as ``diff``. A tray's sharp end a third
+        of a pixel out of register changed its rows by 15-20 grey levels a pitch long, which read as a
+        checker borne off (``trays.changed_run``)."""
+        lo, hi = self._learnt.out_of_register
         h, w = self.diff.shape
         # one pixel more each way for the blur, cut off again after it
         ra, rb, ca, cb = max(0, ya - 1), min(h, yb + 1), max(0, xa - 1), min(w, xb + 1)
