@@ -50,18 +50,26 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     fw, fh, mx, my = lay.field_w, lay.field_h, lay.mx, lay.my
     band = canon[my + int(0.43 * fh) : my + int(0.57 * fh)]
     med = np.median(band, axis=0)  # one colour per canonical column
-    k = step_reach(cal)
-    centre = k / 2 - 1  # where the step between columns i - 1 and i + k - 1 lies, from column i
-    step = np.zeros(len(med))
-    step[1 : len(med) - k + 1] = np.linalg.norm(med[k:] - med[:-k], axis=1)
+
+    def steps(k: int) -> np.ndarray:
+        """Each column's step across ``k`` columns: between columns i - 1 and i + k - 1."""
+        out = np.zeros(len(med))
+        out[1 : len(med) - k + 1] = np.linalg.norm(med[k:] - med[:-k], axis=1)
+        return out
+
+    # the field's edges across the picture's magnified blur; the bar's edges across 3 columns, as
+    # their lettering and wide-bar cases were settled with (``bar_run`` checks them; at 4 columns a
+    # banner's letter outweighed a 640 px bar's edge, tests/vision/test_refine.py)
+    reach = step_reach(cal)
+    by_reach = {3: steps(3), reach: steps(reach)}
 
     ref = np.r_[mx + int(0.15 * fw) : mx + int(0.35 * fw), mx + int(0.65 * fw) : mx + int(0.85 * fw)]
     surface = np.median(med[ref], axis=0)
     # how unlike the playing surface each column is (the edge has the surface on its inner side)
     unlike = np.linalg.norm(med - surface, axis=1)
-    n = len(step)
+    n = len(med)
 
-    def strongest(a: float, b: float, inner: int, given: float | None = None) -> tuple[float, float]:
+    def strongest(a: float, b: float, inner: int, given: float | None = None, k: int = 3) -> tuple[float, float]:
         """The strongest step whose ``inner`` side (+1: right, -1: left) looks like the surface.
 
         A step between the frame and the table can be stronger than the one
@@ -72,7 +80,9 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
         nearest it is the edge: the frame's outer edge against a light table, a
         frame of a wood like the surface's (its inner side looks nearly like the
         surface too), is often the stronger, and the corners are the field's.
+        ``k``: the columns the step is measured across.
         """
+        step, centre = by_reach[k], k / 2 - 1  # centre: where the step lies, from its column
         lo, hi = max(1, mx + int(a * fw)), min(n - 2, mx + int(b * fw))
         idx = np.arange(lo, hi)
         side = unlike[np.clip(idx + (k + 1 if inner > 0 else -3), 0, n - 1)]
@@ -87,8 +97,8 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
             i = lo + int(near[np.argmax(score[near])])
         return (i + centre - mx) / fw, float(step[i])
 
-    u0, s0 = strongest(-0.06, 0.10, +1, cal.u0)
-    u1, s1 = strongest(0.90, 1.06, -1, cal.u1)
+    u0, s0 = strongest(-0.06, 0.10, +1, cal.u0, reach)
+    u1, s1 = strongest(0.90, 1.06, -1, cal.u1, reach)
     floor = 30.0
     u0 = u0 if s0 > floor else cal.u0
     u1 = u1 if s1 > floor else cal.u1
