@@ -21,12 +21,15 @@ from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.layout import DEFAULT_BAR, Layout
 from tavli_pi.vision.pitch_radius import pitch_radius
 
-__all__ = ["bar_run", "refine_edges", "learn_radius", "learn_colours", "refine"]
+__all__ = ["bar_run", "magnification", "refine_edges", "step_reach", "learn_radius", "learn_colours", "refine"]
 
 
-#: a step of the middle band's column colour (grey levels, over 3 px) that stands out this much
+#: a step of the middle band's column colour (grey levels, across ``step_reach`` columns) that stands out this much
 #: from how unlike the surface its inner side is: well above the surface's own grain (2-8)
 STEP_SEEN = 12.0
+#: the picture pixels a sharp edge spreads over (the lens, demosaicing, compression, the warp's
+#: interpolation): a step is measured across as many canonical columns as they span (``step_reach``)
+EDGE_BLUR = 2.0
 #: how far (field widths) a bar's middle may lie from the field's: a bar is the board's middle, and
 #: the corners put the field's edges within a few pixels
 BAR_OFF_CENTRE = 0.02
@@ -47,16 +50,26 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     fw, fh, mx, my = lay.field_w, lay.field_h, lay.mx, lay.my
     band = canon[my + int(0.43 * fh) : my + int(0.57 * fh)]
     med = np.median(band, axis=0)  # one colour per canonical column
-    step = np.zeros(len(med))
-    step[1:-2] = np.linalg.norm(med[3:] - med[:-3], axis=1)
+
+    def steps(k: int) -> np.ndarray:
+        """Each column's step across ``k`` columns: between columns i - 1 and i + k - 1."""
+        out = np.zeros(len(med))
+        out[1 : len(med) - k + 1] = np.linalg.norm(med[k:] - med[:-k], axis=1)
+        return out
+
+    # the field's edges across the picture's magnified blur; the bar's edges across 3 columns, as
+    # their lettering and wide-bar cases were settled with (``bar_run`` checks them; at 4 columns a
+    # banner's letter outweighed a 640 px bar's edge, tests/vision/test_refine.py)
+    reach = step_reach(cal)
+    by_reach = {3: steps(3), reach: steps(reach)}
 
     ref = np.r_[mx + int(0.15 * fw) : mx + int(0.35 * fw), mx + int(0.65 * fw) : mx + int(0.85 * fw)]
     surface = np.median(med[ref], axis=0)
     # how unlike the playing surface each column is (the edge has the surface on its inner side)
     unlike = np.linalg.norm(med - surface, axis=1)
-    n = len(step)
+    n = len(med)
 
-    def strongest(a: float, b: float, inner: int, given: float | None = None) -> tuple[float, float]:
+    def strongest(a: float, b: float, inner: int, given: float | None = None, k: int = 3) -> tuple[float, float]:
         """The strongest step whose ``inner`` side (+1: right, -1: left) looks like the surface.
 
         A step between the frame and the table can be stronger than the one
@@ -67,23 +80,32 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
         nearest it is the edge: the frame's outer edge against a light table, a
         frame of a wood like the surface's (its inner side looks nearly like the
         surface too), is often the stronger, and the corners are the field's.
+        ``k``: the columns the step is measured across; a step found across more than 3 is placed
+        by the sharpest 3 columns within it.
         """
+        step, centre = by_reach[k], k / 2 - 1  # centre: where the step lies, from its column
         lo, hi = max(1, mx + int(a * fw)), min(n - 2, mx + int(b * fw))
         idx = np.arange(lo, hi)
-        side = unlike[np.clip(idx + (4 if inner > 0 else -3), 0, n - 1)]
+        side = unlike[np.clip(idx + (k + 1 if inner > 0 else -3), 0, n - 1)]
         score = step[lo:hi] - side
         i = lo + int(np.argmax(score))
         if given is not None:
             clear = np.flatnonzero(score > STEP_SEEN)
             if not len(clear):
                 return given, 0.0  # no step with the surface on its inner side: the corners stand
-            u = (lo + clear + 0.5 - mx) / fw
+            u = (lo + clear + centre - mx) / fw
             near = clear[np.abs(u - given) <= np.abs(u - given).min() + 0.01]
             i = lo + int(near[np.argmax(score[near])])
-        return (i + 0.5 - mx) / fw, float(step[i])
+        if k == 3:
+            return (i + 0.5 - mx) / fw, float(step[i])
+        # the edge found across its magnified blur, placed by the sharpest 3 columns within it (where
+        # a 3-column step saw the edge already, it is placed where it always was)
+        fine = by_reach[3]
+        j = i + int(np.argmax(fine[i : max(i + 1, min(n, i + k - 2))]))
+        return (j + 0.5 - mx) / fw, float(step[i])
 
-    u0, s0 = strongest(-0.06, 0.10, +1, cal.u0)
-    u1, s1 = strongest(0.90, 1.06, -1, cal.u1)
+    u0, s0 = strongest(-0.06, 0.10, +1, cal.u0, reach)
+    u1, s1 = strongest(0.90, 1.06, -1, cal.u1, reach)
     floor = 30.0
     u0 = u0 if s0 > floor else cal.u0
     u1 = u1 if s1 > floor else cal.u1
@@ -107,6 +129,23 @@ def refine_edges(cal: Calibration, image: np.ndarray) -> Calibration:
     if not (u0 < bar[0] < bar[1] < u1) or (u1 - u0) < 0.8:
         return cal
     return cal.with_(u0=float(u0), u1=float(u1), bar=(float(bar[0]), float(bar[1])))
+
+
+def magnification(cal: Calibration) -> float:
+    """How many canonical columns one picture pixel spans across the field (its width in the canonical
+    view over its mean width in the picture)."""
+    c = np.asarray(cal.corners, np.float64).reshape(4, 2)
+    across = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    return cal.layout.field_w / max(1.0, float(across))
+
+
+def step_reach(cal: Calibration) -> int:
+    """The canonical columns a step of the middle band's colour is measured across: at least 3, and
+    the ``EDGE_BLUR`` picture pixels an edge spreads over, magnified into the canonical view. A small
+    picture is magnified about 2.2x (640 px), and across 3 columns its frame-to-field edge showed a
+    third of its step: the frame's outer edge was taken for the field's, half a point out (a pinetti
+    board joined mid-game at 640 px, issue 9)."""
+    return max(3, int(round(EDGE_BLUR * magnification(cal))))
 
 
 def _off_centre(bar: tuple[float, float], u0: float, u1: float) -> float:

@@ -28,11 +28,14 @@ from typing import Literal
 
 import numpy as np
 
-__all__ = ["MARGIN", "Seat", "seat_of", "turned_numbers"]
+__all__ = ["MARGIN", "TURN_PIPS", "Seat", "seat_of", "turned_numbers"]
 
 #: the least number of pips by which each colour's pip count must be lower in the seat taken
 MARGIN = 30
 
+#: how far a checker's pips differ between the two seats: each point is 12 points round the board
+#: from the other long side
+TURN_PIPS = 12
 #: the light player at the picture's bottom edge of the field as found ("picture": its corners in
 #: the picture's order) or at the other long side ("turned")
 Seat = Literal["picture", "turned"]
@@ -48,15 +51,20 @@ def _pips(light: np.ndarray, dark: np.ndarray, numbers: np.ndarray) -> tuple[int
     return int((light * numbers).sum()), int((dark * (25 - numbers)).sum())
 
 
-def seat_of(light: list[int] | np.ndarray, dark: list[int] | np.ndarray) -> Seat | None:
+def seat_of(light: list[int] | np.ndarray, dark: list[int] | np.ndarray,
+            unaccounted: tuple[int, int] = (0, 0)) -> Seat | None:
     """The seat in which both colours' checkers on the points (``light``, ``dark``: counts of points
-    1-24 as read from the picture's seat) are further on, each by at least :data:`MARGIN` pips;
-    None when the position does not tell (near the start, a hand over the points, a misread)."""
+    1-24 as read from the picture's seat) are further on, each by at least :data:`MARGIN` pips and
+    by :data:`TURN_PIPS` more for each of its checkers the reading does not account for
+    (``unaccounted``: light's and dark's, 15 less those read on the points, the bar and off; more read
+    than 15 counts as much): such a checker, wherever it stands, moves the two seats' counts 12 pips
+    apart or together. None when the position does not tell (near the start, a hand over the points, a misread)."""
     lc, dc = np.asarray(light[:24]), np.asarray(dark[:24])
     here = _pips(lc, dc, np.arange(1, 25))
     there = _pips(lc, dc, turned_numbers())
-    if all(h + MARGIN <= t for h, t in zip(here, there)):
+    need = [MARGIN + TURN_PIPS * abs(int(n)) for n in unaccounted]
+    if all(h + m <= t for h, t, m in zip(here, there, need)):
         return "picture"
-    if all(t + MARGIN <= h for h, t in zip(here, there)):
+    if all(t + m <= h for h, t, m in zip(here, there, need)):
         return "turned"
     return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from tavli_pi.sim import _layout as L
@@ -9,7 +11,7 @@ from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import DEFAULT_BAR
-from tavli_pi.vision.refine import refine_edges
+from tavli_pi.vision.refine import refine_edges, step_reach
 
 # tables of the real-like set (seed 0) whose bar the middle-band steps alone missed: wide bars
 # (106-196 of 54 px points) and a bar of the playing surface's own colour (24)
@@ -86,3 +88,42 @@ def test_a_game_joined_on_a_blurred_board_is_read_with_a_checker_s_radius() -> N
     assert cal.checker_r < 0.5
     for p in (6, 9, 10):
         assert obs.points[p].dark.best == known.dark[p]  # type: ignore[attr-defined]
+
+
+def _small_framed_field(scale: int) -> tuple[np.ndarray, np.ndarray]:
+    """A field 250 px wide in a 640 px picture (drawn ``scale`` times finer, shrunk with INTER_AREA,
+    then blurred a little as a lens does), with its corners: a light table, a dark wooden frame 9 px
+    wide, a navy field whose left third lies in shade, the frame's thin shadow along its edge, and a
+    bar of the frame's wood."""
+    w, h = 640 * scale, 400 * scale
+    img = np.full((h, w, 3), 150, np.float32)
+    x0, x1, y0, y1 = 190 * scale, 440 * scale, 80 * scale, 300 * scale
+    wood = np.asarray((27, 50, 76), np.float32)
+    f = 9 * scale
+    img[y0 - f : y1 + f, x0 - f : x1 + f] = wood
+    u = (np.arange(x0, x1) - x0) / (x1 - x0)
+    img[y0:y1, x0:x1] = np.asarray((62, 38, 34), np.float32) * (0.7 + 0.3 * np.minimum(1, u / 0.4))[None, :, None]
+    img[y0:y1, x0 : x0 + scale] = (21, 30, 38)
+    xm, bw = (x0 + x1) // 2, 16 * scale
+    img[y0:y1, xm - bw // 2 : xm + bw // 2] = wood
+    small = cv2.GaussianBlur(cv2.resize(img, (640, 400), interpolation=cv2.INTER_AREA), (0, 0), 0.7)
+    corners = np.asarray([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) / scale - 0.5 + 0.5 / scale
+    return np.clip(small, 0, 255).astype(np.uint8), corners
+
+
+def test_a_small_pictures_field_edge_is_not_the_frames_outer_edge() -> None:
+    """A 640 px picture is magnified about 2.2x into the canonical view: across 3 columns its
+    frame-to-field edge showed a third of its step (below the shade of the field's inner side), and
+    the frame's outer edge against the table was taken for the field's, half a point out (a pinetti
+    board joined mid-game at 640 px, issue 9). The step is measured across the edge's magnified blur."""
+    image, corners = _small_framed_field(4)
+    cal = Calibration(corners, home="bottom-left")
+    assert step_reach(cal) > 3
+    got = refine_edges(cal, image)
+    assert abs(got.u0) < 0.012 and abs(got.u1 - 1.0) < 0.012, (got.u0, got.u1)
+
+
+def test_a_large_pictures_step_is_measured_across_three_columns() -> None:
+    """At about the canonical view's own scale (a 1280 px picture) the step is the 3 columns it always was."""
+    _, corners = _small_framed_field(4)
+    assert step_reach(Calibration(2.2 * corners, home="bottom-left")) == 3

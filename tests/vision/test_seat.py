@@ -84,3 +84,21 @@ def test_a_position_near_the_start_does_not_tell() -> None:
     # one play in (8/5 6/5): 163 pips against 175 turned round, within the margin
     near = Position.from_counts({24: 2, 13: 5, 8: 2, 6: 4, 5: 2}, {24: 2, 13: 5, 8: 3, 6: 5})
     assert seat_of(*_counts(near)) is None
+
+
+def test_checkers_a_reading_misses_do_not_tell_the_seat() -> None:
+    # a game in progress whose own seat tells little (light 176 pips against 164 turned round); dark's
+    # stacks on two of its home points missed (dark checkers on black points, a 640 px beech board,
+    # issue 9) and a lone light checker read on the next stack: the reading alone is 36 pips a colour
+    # further on from the other long side, but 6 dark checkers are unaccounted for, each worth 12 pips
+    # either way
+    game = Position.from_counts({4: 1, 5: 1, 6: 4, 8: 1, 13: 5, 22: 1, 24: 2},
+                                {24: 1, 13: 5, 9: 1, 8: 2, 7: 1, 6: 4, 5: 1})
+    light, dark = _counts(game)
+    assert seat_of(light, dark) != "turned"
+    read_light, read_dark = list(light), list(dark)
+    read_light[7], read_light[23] = 0, read_light[23] + 1
+    read_dark[16] = read_dark[18] = 0
+    placed = (sum(read_light), sum(read_dark))
+    assert seat_of(read_light, read_dark) == "turned"  # what the short reading told by itself
+    assert seat_of(read_light, read_dark, (15 - placed[0], 15 - placed[1])) is None
