@@ -24,7 +24,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.stored_image import decode_image, encode_image
 
 __all__ = ["BG_SCALE", "BESIDE_SHARE", "CHECKER_SPREAD", "encode_background", "decode_background", "Difference", "Halved", "Learnt", "fit_score",
-           "channel_medians", "field_box", "matched_change", "median_of"]
+           "brightness_matched", "channel_medians", "field_box", "matched_change", "median_of"]
 
 #: the stored background is 1/BG_SCALE of the canonical image
 BG_SCALE = 2
@@ -129,15 +129,19 @@ def median_of(a: np.ndarray) -> float:
 MEDIAN_SAMPLED = 4096
 
 
-def matched_change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """|small * gain - bg| of float32 images, its largest channel; ``gain``: float32, per channel.
-    OpenCV kernels: the same float32 values as numpy's (an image times a scalar of float32 factors
-    is one float32 product a pixel), at a third of the cost."""
+def brightness_matched(small: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """``small * gain`` of a float32 image, ``gain`` float32 per channel. An OpenCV kernel: the same
+    float32 values as numpy's (an image times a scalar of float32 factors is one float32 product a
+    pixel), at a third of the cost."""
     # (a 4-tuple is OpenCV's Scalar, which the stubs of opencv-python-headless 5.0 do not list and
     # those of 5.1 do: passed as Any, it type-checks under both)
     factors: Any = (float(gain[0]), float(gain[1]), float(gain[2]), 0.0)
-    scaled = cv2.multiply(small, factors)
-    return channel_max(np.asarray(cv2.absdiff(scaled, bg)))
+    return np.asarray(cv2.multiply(small, factors))
+
+
+def matched_change(small: np.ndarray, bg: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """|small * gain - bg| of float32 images, its largest channel; ``gain``: float32, per channel."""
+    return channel_max(np.asarray(cv2.absdiff(brightness_matched(small, gain), bg)))
 
 
 def field_box(lay: Layout) -> tuple[int, int, int, int]:
@@ -278,8 +282,7 @@ class Difference:
         h, w = self.diff.shape
         # one pixel more each way for the blur, cut off again after it
         ra, rb, ca, cb = max(0, ya - 1), min(h, yb + 1), max(0, xa - 1), min(w, xb + 1)
-        factors: Any = (float(self._gain[0]), float(self._gain[1]), float(self._gain[2]), 0.0)  # (as matched_change)
-        now = cv2.multiply(self._half.f32[ra:rb, ca:cb], factors)
+        now = brightness_matched(self._half.f32[ra:rb, ca:cb], self._gain)
         out = np.maximum(np.maximum(now - hi[ra:rb, ca:cb], lo[ra:rb, ca:cb] - now), 0.0)
         blurred = cv2.GaussianBlur(channel_max(np.asarray(out, np.float32)), (3, 3), 0)
         return np.asarray(blurred[ya - ra:ya - ra + (yb - ya), xa - ca:xa - ca + (xb - xa)])
