@@ -23,7 +23,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from tavli_pi.vision.background import BG_SCALE, decode_background
+from tavli_pi.vision.background import BG_SCALE, decode_background, median_of
 from tavli_pi.vision.calibration import Calibration
 
 __all__ = ["CREEP_AT", "CREEP_EVERY", "REACH", "CreepWatch", "creep", "crept_corners"]
@@ -44,15 +44,19 @@ LEFT_AT_LEAST = 0.4
 
 
 @lru_cache(maxsize=4)
-def _learnt_gray(text: str) -> np.ndarray | None:
-    """The learnt background in grey, float32 (decoded once a calibration)."""
+def _learnt_gray(text: str) -> tuple[np.ndarray, float] | None:
+    """The learnt background in grey (float32) and its median (made once a calibration)."""
     bg = decode_background(text)
-    return None if bg is None else cv2.cvtColor(bg, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if bg is None:
+        return None
+    gray = cv2.cvtColor(bg, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return gray, median_of(gray)
 
 
-def _unchanged(now: np.ndarray, learnt: np.ndarray) -> np.ndarray:
+def _unchanged(now: np.ndarray, learnt: np.ndarray, learnt_median: float) -> np.ndarray:
     """uint8 mask (255 where compared) of the places not plainly changed since the board was learnt."""
-    gain = float(np.median(learnt) + 1.0) / float(np.median(now) + 1.0)
+    # (each median + 1 in float32, as np.median's float32 value gives it)
+    gain = float(np.float32(learnt_median) + 1.0) / float(np.float32(median_of(now)) + 1.0)
     changed = (cv2.absdiff(now * np.float32(gain), learnt) > CHANGED).astype(np.uint8)
     wide = cv2.getStructuringElement(cv2.MORPH_RECT, (CHANGED_WIDE, CHANGED_WIDE))
     blobs = cv2.morphologyEx(changed, cv2.MORPH_OPEN, wide)
@@ -64,14 +68,15 @@ def creep(cal: Calibration, image: np.ndarray) -> tuple[float, float] | None:
     """How far ``image``'s canonical view stands right and down of the board ``cal`` learnt (canonical px),
     or None: nothing learnt, too much of the board changed to compare, or ECC found no creep within
     ``REACH`` (a knock is ``vision.shift``'s to follow)."""
-    learnt = _learnt_gray(cal.background) if cal.background else None
-    if learnt is None:
+    got = _learnt_gray(cal.background) if cal.background else None
+    if got is None:
         return None
+    learnt, learnt_median = got
     h, w = learnt.shape
     canon = cal.warp(image)
     small = cv2.resize(canon, (w, h), interpolation=cv2.INTER_AREA)
     now = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    mask = _unchanged(now, learnt)
+    mask = _unchanged(now, learnt, learnt_median)
     if cv2.countNonZero(mask) < LEFT_AT_LEAST * mask.size:
         return None
     try:
