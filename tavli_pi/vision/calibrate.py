@@ -308,8 +308,7 @@ def seat_by_play(image: np.ndarray, cal: Calibration) -> Seat | None:
 
     obs = BoardReader(cal, still_photo=True).read(image)
     light, dark = obs.best_counts()
-    placed_light = sum(light) + obs.bar.light.best + obs.off.light.best
-    placed_dark = sum(dark) + obs.bar.dark.best + obs.off.dark.best
+    placed_light, placed_dark = obs.placed()
     return seat_of(light, dark, (CHECKERS - placed_light, CHECKERS - placed_dark))
 
 

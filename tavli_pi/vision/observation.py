@@ -132,3 +132,10 @@ class Observation:
             [s.light.best for s in self.points],
             [s.dark.best for s in self.points],
         )
+
+    def placed(self) -> tuple[int, int]:
+        """Light's and dark's best counts on the points, the bar and off together (15 each where the
+        reading accounts for every checker, B1)."""
+        light, dark = self.best_counts()
+        return (sum(light) + self.bar.light.best + self.off.light.best,
+                sum(dark) + self.bar.dark.best + self.off.dark.best)

@@ -125,8 +125,7 @@ def in_progress(obs: Observation, spots: int, confidence: float = IN_PROGRESS_CO
     agreement = setup_agreement(obs)
     if len(agreement.differences) < spots:
         return False
-    light, dark = obs.best_counts()
-    if sum(light) + obs.bar.light.best + obs.off.light.best != 15 or sum(dark) + obs.bar.dark.best + obs.off.dark.best != 15:
+    if obs.placed() != (15, 15):
         return False
     where = {str(i + 1): p for i, p in enumerate(obs.points)} | {"bar": obs.bar, "off": obs.off}
     sure = [min(where[s].light.confidence, where[s].dark.confidence) >= confidence for s, _, _ in agreement.differences]
