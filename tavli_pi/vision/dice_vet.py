@@ -11,7 +11,11 @@ reading leaves the reader each candidate is vetted:
   set-up is the learnt board itself, though the checkers round it changed the place;
 - within a place where a die lay on the frame the board was learnt from
   (``Calibration.setup_dice``) the learnt board shows that die, not the board: a
-  still photo's die there is vetted as with no learnt board (``unlearnt``);
+  still photo's die there is vetted as with no learnt board (``unlearnt``). In a
+  stream such a place that stays as learnt once the roll it was learnt with is
+  gone (a die picked up from another such place, or a new die thrown elsewhere)
+  held no die: it is the board's own print, and is vetted as the board
+  (``printed_marks``);
 - without one, a candidate outside the playing field is dropped: beside the
   field lie the frame, hinges, trays and printed marks, and nothing there can
   be told from a die without knowing the board;
@@ -34,9 +38,10 @@ import numpy as np
 
 from tavli_pi.vision.background import Difference
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["AGREED_CONFIDENCE", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "vet_dice"]
+__all__ = ["AGREED_CONFIDENCE", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "printed_marks", "vet_dice"]
 
 #: the least die side (image px) whose pips can be read without proof that they are resolved:
 #: three pips of ~2 px and four gaps of ~1.5 px across a face
@@ -114,6 +119,25 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
             )
         out.append(d)
     return out
+
+
+def printed_marks(unlearnt: Sequence[tuple[float, float, float]], background: Difference, lay: Layout,
+                  thrown: Sequence[tuple[float, float]] = ()) -> tuple[tuple[float, float, float], ...]:
+    """The places of ``unlearnt`` (x, y, r canonical px: where a die was read on the frame the board
+    was learnt from, ``Calibration.setup_dice``) that were the board's own print, not a die: those
+    that still look as learnt (do not stand out from the learnt board, ``STAND_OUT``) once the roll
+    the board was learnt with is gone. It is gone when another such place stands out (its die picked
+    up: the learnt board shows a die there, the frame the board) or a die is read lying still, clear
+    of every such place (``thrown``, canonical px: the next roll). A die does not stay put while its
+    partner is picked up or the dice are thrown again; a printed mark does (pinetti's gold ring, read
+    a 1 at 0.92 on a clip's first frame, made every later throw three dice: stop 48). Call it only on
+    a frame with no hand over the board. Empty when the roll is not known to be gone."""
+    reach = STAND_OUT * lay.pitch
+    as_learnt = [not background.stands_out(x, y, reach) for x, y, _ in unlearnt]
+    clear_of = [all(np.hypot(tx - x, ty - y) >= r + reach for x, y, r in unlearnt) for tx, ty in thrown]
+    if all(as_learnt) and not any(clear_of):
+        return ()
+    return tuple(u for u, same in zip(unlearnt, as_learnt) if same)
 
 
 def _need_px(d: DieReading, table_px: float = 0.0) -> int:

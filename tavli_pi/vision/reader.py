@@ -78,7 +78,7 @@ from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_table_size import DieSizes
 from tavli_pi.vision.dice_unread import StandsOut
-from tavli_pi.vision.dice_vet import vet_dice
+from tavli_pi.vision.dice_vet import printed_marks, vet_dice
 from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
@@ -550,6 +550,16 @@ class BoardReader:
             diff = Difference(canon, learnt, lay, half)
         dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=not self.still_photo,
                         table_px=self.table_die_px)
+        if self._unknown_dice and diff is not None and not self.still_photo and not hand:
+            # where the board was learnt with a die, a place still as learnt once that roll is gone
+            # was the board's print: from now on it is vetted as the board (dice_vet.printed_marks)
+            sure = [d for d in dice if d.value and not d.moving and d.value_confidence >= CLEAR]
+            printed = printed_marks(self._unknown_dice, diff, lay,
+                                    [(float(x), float(y)) for x, y in self._dice_xy(sure)])
+            if printed:
+                self._unknown_dice = tuple(u for u in self._unknown_dice if u not in printed)
+                dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=True,
+                                table_px=self.table_die_px)
         if not self.still_photo:
             self._die_sizes.add(dice)
         if self.still_photo:
