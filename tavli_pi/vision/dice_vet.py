@@ -122,21 +122,29 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
 
 
 def printed_marks(unlearnt: Sequence[tuple[float, float, float]], background: Difference, lay: Layout,
-                  thrown: Sequence[tuple[float, float]] = ()) -> tuple[tuple[float, float, float], ...]:
+                  lying: Sequence[tuple[float, float]] = (), thrown: Sequence[tuple[float, float]] = ()
+                  ) -> tuple[tuple[float, float, float], ...] | None:
     """The places of ``unlearnt`` (x, y, r canonical px: where a die was read on the frame the board
-    was learnt from, ``Calibration.setup_dice``) that were the board's own print, not a die: those
-    that still look as learnt (do not stand out from the learnt board, ``STAND_OUT``) once the roll
-    the board was learnt with is gone. It is gone when another such place stands out (its die picked
-    up: the learnt board shows a die there, the frame the board) or a die is read lying still, clear
-    of every such place (``thrown``, canonical px: the next roll). A die does not stay put while its
-    partner is picked up or the dice are thrown again; a printed mark does (pinetti's gold ring, read
-    a 1 at 0.92 on a clip's first frame, made every later throw three dice: stop 48). Call it only on
-    a frame with no hand over the board. Empty when the roll is not known to be gone."""
+    was learnt from, ``Calibration.setup_dice``) that were the board's own print, not a die, once the
+    roll the board was learnt with is gone; None while it is not known gone. It is gone when such a
+    place stands out from the learnt board (``STAND_OUT``) with no die lying in it (``lying``, canonical
+    px: every die read on this frame): its die was picked up, the learnt board shows a die there and the
+    frame the board. Or when a die is read lying still, clear of every such place (``thrown``, canonical
+    px: the next roll). The places that then still look as learnt held no die: a die does not stay put
+    while its partner is picked up or the dice are thrown again; a printed mark does (pinetti's gold
+    ring, read a 1 at 0.92 on a clip's first frame, made every later throw three dice: stop 48).
+    Call it on frames with no hand over the board, until it first answers: a later throw may land a die
+    where one lay, showing the same face."""
     reach = STAND_OUT * lay.pitch
+
+    def near(xy: Sequence[tuple[float, float]], x: float, y: float, r: float) -> bool:
+        return any(np.hypot(tx - x, ty - y) < r + reach for tx, ty in xy)
+
     as_learnt = [not background.stands_out(x, y, reach) for x, y, _ in unlearnt]
-    clear_of = [all(np.hypot(tx - x, ty - y) >= r + reach for x, y, r in unlearnt) for tx, ty in thrown]
-    if all(as_learnt) and not any(clear_of):
-        return ()
+    picked_up = any(not same and not near(lying, x, y, r) for (x, y, r), same in zip(unlearnt, as_learnt))
+    thrown_clear = any(not any(near([(tx, ty)], x, y, r) for x, y, r in unlearnt) for tx, ty in thrown)
+    if not picked_up and not thrown_clear:
+        return None
     return tuple(u for u, same in zip(unlearnt, as_learnt) if same)
 
 
