@@ -11,7 +11,11 @@ reading leaves the reader each candidate is vetted:
   set-up is the learnt board itself, though the checkers round it changed the place;
 - within a place where a die lay on the frame the board was learnt from
   (``Calibration.setup_dice``) the learnt board shows that die, not the board: a
-  still photo's die there is vetted as with no learnt board (``unlearnt``);
+  still photo's die there is vetted as with no learnt board (``unlearnt``). In a
+  stream such a place that stays as learnt once the roll it was learnt with is
+  gone (a die picked up from another such place, or a new die thrown elsewhere)
+  held no die: it is the board's own print, and is vetted as the board
+  (``printed_marks``);
 - without one, a candidate outside the playing field is dropped: beside the
   field lie the frame, hinges, trays and printed marks, and nothing there can
   be told from a die without knowing the board;
@@ -34,9 +38,10 @@ import numpy as np
 
 from tavli_pi.vision.background import Difference
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["AGREED_CONFIDENCE", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "vet_dice"]
+__all__ = ["AGREED_CONFIDENCE", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "printed_marks", "vet_dice"]
 
 #: the least die side (image px) whose pips can be read without proof that they are resolved:
 #: three pips of ~2 px and four gaps of ~1.5 px across a face
@@ -114,6 +119,33 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
             )
         out.append(d)
     return out
+
+
+def printed_marks(unlearnt: Sequence[tuple[float, float, float]], background: Difference, lay: Layout,
+                  lying: Sequence[tuple[float, float]] = (), thrown: Sequence[tuple[float, float]] = ()
+                  ) -> tuple[tuple[float, float, float], ...] | None:
+    """The places of ``unlearnt`` (x, y, r canonical px: where a die was read on the frame the board
+    was learnt from, ``Calibration.setup_dice``) that were the board's own print, not a die, once the
+    roll the board was learnt with is gone; None while it is not known gone. It is gone when such a
+    place stands out from the learnt board (``STAND_OUT``) with no die lying in it (``lying``, canonical
+    px: every die read on this frame): its die was picked up, the learnt board shows a die there and the
+    frame the board. Or when a die is read lying still, clear of every such place (``thrown``, canonical
+    px: the next roll). The places that then still look as learnt held no die: a die does not stay put
+    while its partner is picked up or the dice are thrown again; a printed mark does (pinetti's gold
+    ring, read a 1 at 0.92 on a clip's first frame, made every later throw three dice: stop 48).
+    Call it on frames with no hand over the board, until it first answers: a later throw may land a die
+    where one lay, showing the same face."""
+    reach = STAND_OUT * lay.pitch
+
+    def near(xy: Sequence[tuple[float, float]], x: float, y: float, r: float) -> bool:
+        return any(np.hypot(tx - x, ty - y) < r + reach for tx, ty in xy)
+
+    as_learnt = [not background.stands_out(x, y, reach) for x, y, _ in unlearnt]
+    picked_up = any(not same and not near(lying, x, y, r) for (x, y, r), same in zip(unlearnt, as_learnt))
+    thrown_clear = any(not any(near([(tx, ty)], x, y, r) for x, y, r in unlearnt) for tx, ty in thrown)
+    if not picked_up and not thrown_clear:
+        return None
+    return tuple(u for u, same in zip(unlearnt, as_learnt) if same)
 
 
 def _need_px(d: DieReading, table_px: float = 0.0) -> int:

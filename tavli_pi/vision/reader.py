@@ -78,7 +78,7 @@ from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_table_size import DieSizes
 from tavli_pi.vision.dice_unread import StandsOut
-from tavli_pi.vision.dice_vet import vet_dice
+from tavli_pi.vision.dice_vet import printed_marks, vet_dice
 from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
@@ -158,6 +158,7 @@ class BoardReader:
         # Otherwise a stream keeps them in the board: a die read there unlearnt was the board's
         # lettering as often as a die, and a stream sees a roll come by motion
         self._unknown_dice = calibration.setup_dice if still_photo or calibration.roll_lying else ()
+        self._roll_gone = False  # the roll the board was learnt with seen gone (dice_vet.printed_marks)
         # a board skin-coloured nearly all over (wood): only changes from the clear board are skin
         # (its few other places are where checkers stood when it was learnt; learnt at set-up,
         # those places are known and explained instead, and the rest of it -- a bar, a frame -- is
@@ -546,10 +547,23 @@ class BoardReader:
         under_hand = hand_mask if cv2.countNonZero(hand_mask) else None
         found = find_dice(canon, lay, cal, disc_sites, under_hand, image, memo=self.dice_memo, stands_out=stands_out,
                           changes=changes, lay_still=self._lay_still(), still_photo=self.still_photo)
-        if found and diff is None and learnt is not None:
+        watch_roll = bool(self._unknown_dice) and not self._roll_gone and not self.still_photo and not hand
+        if (found or watch_roll) and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
         dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=not self.still_photo,
                         table_px=self.table_die_px)
+        if watch_roll and diff is not None:
+            # where the board was learnt with a die, a place still as learnt once that roll is gone
+            # was the board's print: from then on it is vetted as the board (dice_vet.printed_marks)
+            sure = [d for d in dice if d.value and not d.moving and d.value_confidence >= CLEAR]
+            printed = printed_marks(self._unknown_dice, diff, lay, _xy_list(self._dice_xy(dice)),
+                                    _xy_list(self._dice_xy(sure)))
+            if printed is not None:
+                self._roll_gone = True
+            if printed:
+                self._unknown_dice = tuple(u for u in self._unknown_dice if u not in printed)
+                dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=True,
+                                table_px=self.table_die_px)
         if not self.still_photo:
             self._die_sizes.add(dice)
         if self.still_photo:
@@ -777,6 +791,11 @@ def _cube_steady(now: CubeReading | None, before: CubeReading | None) -> bool:
     0.64-0.78 on frames where a held read had none)."""
     return (now is not None and before is not None and (now.value, now.place) == (before.value, before.place)
             and min(now.confidence, before.confidence) >= UNSURE)
+
+
+def _xy_list(xy: np.ndarray) -> list[tuple[float, float]]:
+    """Rows (x, y) of ``xy`` as a list of pairs."""
+    return [(float(x), float(y)) for x, y in xy]
 
 
 def _gist(obs: Observation) -> tuple[object, ...]:
