@@ -215,3 +215,20 @@ def test_a_printed_mark_read_as_a_die_on_the_join_frame_goes_once_the_roll_is_pi
     events = _run_video(tmp_path, moments, kw, seed=1000, corners=corners_arg(moments, kw))
     rolls = [e for e in events if isinstance(e, RollAccepted)]
     assert [(e.side, sorted(e.dice)) for e in rolls] == [(Side.WHITE, [2, 4])], [e.kind for e in events]
+
+
+def test_a_real_broadcast_frame_held_as_a_clip_is_joined_on_its_board_with_its_roll(tmp_path: Path,
+                                                                                     real_data: Path) -> None:
+    """The WTC 2022 broadcast's frame0 (a game in progress, White's 5-3 lying) held still as an MP4 clip, run
+    unattended with the field found in the picture (``bench/bench_real_join.py``): the app joins the game on
+    the labelled board and takes the 5-3 as the roll lying, as it must on a real video that starts mid-game."""
+    import cv2
+
+    from bench.bench_real_join import join, labelled_board, labelled_roll
+
+    lab = json.loads((real_data / "boards" / "wtc2022" / "labels.json").read_text())["frames"]["frame0.jpg"]
+    image = cv2.imread(str(real_data / "boards" / "wtc2022" / "frame0.jpg"))
+    got = join(image, lab["home"], 20, 0, tmp_path)
+    points, bar, off = labelled_board(lab)
+    assert (got.how, got.board, got.bar, got.off) == ("adopted", points, bar, off)
+    assert got.roll == labelled_roll(lab) == (3, 5)
