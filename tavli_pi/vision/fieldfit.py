@@ -23,7 +23,7 @@ import numpy as np
 from tavli_pi.vision.calibration import order_corners
 
 __all__ = ["BARS", "FieldCheck", "KnownField", "field_fit", "field_still_there", "fit_corners", "fitted_fields",
-           "known_field", "line_candidates", "placed", "prepared"]
+           "found_edges", "known_field", "line_candidates", "placed", "prepared", "side_hidden"]
 
 #: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
 BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
@@ -107,7 +107,7 @@ def _edge_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
 
 _EDGES = {b: _edge_grid(b) for b in BARS}
 
-#: the top and bottom edges are looked for within this share of the field's height of the fit's ...
+#: the top and bottom edges are looked for within this share of the field's height either side of the fit's ...
 _EDGE_SPAN = 0.04
 #: ... in steps of this share, each through a thin band just inside and just outside it
 _EDGE_STEP = 0.002
@@ -133,19 +133,22 @@ def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.
 
 
 def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
-    """``quad`` with its top and bottom edges moved in (along its sides) to where the points'
+    """``quad`` with its top and bottom edges moved in or out (along its sides) to where the points'
     bases begin: the alternating colours of the bases just inside, the frame's one colour just
     outside, differ most -- each half of each edge on its own (its 6 points), the edge drawn
     through the two. The fit places the field across to a fraction of a point but is loose in
     height: a triangle narrower than its column (a gap between the points) fits better a little
-    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``). An
-    edge half moves only where the step there is clearly the stronger (``_EDGE_GAIN``)."""
+    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``), and a
+    field skewed by the climb has one corner too far in (a beech board joined mid-game, its bottom
+    edge 6-7 px low, another's top right corner 8 px in; issue 9). An edge half moves only where the
+    step there is clearly the stronger (``_EDGE_GAIN``) and peaks within ``_EDGE_SPAN`` either side."""
     unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     half = (1.0 - bar) / 2.0
     mid = (half / 2.0, 1.0 - half / 2.0)  # the halves' middles (u)
     ends = []
     for edge, inward in ((0.0, 1.0), (1.0, -1.0)):
-        steps = inward * np.arange(0.0, _EDGE_SPAN + 1e-9, _EDGE_STEP)
+        steps = inward * np.arange(-_EDGE_SPAN, _EDGE_SPAN + 1e-9, _EDGE_STEP)
+        at = len(steps) // 2  # the fit's edge
         scores = []
         for d in steps:
             u, v = _edge_bands(bar, edge + d, inward)
@@ -157,16 +160,52 @@ def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
         moved = []
         for h in (0, 1):
             k = int(np.argmax(sc[:, h]))
-            # the step's peak must lie within the span: at its far end the score is still rising (the
+            # the step's peak must lie within the span: at either end the score is still rising (the
             # bases covered by checkers or a hand along that half, no step of theirs in reach)
-            inside = k < len(steps) - 1
-            moved.append(float(steps[k]) if inside and sc[k, h] > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
+            inside = 0 < k < len(steps) - 1
+            moved.append(float(steps[k]) if inside and sc[k, h] > _EDGE_GAIN * max(float(sc[at, h]), 0.0) else 0.0)
         slope = (moved[1] - moved[0]) / (mid[1] - mid[0])
         ends.append((edge + moved[0] - slope * mid[0], edge + moved[0] + slope * (1.0 - mid[0])))
     hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
     (tl, tr), (bl, br) = ends
     new = np.asarray([[0, tl], [1, tr], [1, br], [0, bl]], np.float32)
     return np.asarray(cv2.perspectiveTransform(new.reshape(1, -1, 2), hom)[0], np.float32)
+
+
+#: the side jumps of ``_point_jumps`` that ``side_hidden`` climbs: the left side, then the right, a point further out
+_OUTWARD = (0, 2)
+
+
+def side_hidden(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` (a field found, ``lab``'s px) or the field a point wider at its left or its right end,
+    climbed, where that fits the points better. A banner across the picture that covers one end of the
+    field's middle band hides the surface's edge there: every candidate stopped one point short at that
+    end (a pinetti board joined mid-game under a broadcast banner, 37 px at 1280 px; issue 9). The field
+    a point wider fits worse before the climb (3.7 against the short field's 5.9: its bar and point
+    width are still the short field's), so ``_jump``, which climbs a side jump only where it fits nearly
+    as well, never tries it; climbed, it fits better (6.1) and is the field. A side already at the
+    field's edge, jumped a point out onto the frame or a tray, climbs back or fits worse."""
+    h, w = lab.shape[:2]
+    q = np.asarray(quad, np.float32)
+    fit, bar = field_fit(lab, q)
+    best, best_fit = q, fit
+    sides, _ = _point_jumps(q, bar)
+    for k in _OUTWARD:
+        if not _plausible(sides[k], w, h):
+            continue
+        t, f, _ = fit_corners(lab, sides[k], rounds=3)
+        if f > best_fit:
+            best, best_fit = t, f
+    return best
+
+
+def found_edges(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The field chosen at ``corners`` (image px, TL TR BR BL) with an end hidden under a banner found
+    (``side_hidden``), then its top and bottom edges placed on the points' bases (``edges_placed``):
+    the edges the picture shows, not the fit's compromise. Image px."""
+    lab, scale = prepared(image)
+    q = side_hidden(lab, np.asarray(corners, np.float32) * scale)
+    return edges_placed(lab, q, field_fit(lab, q)[1]) / scale
 
 
 def placed(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
