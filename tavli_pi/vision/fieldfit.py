@@ -107,13 +107,15 @@ def _edge_grid(bar: float) -> tuple[np.ndarray, np.ndarray]:
 
 _EDGES = {b: _edge_grid(b) for b in BARS}
 
-#: the top and bottom edges are looked for within this share of the field's height either side of the fit's ...
+#: the top and bottom edges are looked for within this share of the field's height of the fit's ...
 _EDGE_SPAN = 0.04
 #: ... in steps of this share, each through a thin band just inside and just outside it
 _EDGE_STEP = 0.002
 _EDGE_BAND = np.linspace(0.004, 0.02, 5)
 #: an edge is moved only where the step there is this much clearer than at the fit's edge
 _EDGE_GAIN = 1.25
+#: the share of its peak at which the step along an edge is full: the edge (``edges_placed``)
+_EDGE_FULL = 0.9
 
 
 def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.ndarray]:
@@ -133,22 +135,23 @@ def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.
 
 
 def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
-    """``quad`` with its top and bottom edges moved in or out (along its sides) to where the points'
+    """``quad`` with its top and bottom edges moved in (along its sides) to where the points'
     bases begin: the alternating colours of the bases just inside, the frame's one colour just
     outside, differ most -- each half of each edge on its own (its 6 points), the edge drawn
     through the two. The fit places the field across to a fraction of a point but is loose in
     height: a triangle narrower than its column (a gap between the points) fits better a little
-    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``), and a
-    field skewed by the climb has one corner too far in (a beech board joined mid-game, its bottom
-    edge 6-7 px low, another's top right corner 8 px in; issue 9). An edge half moves only where the
-    step there is clearly the stronger (``_EDGE_GAIN``) and peaks within ``_EDGE_SPAN`` either side."""
+    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``); a field
+    skewed by the climb has an edge half too far out (a beech board joined mid-game, its bottom edge
+    6-7 px low at 1280 px; issue 9). An edge half moves only where the step there is clearly the
+    stronger (``_EDGE_GAIN``). Never out: beyond the field, a wooden frame's grain or a tray's
+    edge can alternate along an edge more than the bases do (a wood board's top right corner was
+    moved 27 px out onto its frame; issue 9)."""
     unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     half = (1.0 - bar) / 2.0
     mid = (half / 2.0, 1.0 - half / 2.0)  # the halves' middles (u)
     ends = []
     for edge, inward in ((0.0, 1.0), (1.0, -1.0)):
-        steps = inward * np.arange(-_EDGE_SPAN, _EDGE_SPAN + 1e-9, _EDGE_STEP)
-        at = len(steps) // 2  # the fit's edge
+        steps = inward * np.arange(0.0, _EDGE_SPAN + 1e-9, _EDGE_STEP)
         scores = []
         for d in steps:
             u, v = _edge_bands(bar, edge + d, inward)
@@ -160,10 +163,14 @@ def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
         moved = []
         for h in (0, 1):
             k = int(np.argmax(sc[:, h]))
-            # the step's peak must lie within the span: at either end the score is still rising (the
+            # the step's peak must lie within the span: at its far end the score is still rising (the
             # bases covered by checkers or a hand along that half, no step of theirs in reach)
-            inside = 0 < k < len(steps) - 1
-            moved.append(float(steps[k]) if inside and sc[k, h] > _EDGE_GAIN * max(float(sc[at, h]), 0.0) else 0.0)
+            inside = k < len(steps) - 1
+            top = float(sc[k, h])
+            # the edge is where the step first reaches its full height (``_EDGE_FULL`` of its peak): further
+            # in, both bands lie on the bases and their checkers, and the score wanders on a plateau
+            k = int(np.flatnonzero(sc[:, h] >= _EDGE_FULL * top)[0]) if top > 0 else k
+            moved.append(float(steps[k]) if inside and top > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
         slope = (moved[1] - moved[0]) / (mid[1] - mid[0])
         ends.append((edge + moved[0] - slope * mid[0], edge + moved[0] + slope * (1.0 - mid[0])))
     hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
