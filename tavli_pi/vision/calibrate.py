@@ -131,8 +131,7 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
             if most is not None and most[0][3] <= ranked[0][0][3] - COLUMN_MISSED:
                 ranked.insert(0, most)
         (clean, seated, occ, _), fit, best_q = ranked[0]
-        # the field chosen, with an end hidden under a banner found and its top and bottom edges placed
-        # on the points' bases (``fieldfit.found_edges``): the fit places them loosely (issue 9)
+        # the field chosen, with an end hidden under a banner found (``fieldfit.found_edges``, issue 9)
         if clean or seated >= 0.5:
             return found_edges(image, best_q), "found"
         if occ == 0 and _clearly_best(fitting, best_q):

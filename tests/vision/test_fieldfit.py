@@ -132,8 +132,7 @@ def _worst_corner(found: np.ndarray, truth: np.ndarray) -> float:
 
 def test_the_found_fields_edges_are_placed_on_the_points_bases() -> None:
     # the fit alone leaves the field 2-3 % too tall where the triangles are narrower than their
-    # columns; ``locate_field`` places it on the points' bases, its corners within about 1 % of the
-    # field's width
+    # columns; placed on the points' bases its corners come within about 1 % of the field's width
     checked = 0
     for r in _frames():
         truth = np.asarray(r.truth.corners, np.float64)
@@ -142,7 +141,9 @@ def test_the_found_fields_edges_are_placed_on_the_points_bases() -> None:
         if _worst_corner(found, truth) > 0.05 * width:
             continue  # another place found: not the edges' business
         checked += 1
-        assert _worst_corner(found, truth) < 0.012 * width
+        better = placed(r.image, found)
+        assert _worst_corner(better, truth) < 0.012 * width
+        assert _worst_corner(better, truth) < 0.7 * _worst_corner(found, truth)
     assert checked >= 3
 
 
@@ -202,12 +203,12 @@ def _pinetti_under_a_banner(banner: bool) -> tuple[np.ndarray, np.ndarray]:
     return r.image, np.asarray(r.truth.corners, np.float64)
 
 
-@pytest.mark.parametrize(("banner", "within"), [(True, 0.012), (False, 0.025)])
-def test_a_field_end_the_fit_leaves_out_is_found(banner: bool, within: float) -> None:
-    # the field found ended short of the right end: with the band across it 14 px (2 % of the field's
-    # width), without it a whole point, 38 px (6 %). The field a point wider, climbed, fits better, and
-    # its top and bottom edges are placed on the points' bases: 4 px off with the band; without it the
-    # top right corner stays 13 px in (2 %; the edges are only ever moved in), the end column found
+@pytest.mark.parametrize("banner", [True, False])
+def test_a_field_end_the_fit_leaves_out_is_found(banner: bool) -> None:
+    # without the band every candidate stopped a whole point short at the right end: 38 px at 1280 px
+    # (6 % of the field's width); on the recording, under the band, so did every candidate. The field a
+    # point wider, climbed, fits better and is taken: 13 px off (its top right corner in), and 14 px with
+    # the band (its bottom edge low, as the fit leaves it)
     image, truth = _pinetti_under_a_banner(banner)
     found, _ = locate_field(image)
-    assert _worst_corner(found, truth) < within * float(np.ptp(truth[:, 0]))
+    assert _worst_corner(found, truth) < 0.025 * float(np.ptp(truth[:, 0]))  # well under half a point
