@@ -23,7 +23,7 @@ import numpy as np
 from tavli_pi.vision.calibration import order_corners
 
 __all__ = ["BARS", "FieldCheck", "KnownField", "field_fit", "field_still_there", "fit_corners", "fitted_fields",
-           "found_edges", "known_field", "line_candidates", "placed", "prepared", "side_hidden"]
+           "known_field", "line_candidates", "placed", "prepared", "side_hidden", "with_hidden_end"]
 
 #: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
 BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
@@ -206,7 +206,7 @@ def side_hidden(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return best
 
 
-def found_edges(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def with_hidden_end(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The field chosen at ``corners`` (image px, TL TR BR BL) with an end hidden under a banner found
     (``side_hidden``), image px. Its top and bottom edges are not placed (``placed``): on the mid-game
     recordings placing them brought the corners closer (a beech board 7.4 -> 3.4 px, another 12 -> 2.6
