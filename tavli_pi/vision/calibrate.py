@@ -15,7 +15,7 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.autocorners import ADVICE, field_candidates
-from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field
+from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field, with_hidden_end
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home, turned
 from tavli_pi.vision.known import CHECKERS, KnownBoard
@@ -131,10 +131,11 @@ def locate_field(image: np.ndarray) -> tuple[np.ndarray, str]:
             if most is not None and most[0][3] <= ranked[0][0][3] - COLUMN_MISSED:
                 ranked.insert(0, most)
         (clean, seated, occ, _), fit, best_q = ranked[0]
+        # the field chosen, with an end hidden under a banner found (``fieldfit.with_hidden_end``, issue 9)
         if clean or seated >= 0.5:
-            return best_q, "found"
+            return with_hidden_end(image, best_q), "found"
         if occ == 0 and _clearly_best(fitting, best_q):
-            return best_q, "found"  # an empty board: nothing is read from it but the field
+            return with_hidden_end(image, best_q), "found"  # an empty board: nothing is read from it but the field
         raise CalibrationError(
             "no board found: no outline in the picture reads as a playing field with its checkers in place; "
             + ADVICE) from marker_err

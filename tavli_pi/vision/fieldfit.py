@@ -23,7 +23,7 @@ import numpy as np
 from tavli_pi.vision.calibration import order_corners
 
 __all__ = ["BARS", "FieldCheck", "KnownField", "field_fit", "field_still_there", "fit_corners", "fitted_fields",
-           "known_field", "line_candidates", "placed", "prepared"]
+           "known_field", "line_candidates", "placed", "prepared", "side_hidden", "with_hidden_end"]
 
 #: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
 BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
@@ -114,6 +114,8 @@ _EDGE_STEP = 0.002
 _EDGE_BAND = np.linspace(0.004, 0.02, 5)
 #: an edge is moved only where the step there is this much clearer than at the fit's edge
 _EDGE_GAIN = 1.25
+#: the share of its peak at which the step along an edge is full: the edge (``edges_placed``)
+_EDGE_FULL = 0.9
 
 
 def _edge_bands(bar: float, base: float, inward: float) -> tuple[np.ndarray, np.ndarray]:
@@ -138,8 +140,12 @@ def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
     outside, differ most -- each half of each edge on its own (its 6 points), the edge drawn
     through the two. The fit places the field across to a fraction of a point but is loose in
     height: a triangle narrower than its column (a gap between the points) fits better a little
-    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``). An
-    edge half moves only where the step there is clearly the stronger (``_EDGE_GAIN``)."""
+    further out, so the fit's field comes out a few % too tall (``bench_field_corners.py``); a field
+    skewed by the climb has an edge half too far out (a beech board joined mid-game, its bottom edge
+    6-7 px low at 1280 px; issue 9). An edge half moves only where the step there is clearly the
+    stronger (``_EDGE_GAIN``). Never out: beyond the field, a wooden frame's grain or a tray's
+    edge can alternate along an edge more than the bases do (a wood board's top right corner was
+    moved 27 px out onto its frame; issue 9)."""
     unit = np.asarray([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     half = (1.0 - bar) / 2.0
     mid = (half / 2.0, 1.0 - half / 2.0)  # the halves' middles (u)
@@ -160,13 +166,54 @@ def edges_placed(lab: np.ndarray, quad: np.ndarray, bar: float) -> np.ndarray:
             # the step's peak must lie within the span: at its far end the score is still rising (the
             # bases covered by checkers or a hand along that half, no step of theirs in reach)
             inside = k < len(steps) - 1
-            moved.append(float(steps[k]) if inside and sc[k, h] > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
+            top = float(sc[k, h])
+            # the edge is where the step first reaches its full height (``_EDGE_FULL`` of its peak): further
+            # in, both bands lie on the bases and their checkers, and the score wanders on a plateau
+            k = int(np.flatnonzero(sc[:, h] >= _EDGE_FULL * top)[0]) if top > 0 else k
+            moved.append(float(steps[k]) if inside and top > _EDGE_GAIN * max(float(sc[0, h]), 0.0) else 0.0)
         slope = (moved[1] - moved[0]) / (mid[1] - mid[0])
         ends.append((edge + moved[0] - slope * mid[0], edge + moved[0] + slope * (1.0 - mid[0])))
     hom = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32))
     (tl, tr), (bl, br) = ends
     new = np.asarray([[0, tl], [1, tr], [1, br], [0, bl]], np.float32)
     return np.asarray(cv2.perspectiveTransform(new.reshape(1, -1, 2), hom)[0], np.float32)
+
+
+#: the side jumps of ``_point_jumps`` that ``side_hidden`` climbs: the left side, then the right, a point further out
+_OUTWARD = (0, 2)
+
+
+def side_hidden(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad`` (a field found, ``lab``'s px) or the field a point wider at its left or its right end,
+    climbed, where that fits the points better. A banner across the picture that covers one end of the
+    field's middle band hides the surface's edge there: every candidate stopped one point short at that
+    end (a pinetti board joined mid-game under a broadcast banner, 37 px at 1280 px; issue 9). The field
+    a point wider fits worse before the climb (3.7 against the short field's 5.9: its bar and point
+    width are still the short field's), so ``_jump``, which climbs a side jump only where it fits nearly
+    as well, never tries it; climbed, it fits better (6.1) and is the field. A side already at the
+    field's edge, jumped a point out onto the frame or a tray, climbs back or fits worse."""
+    h, w = lab.shape[:2]
+    q = np.asarray(quad, np.float32)
+    fit, bar = field_fit(lab, q)
+    best, best_fit = q, fit
+    sides, _ = _point_jumps(q, bar)
+    for k in _OUTWARD:
+        if not _plausible(sides[k], w, h):
+            continue
+        t, f, _ = fit_corners(lab, sides[k], rounds=3)
+        if f > best_fit:
+            best, best_fit = t, f
+    return best
+
+
+def with_hidden_end(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The field chosen at ``corners`` (image px, TL TR BR BL) with an end hidden under a banner found
+    (``side_hidden``), image px. Its top and bottom edges are not placed (``placed``): on the mid-game
+    recordings placing them brought the corners closer (a beech board 7.4 -> 3.4 px, another 12 -> 2.6
+    px at 1280 px) but the joins they were learnt through tipped both ways, a board joined right and
+    a play gained on one table, a board joined wrong and a play lost on two (issue 9)."""
+    lab, scale = prepared(image)
+    return side_hidden(lab, np.asarray(corners, np.float32) * scale) / scale
 
 
 def placed(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
