@@ -564,7 +564,7 @@ class BoardReader:
             # changed: it keeps the face it showed (dice_kept)
             lay_still = self._lay_still()
             dice = kept_faces(dice, here_xy, self._last_faces, lay_still, self.layout.pitch * STILL_DIE_PITCH)
-            # a die reported tumbling where a die lay, nothing round it changed, lies still unread
+            # a die reported tumbling where a die lay, nothing round it changed, beside a die read, lies still unread
             dice = settled(dice, here_xy, lay_still)
             self._last_faces = [(float(x), float(y), d) for d, (x, y) in zip(dice, here_xy)
                                 if d.value and not d.moving]
