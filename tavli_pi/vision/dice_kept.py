@@ -16,6 +16,16 @@ same die showing the same face, seen through other noise. Nothing else is carrie
 - only from a die read with a value (fresh, or kept so itself: a die lying still over several
   frames keeps it as long as nothing round it changes);
 - never to a die reported tumbling, nor from one.
+
+A die reported tumbling (no crisp face: too small or too blurred) beside a die read lying still, where
+a die lay on the last frame and nothing round it changed, has not moved: a rolling die travels further
+than that between frames, and turning where it lies changes its own pixels. ``settled`` reports it
+lying still with no value ("lying still, its face not read"), as the reader's motion test already takes
+it (``reader._moving``): left "tumbling" beside the die read, it held the referee's ``DiceWatch`` ("a
+flicker: neither counts nor resets") for as long as it lay (issue 9, real-like game 11 at 640 px).
+It is given no face (not even the last frame's): what it shows is not read. Alone (no die read beside
+it) it stays "tumbling": a still smear of the board's print is reported so, and a still frame's
+tumbling die lies nowhere (``app.lying_dice``; tests/test_app_setup.py, real-like table 5).
 """
 
 from __future__ import annotations
@@ -27,7 +37,10 @@ import numpy as np
 
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["KeptFace", "kept_faces"]
+__all__ = ["KeptFace", "STILL_UNREAD", "kept_faces", "settled"]
+
+#: the note of a die reported tumbling that lies still (``settled``)
+STILL_UNREAD = "lying still, its face not read"
 
 #: a die read on the last frame: its centre on the canonical view and its reading
 KeptFace = tuple[float, float, DieReading]
@@ -52,3 +65,15 @@ def kept_faces(dice: Sequence[DieReading], here: np.ndarray, last: Sequence[Kept
             continue
         out[i] = dataclasses.replace(before, xy=d.xy)
     return out
+
+
+def settled(dice: Sequence[DieReading], here: np.ndarray,
+            lay_still: Callable[[float, float], bool] | None) -> list[DieReading]:
+    """``dice`` (``here`` their centres on the canonical view) with each die reported tumbling that
+    ``lay_still`` says lies where a die lay last frame, nothing round it changed, reported lying still
+    and unread (no value, ``STILL_UNREAD``), when a die of ``dice`` is read lying still beside it.
+    None: no last frame to judge by (nothing changes)."""
+    if lay_still is None or not any(d.value and not d.moving for d in dice):
+        return list(dice)
+    return [dataclasses.replace(d, moving=False, value=0, value_confidence=0.0, note=STILL_UNREAD)
+            if d.moving and lay_still(float(xy[0]), float(xy[1])) else d for d, xy in zip(dice, here)]

@@ -73,7 +73,7 @@ from tavli_pi.vision.background import BG_SCALE, Difference, Halved, Learnt, dec
 from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
-from tavli_pi.vision.dice_kept import KeptFace, kept_faces
+from tavli_pi.vision.dice_kept import KeptFace, kept_faces, settled
 from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_table_size import DieSizes
@@ -576,8 +576,10 @@ class BoardReader:
         if not self.still_photo:
             # a still die read on the last frame and read no value on this one, nothing round it
             # changed: it keeps the face it showed (dice_kept)
-            dice = kept_faces(dice, here_xy, self._last_faces, self._lay_still(),
-                              self.layout.pitch * STILL_DIE_PITCH)
+            lay_still = self._lay_still()
+            dice = kept_faces(dice, here_xy, self._last_faces, lay_still, self.layout.pitch * STILL_DIE_PITCH)
+            # a die reported tumbling where a die lay, nothing round it changed, beside a die read, lies still unread
+            dice = settled(dice, here_xy, lay_still)
             self._last_faces = [(float(x), float(y), d) for d, (x, y) in zip(dice, here_xy)
                                 if d.value and not d.moving]
         if dice:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tavli_pi.vision.dice_kept import KeptFace, kept_faces
+from tavli_pi.vision.dice_kept import STILL_UNREAD, KeptFace, kept_faces, settled
 from tavli_pi.vision.observation import DieReading
 from tests.vision._recording import dice_read_from
 
@@ -61,3 +61,32 @@ def test_a_still_pair_of_ones_read_on_one_frame_stays_read_while_it_lies() -> No
         assert all(d.value_confidence > 0.85 and not d.moving for d in dice), (i, dice)
         seen += 1
     assert seen == 4
+
+
+def test_a_die_reported_tumbling_where_a_die_lay_and_nothing_changed_lies_still_unread() -> None:
+    """A die the reader reports tumbling beside a read one, lying where a die lay last frame with none of
+    its pixels changed, has not moved: reported tumbling it held the referee's roll watch while it lay."""
+    tumbling = _die(3, 0.2, (100.0, 50.0), moving=True)
+    read = _die(5, 0.91, (60.0, 50.0))
+    here = np.asarray([[100.0, 50.0], [60.0, 50.0]], np.float32)
+    got = settled([tumbling, read], here, _still)
+    assert got[1] == read
+    assert (got[0].moving, got[0].value, got[0].value_confidence, got[0].note, got[0].xy) == \
+        (False, 0, 0.0, STILL_UNREAD, tumbling.xy)
+
+
+def test_a_tumbling_die_whose_picture_changed_or_with_no_last_frame_stays_tumbling() -> None:
+    tumbling = _die(0, 0.0, (100.0, 50.0), moving=True)
+    assert settled([tumbling], HERE, _moved) == [tumbling]
+    assert settled([tumbling], HERE, None) == [tumbling]
+    assert settled([UNREAD], HERE, _still) == [UNREAD]  # a still die is left as it is
+
+
+def test_a_lone_die_reported_tumbling_stays_tumbling() -> None:
+    """With no die read beside it, a still "tumbling" die is left as reported: a smear of the board's
+    print lies so on every frame, and a still frame's tumbling die lies nowhere (``app.lying_dice``)."""
+    tumbling = _die(0, 0.0, (100.0, 50.0), moving=True)
+    unread = _die(0, 0.0, (60.0, 50.0), note="too small to read (10 px, need 12)")
+    here = np.asarray([[100.0, 50.0], [60.0, 50.0]], np.float32)
+    assert settled([tumbling], HERE, _still) == [tumbling]
+    assert settled([tumbling, unread], here, _still) == [tumbling, unread]
