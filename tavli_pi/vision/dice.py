@@ -93,6 +93,7 @@ from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.pip_sites import sites_agree
 from tavli_pi.vision.pips import PipReading, layout_error, read_pips
 from tavli_pi.vision.quantile import median
+from tavli_pi.vision.six_bars import READ
 from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
 
 __all__ = ["CLEAR", "FINE", "FINE_CONFIDENCE", "FINE_PIPS", "PipReading", "Spot", "find_dice", "find_spots",
@@ -117,6 +118,7 @@ def find_dice(
     changes: Changes | None = None,
     lay_still: LayStill | None = None,
     still_photo: bool = False,
+    clear_beside: int = 0,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
@@ -148,6 +150,10 @@ def find_dice(
     that looks smeared (``find_tumbling``) where one did is a still die -- a small six's two bars look
     like a smear's streaks to the coherence test frame after frame -- and is read as one (``_find``).
 
+    ``clear_beside``: this many dice, read clearly, lie where ``hand_mask`` keeps the search from
+    (the incremental reader's held roll, vision/dice_hold.py): they count as read clearly towards
+    sparing the finer search.
+
     ``still_photo``: the frame is a single photo, with no motion to tell a resting die from one turning
     over: a side face's pips are looked for beside a flat-looking outline too (``dice_face.look``), for
     ``DieReading.lie_seen``; a stream, which judges a die once it lies still, is spared that work.
@@ -160,11 +166,12 @@ def find_dice(
     if changes is not None:
         mask, per = changes()
         patches = changed_bodies(mask, per, lay)
+    bars: list[DieReading] = []
     out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray,
-                stands_out=stands_out, changed=patches, lay_still=lay_still, still_photo=still_photo)
+                stands_out=stands_out, changed=patches, lay_still=lay_still, still_photo=still_photo, bars=bars)
     if not fine or image is None:
         return out
-    if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
+    if all(d.value for d in out) and sum(1 for d in out if d.flat and _clear(d, bars)) + clear_beside >= 2:
         # a roll's two dice read clearly and no die-like thing left unread (moving, no face): the
         # finer search could only doubt them less
         return out
@@ -215,6 +222,17 @@ def _fleck_left_out(group: list[Spot], gray: np.ndarray) -> list[Spot]:
 #: needless (no die read wrong came this high on the real-like, simulated or real sets:
 #: bench/bench_dice.py)
 CLEAR = 0.9
+
+
+def _clear(d: DieReading, bars: list[DieReading]) -> bool:
+    """Whether ``d`` (read flat in the canonical view) is read clearly enough to spare the finer search
+    (``find_dice``): at ``CLEAR``, or a six read from its two clean bars (``six_bars.READ``, one of ``bars``:
+    ``_find``'s such readings) kept at that confidence. A clean bar-six stands under 0.9 only because its
+    pips are not shown resolved, not for doubt of its value: its rows are, and no bar-six read was wrong
+    on the real-like, simulated or real sets (bench/bench_dice.py). The finer view could only halve it
+    (``_merge``: another value read at its place) or add a third die beside a roll read whole; on
+    real-like game 103 it ran on every frame a six lay (12-22 ms) and changed no reading there (issue 12)."""
+    return d.value_confidence >= CLEAR or (d.value_confidence >= READ and any(d is b for b in bars))
 
 
 
@@ -386,6 +404,7 @@ def _find(
     changed: list[HatBlob] | None = None,
     lay_still: LayStill | None = None,
     still_photo: bool = False,
+    bars: list[DieReading] | None = None,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
@@ -395,7 +414,8 @@ def _find(
     earlier frames (``view`` names the search: its candidates' coordinates are its own; ``gray``:
     ``canon`` in grey, when already made; ``stands_out``: as ``find_dice``'s; ``changed``: die-sized
     patches changed from the learnt board, searched as bodies where no blob of ``bodies`` lies;
-    ``lay_still``, ``still_photo``: as ``find_dice``'s)."""
+    ``lay_still``, ``still_photo``: as ``find_dice``'s; ``bars``: given, the readings of sixes read from
+    their clean bars (``Die.bars``) are added to it)."""
     pitch = lay.pitch
     if gray is None:
         gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
@@ -412,6 +432,8 @@ def _find(
     def report(die: Die, side: float, agreed: bool = False, body: bool = False) -> None:
         taken.append(die.centre)
         out.append(reading(die, side, agreed, body))
+        if die.bars and bars is not None:
+            bars.append(out[-1])
 
     def reading(die: Die, side: float, agreed: bool = False, body: bool = False) -> DieReading:
         bx, by = die.centre
