@@ -118,7 +118,6 @@ def find_dice(
     changes: Changes | None = None,
     lay_still: LayStill | None = None,
     still_photo: bool = False,
-    clear_beside: int = 0,
 ) -> list[DieReading]:
     """Dice in the canonical image, reported in image pixels.
 
@@ -150,10 +149,6 @@ def find_dice(
     that looks smeared (``find_tumbling``) where one did is a still die -- a small six's two bars look
     like a smear's streaks to the coherence test frame after frame -- and is read as one (``_find``).
 
-    ``clear_beside``: this many dice, read clearly, lie where ``hand_mask`` keeps the search from
-    (the incremental reader's held roll, vision/dice_hold.py): they count as read clearly towards
-    sparing the finer search.
-
     ``still_photo``: the frame is a single photo, with no motion to tell a resting die from one turning
     over: a side face's pips are looked for beside a flat-looking outline too (``dice_face.look``), for
     ``DieReading.lie_seen``; a stream, which judges a die once it lies still, is spared that work.
@@ -171,7 +166,7 @@ def find_dice(
                 stands_out=stands_out, changed=patches, lay_still=lay_still, still_photo=still_photo, bars=bars)
     if not fine or image is None:
         return out
-    if all(d.value for d in out) and sum(1 for d in out if d.flat and _clear(d, bars)) + clear_beside >= 2:
+    if all(d.value for d in out) and sum(1 for d in out if d.flat and _clear(d, bars)) >= 2:
         # a roll's two dice read clearly and no die-like thing left unread (moving, no face): the
         # finer search could only doubt them less
         return out
@@ -228,12 +223,13 @@ def _clear(d: DieReading, bars: list[DieReading]) -> bool:
     """Whether ``d`` (read flat in the canonical view) is read clearly enough to spare the finer search
     (``find_dice``): at ``CLEAR``, or a six read from its two clean bars (``six_bars.READ``, one of ``bars``:
     ``_find``'s such readings) kept at that confidence. A clean bar-six stands under 0.9 only because its
-    pips are not shown resolved, not for doubt of its value: its rows are, and no bar-six read was wrong
-    on the real-like, simulated or real sets (bench/bench_dice.py). The finer view could only halve it
-    (``_merge``: another value read at its place) or add a third die beside a roll read whole; on
-    real-like game 103 it ran on every frame a six lay (12-22 ms) and changed no reading there (issue 12)."""
+    pips are not shown resolved, not for doubt of its value: its rows are (``six_bars``), and no clean
+    bar-six the canonical view read was wrong on the real-like, simulated or board sets (8 of 8 right,
+    bench/probe_bar_six_skip.py). Beside a second die read clearly the finer view could only halve it
+    (``_merge``: another value read at its place) or add a third die to a roll read whole; on real-like
+    game 103 it ran on every frame a six lay (12-22 ms) and changed no reading there (issue 12; the 200
+    real-like games read the same with it spared, bench/bench_reallike.py)."""
     return d.value_confidence >= CLEAR or (d.value_confidence >= READ and any(d is b for b in bars))
-
 
 
 #: a die's size is its body's edge (``dice_body.edge_side``) when that lies within these shares of
