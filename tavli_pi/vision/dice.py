@@ -93,6 +93,7 @@ from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.pip_sites import sites_agree
 from tavli_pi.vision.pips import PipReading, layout_error, read_pips
 from tavli_pi.vision.quantile import median
+from tavli_pi.vision.six_bars import READ
 from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
 
 __all__ = ["CLEAR", "FINE", "FINE_CONFIDENCE", "FINE_PIPS", "PipReading", "Spot", "find_dice", "find_spots",
@@ -160,11 +161,12 @@ def find_dice(
     if changes is not None:
         mask, per = changes()
         patches = changed_bodies(mask, per, lay)
+    bars: list[DieReading] = []
     out = _find(canon, lay, cal, discs, hand_mask, image, tumbling=True, bodies=blobs, memo=memo, gray=gray,
-                stands_out=stands_out, changed=patches, lay_still=lay_still, still_photo=still_photo)
+                stands_out=stands_out, changed=patches, lay_still=lay_still, still_photo=still_photo, bars=bars)
     if not fine or image is None:
         return out
-    if all(d.value for d in out) and sum(1 for d in out if d.flat and d.value_confidence >= CLEAR) >= 2:
+    if all(d.value for d in out) and sum(1 for d in out if d.flat and _clear(d, bars)) >= 2:
         # a roll's two dice read clearly and no die-like thing left unread (moving, no face): the
         # finer search could only doubt them less
         return out
@@ -216,6 +218,18 @@ def _fleck_left_out(group: list[Spot], gray: np.ndarray) -> list[Spot]:
 #: bench/bench_dice.py)
 CLEAR = 0.9
 
+
+def _clear(d: DieReading, bars: list[DieReading]) -> bool:
+    """Whether ``d`` (read flat in the canonical view) is read clearly enough to spare the finer search
+    (``find_dice``): at ``CLEAR``, or a six read from its two clean bars (``six_bars.READ``, one of ``bars``:
+    ``_find``'s such readings) kept at that confidence. A clean bar-six stands under 0.9 only because its
+    pips are not shown resolved, not for doubt of its value: its rows are (``six_bars``), and no clean
+    bar-six the canonical view read was wrong on the real-like, simulated or board sets (8 of 8 right,
+    bench/probe_bar_six_skip.py). Beside a second die read clearly the finer view could only halve it
+    (``_merge``: another value read at its place) or add a third die to a roll read whole. Spared so, it
+    ran 84 times instead of 98 on real-like game 103 (its changed frames and their full reads, ~2 ms a
+    search saved), and the 200 real-like games read exactly as before (bench/bench_reallike.py; issue 12)."""
+    return d.value_confidence >= CLEAR or (d.value_confidence >= READ and any(d is b for b in bars))
 
 
 #: a die's size is its body's edge (``dice_body.edge_side``) when that lies within these shares of
@@ -386,6 +400,7 @@ def _find(
     changed: list[HatBlob] | None = None,
     lay_still: LayStill | None = None,
     still_photo: bool = False,
+    bars: list[DieReading] | None = None,
 ) -> list[DieReading]:
     """One search for dice in ``canon`` (the canonical view, or a finer one with its layout and
     calibration), reported in image pixels. ``strict_pairs``: two spots with no outline round
@@ -395,7 +410,8 @@ def _find(
     earlier frames (``view`` names the search: its candidates' coordinates are its own; ``gray``:
     ``canon`` in grey, when already made; ``stands_out``: as ``find_dice``'s; ``changed``: die-sized
     patches changed from the learnt board, searched as bodies where no blob of ``bodies`` lies;
-    ``lay_still``, ``still_photo``: as ``find_dice``'s)."""
+    ``lay_still``, ``still_photo``: as ``find_dice``'s; ``bars``: given, the readings of sixes read from
+    their clean bars (``Die.bars``) are added to it)."""
     pitch = lay.pitch
     if gray is None:
         gray = cv2.cvtColor(canon, cv2.COLOR_BGR2GRAY)
@@ -412,6 +428,8 @@ def _find(
     def report(die: Die, side: float, agreed: bool = False, body: bool = False) -> None:
         taken.append(die.centre)
         out.append(reading(die, side, agreed, body))
+        if die.bars and bars is not None:
+            bars.append(out[-1])
 
     def reading(die: Die, side: float, agreed: bool = False, body: bool = False) -> DieReading:
         bx, by = die.centre
