@@ -93,7 +93,7 @@ from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.pip_sites import sites_agree
 from tavli_pi.vision.pips import PipReading, layout_error, read_pips
 from tavli_pi.vision.quantile import median
-from tavli_pi.vision.six_bars import READ
+from tavli_pi.vision.six_bars import READ as BAR_SIX
 from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
 
 __all__ = ["CLEAR", "FINE", "FINE_CONFIDENCE", "FINE_PIPS", "PipReading", "Spot", "find_dice", "find_spots",
@@ -229,7 +229,7 @@ def _clear(d: DieReading, bars: list[DieReading]) -> bool:
     (``_merge``: another value read at its place) or add a third die to a roll read whole. Spared so, it
     ran 84 times instead of 98 on real-like game 103 (its changed frames and their full reads, ~2 ms a
     search saved), and the 200 real-like games read exactly as before (bench/bench_reallike.py; issue 12)."""
-    return d.value_confidence >= CLEAR or (d.value_confidence >= READ and any(d is b for b in bars))
+    return d.value_confidence >= CLEAR or (d.value_confidence >= BAR_SIX and any(d is b for b in bars))
 
 
 #: a die's size is its body's edge (``dice_body.edge_side``) when that lies within these shares of

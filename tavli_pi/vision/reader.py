@@ -337,6 +337,20 @@ class BoardReader:
             return np.zeros((0, 2), np.float32)
         return self.calibration.to_canonical(np.asarray([d.xy for d in dice], np.float32))
 
+    def _printed_found(self, diff: Difference, dice: Sequence[DieReading]) -> bool:
+        """Whether the places the board was learnt with a die (``_unknown_dice``) lost some to the board's
+        print on this frame, ``diff`` against the learnt board, ``dice`` read: where a place still looks as
+        learnt once that roll is first seen gone, it is vetted as the board from then on
+        (``dice_vet.printed_marks``). Asked on frames with no hand until the roll is seen gone."""
+        sure = [d for d in dice if d.value and not d.moving and d.value_confidence >= CLEAR]
+        printed = printed_marks(self._unknown_dice, diff, self.layout, _xy_list(self._dice_xy(dice)),
+                                _xy_list(self._dice_xy(sure)))
+        if printed is None:
+            return False
+        self._roll_gone = True
+        self._unknown_dice = tuple(u for u in self._unknown_dice if u not in printed)
+        return bool(printed)
+
     def read(self, image: np.ndarray, frame_index: int = 0) -> Observation:
         if image is None or not isinstance(image, np.ndarray) or image.ndim != 3 or image.size == 0:
             raise VisionError("the frame is not a colour image; check the camera or the file")
@@ -545,25 +559,17 @@ class BoardReader:
         # hand, the usual frame) is no mask, and the search need not resize it to its finer view
         # nor look up every spot in it
         under_hand = hand_mask if cv2.countNonZero(hand_mask) else None
+        lay_still = self._lay_still()  # (for the search, and for the faces kept below)
         found = find_dice(canon, lay, cal, disc_sites, under_hand, image, memo=self.dice_memo, stands_out=stands_out,
-                          changes=changes, lay_still=self._lay_still(), still_photo=self.still_photo)
+                          changes=changes, lay_still=lay_still, still_photo=self.still_photo)
         watch_roll = bool(self._unknown_dice) and not self._roll_gone and not self.still_photo and not hand
         if (found or watch_roll) and diff is None and learnt is not None:
             diff = Difference(canon, learnt, lay, half)
         dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=not self.still_photo,
                         table_px=self.table_die_px)
-        if watch_roll and diff is not None:
-            # where the board was learnt with a die, a place still as learnt once that roll is gone
-            # was the board's print: from then on it is vetted as the board (dice_vet.printed_marks)
-            sure = [d for d in dice if d.value and not d.moving and d.value_confidence >= CLEAR]
-            printed = printed_marks(self._unknown_dice, diff, lay, _xy_list(self._dice_xy(dice)),
-                                    _xy_list(self._dice_xy(sure)))
-            if printed is not None:
-                self._roll_gone = True
-            if printed:
-                self._unknown_dice = tuple(u for u in self._unknown_dice if u not in printed)
-                dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=True,
-                                table_px=self.table_die_px)
+        if watch_roll and diff is not None and self._printed_found(diff, dice):
+            dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=True,
+                            table_px=self.table_die_px)
         if not self.still_photo:
             self._die_sizes.add(dice)
         if self.still_photo:
@@ -576,7 +582,6 @@ class BoardReader:
         if not self.still_photo:
             # a still die read on the last frame and read no value on this one, nothing round it
             # changed: it keeps the face it showed (dice_kept)
-            lay_still = self._lay_still()
             dice = kept_faces(dice, here_xy, self._last_faces, lay_still, self.layout.pitch * STILL_DIE_PITCH)
             # a die reported tumbling where a die lay, nothing round it changed, beside a die read, lies still unread
             dice = settled(dice, here_xy, lay_still)
