@@ -160,6 +160,12 @@ def _clearly_best(fitting: list[tuple[float, np.ndarray]], chosen: np.ndarray) -
 #: a field found in the picture is looked for again once it has been gone (``field_still_there``)
 #: in so many frames in a row: a hand over the field can make one frame say so
 GONE_FRAMES = 3
+#: a field found whose reading is in doubt (``_plausibility``: not a whole position read without doubt) is
+#: looked for again every so many frames, so many times, while the stream has not calibrated on it: the
+#: first frame of a recording (its key frame, compressed otherwise than the next) found a pinetti board's
+#: field a point too wide, and every frame after read through it (bench/bench_real_join.py)
+LOOK_AGAIN_EVERY = 4
+LOOK_AGAIN = 2
 
 
 class FieldMemory:
@@ -180,13 +186,19 @@ class FieldMemory:
         self.turned: bool | None = None
         self._known: KnownField | None = None
         self._gone = 0
+        self._doubted = 0  # frames since the field in doubt was found, or looked for again (0: not in doubt)
+        self._again = 0  # how often it was looked for again
 
     def locate(self, image: np.ndarray) -> tuple[np.ndarray, str]:
         """The field in ``image``: the one found before while it is still there, else found anew
-        (raises CalibrationError "no board found ..." as ``locate_field`` does, and forgets the old one)."""
+        (raises CalibrationError "no board found ..." as ``locate_field`` does, and forgets the old one).
+        A field found in the picture whose reading is in doubt is looked for again (``LOOK_AGAIN``), and
+        the one that reads this frame more plausibly kept (``_plausibility``, as ``locate_field`` ranks)."""
         if self.field is not None and self._known is not None:
             if field_still_there(self._known, image).there:
                 self._gone = 0
+                if self._doubted:
+                    self._look_again(image)
                 return self.field
             self._gone += 1
             if self._gone < GONE_FRAMES:
@@ -195,7 +207,34 @@ class FieldMemory:
         self.searches += 1
         self.field = locate_field(image)
         self._known = known_field(image, self.field[0])
+        self._doubted, self._again = 0, 0
+        if self.field[1] == "found" and not _plausibility(image, self.field[0])[0]:
+            self._doubted = 1
         return self.field
+
+    def _look_again(self, image: np.ndarray) -> None:
+        """Every ``LOOK_AGAIN_EVERY`` frames, ``LOOK_AGAIN`` times, the field in doubt looked for in
+        ``image`` again; a field found elsewhere (a column or more apart) that reads ``image`` more
+        plausibly replaces it (its seat not yet told)."""
+        assert self.field is not None
+        self._doubted += 1
+        if self._doubted <= LOOK_AGAIN_EVERY:
+            return
+        self._again += 1
+        self._doubted = 0 if self._again >= LOOK_AGAIN else 1
+        self.searches += 1
+        try:
+            found = locate_field(image)
+        except CalibrationError:
+            return
+        old = self.field[0]
+        if found[1] != "found" or not _columns_apart(old, found[0]):
+            return
+        now, before = _plausibility(image, found[0]), _plausibility(image, old)
+        if now[:3] > before[:3]:
+            self.field, self._known, self.turned = found, known_field(image, found[0]), None
+            if now[0]:
+                self._doubted = 0
 
 
 def seated(pts: np.ndarray, image: np.ndarray, home: Home, field: FieldMemory | None = None,
