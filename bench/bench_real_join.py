@@ -139,10 +139,13 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=0, help="scale each photo to this width first (0: as it is; a smaller photo is left as it is)")
     ap.add_argument("--only", default="", help="only these photos (names, comma separated)")
     ap.add_argument("--seeds", type=int, default=3, help="clips per photo, each with its own sensor noise")
+    ap.add_argument("--turned", action="store_true",
+                    help="turn each photo half round first (the camera on the other player's side)")
     args = ap.parse_args()
     only = {s for s in args.only.split(",") if s}
     print(f"machine: {os.uname().machine}  Python {sys.version.split()[0]}; each photo held {args.frames} frames "
-          f"at {FPS} fps (noise {NOISE}), MP4; field found; unattended" + (f"; scaled to {args.width} px" if args.width else ""))
+          f"at {FPS} fps (noise {NOISE}), MP4; field found; unattended" + (f"; scaled to {args.width} px" if args.width else "")
+          + ("; turned half round" if args.turned else ""))
     boards_right = boards = rolls_right = rolls = rolls_wrong = 0
     for k, bs in enumerate(BOARD_SETS):
         labels = json.loads((REAL / "boards" / bs / "labels.json").read_text())["frames"]
@@ -153,6 +156,8 @@ def main() -> None:
             if args.width and image.shape[1] > args.width:
                 image = cv2.resize(image, (args.width, round(image.shape[0] * args.width / image.shape[1])),
                                    interpolation=cv2.INTER_AREA)
+            if args.turned:
+                image = cv2.rotate(image, cv2.ROTATE_180)
             for seed in range(args.seeds):
                 before = resource.getrusage(resource.RUSAGE_SELF)
                 with tempfile.TemporaryDirectory() as t:
