@@ -98,7 +98,7 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
         u, v = lay.to_uv(float(x), float(y))
         inside = -EDGE <= u <= 1 + EDGE and -EDGE <= v <= 1 + EDGE
         reach = STAND_OUT * lay.pitch
-        known = not any(np.hypot(float(x) - ux, float(y) - uy) < ur + reach for ux, uy, ur in unlearnt)
+        known = not _within(float(x), float(y), unlearnt, reach)
         if background is not None and known:
             if not background.stands_out(float(x), float(y), reach):
                 continue  # part of the board as learnt at set-up
@@ -136,16 +136,18 @@ def printed_marks(unlearnt: Sequence[tuple[float, float, float]], background: Di
     Call it on frames with no hand over the board, until it first answers: a later throw may land a die
     where one lay, showing the same face."""
     reach = STAND_OUT * lay.pitch
-
-    def near(xy: Sequence[tuple[float, float]], x: float, y: float, r: float) -> bool:
-        return any(np.hypot(tx - x, ty - y) < r + reach for tx, ty in xy)
-
     as_learnt = [not background.stands_out(x, y, reach) for x, y, _ in unlearnt]
-    picked_up = any(not same and not near(lying, x, y, r) for (x, y, r), same in zip(unlearnt, as_learnt))
-    thrown_clear = any(not any(near([(tx, ty)], x, y, r) for x, y, r in unlearnt) for tx, ty in thrown)
+    picked_up = any(not same and not any(_within(tx, ty, [u], reach) for tx, ty in lying)
+                    for u, same in zip(unlearnt, as_learnt))
+    thrown_clear = any(not _within(tx, ty, unlearnt, reach) for tx, ty in thrown)
     if not picked_up and not thrown_clear:
         return None
     return tuple(u for u, same in zip(unlearnt, as_learnt) if same)
+
+
+def _within(x: float, y: float, discs: Sequence[tuple[float, float, float]], reach: float) -> bool:
+    """Whether (x, y) lies within ``reach`` of any of ``discs`` (x, y, r; all canonical px)."""
+    return any(np.hypot(x - dx, y - dy) < dr + reach for dx, dy, dr in discs)
 
 
 def _need_px(d: DieReading, table_px: float = 0.0) -> int:
