@@ -15,7 +15,7 @@ from tavli_pi.vision.dice_body import DIE_RANGE
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_vet import SMALL_CONFIDENCE, SURE_PX
 from tavli_pi.vision.lettering import lettered
-from tavli_pi.vision.lie import Outline, cocked_confidence, die_outline, turned_crop
+from tavli_pi.vision.lie import BLURRED, Outline, cocked_confidence, die_outline, turned_crop
 from tavli_pi.vision.pips import REGULAR, Face, read_face_evidence
 from tavli_pi.vision.side_face import SIDE_PIPS, side_pips
 from tavli_pi.vision.six_bars import READ, bar_six
@@ -261,7 +261,10 @@ def judge(look: Look, centre: tuple[float, float], angle: float, square: float |
         # small or blurred die): how it lies was not seen. A still photo reports it no surer than
         # ``UNSEEN_LIE``; a stream judges a die once it lies still (two dice at rest, one beside the
         # other's edge, lost a roll each in real-like recordings when this capped them there too)
-        return Die(value, conf, False, face, regular, outlined=True, bars=bars, unmeasured=beside >= SIDE_PIPS)
+        # (so is an outline too soft to show a cocked die's strip of side face at all, ``lie.BLURRED``: a
+        # leaning die in the WTC photo softened by a 1.5 px blur, or at 640 px, was read flat at 0.92)
+        return Die(value, conf, False, face, regular, outlined=True, bars=bars,
+                   unmeasured=beside >= SIDE_PIPS or o.blur > BLURRED)
     if value == 0:
         return None
     if square is None and beside >= SIDE_PIPS:

@@ -256,6 +256,17 @@ def learn_board(frame: np.ndarray, calibration: Calibration, known: KnownBoard |
             "shows that position (light = White = X), that it is lit evenly, and that the home side (--home) "
             "is right"
         )
+    if light is not None and dark is not None and float(np.mean(light)) < float(np.mean(dark)):
+        # the light checkers are by name the lighter ones (``refine.learn_colours``): where the position
+        # puts them the checkers are darker than where it puts the dark ones, so the board does not show
+        # that position -- it is seen from the other long side, or the colours taken the other way round
+        # (a clip joined mid-game, its seat untold: learnt as the start there, the pearl-white and grey
+        # checkers were learnt swapped and every play after was read as the other colour's)
+        raise CalibrationError(
+            f"where {known.name()} puts the light checkers the board shows darker ones than where it puts "
+            "the dark: the board does not show that position from this side (check the home side, --home, "
+            "and that light = White = X)"
+        )
     cal = cal.with_(light_bgr=learnt_light, dark_bgr=learnt_dark, position=known)
     g, integral = views.gradients(cal), cv2_integral(canon)
     # every slot as the known position shows it, traced to the end (its ring and its colour)

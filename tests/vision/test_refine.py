@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -127,3 +129,24 @@ def test_a_large_pictures_step_is_measured_across_three_columns() -> None:
     """At about the canonical view's own scale (a 1280 px picture) the step is the 3 columns it always was."""
     _, corners = _small_framed_field(4)
     assert step_reach(Calibration(2.2 * corners, home="bottom-left")) == 3
+
+
+def test_a_soft_focus_keeps_the_field_edge_of_the_corners_given(real_data: Path) -> None:
+    """Under a softer focus (tests/vision/_variants.py: Gaussian sigma 1.5 px) the WTC board's left field edge
+    steps as clearly, but over more columns than a sharp 1280 px picture's: it is found where the sharp
+    photo's is, not left at the labelled corners (2.6 % of the field out), and the lone checkers beside
+    it are read."""
+    from tavli_pi.vision.reader import BoardReader
+    from tests.vision._eval import real_frames, score_real
+    from tests.vision._variants import variant
+
+    frame = next(f for f in real_frames(real_data) if f.name == "frame1.jpg")
+    sharp = refine_edges(Calibration(frame.corners, home=frame.label["home"]), frame.image)
+    soft = variant(frame, "soft focus")
+    cal = refine_edges(Calibration(soft.corners, home=soft.label["home"]), soft.image)
+    assert sharp.u0 > 0.02  # the labelled corners lie outside the field's edge
+    assert abs(cal.u0 - sharp.u0) < 0.003 and abs(cal.u1 - sharp.u1) < 0.003
+    from tavli_pi.vision.refine import refine
+
+    obs = BoardReader(refine(Calibration(soft.corners, home=soft.label["home"]), soft.image), still_photo=True).read(soft.image)
+    assert score_real(soft, obs, 0.025 * max(soft.image.shape[:2])).spot_errors == []

@@ -142,3 +142,17 @@ def test_a_game_in_progress_read_unsurely_at_a_few_spots() -> None:
     assert in_progress(obs, 4, every=False)  # four of them sure is enough unattended
     assert in_progress(obs, 8, every=False) and not in_progress(obs, 9, every=False)  # 8 are sure
     assert in_progress(_read_as(light, dark), 4)
+
+
+def test_a_position_with_its_colours_swapped_is_not_learnt() -> None:
+    """The light checkers are the lighter ones by name: a position that puts them where the board shows
+    the darker checkers is no view of that board (a clip joined mid-game, learnt as the start from the
+    wrong long side, took pearl-white for dark and grey for light), and learning says so."""
+    from tavli_pi.vision.known import KnownBoard
+
+    r = render(scene_from_position(Position.start(), look=Look(board="wood")), seed=2)
+    cal = Calibration(r.truth.corners, home=r.truth.home)  # type: ignore[arg-type]
+    start = KnownBoard.start()
+    assert learn_board(r.image, cal, start).position == start  # the same board, the colours as they are
+    with pytest.raises(CalibrationError, match="darker ones than where it puts the dark"):
+        learn_board(r.image, cal, KnownBoard(start.dark, start.light))
