@@ -76,6 +76,7 @@ from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces, settled
 from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_small import small_faces
 from tavli_pi.vision.dice_table_size import DieSizes
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import printed_marks, vet_dice
@@ -572,6 +573,8 @@ class BoardReader:
                             table_px=self.table_die_px)
         if not self.still_photo:
             self._die_sizes.add(dice)
+            # a small still die the search left unsure: its face's templates, where they read it surely
+            dice = small_faces(dice, image, cal, self.table_die_px)
         if self.still_photo:
             # nothing is seen moving in a photo: a die whose outline was not seen (run into a point of
             # its colour) may be turning over with its top face showing as clearly as a resting one's
