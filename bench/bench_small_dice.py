@@ -26,6 +26,7 @@ from tavli_pi.threads import pin_threads  # noqa: E402
 
 pin_threads()
 
+from tavli_pi.sim._boards import DESIGNS  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
@@ -44,6 +45,9 @@ def main() -> None:
     ap.add_argument("--factors", default="0.88,1,1.12", help="the side read at: the true side times these")
     ap.add_argument("--hands", action="store_true", help="scenes with a hand over the board too (a die under it\n"
                     "is still in the truth, and a reader would not find it)")
+    ap.add_argument("--polarity", choices=("free", "true"), default="free",
+                    help="free: both polarities tried (FaceMatch.lead); true: the table's dice colours given, as a "
+                    "stream learns them (pips darker than the body or not)")
     args = ap.parse_args()
     factors = [float(f) for f in args.factors.split(",")]
     rng = np.random.default_rng([args.seed, 50])
@@ -56,6 +60,8 @@ def main() -> None:
         r = render(scene, args.seed * 100003 + i)
         gray = cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY)
         cal = Calibration(r.truth.corners, home=scene.home)
+        design = DESIGNS[scene.look.board]
+        dark = sum(design.die_pip) < sum(design.die_body) if args.polarity == "true" else None
         for t in r.truth.dice:
             if t.moving or not t.flat or not t.value or t.size_px >= args.under:
                 continue
@@ -65,10 +71,14 @@ def main() -> None:
             dice += 1
             xy = (t.xy[0] + rng.uniform(-args.jitter, args.jitter), t.xy[1] + rng.uniform(-args.jitter, args.jitter))
             for f in factors:
-                m = match_face(gray, xy, unit * width * f)
+                m = match_face(gray, xy, unit * width * f, dark)
                 if m is not None:
                     rows[f].append((m.margin, m.value == t.value, t.value, t.size_px, m.lead))
-    print(f"{dice} still flat dice under {args.under} px in {args.scenes} scenes (seed {args.seed}), "
+    if args.polarity == "true":  # the lead is not measured: every read counts as led
+        for f in factors:
+            rows[f] = [(*r[:4], 1.0) for r in rows[f]]
+    print(f"{dice} still flat dice under {args.under} px in {args.scenes} scenes (seed {args.seed}, polarity "
+          f"{args.polarity}), "
           f"{time.process_time() - t0:.0f} CPU-s")
     pooled = [r for f in factors for r in rows[f]]
     clear = [r for r in pooled if r[4] >= SURE_LEAD]

@@ -14,8 +14,9 @@ How it reads:
   lies flat on the board plane;
 - only the face inside the body is compared (a disc of ``FACE`` of the side), not the rim (from 0.5);
 - both polarities (pips darker or lighter than the face) are tried; ``FaceMatch.lead`` is how far the
-  better led. Judging the polarity from the face's own body (the middle of its edges, where no face
-  has a pip) was worse on the real-like set: the dark rim blurs into it at 8-10 px.
+  better led, ``FaceMatch.dark`` which won (``dice_small`` holds it to the table's learnt polarity).
+  Judging the polarity from the face's own body (the middle of its edges, where no face has a pip)
+  was worse on the real-like set: the dark rim blurs into it at 8-10 px.
 
 The pip geometry is the common one of Western pip dice: pips at ``PIP_AT`` of the side either side of
 the centre, ``PIP_R`` of the side in radius (the simulator's). ``bench/bench_small_dice.py`` measures
@@ -63,9 +64,9 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 class FaceMatch:
     """The best face (``value``), its correlation ``score`` and its lead over the next face (``margin``)."""
 
-    __slots__ = ("lead", "margin", "score", "scores", "value")
+    __slots__ = ("dark", "lead", "margin", "score", "scores", "value")
 
-    def __init__(self, scores: dict[int, float], lead: float = 0.0) -> None:
+    def __init__(self, scores: dict[int, float], lead: float = 0.0, dark: bool = True) -> None:
         order = sorted(scores, key=lambda v: scores[v], reverse=True)
         self.scores = scores
         self.value = order[0]
@@ -73,6 +74,8 @@ class FaceMatch:
         self.margin = scores[order[0]] - scores[order[1]]
         #: how far the polarity chosen led the other (the best score's lead; 0: polarity given)
         self.lead = lead
+        #: the pips were read darker than the face
+        self.dark = dark
 
     @property
     def sure(self) -> bool:
@@ -89,7 +92,7 @@ def _crop_n(side: float) -> int:
     return int(np.ceil(2 * (FACE * side + REACH))) | 1
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
     """For a side of ``side_q`` / 4 px: the face masks per centre offset (O, n*n, bool) and the
     templates (O, 6, A, n*n), each zero-mean and unit-norm inside its offset's mask."""
@@ -157,12 +160,14 @@ def match_face(gray: np.ndarray, xy: tuple[float, float], axes: np.ndarray, dark
     m = np.hstack([a, (at - a @ np.array([h, h]))[:, None]]).astype(np.float32)
     crop = cv2.warpAffine(patch.astype(np.float32), m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).ravel()
     if dark is not None:
-        return _best(-crop if dark else crop, masks, tpl, n)
+        got = _best(-crop if dark else crop, masks, tpl, n)
+        return FaceMatch(got.scores, 0.0, dark) if got is not None else None
     light, darker = _best(crop, masks, tpl, n), _best(-crop, masks, tpl, n)
     if light is None or darker is None:
         return None
-    won, lost = (darker, light) if darker.score >= light.score else (light, darker)
-    return FaceMatch(won.scores, won.score - lost.score)
+    if darker.score >= light.score:
+        return FaceMatch(darker.scores, darker.score - light.score, True)
+    return FaceMatch(light.scores, light.score - darker.score, False)
 
 
 def _best(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) -> FaceMatch | None:
