@@ -13,6 +13,7 @@ led the other by ``SURE_LEAD``: a sure margin must have 0 wrong above it. ``--ha
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
@@ -30,7 +31,11 @@ from tavli_pi.sim._boards import DESIGNS  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
+import tavli_pi.vision.dice_template as dice_template  # noqa: E402
 from tavli_pi.vision.dice_template import SURE_LEAD, SURE_MARGIN, face_axes, match_face  # noqa: E402
+
+# every die here has its own side: keep more template sets than a stream (one table size) needs
+dice_template._templates = functools.lru_cache(maxsize=256)(dice_template._templates.__wrapped__)  # type: ignore[assignment]
 
 #: the margin bands of the table
 BANDS = (0.0, 0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.15, 0.20, 0.25, 0.30, 1.01)
