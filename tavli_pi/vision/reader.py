@@ -77,6 +77,7 @@ from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces, settled
 from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_small import PipPolarity, small_faces
 from tavli_pi.vision.dice_table_size import DieSizes
 from tavli_pi.vision.dice_unread import StandsOut
 from tavli_pi.vision.dice_vet import printed_marks, vet_dice
@@ -182,6 +183,7 @@ class BoardReader:
         self._last_dice = np.zeros((0, 2), np.float32)  # last frame's dice on the canonical view
         self._last_faces: list[KeptFace] = []  # last frame's dice read with a value (dice_kept)
         self._die_sizes = DieSizes()  # the size the table's dice show (dice_table_size; none in a still photo)
+        self._polarity = PipPolarity()  # whether the table's pips are darker than its faces (dice_small)
         self._last_gist: tuple[object, ...] | None = None  # what the last frame read was read as (_gist)
         self._light: np.ndarray | None = None  # the light undone on the last frame read (vision/relight.py)
         self._light_meter = LightMeter(self._clear) if self._clear is not None else None
@@ -195,6 +197,7 @@ class BoardReader:
         r._settled, r._after_hand, r._last_dice = self._settled, self._after_hand, self._last_dice
         r._last_faces = self._last_faces
         r._die_sizes = self._die_sizes  # the same table's dice
+        r._polarity = self._polarity
         r.noise = self.noise  # the same camera
         return r
 
@@ -576,6 +579,10 @@ class BoardReader:
                             table_px=self.table_die_px)
         if not self.still_photo:
             self._die_sizes.add(dice)
+            # a small still die the search left unsure: its face's templates, where they read it surely
+            if self._polarity.dark() is None:
+                self._polarity.add(dice, image, cal, self.table_die_px)
+            dice = small_faces(dice, image, cal, self.table_die_px, self._polarity.dark())
         if self.still_photo:
             # nothing is seen moving in a photo: a die whose outline was not seen (run into a point of
             # its colour) may be turning over with its top face showing as clearly as a resting one's

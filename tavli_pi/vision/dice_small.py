@@ -1,0 +1,97 @@
+"""A small die the pip search leaves unsure, read again by its face's pip templates (issue 9).
+
+Under ``dice_vet.NEED_PX`` the search (``dice.find_dice``) loses a small face's middle and corner pips,
+and ``dice_vet`` then withholds the value ("too small to read") or the search gives one under the 0.9 a
+play is called on. ``dice_template.match_face`` reads such a face at the table's die size
+(``dice_table_size.DieSizes``), rectified to the board. Its value is taken only when it is sure
+(``FaceMatch.sure``: above every wrong read ``bench/bench_small_dice.py`` found over thousands of
+real-like dice) and its pips' polarity is the table's (``PipPolarity``: all of a table's dice are
+alike, and the dice the search read show whether their pips are darker or lighter than their face),
+at ``TEMPLATE_CONFIDENCE``; otherwise the die is left as the search read it (no value, or a value
+under 0.9: the referee asks rather than calls).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from collections.abc import Sequence
+
+import numpy as np
+
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice_template import face_axes, match_face
+from tavli_pi.vision.dice_vet import NEED_PX
+from tavli_pi.vision.observation import DieReading
+
+__all__ = ["SURE", "TEMPLATE_CONFIDENCE", "PipPolarity", "small_faces"]
+
+#: a die read at this confidence or more is sure: the search's value stands
+SURE = 0.9
+#: the confidence a face read surely by its templates is given
+TEMPLATE_CONFIDENCE = 0.91
+#: the table's dice must show under this side (image px): the measure covered dice under 12 px
+TABLE_UNDER = 12.0
+#: a die the search read at this confidence or more shows the table's polarity
+VOTE_CONFIDENCE = 0.85
+#: the polarity of the last this many such dice is kept; it is known once ``VOTES_LEAST`` were, and
+#: ``VOTES_AGREE`` of them agree
+VOTES_KEPT = 12
+VOTES_LEAST = 4
+VOTES_AGREE = 0.8
+
+
+class PipPolarity:
+    """Whether a table's pips are darker than its dice's faces, learnt from the dice a stream read."""
+
+    __slots__ = ("_votes",)
+
+    def __init__(self) -> None:
+        self._votes: deque[bool] = deque(maxlen=VOTES_KEPT)
+
+    def add(self, dice: Sequence[DieReading], image: np.ndarray, cal: Calibration, table_px: float) -> None:
+        """Each small still flat die of ``dice`` the search read at ``VOTE_CONFIDENCE`` votes for the
+        polarity under which its templates score its value higher (at ``table_px``, as ``small_faces``)."""
+        if not 0 < table_px < TABLE_UNDER:
+            return
+        for d in dice:
+            if (d.value and d.value_confidence >= VOTE_CONFIDENCE and d.flat and not d.moving and not d.on_checker
+                    and 0 < d.size_px < NEED_PX):
+                axes = _axes(d, cal, table_px)
+                dark, light = match_face(image, d.xy, axes, True), match_face(image, d.xy, axes, False)
+                if dark is not None and light is not None and dark.scores[d.value] != light.scores[d.value]:
+                    self._votes.append(dark.scores[d.value] > light.scores[d.value])
+
+    def dark(self) -> bool | None:
+        """True: the pips are darker than the face; False: lighter; None: not known."""
+        if len(self._votes) < VOTES_LEAST:
+            return None
+        share = sum(self._votes) / len(self._votes)
+        return True if share >= VOTES_AGREE else False if share <= 1 - VOTES_AGREE else None
+
+
+def _axes(d: DieReading, cal: Calibration, table_px: float) -> np.ndarray:
+    canon = cal.to_canonical(np.asarray([d.xy], np.float32)).reshape(2)
+    return face_axes(cal.to_image, (float(canon[0]), float(canon[1])), table_px)
+
+
+def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration, table_px: float,
+                dark: bool | None) -> list[DieReading]:
+    """``dice`` (vetted, a stream's) with each small still flat die read under ``SURE`` given its
+    face's value where its templates read it surely, with the table's polarity. ``table_px``: the
+    table's die size (image px across, ``DieSizes.typical``; 0: not learnt, and nothing is read);
+    ``dark``: the table's pips are darker than its faces (``PipPolarity.dark``; None: not known, and
+    nothing is read)."""
+    if not dice or not 0 < table_px < TABLE_UNDER or dark is None:
+        return list(dice)
+    out: list[DieReading] = []
+    for d in dice:
+        if (d.moving or not d.flat or d.on_checker or not d.lie_seen or d.value_confidence >= SURE
+                or not 0 < d.size_px < NEED_PX):
+            out.append(d)
+            continue
+        m = match_face(image, d.xy, _axes(d, cal, table_px))
+        if m is not None and m.sure and m.dark == dark:
+            d = dataclasses.replace(d, value=m.value, value_confidence=TEMPLATE_CONFIDENCE, note="")
+        out.append(d)
+    return out

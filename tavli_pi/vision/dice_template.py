@@ -1,0 +1,200 @@
+"""A small die's face read by templates at the source resolution (issue 9: 8-12 px dice in a video).
+
+Under ``dice_vet.NEED_PX`` the pip search of ``dice.find_dice`` loses a small face's middle and corner
+pips (a 9 px three read as a two, a 10 px four as a two, a 9 px five as a one: dice49, class A). The
+pips are still in the frame, a pixel or two each: each face's pip pattern, drawn at the die's size and
+shrunk as a camera shrinks it, is correlated with the frame round the die. The best face wins; its lead
+over the second (the *margin*) says how sure it is.
+
+How it reads:
+
+- the side is given (meant to be the table's die size, ``dice_table_size.DieSizes``, not one frame's
+  measure of a blurred outline), and the face is read rectified: the side's two image vectors
+  (``face_axes``, from the calibration) make the die square again before it is compared, as a die
+  lies flat on the board plane;
+- only the face inside the body is compared (a disc of ``FACE`` of the side), not the rim (from 0.5);
+- both polarities (pips darker or lighter than the face) are tried; ``FaceMatch.lead`` is how far the
+  better led, ``FaceMatch.dark`` which won (``dice_small`` holds it to the table's learnt polarity).
+  Judging the polarity from the face's own body (the middle of its edges, where no face has a pip)
+  was worse on the real-like set: the dark rim blurs into it at 8-10 px.
+
+The pip geometry is the common one of Western pip dice: pips at ``PIP_AT`` of the side either side of
+the centre, ``PIP_R`` of the side in radius (the simulator's). ``bench/bench_small_dice.py`` measures
+right and wrong per margin band over thousands of real-like dice; ``FaceMatch.sure`` (``SURE_LEAD``,
+``SURE_MARGIN``) is set above every wrong read it found. Nothing in the reader calls this yet
+but ``dice_small``, and only where it is sure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+__all__ = ["FACE", "PIP_AT", "PIP_R", "FaceMatch", "face_axes", "match_face"]
+
+#: pips lie this share of the side from the centre, along each axis (corners, middle row)
+PIP_AT = 0.26
+#: a pip's radius, a share of the side
+PIP_R = 0.095
+#: the face compared: a disc of this share of the side in radius (the rim, from 0.5, left out)
+FACE = 0.44
+#: a face is read sure when the polarity chosen (pips darker or lighter than the face) led the other by
+#: this much (the best face's correlation) ...
+SURE_LEAD = 0.3
+#: ... and the best face led the next by this much (bench/bench_small_dice.py: see its RESULTS)
+SURE_MARGIN = 0.30
+#: the centre is searched this far (image px) either way, in steps of ``STEP``
+REACH = 1.5
+STEP = 0.5
+#: the face's turn is searched in steps of this many degrees
+TURN = 6
+#: each pixel is drawn from this many sub-samples a side
+SUB = 4
+
+_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+
+
+class FaceMatch:
+    """The best face (``value``), its correlation ``score`` and its lead over the next face (``margin``)."""
+
+    __slots__ = ("dark", "lead", "margin", "score", "scores", "value")
+
+    def __init__(self, scores: dict[int, float], lead: float = 0.0, dark: bool = True) -> None:
+        order = sorted(scores, key=lambda v: scores[v], reverse=True)
+        self.scores = scores
+        self.value = order[0]
+        self.score = scores[order[0]]
+        self.margin = scores[order[0]] - scores[order[1]]
+        #: how far the polarity chosen led the other (the best score's lead; 0: polarity given)
+        self.lead = lead
+        #: the pips were read darker than the face
+        self.dark = dark
+
+    @property
+    def sure(self) -> bool:
+        """Whether the face is read as surely as ``bench/bench_small_dice.py`` found 0 wrong: its
+        polarity led by ``SURE_LEAD`` and its value by ``SURE_MARGIN``."""
+        return self.lead >= SURE_LEAD and self.margin >= SURE_MARGIN
+
+    def __repr__(self) -> str:
+        return f"FaceMatch({self.value}, score {self.score:.2f}, margin {self.margin:.2f}, lead {self.lead:.2f})"
+
+
+def _crop_n(side: float) -> int:
+    """The crop's width (odd, px): the face disc and the centre's reach."""
+    return int(np.ceil(2 * (FACE * side + REACH))) | 1
+
+
+@lru_cache(maxsize=8)
+def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
+    """For a side of ``side_q`` / 4 px: the face masks per centre offset (O, n*n, bool) and the
+    templates (O, 6, A, n*n), each zero-mean and unit-norm inside its offset's mask."""
+    side = side_q / 4.0
+    n = _crop_n(side)
+    offs = np.arange(-REACH, REACH + 1e-6, STEP)
+    oxy = np.array([(dx, dy) for dy in offs for dx in offs])  # (O, 2)
+    # pixel centres relative to the crop's centre, and sub-samples
+    sub = (np.arange(SUB) + 0.5) / SUB - 0.5
+    pix = np.arange(n) - (n - 1) / 2
+    sx = (pix[None, :, None, None] + sub[None, None, None, :]) * np.ones((n, 1, SUB, 1))
+    sy = (pix[:, None, None, None] + sub[None, None, :, None]) * np.ones((1, n, 1, SUB))
+    pts = np.stack([sx.reshape(n * n, SUB * SUB), sy.reshape(n * n, SUB * SUB)], -1)  # (n*n, S, 2)
+    px, py = np.meshgrid(pix, pix)
+    masks = np.hypot(px.ravel()[None] - oxy[:, 0:1], py.ravel()[None] - oxy[:, 1:2]) < FACE * side  # (O, n*n)
+    angles = np.radians(np.arange(0, 180, TURN))
+    out = np.zeros((len(oxy), 6, len(angles), n * n), np.float32)
+    r2 = (PIP_R * side) ** 2
+    for v in range(1, 7):
+        rel = np.array(_PIPS[v], float) * PIP_AT * side  # (k, 2)
+        ca, sa = np.cos(angles), np.sin(angles)
+        rx = ca[:, None] * rel[None, :, 0] - sa[:, None] * rel[None, :, 1]  # (A, k)
+        ry = sa[:, None] * rel[None, :, 0] + ca[:, None] * rel[None, :, 1]
+        for o, (dx, dy) in enumerate(oxy):
+            ddx = pts[None, None, :, :, 0] - (rx + dx)[:, :, None, None]  # (A, k, n*n, S)
+            ddy = pts[None, None, :, :, 1] - (ry + dy)[:, :, None, None]
+            cover = ((ddx * ddx + ddy * ddy) < r2).any(1).mean(-1)  # (A, n*n)
+            t = np.where(masks[o][None], cover, 0.0)
+            cnt = masks[o].sum()
+            t = np.where(masks[o][None], t - t.sum(-1, keepdims=True) / cnt, 0.0)
+            norm = np.linalg.norm(t, axis=-1, keepdims=True)
+            out[o, v - 1] = t / np.maximum(norm, 1e-9)
+    return masks, out
+
+
+def match_face(gray: np.ndarray, xy: tuple[float, float], axes: np.ndarray, dark: bool | None = None
+               ) -> FaceMatch | None:
+    """The face of the die at ``xy`` (image px) in ``gray`` (a grey frame, or a colour one: BGR), or None when the crop leaves
+    the frame or the face is flat. ``axes`` (2 x 2): the image vectors (columns) of the die's two sides
+    as it lies, the table's die size on the board plane mapped to the picture (``face_axes``): the face
+    is read rectified, square. ``dark``: the pips are darker than the face (None: both are tried, and the
+    better kept; ``FaceMatch.lead`` says by how much)."""
+    axes = np.asarray(axes, np.float64)
+    side = float(np.hypot(axes[0, 0], axes[1, 0]))
+    side_q = int(round(side * 4))
+    if side_q < 16:
+        return None
+    side = side_q / 4.0
+    masks, tpl = _templates(side_q)
+    n = _crop_n(side)
+    h = (n - 1) / 2
+    a = axes / side  # image px per rectified px
+    if abs(np.linalg.det(a)) < 0.2:
+        return None
+    reach = np.abs(a).sum(1) * h  # the crop's reach in the picture, either way
+    if (xy[0] - reach[0] < 0 or xy[1] - reach[1] < 0 or xy[0] + reach[0] >= gray.shape[1] - 1
+            or xy[1] + reach[1] >= gray.shape[0] - 1):
+        return None
+    # only the die's patch of the frame, made grey
+    x0, y0 = int(xy[0] - reach[0]) - 1, int(xy[1] - reach[1]) - 1
+    patch = gray[max(y0, 0):int(xy[1] + reach[1]) + 3, max(x0, 0):int(xy[0] + reach[0]) + 3]
+    if patch.ndim == 3:
+        patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    at = np.asarray(xy, np.float64) - (max(x0, 0), max(y0, 0))
+    m = np.hstack([a, (at - a @ np.array([h, h]))[:, None]]).astype(np.float32)
+    crop = cv2.warpAffine(patch.astype(np.float32), m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).ravel()
+    if dark is not None:
+        got = _best(-crop if dark else crop, masks, tpl, n)
+        return FaceMatch(got.scores, 0.0, dark) if got is not None else None
+    light, darker = _best(crop, masks, tpl, n), _best(-crop, masks, tpl, n)
+    if light is None or darker is None:
+        return None
+    if darker.score >= light.score:
+        return FaceMatch(darker.scores, darker.score - light.score, True)
+    return FaceMatch(light.scores, light.score - darker.score, False)
+
+
+def _best(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) -> FaceMatch | None:
+    """The best face of ``crop`` (n*n, pips bright) over the centre offsets and turns."""
+    best = np.full(6, -2.0)
+    for o in range(len(masks)):
+        c = crop[masks[o]]
+        c = c - c.mean()
+        nc = float(np.linalg.norm(c))
+        if nc < 1e-6:
+            continue
+        full = np.zeros(n * n, np.float32)
+        full[masks[o]] = c / nc
+        r = tpl[o] @ full  # (6, A)
+        best = np.maximum(best, r.max(-1))
+    if best.max() <= -2.0:
+        return None
+    return FaceMatch({v: float(best[v - 1]) for v in range(1, 7)})
+
+
+def face_axes(to_image: Callable[[np.ndarray], np.ndarray], canon_xy: tuple[float, float], width_px: float
+              ) -> np.ndarray:
+    """The ``axes`` of ``match_face`` for a die at ``canon_xy`` (canonical px) whose side shows
+    ``width_px`` image px across (``DieReading.size_px``'s measure, the table's die size): the local
+    map of ``to_image`` (canonical -> image px), scaled to that side."""
+    x, y = canon_xy
+    p = to_image(np.asarray([[x, y], [x + 1, y], [x, y + 1]], np.float32)).reshape(3, 2).astype(np.float64)
+    jac = np.stack([p[1] - p[0], p[2] - p[0]], 1)  # image px per canonical px (columns: x, y)
+    across = float(np.hypot(jac[0, 0], jac[1, 0]))
+    return jac * (width_px / max(across, 1e-9))

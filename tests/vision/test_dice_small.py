@@ -1,0 +1,85 @@
+"""dice_small: a small still die the search left unsure gets its template face only where that is sure."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import numpy as np
+
+from tavli_pi.sim.datasets import reallike_scenes
+from tavli_pi.sim.render import render
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.sim._boards import DESIGNS
+from tavli_pi.vision.dice_small import TEMPLATE_CONFIDENCE, PipPolarity, small_faces
+from tavli_pi.vision.dice_template import face_axes
+from tavli_pi.vision.observation import DieReading
+
+
+@lru_cache(maxsize=4)
+def _scene(i: int) -> tuple[np.ndarray, Calibration, list[tuple[DieReading, int, float]], bool]:
+    """Real-like scene ``i`` (seed 0): its frame, calibration, each true die as the search would
+    report it too small to read, with its true value and its width across (image px), and whether
+    its pips are darker than its dice."""
+    scene = reallike_scenes(i + 1, 0)[i]
+    r = render(scene, i)
+    cal = Calibration(r.truth.corners, home=scene.home)
+    dice = []
+    for t in r.truth.dice:
+        canon = cal.to_canonical(np.asarray([t.xy], np.float32)).reshape(2)
+        unit = face_axes(cal.to_image, (float(canon[0]), float(canon[1])), 1.0)
+        width = t.size_px / float(np.sqrt(abs(np.linalg.det(unit))))
+        d = DieReading(xy=t.xy, value=0, value_confidence=0.0, flat=True, on_checker=False, half=t.half,
+                       note=f"too small to read ({int(t.size_px)} px, need 12)", size_px=width)
+        dice.append((d, t.value, width))
+    design = DESIGNS[scene.look.board]
+    return r.image, cal, dice, sum(design.die_pip) < sum(design.die_body)
+
+
+def test_a_small_one_read_surely_by_its_templates_is_given_its_value() -> None:
+    image, cal, dice, dark = _scene(6)  # a 10.6 px one on a 640x360 frame
+    d, value, width = dice[0]
+    assert value == 1
+    got = small_faces([d], image, cal, width, dark)[0]
+    assert got.value == 1
+    assert got.value_confidence == TEMPLATE_CONFIDENCE >= 0.9
+    assert got.note == ""
+    # nor when the table's polarity is not known, or is the other
+    assert small_faces([d], image, cal, width, None) == [d]
+    assert small_faces([d], image, cal, width, not dark) == [d]
+
+
+def test_a_face_not_read_surely_is_left_as_the_search_read_it() -> None:
+    image, cal, dice, dark = _scene(2)  # a 9.5 px five, its templates' margin 0.12
+    d, value, width = dice[1]
+    assert value == 5
+    assert small_faces([d], image, cal, width, dark) == [d]
+    under = dataclasses.replace(d, value=4, value_confidence=0.85, note="")
+    assert small_faces([under], image, cal, width, dark) == [under]
+
+
+def test_nothing_is_read_without_a_learnt_small_table_size_nor_on_a_die_not_lying_flat_and_still() -> None:
+    image, cal, dice, dark = _scene(6)
+    d, _, width = dice[0]
+    assert small_faces([d], image, cal, 0.0, dark) == [d]  # the table's size not learnt
+    assert small_faces([d], image, cal, 14.0, dark) == [d]  # a table of dice too big for the measure
+    for other in (dataclasses.replace(d, moving=True), dataclasses.replace(d, flat=False),
+                  dataclasses.replace(d, on_checker=True), dataclasses.replace(d, lie_seen=False),
+                  dataclasses.replace(d, value=2, value_confidence=0.95)):
+        assert small_faces([other], image, cal, width, dark) == [other]
+
+
+def test_the_tables_polarity_is_learnt_from_the_dice_the_search_read() -> None:
+    polarity = PipPolarity()
+    image, cal, dice, dark = _scene(2)
+    read = [dataclasses.replace(d, value=v, value_confidence=0.89, note="") for d, v, _ in dice]
+    unsure = [dataclasses.replace(d, value=v, value_confidence=0.5, note="") for d, v, _ in dice]
+    for _ in range(3):
+        polarity.add(unsure, image, cal, dice[0][2])  # a die read unsure does not vote
+        polarity.add(read, image, cal, 0.0)  # nor one without the table's size
+    assert polarity.dark() is None
+    polarity.add(read, image, cal, dice[0][2])
+    assert polarity.dark() is None  # two votes: not yet known
+    polarity.add(read, image, cal, dice[0][2])
+    assert dark
+    assert polarity.dark() is True
