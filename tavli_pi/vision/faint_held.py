@@ -5,7 +5,7 @@ without the taught rings (the set-up check, ``learn_consistent.learn_checked``, 
 the set-up slot model's ``SETUP_W_UNTAUGHT``, where stillness would only echo the position). That
 model reads a slot the position filled mostly by how it rings. On a beech board (the recording
 ``s1rolled``, game 5) the dark checkers' rims are as dark as the black points under them, and the
-model put their slots at 0.04-0.25: the read-back saw 4-6 of the 15 dark checkers, the balanced board
+model put their slots at 0.14-0.67: the read-back saw 4-6 of the 15 dark checkers, the balanced board
 (B1) found the rest on their points or in the empty tray by a hair, and the same position learnt
 through corners 0.05 px apart read back 15 dark or 4.
 
