@@ -65,6 +65,7 @@ from tavli_pi.vision.pinned import pinned_loglik, posterior_with_pins
 from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.overhang import MEASURE, edge_offsets, edge_shifts, per_point
 from tavli_pi.vision.swapped import empty_point_features, setup_colours, swapped_slots
+from tavli_pi.vision.faint_held import held_by_colour
 from tavli_pi.vision.tallstack import period_loglik
 
 __all__ = [
@@ -936,6 +937,10 @@ def _read_spots_once(
         # a slot filled at set-up that now holds the other colour's checker: read against the empty
         # point as learnt at set-up too (vision/swapped.py)
         p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
+        if not taught(cal):
+            # read back against itself with no taught ring (the check of a board just learnt): a held
+            # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
+            p_occ = _held_reread(p_occ, ch, cal, lay, cols, searched, view)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
     # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py);
@@ -1085,6 +1090,28 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
     keep = np.zeros(len(p_occ), bool)
     keep[[i for i, b in zip(rows, big) if not b]] = True
     return np.where(keep[:, None], np.maximum(p_occ, lifted), p_occ)
+
+
+def _held_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
+                 searched: np.ndarray, view: SetupView) -> np.ndarray:
+    """``p_occ`` with each searched slot the learnt position filled read also by its colour against the
+    empty point (``faint_held.held_by_colour``): the likelier reading, a slot lifted no higher than
+    every slot below it is."""
+    filled_all = known_slots(cal)
+    K = p_occ.shape[1]
+    held = setup_colours(cal.learnt_from)[cols]
+    slots = searched & filled_all[cols][:, :K] & (held != 0)[:, None]
+    if not slots.any():
+        return p_occ
+    light_at, dark_at, _ = slot_colours(cal, ch.x, ch.y)
+    shape = (*ch.x.shape, 3)
+    held_bgr = np.where((held > 0)[:, None, None], np.broadcast_to(np.asarray(light_at, np.float32), shape),
+                        np.broadcast_to(np.asarray(dark_at, np.float32), shape))
+    radii = spot_geometry(lay, cal)[3][cols]
+    got = held_by_colour(ch.bgr, ch.x, ch.y, radii, held_bgr, lay, cols, slots, ~filled_all,
+                         lambda x, y, r: _learnt_colour(cal, view, x, y, r))
+    lifted = np.minimum.accumulate(np.maximum(p_occ, got), axis=1)
+    return np.asarray(np.maximum(p_occ, lifted))
 
 
 def _squeezed_sites(
