@@ -11,8 +11,8 @@ through corners 0.05 px apart read back 15 dark or 4.
 
 What tells such a checker from its point is its colour, against the point's own paint there: the
 same slot of the nearest point of its row and paint that the position left empty, as the set-up view
-shows it (``swapped._substitute``). A slot is read as holding the checker the position put there
-when its chromaticity (``foreign._chroma``: a dark colour's is damped) is nearer that checker's, as
+shows it (``swapped.empty_beside``). A slot is read as holding the checker the position put there
+when its chromaticity (``foreign.chroma``: a dark colour's is damped) is nearer that checker's, as
 lit there, than the empty point's by ``CHROMA_MARGIN`` (a logistic step ``CHROMA_SOFT`` wide): on
 that board the dark checkers stood 4.3-8.9 nearer their colour than the paint, the empty slots
 (black paint, the field between the points' tips) at most 1.0. A slot whose paint is like its
@@ -26,9 +26,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tavli_pi.vision.foreign import _chroma
+from tavli_pi.vision.foreign import chroma
 from tavli_pi.vision.layout import Layout
-from tavli_pi.vision.swapped import _substitute
+from tavli_pi.vision.swapped import empty_beside
 
 __all__ = ["CHROMA_MARGIN", "CHROMA_SOFT", "held_by_colour"]
 
@@ -54,13 +54,13 @@ def held_by_colour(bgr: np.ndarray, x: np.ndarray, y: np.ndarray, radii: np.ndar
     point of its paint to compare with."""
     out = np.zeros(slots.shape, np.float64)
     for i, k in zip(*np.nonzero(slots)):
-        s = _substitute(lay, int(cols[i]), int(k), empty_at_setup)
+        s = empty_beside(lay, int(cols[i]), int(k), empty_at_setup)
         if s is None:
             continue
         sx = np.asarray([float(x[i, k]) + lay.columns[s].x - lay.columns[int(cols[i])].x], np.float32)
         paint = paint_at(sx, np.asarray([float(y[i, k])], np.float32), np.asarray([float(radii[i])], np.float32))[0]
-        now = _chroma(np.asarray(bgr[i, k], np.float64))
-        margin = (float(np.linalg.norm(now - _chroma(np.asarray(paint, np.float64))))
-                  - float(np.linalg.norm(now - _chroma(np.asarray(held_bgr[i, k], np.float64)))))
+        now = chroma(np.asarray(bgr[i, k], np.float64))
+        margin = (float(np.linalg.norm(now - chroma(np.asarray(paint, np.float64))))
+                  - float(np.linalg.norm(now - chroma(np.asarray(held_bgr[i, k], np.float64)))))
         out[i, k] = 1.0 / (1.0 + np.exp(-np.clip((margin - CHROMA_MARGIN) / CHROMA_SOFT, -30, 30)))
     return out

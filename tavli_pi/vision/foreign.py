@@ -19,7 +19,7 @@ import numpy as np
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 
-__all__ = ["HUE_MARGIN", "FOREIGN_P", "hue_distance", "learn_checker_hue", "foreign"]
+__all__ = ["HUE_MARGIN", "FOREIGN_P", "chroma", "hue_distance", "learn_checker_hue", "foreign"]
 
 #: how much farther (log(1 + hue distance)) than any start checker's a slot's hue must be to be no checker
 HUE_MARGIN = 1.0
@@ -27,7 +27,7 @@ HUE_MARGIN = 1.0
 FOREIGN_P = 0.1
 
 
-def _chroma(c: np.ndarray) -> np.ndarray:
+def chroma(c: np.ndarray) -> np.ndarray:
     """Chromaticity scaled to 100 (a dark colour's is damped: its hue is noise)."""
     return np.asarray(100.0 * c / (c.sum(axis=-1, keepdims=True) + 30.0))
 
@@ -35,8 +35,8 @@ def _chroma(c: np.ndarray) -> np.ndarray:
 def hue_distance(bgr: np.ndarray, light: tuple[float, float, float], dark: tuple[float, float, float]) -> np.ndarray:
     """Chromaticity distance of colours ``bgr`` (..., 3) to the nearer of the two checker colours."""
     lt, dk = np.asarray(light, np.float32), np.asarray(dark, np.float32)
-    return np.asarray(np.minimum(np.linalg.norm(_chroma(bgr) - _chroma(lt), axis=-1),
-                                 np.linalg.norm(_chroma(bgr) - _chroma(dk), axis=-1)))
+    return np.asarray(np.minimum(np.linalg.norm(chroma(bgr) - chroma(lt), axis=-1),
+                                 np.linalg.norm(chroma(bgr) - chroma(dk), axis=-1)))
 
 
 def learn_checker_hue(bgr: np.ndarray, filled: np.ndarray, cal: Calibration) -> float:

@@ -31,7 +31,7 @@ from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lighting import light_at, slot_colours
 
-__all__ = ["CHG", "BOARD", "LOOK", "setup_colours", "swapped_slots", "empty_point_features"]
+__all__ = ["CHG", "BOARD", "LOOK", "empty_beside", "setup_colours", "swapped_slots", "empty_point_features"]
 
 #: indices of the set-up features taken against the empty point (``stacks.setup_slot_features``)
 CHG, BOARD, LOOK, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 3, ck.N_FEATURES + 5, ck.N_FEATURES + 7
@@ -57,7 +57,7 @@ def swapped_slots(ch: ck.Chains, cal: Calibration, filled: np.ndarray, held: np.
     return np.asarray(filled & (held[:, None] != 0) & other_nearer)
 
 
-def _substitute(lay: Layout, column: int, slot: int, empty_at_setup: np.ndarray) -> int | None:
+def empty_beside(lay: Layout, column: int, slot: int, empty_at_setup: np.ndarray) -> int | None:
     """The nearest point to ``column`` of the same row and colour (every other point) whose
     ``slot`` the known position left empty (``empty_at_setup``: (26, K) bool), or None."""
     if column >= 24:
@@ -84,7 +84,7 @@ def empty_point_features(feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay
                          gain: np.ndarray, radii: np.ndarray, taught: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
     """For each slot (i, k) of ``slots`` ((C, K) bool over ``ch``'s columns ``cols``): its set-up
     features (``feats``) with the change, the distance to the set-up colour and that colour's
-    likeness to a checker taken against the empty point (``_substitute``) instead of the set-up view
+    likeness to a checker taken against the empty point (``empty_beside``) instead of the set-up view
     there -- only for the slots nearer the empty point than the set-up view. ``now``, ``background``: the frame and the set-up board on the background's grid (float32);
     ``gain``: the brightness match (set-up / now); ``radii``: per column, the checker radius;
     ``taught``: (26, K) each slot's ring when the board was learnt (``stacks._taught``): the empty
@@ -93,7 +93,7 @@ def empty_point_features(feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay
     light_c, dark_c = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)
     h, w = background.shape[:2]
     for i, k in zip(*np.nonzero(slots)):
-        s = _substitute(lay, int(cols[i]), int(k), empty_at_setup)
+        s = empty_beside(lay, int(cols[i]), int(k), empty_at_setup)
         if s is None:
             continue
         x, y = float(ch.x[i, k]), float(ch.y[i, k])

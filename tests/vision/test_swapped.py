@@ -12,7 +12,7 @@ from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
-from tavli_pi.vision.swapped import _substitute, setup_colours
+from tavli_pi.vision.swapped import empty_beside, setup_colours
 
 # real-like seed 0 (bench_reallike --seed 0 renders table i with seed i)
 SEED = 0
@@ -62,9 +62,9 @@ def test_the_empty_point_is_the_nearest_of_its_row_and_colour_left_empty() -> No
     lay = refine(Calibration(s.truth.corners, home=s.truth.home), s.image).layout  # type: ignore[arg-type]
     empty = ~KnownBoard.start().slots(7)
     # point 13 (index 12): every other point of its row -- 15 is empty at set-up, 17 and 19 are not
-    assert _substitute(lay, 12, 0, empty) == 14
+    assert empty_beside(lay, 12, 0, empty) == 14
     # point 6 (index 5): 4 (index 3) and 8 (index 7) are as near; 4 is empty, 8 holds three
-    assert _substitute(lay, 5, 0, empty) == 3
+    assert empty_beside(lay, 5, 0, empty) == 3
     # point 1's slot 1 (index 0): 3 (index 2) left empty
-    assert _substitute(lay, 0, 1, empty) == 2
-    assert _substitute(lay, 24, 0, empty) is None  # the bar has no such point
+    assert empty_beside(lay, 0, 1, empty) == 2
+    assert empty_beside(lay, 24, 0, empty) is None  # the bar has no such point
