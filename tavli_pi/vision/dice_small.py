@@ -30,8 +30,11 @@ __all__ = ["SURE", "TEMPLATE_CONFIDENCE", "PipPolarity", "small_faces"]
 SURE = 0.9
 #: the confidence a face read surely by its templates is given
 TEMPLATE_CONFIDENCE = 0.91
-#: the table's dice must show under this side (image px): the measure covered dice under 12 px
+#: the table's dice must show under this side (image px): the measure covered dice under 12 px ...
 TABLE_UNDER = 12.0
+#: ... and down to this side (bench/bench_small_dice.py's real-like dice, the smallest 7.6 px): a table's
+#: dice smaller than that are never given a value (issue 9: "too small to read")
+TABLE_LEAST = 7.5
 #: a die the search read at this confidence or more shows the table's polarity
 VOTE_CONFIDENCE = 0.85
 #: the polarity of the last this many such dice is kept; it is known once ``VOTES_LEAST`` were, and
@@ -52,7 +55,7 @@ class PipPolarity:
     def add(self, dice: Sequence[DieReading], image: np.ndarray, cal: Calibration, table_px: float) -> None:
         """Each small still flat die of ``dice`` the search read at ``VOTE_CONFIDENCE`` votes for the
         polarity under which its templates score its value higher (at ``table_px``, as ``small_faces``)."""
-        if not 0 < table_px < TABLE_UNDER:
+        if not TABLE_LEAST <= table_px < TABLE_UNDER:
             return
         for d in dice:
             if (d.value and d.value_confidence >= VOTE_CONFIDENCE and d.flat and not d.moving and not d.on_checker
@@ -79,10 +82,11 @@ def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration,
                 dark: bool | None) -> list[DieReading]:
     """``dice`` (vetted, a stream's) with each small still flat die read under ``SURE`` given its
     face's value where its templates read it surely, with the table's polarity. ``table_px``: the
-    table's die size (image px across, ``DieSizes.typical``; 0: not learnt, and nothing is read);
+    table's die size (image px across, ``DieSizes.typical``; 0: not learnt, or outside the sizes measured,
+    ``TABLE_LEAST``-``TABLE_UNDER``: nothing is read);
     ``dark``: the table's pips are darker than its faces (``PipPolarity.dark``; None: not known, and
     nothing is read)."""
-    if not dice or not 0 < table_px < TABLE_UNDER or dark is None:
+    if not dice or not TABLE_LEAST <= table_px < TABLE_UNDER or dark is None:
         return list(dice)
     out: list[DieReading] = []
     for d in dice:

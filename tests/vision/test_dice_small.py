@@ -6,6 +6,7 @@ import dataclasses
 from functools import lru_cache
 
 import numpy as np
+import pytest
 
 from tavli_pi.sim.datasets import reallike_scenes
 from tavli_pi.sim.render import render
@@ -83,3 +84,15 @@ def test_the_tables_polarity_is_learnt_from_the_dice_the_search_read() -> None:
     polarity.add(read, image, cal, dice[0][2])
     assert dark
     assert polarity.dark() is True
+
+
+def test_a_table_of_dice_smaller_than_any_the_measure_held_is_never_given_a_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below ``TABLE_LEAST`` (the smallest dice bench_small_dice measured) a die is too small to read
+    (issue 9): the same die read surely at its size is left unread once its size is under the floor."""
+    import tavli_pi.vision.dice_small as small
+
+    image, cal, dice, dark = _scene(6)
+    d, _, width = dice[0]
+    assert small_faces([d], image, cal, width, dark)[0].value  # read surely at its size
+    monkeypatch.setattr(small, "TABLE_LEAST", width + 0.1)
+    assert small_faces([d], image, cal, width, dark) == [d]
