@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import CHECKERS, KnownBoard
 from tavli_pi.vision.learn_consistent import learn_as_read, learn_checked, learn_consistent, read_as
@@ -129,10 +130,12 @@ def test_where_a_board_learnt_as_the_start_echoes_it_the_unlearnt_reading_is_tak
 
 
 def test_of_the_positions_a_board_settles_on_the_one_the_unlearnt_reading_makes_likeliest_is_learnt() -> None:
-    """Table 9 of the mid-game set, learnt as the start: its read-back settles on a position wrong at 14
-    spots, which it reads back more surely than the truth (``bench/probe_join_guesses.py``). The unlearnt
-    reading, taught nothing, settles on the truth too, and makes it far likelier: the truth is learnt."""
-    known, mid, cal, obs = _reading(9)
+    """Table 14 of the mid-game set, learnt as the start: its read-back settles on a wrong position, which
+    it reads back more surely than the truth (``bench/probe_join_guesses.py``). The unlearnt reading,
+    taught nothing, settles on the truth too, and makes it far likelier: the truth is learnt. (Table 9 was
+    the example until stop 50: learnt as the start, its light checkers' places show darker checkers than
+    its dark ones', and ``learn_board`` now refuses it -- the next test.)"""
+    known, mid, cal, obs = _reading(14)
     start = learn_board(mid.image, cal)  # type: ignore[attr-defined]
     back = BoardReader(start.with_(taught_ring=None)).read(mid.image)  # type: ignore[attr-defined]
     wrong = learn_consistent(mid.image, cal, read_as(back, balance=True))  # type: ignore[arg-type, attr-defined]
@@ -140,4 +143,15 @@ def test_of_the_positions_a_board_settles_on_the_one_the_unlearnt_reading_makes_
     alone = learn_as_read(mid.image, cal, back)  # type: ignore[attr-defined]
     assert alone is not None and alone[0].position == wrong[0].position
     learnt = learn_as_read(mid.image, cal, back, hidden_by=start, unlearnt=obs)  # type: ignore[arg-type, attr-defined]
+    assert learnt is not None and learnt[0].position == known
+
+
+def test_a_game_in_progress_learnt_as_the_start_with_its_colours_swapped_is_refused_and_learnt_as_read() -> None:
+    """Table 9 of the mid-game set: where the start puts the light checkers this frame shows darker ones than
+    where it puts the dark, so it is no view of the start (``learn_board`` refuses it: learnt, its colours
+    were swapped); the unlearnt reading settles on the truth, and the truth is learnt."""
+    known, mid, cal, obs = _reading(9)
+    with pytest.raises(CalibrationError, match="darker ones than where it puts the dark"):
+        learn_board(mid.image, cal)  # type: ignore[attr-defined]
+    learnt = learn_as_read(mid.image, cal, obs)  # type: ignore[arg-type, attr-defined]
     assert learnt is not None and learnt[0].position == known
