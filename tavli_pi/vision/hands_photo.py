@@ -322,7 +322,8 @@ def _broad(own: np.ndarray, core: np.ndarray) -> bool:
 def _crossing(own: np.ndarray, side: str) -> int:
     """How wide, along the frame band of ``side``, a region (``own``: its pixels in the band) crosses
     it in one run (band pixels): the longest run of places along the band where it lies on the band."""
-    return _run(own.any(axis=0) if side in ("top", "bottom") else own.any(axis=1))
+    along: np.ndarray = np.any(own, axis=0 if side in ("top", "bottom") else 1)
+    return _run(along)
 
 
 def _run(on: np.ndarray) -> int:
