@@ -22,7 +22,11 @@ field is larger than ``MAX_IN``, and checkers are explained.
 In the photo's own skin colour, a region that runs on into the frame must also be ``CORE``
 point pitches across somewhere over the field: a palm or a forearm is, a point never is
 (skin-coloured points may join a stretch of the frame that looks like skin, and cross into it as
-an arm would). Skin new since set-up needs no such test: the points were learnt.
+an arm would). And it must cross the frame band in one run at least ``WRIST`` pitches wide along
+it, as a wrist or forearm does: the field's skin-coloured margin running into streaks beyond the
+field's edge (a picture's border filled with its own edge drawn out, the field running off the
+picture) crosses it in broken runs under a pitch wide. Skin new since set-up needs no such test:
+the points were learnt.
 
 A bare forearm across a skin-coloured (wooden) frame joins the frame's skin, so the regions
 above are the frame and all that touches it. Within the field alone, a region that meets
@@ -53,7 +57,9 @@ MIN_OUT = 0.03
 BROAD = 2.0
 #: and fills at least this share of its convex hull
 SOLID = 0.7
-#: and meets the field's edge (the wrist) along at least this many pitches in one run
+#: and meets the field's edge (the wrist) along at least this many pitches in one run; in the
+#: photo's own skin colour an arm crossing the frame crosses its band so wide in one run too (the
+#: WTC arms 1.5-6 pitches; streaks of a field's edge drawn out beyond it 0.6-0.7)
 WRIST = 1.25
 #: a hand or arm over the field is this many point pitches across somewhere (the widest disc in
 #: it: the WTC 2022 arms 1.1-2.5); a point is one pitch wide at its base and holds a disc of
@@ -129,7 +135,8 @@ def photo_hand(canon: np.ndarray, lay: Layout, small: np.ndarray | None = None, 
             inside = float((field == i).sum())
             others = float(((band > 0) & (band != i)).sum()) / band.size
             if MIN_IN * area <= inside <= MAX_IN * area and c >= MIN_OUT * band.size and others < FRAME_SKIN \
-                    and c < (1.0 - FRAME_SKIN) * band.size and (not own or _broad(field == i, core)):
+                    and c < (1.0 - FRAME_SKIN) * band.size \
+                    and (not own or (_broad(field == i, core) and _crossing(band == i, name) >= WRIST * pitch)):
                 hand |= labels == i
     for i in _sleeved(field, labels, bands, pitch, area):
         hand |= labels == i
@@ -310,6 +317,13 @@ def _broad(own: np.ndarray, core: np.ndarray) -> bool:
     """Whether the region ``own`` holds the disc ``core`` somewhere (``CORE`` point pitches
     across): a palm or a forearm does; a point, never wider than its base, does not."""
     return bool(cv2.erode(own.astype(np.uint8), core, borderType=cv2.BORDER_CONSTANT, borderValue=0).any())
+
+
+def _crossing(own: np.ndarray, side: str) -> int:
+    """How wide, along the frame band of ``side``, a region (``own``: its pixels in the band) crosses
+    it in one run (band pixels): the longest run of places along the band where it lies on the band."""
+    along: np.ndarray = np.any(own, axis=0 if side in ("top", "bottom") else 1)
+    return _run(along)
 
 
 def _run(on: np.ndarray) -> int:

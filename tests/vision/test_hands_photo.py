@@ -204,3 +204,27 @@ def test_a_wooden_frame_along_a_side_is_no_arm_before_set_up(tmp_path: Path) -> 
             assert not BoardReader(cal).read(image).hand
             read += 1
     assert read >= 3
+
+
+@pytest.mark.parametrize(("view", "name", "hand"), [
+    ("tilted 6 deg", "bcv-hough-test3.jpg", False),  # no hand: the frame band is the field's edge smeared
+    ("slanted", "bcv-hough-test3.jpg", False),
+    ("tilted 6 deg", "frame4.jpg", True),  # the sleeved arm, crossing the band 1.5-2 pitches wide
+    ("slanted", "frame5.jpg", True),
+])
+def test_a_region_crossing_the_frame_in_streaks_is_no_arm(real_data: Path, view: str, name: str,
+                                                          hand: bool) -> None:
+    """``read IMAGE`` (field found) of real photos tilted or slanted (``tests/vision/_variants.py``).
+    bcv-hough-test3's field runs off the picture on the left; the view fills the picture's new
+    border with its old edge drawn out, so the frame band there is streaks of cream field and white
+    checker. The skin-coloured field margin by point 13 ran into them and, with the field found a
+    pixel off, held the ``CORE`` disc: an arm, a hand flagged on a clear board. Its part on the band
+    crosses it in runs of 0.6-0.7 pitches; an arm crosses as one run at least a wrist wide
+    (``hands_photo.WRIST``; the WTC arms 1.5-6 pitches)."""
+    from tests.vision._eval import real_frames
+    from tests.vision._variants import variant
+
+    frame = variant(next(f for f in real_frames(real_data) if f.name == name), view)
+    assert frame.label["hand"] is hand
+    cal, learnt = photo_calibration(frame.image)
+    assert read_observation(frame.image, cal, learnt).hand is hand
