@@ -20,14 +20,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice import CLEAR
 from tavli_pi.vision.dice_template import face_axes, match_face
 from tavli_pi.vision.dice_vet import NEED_PX
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["SURE", "TEMPLATE_CONFIDENCE", "PipPolarity", "small_faces"]
+__all__ = ["TEMPLATE_CONFIDENCE", "PipPolarity", "small_faces"]
 
-#: a die read at this confidence or more is sure: the search's value stands
-SURE = 0.9
 #: the confidence a face read surely by its templates is given
 TEMPLATE_CONFIDENCE = 0.91
 #: the table's dice must show under this side (image px): the measure covered dice under 12 px ...
@@ -58,8 +57,7 @@ class PipPolarity:
         if not TABLE_LEAST <= table_px < TABLE_UNDER:
             return
         for d in dice:
-            if (d.value and d.value_confidence >= VOTE_CONFIDENCE and d.flat and not d.moving and not d.on_checker
-                    and 0 < d.size_px < NEED_PX):
+            if d.value and d.value_confidence >= VOTE_CONFIDENCE and _small_and_lying(d):
                 axes = _axes(d, cal, table_px)
                 dark, light = match_face(image, d.xy, axes, True), match_face(image, d.xy, axes, False)
                 if dark is not None and light is not None and dark.scores[d.value] != light.scores[d.value]:
@@ -73,6 +71,11 @@ class PipPolarity:
         return True if share >= VOTES_AGREE else False if share <= 1 - VOTES_AGREE else None
 
 
+def _small_and_lying(d: DieReading) -> bool:
+    """Whether ``d`` is a small die (under ``NEED_PX``, measured) lying flat and still on the field."""
+    return d.flat and not d.moving and not d.on_checker and 0 < d.size_px < NEED_PX
+
+
 def _axes(d: DieReading, cal: Calibration, table_px: float) -> np.ndarray:
     canon = cal.to_canonical(np.asarray([d.xy], np.float32)).reshape(2)
     return face_axes(cal.to_image, (float(canon[0]), float(canon[1])), table_px)
@@ -80,8 +83,8 @@ def _axes(d: DieReading, cal: Calibration, table_px: float) -> np.ndarray:
 
 def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration, table_px: float,
                 dark: bool | None) -> list[DieReading]:
-    """``dice`` (vetted, a stream's) with each small still flat die read under ``SURE`` given its
-    face's value where its templates read it surely, with the table's polarity. ``table_px``: the
+    """``dice`` (vetted, a stream's) with each small still flat die read under ``dice.CLEAR`` (at it a
+    die is sure: the search's value stands) given its face's value where its templates read it surely, with the table's polarity. ``table_px``: the
     table's die size (image px across, ``DieSizes.typical``; 0: not learnt, or outside the sizes measured,
     ``TABLE_LEAST``-``TABLE_UNDER``: nothing is read);
     ``dark``: the table's pips are darker than its faces (``PipPolarity.dark``; None: not known, and
@@ -90,8 +93,7 @@ def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration,
         return list(dice)
     out: list[DieReading] = []
     for d in dice:
-        if (d.moving or not d.flat or d.on_checker or not d.lie_seen or d.value_confidence >= SURE
-                or not 0 < d.size_px < NEED_PX):
+        if not _small_and_lying(d) or not d.lie_seen or d.value_confidence >= CLEAR:
             out.append(d)
             continue
         m = match_face(image, d.xy, _axes(d, cal, table_px))
