@@ -84,9 +84,9 @@ def _axes(d: DieReading, cal: Calibration, table_px: float) -> np.ndarray:
 def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration, table_px: float,
                 dark: bool | None) -> list[DieReading]:
     """``dice`` (vetted, a stream's) with each small still flat die read under ``dice.CLEAR`` (at it a
-    die is sure: the search's value stands) given its face's value where its templates read it surely, with the table's polarity. ``table_px``: the
-    table's die size (image px across, ``DieSizes.typical``; 0: not learnt, or outside the sizes measured,
-    ``TABLE_LEAST``-``TABLE_UNDER``: nothing is read);
+    die is sure: the search's value stands) given its face's value where its templates read it surely,
+    with the table's polarity. ``table_px``: the table's die size (image px across, ``DieSizes.typical``;
+    0: not learnt, or outside the sizes measured, ``TABLE_LEAST``-``TABLE_UNDER``: nothing is read);
     ``dark``: the table's pips are darker than its faces (``PipPolarity.dark``; None: not known, and
     nothing is read)."""
     if not dice or not TABLE_LEAST <= table_px < TABLE_UNDER or dark is None:
