@@ -74,3 +74,50 @@ def test_sure_needs_both_the_polarity_lead_and_the_margin() -> None:
     assert FaceMatch(scores, SURE_LEAD).sure
     assert not FaceMatch(scores, SURE_LEAD - 0.01).sure
     assert not FaceMatch({**scores, 2: 0.9 - SURE_MARGIN + 0.01}, SURE_LEAD).sure
+
+
+def _templates_over_every_pixel(side_q: int) -> tuple[np.ndarray, np.ndarray]:
+    """``dice_template._templates`` as first written: every pip's distance to every sub-sample of the crop."""
+    from tavli_pi.vision import dice_template as dt
+
+    side = side_q / 4.0
+    n = dt._crop_n(side)  # noqa: SLF001
+    offs = np.arange(-dt.REACH, dt.REACH + 1e-6, dt.STEP)
+    oxy = np.array([(dx, dy) for dy in offs for dx in offs])
+    sub = (np.arange(dt.SUB) + 0.5) / dt.SUB - 0.5
+    pix = np.arange(n) - (n - 1) / 2
+    sx = (pix[None, :, None, None] + sub[None, None, None, :]) * np.ones((n, 1, dt.SUB, 1))
+    sy = (pix[:, None, None, None] + sub[None, None, :, None]) * np.ones((1, n, 1, dt.SUB))
+    pts = np.stack([sx.reshape(n * n, dt.SUB * dt.SUB), sy.reshape(n * n, dt.SUB * dt.SUB)], -1)
+    px, py = np.meshgrid(pix, pix)
+    masks = np.hypot(px.ravel()[None] - oxy[:, 0:1], py.ravel()[None] - oxy[:, 1:2]) < dt.FACE * side
+    angles = np.radians(np.arange(0, 180, dt.TURN))
+    out = np.zeros((len(oxy), 6, len(angles), n * n), np.float32)
+    r2 = (dt.PIP_R * side) ** 2
+    for v in range(1, 7):
+        rel = np.array(dt._PIPS[v], float) * dt.PIP_AT * side  # noqa: SLF001
+        ca, sa = np.cos(angles), np.sin(angles)
+        rx = ca[:, None] * rel[None, :, 0] - sa[:, None] * rel[None, :, 1]
+        ry = sa[:, None] * rel[None, :, 0] + ca[:, None] * rel[None, :, 1]
+        for o, (dx, dy) in enumerate(oxy):
+            ddx = pts[None, None, :, :, 0] - (rx + dx)[:, :, None, None]
+            ddy = pts[None, None, :, :, 1] - (ry + dy)[:, :, None, None]
+            cover = ((ddx * ddx + ddy * ddy) < r2).any(1).mean(-1)
+            t = np.where(masks[o][None], cover, 0.0)
+            cnt = masks[o].sum()
+            t = np.where(masks[o][None], t - t.sum(-1, keepdims=True) / cnt, 0.0)
+            norm = np.linalg.norm(t, axis=-1, keepdims=True)
+            out[o, v - 1] = t / np.maximum(norm, 1e-9)
+    return masks, out
+
+
+@pytest.mark.parametrize("side_q", [16, 17, 37, 44, 55])
+def test_the_templates_are_those_of_every_pixel_to_the_bit(side_q: int) -> None:
+    """Each pip's cover is worked out only over the pixels it can reach (``_covered``, issue 12):
+    the masks and templates are those of every pixel's distances, bit for bit."""
+    from tavli_pi.vision.dice_template import _templates
+
+    masks, tpl = _templates.__wrapped__(side_q)
+    want_masks, want = _templates_over_every_pixel(side_q)
+    assert np.array_equal(masks, want_masks)
+    assert tpl.dtype == want.dtype and tpl.shape == want.shape and tpl.tobytes() == want.tobytes()
