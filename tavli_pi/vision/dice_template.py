@@ -100,8 +100,10 @@ def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
     A template pixel's value is the share of its ``SUB`` x ``SUB`` sub-samples within ``PIP_R`` of a
     pip's centre. A pip covers a few of the crop's pixels, so each pip's distances are worked out
     only over the pixels it can reach (``_covered``): the same sums and comparisons, to the bit, as
-    over the whole crop, in a third of the time (0.25-0.9 s for the two to eight sizes a stream
-    learns, each once, issue 12; ``tests/vision/test_dice_template.py`` holds the two alike)."""
+    over the whole crop, in a third to a half of the time. Issue 12: a size's templates are made on
+    the frame that first reads a small die of it, 0.3-0.4 s on an x86 core for the table sizes in use
+    (``dice_small``: 7.5-12 px), 0.13-0.17 s so (``tests/vision/test_dice_template.py`` holds the two
+    alike)."""
     side = side_q / 4.0
     n = _crop_n(side)
     offs = np.arange(-REACH, REACH + 1e-6, STEP)
