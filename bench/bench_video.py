@@ -102,10 +102,14 @@ def joined_right(event: Any, moment: Moment) -> str:
     return "wrong at " + "/".join(wrong) + (" and turn" if after.turn != truth.turn else "")
 
 
+#: ``--quarter``: the picture turned so
+QUARTER = cv2.ROTATE_90_CLOCKWISE
+
+
 def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int, repeat: int,
                 truths: list[Truth] | None = None, exposure: float = 0.0, flicker: float = 0.0,
                 bump: int = 0, white: float = 0.0, shadow: float = 0.0, lamp: float = 0.0,
-                turn: float = 0.0, zoom: float = 1.0, drift: float = 0.0) -> int:
+                turn: float = 0.0, zoom: float = 1.0, drift: float = 0.0, quarter: bool = False) -> int:
     """Render ``moments`` (each ``repeat`` frames, each with its own sensor noise) into an MP4; frames
     written. ``truths``: each frame's ground truth is appended to it. ``exposure``: the picture's gain
     drifts by up to this share and back every 4 s (a camera's automatic exposure hunting as hands come
@@ -115,7 +119,8 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
     ``zoom``: from there on, the picture is also turned and scaled about its centre (the camera turned on its
     stand, the lens zoomed); ``drift``: the picture creeps this many px down (and half as far right) from the
     first frame to the last, a little every frame (a camera's stand sagging or warming: each frame's move is
-    far under a pixel)."""
+    far under a pixel); ``quarter``: every frame turned a quarter clockwise (``QUARTER``: the camera at an end of
+    the table, the players at the picture's left and right)."""
     scenes = [s for s in scenes_of(moments, **kw) for _ in range(repeat)]
     camera = SimCamera(scenes, fps=FPS * repeat, seed=seed)
     bump_at = int(0.4 * len(scenes))
@@ -143,6 +148,8 @@ def write_video(path: Path, moments: list[Moment], kw: dict[str, Any], seed: int
             crept = drift * n / max(len(scenes) - 1, 1)
             img = cv2.warpAffine(img, np.float32([[1, 0, crept / 2], [0, 1, crept]]), (img.shape[1], img.shape[0]),
                                  borderMode=cv2.BORDER_REPLICATE)
+        if quarter:
+            img = cv2.rotate(img, QUARTER)
         if truths is not None:
             t = camera.last_truth
             assert t is not None
@@ -285,9 +292,14 @@ def fates_text(fates: Counter[str]) -> str:
     return ", ".join(f"{f} {fates[f]}" for f in FATES)
 
 
-def corners_arg(moments: list[Moment], kw: dict[str, Any]) -> str:
-    truth = render(scene_of(moments[1], **kw)).truth
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.corners)
+def corners_arg(moments: list[Moment], kw: dict[str, Any], quarter: bool = False) -> str:
+    """The field's true corners as ``--corners`` gives them (TL TR BR BL seen from the light player's seat),
+    in the picture turned a quarter (``write_video``'s ``quarter``) where it is."""
+    shown = render(scene_of(moments[1], **kw))
+    corners = np.asarray(shown.truth.corners, np.float64)
+    if quarter:  # (x, y) -> (h - 1 - y, x)
+        corners = np.stack([shown.image.shape[0] - 1 - corners[:, 1], corners[:, 0]], axis=1)
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
 
 
 def run_table(tmp: Path, video: Path, kw: dict[str, Any], corners: str | None, repeat: int,
@@ -343,6 +355,9 @@ def main() -> None:
     ap.add_argument("--turn", type=float, default=0.0,
                     help="two fifths of the way in, the picture turns this many degrees about its centre for good "
                          "(the camera turned on its stand)")
+    ap.add_argument("--quarter", action="store_true",
+                    help="every frame turned a quarter clockwise (the camera at an end of the table: the players at "
+                         "the picture's left and right, the points running up and down)")
     ap.add_argument("--zoom", type=float, default=1.0,
                     help="two fifths of the way in, the picture is scaled by this about its centre for good (zoomed)")
     ap.add_argument("--drift", type=float, default=0.0,
@@ -364,6 +379,8 @@ def main() -> None:
                     help="each roll's dice lie still this many more frames before the play (the player thinks)")
     ap.add_argument("--keep", type=Path, default=None, help="keep each game's video, config and log in this folder")
     args = ap.parse_args()
+    if args.quarter and args.dice:
+        raise SystemExit("--dice reads with the true corners of the picture as rendered: not with --quarter")
     only = set(game_list(args.only))
     args.dice = args.dice or args.dice_only
     if args.need is not None:
@@ -408,8 +425,8 @@ def main() -> None:
             truths: list[Truth] = []
             frames = write_video(video, moments, kw, 1000 * args.seed + g, args.repeat, truths, args.exposure,
                                  args.flicker, args.bump, args.white, args.shadow, args.lamp, args.turn, args.zoom,
-                                 args.drift)
-            corners = corners_arg(moments, kw) if args.corners else None
+                                 args.drift, args.quarter)
+            corners = corners_arg(moments, kw, args.quarter) if args.corners else None
             events, cpu, err = ([], 0.0, "") if args.dice_only else run_table(
                 tmp, video, kw, corners, args.repeat, infer=not args.no_infer)
             if args.dice:

@@ -1,7 +1,7 @@
 """The labelled real photos as another camera would have taken them (``bench/bench_real_variants.py``).
 
 Each variant changes the picture the way a different table, camera or room does -- a smaller
-frame, a harder JPEG, the camera turned round or tilted, dimmer or warmer light, a softer focus,
+frame, a harder JPEG, the camera turned round, a quarter or tilted, dimmer or warmer light, a softer focus,
 a camera at a slant -- and moves the labels' picture coordinates (the field's corners, the dice)
 with it, so a variant is scored exactly as the photo is. The board, its checkers and its counts
 are the photo's: only the view changes, so every change in the figures is the reader's.
@@ -47,6 +47,18 @@ def _rot180(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.rotate(img, cv2.ROTATE_180), np.array([[-1, 0, w - 1], [0, -1, h - 1], [0, 0, 1]], dtype=float)
 
 
+def _rot90(clockwise: bool) -> Change:
+    """The camera at an end of the table, or a phone photo in portrait: the picture turned a quarter
+    (``clockwise`` as ``cv2.ROTATE_90_CLOCKWISE`` turns it), the players at its left and right edges."""
+    def change(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, w = img.shape[:2]
+        if clockwise:  # (x, y) -> (h - 1 - y, x)
+            return cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE), np.array([[0, -1, h - 1], [1, 0, 0], [0, 0, 1]], dtype=float)
+        # (x, y) -> (y, w - 1 - x)
+        return cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE), np.array([[0, 1, 0], [-1, 0, w - 1], [0, 0, 1]], dtype=float)
+    return change
+
+
 def _tilt(deg: float) -> Change:
     """The camera turned ``deg`` degrees about its axis (a phone held askew), shrunk to keep the field
     in the picture; the border filled with the picture's own edge."""
@@ -58,14 +70,18 @@ def _tilt(deg: float) -> Change:
     return change
 
 
-def _slant(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A camera over the near edge looking across: the far edge of the picture 16 % narrower."""
-    h, w = img.shape[:2]
-    src = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    d = 0.08 * w
-    dst = np.float32([[d, 0.04 * h], [w - 1 - d, 0.04 * h], [w - 1, h - 1], [0, h - 1]])
-    m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), m
+def _slant(narrower: float) -> Change:
+    """A camera over the near edge looking across: the far edge of the picture ``narrower`` (a share)
+    narrower, and brought down a quarter of that share of the height (16 %: a camera on a stand over the
+    table; 35 %: a spectator's photo from a chair)."""
+    def change(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, w = img.shape[:2]
+        src = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+        d, top = narrower / 2 * w, narrower / 4 * h
+        dst = np.float32([[d, top], [w - 1 - d, top], [w - 1, h - 1], [0, h - 1]])
+        m = cv2.getPerspectiveTransform(src, dst)
+        return cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), m
+    return change
 
 
 def _jpeg(q: int) -> Change:
@@ -102,8 +118,11 @@ def _soft(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 VARIANTS: dict[str, Change] = {
     "640 wide": _width(640),
     "turned round": _rot180,
+    "turned 90 cw": _rot90(True),
+    "turned 90 ccw": _rot90(False),
     "tilted 6 deg": _tilt(6.0),
-    "slanted": _slant,
+    "slanted": _slant(0.16),
+    "slanted 35 %": _slant(0.35),
     "jpeg q30": _jpeg(30),
     "dim": _dim,
     "warm light": _warm,
