@@ -511,13 +511,7 @@ class TableApp:
                 # on the very frame it was learnt from every slot is still, and they would read the
                 # position it was learnt as, not what the frame shows (stacks.SETUP_W_UNTAUGHT)
                 read_back = BoardReader(learnt.with_(taught_ring=None)).read(frame.image, frame.index)
-                joined = None
-                if not self._setup_confirmed and not attended and in_progress(read_back, spots, every=False):
-                    # learnt as the start, it reads clearly as a game in progress: joined at once
-                    joined = self._joined_as_read(frame, cal, obs, start=(learnt, read_back))
-                if joined is not None:
-                    cal, obs = joined
-                elif not (self._setup_confirmed and not attended and len(setup_agreement(read_back).differences) >= spots):
+                if not (self._setup_confirmed and not attended and len(setup_agreement(read_back).differences) >= spots):
                     cal, obs = learnt, read_back
                 else:
                     # taken as set up at an unattended table (nobody confirmed it), and learnt as the
@@ -553,32 +547,26 @@ class TableApp:
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
 
-    def _joined_as_read(self, frame: Frame, cal: Calibration, obs: Observation, *,
-                        start: tuple[Calibration, Observation] | None = None) -> tuple[Calibration, Observation] | None:
+    def _joined_as_read(self, frame: Frame, cal: Calibration, obs: Observation) -> tuple[Calibration, Observation] | None:
         """At an unattended table, a clear, still set-up board that cannot be the start (learnt as the start,
-        it was refused: ``learn_board``; or, ``start``: the board learnt as the start and the frame read back
-        by it, reading clearly as a game in progress) is a game in progress: nobody is there to confirm it,
-        and waiting ``[referee] unattended_wait`` for it loses the play made meanwhile (``bench_video.py
-        --from-play 6 --rolled --seed 1``, game 0: the first play came 1.5 s after the join frame, and was
-        missed). It is taken as set up at once and learnt as the position it reads as (``learn_as_read``;
-        ``obs``: the frame read unlearnt) when that position reads back clearly as a game in progress
-        (``in_progress``), could have been played (:func:`_could_be_played`: no checker borne off while its
-        side has checkers outside its home board -- a set-up in progress, its checkers waiting in a tray, is
-        no such position), and tells the seat (``seat.seat_of``: each colour's pips far fewer from the
-        light player's side than from the other) -- from the other long side of the field found when the
-        seat was not told yet, learnt again from there. Else None: the board waits as before."""
+        it was refused: ``learn_board``) is a game in progress: nobody is there to confirm it, and waiting
+        ``[referee] unattended_wait`` for it loses the play made meanwhile (``bench_video.py --from-play 6
+        --rolled --seed 1``, game 0: the first play came 1.5 s after the join frame, and was missed). It is
+        taken as set up at once and learnt as the position it reads as (``learn_as_read``; ``obs``: the frame
+        read unlearnt) when that position reads back clearly as a game in progress (``in_progress``), could
+        have been played (:func:`_could_be_played`: no checker borne off while its side has checkers outside
+        its home board -- a set-up in progress, its checkers waiting in a tray, is no such position), and
+        tells the seat (``seat.seat_of``: each colour's pips far fewer from the light player's side than from
+        the other) -- from the other long side of the field found when the seat was not told yet, learnt
+        again from there (game 0's picture seat was the other one: joined in it, the truth turned 12 points
+        round, its first play was out of sync). Else None: the board waits as before."""
         from tavli_pi.vision.learn_consistent import learn_as_read
         from tavli_pi.vision.seat import seat_of
         from tavli_pi.vision.setup import in_progress
 
-        def joined(cal: Calibration, obs: Observation, also: tuple[KnownBoard, ...] = (),
-                   start: tuple[Calibration, Observation] | None = None
+        def joined(cal: Calibration, obs: Observation, also: tuple[KnownBoard, ...] = ()
                    ) -> tuple[tuple[Calibration, Observation], str | None] | None:
-            if start is None:
-                found = learn_as_read(frame.image, cal, obs, obs.dice, also=also)
-            else:
-                found = learn_as_read(frame.image, cal, start[1], obs.dice, frame.image, frame.index,
-                                      hidden_by=start[0], unlearnt=obs, also=also)
+            found = learn_as_read(frame.image, cal, obs, obs.dice, also=also)
             if found is None or found[0].position is None or not _could_be_played(found[0].position):
                 return None
             if not in_progress(found[1], self.config.referee.in_progress_spots, every=False):
@@ -586,7 +574,7 @@ class TableApp:
             known = found[0].position
             return found, seat_of(list(known.light[:24]), list(known.dark[:24]))
 
-        got = joined(cal, obs, start=start)
+        got = joined(cal, obs)
         field = self._field
         if got is not None and got[1] == "turned" and field is not None and field.turned is None:
             # the seat was not told yet (a picture near neither the start nor far into a game): the
