@@ -130,6 +130,15 @@ class ScriptedInputs(Protocol):
     def inputs_at(self, index: int) -> Sequence[PlayerInput]: ...
 
 
+def _could_be_played(board: KnownBoard) -> bool:
+    """Whether ``board`` could stand in a game: a side with checkers borne off has all its others in its
+    home board (points 1-6 for light, 19-24 for dark, light numbering; none on the bar), as bearing off
+    asks (e.g. the USBGF rules: a player bears off once all fifteen of their checkers are in their home board)."""
+    light_out = sum(board.light[6:25])
+    dark_out = sum(board.dark[:18]) + board.dark[24]
+    return not (board.light[25] and light_out) and not (board.dark[25] and dark_out)
+
+
 class TableApp:
     """The main loop of one table.
 
@@ -492,8 +501,11 @@ class TableApp:
                 learnt = learn_board(learn_image, cal, dice=obs.dice if learn_image is frame.image else ())
             except CalibrationError as exc:
                 if not self._setup_confirmed:
-                    self._waiting_for_setup(str(exc), ask=True)
-                    return None
+                    joined = None if attended else self._joined_as_read(frame, cal, obs)
+                    if joined is None:
+                        self._waiting_for_setup(str(exc), ask=True)
+                        return None
+                    cal, obs = joined
             else:
                 # read again against what it learnt, but not by each slot's taught ring and stillness:
                 # on the very frame it was learnt from every slot is still, and they would read the
@@ -534,6 +546,65 @@ class TableApp:
         self.wired.append(f"calibrated on frame {frame.index}" + (" (set-up confirmed by the players)"
                                                                  if problem is not None else ""))
         return BoardReader(cal, incremental=self.incremental)
+
+    def _joined_as_read(self, frame: Frame, cal: Calibration, obs: Observation) -> tuple[Calibration, Observation] | None:
+        """At an unattended table, a clear, still set-up board that cannot be the start (learnt as the start,
+        it was refused: ``learn_board``) is a game in progress: nobody is there to confirm it, and waiting
+        ``[referee] unattended_wait`` for it loses the play made meanwhile (``bench_video.py --from-play 6
+        --rolled --seed 1``, game 0: the first play came 1.5 s after the join frame, and was missed). It is
+        taken as set up at once and learnt as the position it reads as (``learn_as_read``; ``obs``: the frame
+        read unlearnt) when that position reads back clearly as a game in progress (``in_progress``), could
+        have been played (:func:`_could_be_played`: no checker borne off while its side has checkers outside
+        its home board -- a set-up in progress, its checkers waiting in a tray, is no such position), and
+        tells the seat (``seat.seat_of``: each colour's pips far fewer from the light player's side than from
+        the other) -- from the other long side of the field found when the seat was not told yet, learnt
+        again from there (game 0's picture seat was the other one: joined in it, the truth turned 12 points
+        round, its first play was out of sync). Else None: the board waits as before."""
+        from tavli_pi.vision.learn_consistent import learn_as_read
+        from tavli_pi.vision.seat import seat_of
+        from tavli_pi.vision.setup import in_progress
+
+        def joined(cal: Calibration, obs: Observation, also: tuple[KnownBoard, ...] = ()
+                   ) -> tuple[tuple[Calibration, Observation], str | None] | None:
+            found = learn_as_read(frame.image, cal, obs, obs.dice, also=also)
+            if found is None or found[0].position is None or not _could_be_played(found[0].position):
+                return None
+            if not in_progress(found[1], self.config.referee.in_progress_spots, every=False):
+                return None
+            known = found[0].position
+            return found, seat_of(list(known.light[:24]), list(known.dark[:24]))
+
+        got = joined(cal, obs)
+        field = self._field
+        if got is not None and got[1] == "turned" and field is not None and field.turned is None:
+            # the seat was not told yet (a picture near neither the start nor far into a game): the
+            # position read tells it, and the board is learnt again from the light player's side, from
+            # that position turned round first
+            from tavli_pi.vision.reader import BoardReader
+            from tavli_pi.vision.seat import turned_board
+
+            assert got[0][0].position is not None
+            field.turned = True
+            try:
+                seated = calibrate(self.config, frame.image, field)
+            except CalibrationError:
+                field.turned = None
+                return None
+            # read as set-up reads: the picture held still since the still run's first frame
+            reader = BoardReader(seated)
+            reader.read(self._still_since if self._still_since is not None else frame.image, frame.index - 1)
+            got = joined(seated, reader.read(frame.image, frame.index), (turned_board(got[0][0].position),))
+            if got is None or got[1] != "picture":
+                field.turned = None
+                return None
+            self._setup_reader = None
+        if got is None or got[1] != "picture":
+            return None
+        if field is not None:
+            field.turned = bool(field.turned)
+        self._setup_confirmed = True
+        self._held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
+        return got[0]
 
     def _known(self, position: GamePosition) -> KnownBoard | None:
         """``position`` as the board shows it (light and dark per spot); None when it is no whole board."""

@@ -498,3 +498,61 @@ def test_a_board_learnt_as_the_start_is_learnt_again_from_the_game_in_progress_i
         adopted = list(app.referee._out)
         assert [e.kind for e in adopted] == ["board_adopted"]
         assert app._learn_adopted(adopted, frame, obs) is None
+
+
+#: a game well on (light numbering): White's checkers home and on the start's dark points, Black's on the
+#: start's light points -- learnt as the start the light and dark checkers' looks would come out swapped,
+#: and set-up refuses it (``learn_board``); from the light player's side both colours count far fewer pips
+FAR_ON = Position.from_counts({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 12: 2, 17: 1, 19: 2},
+                              {25 - p: n for p, n in {6: 3, 8: 2, 13: 3, 20: 2, 21: 2, 22: 1, 23: 2}.items()})
+
+
+def test_an_unattended_board_that_cannot_be_the_start_is_joined_before_the_first_play(tmp_path: Path) -> None:
+    """A recording that opens on a game well on, the roll lying, played within a second: the board cannot
+    be learnt as the start (its light and dark checkers stand the other way round), and nobody at an
+    unattended table confirms it. It is joined at once as the position it reads as, so the first play is
+    followed; waiting ``[referee] unattended_wait`` for it, the app lost that play
+    (``bench_video.py --from-play 6 --rolled --seed 1``, game 0)."""
+    from tavli_pi.rules.position import Side
+    from tavli_pi.sim.script import ScriptWriter
+    from tavli_pi.sim.table import scenes_of
+
+    w = ScriptWriter()
+    w.position = FAR_ON.with_turn(Side.WHITE)
+    dice = w._dice(Side.WHITE, (3, 1))
+    w._add(1, dice=dice, hand=True)
+    w._add(4, dice=dice)  # the roll lies still 0.4 s, under the unattended wait
+    w.play(dice)
+    w.play(w.roll((5, 2)))
+    text = corners_config(tmp_path).replace("[table]\n", "[table]\nattended = false\n", 1)
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=SimCamera(scenes_of(w.moments), fps=10.0), pin_factory=MockFactory(),
+                      record=False) as app:
+            app.run()
+            events = list(app.events)
+    kinds = [e.kind for e in events]
+    joined = [e for e in events if e.kind == "board_adopted"]
+    assert len(joined) == 1 and joined[0].after.layout_key() == FAR_ON.layout_key(), kinds  # type: ignore[attr-defined]
+    plays = [e for e in events if e.kind == "play_accepted"]
+    assert [p.side for p in plays] == [Side.WHITE, Side.BLACK], kinds  # type: ignore[attr-defined]
+    assert "illegal_play" not in kinds and "board_out_of_sync" not in kinds
+
+
+def test_a_board_with_checkers_borne_off_and_others_outside_home_is_no_game_to_join() -> None:
+    """A board some checkers of which lie in a tray while others of that side stand outside its home board
+    could not stand in a game (bearing off asks all fifteen home): a set-up in progress, its checkers waiting
+    in a tray, is never joined at once as a game (``app._could_be_played``)."""
+    from tavli_pi.app import _could_be_played
+    from tavli_pi.vision.known import KnownBoard
+
+    def board(position: Position) -> KnownBoard:
+        return KnownBoard.of_counts(*spot_counts(position, True))
+
+    assert _could_be_played(board(FAR_ON)) and _could_be_played(board(START))
+    setting_up = Position.from_counts({6: 5, 8: 3}, {6: 5, 8: 3})  # the rest still in the trays
+    assert not _could_be_played(board(setting_up))
+    # both bearing off, all of each side's others home; then Black with checkers off and 5 on its 13-point
+    assert _could_be_played(board(Position.from_counts({6: 4, 5: 3, 1: 2}, {6: 5, 3: 5})))
+    assert not _could_be_played(board(Position.from_counts({6: 4, 5: 3, 1: 2}, {6: 5, 13: 5})))

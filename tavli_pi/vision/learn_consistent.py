@@ -105,7 +105,8 @@ def learn_consistent(frame: np.ndarray, calibration: Calibration, first: KnownBo
 
 def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation, dice: Sequence[DieReading] = (),
                   frame: np.ndarray | None = None, index: int = 0, *, hidden_by: Calibration | None = None,
-                  unlearnt: Observation | None = None) -> tuple[Calibration, Observation] | None:
+                  unlearnt: Observation | None = None, also: Sequence[KnownBoard] = ()
+                  ) -> tuple[Calibration, Observation] | None:
     """A board of a game in progress nobody gave the position of (an unattended table's set-up board),
     learnt from ``image`` as the position it reads as (:func:`learn_consistent`, from the whole position
     ``obs`` reads as, made whole where it is not: :func:`read_as`), with ``frame`` (``image`` when None;
@@ -118,14 +119,18 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
     fixed point is no proof: of the positions found, the one the unlearnt reading -- taught nothing --
     makes most likely is learnt (``bench/probe_join_guesses.py``: on 24 mid-game tables the
     unlearnt reading's fixed point was right on 15, the start-learnt reading's on 1, and one of those
-    wrong at 14 spots read its frame back more surely than the truth did)."""
+    wrong at 14 spots read its frame back more surely than the truth did).
+
+    ``also``: first guesses tried before those (a position read from the field's other long side, turned
+    round: ``seat.turned_board``)."""
     from tavli_pi.vision.reader import BoardReader
 
+    guesses: list[KnownBoard | None] = list(also)
     if hidden_by is None or unlearnt is None:
-        guesses = [read_as(obs, balance=True)]
+        guesses += [read_as(obs, balance=True)]
     else:
-        guesses = [read_as(unlearnt, balance=True), read_as(obs, balance=True, hidden_by=hidden_by, unlearnt=unlearnt),
-                   read_as(obs, balance=True)]
+        guesses += [read_as(unlearnt, balance=True), read_as(obs, balance=True, hidden_by=hidden_by, unlearnt=unlearnt),
+                    read_as(obs, balance=True)]
     found, best = None, -math.inf
     tried: set[KnownBoard] = set()
     for first in guesses:

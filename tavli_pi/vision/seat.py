@@ -28,7 +28,9 @@ from typing import Literal
 
 import numpy as np
 
-__all__ = ["MARGIN", "TURN_PIPS", "Seat", "seat_of", "turned_numbers"]
+from tavli_pi.vision.known import KnownBoard
+
+__all__ = ["MARGIN", "TURN_PIPS", "Seat", "seat_of", "turned_board", "turned_numbers"]
 
 #: the least number of pips by which each colour's pip count must be lower in the seat taken
 MARGIN = 30
@@ -44,6 +46,17 @@ Seat = Literal["picture", "turned"]
 def turned_numbers() -> np.ndarray:
     """The point numbers (1-24) seen from the other long side of the points numbered 1-24."""
     return (np.arange(24) + 12) % 24 + 1
+
+
+def turned_board(board: KnownBoard) -> KnownBoard:
+    """``board`` (points numbered from one long side of the field) numbered from the other long side: each
+    point's checkers 12 points round the board (:func:`turned_numbers`), the bar and the trays as they are."""
+    at = turned_numbers() - 1  # the point (0-based) each point is numbered as from the other side
+    light, dark = [0] * 26, [0] * 26
+    for i in range(24):
+        light[int(at[i])], dark[int(at[i])] = board.light[i], board.dark[i]
+    light[24:], dark[24:] = board.light[24:], board.dark[24:]
+    return KnownBoard.of_counts(light, dark)
 
 
 def _pips(light: np.ndarray, dark: np.ndarray, numbers: np.ndarray) -> tuple[int, int]:

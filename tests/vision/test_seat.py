@@ -14,7 +14,7 @@ from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import CameraPose, scene_from_position
 from tavli_pi.vision.calibrate import HOME_ASSUMED, calibrate_image
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.seat import seat_of, turned_numbers
+from tavli_pi.vision.seat import seat_of, turned_board, turned_numbers
 
 from tests.vision._eval import real_frames
 from tests.vision._variants import variant
@@ -102,3 +102,18 @@ def test_checkers_a_reading_misses_do_not_tell_the_seat() -> None:
     placed = (sum(read_light), sum(read_dark))
     assert seat_of(read_light, read_dark) == "turned"  # what the short reading told by itself
     assert seat_of(read_light, read_dark, (15 - placed[0], 15 - placed[1])) is None
+
+
+def test_a_known_board_turned_round_is_read_from_the_other_seat() -> None:
+    """``turned_board``: each point's checkers 12 points round, the bar and trays kept; turned twice, the
+    board itself. A game under way tells the picture's seat, turned round the other."""
+    from tavli_pi.referee.evidence import spot_counts
+    from tavli_pi.vision.known import KnownBoard
+
+    board = KnownBoard.of_counts(*spot_counts(LATE, True))
+    turned = turned_board(board)
+    assert turned != board and turned_board(turned) == board
+    assert turned.light[12:24] == board.light[:12] and turned.dark[:12] == board.dark[12:24]
+    assert turned.bar == board.bar and turned.off == board.off
+    assert seat_of(list(board.light[:24]), list(board.dark[:24])) == "picture"
+    assert seat_of(list(turned.light[:24]), list(turned.dark[:24])) == "turned"
