@@ -128,13 +128,17 @@ def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
         rx = ca[:, None] * rel[None, :, 0] - sa[:, None] * rel[None, :, 1]  # (A, k)
         ry = sa[:, None] * rel[None, :, 0] + ca[:, None] * rel[None, :, 1]
         for o, (dx, dy) in enumerate(oxy):
-            cover = _covered(pts, rx + dx, ry + dy, n, r2, near).mean(-1)  # (A, n*n)
-            t = np.where(masks[o][None], cover, 0.0)
-            cnt = masks[o].sum()
-            t = np.where(masks[o][None], t - t.sum(-1, keepdims=True) / cnt, 0.0)
-            norm = np.linalg.norm(t, axis=-1, keepdims=True)
-            out[o, v - 1] = t / np.maximum(norm, 1e-9)
+            out[o, v - 1] = normalised(_covered(pts, rx + dx, ry + dy, n, r2, near).mean(-1), masks[o])
     return masks, out
+
+
+def normalised(cover: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Templates ``cover`` (A, n*n: each pixel's share of pip) inside the face ``mask`` (n*n,), each made
+    zero-mean and of unit length over the face (0 outside it), for correlation."""
+    t = np.where(mask[None], cover, 0.0)
+    t = np.where(mask[None], t - t.sum(-1, keepdims=True) / mask.sum(), 0.0)
+    out: np.ndarray = t / np.maximum(np.linalg.norm(t, axis=-1, keepdims=True), 1e-9)
+    return out
 
 
 def _covered(pts: np.ndarray, cx: np.ndarray, cy: np.ndarray, n: int, r2: float, near: float) -> np.ndarray:

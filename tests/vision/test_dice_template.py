@@ -102,12 +102,7 @@ def _templates_over_every_pixel(side_q: int) -> tuple[np.ndarray, np.ndarray]:
         for o, (dx, dy) in enumerate(oxy):
             ddx = pts[None, None, :, :, 0] - (rx + dx)[:, :, None, None]
             ddy = pts[None, None, :, :, 1] - (ry + dy)[:, :, None, None]
-            cover = ((ddx * ddx + ddy * ddy) < r2).any(1).mean(-1)
-            t = np.where(masks[o][None], cover, 0.0)
-            cnt = masks[o].sum()
-            t = np.where(masks[o][None], t - t.sum(-1, keepdims=True) / cnt, 0.0)
-            norm = np.linalg.norm(t, axis=-1, keepdims=True)
-            out[o, v - 1] = t / np.maximum(norm, 1e-9)
+            out[o, v - 1] = dt.normalised(((ddx * ddx + ddy * ddy) < r2).any(1).mean(-1), masks[o])
     return masks, out
 
 
