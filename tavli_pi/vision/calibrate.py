@@ -15,7 +15,8 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.autocorners import ADVICE, field_candidates
-from tavli_pi.vision.fieldfit import KnownField, field_still_there, fitted_fields, known_field, with_hidden_end
+from tavli_pi.vision.fieldfit import (KnownField, field_fit, field_still_there, fitted_fields, known_field, prepared,
+                                      with_hidden_end)
 from tavli_pi.vision.calibration import Calibration, check_corners, find_marker_corners, parse_corners
 from tavli_pi.vision.home import learn_home, turned
 from tavli_pi.vision.known import CHECKERS, KnownBoard
@@ -26,7 +27,7 @@ from tavli_pi.vision.seat import Seat, seat_of
 from tavli_pi.vision.setup import KNOWN_MISFIT, check_fit, learn_board, setup_agreement
 
 __all__ = ["HOMES", "ASSUMED", "SEAT_FROM_PLAY", "HOME_ASSUMED", "calibrate_image", "told_by_play", "locate_field",
-           "FieldMemory", "seated", "shows_start"]
+           "FieldMemory", "seated", "shows_start", "check_quarter"]
 
 #: the values ``home`` takes: a side, or "auto" to learn it from the set-up board
 HOMES = ("bottom-right", "bottom-left", "auto")
@@ -56,6 +57,12 @@ EMPTY_MARGIN = 0.8
 #: turned a quarter too (``_quarter_fields``); on the labelled real photos the fields fit 4.9-7.1 (one 2.0),
 #: the best candidate of a photo turned a quarter (its points running up and down) 1.6-2.3
 QUARTER_BELOW = EMPTY_ACCEPT
+#: corners given (``--corners``) are refused as a quarter off when the same corners taken a quarter round fit
+#: the points (``fieldfit.field_fit``) by this much more: on the 13 labelled real photos in five views each
+#: (as they are, turned round, a quarter either way, slanted 35 %), the labelled order fits 0.91-5.9 (the
+#: WTC frame4, its points under an arm and its field's ends in black, 0.15-0.19) and its quarter-off order
+#: -0.21-0.21; the least gap where the fit tells them apart is 0.73
+QUARTER_GAP = 0.5
 
 
 def _plausibility(image: np.ndarray, corners: np.ndarray) -> tuple[int, float, int, int]:
@@ -170,6 +177,27 @@ def _quarter_fields(image: np.ndarray) -> list[tuple[float, np.ndarray, float]]:
     # turned: (x, y) -> (h - 1 - y, x); back: (x', y') -> (y', h - 1 - x')
     return [(fit, np.stack([q[:, 1], h - 1 - q[:, 0]], axis=1).astype(np.float32), bar)
             for fit, q, bar in fitted_fields(turned_q, field_candidates(turned_q))]
+
+
+def check_quarter(corners: np.ndarray, image: np.ndarray) -> None:
+    """Raise CalibrationError when ``corners`` (given, TL TR BR BL) run across the points: the field's
+    top-left taken at the picture's top-left on a board seen from an end of the table (a camera there, a
+    portrait photo), so the points run up and down between them and the reading is a quarter off. Told
+    by the points' fit (``fieldfit.field_fit``) of the corners as given and taken a quarter round
+    (``QUARTER_GAP``); the message gives both orders a seat can have."""
+    lab, scale = prepared(image)
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    given = field_fit(lab, c * scale)[0]
+    turned_q = field_fit(lab, np.roll(c, 1, axis=0) * scale)[0]
+    if turned_q - given < QUARTER_GAP:
+        return
+    def text(q: np.ndarray) -> str:
+        return " ".join(f"{x:.0f},{y:.0f}" for x, y in q)
+    raise CalibrationError(
+        "these corners run across the points: the board is seen from an end of the table, and its "
+        "top-left is the corner on the light player's far left, not the picture's. Give them from the "
+        f'light player\'s seat: --corners "{text(np.roll(c, 1, axis=0))}" if the light player sits at the '
+        f'picture\'s right, --corners "{text(np.roll(c, -1, axis=0))}" if at its left')
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -335,6 +363,7 @@ def calibrate_image(
         if corners:
             pts = parse_corners(corners)
             check_corners(pts, image.shape)
+            check_quarter(pts, image)
             cal = refine(cal.with_(corners=pts, u0=0.0, u1=1.0, background=""), image, colours=False)
         else:
             check_fit(cal, image)
@@ -345,6 +374,8 @@ def calibrate_image(
     else:
         pts, source = field.locate(image) if field is not None else locate_field(image)
     check_corners(pts, image.shape)
+    if source == "corners":
+        check_quarter(pts, image)
     if home == "auto" or (source == "found" and home is None):
         try:
             cal = learn_home(pts, image, source=source, known=known)

@@ -261,3 +261,48 @@ def test_position_learns_the_board_from_a_photo_of_a_game_in_progress(
     capsys.readouterr()
     assert main(["read", str(frame0), "--corners", CORNERS, "--position", "XGID=nonsense"]) == 2
     assert "XGID" in _one_line_error(capsys)
+
+
+def test_corners_given_by_the_pictures_axes_on_a_board_seen_from_its_end_are_refused_with_both_orders(
+        real_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A photo turned a quarter (a camera at an end of the table, the light player at the picture's left)
+    with its corners given top-left first by the picture's axes runs across the points: read, every
+    checker would be a quarter off. It is refused, and the message's order for a light player at the
+    picture's left reads the board as labelled."""
+    import re
+
+    from tests.vision._eval import real_frames, score_real
+    from tests.vision._variants import variant
+
+    frame = variant(next(f for f in real_frames(real_data) if f.name == "bcv-test3.jpg"), "turned 90 cw")
+    img = tmp_path / "end.png"
+    cv2.imwrite(str(img), frame.image)
+    q = np.float32(frame.label["corners"])
+    by_axes = np.roll(q, 1, axis=0)  # the light player at the picture's left: the field's TL is its TR
+    given = " ".join(f"{x:.0f},{y:.0f}" for x, y in by_axes)
+    assert main(["read", str(img), "--corners", given, "--json"]) == 2
+    err = _one_line_error(capsys)
+    assert "seen from an end of the table" in err
+    left = re.search(r'--corners "([^"]+)" if at its left', err)
+    assert left is not None
+    assert main(["read", str(img), "--corners", left.group(1), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    truth = frame.truth
+    assert truth is not None
+    light, dark, _, _ = truth
+    assert {int(k): v for k, v in data["light"].items() if v} == light
+    assert {int(k): v for k, v in data["dark"].items() if v} == dark
+
+
+def test_no_labelled_photo_has_its_own_corners_refused_as_a_quarter_off(real_data: Path) -> None:
+    """``calibrate.check_quarter`` on every labelled real photo, as it is and turned round, with its
+    labelled corners and with them 40 px off: never refused (the refusal is for corners across the points)."""
+    from tavli_pi.vision.calibrate import check_quarter
+    from tests.vision._eval import real_frames
+    from tests.vision._variants import variant
+
+    for frame in real_frames(real_data):
+        for view in (frame, variant(frame, "turned round")):
+            q = np.float32(view.label["corners"])
+            for shift in ((0, 0), (40, 0), (0, 40), (-40, -40)):
+                check_quarter(q + np.float32(shift), view.image)
