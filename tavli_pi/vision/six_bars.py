@@ -27,6 +27,8 @@ six-frames of 10-16 px clean, none of 79 other faces' bars above 0). Unclean bar
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -127,11 +129,17 @@ def _bars(ink: np.ndarray, per: float, c: float) -> float:
     if not (1.6 * ROW_RANGE[0] * per <= gap <= 2.2 * ROW * per):
         return 0.0  # the rows stand half the side apart (a little more when the outline was small)
     mid = (bars[0] + bars[1]) / 2.0
-    ys = [_along_middle(ink, x, per, c, h) for x in bars]
-    inked = [_mean(ink, x, y + t * per, h, h) for x, y in zip(bars, ys) for t in ALONG]
-    low = min(inked)
-    if low < BAR_CONTRAST:
-        return 0.0
+    # each bar inked at its ends and middle: the first sample under ``BAR_CONTRAST`` settles it (the
+    # second bar's middle is not sought for a first bar uninked, issue 12: most faces are no six)
+    ys: list[float] = []
+    low = math.inf
+    for x in bars:
+        ys.append(_along_middle(ink, x, per, c, h))
+        for t in ALONG:
+            inked = _mean(ink, x, ys[-1] + t * per, h, h)
+            if inked < BAR_CONTRAST:
+                return 0.0
+            low = min(low, inked)
     # the body's colour between the bars (no middle pip, no stroke) and beyond their ends
     y = (ys[0] + ys[1]) / 2.0
     between = max(_mean(ink, mid, y + t * per, h, h) for t in ALONG)

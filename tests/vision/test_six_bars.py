@@ -101,3 +101,77 @@ def test_a_clean_small_six_keeps_its_value_under_0_9() -> None:
                 if np.hypot(d.xy[0] - six.xy[0], d.xy[1] - six.xy[1]) < six.size_px]
         assert [d.value for d in near] == [6], (i, near)
         assert SMALL_CONFIDENCE < near[0].value_confidence < 0.9, (i, near)
+
+
+def _bars_reference(ink: np.ndarray, per: float, c: float) -> float:
+    """``six_bars._bars`` as it was before it stopped at the first uninked sample (issue 12): every
+    sample of both bars taken, then the least looked at. Kept to hold the two equal to the bit."""
+    import tavli_pi.vision.six_bars as sb
+
+    h = max(sb.HALF * per, 0.5)
+    band = ink[int(round(c - 0.3 * per)):int(round(c + 0.3 * per)) + 1, :].mean(axis=0)
+    xs = np.arange(len(band))
+    bars = []
+    for sign in (-1.0, 1.0):
+        lo, hi = sorted((c + sign * sb.ROW_RANGE[0] * per, c + sign * sb.ROW_RANGE[1] * per))
+        at = (xs >= lo) & (xs <= hi)
+        if not at.any():
+            return 0.0
+        bars.append(float(xs[at][np.argmax(band[at])]))
+    gap = bars[1] - bars[0]
+    if not (1.6 * sb.ROW_RANGE[0] * per <= gap <= 2.2 * sb.ROW * per):
+        return 0.0
+    mid = (bars[0] + bars[1]) / 2.0
+    ys = [sb._along_middle(ink, x, per, c, h) for x in bars]
+    inked = [sb._mean(ink, x, y + t * per, h, h) for x, y in zip(bars, ys) for t in sb.ALONG]
+    low = min(inked)
+    if low < sb.BAR_CONTRAST:
+        return 0.0
+    y = (ys[0] + ys[1]) / 2.0
+    between = max(sb._mean(ink, mid, y + t * per, h, h) for t in sb.ALONG)
+    beyond = max(min(sb._mean(ink, x, y + t * sb.END * per, h, h * 0.5) for t in (-1.0, 1.0)) for x, y in zip(bars, ys))
+    clear = max(between, beyond, 0.0)
+    s = (low - clear) / max(low, 1e-6)
+    if s >= sb.CLEAN:
+        return sb.READ
+    return float(np.clip((s - 0.4) / (sb.CLEAN - 0.4), 0.0, 1.0)) * sb.MOST
+
+
+def test_the_bars_stop_at_the_first_uninked_sample_and_read_as_before_to_the_bit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12: a bar inked under ``BAR_CONTRAST`` at one of its samples settles ``_bars`` (no six),
+    so the second bar's middle is not sought then; every face, size, offset, turn, shade and noise gives
+    the value the whole reading gave."""
+    import tavli_pi.vision.six_bars as sb
+
+    rng = np.random.default_rng(5)
+    sought: list[float] = []
+    real_middle = sb._along_middle
+
+    def counted(ink: np.ndarray, x: float, per: float, c: float, h: float) -> float:
+        sought.append(x)
+        return real_middle(ink, x, per, c, h)
+
+    got, want = [], []
+    for value in range(1, 7):
+        for px in (9.5, 10.6, 12.0, 14.0):
+            for off, turn in ((0.0, 0.0), (0.6, 0.0), (-0.8, 8.0), (0.3, -12.0)):
+                for body, pip in ((225, 40), (40, 225)):
+                    crop = _face(value, px, body=body, pip=pip, off=off, turn=turn)
+                    noisy = np.clip(crop + rng.normal(0, 6, crop.shape), 0, 255).astype(np.uint8)
+                    for c in (crop, noisy):
+                        got.append(bar_six(c, SPAN))
+                        monkeypatch.setattr(sb, "_bars", _bars_reference)
+                        want.append(bar_six(c, SPAN))
+                        monkeypatch.undo()
+    assert got == want  # (floats compared exactly)
+    assert any(v == READ for v in got) and any(v == 0.0 for v in got)
+    # a four: its rows are uninked in their middles, so each reading of its bars seeks one bar's middle
+    four = _face(4, 11.5)
+    monkeypatch.setattr(sb, "_along_middle", counted)
+    assert bar_six(four, SPAN) == 0.0
+    sought_now = len(sought)
+    sought.clear()
+    monkeypatch.setattr(sb, "_bars", _bars_reference)
+    assert bar_six(four, SPAN) == 0.0
+    assert 0 < sought_now < len(sought)
