@@ -8,6 +8,11 @@ true centre moved up to ``--jitter`` px (a found die's centre is not exact) with
 of ``--factors`` (the table's learnt size is not exact either). The table counts, per margin band, the
 dice read right and wrong, per factor and pooled, and for the reads whose polarity (pips darker or lighter)
 led the other by ``SURE_LEAD``: a sure margin must have 0 wrong above it. ``--hands``: scenes with a hand too.
+
+``--sides``: ``dice_small``'s rule instead -- each die read at each factor's side and at ``dice_small.SIDES``
+of it too (one found centre), a value taken when the three agree with the table's true polarity, each
+leading by a lead and a margin: right and wrong per lead and margin gate, and as ``small_faces`` takes them
+(sure at the factor's side, or agreed at ``AGREED_LEAD``/``AGREED_MARGIN``).
 """
 
 from __future__ import annotations
@@ -53,7 +58,11 @@ def main() -> None:
     ap.add_argument("--polarity", choices=("free", "true"), default="free",
                     help="free: both polarities tried (FaceMatch.lead); true: the table's dice colours given, as a "
                     "stream learns them (pips darker than the body or not)")
+    ap.add_argument("--sides", action="store_true", help="dice_small's rule: the value agreed at SIDES of the side too")
     args = ap.parse_args()
+    if args.sides:
+        sides_table(args)
+        return
     factors = [float(f) for f in args.factors.split(",")]
     rng = np.random.default_rng([args.seed, 50])
     rows: dict[float, list[tuple[float, bool, int, float, float]]] = {f: [] for f in factors}
@@ -110,6 +119,62 @@ def main() -> None:
             for r in wrong:
                 byv[r[2]] = byv.get(r[2], 0) + 1
             print("    wrong by true value:", dict(sorted(byv.items())))
+
+
+def sides_table(args: argparse.Namespace) -> None:
+    """``--sides``: right and wrong of the value agreed at a factor's side and at ``SIDES`` of it."""
+    from tavli_pi.vision.dice_small import AGREED_LEAD, AGREED_MARGIN, SIDES
+
+    factors = [float(f) for f in args.factors.split(",")]
+    rng = np.random.default_rng([args.seed, 50])
+    # per read: (agreed value or 0, true value, least lead, least margin, sure alone at the factor's side,
+    # the factor, the value read at its side)
+    reads: list[tuple[int, int, float, float, bool, float, int]] = []
+    t0 = time.process_time()
+    dice = 0
+    for i, scene in enumerate(reallike_scenes(args.scenes, args.seed)):
+        if not scene.dice or (scene.hand is not None and not args.hands):
+            continue
+        r = render(scene, args.seed * 100003 + i)
+        gray = cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY)
+        cal = Calibration(r.truth.corners, home=scene.home)
+        design = DESIGNS[scene.look.board]
+        dark = sum(design.die_pip) < sum(design.die_body)
+        for t in r.truth.dice:
+            if t.moving or not t.flat or not t.value or t.size_px >= args.under:
+                continue
+            canon = cal.to_canonical(np.asarray([t.xy], np.float32)).reshape(2)
+            unit = face_axes(cal.to_image, (float(canon[0]), float(canon[1])), 1.0)
+            width = t.size_px / float(np.sqrt(abs(np.linalg.det(unit))))
+            dice += 1
+            xy = (t.xy[0] + rng.uniform(-args.jitter, args.jitter), t.xy[1] + rng.uniform(-args.jitter, args.jitter))
+            for f in factors:
+                ms = [match_face(gray, xy, unit * width * f * share) for share in (1.0, *SIDES)]
+                if any(m is None for m in ms):
+                    continue
+                got = [m for m in ms if m is not None]
+                same = all(m.value == got[0].value and m.dark == dark for m in got)
+                reads.append((got[0].value if same else 0, t.value, min(m.lead for m in got),
+                              min(m.margin for m in got), got[0].sure and got[0].dark == dark, f, got[0].value))
+    print(f"{dice} still flat dice under {args.under} px in {args.scenes} scenes (seed {args.seed}), sides x{SIDES} "
+          f"of each of {factors}: {len(reads)} reads, {time.process_time() - t0:.0f} CPU-s")
+    for lead in (0.1, 0.2, 0.3):
+        cells = []
+        for margin in (0.05, 0.08, 0.10, 0.12, 0.15, 0.20, 0.25):
+            sel = [r for r in reads if r[0] and r[2] >= lead and r[3] >= margin]
+            cells.append(f">={margin:.2f} {sum(r[0] == r[1] for r in sel)}/{sum(r[0] != r[1] for r in sel)}")
+        print(f"  agreed, lead >= {lead}: right/wrong by least margin: " + "; ".join(cells))
+    for name, rule in (("sure alone", lambda r: r[4]),
+                       (f"small_faces (sure, or agreed at lead {AGREED_LEAD} margin {AGREED_MARGIN})",
+                        lambda r: r[4] or (r[0] and r[2] >= AGREED_LEAD and r[3] >= AGREED_MARGIN))):
+        for f in (*factors, None):
+            sel = [r for r in reads if rule(r) and (f is None or r[5] == f)]
+            right = sum((r[0] or r[6]) == r[1] for r in sel)
+            print(f"  {name}, side x{f if f is not None else 'all'}: {len(sel)} taken, right {right}, "
+                  f"wrong {len(sel) - right}")
+    wrong = sorted((r for r in reads if r[0] and r[0] != r[1]), key=lambda r: -r[3])[:8]
+    print("  agreed wrong (value, true, lead, margin, side):",
+          [(r[0], r[1], round(r[2], 2), round(r[3], 3), r[5]) for r in wrong])
 
 
 if __name__ == "__main__":

@@ -9,6 +9,17 @@ real-like dice) and its pips' polarity is the table's (``PipPolarity``: all of a
 alike, and the dice the search read show whether their pips are darker or lighter than their face),
 at ``TEMPLATE_CONFIDENCE``; otherwise the die is left as the search read it (no value, or a value
 under 0.9: the referee asks rather than calls).
+
+A face read at the table's size alone is sure only at a wide margin (``SURE_MARGIN``, 0.30), and a
+9-10 px five or three in a video is read right at 0.12-0.26 (stop 51, ``bench_video.py --size 640``
+game 7: its 5 at 0.12-0.14 on every frame it lay). What made the wrong reads above that was mostly the
+size: a template drawn a pixel too large or small fits another face (the measure's wrong reads came
+from sides 12 % off the true one), and the table's learnt size can be that far off (a 10 px die learnt
+as 8.4 px). The same face read at the table's size and at ``SIDES`` of it, each with the table's
+polarity, leading by ``AGREED_LEAD`` and by ``AGREED_MARGIN``, is taken too: a face a wrong size
+conjured does not survive the sizes either side of it (``bench/bench_small_dice.py --sides``).
+Adding up a still die's scores over the frames it lay was measured and dropped: its wrong reads held
+on every frame (the same die, the same wrong size), and the mean margin cleared no lower gate.
 """
 
 from __future__ import annotations
@@ -21,11 +32,11 @@ import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice import CLEAR
-from tavli_pi.vision.dice_template import face_axes, match_face
+from tavli_pi.vision.dice_template import FaceMatch, face_axes, match_face
 from tavli_pi.vision.dice_vet import NEED_PX
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["TEMPLATE_CONFIDENCE", "PipPolarity", "small_faces"]
+__all__ = ["AGREED_LEAD", "AGREED_MARGIN", "SIDES", "TEMPLATE_CONFIDENCE", "PipPolarity", "small_faces"]
 
 #: the confidence a face read surely by its templates is given
 TEMPLATE_CONFIDENCE = 0.91
@@ -41,6 +52,11 @@ VOTE_CONFIDENCE = 0.85
 VOTES_KEPT = 12
 VOTES_LEAST = 4
 VOTES_AGREE = 0.8
+#: the face is read again at these shares of the table's size: a value every one of them reads (with the
+#: share 1's) at ``AGREED_LEAD`` and ``AGREED_MARGIN`` is taken (bench/bench_small_dice.py --sides)
+SIDES = (0.88, 1.12)
+AGREED_LEAD = 0.15
+AGREED_MARGIN = 0.15
 
 
 class PipPolarity:
@@ -97,7 +113,24 @@ def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration,
             out.append(d)
             continue
         m = match_face(image, d.xy, _axes(d, cal, table_px))
-        if m is not None and m.sure and m.dark == dark:
+        if m is not None and m.dark == dark and (m.sure or _agreed(m, d, image, cal, table_px)):
             d = dataclasses.replace(d, value=m.value, value_confidence=TEMPLATE_CONFIDENCE, note="")
         out.append(d)
     return out
+
+
+def _agreed(m: FaceMatch, d: DieReading, image: np.ndarray, cal: Calibration, table_px: float) -> bool:
+    """Whether ``m`` (``d``'s face at ``table_px``) and the face read at each of ``SIDES`` of it show
+    one value, each with ``m``'s polarity, leading by ``AGREED_LEAD`` and ``AGREED_MARGIN``."""
+    if not _agreeing(m, m):
+        return False
+    for share in SIDES:
+        other = match_face(image, d.xy, _axes(d, cal, table_px * share))
+        if other is None or not _agreeing(other, m):
+            return False
+    return True
+
+
+def _agreeing(got: FaceMatch, m: FaceMatch) -> bool:
+    return (got.value == m.value and got.dark == m.dark and got.lead >= AGREED_LEAD
+            and got.margin >= AGREED_MARGIN)

@@ -10,6 +10,7 @@ import pytest
 
 from tavli_pi.vision.dice_face import SPAN
 from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, SMALL_CONFIDENCE
+from tavli_pi.vision.dice_small import TEMPLATE_CONFIDENCE
 from tavli_pi.vision.six_bars import READ, bar_six
 
 from tests.vision._recording import recording
@@ -100,7 +101,9 @@ def test_a_clean_small_six_keeps_its_value_under_0_9() -> None:
         near = [d for d in reader.read(image).dice
                 if np.hypot(d.xy[0] - six.xy[0], d.xy[1] - six.xy[1]) < six.size_px]
         assert [d.value for d in near] == [6], (i, near)
-        assert SMALL_CONFIDENCE < near[0].value_confidence < 0.9, (i, near)
+        # (read at TEMPLATE_CONFIDENCE where its templates read a six alike at the table's size and the sizes
+        # either side of it, dice_small, stop 51)
+        assert SMALL_CONFIDENCE < near[0].value_confidence < 0.9 or near[0].value_confidence == TEMPLATE_CONFIDENCE, (i, near)
 
 
 def _bars_reference(ink: np.ndarray, per: float, c: float) -> float:
