@@ -37,6 +37,7 @@ from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 import tavli_pi.vision.dice_template as dice_template  # noqa: E402
+from tavli_pi.vision.dice_net import read_agreed  # noqa: E402
 from tavli_pi.vision.dice_template import SURE_LEAD, SURE_MARGIN, face_axes, match_face  # noqa: E402
 
 # every die here has its own side: keep more template sets than a stream (one table size) needs
@@ -59,6 +60,10 @@ def main() -> None:
                     help="free: both polarities tried (FaceMatch.lead); true: the table's dice colours given, as a "
                     "stream learns them (pips darker than the body or not)")
     ap.add_argument("--sides", action="store_true", help="dice_small's rule: the value agreed at SIDES of the side too")
+    ap.add_argument("--net", action="store_true", help="with --sides: dice_net's read of each too (agreed at SIDES, as "
+                    "dice_small reads it), by its least share")
+    ap.add_argument("--jpeg", type=int, default=0, help="each frame through a JPEG of this quality (0: none)")
+    ap.add_argument("--noise", type=int, default=0, help="with --sides: each scene's frame k noise seeds on (0: render's)")
     args = ap.parse_args()
     if args.sides:
         sides_table(args)
@@ -130,13 +135,19 @@ def sides_table(args: argparse.Namespace) -> None:
     # per read: (agreed value or 0, true value, least lead, least margin, sure alone at the factor's side,
     # the factor, the value read at its side)
     reads: list[tuple[int, int, float, float, bool, float, int]] = []
+    # per read: the net's value and share (0, 0.0: none), the die's size (px)
+    nets: list[tuple[int, float, float]] = []
     t0 = time.process_time()
     dice = 0
     for i, scene in enumerate(reallike_scenes(args.scenes, args.seed)):
         if not scene.dice or (scene.hand is not None and not args.hands):
             continue
-        r = render(scene, args.seed * 100003 + i)
+        r = render(scene, args.seed * 100003 + i,
+                   noise_seed=args.seed * 100003 + i + 7919 * args.noise if args.noise else None)
         gray = cv2.cvtColor(r.image, cv2.COLOR_BGR2GRAY)
+        if args.jpeg:
+            gray = cv2.imdecode(cv2.imencode(".jpg", gray, [cv2.IMWRITE_JPEG_QUALITY, args.jpeg])[1],
+                                cv2.IMREAD_GRAYSCALE)
         cal = Calibration(r.truth.corners, home=scene.home)
         design = DESIGNS[scene.look.board]
         dark = sum(design.die_pip) < sum(design.die_body)
@@ -156,6 +167,8 @@ def sides_table(args: argparse.Namespace) -> None:
                 same = all(m.value == got[0].value and m.dark == dark for m in got)
                 reads.append((got[0].value if same else 0, t.value, min(m.lead for m in got),
                               min(m.margin for m in got), got[0].sure and got[0].dark == dark, f, got[0].value))
+                if args.net:
+                    nets.append((*read_agreed(gray, xy, unit * width * f, dark, SIDES), t.size_px))
     print(f"{dice} still flat dice under {args.under} px in {args.scenes} scenes (seed {args.seed}), sides x{SIDES} "
           f"of each of {factors}: {len(reads)} reads, {time.process_time() - t0:.0f} CPU-s")
     for lead in (0.1, 0.2, 0.3):
@@ -175,6 +188,41 @@ def sides_table(args: argparse.Namespace) -> None:
     wrong = sorted((r for r in reads if r[0] and r[0] != r[1]), key=lambda r: -r[3])[:8]
     print("  agreed wrong (value, true, lead, margin, side):",
           [(r[0], r[1], round(r[2], 2), round(r[3], 3), r[5]) for r in wrong])
+    if args.net:
+        net_table(reads, nets, factors)
+
+
+def net_table(reads: list[tuple[int, int, float, float, bool, float, int]], nets: list[tuple[int, float, float]],
+              factors: list[float]) -> None:
+    """``--net``: the model's reads of the same dice (the table's true polarity) by its share, beside the
+    templates' as ``small_faces`` takes them."""
+    from tavli_pi.vision.dice_net import NET_SHARE
+    from tavli_pi.vision.dice_small import AGREED_LEAD, AGREED_MARGIN
+
+    def tmpl(r: tuple[int, int, float, float, bool, float, int]) -> int:
+        return (r[0] or r[6]) if r[4] or (r[0] and r[2] >= AGREED_LEAD and r[3] >= AGREED_MARGIN) else 0
+
+    wrong = [n[1] for r, n in zip(reads, nets) if n[0] and n[0] != r[1]]
+    print(f"  net: {len(nets)} reads, top-1 right {sum(n[0] == r[1] for r, n in zip(reads, nets))}, largest wrong "
+          f"share {max(wrong, default=0.0):.4f}")
+    for gate in sorted({0.9, 0.95, 0.98, 0.99, 0.995, 0.998, NET_SHARE}):
+        for f in (*factors, None):
+            sel = [(r, n) for r, n in zip(reads, nets) if n[1] >= gate and (f is None or r[5] == f)]
+            print(f"  net share >= {gate}, side x{f if f is not None else 'all'}: {len(sel)} taken, "
+                  f"right {sum(n[0] == r[1] for r, n in sel)}, wrong {sum(n[0] != r[1] for r, n in sel)}")
+    both = [(t if not (t and n and t != n) else 0) or (n if not (t and n and t != n) else 0)
+            for t, n in ((tmpl(r), n[0] if n[1] >= NET_SHARE else 0) for r, n in zip(reads, nets))]
+    print(f"  small_faces with the net at {NET_SHARE} (the templates' value or the net's; neither where they "
+          f"differ): right {sum(v == r[1] for v, r in zip(both, reads))}, wrong "
+          f"{sum(v and v != r[1] for v, r in zip(both, reads))}; templates alone right "
+          f"{sum(tmpl(r) == r[1] for r in reads)}, wrong {sum(tmpl(r) and tmpl(r) != r[1] for r in reads)}")
+    for lo, hi in ((7, 8), (8, 9), (9, 10), (10, 11), (11, 12)):
+        sel = [(r, n) for r, n in zip(reads, nets) if lo <= n[2] < hi]
+        t = [tmpl(r) for r, _ in sel]
+        nt = [n[0] if n[1] >= NET_SHARE else 0 for _, n in sel]
+        print(f"  {lo}-{hi} px, {len(sel)} reads: templates (small_faces) right {sum(v == r[1] for v, (r, _) in zip(t, sel))}"
+              f" wrong {sum(v and v != r[1] for v, (r, _) in zip(t, sel))}; net >= {NET_SHARE} right "
+              f"{sum(v == r[1] for v, (r, _) in zip(nt, sel))} wrong {sum(v and v != r[1] for v, (r, _) in zip(nt, sel))}")
 
 
 if __name__ == "__main__":

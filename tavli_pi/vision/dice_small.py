@@ -20,6 +20,12 @@ polarity, leading by ``AGREED_LEAD`` and by ``AGREED_MARGIN``, is taken too: a f
 conjured does not survive the sizes either side of it (``bench/bench_small_dice.py --sides``).
 Adding up a still die's scores over the frames it lay was measured and dropped: its wrong reads held
 on every frame (the same die, the same wrong size), and the mean margin cleared no lower gate.
+
+A die the templates leave is also given the face ``dice_net``'s learnt model reads at the table's size
+and at ``SIDES`` of it, each at ``dice_net.NET_SHARE`` or more (``dice_net.read_agreed``): it reads the
+8-10 px fives and threes the templates read by 0.1-0.2 (stop 52: held-out simulated, video and shrunk
+real dice in ``bench/bench_small_dice.py --sides --net`` and the report). Where the templates and the
+model each read a face and differ, neither is taken.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice import CLEAR
+from tavli_pi.vision.dice_net import NET_SHARE, read_agreed
 from tavli_pi.vision.dice_template import FaceMatch, face_axes, match_face
 from tavli_pi.vision.dice_vet import NEED_PX
 from tavli_pi.vision.observation import DieReading
@@ -113,10 +120,20 @@ def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration,
             out.append(d)
             continue
         m = match_face(image, d.xy, _axes(d, cal, table_px))
-        if m is not None and m.dark == dark and (m.sure or _agreed(m, d, image, cal, table_px)):
-            d = dataclasses.replace(d, value=m.value, value_confidence=TEMPLATE_CONFIDENCE, note="")
+        tmpl = m.value if m is not None and m.dark == dark and (m.sure or _agreed(m, d, image, cal, table_px)) else 0
+        net = _net_value(d, image, cal, table_px, dark)
+        value = tmpl or net if not (tmpl and net and tmpl != net) else 0
+        if value:
+            d = dataclasses.replace(d, value=value, value_confidence=TEMPLATE_CONFIDENCE, note="")
         out.append(d)
     return out
+
+
+def _net_value(d: DieReading, image: np.ndarray, cal: Calibration, table_px: float, dark: bool) -> int:
+    """The value ``dice_net`` reads on ``d`` at the table's size and at each of ``SIDES`` of it, each at
+    ``NET_SHARE`` or more (0: not so read)."""
+    value, share = read_agreed(image, d.xy, _axes(d, cal, table_px), dark, SIDES)
+    return value if share >= NET_SHARE else 0
 
 
 def _agreed(m: FaceMatch, d: DieReading, image: np.ndarray, cal: Calibration, table_px: float) -> bool:

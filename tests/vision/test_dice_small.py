@@ -109,3 +109,33 @@ def test_a_table_of_dice_smaller_than_any_the_measure_held_is_never_given_a_valu
     assert small_faces([d], image, cal, width, dark)[0].value  # read surely at its size
     monkeypatch.setattr(small, "TABLE_LEAST", width + 0.1)
     assert small_faces([d], image, cal, width, dark) == [d]
+
+
+def test_a_face_the_learnt_model_reads_surely_at_the_sizes_is_given_its_value() -> None:
+    """A 9.1 px five (scene 24) whose templates lead by 0.12 only (stop 51: the 9 px fives of a video)
+    is read by ``dice_net`` at ``NET_SHARE`` at the table's size and at ``SIDES`` of it: taken, at
+    ``TEMPLATE_CONFIDENCE``; not with the other polarity."""
+    image, cal, dice, dark = _scene(24)
+    d, value, width = dice[0]
+    assert value == 5
+    got = small_faces([d], image, cal, width, dark)[0]
+    assert (got.value, got.value_confidence, got.note) == (5, TEMPLATE_CONFIDENCE, "")
+    assert small_faces([d], image, cal, width, not dark) == [d]
+
+
+def test_a_face_the_model_reads_under_its_share_is_left_unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 9.2 px four (scene 24) the templates read a six (margin 0.2, not alike at the sizes) and the model
+    a six under ``NET_SHARE``: left as the search read it. And where the model and the templates
+    each read a face surely but differ, neither is taken."""
+    import tavli_pi.vision.dice_small as small
+
+    image, cal, dice, dark = _scene(24)
+    d, value, width = dice[2]
+    assert value == 4
+    assert small_faces([d], image, cal, width, dark) == [d]
+    five, _, five_width = dice[0]
+    monkeypatch.setattr(small, "_net_value", lambda *a: 3)
+    assert small_faces([five], image, cal, five_width, dark)[0].value == 3  # the templates left it
+    image6, cal6, dice6, dark6 = _scene(6)
+    sure, _, sure_width = dice6[0]
+    assert small_faces([sure], image6, cal6, sure_width, dark6) == [sure]  # the templates' sure 1 vs a 3

@@ -1,0 +1,105 @@
+"""Real dice photos shrunk to small dice: the pip templates (small_faces' rule) vs dice_net (issue 9).
+
+    .venv/bin/python bench/bench_real_small_dice.py [SIZES] [WEIGHTS] [OUT.pkl]
+
+Each labelled die of ``dice/banachowicz`` (d6 classes, ivory with black pips) and ``dice/fudw`` (classes
+0-4, blue with white pips) -- never trained on -- is cut round its box and shrunk (INTER_AREA) so its
+side shows T px (SIZES, default 8,9,10,11; the side taken as the box's mean extent / RATIO), passed
+through a JPEG 80, and read at side T (its centre moved up to 1 px) with its set's polarity: by the
+templates as ``small_faces`` takes them (sure, or agreed at ``SIDES``), and by the model at the side and
+at ``SIDES`` of it. A hard set (phone photos at a slant, side faces inside the box, the size guessed):
+what matters is the wrong reads at the gate.
+"""
+import csv, glob, pickle, sys, os
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import cv2, numpy as np, functools
+import tavli_pi.vision.dice_template as dt
+dt._templates = functools.lru_cache(maxsize=256)(dt._templates.__wrapped__)
+from tavli_pi.vision.dice_small import SIDES, AGREED_LEAD, AGREED_MARGIN
+import tavli_pi.vision.dice_net as dn
+RATIO = 1.15
+SIZES = [float(x) for x in (sys.argv[1] if len(sys.argv) > 1 else "8,9,10,11").split(",")]
+weights = sys.argv[2] if len(sys.argv) > 2 else str(dn.WEIGHTS)
+with np.load(weights) as z:
+    W = tuple(np.asarray(z[k], np.float32) for k in ("w1", "b1", "w2", "b2"))
+from bench.bench_vision import REAL  # noqa: E402
+R = str(REAL / "dice")
+boxes = []  # (path, cx, cy, w, h, value, dark, set)
+for f in ("train", "test"):
+    for x in csv.DictReader(open(f"{R}/banachowicz/{f}_labels.csv")):
+        if x["class"].startswith("d6-"):
+            x0, y0, x1, y1 = (float(x[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.append((f"{R}/banachowicz/{f}/{x['filename']}", (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0,
+                          int(x["class"][3]), True, "banachowicz"))
+for part in ("train", "valid"):
+    for lab in glob.glob(f"{R}/fudw/labels/{part}/*.txt"):
+        stem = os.path.splitext(os.path.basename(lab))[0]
+        imgs = glob.glob(f"{R}/fudw/images/{part}/{stem}.*")
+        if not imgs:
+            continue
+        hh, ww = cv2.imread(imgs[0], cv2.IMREAD_GRAYSCALE).shape
+        for line in open(lab):
+            c, cx, cy, w, h = line.split()
+            if int(c) <= 4:
+                boxes.append((imgs[0], float(cx) * ww, float(cy) * hh, float(w) * ww, float(h) * hh, int(c) + 1,
+                              False, "fudw"))
+print(len(boxes), "dice", flush=True)
+rng = np.random.default_rng(7)
+cache = {}
+rows = []
+for path, cx, cy, w, h, v, dark, st in boxes:
+    if path not in cache:
+        cache.clear(); cache[path] = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+    img = cache[path]
+    ext = (w + h) / 2
+    for T in SIZES:
+        s = T * RATIO / ext
+        half = int(1.6 * ext)
+        x0, y0 = int(cx) - half, int(cy) - half
+        if x0 < 0 or y0 < 0 or x0 + 2 * half >= img.shape[1] or y0 + 2 * half >= img.shape[0]:
+            continue
+        crop = img[y0:y0 + 2 * half, x0:x0 + 2 * half]
+        n = max(int(round(2 * half * s)), 8)
+        small = cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)
+        small = cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_GRAYSCALE)
+        sc = n / (2 * half)
+        xy = ((cx - x0 + 0.5) * sc - 0.5 + rng.uniform(-1, 1), (cy - y0 + 0.5) * sc - 0.5 + rng.uniform(-1, 1))
+        ax = np.eye(2) * T
+        ms = [dt.match_face(small, xy, ax * f) for f in (1.0, *SIDES)]
+        tv = 0
+        if all(m is not None for m in ms):
+            m = ms[0]
+            if m.dark == dark and (m.sure or all(x.value == m.value and x.dark == dark and x.lead >= AGREED_LEAD
+                                                  and x.margin >= AGREED_MARGIN for x in ms)):
+                tv = m.value
+        fs = [dn.features(small, xy, ax * k, dark) for k in (1.0, *SIDES)]
+        ps = [dn.probs(f[None], W)[0] if f is not None else np.zeros(6) for f in fs]
+        rows.append(dict(set=st, T=T, true=v, tmpl=tv, tmpl_top=ms[0].value if ms[0] else 0,
+                         tmpl_margin=ms[0].margin if ms[0] else 0, probs=ps[0], ps=ps, feat=fs[0]))
+if len(sys.argv) > 3:
+    pickle.dump(rows, open(sys.argv[3], "wb"))
+for st in ("banachowicz", "fudw"):
+    for T in SIZES:
+        rs = [r for r in rows if r["set"] == st and r["T"] == T]
+        tr = sum(r["tmpl"] == r["true"] for r in rs); tw = sum(r["tmpl"] and r["tmpl"] != r["true"] for r in rs)
+        nv = [int(np.argmax(r["probs"])) + 1 for r in rs]; npv = [float(r["probs"].max()) for r in rs]
+        cells = []
+        for g in (0.9, 0.95, 0.99, 0.995):
+            cells.append(f">={g}: {sum(p >= g and v == r['true'] for v, p, r in zip(nv, npv, rs))}/"
+                         f"{sum(p >= g and v != r['true'] for v, p, r in zip(nv, npv, rs))}")
+        agreed = []
+        for r in rs:
+            v = int(np.argmax(r["ps"][0])) + 1
+            ok = all(int(np.argmax(q)) + 1 == v for q in r["ps"])
+            agreed.append((v if ok else 0, min(float(q.max()) for q in r["ps"]) if ok else 0.0))
+        both = [0 if (r["tmpl"] and v and p >= dn.NET_SHARE and v != r["tmpl"]) else (r["tmpl"] or (v if p >= dn.NET_SHARE else 0))
+                for (v, p), r in zip(agreed, rs)]
+        print(f"{st} {T:g}px: net alike at the sizes, share >= {dn.NET_SHARE}: right "
+              f"{sum(v == r['true'] and p >= dn.NET_SHARE for (v, p), r in zip(agreed, rs))} wrong "
+              f"{sum(v != r['true'] and p >= dn.NET_SHARE for (v, p), r in zip(agreed, rs))}; with the templates "
+              f"(as small_faces): right {sum(b == r['true'] for b, r in zip(both, rs))} wrong "
+              f"{sum(bool(b) and b != r['true'] for b, r in zip(both, rs))}")
+        print(f"{st} {T:g}px: {len(rs)} dice; templates small_faces right/wrong {tr}/{tw} (top-1 "
+              f"{sum(r['tmpl_top'] == r['true'] for r in rs)}); net top-1 {sum(v == r['true'] for v, r in zip(nv, rs))}; "
+              f"net right/wrong " + "; ".join(cells), flush=True)
