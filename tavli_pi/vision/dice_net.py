@@ -31,8 +31,11 @@ GRID = 14
 #: ... over this share of the die's side, round its centre (the die and a found centre's error)
 SPAN = 1.4
 WEIGHTS = Path(__file__).with_name("dice_net.npz")
-#: a face is taken when its share is at least this (set above every wrong read on held-out dice)
-NET_SHARE = 0.995
+#: a face is taken when its share is at least this. On held-out dice (simulator seeds 0 and 1, 640 px video,
+#: the labelled real dice shrunk to 8-11 px: ``bench/bench_real_small_dice.py``) 0.995 read none wrong and 0.99
+#: one (a real two as a six); the real dice were looked at while choosing, so the gate is set a step further,
+#: at 0.998, where every set still reads none wrong and more dice than the templates alone
+NET_SHARE = 0.998
 
 
 class NetRead:
