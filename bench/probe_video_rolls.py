@@ -8,6 +8,7 @@ confidence, ``~`` tumbling, the note of a die with no value), the frame's hand a
 referee's phase after it, and the events it gave. ``--fates`` adds the bench's fate of every roll.
 
     .venv/bin/python bench/probe_video_rolls.py --size 1280 --only 10 [--turns 6] [--seed 0] [--fates] [--corners]
+        [--from-play N --hold N --rolled --think N]   # a clip joined mid-game, as bench_video.py makes it
 
 ``--corners`` gives the field's true corners in the config, as ``bench_video.py --corners`` does.
 """
@@ -23,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_reallike import game_list  # noqa: E402
-from bench.bench_video import FPS, corners_arg, roll_fates, write_video  # noqa: E402
+from bench.bench_video import FPS, corners_arg, midgame, roll_fates, thinking, write_video  # noqa: E402
 from tavli_pi.sim.datasets import reallike_game_tables  # noqa: E402
 from tavli_pi.sim.render import Truth  # noqa: E402
 from tavli_pi.sim.script import Moment, random_game  # noqa: E402
@@ -129,10 +130,15 @@ def main() -> None:
     for name in ("exposure", "flicker", "white", "shadow", "lamp"):
         ap.add_argument(f"--{name}", type=float, default=0.0, help=f"as bench_video.py --{name}")
     ap.add_argument("--bump", type=int, default=0, help="as bench_video.py --bump")
+    ap.add_argument("--from-play", type=int, default=0, help="as bench_video.py --from-play (a clip starting mid-game)")
+    ap.add_argument("--hold", type=int, default=0, help="as bench_video.py --hold")
+    ap.add_argument("--rolled", action="store_true", help="as bench_video.py --rolled")
+    ap.add_argument("--think", type=int, default=0, help="as bench_video.py --think")
     args = ap.parse_args()
     room = {k: getattr(args, k) for k in ("exposure", "flicker", "white", "shadow", "lamp", "bump")}
     for g in game_list(args.only):
         kw, moments = game_of(g, args.size, args.seed, args.turns, args.games)
+        moments = thinking(midgame(moments, args.from_play, args.hold, args.rolled), args.think)
         probe(g, kw, moments, args.seed, args.fates, args.corners, room)
 
 
