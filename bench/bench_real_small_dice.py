@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2, numpy as np, functools
 import tavli_pi.vision.dice_template as dt
 dt._templates = functools.lru_cache(maxsize=256)(dt._templates.__wrapped__)
-from tavli_pi.vision.dice_small import SIDES, AGREED_LEAD, AGREED_MARGIN
+from tavli_pi.vision.dice_small import SIDES, agreeing, either_face
 import tavli_pi.vision.dice_net as dn
 RATIO = 1.15
 SIZES = [float(x) for x in (sys.argv[1] if len(sys.argv) > 1 else "8,9,10,11").split(",")]
@@ -70,8 +70,7 @@ for path, cx, cy, w, h, v, dark, st in boxes:
         tv = 0
         if all(m is not None for m in ms):
             m = ms[0]
-            if m.dark == dark and (m.sure or all(x.value == m.value and x.dark == dark and x.lead >= AGREED_LEAD
-                                                  and x.margin >= AGREED_MARGIN for x in ms)):
+            if m.dark == dark and (m.sure or all(agreeing(x, m) for x in ms)):
                 tv = m.value
         fs = [dn.features(small, xy, ax * k, dark) for k in (1.0, *SIDES)]
         ps = [dn.probs(f[None], W)[0] if f is not None else np.zeros(6) for f in fs]
@@ -93,8 +92,7 @@ for st in ("banachowicz", "fudw"):
             v = int(np.argmax(r["ps"][0])) + 1
             ok = all(int(np.argmax(q)) + 1 == v for q in r["ps"])
             agreed.append((v if ok else 0, min(float(q.max()) for q in r["ps"]) if ok else 0.0))
-        both = [0 if (r["tmpl"] and v and p >= dn.NET_SHARE and v != r["tmpl"]) else (r["tmpl"] or (v if p >= dn.NET_SHARE else 0))
-                for (v, p), r in zip(agreed, rs)]
+        both = [either_face(r["tmpl"], v if p >= dn.NET_SHARE else 0) for (v, p), r in zip(agreed, rs)]
         print(f"{st} {T:g}px: net alike at the sizes, share >= {dn.NET_SHARE}: right "
               f"{sum(v == r['true'] and p >= dn.NET_SHARE for (v, p), r in zip(agreed, rs))} wrong "
               f"{sum(v != r['true'] and p >= dn.NET_SHARE for (v, p), r in zip(agreed, rs))}; with the templates "

@@ -197,7 +197,7 @@ def net_table(reads: list[tuple[int, int, float, float, bool, float, int]], nets
     """``--net``: the model's reads of the same dice (the table's true polarity) by its share, beside the
     templates' as ``small_faces`` takes them."""
     from tavli_pi.vision.dice_net import NET_SHARE
-    from tavli_pi.vision.dice_small import AGREED_LEAD, AGREED_MARGIN
+    from tavli_pi.vision.dice_small import AGREED_LEAD, AGREED_MARGIN, either_face
 
     def tmpl(r: tuple[int, int, float, float, bool, float, int]) -> int:
         return (r[0] or r[6]) if r[4] or (r[0] and r[2] >= AGREED_LEAD and r[3] >= AGREED_MARGIN) else 0
@@ -210,8 +210,7 @@ def net_table(reads: list[tuple[int, int, float, float, bool, float, int]], nets
             sel = [(r, n) for r, n in zip(reads, nets) if n[1] >= gate and (f is None or r[5] == f)]
             print(f"  net share >= {gate}, side x{f if f is not None else 'all'}: {len(sel)} taken, "
                   f"right {sum(n[0] == r[1] for r, n in sel)}, wrong {sum(n[0] != r[1] for r, n in sel)}")
-    both = [(t if not (t and n and t != n) else 0) or (n if not (t and n and t != n) else 0)
-            for t, n in ((tmpl(r), n[0] if n[1] >= NET_SHARE else 0) for r, n in zip(reads, nets))]
+    both = [either_face(tmpl(r), n[0] if n[1] >= NET_SHARE else 0) for r, n in zip(reads, nets)]
     print(f"  small_faces with the net at {NET_SHARE} (the templates' value or the net's; neither where they "
           f"differ): right {sum(v == r[1] for v, r in zip(both, reads))}, wrong "
           f"{sum(v and v != r[1] for v, r in zip(both, reads))}; templates alone right "

@@ -43,7 +43,8 @@ from tavli_pi.vision.dice_template import FaceMatch, face_axes, match_face
 from tavli_pi.vision.dice_vet import NEED_PX
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["AGREED_LEAD", "AGREED_MARGIN", "SIDES", "TEMPLATE_CONFIDENCE", "PipPolarity", "small_faces"]
+__all__ = ["AGREED_LEAD", "AGREED_MARGIN", "SIDES", "TEMPLATE_CONFIDENCE", "PipPolarity", "agreeing", "either_face",
+           "small_faces"]
 
 #: the confidence a face read surely by its templates is given
 TEMPLATE_CONFIDENCE = 0.91
@@ -121,12 +122,17 @@ def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration,
             continue
         m = match_face(image, d.xy, _axes(d, cal, table_px))
         tmpl = m.value if m is not None and m.dark == dark and (m.sure or _agreed(m, d, image, cal, table_px)) else 0
-        net = _net_value(d, image, cal, table_px, dark)
-        value = tmpl or net if not (tmpl and net and tmpl != net) else 0
+        value = either_face(tmpl, _net_value(d, image, cal, table_px, dark))
         if value:
             d = dataclasses.replace(d, value=value, value_confidence=TEMPLATE_CONFIDENCE, note="")
         out.append(d)
     return out
+
+
+def either_face(templates: int, net: int) -> int:
+    """The face the templates read (``templates``) or the model (``net``; 0: none read), neither where both
+    read one and they differ."""
+    return 0 if templates and net and templates != net else templates or net
 
 
 def _net_value(d: DieReading, image: np.ndarray, cal: Calibration, table_px: float, dark: bool) -> int:
@@ -139,15 +145,16 @@ def _net_value(d: DieReading, image: np.ndarray, cal: Calibration, table_px: flo
 def _agreed(m: FaceMatch, d: DieReading, image: np.ndarray, cal: Calibration, table_px: float) -> bool:
     """Whether ``m`` (``d``'s face at ``table_px``) and the face read at each of ``SIDES`` of it show
     one value, each with ``m``'s polarity, leading by ``AGREED_LEAD`` and ``AGREED_MARGIN``."""
-    if not _agreeing(m, m):
+    if not agreeing(m, m):
         return False
     for share in SIDES:
         other = match_face(image, d.xy, _axes(d, cal, table_px * share))
-        if other is None or not _agreeing(other, m):
+        if other is None or not agreeing(other, m):
             return False
     return True
 
 
-def _agreeing(got: FaceMatch, m: FaceMatch) -> bool:
+def agreeing(got: FaceMatch, m: FaceMatch) -> bool:
+    """Whether ``got`` shows ``m``'s value with its polarity, leading by ``AGREED_LEAD`` and ``AGREED_MARGIN``."""
     return (got.value == m.value and got.dark == m.dark and got.lead >= AGREED_LEAD
             and got.margin >= AGREED_MARGIN)
