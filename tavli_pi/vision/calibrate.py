@@ -179,6 +179,15 @@ def _quarter_fields(image: np.ndarray) -> list[tuple[float, np.ndarray, float]]:
             for fit, q, bar in fitted_fields(turned_q, field_candidates(turned_q))]
 
 
+def _given(corners: str, image: np.ndarray) -> np.ndarray:
+    """The corners given (``--corners``, "x,y x,y x,y x,y"), checked: a plausible field in ``image``
+    (``check_corners``) that runs along the points (``check_quarter``)."""
+    pts = parse_corners(corners)
+    check_corners(pts, image.shape)
+    check_quarter(pts, image)
+    return pts
+
+
 def check_quarter(corners: np.ndarray, image: np.ndarray) -> None:
     """Raise CalibrationError when ``corners`` (given, TL TR BR BL) run across the points: the field's
     top-left taken at the picture's top-left on a board seen from an end of the table (a camera there, a
@@ -361,21 +370,16 @@ def calibrate_image(
         if home and home != "auto":
             cal = cal.with_(home=home)
         if corners:
-            pts = parse_corners(corners)
-            check_corners(pts, image.shape)
-            check_quarter(pts, image)
+            pts = _given(corners, image)
             cal = refine(cal.with_(corners=pts, u0=0.0, u1=1.0, background=""), image, colours=False)
         else:
             check_fit(cal, image)
         return cal
     if corners:
-        pts = parse_corners(corners)
-        source = "corners"
+        pts, source = _given(corners, image), "corners"
     else:
         pts, source = field.locate(image) if field is not None else locate_field(image)
-    check_corners(pts, image.shape)
-    if source == "corners":
-        check_quarter(pts, image)
+        check_corners(pts, image.shape)
     if home == "auto" or (source == "found" and home is None):
         try:
             cal = learn_home(pts, image, source=source, known=known)
