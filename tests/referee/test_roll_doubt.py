@@ -128,3 +128,48 @@ def test_unsure_dice_read_2_1_where_a_double_moved_four_checkers_ask_for_the_rol
     assert kinds(ev).count("roll_needed") == 1 and "2-2" in only(ev, RollNeeded).extra["fits"]
     ev = t.feed(PlayerInput(Action.ROLL, None, 22, source="touch"))
     assert kinds(ev) == ["roll_accepted", "play_accepted"] and only(ev, PlayAccepted).dice == (2, 2)
+
+
+def test_unsure_dice_missing_from_one_frame_over_an_unmoved_board_are_not_picked_up_M5() -> None:
+    """Traced ``bench_video.py --size 640 --seed 7 --turns 10 --from-play 4 --rolled --hold 15 --think 15``,
+    game 2: White's 4-4 (11 px dice) was read 4-1 at 0.89 and 0.74; the reader lost both dice on one frame
+    while they lay, and the unmoved board was called (M5) though nobody had touched the dice. Dice read
+    under ``illegal_confidence`` over an unmoved board are picked up only after DICE_GONE_FRAMES frames."""
+    t = Table(Referee())
+    ref = opened(t)  # Black to roll
+    unsure = (die(4, "left", confidence=0.89), die(1, "left", confidence=0.74))
+    t.throw(ref.position, unsure)
+    assert ref.dice == (4, 1)
+    before = ref.before
+    t.show(before, 3, dice=unsure)
+    assert kinds(t.show(before)) == []  # one frame without the dice: not a pick-up
+    assert kinds(t.show(before, 2, dice=unsure)) == []
+    # picked up for good: the unmoved board is called (every roll moves a checker here)
+    assert "illegal_play" in kinds(t.show(before, 3))
+    # read surely, one frame without the dice is a pick-up, as before
+    t2 = Table(Referee())
+    ref2 = opened(t2)
+    sure = (die(4, "left", confidence=0.95), die(1, "left", confidence=0.95))
+    t2.throw(ref2.position, sure)
+    t2.show(ref2.before, 3, dice=sure)
+    assert "illegal_play" in kinds(t2.show(ref2.before))
+
+
+def test_unsure_dice_gone_one_frame_after_a_legal_play_still_end_it_at_once_E5() -> None:
+    """Only the unmoved board waits for a second frame without unsure dice: a board moved (here the
+    legal 6-2 of game 54's misread roll, entered) is judged on the first frame without them, as before."""
+    t = Table(Referee())
+    ref = opened(t)
+    unsure = (die(6, "left", confidence=0.80), die(2, "left", confidence=0.85))
+    t.throw(ref.position, unsure)
+    after = apply_play(ref.before, parse_play(ref.before, "24/18 13/11"))
+    t.show(after, 3, dice=unsure)
+    assert "play_accepted" in kinds(t.show(after))
+    # and a board moved otherwise is judged on that first frame too: the 6 alone is no whole play of
+    # 6-2, but a whole play of 4-2 or 5-1, which the unsure dice may be, so the roll is asked for
+    t2 = Table(Referee())
+    ref2 = opened(t2)
+    t2.throw(ref2.position, unsure)
+    part = apply_play(ref2.before, parse_play(ref2.before, "24/18"))
+    t2.show(part, 3, dice=unsure)
+    assert kinds(t2.show(part)) == ["roll_needed"]
