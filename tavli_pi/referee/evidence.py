@@ -314,10 +314,13 @@ def conserving_counts(loglik: np.ndarray, total: int = CHECKERS) -> np.ndarray:
 
 
 def reachable(light: Sequence[int], dark: Sequence[int], game: GameRules | None = None) -> bool:
-    """Whether per-spot counts (light numbering: points, bar, trays) are a board a game reaches: no side has
-    checkers in its trays while others lie outside its home board (a player bears off once all fifteen
-    checkers are in their home board, e.g. the USBGF rules; a hit after bearing off aside, as a join's
-    :func:`_kept` reads). Fevga (both sides one way round) is taken as reached."""
+    """Whether per-spot counts (light numbering: points, bar, trays) are a board a game in progress reaches:
+    no side has borne off all fifteen (that game is over), nor has checkers in its trays while others lie
+    outside its home board (a player bears off once all fifteen checkers are in their home board, e.g. the
+    USBGF rules; a hit after bearing off aside, as a join's :func:`_kept` reads). Fevga (both sides one way
+    round) is taken as reached where its home boards differ."""
+    if int(light[OFF]) >= CHECKERS or int(dark[OFF]) >= CHECKERS:
+        return False
     if game is not None and getattr(game, "variant", None) is Variant.FEVGA:
         return True
     light_out = sum(int(n) for n in light[:BAR + 1]) - sum(int(n) for n in light[LIGHT_HOME])

@@ -268,8 +268,9 @@ class SetupCheck:
         table = EvidenceTable(frames)
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=ref.game)
         self.state.learn_blind, self.state.blind_frames = False, []
-        # a board no game reaches (a checker borne off while its side has others outside its home board)
-        # is a misread, not a game to carry on from surely: unattended, read again as one a game reaches
+        # a board no game in progress reaches (a side with all fifteen borne off, or a checker borne off
+        # while its side has others outside its home board) is a misread, not a game to carry on from
+        # surely: unattended, read again as one a game reaches
         if (r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence
                 and reachable(r.free_light, r.free_dark, ref.game)):
             self._join_in_progress(r.free, len(r.differing), target, lying=frames[-1].dice)

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from tavli_pi.referee.events import BoardAdopted, Event, PlayAccepted, RollAccepted
+from tavli_pi.referee.evidence import reachable, spot_counts
 from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.settings import RefereeSettings
@@ -237,3 +238,16 @@ def test_a_game_joined_with_a_roll_lying_in_one_half_is_that_players_turn() -> N
         ev += t.feed(observe(MIDGAME, dice=dice, frame_index=t.index))
     joined = only(ev, BoardAdopted)
     assert joined.after.layout_key() == MIDGAME.layout_key() and joined.after.turn is Side.BLACK
+
+
+def test_a_board_read_as_every_checker_borne_off_is_no_game_to_join() -> None:
+    # bench_video.py --seed 7 --from-play 4, game 6 (rosewood, 640 px): every checker but one read in the
+    # trays, and the game was joined there -- a side with all fifteen borne off has won: no game in progress
+    board = Position.from_counts({}, {5: 1})  # the rest borne off
+    assert not reachable(*spot_counts(board, True)) and reachable(*spot_counts(MIDGAME, True))
+    t = Table(Referee(RefereeSettings(attended=False)))
+    ev: list[Event] = []
+    for _ in range(14):
+        t.index += 1
+        ev += t.feed(observe(board, frame_index=t.index))
+    assert "board_adopted" not in kinds(ev)
