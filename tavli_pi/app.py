@@ -131,12 +131,8 @@ class ScriptedInputs(Protocol):
 
 
 def _could_be_played(board: KnownBoard) -> bool:
-    """Whether ``board`` could stand in a game: a side with checkers borne off has all its others in its
-    home board (points 1-6 for light, 19-24 for dark, light numbering; none on the bar), as bearing off
-    asks (e.g. the USBGF rules: a player bears off once all fifteen of their checkers are in their home board)."""
-    light_out = sum(board.light[6:25])
-    dark_out = sum(board.dark[:18]) + board.dark[24]
-    return not (board.light[25] and light_out) and not (board.dark[25] and dark_out)
+    """Whether ``board`` could stand in a game (``KnownBoard.could_be_played``)."""
+    return board.could_be_played
 
 
 class TableApp:
@@ -490,7 +486,7 @@ class TableApp:
         if learning and self._setup_confirmed and in_progress(obs, spots, every=attended):
             # a board confirmed that is clearly a game in progress: not learnt as the start (the referee
             # carries on from it); at an unattended table, learnt from the position it reads as
-            found = None if attended else learn_as_read(frame.image, cal, obs, obs.dice)
+            found = None if attended else learn_as_read(frame.image, cal, obs, obs.dice, playable=True)
             if found is not None:
                 cal, obs = found
         elif learning:
@@ -522,7 +518,7 @@ class TableApp:
                     # frame of the still run it is learnt from too (the picture held still since: they lay
                     # there; learnt as the board, the roll in play would vanish)
                     found = learn_as_read(learn_image, cal, read_back, obs.dice, frame.image, frame.index,
-                                          hidden_by=learnt, unlearnt=obs)
+                                          hidden_by=learnt, unlearnt=obs, playable=True)
                     if found is not None:
                         cal, obs = found
         problem = setup_problem(obs, expect_start=setup)
@@ -566,7 +562,7 @@ class TableApp:
 
         def joined(cal: Calibration, obs: Observation, also: tuple[KnownBoard, ...] = ()
                    ) -> tuple[tuple[Calibration, Observation], str | None] | None:
-            found = learn_as_read(frame.image, cal, obs, obs.dice, also=also)
+            found = learn_as_read(frame.image, cal, obs, obs.dice, also=also, playable=True)
             if found is None or found[0].position is None or not _could_be_played(found[0].position):
                 return None
             if not in_progress(found[1], self.config.referee.in_progress_spots, every=False):

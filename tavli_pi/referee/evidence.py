@@ -28,6 +28,7 @@ import numpy as np
 
 from tavli_pi.errors import InvalidPositionError
 from tavli_pi.rules.position import CHECKERS, Position, Side
+from tavli_pi.rules.tavli_settings import Variant
 from tavli_pi.vision.observation import MAX_COUNT, Observation
 
 if TYPE_CHECKING:
@@ -55,6 +56,9 @@ __all__ = [
 SPOTS = 26
 #: the spot of the checkers on the bar, and of those borne off (0-23 the points, light numbering)
 BAR, OFF = 24, 25
+#: the home boards (spots, light numbering) of light and of dark, where a side's checkers all are before it
+#: bears off (Portes and Plakoto: the light player's points 1-6, the dark player's 19-24)
+LIGHT_HOME, DARK_HOME = slice(0, 6), slice(18, 24)
 #: Log-probability given to a count the evidence says is impossible.
 LOG_FLOOR = math.log(1e-6)
 #: Checkers of a colour the per-spot reading may miss (or add) that conservation puts right
@@ -309,17 +313,47 @@ def conserving_counts(loglik: np.ndarray, total: int = CHECKERS) -> np.ndarray:
     return counts
 
 
-def _kept(loglik: np.ndarray, blind: list[int], candidate: np.ndarray, conserve: bool) -> np.ndarray:
+def reachable(light: Sequence[int], dark: Sequence[int], game: GameRules | None = None) -> bool:
+    """Whether per-spot counts (light numbering: points, bar, trays) are a board a game in progress reaches:
+    no side has borne off all fifteen (that game is over), nor has checkers in its trays while others lie
+    outside its home board (a player bears off once all fifteen checkers are in their home board, e.g. the
+    USBGF rules; a hit after bearing off aside, as a join's :func:`_kept` reads). Fevga (both sides one way
+    round) is taken as reached where its home boards differ."""
+    if int(light[OFF]) >= CHECKERS or int(dark[OFF]) >= CHECKERS:
+        return False
+    if game is not None and getattr(game, "variant", None) is Variant.FEVGA:
+        return True
+    light_out = sum(int(n) for n in light[:BAR + 1]) - sum(int(n) for n in light[LIGHT_HOME])
+    dark_out = sum(int(n) for n in dark[:BAR + 1]) - sum(int(n) for n in dark[DARK_HOME])
+    return not (int(light[OFF]) and light_out) and not (int(dark[OFF]) and dark_out)
+
+
+def _kept(loglik: np.ndarray, blind: list[int], candidate: np.ndarray, conserve: bool,
+          home: slice | None = None) -> np.ndarray:
     """A colour's reading: the per-spot argmax, the ``blind`` spots taken from ``candidate``; with
     ``conserve``, when that is at most ``CONSERVE_AT_MOST`` checkers off 15, the best reading that keeps 15
     (:func:`conserving_counts` over the spots vision reads: a blot missed at a fair confidence is put
-    back where the evidence least minds it, so a board that adds up is read as the position it is)."""
-    counts = loglik.argmax(axis=1)
+    back where the evidence least minds it, so a board that adds up is read as the position it is).
+    ``home``: the colour's home board (spots): read as a board a game reaches, no checker of the colour is
+    in its trays while it reads checkers outside its home board (a player bears off once all fifteen
+    checkers are in their home board, e.g. the USBGF rules) -- the tray is read empty, and a checker missed
+    is not put back there. An empty tray's evidence is weak (an insert, its lining), so a checker read
+    there then is a checker missed on a point (``bench_video.py --seed 7 --from-play 4``, game 12: a dark
+    checker read light on point 12, the 15th dark read in the tray, was joined as one borne off)."""
+    evidence = loglik
+    if home is not None and len(loglik) > OFF and OFF not in blind:
+        outside = np.ones(len(loglik), bool)
+        outside[home] = False
+        outside[OFF] = False
+        if int(loglik.argmax(axis=1)[outside].sum()) > 0:
+            evidence = loglik.copy()
+            evidence[OFF, 1:] = -np.inf
+    counts = evidence.argmax(axis=1)
     counts[blind] = candidate[blind]
     seen = np.setdiff1d(np.arange(len(loglik)), np.asarray(blind, dtype=np.int64))
     want = CHECKERS - int(counts[blind].sum())
     if conserve and 0 < abs(int(counts.sum()) - CHECKERS) <= CONSERVE_AT_MOST and want >= 0 and len(seen):
-        counts[seen] = conserving_counts(loglik[seen], want)
+        counts[seen] = conserving_counts(evidence[seen], want)
     return cast(np.ndarray, counts)
 
 
@@ -404,6 +438,7 @@ def read(
     game: GameRules | None = None,
     hints: Sequence[GamePosition] = (),
     conserve: bool = False,
+    playable: bool = False,
 ) -> Reading:
     """Score ``candidates`` against ``table`` (see :class:`Reading`).
 
@@ -412,7 +447,9 @@ def read(
     candidate) say which colour is pinned where the reading has one of each. ``conserve``: the free
     reading is the best one keeping 15 checkers a colour when the per-spot argmax is one or two off
     (a checker missed at a fair confidence); ``min_confidence`` is then the posterior of the counts
-    kept, and a spot where one was put back is never sure.
+    kept, and a spot where one was put back is never sure. ``playable``: the free reading is one a game
+    reaches: no checker in a side's trays while it reads checkers outside its home board (:func:`_kept`;
+    a game joined in progress, ``setup_check``).
     """
     if not candidates:
         raise ValueError("read() needs at least one candidate position")
@@ -426,8 +463,10 @@ def read(
     gap = max(0.0, table.conserving() - float(scores[best]))
     blind = list(table.blind)
     # what vision cannot read is what the best candidate says
-    free_l = _kept(table.light, blind, light[best], conserve)
-    free_d = _kept(table.dark, blind, dark[best], conserve)
+    # Fevga's sides both move one way round, the dark player's home board elsewhere: no home is kept to there
+    homes = playable and not (game is not None and getattr(game, "variant", None) is Variant.FEVGA)
+    free_l = _kept(table.light, blind, light[best], conserve, LIGHT_HOME if homes else None)
+    free_d = _kept(table.dark, blind, dark[best], conserve, DARK_HOME if homes else None)
     fl = tuple(int(x) for x in free_l)
     fd = tuple(int(x) for x in free_d)
     diff_mask = (light[best] != free_l) | (dark[best] != free_d)

@@ -38,8 +38,9 @@ import numpy as np
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
-from tavli_pi.referee.evidence import EvidenceTable, Reading, read
+from tavli_pi.referee.evidence import EvidenceTable, Reading, reachable, read
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.unseen import roller_of
 from tavli_pi.rules.position import Side
 
 if TYPE_CHECKING:
@@ -267,13 +268,17 @@ class SetupCheck:
         table = EvidenceTable(frames)
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=ref.game)
         self.state.learn_blind, self.state.blind_frames = False, []
-        if r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence:
-            self._join_in_progress(r.free, len(r.differing), target)
+        # a board no game in progress reaches (a side with all fifteen borne off, or a checker borne off
+        # while its side has others outside its home board) is a misread, not a game to carry on from
+        # surely: unattended, read again as one a game reaches
+        if (r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence
+                and reachable(r.free_light, r.free_dark, ref.game)):
+            self._join_in_progress(r.free, len(r.differing), target, lying=frames[-1].dice)
             return
         if not s.attended:
             found = self._moved_on(table, target)
             if found is not None:
-                self._join_in_progress(*found, target, unsure=True)
+                self._join_in_progress(*found, target, unsure=True, lying=frames[-1].dice)
                 return
         ref.blind = r.differing
         # unattended, a start read otherwise may be no start at all (a game in progress read too badly
@@ -288,11 +293,15 @@ class SetupCheck:
         at a few spots; a game some plays on differs at many, a few of them read unsurely
         (``bench_video.py --from-play 6``, real-like recordings that start after the 6th play: 9-10 spots
         off the start, 6 read at 0.82-0.96, one dark checker not found, were learnt as a misread
-        start's blind spots and every roll after was voided as an opening roll in one half)."""
+        start's blind spots and every roll after was voided as an opening roll in one half). Read as a board
+        a game reaches (``read(playable=True)``): no checker in a side's trays while it reads others outside
+        its home board (``--seed 7 --from-play 4``, game 12: the 15th dark checker, read light on a point,
+        was read in the tray, an empty tray's weak evidence, and joined as borne off)."""
         s = self.ref.settings
         r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=self.ref.game,
-                 conserve=True)
-        if r.free is None or len(r.differing) < s.in_progress_spots:
+                 conserve=True, playable=True)
+        if r.free is None or len(r.differing) < s.in_progress_spots or not reachable(r.free_light, r.free_dark,
+                                                                                     self.ref.game):
             return None
         sure = table.posterior(np.asarray(r.free_light), np.asarray(r.free_dark))[list(r.differing)]
         if int((sure >= IN_PROGRESS_SURE).sum()) < s.in_progress_spots:
@@ -320,15 +329,19 @@ class SetupCheck:
         return True
 
     def _join_in_progress(self, board: GamePosition, spots: int, start: GamePosition, *,
-                          unsure: bool = False) -> None:
+                          unsure: bool = False, lying: Sequence[DieReading] = ()) -> None:
         """The confirmed set-up board is clearly a position of a game in progress, not a misread start:
         the referee was started mid-game. It carries on from that board (the log keeps it; the match
         formats cannot express a game that did not start at B3), and the first roll's half says who
         rolled (E3), as after an adopted board. ``unsure``: joined unattended from a board not read
-        surely at every spot (the referee's ``board_unsure``)."""
+        surely at every spot (the referee's ``board_unsure``). ``lying``: the dice on the last clear frame
+        of the board joined; lying still, all in one half, they are the roll in play, thrown by that half's
+        player (E3), who is on roll in the board joined (else the start's side: the first roll says)."""
         ref = self.ref
+        still = [d for d in lying if not d.moving]
+        roller = roller_of(still, ref.settings.light_is_white) if still and len(still) == len(lying) else None
         ref.reset_view()
-        ref.carry_on_from(board.with_turn(start.turn), start, "game in progress",
+        ref.carry_on_from(board.with_turn(roller or start.turn), start, "game in progress",
                           f"A game in progress: the board is clearly not the start (it differs at {spots} "
                           "points). The referee carries on from it; the first roll's half of the board says "
                           "whose turn it is.", extra={"in_progress": True})

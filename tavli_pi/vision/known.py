@@ -16,13 +16,14 @@ learnt from (``slots``: the board under them was never seen), where those checke
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tavli_pi.errors import CalibrationError
 
-__all__ = ["KnownBoard", "ROW", "CHECKERS", "START_LIGHT", "START_DARK"]
+__all__ = ["KnownBoard", "ROW", "CHECKERS", "START_LIGHT", "START_DARK", "outside_home"]
 
 #: checkers a colour (B1)
 CHECKERS = 15
@@ -35,6 +36,12 @@ SPOTS = 26
 #: B3 in the light player's numbering: light's own points, and dark's (own q = light 25 - q).
 START_LIGHT: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
 START_DARK: dict[int, int] = {25 - q: n for q, n in START_LIGHT.items()}
+
+
+def outside_home(counts: Sequence[int], *, light: bool) -> int:
+    """How many of a colour's checkers (``counts``: points 1-24 in light numbering, bar, off) lie outside
+    its home board: points 7-24 and the bar for light, 1-18 and the bar for dark."""
+    return int(sum(counts[6:25])) if light else int(sum(counts[:18])) + int(counts[24])
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,15 @@ class KnownBoard:
 
     def name(self) -> str:
         return "the start position (B3)" if self.is_start else "the known position"
+
+    @property
+    def could_be_played(self) -> bool:
+        """Whether the board could stand in a game: a side with checkers borne off has all its others in its
+        home board (points 1-6 for light, 19-24 for dark, light numbering; none on the bar), as bearing off
+        asks (e.g. the USBGF rules: a player bears off once all fifteen of their checkers are in their home
+        board)."""
+        return not (self.light[25] and outside_home(self.light, light=True)) \
+            and not (self.dark[25] and outside_home(self.dark, light=False))
 
     def slots(self, depth: int) -> np.ndarray:
         """(26, depth) bool: the chain slots the board fills (the 24 points, then the bar's lower

@@ -24,7 +24,7 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.known import CHECKERS, KnownBoard
+from tavli_pi.vision.known import CHECKERS, KnownBoard, outside_home
 from tavli_pi.vision.observation import DieReading, Observation
 
 __all__ = ["STEPS", "learn_as_read", "learn_checked", "learn_consistent", "read_as"]
@@ -34,11 +34,13 @@ STEPS = 4
 
 
 def read_as(obs: Observation, balance: bool = False, *, hidden_by: Calibration | None = None,
-            unlearnt: Observation | None = None) -> KnownBoard | None:
+            unlearnt: Observation | None = None, playable: bool = False) -> KnownBoard | None:
     """The whole position ``obs`` reads as (15 checkers a side on the points, the bar and off); None
     when the reading is not whole. ``balance``: a reading that is not whole is read as a likely board
     that is (a first guess to learn from): each colour's checkers short or over are added or taken one
-    at a time where the spot's own evidence gives up least (never onto a point the other colour holds).
+    at a time where the spot's own evidence gives up least (never onto a point the other colour holds; with
+    ``playable``, nor into the trays while that colour has checkers outside its home board: a board no game
+    reaches, ``KnownBoard.could_be_played``).
 
     ``hidden_by``: the board ``obs`` was read with, learnt from a position that was only a guess (the
     start, for a set-up board that is a game in progress); ``unlearnt``: the same frame read with no
@@ -62,8 +64,12 @@ def read_as(obs: Observation, balance: bool = False, *, hidden_by: Calibration |
             n = counts[c]
             while sum(n) != CHECKERS:
                 step = 1 if sum(n) < CHECKERS else -1
+                # never onto a point the other colour holds, nor into the trays while the colour has
+                # checkers outside its home board (no side bears off so: ``KnownBoard.could_be_played``)
+                off_barred = playable and step > 0 and outside_home(n, light=c == "light") > 0
                 costs = [np.log(probs[i][n[i]]) - np.log(probs[i][n[i] + step])
                          if 0 <= n[i] + step < len(probs[i]) and not (step > 0 and i < 24 and counts[other][i])
+                         and not (i == 25 and off_barred)
                          else np.inf for i in range(len(spots))]
                 best = int(np.argmin(costs))
                 if not np.isfinite(costs[best]):
@@ -105,7 +111,7 @@ def learn_consistent(frame: np.ndarray, calibration: Calibration, first: KnownBo
 
 def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation, dice: Sequence[DieReading] = (),
                   frame: np.ndarray | None = None, index: int = 0, *, hidden_by: Calibration | None = None,
-                  unlearnt: Observation | None = None, also: Sequence[KnownBoard] = ()
+                  unlearnt: Observation | None = None, also: Sequence[KnownBoard] = (), playable: bool = False
                   ) -> tuple[Calibration, Observation] | None:
     """A board of a game in progress nobody gave the position of (an unattended table's set-up board),
     learnt from ``image`` as the position it reads as (:func:`learn_consistent`, from the whole position
@@ -119,7 +125,11 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
     fixed point is no proof: of the positions found, the one the unlearnt reading -- taught nothing --
     makes most likely is learnt (``bench/probe_join_guesses.py``: on 24 mid-game tables the
     unlearnt reading's fixed point was right on 15, the start-learnt reading's on 1, and one of those
-    wrong at 14 spots read its frame back more surely than the truth did).
+    wrong at 14 spots read its frame back more surely than the truth did). ``playable`` (a game joined in
+    progress: ``app``): a position no game reaches (``KnownBoard.could_be_played``: a checker borne off while
+    its side has others outside its home board) is never learnt, nor guessed (``read_as(playable=True)``): a
+    checker the reading missed is not in a tray then, and a board learnt with one there reads that tray as a
+    checker on every frame after (``bench_video.py --seed 7 --from-play 4``, game 12).
 
     ``also``: first guesses tried before those (a position read from the field's other long side, turned
     round: ``seat.turned_board``)."""
@@ -127,10 +137,11 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
 
     guesses: list[KnownBoard | None] = list(also)
     if hidden_by is None or unlearnt is None:
-        guesses += [read_as(obs, balance=True)]
+        guesses += [read_as(obs, balance=True, playable=playable)]
     else:
-        guesses += [read_as(unlearnt, balance=True), read_as(obs, balance=True, hidden_by=hidden_by, unlearnt=unlearnt),
-                    read_as(obs, balance=True)]
+        guesses += [read_as(unlearnt, balance=True, playable=playable),
+                    read_as(obs, balance=True, hidden_by=hidden_by, unlearnt=unlearnt, playable=playable),
+                    read_as(obs, balance=True, playable=playable)]
     found, best = None, -math.inf
     tried: set[KnownBoard] = set()
     for first in guesses:
@@ -138,6 +149,8 @@ def learn_as_read(image: np.ndarray, calibration: Calibration, obs: Observation,
             continue
         tried.add(first)
         got = learn_consistent(image, calibration, first, dice=dice)
+        if playable and got is not None and (got[0].position is None or not got[0].position.could_be_played):
+            got = None  # a board no game reaches (a checker borne off while its side is not all home)
         score = -math.inf if got is None else _likelihood(got[0], unlearnt)
         if got is not None and (found is None or score > best):
             found, best = got, score

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from tavli_pi.referee.events import BoardAdopted, Event, PlayAccepted, RollAccepted
+from tavli_pi.referee.evidence import reachable, spot_counts
 from tavli_pi.referee.inputs import Action
 from tavli_pi.referee.referee import Referee
 from tavli_pi.referee.settings import RefereeSettings
@@ -195,3 +196,58 @@ def test_once_a_play_fits_the_board_joined_an_illegal_play_is_called() -> None:
     bad = apply_play(now, parse_play(now, "13/9 13/9"))  # 4 pips twice: 4-4's, not 4-2's
     ev = t.move_and_pick_up(now, bad, dice) + t.show(bad, 2)
     assert "illegal_play" in kinds(ev)
+
+
+def _dark_counted_off(obs: Observation, spot: int, n: int) -> Observation:
+    """``obs`` with the dark stack of ``n`` on ``spot`` (light numbering from 0) read one short at 0.55,
+    and the dark tray read as holding one checker at 0.8 (an empty tray's weak evidence: an insert, its
+    lining)."""
+    short = [1e-6] * (MAX_COUNT + 1)
+    short[n - 1], short[n] = 0.55, 0.45
+    tray = [1e-6] * (MAX_COUNT + 1)
+    tray[0], tray[1] = 0.2, 0.8
+    points = list(obs.points)
+    points[spot] = SpotEvidence(points[spot].light, CountEvidence(tuple(short)))
+    return dataclasses.replace(obs, points=tuple(points), off=SpotEvidence(obs.off.light, CountEvidence(tuple(tray))))
+
+
+def test_a_game_joined_unattended_has_no_checker_borne_off_while_its_side_is_outside_home() -> None:
+    # bench_video.py --seed 7 --from-play 4, game 12: the 15th dark checker, missed on a point, was read in
+    # the tray, and the game was joined with a dark checker borne off while dark had checkers all over the
+    # board -- a board no game reaches (a player bears off once all fifteen checkers are home). The tray is
+    # read empty then, and the checker goes back where the evidence least minds it: on its stack
+    t = Table(Referee(RefereeSettings(attended=False)))
+    assert MIDGAME.off == (0, 0) and observe(MIDGAME).points[11].dark.best == 4  # Black's 13-point
+    ev: list[Event] = []
+    for _ in range(14):
+        t.index += 1
+        ev += t.feed(_dark_counted_off(observe(MIDGAME, frame_index=t.index), 11, 4))
+    joined = only(ev, BoardAdopted)
+    assert joined.after.off == (0, 0)
+    _joined(t, ev)
+
+
+def test_a_game_joined_with_a_roll_lying_in_one_half_is_that_players_turn() -> None:
+    # a recording that starts with a roll lying (bench_video.py --from-play 4 --rolled): the dice lie in
+    # Black's half (Black's right hand, E3), so Black is on roll in the board joined, not the start's side
+    t = Table(Referee(RefereeSettings(attended=False)))
+    dice = roll_dice(Side.BLACK, (4, 2))
+    ev: list[Event] = []
+    for _ in range(14):
+        t.index += 1
+        ev += t.feed(observe(MIDGAME, dice=dice, frame_index=t.index))
+    joined = only(ev, BoardAdopted)
+    assert joined.after.layout_key() == MIDGAME.layout_key() and joined.after.turn is Side.BLACK
+
+
+def test_a_board_read_as_every_checker_borne_off_is_no_game_to_join() -> None:
+    # bench_video.py --seed 7 --from-play 4, game 6 (rosewood, 640 px): every checker but one read in the
+    # trays, and the game was joined there -- a side with all fifteen borne off has won: no game in progress
+    board = Position.from_counts({}, {5: 1})  # the rest borne off
+    assert not reachable(*spot_counts(board, True)) and reachable(*spot_counts(MIDGAME, True))
+    t = Table(Referee(RefereeSettings(attended=False)))
+    ev: list[Event] = []
+    for _ in range(14):
+        t.index += 1
+        ev += t.feed(observe(board, frame_index=t.index))
+    assert "board_adopted" not in kinds(ev)

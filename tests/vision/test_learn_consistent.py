@@ -155,3 +155,28 @@ def test_a_game_in_progress_learnt_as_the_start_with_its_colours_swapped_is_refu
         learn_board(mid.image, cal)  # type: ignore[attr-defined]
     learnt = learn_as_read(mid.image, cal, obs)  # type: ignore[arg-type, attr-defined]
     assert learnt is not None and learnt[0].position == known
+
+
+def test_a_reading_short_of_a_checker_is_never_made_whole_in_the_trays_of_a_side_outside_home() -> None:
+    """A dark stack read one short, and the dark tray's weak evidence (an insert, its lining) nearly as
+    ready to hold one: balanced, the checker goes back on the stack, not into the tray -- no side bears
+    off while it has checkers outside its home board (a board no game reaches: ``bench_video.py --seed 7
+    --from-play 4``, game 12, was learnt with a dark checker borne off)."""
+    from tavli_pi.rules.position import Position
+    from tests.referee.synth import observe
+
+    mid = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2}, {24: 2, 13: 4, 8: 2, 7: 2, 6: 3, 4: 2})
+    obs = observe(mid)
+    known = read_as(obs)  # type: ignore[arg-type]
+    assert known is not None and known.off == (0, 0) and known.dark[11] == 4 and not known.light[11]
+    short = [0.0] * len(obs.points[11].dark.probs)
+    short[3], short[4] = 0.6, 0.4
+    tray = [0.0] * len(obs.off.dark.probs)
+    tray[0], tray[1] = 0.55, 0.45
+    read = dataclasses.replace(
+        obs, points=tuple(SpotEvidence(p.light, CountEvidence(tuple(short))) if j == 11 else p
+                          for j, p in enumerate(obs.points)),
+        off=SpotEvidence(obs.off.light, CountEvidence(tuple(tray))))
+    assert read_as(read) is None  # 14 dark: not whole  # type: ignore[arg-type]
+    whole = read_as(read, balance=True, playable=True)  # type: ignore[arg-type]
+    assert whole == known and whole.could_be_played
