@@ -22,6 +22,7 @@ a marginal one, not one of several causes. About 4 s a re-read.
 
     nice .venv/bin/python bench/diag_spots.py --frames 120 --annotate 12
     nice .venv/bin/python bench/diag_spots.py --frames 120 --seed 1 --list --why
+    nice .venv/bin/python bench/diag_spots.py --frames 40 --single --tilt 40   # a camera at a strong slant
 """
 
 from __future__ import annotations
@@ -167,6 +168,8 @@ def main() -> None:
                     "calibrated on the frame itself) instead of against its set-up frame")
     ap.add_argument("--why", action="store_true", help="read each frame with a wrong spot in view again without "
                     "its overlays and prints, hand, dice, field props: what puts each right")
+    ap.add_argument("--tilt", type=float, default=None, help="every table's camera tilted this many degrees (its "
+                    "direction as drawn): a phone held at an angle, the field's far side narrower (issue 9)")
     args = ap.parse_args()
     why_tally: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
@@ -182,6 +185,10 @@ def main() -> None:
     # per flat/thick table: [spots, wrong, in view wrong, under, over, wrong at >= 0.9]
     split: dict[str, list[int]] = {"flat": [0] * 6, "thick": [0] * 6}
     scenes = reallike_scenes(args.start + args.frames, args.seed)
+    if args.tilt is not None:
+        import dataclasses
+
+        scenes = [dataclasses.replace(s, pose=dataclasses.replace(s.pose, tilt_deg=args.tilt)) for s in scenes]
     for i in range(args.start, args.start + args.frames):
         scene = scenes[i]
         r, s = rendered(i, scene, args.seed)
