@@ -250,12 +250,19 @@ def dice_table(tally: Counter[str]) -> str:
 
 
 #: what became of a scripted roll, in the order ``roll_fates`` judges them
-FATES = ("read", "asked", "before set-up", "out of sync", "judging", "not seen")
+FATES = ("read", "read wrong", "asked", "before set-up", "out of sync", "judging", "not seen")
+
+
+def _values(e: Any) -> tuple[int, ...]:
+    """The values a roll event took (an opening roll's two dice, or a roll's), highest first."""
+    pair = (e.white_die, e.black_die) if e.kind == "opening_roll" else tuple(e.dice)
+    return tuple(sorted(pair, reverse=True))
 
 
 def roll_fates(moments: list[Moment], events: list[Any]) -> Counter[str]:
     """What became of each roll of the script, from the events the run logged: ``read`` (taken with
-    values the camera read), ``asked`` (the dice were seen unread and the roll asked for: nobody
+    values the camera read, the values thrown), ``read wrong`` (taken with values the camera read, none of
+    them the values thrown: a die misread and believed), ``asked`` (the dice were seen unread and the roll asked for: nobody
     answers a recording), or lost with the referee not taking rolls -- ``before set-up`` (the game
     not started), ``out of sync`` (the board lost, not found again), ``judging`` (the turn before
     still waits for a clear view) -- or ``not seen`` (the referee was waiting for it: dice missed,
@@ -271,8 +278,11 @@ def roll_fates(moments: list[Moment], events: list[Any]) -> Counter[str]:
         end = min((i for i in ends if i > r), default=len(moments))
         inside = [e for i, e in at if start <= i <= end]
         before = [e for i, e in at if i <= end]
-        if any(e.kind in ("opening_roll", "roll_accepted") and not e.extra.get("roll_unseen") for e in inside):
-            fate = "read"
+        taken = [e for e in inside if e.kind in ("opening_roll", "roll_accepted") and not e.extra.get("roll_unseen")]
+        if taken:
+            # read wrong: no roll taken in the window shows the values thrown (a die misread and not doubted)
+            thrown = tuple(sorted((d.value for d in m.dice), reverse=True))
+            fate = "read" if any(_values(e) == thrown for e in taken) else "read wrong"
         elif any(e.kind == "roll_needed" for e in inside):
             fate = "asked"
         elif not any(e.kind == "game_started" for e in before):
