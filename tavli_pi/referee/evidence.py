@@ -29,6 +29,7 @@ import numpy as np
 from tavli_pi.errors import InvalidPositionError
 from tavli_pi.rules.position import CHECKERS, Position, Side
 from tavli_pi.rules.tavli_settings import Variant
+from tavli_pi.vision.known import DARK_HOME, LIGHT_HOME, outside_home
 from tavli_pi.vision.observation import MAX_COUNT, Observation
 
 if TYPE_CHECKING:
@@ -56,9 +57,6 @@ __all__ = [
 SPOTS = 26
 #: the spot of the checkers on the bar, and of those borne off (0-23 the points, light numbering)
 BAR, OFF = 24, 25
-#: the home boards (spots, light numbering) of light and of dark, where a side's checkers all are before it
-#: bears off (Portes and Plakoto: the light player's points 1-6, the dark player's 19-24)
-LIGHT_HOME, DARK_HOME = slice(0, 6), slice(18, 24)
 #: Log-probability given to a count the evidence says is impossible.
 LOG_FLOOR = math.log(1e-6)
 #: Checkers of a colour the per-spot reading may miss (or add) that conservation puts right
@@ -323,9 +321,8 @@ def reachable(light: Sequence[int], dark: Sequence[int], game: GameRules | None 
         return False
     if game is not None and getattr(game, "variant", None) is Variant.FEVGA:
         return True
-    light_out = sum(int(n) for n in light[:BAR + 1]) - sum(int(n) for n in light[LIGHT_HOME])
-    dark_out = sum(int(n) for n in dark[:BAR + 1]) - sum(int(n) for n in dark[DARK_HOME])
-    return not (int(light[OFF]) and light_out) and not (int(dark[OFF]) and dark_out)
+    return not (int(light[OFF]) and outside_home(light, light=True)) \
+        and not (int(dark[OFF]) and outside_home(dark, light=False))
 
 
 def _kept(loglik: np.ndarray, blind: list[int], candidate: np.ndarray, conserve: bool,

@@ -23,7 +23,7 @@ import numpy as np
 
 from tavli_pi.errors import CalibrationError
 
-__all__ = ["KnownBoard", "ROW", "CHECKERS", "START_LIGHT", "START_DARK", "outside_home"]
+__all__ = ["DARK_HOME", "KnownBoard", "LIGHT_HOME", "ROW", "CHECKERS", "START_LIGHT", "START_DARK", "outside_home"]
 
 #: checkers a colour (B1)
 CHECKERS = 15
@@ -38,10 +38,15 @@ START_LIGHT: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5}
 START_DARK: dict[int, int] = {25 - q: n for q, n in START_LIGHT.items()}
 
 
+#: the home boards (spots, light numbering: points 1-24 at 0-23, the bar 24), where a side's checkers all are
+#: before it bears off: light's points 1-6, dark's 19-24 (Portes and Plakoto)
+LIGHT_HOME, DARK_HOME = slice(0, 6), slice(18, 24)
+
+
 def outside_home(counts: Sequence[int], *, light: bool) -> int:
     """How many of a colour's checkers (``counts``: points 1-24 in light numbering, bar, off) lie outside
     its home board: points 7-24 and the bar for light, 1-18 and the bar for dark."""
-    return int(sum(counts[6:25])) if light else int(sum(counts[:18])) + int(counts[24])
+    return int(sum(int(n) for n in counts[:25])) - int(sum(int(n) for n in counts[LIGHT_HOME if light else DARK_HOME]))
 
 
 @dataclass(frozen=True)
