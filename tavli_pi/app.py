@@ -130,11 +130,6 @@ class ScriptedInputs(Protocol):
     def inputs_at(self, index: int) -> Sequence[PlayerInput]: ...
 
 
-def _could_be_played(board: KnownBoard) -> bool:
-    """Whether ``board`` could stand in a game (``KnownBoard.could_be_played``)."""
-    return board.could_be_played
-
-
 class TableApp:
     """The main loop of one table.
 
@@ -550,7 +545,7 @@ class TableApp:
         --rolled --seed 1``, game 0: the first play came 1.5 s after the join frame, and was missed). It is
         taken as set up at once and learnt as the position it reads as (``learn_as_read``; ``obs``: the frame
         read unlearnt) when that position reads back clearly as a game in progress (``in_progress``), could
-        have been played (:func:`_could_be_played`: no checker borne off while its side has checkers outside
+        have been played (``KnownBoard.could_be_played``: no checker borne off while its side has checkers outside
         its home board -- a set-up in progress, its checkers waiting in a tray, is no such position), and
         tells the seat (``seat.seat_of``: each colour's pips far fewer from the light player's side than from
         the other) -- from the other long side of the field found when the seat was not told yet, learnt
@@ -563,7 +558,7 @@ class TableApp:
         def joined(cal: Calibration, obs: Observation, also: tuple[KnownBoard, ...] = ()
                    ) -> tuple[tuple[Calibration, Observation], str | None] | None:
             found = learn_as_read(frame.image, cal, obs, obs.dice, also=also, playable=True)
-            if found is None or found[0].position is None or not _could_be_played(found[0].position):
+            if found is None or found[0].position is None or not found[0].position.could_be_played:
                 return None
             if not in_progress(found[1], self.config.referee.in_progress_spots, every=False):
                 return None

@@ -543,16 +543,15 @@ def test_an_unattended_board_that_cannot_be_the_start_is_joined_before_the_first
 def test_a_board_with_checkers_borne_off_and_others_outside_home_is_no_game_to_join() -> None:
     """A board some checkers of which lie in a tray while others of that side stand outside its home board
     could not stand in a game (bearing off asks all fifteen home): a set-up in progress, its checkers waiting
-    in a tray, is never joined at once as a game (``app._could_be_played``)."""
-    from tavli_pi.app import _could_be_played
+    in a tray, is never joined at once as a game (``KnownBoard.could_be_played``, which the app's join asks)."""
     from tavli_pi.vision.known import KnownBoard
 
     def board(position: Position) -> KnownBoard:
         return KnownBoard.of_counts(*spot_counts(position, True))
 
-    assert _could_be_played(board(FAR_ON)) and _could_be_played(board(START))
+    assert board(FAR_ON).could_be_played and board(START).could_be_played
     setting_up = Position.from_counts({6: 5, 8: 3}, {6: 5, 8: 3})  # the rest still in the trays
-    assert not _could_be_played(board(setting_up))
+    assert not board(setting_up).could_be_played
     # both bearing off, all of each side's others home; then Black with checkers off and 5 on its 13-point
-    assert _could_be_played(board(Position.from_counts({6: 4, 5: 3, 1: 2}, {6: 5, 3: 5})))
-    assert not _could_be_played(board(Position.from_counts({6: 4, 5: 3, 1: 2}, {6: 5, 13: 5})))
+    assert board(Position.from_counts({6: 4, 5: 3, 1: 2}, {6: 5, 3: 5})).could_be_played
+    assert not board(Position.from_counts({6: 4, 5: 3, 1: 2}, {6: 5, 13: 5})).could_be_played
