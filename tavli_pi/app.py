@@ -558,7 +558,7 @@ class TableApp:
         def joined(cal: Calibration, obs: Observation, also: tuple[KnownBoard, ...] = ()
                    ) -> tuple[tuple[Calibration, Observation], str | None] | None:
             found = learn_as_read(frame.image, cal, obs, obs.dice, also=also, playable=True)
-            if found is None or found[0].position is None or not found[0].position.could_be_played:
+            if found is None or found[0].position is None:  # playable: never a board no game reaches
                 return None
             if not in_progress(found[1], self.config.referee.in_progress_spots, every=False):
                 return None

@@ -311,6 +311,12 @@ def conserving_counts(loglik: np.ndarray, total: int = CHECKERS) -> np.ndarray:
     return counts
 
 
+def _one_way_round(game: GameRules | None) -> bool:
+    """Fevga: both sides move one way round, the dark player's home board elsewhere (no home board is kept
+    to by ``reachable`` and ``read(playable=True)``)."""
+    return game is not None and game.variant is Variant.FEVGA
+
+
 def reachable(light: Sequence[int], dark: Sequence[int], game: GameRules | None = None) -> bool:
     """Whether per-spot counts (light numbering: points, bar, trays) are a board a game in progress reaches:
     no side has borne off all fifteen (that game is over), nor has checkers in its trays while others lie
@@ -319,7 +325,7 @@ def reachable(light: Sequence[int], dark: Sequence[int], game: GameRules | None 
     round) is taken as reached where its home boards differ."""
     if int(light[OFF]) >= CHECKERS or int(dark[OFF]) >= CHECKERS:
         return False
-    if game is not None and getattr(game, "variant", None) is Variant.FEVGA:
+    if _one_way_round(game):
         return True
     return not (int(light[OFF]) and outside_home(light, light=True)) \
         and not (int(dark[OFF]) and outside_home(dark, light=False))
@@ -460,8 +466,7 @@ def read(
     gap = max(0.0, table.conserving() - float(scores[best]))
     blind = list(table.blind)
     # what vision cannot read is what the best candidate says
-    # Fevga's sides both move one way round, the dark player's home board elsewhere: no home is kept to there
-    homes = playable and not (game is not None and getattr(game, "variant", None) is Variant.FEVGA)
+    homes = playable and not _one_way_round(game)
     free_l = _kept(table.light, blind, light[best], conserve, LIGHT_HOME if homes else None)
     free_d = _kept(table.dark, blind, dark[best], conserve, DARK_HOME if homes else None)
     fl = tuple(int(x) for x in free_l)

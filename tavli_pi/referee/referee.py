@@ -784,13 +784,13 @@ class Referee:
                 and self._accept_if_clear()):
             return  # one frame without the small dice and a clearly legal play: it stands (E5)
         if ((not mine or throw) and not obs.hand and (not obs.motion or throw) and self._dice_gone >= gone
-                and not self._unsure_dice_lost(small, throw)):
+                and not self._unsure_dice_lost()):
             # E5: the roller picked up the dice; the play is final. (Dice too small to read are not
             # found in every frame: one frame missing them is not a pick-up, DICE_GONE_FRAMES are.)
             self.judge_final_play(throw=throw, void_dice_lie=bool(
                 theirs and self._premature is not None and self._pending_roll is None))
 
-    def _unsure_dice_lost(self, small: bool, throw: bool) -> bool:
+    def _unsure_dice_lost(self) -> bool:
         """Dice read without certainty (under ``illegal_confidence``) missing from fewer than
         DICE_GONE_FRAMES frames, over a board no checker has moved on: the camera may have lost them for
         a frame, nobody picked them up, so the unmoved board is not called yet (M5). Any other board is
@@ -799,7 +799,8 @@ class Referee:
         --size 640 --seed 7 --turns 10 --from-play 4 --rolled --hold 15 --think 15``, game 2. Holding every
         play a frame, as for dice too small to read, called planted plays a frame late and lost plays
         over the 200 real-like games.)"""
-        if (small or throw or self._pointed_out or self._dice_gone >= DICE_GONE_FRAMES
+        # (dice too small to read, or a throw of them, are judged only after DICE_GONE_FRAMES already)
+        if (self._pointed_out or self._dice_gone >= DICE_GONE_FRAMES
                 or min(self._dice_conf) >= self.settings.illegal_confidence):
             return False
         v = self._verdict()
