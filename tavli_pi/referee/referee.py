@@ -1106,10 +1106,16 @@ class Referee:
 
     def _illegal(self, observed: GamePosition) -> None:
         if self.board_unsure:
-            # the board this play started from was taken unsurely (unattended): no call rests on it
-            # (bench_video.py --from-play 6 --think 15: legal plays were called on boards taken so)
-            self.sync.lose(observed, roll_seen=True, why="the board was taken as it was left, though not read "
-                           "surely at every point; a play that does not fit it is not called")
+            # the board this play started from was taken unsurely (unattended), or joined in progress and
+            # not yet confirmed by a play that fits it: no call rests on it (bench_video.py --from-play 6
+            # --think 15: legal plays were called on boards taken so). Out of step instead: attended, the
+            # players are asked to confirm the board; unattended, it is joined again from the board as it
+            # stands (sync.py)
+            joined = self.setup.state.joined
+            self.sync.lose(observed, roll_seen=True, rejoin=joined,
+                           why=("the board was joined in progress and no play has fitted it yet" if joined else
+                                "the board was taken as it was left, though not read surely at every point")
+                           + "; a play that does not fit it is not called")
             return
         side = self.before.turn
         dice = self.dice2()
@@ -1228,7 +1234,11 @@ class Referee:
         """
         s = self.settings
         if not self.collect(obs) or len(self._frames) < s.stable_frames:
+            if len(self._frames) < s.stable_frames:
+                self.setup.state.looked = 0  # a new still run: its board is read again once it settles
             return
+        if self.setup.look_again(self._frames):
+            return  # a game in progress, its join refused, read on a still board as one a game reaches
         if obs.dice:
             # (a die flagged tumbling on a frame without motion lies where it is all the same)
             self._played_before(obs.dice)

@@ -87,6 +87,21 @@ class SetupState:
     saw_no_dice: bool = False  # a set-up frame showed no dice (dice lying after it were thrown)
     learn_blind: bool = False  # confirmed before any clear frame: learn ``blind`` from the next ones
     blind_frames: list[Observation] = field(default_factory=list)
+    #: the board taken was joined in progress (``board_adopted``, ``extra.in_progress``): confirmed by nothing
+    #: until a play checked against its roll fits it (the referee's ``board_unsure``)
+    joined: bool = False
+    #: a game in progress was read, but as no board a game reaches (a join refused): the referee keeps
+    #: looking on later still frames (:meth:`SetupCheck.look_again`); the times the players were asked
+    refused: bool = False
+    asked_again: int = 0
+    looked: int = 0  # after a join refused: the frames of the still run read again last (0: none yet)
+
+    def __setstate__(self, state: object) -> None:
+        """Restore a snapshot: a state from an older tavli-pi may lack the fields added since (their defaults)."""
+        self.joined, self.refused, self.asked_again, self.looked = False, False, 0, 0
+        slots = state[1] if isinstance(state, tuple) else state
+        for name, value in (slots or {}).items():  # type: ignore[union-attr]
+            setattr(self, name, value)
 
 
 class SetupReferee(Protocol):
@@ -125,7 +140,7 @@ class SetupReferee(Protocol):
     def keep_clear(self, frames: list[Observation], obs: Observation) -> bool: ...
     def reset_view(self) -> None: ...
     def learn_misread(self, table: EvidenceTable, known: GamePosition) -> None: ...
-    def ask_clear_view(self, reason: str) -> None: ...
+    def ask_clear_view(self, reason: str, *, now: bool = False) -> None: ...
     def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str,
                       extra: dict[str, Any] | None = None) -> None: ...
     def take_opening_roll(self, dice: Sequence[DieReading]) -> None: ...
@@ -145,6 +160,8 @@ class SetupCheck:
         st = self.state
         st.target, st.after, st.announce = target, after, announce
         st.reported.clear()
+        st.joined = st.refused = False
+        st.asked_again = st.looked = 0
         self.ref.board_unsure = False
 
     def watch(self, obs: Observation) -> None:
@@ -253,6 +270,8 @@ class SetupCheck:
         st = self.state
         target = st.target
         frames = [o for o in self.ref.frames if not (o.hand or o.motion)]
+        if self._asked_again(inp, frames):
+            return
         said = {"dice": "The opening roll was thrown: the players take the board as set up (B3).",
                 "unattended": "Nobody answered (an unattended table): the board is taken as set up (B3)."
                 }.get(inp.source, "The players confirmed the set-up (B3).")
@@ -271,8 +290,8 @@ class SetupCheck:
         # a board no game in progress reaches (a side with all fifteen borne off, or a checker borne off
         # while its side has others outside its home board) is a misread, not a game to carry on from
         # surely: unattended, read again as one a game reaches
-        if (r.free is not None and len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence
-                and reachable(r.free_light, r.free_dark, ref.game)):
+        sure = len(r.differing) >= s.in_progress_spots and r.min_confidence >= s.illegal_confidence
+        if r.free is not None and sure and reachable(r.free_light, r.free_dark, ref.game):
             self._join_in_progress(r.free, len(r.differing), target, lying=frames[-1].dice)
             return
         if not s.attended:
@@ -280,10 +299,74 @@ class SetupCheck:
             if found is not None:
                 self._join_in_progress(*found, target, unsure=True, lying=frames[-1].dice)
                 return
+        # a game in progress read as no board a game reaches: the join is refused, but the board is no start
+        # either (``bench_video.py --from-play 6 --size 640``, game 5: taken for a start with ten blind spots,
+        # the referee followed nothing for the rest of the clip). The referee keeps looking (:meth:`look_again`);
+        # at an attended table the players were asked once more first (:meth:`_asked_again`)
+        refused = self._refused(table, r, target)
         ref.blind = r.differing
+        self.state.refused = refused
         # unattended, a start read otherwise may be no start at all (a game in progress read too badly
-        # to tell): no call rests on it until a checked play fits it
-        ref.board_unsure = not s.attended and bool(r.differing)
+        # to tell): no call rests on it until a checked play fits it; nor on a refused join's
+        ref.board_unsure = (not s.attended and bool(r.differing)) or refused
+        if refused:
+            ref.ask_clear_view("the board is a game in progress the camera reads as no board a game reaches; the "
+                               "referee follows it once it reads it clearly on a still board", now=True)
+
+    def _refused(self, table: EvidenceTable, r: Reading, target: GamePosition) -> bool:
+        """Whether ``r`` (``table``'s frames read against the start ``target``) is a game in progress read as no
+        board a game reaches: ``in_progress_spots`` of the spots it differs at read at :data:`IN_PROGRESS_SURE`
+        or more (as :meth:`_moved_on` asks), the whole reading no position (a checker missed or counted twice)
+        or none a game reaches (:func:`reachable`)."""
+        s = self.ref.settings
+        if len(r.differing) < s.in_progress_spots or (r.free is not None and reachable(r.free_light, r.free_dark,
+                                                                                         self.ref.game)):
+            return False
+        sure = table.posterior(np.asarray(r.free_light), np.asarray(r.free_dark))[list(r.differing)]
+        return int((sure >= IN_PROGRESS_SURE).sum()) >= s.in_progress_spots
+
+    def _asked_again(self, inp: PlayerInput, frames: Sequence[Observation]) -> bool:
+        """Attended, the players confirmed (ACCEPT) a board read as a game in progress that is no board a game
+        reaches: the set-up question is asked once more -- fix the board (a checker out of place or half on
+        a point, a hand in the view) or confirm it again (B3). Their second ACCEPT goes on (set-up never
+        deadlocks): the referee then follows nothing it cannot read and keeps looking
+        (:meth:`look_again`). True when asked."""
+        ref, st = self.ref, self.state
+        s = ref.settings
+        if not s.attended or inp.source in ("unattended", "dice") or st.asked_again or len(frames) < s.settle_frames:
+            return False
+        target = st.target
+        table = EvidenceTable(frames)
+        r = read(table, [target], light_is_white=s.light_is_white, turn=target.turn, game=ref.game)
+        if not self._refused(table, r, target):
+            return False
+        st.asked_again += 1
+        st.reported.clear()
+        self.ask(("the board reads as a game in progress, but as no position a game reaches (a checker misread): "
+                  "fix it, or press ACCEPT again",) + self._describe(r, target))
+        return True
+
+    def look_again(self, frames: Sequence[Observation]) -> bool:
+        """After a join refused (``refused``): ``frames``, the clear frames of a still board, read again; a
+        game in progress read there as a board a game reaches (:meth:`_moved_on`, at any table) is joined,
+        unsure (no call rests on it until a play checked against its roll fits it), and the log says it was
+        joined late. Read on a still run's first settled frames and once more when its frames are all kept
+        (``max_evidence_frames``), not on every frame; the referee starts ``looked`` again with each still
+        run. True when joined."""
+        ref, st = self.ref, self.state
+        s = ref.settings
+        kept = len(frames)
+        if (not st.refused or kept <= st.looked or kept not in (s.stable_frames, s.max_evidence_frames)
+                or ref.position.layout_key() != st.target.layout_key()):
+            return False
+        st.looked = kept
+        found = self._moved_on(EvidenceTable(frames), st.target)
+        if found is None:
+            return False
+        st.refused = False
+        ref.blind = ()
+        self._join_in_progress(*found, st.target, unsure=True, lying=frames[-1].dice, late=True)
+        return True
 
     def _moved_on(self, table: EvidenceTable, target: GamePosition) -> tuple[GamePosition, int] | None:
         """Unattended (nobody confirmed the board: it was left as it is): the whole position ``table``'s
@@ -329,23 +412,35 @@ class SetupCheck:
         return True
 
     def _join_in_progress(self, board: GamePosition, spots: int, start: GamePosition, *,
-                          unsure: bool = False, lying: Sequence[DieReading] = ()) -> None:
+                          unsure: bool = False, lying: Sequence[DieReading] = (), late: bool = False) -> None:
         """The confirmed set-up board is clearly a position of a game in progress, not a misread start:
         the referee was started mid-game. It carries on from that board (the log keeps it; the match
         formats cannot express a game that did not start at B3), and the first roll's half says who
         rolled (E3), as after an adopted board. ``unsure``: joined unattended from a board not read
         surely at every spot (the referee's ``board_unsure``). ``lying``: the dice on the last clear frame
         of the board joined; lying still, all in one half, they are the roll in play, thrown by that half's
-        player (E3), who is on roll in the board joined (else the start's side: the first roll says)."""
+        player (E3), who is on roll in the board joined (else the start's side: the first roll says).
+
+        Whether read surely or not, a board joined so is confirmed by nothing (the players' ACCEPT says the
+        board is as they left it, not that the camera read it right): the referee's ``board_unsure`` until a
+        play checked against its roll fits it -- a first play that does not fit it is out of step, never
+        called (``bench_video.py --seed 8 --from-play 4``, game 13: one dark checker read two points off,
+        surely; the first play, a legal 4-4, was called illegal against it). ``late``: joined after a join
+        refused (:meth:`look_again`)."""
         ref = self.ref
         still = [d for d in lying if not d.moving]
         roller = roller_of(still, ref.settings.light_is_white) if still and len(still) == len(lying) else None
         ref.reset_view()
+        first = "Read again on a still board, a game in progress" if late else "A game in progress"
+        extra: dict[str, Any] = {"in_progress": True, "unsure": bool(unsure)}
+        if late:
+            extra["late"] = True
         ref.carry_on_from(board.with_turn(roller or start.turn), start, "game in progress",
-                          f"A game in progress: the board is clearly not the start (it differs at {spots} "
+                          f"{first}: the board is clearly not the start (it differs at {spots} "
                           "points). The referee carries on from it; the first roll's half of the board says "
-                          "whose turn it is.", extra={"in_progress": True})
-        ref.board_unsure = unsure
+                          "whose turn it is. No play is called against it until one fits it.", extra=extra)
+        self.state.joined, self.state.refused = True, False
+        ref.board_unsure = True
 
     def watch_blind(self, obs: Observation) -> None:
         """After a set-up confirmed before any clear frame: the first clear frames of the still

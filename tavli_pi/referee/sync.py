@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
-from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, read
+from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, reachable, read, spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.referee.unseen import roller_of, rolls_text
 from tavli_pi.rules.moves import legal_results, wrong_points
@@ -174,10 +174,14 @@ class SyncState:
     adoptable: GamePosition | None = None  # the latest reading confident on every spot
     confirmed: list[Side] = field(default_factory=list)  # the sides that confirmed ``seen``
     steady_s: float = 0.0  # seconds of clear frames in a row that read ``seen`` confidently (unattended)
+    #: lost on a board joined in progress that no play had fitted yet: unattended, the board as it stands is
+    #: joined again (only a board a game reaches), and stays unsure until a play fits it
+    rejoin: bool = False
 
     def __setstate__(self, state: object) -> None:
-        """Restore a snapshot: a state from an older tavli-pi may lack ``steady_s`` (it starts at 0)."""
+        """Restore a snapshot: a state from an older tavli-pi may lack ``steady_s`` or ``rejoin`` (0, False)."""
         self.steady_s = 0.0
+        self.rejoin = False
         slots = state[1] if isinstance(state, tuple) else state
         for name, value in (slots or {}).items():  # type: ignore[union-attr]
             setattr(self, name, value)
@@ -191,6 +195,7 @@ class SyncReferee(Protocol):
     results: tuple[End, ...]
     last_verdict: str
     wrong_points: tuple[int, ...]
+    board_unsure: bool
 
     @property
     def settings(self) -> RefereeSettings: ...
@@ -224,7 +229,8 @@ class SyncReferee(Protocol):
     def lose_step(self) -> None: ...
     def accept_play(self, after: GamePosition) -> None: ...
     def finish_turn(self, over: bool) -> None: ...
-    def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str) -> None: ...
+    def carry_on_from(self, after: GamePosition, known: GamePosition, verdict: str, message: str,
+                      extra: dict[str, Any] | None = None) -> None: ...
     def unseen_play(self, sides: tuple[Side, ...], *, opening: bool,
                     known: GamePosition | None = None) -> tuple[Side, UnseenPlay] | None: ...
     def take_unseen_play(self, side: Side, play: UnseenPlay, *, opening: bool, keep_dice: bool) -> None: ...
@@ -241,13 +247,18 @@ class BoardSync:
         self.ref = ref
         self.state = SyncState()
 
-    def lose(self, observed: GamePosition, *, roll_seen: bool, why: str, held: bool = False) -> None:
+    def lose(self, observed: GamePosition, *, roll_seen: bool, why: str, held: bool = False,
+             rejoin: bool = False) -> None:
         """The board is out of step with the position the referee knows. ``held``: an unseen change
         that is a legal play of some roll, though of none the die read of its roll allows (``why``
-        says so: roll_seen.py); it is announced with that reason."""
+        says so: roll_seen.py); it is announced with that reason. ``rejoin``: the position known was a
+        board joined in progress that no play had fitted yet (it may be the wrong one): at an attended
+        table the players confirm the board as usual; unattended, the board as it stands is joined again
+        (:meth:`_adopt`)."""
         ref = self.ref
         self.state.known = ref.before if roll_seen else ref.position
         self.state.roll_seen = roll_seen
+        self.state.rejoin = rejoin
         self.state.resume = Phase.AWAITING_ROLL if roll_seen else ref.phase
         ref.lose_step()
         self.state.confirmed = []
@@ -468,6 +479,7 @@ class BoardSync:
         self.state.adoptable = None
         self.state.confirmed = []
         self.state.steady_s = 0.0
+        self.state.rejoin = False
         ref.wrong_points = ()
         if not keep_view:
             ref.reset_view()
@@ -511,14 +523,31 @@ class BoardSync:
             ref.ask_clear_view("both players confirmed; the referee needs a clear view of every checker "
                                "to adopt the board", now=True)
             return
+        rejoin = self.state.rejoin and not ref.settings.attended
+        counts = spot_counts(board, ref.settings.light_is_white) if isinstance(board, Position) else None
+        if rejoin and counts is not None and not reachable(list(counts[0]), list(counts[1]), ref.game):
+            # no game reaches that board (a checker off while its side is outside home): a misread, not
+            # a board to join again; watched on until one a game reaches is read as steadily
+            self.state.confirmed, self.state.steady_s = [], 0.0
+            return
         if isinstance(known, Position) and isinstance(board, Position):
             turn = turn_after(known, board, roll_seen=self.state.roll_seen)
         else:
             turn = known.turn.other if self.state.roll_seen else known.turn
         after = board.with_turn(turn)
         self._clear()
-        ref.carry_on_from(after, known, "board adopted",
-                          f"Both players confirmed the board: the referee carries on from it. {turn.title} is "
-                          "expected to roll (a roll in the other player's half is taken as theirs).")
+        if rejoin:
+            # nobody at the table: the board joined did not fit the play made on it, so it was the wrong
+            # one; the game is joined again from the board as it stands, confirmed by nothing either
+            ref.carry_on_from(after, known, "game in progress",
+                              "The play did not fit the board joined in progress (it was misread): the referee "
+                              f"joins the game again from the board as it stands. {turn.title} is expected to roll "
+                              "(a roll in the other player's half is taken as theirs); no play is called against "
+                              "this board until one fits it.", extra={"in_progress": True, "rejoined": True})
+            ref.board_unsure = True
+        else:
+            ref.carry_on_from(after, known, "board adopted",
+                              f"Both players confirmed the board: the referee carries on from it. {turn.title} is "
+                              "expected to roll (a roll in the other player's half is taken as theirs).")
         if ref.game.finished(after):
             ref.finish_turn(True)
