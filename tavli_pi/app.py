@@ -107,6 +107,16 @@ def lying_dice(obs: Observation) -> list[DieReading]:
     return list(obs.dice) if obs.motion else [d for d in obs.dice if not d.moving]
 
 
+def field_dice(obs: Observation) -> list[DieReading]:
+    """The dice of ``obs`` that may lie on a set-up board as thrown dice (:func:`lying_dice`) in the
+    field's two halves. A throw lands in a half (E1: the opening roll, one die in each), so a die read
+    on the bar is none: a board's hinges or the marks printed on its bar read as dice on every frame
+    (``bench_video.py --size 640 --seed 10``, game 5: the beech board's two grey hinge plates read as a
+    3 and as dice too small to read), and taken for dice they kept the set-up frame from being asked
+    about and hid the opening roll thrown beside them, so an unattended table never left set-up."""
+    return [d for d in lying_dice(obs) if d.half in ("left", "right")]
+
+
 def setup_problem(obs: Observation, *, expect_start: bool = True) -> str | None:
     """Why ``obs`` is no frame to learn the board from, or None: a hand, motion, or (for a new
     match) a reading that is not the starting position (B3, :func:`tavli_pi.vision.setup.setup_agreement`)."""
@@ -441,7 +451,7 @@ class TableApp:
         setup = self.referee.phase is Phase.SETUP
         learning = setup and self.config.camera.calibration is None  # this frame may teach the board
         obs = self._setup_read(cal, frame)
-        dice_seen = bool(lying_dice(obs))  # before the board is learnt from this frame (then its dice are background)
+        dice_seen = bool(field_dice(obs))  # before the board is learnt from this frame (then its dice are background)
         learn_image = frame.image
         if self._opening_answers(obs):
             # asked to fix or confirm the set-up board, the players threw the opening roll: they take
@@ -725,12 +735,12 @@ class TableApp:
         """Whether ``obs`` shows the opening roll thrown after the players were asked about a set-up
         board read otherwise than the start (B3): two dice lying still, one in each half (read, or
         too small to read), that came after a frame without them (dice printed on the board, lying
-        there all along, never do)."""
+        there all along, never do; nor does a die read on the bar: :func:`field_dice`)."""
         if self._setup_confirmed or self.referee.phase is not Phase.SETUP:
             return False
         # every set-up frame is watched, the one asked about too (no die lies on it): dice thrown on
         # the next frame came after a frame without them
-        dice = self._setup_dice.feed(lying_dice(obs), need=2)
+        dice = self._setup_dice.feed(field_dice(obs), need=2)
         if self._asked_board is None:
             return False
         thrown = dice if dice is not None else self._setup_dice.unread  # or dice too small to read

@@ -126,6 +126,30 @@ def test_an_opening_roll_thrown_instead_of_an_answer_confirms_the_set_up(tmp_pat
     assert (opening.white_die, opening.black_die) == (3, 1)  # type: ignore[attr-defined]
 
 
+def test_a_die_lying_on_the_bar_neither_blocks_the_question_nor_hides_the_opening_roll(tmp_path: Path) -> None:
+    """A board whose bar shows a die-like mark on every frame (hinge plates read as dice: ``bench_video.py
+    --size 640 --seed 10``, game 5): the clear set-up frame read otherwise is still asked about, and the
+    opening roll thrown into the halves beside the mark answers it -- a die on the bar is no thrown die."""
+    from tavli_pi.sim.script import ScriptDie
+    from tavli_pi.sim.table import scene_of
+
+    cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
+    mark = ScriptDie(2, "bar", 0)
+    still = (ScriptDie(3, "right", 0), ScriptDie(1, "left", 1))
+    thrown = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in still)
+    scenes = ([scene_of(Moment(SHORT, dice=(mark,)))] * 2 + [scene_of(Moment(SHORT, dice=(mark, *thrown)))]
+              + [scene_of(Moment(SHORT, dice=(mark, *still)))] * 4)
+    cam = SimCamera(scenes, fps=10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
+            app.run()
+            kinds = [e.kind for e in app.events]
+            done = [e for e in app.events if isinstance(e, SetupChecked) and e.ok]
+    assert kinds[:3] == ["setup_checked", "setup_checked", "game_started"], kinds
+    assert done[0].extra.get("confirmed") is True and "opening roll was thrown" in done[0].message
+
+
 def test_dice_lying_there_all_along_do_not_answer_the_set_up_question(tmp_path: Path) -> None:
     from tavli_pi.sim.script import ScriptDie
     from tavli_pi.sim.table import scene_of
