@@ -25,7 +25,8 @@ A die the templates leave is also given the face ``dice_net``'s learnt model rea
 and at ``SIDES`` of it, each at ``dice_net.NET_SHARE`` or more (``dice_net.read_agreed``): it reads the
 8-10 px fives and threes the templates read by 0.1-0.2 (stop 52: held-out simulated, video and shrunk
 real dice in ``bench/bench_small_dice.py --sides --net`` and the report). Where the templates and the
-model each read a face and differ, neither is taken.
+model each read a face and differ, neither is taken; and a face the templates read is taken only where
+the model's best face at the table's size, however unsure, is the same (``_net_best``).
 """
 
 from __future__ import annotations
@@ -143,8 +144,9 @@ def _net_best(d: DieReading, image: np.ndarray, cal: Calibration, table_px: floa
     A face the templates read, surely or alike at ``SIDES``, is taken only where this is the same face:
     a real two (``dice/fudw``, blue with white pips) shrunk to 9 px was read a one by the templates at
     margin 0.34 (over ``SURE_MARGIN``), and a one at the sides either side, while the model read it a two
-    (``bench/bench_real_small_dice.py``'s dice, stop 54). On those dice the test drops that one wrong
-    read and 3 of 147 right ones, all ones read alike at the sides (none read sure): see dice54's report."""
+    (``bench/bench_real_small_dice.py``'s dice, stop 54). On those dice, 8-11 px, the test drops that one
+    wrong read and 3 of 150 right ones on ``fudw`` (ones read alike at the sides, none read sure), none of
+    84 on ``banachowicz``; the 200 real-like games and the 640 px clips: every game line unchanged."""
     r = read_face(image, d.xy, _axes(d, cal, table_px), dark)
     return 0 if r is None else r.value
 
