@@ -1029,8 +1029,12 @@ class Referee:
         die values read surely of that roll (:mod:`tavli_pi.referee.roll_seen`)."""
         if self._frames:
             self.learn_misread(EvidenceTable(self._frames, self._blind()), after)
-        if not unseen:
-            self.board_unsure = False  # a play checked against its roll fitted the board taken
+        if not unseen or self.setup.state.joined:
+            # a play checked against its roll fitted the board taken; or, on a board joined in progress, a play
+            # the board shows clearly as a legal play of some roll from it (its roll unseen): a checker the join
+            # misread and the play did not move would show as a change no legal play makes
+            self.board_unsure = False
+            self.setup.state.joined = False  # the board joined is confirmed: no later unseen play confirms another
         side = self.before.turn
         dice = self.dice2()
         text = self._play_text(after) if self.results else ""

@@ -87,8 +87,9 @@ class SetupState:
     saw_no_dice: bool = False  # a set-up frame showed no dice (dice lying after it were thrown)
     learn_blind: bool = False  # confirmed before any clear frame: learn ``blind`` from the next ones
     blind_frames: list[Observation] = field(default_factory=list)
-    #: the board taken was joined in progress (``board_adopted``, ``extra.in_progress``): confirmed by nothing
-    #: until a play checked against its roll fits it (the referee's ``board_unsure``)
+    #: the board taken was joined in progress (``board_adopted``, ``extra.in_progress``) and no play has fitted it
+    #: yet: a play checked against its roll, or one it shows as a legal play of some roll, confirms it (the
+    #: referee's ``board_unsure`` and this both cleared then)
     joined: bool = False
     #: a game in progress was read, but as no board a game reaches (a join refused): the referee keeps
     #: looking on later still frames (:meth:`SetupCheck.look_again`); the times the players were asked

@@ -133,3 +133,21 @@ def test_attended_a_join_refused_is_asked_about_once_more_and_never_deadlocks() 
     assert t2.referee.phase == "opening" and t2.referee.setup.state.refused
     ev = t2.show(MIDGAME, hand=True) + t2.show(MIDGAME, 6)
     assert only(ev, BoardAdopted).after.layout_key() == MIDGAME.layout_key()
+
+
+def test_a_join_checked_by_a_play_whose_roll_was_not_seen_calls_the_next_illegal_play() -> None:
+    # the board joined is confirmed by a play it shows clearly as a legal play of some roll from it, its roll
+    # unseen: a checker the join misread and the play left would show as a change no play makes
+    # (bench_video.py --seed 7 --from-play 4 --size 640, game 4: the planted illegal play, the first play
+    # checked against its roll after one taken unchecked, was no longer called)
+    t = Table(Referee(RefereeSettings(attended=False)))
+    ev = t.setup(MIDGAME) + t.show(MIDGAME, 12)
+    assert only(ev, BoardAdopted).extra.get("in_progress") and t.referee.board_unsure
+    board = MIDGAME.with_turn(Side.WHITE)
+    ev = t.move_and_pick_up(MIDGAME, apply_play(board, parse_play(board, "13/7 13/8")), (), extra=20)
+    assert only(ev, PlayAccepted).extra.get("unchecked") and not t.referee.board_unsure
+    board = t.referee.position
+    ev = t.throw(board, roll_dice(Side.BLACK, (2, 1)))
+    bad = apply_play(board, parse_play(board, "13/9"))
+    ev += t.move_and_pick_up(board, bad, roll_dice(Side.BLACK, (2, 1)), extra=20)
+    assert only(ev, IllegalPlay).side is Side.BLACK
