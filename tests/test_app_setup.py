@@ -11,14 +11,14 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 
 from tavli_pi.app import CALIBRATED_AT_KEY, CALIBRATION_KEY, TableApp
-from tavli_pi.config import parse_config
+from tavli_pi.config import TableConfig, parse_config
 from tavli_pi.referee.events import RollNeeded, SetupChecked
 from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.rules.position import Position
 from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.drive import drive
 from tavli_pi.sim.render import render
-from tavli_pi.sim.scene import scene_from_position
+from tavli_pi.sim.scene import Scene, scene_from_position
 from tavli_pi.sim.script import Moment
 from tavli_pi.referee.evidence import spot_counts
 from tavli_pi.vision.calibration import Calibration
@@ -101,6 +101,16 @@ def test_scripted_players_confirm_the_set_up_when_asked(tmp_path: Path) -> None:
     assert kinds == ["setup_checked"]  # nobody confirms: the referee keeps waiting, and says why once
 
 
+def _run_set_up(cfg: TableConfig, scenes: list[Scene]) -> tuple[TableApp, list[str], list[SetupChecked]]:
+    """The app run over ``scenes`` (a simulated camera at 10 fps): the app, its events' kinds, and the set-up
+    checks that passed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TableApp(cfg, camera=SimCamera(scenes, fps=10.0), pin_factory=MockFactory()) as app:
+            app.run()
+    return app, [e.kind for e in app.events], [e for e in app.events if isinstance(e, SetupChecked) and e.ok]
+
+
 def test_an_opening_roll_thrown_instead_of_an_answer_confirms_the_set_up(tmp_path: Path) -> None:
     """Asked about a board it reads otherwise (one checker short), the players roll the opening
     instead of pressing ACCEPT (a recorded video has nobody to press it): they take the board as
@@ -113,13 +123,7 @@ def test_an_opening_roll_thrown_instead_of_an_answer_confirms_the_set_up(tmp_pat
     thrown = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in still)
     scenes = ([scene_of(Moment(SHORT))] * 2 + [scene_of(Moment(SHORT, dice=thrown))]
               + [scene_of(Moment(SHORT, dice=still))] * 4)
-    cam = SimCamera(scenes, fps=10.0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
-            app.run()
-            kinds = [e.kind for e in app.events]
-            done = [e for e in app.events if isinstance(e, SetupChecked) and e.ok]
+    app, kinds, done = _run_set_up(cfg, scenes)
     assert kinds == ["setup_checked", "setup_checked", "game_started", "opening_roll"], kinds
     assert done[0].extra.get("confirmed") is True and "opening roll was thrown" in done[0].message
     opening = [e for e in app.events if e.kind == "opening_roll"][0]
@@ -139,13 +143,7 @@ def test_a_die_lying_on_the_bar_neither_blocks_the_question_nor_hides_the_openin
     thrown = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in still)
     scenes = ([scene_of(Moment(SHORT, dice=(mark,)))] * 2 + [scene_of(Moment(SHORT, dice=(mark, *thrown)))]
               + [scene_of(Moment(SHORT, dice=(mark, *still)))] * 4)
-    cam = SimCamera(scenes, fps=10.0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TableApp(cfg, camera=cam, pin_factory=MockFactory()) as app:
-            app.run()
-            kinds = [e.kind for e in app.events]
-            done = [e for e in app.events if isinstance(e, SetupChecked) and e.ok]
+    _, kinds, done = _run_set_up(cfg, scenes)
     assert kinds[:3] == ["setup_checked", "setup_checked", "game_started"], kinds
     assert done[0].extra.get("confirmed") is True and "opening roll was thrown" in done[0].message
 
