@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from tavli_pi.referee.snapshot import restore_slots
 from tavli_pi.rules.position import Position, Side
 from tavli_pi.vision.observation import DieReading, Half
 
@@ -98,12 +99,7 @@ class DiceWatch:
     def __setstate__(self, state: object) -> None:
         """Restore a snapshot (:mod:`~tavli_pi.referee.snapshot`): a watch from an older tavli-pi
         may lack the unread-throw fields; they start as a new watch's."""
-        self.unread, self._unread_sig, self._unread_n = None, None, 0
-        self._flat = ()
-        self._best = ()
-        slots = state[1] if isinstance(state, tuple) else state
-        for name, value in (slots or {}).items():  # type: ignore[union-attr]
-            setattr(self, name, value)
+        restore_slots(self, state, unread=None, _unread_sig=None, _unread_n=0, _flat=(), _best=())
 
     def feed(self, dice: Sequence[DieReading], need: int = 2) -> tuple[DieReading, ...] | None:
         if not dice or all(d.moving for d in dice):

@@ -40,6 +40,7 @@ from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.evidence import EvidenceTable, Reading, reachable, read
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.snapshot import restore_slots
 from tavli_pi.referee.unseen import roller_of
 from tavli_pi.rules.position import Side
 
@@ -99,10 +100,7 @@ class SetupState:
 
     def __setstate__(self, state: object) -> None:
         """Restore a snapshot: a state from an older tavli-pi may lack the fields added since (their defaults)."""
-        self.joined, self.refused, self.asked_again, self.looked = False, False, 0, 0
-        slots = state[1] if isinstance(state, tuple) else state
-        for name, value in (slots or {}).items():  # type: ignore[union-attr]
-            setattr(self, name, value)
+        restore_slots(self, state, joined=False, refused=False, asked_again=0, looked=0)
 
 
 class SetupReferee(Protocol):

@@ -33,7 +33,7 @@ from tavli_pi.errors import SnapshotError
 if TYPE_CHECKING:
     from tavli_pi.referee.referee import Referee
 
-__all__ = ["dumps", "loads", "FORMAT"]
+__all__ = ["dumps", "loads", "restore_slots", "FORMAT"]
 
 #: bumped whenever the referee's attributes change incompatibly
 FORMAT = b"tavli-pi referee snapshot 1\n"
@@ -47,6 +47,15 @@ _NUMPY = frozenset({("numpy.core.multiarray", "_reconstruct"), ("numpy._core.mul
                     ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "scalar"),
                     ("numpy._core.multiarray", "scalar")})
 _OTHER = frozenset({("collections", "deque"), ("collections", "OrderedDict"), ("copyreg", "_reconstructor")})
+
+
+def restore_slots(obj: object, state: object, **added: object) -> None:
+    """``__setstate__`` of a slotted part of the referee: ``added`` are the fields added since the first
+    snapshot format, with the values a new part starts with (an older snapshot lacks them); then every
+    slot the snapshot holds. A slotted object pickles as ``(None, {slot: value})``."""
+    slots = state[1] if isinstance(state, tuple) else state
+    for name, value in {**added, **(slots or {})}.items():  # type: ignore[dict-item]
+        setattr(obj, name, value)
 
 
 def dumps(referee: Referee) -> bytes:

@@ -37,6 +37,7 @@ from tavli_pi.referee import events as ev
 from tavli_pi.referee.events import Phase
 from tavli_pi.referee.evidence import EvidenceTable, counts_to_position, reachable, read, spot_counts
 from tavli_pi.referee.inputs import Action, PlayerInput
+from tavli_pi.referee.snapshot import restore_slots
 from tavli_pi.referee.unseen import roller_of, rolls_text
 from tavli_pi.rules.moves import legal_results, wrong_points
 from tavli_pi.rules.position import Position, Side
@@ -180,11 +181,7 @@ class SyncState:
 
     def __setstate__(self, state: object) -> None:
         """Restore a snapshot: a state from an older tavli-pi may lack ``steady_s`` or ``rejoin`` (0, False)."""
-        self.steady_s = 0.0
-        self.rejoin = False
-        slots = state[1] if isinstance(state, tuple) else state
-        for name, value in (slots or {}).items():  # type: ignore[union-attr]
-            setattr(self, name, value)
+        restore_slots(self, state, steady_s=0.0, rejoin=False)
 
 
 class SyncReferee(Protocol):
