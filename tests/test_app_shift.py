@@ -105,7 +105,7 @@ def _run(folder: Path, move: object, stop_after_move: bool = False) -> tuple[lis
             warnings.simplefilter("always", TavliWarning)
             with TableApp(cfg, camera=KnockedCamera(AT, move), pin_factory=MockFactory()) as app:
                 if attempt == 1:  # resumed after the move: it reads with the moved corners from the start
-                    assert len(app._moves) == 1 and app._moves[0][0] >= AT, app._moves
+                    assert len(app.view.moves) == 1 and app.view.moves[0][0] >= AT, app.view.moves
                 try:
                     app.run(on_frame=stop if attempt == 0 else None)
                 except _Stop:
