@@ -187,6 +187,9 @@ class TableApp:
         self._asked_events: list[Event] = []  # the request to confirm the set-up, for ``process`` to return
         self._held: list[PlayerInput] = []  # inputs made while calibration waited: they reach the referee after
         self._learn_tried: object = None  # the position in play last tried to learn the board from
+        #: the board learnt from an earlier position was kept at a join made on a frame that was not clear
+        #: (:meth:`_learn_adopted`): it is learnt from the position in play on a later clear frame
+        self._relearn = False
         self.camera = camera
         self.frames = 0
         self.closed = False
@@ -636,8 +639,11 @@ class TableApp:
         what was learnt from it as the start (its checkers in places the start leaves empty taken as the
         empty board) is learnt again from the position it showed, or, when this frame does not show it
         clearly, forgotten (``Calibration.unlearnt``: read as a board never learnt, and learnt later by
-        :meth:`_learn_in_play`). Whether the frame shows that position is then read also as a board
-        never learnt reads it: learnt as the start, the board reads a frame like the start."""
+        :meth:`_learn_in_play`). A board learnt from a game in progress (an earlier join, or in play) that
+        the referee joins again (``extra.rejoined``) on a frame not clear (the next roll lying on it) is
+        kept, and learnt from the position in play on a later clear frame (:meth:`_learn_in_play`). Whether
+        the frame shows that position is then read also as a board never learnt reads it: learnt as the
+        start, the board reads a frame like the start."""
         adopted = [e for e in events if isinstance(e, BoardAdopted)]
         cal = self._calibration
         if not adopted or cal is None or self.config.camera.calibration is not None:
@@ -649,20 +655,34 @@ class TableApp:
         if cal.learnt and not relearn:
             return None
         learnt = self._learnt_from(frame, obs, known, unlearnt_too=bool(relearn))
-        return learnt if learnt is not None or not relearn else cal.unlearnt()
+        if learnt is not None or not relearn:
+            return learnt
+        from tavli_pi.vision.known import KnownBoard
+
+        if adopted[-1].extra.get("rejoined") and cal.position != KnownBoard.start():
+            # joined again, on a board learnt from a game in progress (the earlier join, or in play): the
+            # reader that read the board joined again reads on with it, never forgotten because this one
+            # frame was not clear (dice lying on it: forgotten, ``unlearnt`` drops the skin-prone grid too,
+            # and a 640 px beech board read a hand on every later frame; nothing more was judged); the
+            # position joined again is learnt on a later clear frame (:meth:`_learn_in_play`)
+            self._relearn = True
+            return None
+        return cal.unlearnt()
 
     def _learn_in_play(self, frame: Frame, obs: Observation) -> tuple[Event, Calibration] | None:
         """A board not learnt (a game joined in progress, or a set-up board that did not read as the start
         at an unattended table, where the join frame did not show the position clearly), or learnt from a
         game in progress with dice lying on it (where they lay it is not known: a clip that starts on a
-        roll; vision/reader.py vets dice there as with no learnt board), is learnt from
+        roll; vision/reader.py vets dice there as with no learnt board), or kept at a join made on a frame
+        that was not clear (``_relearn``: :meth:`_learn_adopted`), is learnt from
         the position in play on a later frame (:meth:`_learnt_from`): between turns (the referee awaits
         a roll), with the board not in doubt (``board_unsure``: a joined board is taken as sure once a
         play checked against its roll fitted it), once a position (never twice on one). A
         ``board_learnt`` event says so, and commits what was learnt with this frame: (the event, what
         was learnt), or None."""
         cal, ref = self._calibration, self.referee
-        if (cal is None or (cal.learnt and not cal.roll_lying) or self.config.camera.calibration is not None
+        if (cal is None or (cal.learnt and not cal.roll_lying and not self._relearn)
+                or self.config.camera.calibration is not None
                 or ref.phase is not Phase.AWAITING_ROLL or ref.board_unsure or obs.hand or obs.motion or obs.dice):
             return None
         key = ref.position.layout_key()
@@ -867,7 +887,7 @@ class TableApp:
             # a run resumed from this frame's commit primes it
             from tavli_pi.vision.reader import BoardReader
 
-            self._calibration = learnt
+            self._calibration, self._relearn = learnt, False
             self._reader = BoardReader(learnt, incremental=self.incremental)
             self._reader.read(frame.image, frame.index)
             self.wired.append(f"{'learnt' if learnt.learnt else 'forgot'} the board on frame {frame.index}")

@@ -522,6 +522,65 @@ def test_a_board_learnt_as_the_start_is_learnt_again_from_the_game_in_progress_i
         assert app._learn_adopted(adopted, frame, obs) is None
 
 
+def test_a_board_joined_again_on_a_frame_with_the_roll_lying_keeps_what_it_learnt_until_a_clear_frame(
+        tmp_path: Path) -> None:
+    """Unattended, a game joined in progress and learnt from the position joined; a play did not fit it and
+    the referee joins the game again (``extra.rejoined``) on a frame with the next roll lying on it: that
+    frame cannot be learnt from (the dice would become part of the board). The board learnt at the earlier
+    join is kept -- the reader that read the board joined again -- never forgotten for one frame that was
+    not clear: forgotten (``Calibration.unlearnt``), a 640 px beech board (held-out seed 8) read a hand on
+    every later frame, and with the board in doubt and a hand seen it was never learnt again, nothing more
+    was judged (5 plays followed -> 0). The position joined again is learnt on the next clear frame
+    between turns once a play fitted it."""
+    from tavli_pi.app import calibrate
+    from tavli_pi.referee.evidence import spot_counts as counts_of
+    from tavli_pi.referee.referee import Phase
+    from tavli_pi.rules.position import Side
+    from tavli_pi.sim.script import ScriptDie
+    from tavli_pi.sim.table import die_spec
+    from tavli_pi.vision.reader import BoardReader
+    from tavli_pi.vision.setup import learn_board
+
+    first = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2},
+                                 {24: 2, 13: 4, 8: 2, 7: 2, 6: 3, 4: 2}).with_turn(Side.BLACK)
+    # Black's 6-5 played 13/7 13/8: the game joined again there, White's roll lying
+    again = Position.from_counts({24: 1, 16: 1, 13: 3, 8: 3, 7: 2, 6: 3, 5: 2},
+                                 {24: 2, 13: 2, 8: 3, 7: 3, 6: 3, 4: 2}).with_turn(Side.WHITE)
+    roll = tuple(die_spec(ScriptDie(v, "right", i)) for i, v in enumerate((4, 2)))
+    image = render(scene_from_position(first)).image
+    lying = render(scene_from_position(again, dice=roll)).image
+    clear = render(scene_from_position(again)).image
+    text = corners_config(tmp_path).replace("[table]\n", "[table]\nattended = false\n", 1)
+    cfg = parse_config(text, str(tmp_path / "t.toml"))
+    with TableApp(cfg, camera=SimCamera([(scene_from_position(first), 1)], fps=10.0), pin_factory=MockFactory(),
+                  record=False) as app:
+        joined_first = learn_board(image, calibrate(app.config, image), KnownBoard.of_counts(*counts_of(first, True)))
+        assert joined_first.learnt
+        app._calibration = joined_first
+        obs = BoardReader(joined_first).read(lying, 7)
+        assert obs.dice and not (obs.hand or obs.motion)
+        app.referee._out = []
+        app.referee.carry_on_from(again, first, "game in progress", "joined again",
+                                  extra={"in_progress": True, "rejoined": True})
+        app.referee.board_unsure = True
+        rejoined = list(app.referee._out)
+        assert [e.kind for e in rejoined] == ["board_adopted"]
+        # not learnt from a frame with dice on it, and not forgotten either: read on as learnt
+        assert app._learn_adopted(rejoined, Frame(image=lying, index=7, t=0.7), obs) is None
+        assert app._calibration is joined_first
+        # in doubt (no play has fitted the board joined again yet), nothing is learnt from it
+        clear_obs = BoardReader(joined_first).read(clear, 8)
+        assert not (clear_obs.hand or clear_obs.motion or clear_obs.dice)
+        assert app.referee.phase is Phase.AWAITING_ROLL
+        assert app._learn_in_play(Frame(image=clear, index=8, t=0.8), clear_obs) is None
+        # a play fitted it: the position joined again is learnt on the next clear frame between turns
+        app.referee.board_unsure = False
+        app._learn_tried = None
+        in_play = app._learn_in_play(Frame(image=clear, index=9, t=0.9), clear_obs)
+        assert in_play is not None and in_play[0].kind == "board_learnt"
+        assert in_play[1].position == KnownBoard.of_counts(*counts_of(again, True))
+
+
 #: a game well on (light numbering): White's checkers home and on the start's dark points, Black's on the
 #: start's light points -- learnt as the start the light and dark checkers' looks would come out swapped,
 #: and set-up refuses it (``learn_board``); from the light player's side both colours count far fewer pips

@@ -1239,7 +1239,7 @@ class Referee:
         s = self.settings
         if not self.collect(obs) or len(self._frames) < s.stable_frames:
             if len(self._frames) < s.stable_frames:
-                self.setup.state.looked = 0  # a new still run: its board is read again once it settles
+                self.setup.new_still_run()  # its board is read again once it settles
             return
         if self.setup.look_again(self._frames):
             return  # a game in progress, its join refused, read on a still board as one a game reaches

@@ -345,13 +345,18 @@ class SetupCheck:
                   "fix it, or press ACCEPT again",) + self._describe(r, target))
         return True
 
+    def new_still_run(self) -> None:
+        """A new still run began (the referee's frames restarted after a hand or a changed reading): a join
+        refused is read again on it once it settles (:meth:`look_again`)."""
+        self.state.looked = 0
+
     def look_again(self, frames: Sequence[Observation]) -> bool:
         """After a join refused (``refused``): ``frames``, the clear frames of a still board, read again; a
         game in progress read there as a board a game reaches (:meth:`_moved_on`, at any table) is joined,
         unsure (no call rests on it until a play checked against its roll fits it), and the log says it was
         joined late. Read on a still run's first settled frames and once more when its frames are all kept
         (``max_evidence_frames``), not on every frame; the referee starts ``looked`` again with each still
-        run. True when joined."""
+        run (:meth:`new_still_run`). True when joined."""
         ref, st = self.ref, self.state
         s = ref.settings
         kept = len(frames)

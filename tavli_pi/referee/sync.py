@@ -521,12 +521,13 @@ class BoardSync:
                                "to adopt the board", now=True)
             return
         rejoin = self.state.rejoin and not ref.settings.attended
-        counts = spot_counts(board, ref.settings.light_is_white) if isinstance(board, Position) else None
-        if rejoin and counts is not None and not reachable(list(counts[0]), list(counts[1]), ref.game):
-            # no game reaches that board (a checker off while its side is outside home): a misread, not
-            # a board to join again; watched on until one a game reaches is read as steadily
-            self.state.confirmed, self.state.steady_s = [], 0.0
-            return
+        if rejoin and isinstance(board, Position):
+            light, dark = spot_counts(board, ref.settings.light_is_white)
+            if not reachable(list(light), list(dark), ref.game):
+                # no game reaches that board (a checker off while its side is outside home): a misread, not
+                # a board to join again; watched on until one a game reaches is read as steadily
+                self.state.confirmed, self.state.steady_s = [], 0.0
+                return
         if isinstance(known, Position) and isinstance(board, Position):
             turn = turn_after(known, board, roll_seen=self.state.roll_seen)
         else:
