@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["GRID", "NET_SHARE", "SPAN", "NetRead", "features", "read_agreed", "read_face"]
+__all__ = ["GRID", "NET_SHARE", "SPAN", "NetRead", "agreed_from", "features", "read_agreed", "read_face"]
 
 #: the grid the patch is resampled to (a side) ...
 GRID = 14
@@ -111,12 +111,21 @@ def read_agreed(gray: np.ndarray, xy: tuple[float, float], axes: np.ndarray, dar
                 shares: tuple[float, ...]) -> tuple[int, float]:
     """The value the model reads on the die at ``xy`` at ``axes`` and at each of ``shares`` of it (the
     table's size may be off), and its least share over them; (0, 0.0) where they differ or a read fails."""
-    got, least = 0, 1.0
-    for share in (1.0, *shares):
+    return agreed_from(read_face(gray, xy, axes, dark), gray, xy, axes, dark, shares)
+
+
+def agreed_from(first: NetRead | None, gray: np.ndarray, xy: tuple[float, float], axes: np.ndarray, dark: bool,
+                shares: tuple[float, ...]) -> tuple[int, float]:
+    """``read_agreed`` given its read at ``axes`` (``first``, ``read_face``'s), so that a caller that also
+    wants that read makes it once."""
+    if first is None:
+        return 0, 0.0
+    got, least = first.value, first.p
+    for share in shares:
         r = read_face(gray, xy, np.asarray(axes, np.float64) * share, dark)
-        if r is None or (got and r.value != got):
+        if r is None or r.value != got:
             return 0, 0.0
-        got, least = r.value, min(least, r.p)
+        least = min(least, r.p)
     return got, least
 
 

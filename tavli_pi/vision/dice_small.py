@@ -26,7 +26,7 @@ and at ``SIDES`` of it, each at ``dice_net.NET_SHARE`` or more (``dice_net.read_
 8-10 px fives and threes the templates read by 0.1-0.2 (stop 52: held-out simulated, video and shrunk
 real dice in ``bench/bench_small_dice.py --sides --net`` and the report). Where the templates and the
 model each read a face and differ, neither is taken; and a face the templates read is taken only where
-the model's best face at the table's size, however unsure, is the same (``_net_best``).
+the model's best face at the table's size, however unsure, is the same (``_net_reads``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.dice import CLEAR
-from tavli_pi.vision.dice_net import NET_SHARE, read_agreed, read_face
+from tavli_pi.vision.dice_net import NET_SHARE, agreed_from, read_face
 from tavli_pi.vision.dice_template import FaceMatch, face_axes, match_face
 from tavli_pi.vision.dice_vet import NEED_PX
 from tavli_pi.vision.observation import DieReading
@@ -123,9 +123,10 @@ def small_faces(dice: Sequence[DieReading], image: np.ndarray, cal: Calibration,
             continue
         m = match_face(image, d.xy, _axes(d, cal, table_px))
         tmpl = m.value if m is not None and m.dark == dark and (m.sure or _agreed(m, d, image, cal, table_px)) else 0
-        if tmpl and _net_best(d, image, cal, table_px, dark) != tmpl:
+        best, net = _net_reads(d, image, cal, table_px, dark)
+        if tmpl and best != tmpl:
             tmpl = 0  # the model's best face at the table's size is another: the templates' is not sure
-        value = either_face(tmpl, _net_value(d, image, cal, table_px, dark))
+        value = either_face(tmpl, net)
         if value:
             d = dataclasses.replace(d, value=value, value_confidence=TEMPLATE_CONFIDENCE, note="")
         out.append(d)
@@ -138,24 +139,21 @@ def either_face(templates: int, net: int) -> int:
     return 0 if templates and net and templates != net else templates or net
 
 
-def _net_best(d: DieReading, image: np.ndarray, cal: Calibration, table_px: float, dark: bool) -> int:
-    """The face ``dice_net`` reads best on ``d`` at the table's size, at any share (0: no read).
+def _net_reads(d: DieReading, image: np.ndarray, cal: Calibration, table_px: float, dark: bool) -> tuple[int, int]:
+    """What ``dice_net`` reads on ``d``: the face it reads best at the table's size, at any share (0: no
+    read), and the value it reads there and at each of ``SIDES`` of it, each at ``NET_SHARE`` or more
+    (0: not so read). The read at the table's size serves both (``dice_net.agreed_from``).
 
-    A face the templates read, surely or alike at ``SIDES``, is taken only where this is the same face:
+    A face the templates read, surely or alike at ``SIDES``, is taken only where the first is the same face:
     a real two (``dice/fudw``, blue with white pips) shrunk to 9 px was read a one by the templates at
     margin 0.34 (over ``SURE_MARGIN``), and a one at the sides either side, while the model read it a two
     (``bench/bench_real_small_dice.py``'s dice, stop 54). On those dice, 8-11 px, the test drops that one
     wrong read and 3 of 150 right ones on ``fudw`` (ones read alike at the sides, none read sure), none of
     84 on ``banachowicz``; the 200 real-like games and the 640 px clips: every game line unchanged."""
-    r = read_face(image, d.xy, _axes(d, cal, table_px), dark)
-    return 0 if r is None else r.value
-
-
-def _net_value(d: DieReading, image: np.ndarray, cal: Calibration, table_px: float, dark: bool) -> int:
-    """The value ``dice_net`` reads on ``d`` at the table's size and at each of ``SIDES`` of it, each at
-    ``NET_SHARE`` or more (0: not so read)."""
-    value, share = read_agreed(image, d.xy, _axes(d, cal, table_px), dark, SIDES)
-    return value if share >= NET_SHARE else 0
+    axes = _axes(d, cal, table_px)
+    first = read_face(image, d.xy, axes, dark)
+    value, share = agreed_from(first, image, d.xy, axes, dark, SIDES)
+    return (0 if first is None else first.value), (value if share >= NET_SHARE else 0)
 
 
 def _agreed(m: FaceMatch, d: DieReading, image: np.ndarray, cal: Calibration, table_px: float) -> bool:

@@ -151,3 +151,80 @@ def test_a_uint8_crop_parts_as_its_float32_pixels() -> None:
         assert (got is None) == (want is None)
         if got is not None and want is not None:
             assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+
+
+def test_a_white_two_on_the_metal_tables_cream_is_outlined_under_12_px(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 10's metal table at 640 px (bench_video.py --size 640 --seed 10, game 17; dice of 11.6 px): a
+    white two's body runs out over the cream as a black one's over navy, and the search parts it from the
+    cream from ``GROUND_SPOTS_PX`` (stop 55: such twos were never found on that recording's frames). Its
+    outline is found by the reader's own search (under ``GROUND_LEAST_PX`` it would be none), and the
+    two is read, nothing else."""
+    import tavli_pi.vision.dice as dice_mod
+    from tavli_pi.sim.script import random_game
+    from tavli_pi.sim.table import scenes_of
+    from tavli_pi.vision.dice_body import body
+    from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, GROUND_SPOTS_PX
+    from tavli_pi.vision.reader import BoardReader
+
+    kw = reallike_game_tables(48, 10)[17]
+    scenes = list(scenes_of(random_game(10017, turns=6, plant_illegal=0), **kw))
+    first = render(scenes[0], 0)
+    cal = learn_board(first.image, Calibration(first.truth.corners, home=first.truth.home))
+    got: list[tuple[np.ndarray, list[tuple[float, float, bool]], float, float, bool]] = []
+    bodied = dice_mod.bodied
+
+    def logged(memo, view, canon, c, group, pitch, parted=None):  # type: ignore[no-untyped-def]
+        out = bodied(memo, view, canon, c, group, pitch, parted)
+        if view == "canonical" and parted is not None:
+            got.append((canon, list(group), pitch, parted, out is not None))
+        return out
+
+    monkeypatch.setattr(dice_mod, "bodied", logged)
+    r = render(scenes[35], 35, noise_seed=1)
+    two = next(t for t in r.truth.dice if t.value == 2)
+    obs = BoardReader(cal).read(r.image)
+    at_two = [g for g in got if len(g[1]) == 2 and np.hypot(*(cal.to_image(np.float32(
+        [np.mean([s[:2] for s in g[1]], axis=0)])).reshape(2) - np.float32(two.xy))) < 6]
+    assert at_two, "the two's pips were no spot group"
+    canon, group, pitch, parted, outlined = at_two[0]
+    assert outlined  # the reader's search parted it
+    per = GROUND_SPOTS_PX / parted  # frame px a canonical px there
+    assert body(canon, group, pitch, GROUND_LEAST_PX / per) is None  # not from 12 px
+    assert [(d.value, d.value_confidence >= 0.9) for d in obs.dice if np.hypot(d.xy[0] - two.xy[0], d.xy[1] - two.xy[1]) < 6] == [(2, True)]
+    assert len(obs.dice) == 2
+
+
+def test_a_one_is_not_taken_from_an_outline_parted_under_12_px(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same two with one of its pips missed by the search, at the view's scale and its own (a lone spot
+    in its parted outline), and its face read a clear one (as a navy two and a navy four were, at 0.89):
+    under ``GROUND_LEAST_PX`` a one is not taken from an outline parted from the ground, so no one is
+    reported there."""
+    import tavli_pi.vision.dice as dice_mod
+    from tavli_pi.sim.script import random_game
+    from tavli_pi.sim.table import scenes_of
+    from tavli_pi.vision.dice_face import Die
+    from tavli_pi.vision.reader import BoardReader
+
+    kw = reallike_game_tables(48, 10)[17]
+    scenes = list(scenes_of(random_game(10017, turns=6, plant_illegal=0), **kw))
+    first = render(scenes[0], 0)
+    cal = learn_board(first.image, Calibration(first.truth.corners, home=first.truth.home))
+    r = render(scenes[35], 35, noise_seed=1)
+    two = next(t for t in r.truth.dice if t.value == 2)
+    cx, cy = (float(v) for v in cal.to_canonical(np.float32([two.xy])).reshape(2))
+    spots, examined = dice_mod.view_spots, dice_mod.examined
+
+    def one_spot(*a):  # type: ignore[no-untyped-def]
+        near = [s for s in spots(*a) if a[1] == "canonical" and np.hypot(s[0] - cx, s[1] - cy) < 12]
+        return [s for s in spots(*a) if s not in near[1:]]
+
+    def a_one(memo, view, canon, src, to_src, c, side, *a):  # type: ignore[no-untyped-def]
+        if view == "canonical" and np.hypot(c[0] - cx, c[1] - cy) < 6:
+            return Die(1, 0.95, False, (float(c[0]), float(c[1])), regular=True)
+        return examined(memo, view, canon, src, to_src, c, side, *a)
+
+    monkeypatch.setattr(dice_mod, "view_spots", one_spot)
+    monkeypatch.setattr(dice_mod, "examined", a_one)
+    monkeypatch.setattr(dice_mod, "_second_pip", lambda *a: False)  # nor its other pip at its own scale
+    obs = BoardReader(cal).read(r.image)
+    assert not [d for d in obs.dice if d.value == 1], obs.dice

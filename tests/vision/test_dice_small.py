@@ -134,7 +134,8 @@ def test_a_face_the_model_reads_under_its_share_is_left_unread(monkeypatch: pyte
     assert value == 4
     assert small_faces([d], image, cal, width, dark) == [d]
     five, _, five_width = dice[0]
-    monkeypatch.setattr(small, "_net_value", lambda *a: 3)
+    reads = small._net_reads
+    monkeypatch.setattr(small, "_net_reads", lambda *a: (reads(*a)[0], 3))  # the model's sure read: a 3
     assert small_faces([five], image, cal, five_width, dark)[0].value == 3  # the templates left it
     image6, cal6, dice6, dark6 = _scene(6)
     sure, _, sure_width = dice6[0]
@@ -155,7 +156,7 @@ def test_a_face_the_templates_read_is_left_where_the_models_best_face_is_another
     shares = np.full(6, 0.1)
     shares[1] = 0.5  # a two, far under NET_SHARE
     monkeypatch.setattr(small, "read_face", lambda *a: NetRead(shares), raising=False)
-    monkeypatch.setattr(small, "_net_value", lambda *a: 0)  # nor the model's sure read at the sizes
+    monkeypatch.setattr(small, "agreed_from", lambda *a: (0, 0.0))  # nor the model's sure read at the sizes
     assert small_faces([d], image, cal, width, dark) == [d]
     shares[0] = 0.6  # a one
     assert small_faces([d], image, cal, width, dark)[0].value == 1
