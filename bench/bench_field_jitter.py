@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,7 @@ def read_through(corners: np.ndarray, kw: dict[str, Any], shots: list[tuple[int,
     """What reading the game's frames through the field ``corners`` gives (see the module doc)."""
     i0, img0, t0 = shots[0]
     out: dict[str, Any] = {"accepted": False, "off_start": -1, "wrong": 0, "sure": 0, "refined": float("nan"),
-                           "points": []}
+                           "points": [], "back": frozenset()}
     try:
         cal = calibrate_image(img0, home=kw["home"], field=_Placed(corners))
     except CalibrationError:
@@ -139,7 +140,8 @@ def read_through(corners: np.ndarray, kw: dict[str, Any], shots: list[tuple[int,
     if learnt is not None:
         back = BoardReader(learnt.with_(taught_ring=None)).read(img0, i0)
         out["accepted"] = setup_problem(back, expect_start=True) is None
-    use = learnt if out["accepted"] else cal
+        out["back"] = frozenset(str(d[0]) for d in setup_agreement(back).differences)
+    use = learnt if learnt is not None and out["accepted"] else cal
     for i, img, t in shots[1:]:
         obs = BoardReader(use, still_photo=True).read(img, i)
         w, s = wrong_spots(obs, t)
@@ -147,6 +149,15 @@ def read_through(corners: np.ndarray, kw: dict[str, Any], shots: list[tuple[int,
         out["sure"] += s
         out["points"].append(tuple((p.light.best, p.dark.best) for p in obs.points))
     return out
+
+
+def where(spot: str) -> str:
+    """The kind of place a spot (a point's number, "bar", "off") is: a point at an end of the field (beside a
+    tray or the frame), a point beside the bar, another point, or the bar or the trays."""
+    if not spot.isdigit():
+        return "bar/trays"
+    p = int(spot)
+    return "field end" if p in (1, 12, 13, 24) else "beside the bar" if p in (6, 7, 18, 19) else "other point"
 
 
 def main() -> None:
@@ -170,6 +181,7 @@ def main() -> None:
     fields = flips = acc_flips = read_flips = 0
     acc_true = acc_moved = wrong_true = wrong_moved = sure_true = sure_moved = 0
     refined: list[float] = []
+    kinds: Counter[str] = Counter()
     t_start = time.process_time()
     for name, kw, moments, seed in games:
         shots = frames_of(kw, moments, seed, args.frames)
@@ -193,6 +205,10 @@ def main() -> None:
                 refined.append(r["refined"])
                 a = r["accepted"] != base["accepted"]
                 d = r["points"] != base["points"]
+                # the spots that read otherwise: in the set-up frame read back, and in the later frames
+                spots = set(r["back"] ^ base["back"])
+                spots |= {str(p + 1) for x, y in zip(r["points"], base["points"]) for p in range(24) if x[p] != y[p]}
+                kinds.update(where(x) for x in spots)
                 acc_flips += a
                 read_flips += d
                 flips += a or d
@@ -214,6 +230,8 @@ def main() -> None:
           f"({sure_moved / n:.2f}); refined corners off the true ones: median "
           f"{np.nanmedian(refined) if refined else float('nan'):.1f} px, max {np.nanmax(refined) if refined else float('nan'):.1f}; "
           f"{time.process_time() - t_start:.0f} CPU-s")
+    print("  spots read otherwise through a moved field, by place: " + (", ".join(
+        f"{k} {n}" for k, n in kinds.most_common()) or "none"))
 
 
 if __name__ == "__main__":
