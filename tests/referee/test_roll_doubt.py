@@ -155,6 +155,24 @@ def test_unsure_dice_missing_from_one_frame_over_an_unmoved_board_are_not_picked
     assert "illegal_play" in kinds(t2.show(ref2.before))
 
 
+def test_sure_dice_the_camera_lost_one_of_missing_from_one_frame_are_not_picked_up_M5() -> None:
+    """Traced ``bench_video.py --size 640 --seed 11 --turns 10 --from-play 4 --rolled --hold 15 --think 15``,
+    game 9: Black's 3-4 (9-10 px dice on green) read surely, 0.91 each; the reader found only one of them on
+    the two frames after the roll was taken and neither on the third, and the unmoved board was called
+    (M5). Dice the camera has lost one of on a clear frame are not found on every frame: a frame without
+    them over an unmoved board is not a pick-up either; two are."""
+    t = Table(Referee())
+    ref = opened(t)
+    sure = (die(3, "left", confidence=0.91), die(4, "left", confidence=0.91))
+    t.throw(ref.position, sure)
+    assert ref.dice == (4, 3)
+    before = ref.before
+    t.show(before, 2, dice=sure[1:])  # one die lost while they lie, no hand over the board
+    assert kinds(t.show(before)) == []  # one frame without the dice: not a pick-up
+    assert kinds(t.show(before, 2, dice=sure)) == []
+    assert "illegal_play" in kinds(t.show(before, 3))  # picked up for good: the unmoved board is called
+
+
 def test_unsure_dice_gone_one_frame_after_a_legal_play_still_end_it_at_once_E5() -> None:
     """Only the unmoved board waits for a second frame without unsure dice: a board moved (here the
     legal 6-2 of game 54's misread roll, entered) is judged on the first frame without them, as before."""
