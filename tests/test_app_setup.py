@@ -114,19 +114,24 @@ def _run_set_up(cfg: TableConfig, scenes: list[Scene]) -> tuple[TableApp, list[s
     return app, [e.kind for e in app.events], [e for e in app.events if isinstance(e, SetupChecked) and e.ok]
 
 
+def _opening_thrown(clear: int) -> list[Scene]:
+    """``clear`` frames of the board one checker short (SHORT), then the opening 3-1 thrown into the halves
+    and lying still four frames."""
+    from tavli_pi.sim.script import ScriptDie
+    from tavli_pi.sim.table import scene_of
+
+    still = (ScriptDie(3, "right", 0), ScriptDie(1, "left", 1))
+    thrown = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in still)
+    return ([scene_of(Moment(SHORT))] * clear + [scene_of(Moment(SHORT, dice=thrown))]
+            + [scene_of(Moment(SHORT, dice=still))] * 4)
+
+
 def test_an_opening_roll_thrown_instead_of_an_answer_confirms_the_set_up(tmp_path: Path) -> None:
     """Asked about a board it reads otherwise (one checker short), the players roll the opening
     instead of pressing ACCEPT (a recorded video has nobody to press it): they take the board as
     set up; the board is learnt from the clear frame asked about, and the dice are the opening roll."""
-    from tavli_pi.sim.script import ScriptDie
-    from tavli_pi.sim.table import scene_of
-
     cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
-    still = (ScriptDie(3, "right", 0), ScriptDie(1, "left", 1))
-    thrown = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in still)
-    scenes = ([scene_of(Moment(SHORT))] * 2 + [scene_of(Moment(SHORT, dice=thrown))]
-              + [scene_of(Moment(SHORT, dice=still))] * 4)
-    app, kinds, done = _run_set_up(cfg, scenes)
+    app, kinds, done = _run_set_up(cfg, _opening_thrown(2))
     assert kinds == ["setup_checked", "setup_checked", "game_started", "opening_roll"], kinds
     assert done[0].extra.get("confirmed") is True and "opening roll was thrown" in done[0].message
     opening = [e for e in app.events if e.kind == "opening_roll"][0]
@@ -163,8 +168,6 @@ def test_a_mark_in_a_half_seen_on_the_frame_asked_about_does_not_hide_the_openin
     and an unattended table never left set-up)."""
     import dataclasses
 
-    from tavli_pi.sim.script import ScriptDie
-    from tavli_pi.sim.table import scene_of
     from tavli_pi.vision.observation import DieReading
 
     from tavli_pi.vision.reader import BoardReader
@@ -182,11 +185,7 @@ def test_a_mark_in_a_half_seen_on_the_frame_asked_about_does_not_hide_the_openin
 
     monkeypatch.setattr(BoardReader, "read", with_mark)
     cfg = parse_config(corners_config(tmp_path), str(tmp_path / "t.toml"))
-    still = (ScriptDie(3, "right", 0), ScriptDie(1, "left", 1))
-    thrown = tuple(ScriptDie(d.value, d.half, d.slot, moving=True) for d in still)
-    scenes = ([scene_of(Moment(SHORT))] * 3 + [scene_of(Moment(SHORT, dice=thrown))]
-              + [scene_of(Moment(SHORT, dice=still))] * 4)
-    _, kinds, done = _run_set_up(cfg, scenes)
+    _, kinds, done = _run_set_up(cfg, _opening_thrown(3))
     assert kinds[:3] == ["setup_checked", "setup_checked", "game_started"], kinds
     assert done[0].extra.get("confirmed") is True and "opening roll was thrown" in done[0].message
 
