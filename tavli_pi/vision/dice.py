@@ -79,7 +79,7 @@ from tavli_pi.vision.dice_blobs import (DOUBTFUL_CONFIDENCE, DOUBTFUL_FILL, DOUB
                                         blob_outline, scaled, view_hat_blobs)
 from tavli_pi.vision.dice_body import DIE_RANGE, GROUND_SPOTS, NARROWEST, angle_of, bodied, checker_under, edge_side
 from tavli_pi.vision.dice_face import UNSEEN_LIE, Die, examined
-from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, GROUND_SPOTS_PX, frame_px
+from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_patch_pips import PATCH_LEAST, patch_pips
@@ -480,9 +480,7 @@ def _find(
             continue
         half = id(group) in halves
         at = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
-        per_px = max(frame_px(to_src, at, 1.0), 1e-6)  # frame px a canonical px here
-        least_parted = GROUND_LEAST_PX / per_px
-        body = bodied(memo, view, canon, cal, group, pitch, GROUND_SPOTS_PX / per_px)
+        body = bodied(memo, view, canon, cal, group, pitch, GROUND_LEAST_PX / max(frame_px(to_src, at, 1.0), 1e-6))
         square: float | None = None
         if body is not None:
             (bx, by), (bw, bh), ang = body
@@ -519,13 +517,10 @@ def _find(
         if die is not None and die.refused:
             continue
         if (body is not None and len(group) <= GROUND_SPOTS
-                and (die is None or die.confidence < GROUND_CLEAR or die.value != len(group)
-                     or (die.value == 1 and bodied(memo, view, canon, cal, group, pitch, least_parted) is None))
+                and (die is None or die.confidence < GROUND_CLEAR or die.value != len(group))
                 and bodied(memo, view, canon, cal, group, pitch) is None):
             continue  # a spot or two in an outline parted from the ground (``dice_ground``): a die only
-            # with a clear face of as many pips (a black two on navy, both its pips spots, read a one),
-            # and not a one unless its outline is ``GROUND_LEAST_PX`` across (a four's pips run into
-            # one blob, a two's pip missed: under it, each was read a one at 0.89)
+            # with a clear face of as many pips (a black two on navy, both its pips spots, read a one)
         if (half or (body is None and len(group) == 2)) and (die is None or die.confidence < FINE_CONFIDENCE):
             continue  # half of a split group, or two spots with no outline: a die only with a clear face
         if body is None and len(group) == 2 and die is not None and die.value <= 2:

@@ -23,10 +23,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tavli_pi.vision.dice_vet import LEAST_PX, NEED_PX
+from tavli_pi.vision.dice_vet import NEED_PX
 from tavli_pi.vision.quantile import median
 
-__all__ = ["GROUND_APART", "GROUND_LEAST_PX", "GROUND_SPOTS_PX", "frame_px", "ground_parted"]
+__all__ = ["GROUND_APART", "GROUND_LEAST_PX", "frame_px", "ground_parted"]
 
 #: the ground is parted from the body only when its colour lies this far from the body's (largest
 #: channel) or more: a step the camera's noise and JPEG do not make on a die's body (the black die on
@@ -34,11 +34,6 @@ __all__ = ["GROUND_APART", "GROUND_LEAST_PX", "GROUND_SPOTS_PX", "frame_px", "gr
 GROUND_APART = 15.0
 #: the least side (frame px) of a die whose body is parted from the ground
 GROUND_LEAST_PX = NEED_PX
-#: ... and of a die of a spot or two whose body the search parts so (``dice.find_dice``): a one or two
-#: of 8-11 px on the metal table's cream (white on cream: the body runs out as on navy) was never found
-#: (seed 10 at 640 px, stop 55); a face of one pip on such a body under ``NEED_PX`` is not taken (a
-#: four whose pips ran into one blob, a two with a pip missed: each read a one at 0.89 on navy)
-GROUND_SPOTS_PX = LEAST_PX
 #: the least pixels of the runaway region past the die's corners the ground's colour is taken from
 GROUND_PX = 10
 
