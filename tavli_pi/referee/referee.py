@@ -763,9 +763,9 @@ class Referee:
             theirs = [d for d in obs.dice if d.half == other_half]
         # not a die come since
         mine = [d for d in mine if of_the_roll(d, self._roll_dice, s.die_confidence, gone=were_gone)]
-        if mine and not obs.hand and not obs.motion and len(mine) < len(self._roll_dice):
-            self._dice_flicker = True  # one of the dice lying not found on a clear frame: nobody takes one alone
         if mine and not obs.hand and not obs.motion:
+            if len(mine) < len(self._roll_dice):
+                self._dice_flicker = True  # one of the dice lying not found on a clear frame: nobody takes one alone
             # the roll's dice read again where they lie: how surely each was read (roll_reread.py)
             self._dice_conf, self._dice_against = read_again(self._dice_conf, self._dice_against, self._roll_dice,
                                                              mine, s.die_confidence)
