@@ -67,8 +67,7 @@ class ViewFollow:
     def logged(self, cal: Calibration, start: int) -> Calibration:
         """A resumed run reads with the corners in force at the frame it resumes from (``start``): the
         last move the log keeps (``MOVES_KEY``) after the calibration's frame and by that frame."""
-        raw = None if self.log is None else self.log.meta(MOVES_KEY)
-        if self.log is None or raw is None:
+        if self.log is None or (raw := self.log.meta(MOVES_KEY)) is None:
             return cal
         at = self.log.meta(CALIBRATED_AT_KEY)
         base = int(at) if at is not None and at.isdigit() else -1
