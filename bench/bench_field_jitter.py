@@ -6,7 +6,7 @@ readings: calibrated frames apart, a point read otherwise. This bench takes each
 and a few still frames later in the game (``--frames``), and reads them as ``tavli-pi run`` reads a field
 found in the picture, with the home side given (``calibrate.calibrate_image`` with the field as found,
 ``seated``; the set-up frame read unlearnt, learnt as the start, ``setup.learn_board``, read back, and
-accepted where that reading is the start, ``app.setup_problem``; the later frames read with the board
+accepted where that reading is the start, ``setup_watch.setup_problem``; the later frames read with the board
 learnt), once through the true field and once through each of ``--draws`` fields whose corners are each
 moved ``--px`` px (a random direction each). Per field: whether set-up was accepted, the spots the
 unlearnt set-up reading puts off the start, the spots (points and bar) of the later frames read wrong and
@@ -35,7 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_reallike import game_list, game_plans, game_script  # noqa: E402
-from tavli_pi.app import setup_problem  # noqa: E402
+from tavli_pi.setup_watch import setup_problem  # noqa: E402
 from tavli_pi.errors import CalibrationError  # noqa: E402
 from tavli_pi.sim.camera import SimCamera  # noqa: E402
 from tavli_pi.sim.datasets import reallike_game_tables  # noqa: E402

@@ -22,6 +22,7 @@ from tavli_pi.sim.drive import drive
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import Scene, scene_from_position
 from tavli_pi.sim.script import Moment
+from tavli_pi.setup_watch import SetupWatch
 from tavli_pi.referee.evidence import spot_counts
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.camera import Frame
@@ -475,9 +476,9 @@ def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_rol
     cfg = parse_config(text, str(tmp_path / "t.toml"))
     assert not cfg.referee.attended
     seen: list[tuple[bool, bool]] = []  # per set-up reading: a die reported tumbling, the frame still
-    orig = TableApp._setup_read
+    orig = SetupWatch.read
 
-    def setup_read(self: TableApp, cal: Calibration, frame: Frame) -> object:
+    def setup_read(self: SetupWatch, cal: Calibration, frame: Frame) -> object:
         obs = orig(self, cal, frame)
         seen.append((any(d.moving for d in obs.dice), not obs.motion and all(d.moving for d in obs.dice)))
         return obs
@@ -486,7 +487,7 @@ def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_rol
         warnings.simplefilter("ignore")
         with TableApp(cfg, camera=SimCamera(scenes_of(moments, **kw), fps=10.0, seed=5),
                       pin_factory=MockFactory()) as app:
-            app._setup_read = setup_read.__get__(app)  # type: ignore[method-assign]
+            app.setup.read = setup_read.__get__(app.setup)  # type: ignore[method-assign]
             app.run()
             kinds = [e.kind for e in app.events]
     # the premise: a smear reported tumbling on still set-up frames that show no die lying
@@ -503,22 +504,6 @@ def test_a_smear_of_the_boards_print_seen_tumbling_does_not_hide_the_opening_rol
     # never lost behind the smear as a die in flight
     asked = [e.reason for e in app.events if isinstance(e, RollNeeded)]
     assert kinds.count("opening_roll") == 1 or (asked and all("too small to read" in r or "sees the dice" in r for r in asked)), (kinds, asked)
-
-
-def test_a_die_reported_tumbling_on_a_still_frame_lies_nowhere() -> None:
-    """``lying_dice``: on a frame the reader saw still, a die reported tumbling is no die lying there
-    (a smear of the board's print); on a frame with motion it is a die in flight, and kept."""
-    from tavli_pi.app import lying_dice
-    from tavli_pi.vision.observation import DieReading
-
-    from tests.referee.synth import observe
-
-    lying = DieReading((300.0, 200.0), 5, 0.95, True, False, "right")
-    smear = DieReading((400.0, 140.0), 0, 0.0, False, False, "right", moving=True)
-    still = observe(START, dice=[lying, smear])
-    assert lying_dice(still) == [lying]
-    assert lying_dice(observe(START, dice=[smear])) == []
-    assert lying_dice(observe(START, dice=[lying, smear], motion=True)) == [lying, smear]
 
 
 def test_a_board_learnt_as_the_start_is_learnt_again_from_the_game_in_progress_it_joins(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ it (``reader._moving``): left "tumbling" beside the die read, it held the refere
 flicker: neither counts nor resets") for as long as it lay (issue 9, real-like game 11 at 640 px).
 It is given no face (not even the last frame's): what it shows is not read. Alone (no die read beside
 it) it stays "tumbling": a still smear of the board's print is reported so, and a still frame's
-tumbling die lies nowhere (``app.lying_dice``; tests/test_app_setup.py, real-like table 5).
+tumbling die lies nowhere (``setup_watch.lying_dice``; tests/test_app_setup.py, real-like table 5).
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def test_a_tumbling_die_whose_picture_changed_or_with_no_last_frame_stays_tumbli
 
 def test_a_lone_die_reported_tumbling_stays_tumbling() -> None:
     """With no die read beside it, a still "tumbling" die is left as reported: a smear of the board's
-    print lies so on every frame, and a still frame's tumbling die lies nowhere (``app.lying_dice``)."""
+    print lies so on every frame, and a still frame's tumbling die lies nowhere (``setup_watch.lying_dice``)."""
     tumbling = _die(0, 0.0, (100.0, 50.0), moving=True)
     unread = _die(0, 0.0, (60.0, 50.0), note="too small to read (10 px, need 12)")
     here = np.asarray([[100.0, 50.0], [60.0, 50.0]], np.float32)
