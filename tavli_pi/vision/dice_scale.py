@@ -24,7 +24,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.lie import square_crop
 from tavli_pi.vision.tumbling import HatBlob
 
-__all__ = ["CHANGED_FILL", "CHANGED_SIZE", "CHANGED_SQUARE", "SCALE_SIDE", "changed_bodies", "pips_at_scale"]
+__all__ = ["CHANGED_CLOSE", "CHANGED_FILL", "CHANGED_SIZE", "CHANGED_SQUARE", "SCALE_SIDE", "changed_bodies", "pips_at_scale"]
 
 #: the die's side (px) in the crop its pips are looked for in: a six's pips about a quarter of it
 #: apart (6 px), a pip a sixth to a fifth of it (4-5 px), as the pip finder's 5 x 5 hat and 3.2 px
@@ -57,6 +57,14 @@ CHANGED_FILL = 0.45
 #: ``dice._find`` allows any blob searched as a body (0.45 before: a die of the simulator's usual 0.5 pitch,
 #: 8-12 px at 640x360, changed 0.55-0.66 pitch with its rim and shadow and was never searched)
 CHANGED_SIZE = (DIE_RANGE[0], DIE_RANGE[1] * 1.3)
+#: the gaps (a share of a point's pitch) closed in the change mask for patches where it holds none: a die
+#: whose body is nearly the board's colour (a black die on the navy Pinetti field, at 640 px) changes
+#: only at its pips, and its patch was a pip, a two's or three's diagonal (oblong, refused by
+#: ``CHANGED_SQUARE``) or a six's two bars apart; a die's neighbouring pips lie 0.27 of its side apart
+#: centre to centre (its faces' layouts), a pip a fifth of it: gaps of up to 0.35 of a side, 0.17 of a
+#: pitch for the usual die of half a pitch, closed so its pips make one patch (real-like seed 10 at
+#: 640 px, games 3 and 20: dice55/dice56 traces)
+CHANGED_CLOSE = 0.2
 
 
 def changed_bodies(changed: np.ndarray, scale: float, lay: Layout) -> list[HatBlob]:
@@ -65,9 +73,24 @@ def changed_bodies(changed: np.ndarray, scale: float, lay: Layout) -> list[HatBl
     canonical px: square, filled, inside the field and off the bar (as ``tumbling.hat_blobs``
     keeps its blobs). A small die whose body is close to the board's grey (white on a cream or
     light wood board, red on green) makes no hat blob of its own, but stands out from the learnt
-    board in colour."""
+    board in colour. One whose body is the board's colour (black on navy) changes only at its pips:
+    where the mask as it is holds no patch, the patches of the mask with its gaps closed
+    (``CHANGED_CLOSE``) are taken too, so that such a die's pips make one. (Closed everywhere, a white
+    six on the cream metal board at 640 px, patched with its rim and shadow, 6 at 0.84, grew into a
+    larger patch whose pips at its scale read a 3 at 0.89: real-like seed 10 game 17 frame 25.)"""
     pitch = lay.pitch
-    n, _, stats, cents = components(changed.astype(np.uint8))
+    got = _patches(changed.astype(np.uint8), scale, lay)
+    k = max(3, int(round(CHANGED_CLOSE * pitch / scale)) | 1)  # (odd, in the mask's pixels)
+    closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return got + [c for c in _patches(closed, scale, lay)
+                  if not any(np.hypot(c.x - b.x, c.y - b.y) < 0.5 * c.long_ for b in got)]
+
+
+def _patches(mask: np.ndarray, scale: float, lay: Layout) -> list[HatBlob]:
+    """``changed_bodies``' die-sized patches of the uint8 mask ``mask`` as it is."""
+    pitch = lay.pitch
+    n, _, stats, cents = components(mask)
     if n < 2:
         return []
     x0, y0 = lay.to_px(lay.u0, lay.v0)

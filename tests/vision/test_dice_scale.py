@@ -187,6 +187,43 @@ def test_a_die_of_the_usual_share_of_a_point_with_its_rim_and_shadow_is_a_change
     assert len(got) == 1 and abs(np.sqrt(got[0].area) - 2 * s) < 1, got
 
 
+def test_a_six_that_changed_only_at_its_pips_is_one_changed_body() -> None:
+    # a black die on the navy field at 640 px changes the learnt board only at its pips (its body is
+    # the field's colour): a six's two rows of blurred pips run together, two bars apart (real-like
+    # seed 10 games 3 and 20 at 640 px: each bar its own patch, 0.3 pitch, oblong). Its gaps closed
+    # (``CHANGED_CLOSE``), the bars make one die-sized patch where the die lies (base: each bar alone,
+    # oblong, no patch)
+    lay = Layout(800, 600, "bottom-right")
+    p = lay.pitch
+    mask = np.zeros((lay.size[1] // 2, lay.size[0] // 2), np.uint8)
+    cx, cy = (v / 2 for v in lay.to_px(0.25, 0.5))
+    h = 0.275 * 0.5 * p / 2  # a pip's centre off a half-pitch die's centre (its faces' layout), mask px
+    r = int(round(0.09 * p / 2))  # a pip's radius (0.18 pitch across, as a 2 px pip of an 11 px die)
+    for dx in (-h, h):  # two rows of three pips, run together down each row
+        cv2.rectangle(mask, (int(round(cx + dx - r)), int(round(cy - h - r))),
+                      (int(round(cx + dx + r)), int(round(cy + h + r))), 1, -1)
+    got = changed_bodies(mask.astype(bool), 2.0, lay)
+    assert len(got) == 1, got
+    assert abs(got[0].x - 2 * cx) < 0.1 * p and abs(got[0].y - 2 * cy) < 0.1 * p
+
+
+def test_a_die_patched_as_it_is_keeps_its_patch_where_the_closed_mask_grows_it() -> None:
+    # a die whose body changed is patched as before, though the closed mask joins its shadow's strip
+    # beside it into a larger patch (a white six on the cream metal board, so grown, read a 3 at 0.89:
+    # real-like seed 10 game 17 frame 25 at 640 px): the closed mask's patches count only where the
+    # mask as it is holds none
+    lay = Layout(800, 600, "bottom-right")
+    p = lay.pitch
+    mask = np.zeros((lay.size[1] // 2, lay.size[0] // 2), bool)
+    x, y = (int(v / 2) for v in lay.to_px(0.25, 0.5))
+    s = int(round(0.5 * p / 2))
+    mask[y:y + s, x:x + s] = True  # the die
+    mask[y:y + s, x + s + 2:x + s + 2 + int(round(0.1 * p / 2))] = True  # its shadow's strip, a gap apart
+    got = changed_bodies(mask, 2.0, lay)
+    assert len(got) == 1, got
+    assert abs(np.sqrt(got[0].area) - 2 * s) < 1 and abs(got[0].x - 2 * (x + s / 2)) < 2
+
+
 @lru_cache(maxsize=1)
 def _recording(game: int, upto: int) -> tuple[object, list[tuple[object, np.ndarray]]]:
     """The board learnt on frame 1 and frames 0..``upto`` of the 640 x 360 recording ``game`` of
