@@ -390,7 +390,14 @@ class Calibration:
 
     def unlearnt(self) -> Calibration:
         """This calibration with nothing learnt from a known position (``setup.learn_board``): the
-        field, the geometry and the colours as they were, the board's looks, background, trays and
-        rings forgotten. A board learnt as a position it did not show is learnt again from this."""
-        return replace(self, skin="", clear="", background="", trays="", checker_hue=0.0, position=None,
+        field, the geometry and the colours as they were, the board's background, trays and rings
+        forgotten. A board learnt as a position it did not show is learnt again from this.
+
+        Kept: what any calibration sees of the clear board whatever it shows, which ``refine`` records
+        before anything is learnt (and ``learn_board`` takes again from the frame it learns from): the
+        skin-prone grid (``skin``) and the clear board's look (``clear``). Forgotten with the rest, a
+        reader has nothing to tell a skin-coloured (wooden) board from an arm by, and a 640 px beech
+        board read a hand on every frame after it was forgotten -- so it was never learnt again and
+        nothing more was judged (stop 55, a game joined again)."""
+        return replace(self, background="", trays="", checker_hue=0.0, position=None,
                        unseen=(), setup_dice=(), roll_lying=False, overhang=None, first_ring=None, taught_ring=None)

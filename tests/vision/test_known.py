@@ -115,6 +115,28 @@ def test_a_position_that_is_not_on_the_board_is_not_learnt_as_seen() -> None:
     assert len(setup_agreement(BoardReader(cal).read(shown.image)).differences) > KNOWN_MISFIT
 
 
+@pytest.mark.parametrize("board,width", [("beech", 640), ("rosewood", 1280)])
+def test_a_board_forgotten_keeps_what_was_seen_of_it_before_anything_was_learnt(board: str, width: int) -> None:
+    """``Calibration.unlearnt`` forgets what was learnt from a known position, not the skin-prone grid and
+    the clear board's look, which ``refine`` records before anything is learnt: without them a wooden
+    (skin-coloured) board read a hand on every frame after it was forgotten (a camera moved, a game joined
+    on a frame with the roll lying, a board learnt as a position it did not show), and nothing was judged
+    after a 640 px beech board's rejoin (stop 55, held-out seed 8)."""
+    look = Look(board=board)
+    size = {"width": width, "height": width * 9 // 16}
+    shown = render(scene_from_position(MIDGAME, look=look, **size), seed=4)  # type: ignore[arg-type]
+    cal = learn_board(shown.image, Calibration(shown.truth.corners, home=shown.truth.home),  # type: ignore[arg-type]
+                      _known(MIDGAME))
+    forgotten = cal.unlearnt()
+    assert not forgotten.learnt and forgotten.position is None and not forgotten.background
+    assert (forgotten.skin, forgotten.clear) == (cal.skin, cal.clear) != ("", "")
+    later = Position.from_counts({1: 2, 4: 3, 6: 4, 8: 2, 13: 2, 20: 1}, {2: 2, 7: 5, 11: 2, 15: 1, 16: 1},
+                                 bar=(1, 0))
+    clear = render(scene_from_position(later, look=look, **size), seed=9).image  # type: ignore[arg-type]
+    reader = BoardReader(forgotten)
+    assert not any(reader.read(clear, i).hand for i in range(3))
+
+
 def test_the_real_like_set_is_read_better_learnt_from_a_game_in_progress_than_not_learnt() -> None:
     """The first 12 hand-free real-like tables, read with the board learnt from a random position of a
     game in progress (the same table, clear) against its corners calibration alone: the points no
