@@ -12,7 +12,7 @@ waited (``held``) reach the referee with the frame it was made on.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -106,10 +106,6 @@ class SetupWatch:
         self._setup_wait = ""  # why calibration is waiting (said once per reason)
         self._setup_asked = False  # the players were asked to fix or confirm the set-up board
         self._asked_board: np.ndarray | None = None  # the clear set-up frame last asked about (no dice)
-        self._asked_cal: Calibration | None = None  # the field as found on that frame
-        self._asked_marks = np.zeros((0, 2), np.float32)  # where a die was read on it (canonical px)
-        self._dice_xy: list[tuple[float, float]] = []  # where the last set-up read saw dice (image px)
-        self._dice_xy_before: list[tuple[float, float]] = []  # and the one before it
         self._unanswered = 0.0  # seconds of clear frames in a row the set-up question went unanswered
         #: an opening roll thrown after the question answers it (armed by a frame without still dice)
         self._setup_dice = DiceWatch(settle=2, min_confidence=config.referee.die_confidence, armed=False)
@@ -185,7 +181,7 @@ class SetupWatch:
             self._unanswered = 0.0
             ask = self._hand_frames >= HAND_FRAMES_ASK
             if ask and not dice_seen:
-                self._ask_about(frame, cal, obs)  # asked whether it is clear: the opening roll may answer
+                self._asked_board = frame.image  # asked whether it is clear: the opening roll may answer
             self._waiting_for_setup(problem, ask=ask)
             return None
         spots = self.config.referee.in_progress_spots
@@ -231,7 +227,7 @@ class SetupWatch:
         problem = setup_problem(obs, expect_start=setup)
         if problem is not None and not self.confirmed:
             if not dice_seen:
-                self._ask_about(frame, cal, obs)
+                self._asked_board = frame.image
             self._waiting_for_setup(problem, ask=True, obs=obs)
             if not self.config.referee.attended:
                 # nobody at the table answers (a recorded video): a clear, still board left as it is
@@ -316,9 +312,7 @@ class SetupWatch:
             r = self._reader = BoardReader(cal)
         elif r.calibration is not cal:
             r = self._reader = r.carried_to(cal)
-        obs = r.read(frame.image, frame.index)
-        self._dice_xy_before, self._dice_xy = self._dice_xy, [d.xy for d in obs.dice]
-        return obs
+        return r.read(frame.image, frame.index)
 
     def _watch_stillness(self, frame: Frame, corners: np.ndarray | None = None) -> None:
         """Count the frames in a row whose picture stayed the same (the motion gate sees nothing
@@ -358,38 +352,11 @@ class SetupWatch:
             return False
         # every set-up frame is watched, the one asked about too (no die lies on it): dice thrown on
         # the next frame came after a frame without them
-        dice = self._setup_dice.feed([d for d in field_dice(obs) if not self._a_fixture(d)], need=2)
+        dice = self._setup_dice.feed(field_dice(obs), need=2)
         if self._asked_board is None:
             return False
         thrown = dice if dice is not None else self._setup_dice.unread  # or dice too small to read
         return thrown is not None and len(thrown) == 2 and {d.half for d in thrown} == {"left", "right"}
-
-    def _ask_about(self, frame: Frame, cal: Calibration, obs: Observation) -> None:
-        """Keep ``frame`` as the clear set-up board asked about (no die lies on it in a half: the opening
-        roll thrown next may answer the question, :meth:`_opening_answers`), and where ``obs`` read anything
-        as a die on it and on the set-up frame before it: a mark seen there on both (a smear the reader saw
-        "tumbling" on a still frame, a die on the bar) is the board's own look, not a throw, when it reads as a
-        die lying still later (a ring printed in a half, a glint on a metal rim, lettering). A die seen there
-        on the frame asked about only may have just landed: never a mark."""
-        self._asked_board, self._asked_cal = frame.image, cal
-        radius = cal.layout.pitch / 2
-        now, before = self._canonical(cal, self._dice_xy), self._canonical(cal, self._dice_xy_before)
-        self._asked_marks = np.asarray([p for p in now if len(before) and np.min(np.hypot(*(before - p).T)) < radius],
-                                       np.float32).reshape(-1, 2)
-
-    @staticmethod
-    def _canonical(cal: Calibration, xy: Sequence[tuple[float, float]]) -> np.ndarray:
-        return cal.to_canonical(np.asarray(xy, np.float32)) if xy else np.zeros((0, 2), np.float32)
-
-    def _a_fixture(self, die: DieReading) -> bool:
-        """Whether ``die`` lies where a die was read on the set-up frame asked about (:meth:`_ask_about`):
-        within half a point's width of it (a die is smaller than a point is wide), in the field as it
-        was found then."""
-        cal = self._asked_cal
-        if cal is None or not len(self._asked_marks):
-            return False
-        at = self._canonical(cal, [die.xy])[0]
-        return bool(np.min(np.hypot(*(self._asked_marks - at).T)) < cal.layout.pitch / 2)
 
     def _waiting_for_setup(self, why: str, *, ask: bool = False, obs: Observation | None = None) -> None:
         """Say why calibration waits (a warning, once per reason). ``ask``: the board is clear but
