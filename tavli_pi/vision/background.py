@@ -291,21 +291,6 @@ class Difference:
         """Half-scale bool mask of where the frame plainly differs from the background."""
         return np.asarray(self.diff > self.threshold)
 
-    def learnt_at(self, discs: Sequence[tuple[float, float, float]], lay: Layout) -> Learnt:
-        """The learnt board with the board inside ``discs`` (x, y, r canonical px) learnt anew from this
-        frame (brightness matched to the learnt view, as ``diff`` compares them), each disc widened by
-        ``CHECKER_SPREAD`` (the half-scale pixels and the blur spread a thing's change past its rim):
-        where the board was learnt with a die lying on it, the board under it once the die is seen gone
-        (``dice_vet.bared_places``)."""
-        view = self.learnt.copy()
-        mask = np.zeros(view.shape[:2], np.uint8)
-        for x, y, r in discs:
-            cv2.circle(mask, (int(round(x / BG_SCALE)), int(round(y / BG_SCALE))),
-                       int(np.ceil((r + CHECKER_SPREAD) / BG_SCALE)), 1, -1)
-        now = np.clip(brightness_matched(self._half.f32, self._gain), 0, 255).astype(np.uint8)
-        view[mask > 0] = now[mask > 0]
-        return Learnt(view, lay)
-
 
 def fit_score(canon: np.ndarray, background: np.ndarray, lay: Layout) -> float:
     """How well a frame fits the board the background was learnt on (-1..1).

@@ -15,8 +15,7 @@ reading leaves the reader each candidate is vetted:
   stream such a place that stays as learnt once the roll it was learnt with is
   gone (a die picked up from another such place, or a new die thrown elsewhere)
   held no die: it is the board's own print, and is vetted as the board
-  (``printed_marks``); a place whose die is gone then, the board under it in
-  view, is learnt from that frame and vetted as the board too (``bared_places``);
+  (``printed_marks``);
 - without one, a candidate outside the playing field is dropped: beside the
   field lie the frame, hinges, trays and printed marks, and nothing there can
   be told from a die without knowing the board;
@@ -42,13 +41,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 
-__all__ = ["AGREED_CONFIDENCE", "DIE_REACH", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "bared_places",
-           "printed_marks", "vet_dice"]
-
-#: the share of a die's side (image px: ``DieReading.size_px``) round its centre where the learnt board
-#: is not known (``setup.dice_places``): a flat die's corners lie 0.71 of its side out, its blurred rim
-#: and the shadow it casts a little further
-DIE_REACH = 0.9
+__all__ = ["AGREED_CONFIDENCE", "LEAST_PX", "NEED_PX", "SMALL_CONFIDENCE", "SURE_PX", "printed_marks", "vet_dice"]
 
 #: the least die side (image px) whose pips can be read without proof that they are resolved:
 #: three pips of ~2 px and four gaps of ~1.5 px across a face
@@ -150,38 +143,6 @@ def printed_marks(unlearnt: Sequence[tuple[float, float, float]], background: Di
     if not picked_up and not thrown_clear:
         return None
     return tuple(u for u, same in zip(unlearnt, as_learnt) if same)
-
-
-def bared_places(unlearnt: Sequence[tuple[float, float, float]], background: Difference, lay: Layout,
-                 dice: Sequence[tuple[float, float, bool]] = (),
-                 checkers: Sequence[tuple[float, float, float]] = ()) -> tuple[tuple[float, float, float], ...]:
-    """The places of ``unlearnt`` (x, y, r canonical px, ``Calibration.setup_dice``) whose die is gone
-    and the board under it in view, on a frame where the roll the board was learnt with is first seen
-    gone (``printed_marks`` answered; no hand over the board): each stands out from the learnt board
-    (``STAND_OUT``: the learnt board shows the die, the frame the board) with no die lying where the
-    learnt one lay (within half its side of the place's centre: a die at rest stays put), no die
-    tumbling or read surely in it (``dice``: x, y canonical px and whether it is such a die: a new
-    throw's), and no checker (``checkers``: the discs the board reading accounts for) reaching into it.
-    The reader learns the board there from the frame (``Difference.learnt_at``): until then the place
-    is vetted as with no learnt board, and a mark of the board's own the die lay on shows there as a die
-    (``probe_video_rolls.py --size 640 --seed 10 --turns 10 --from-play 4 --rolled --hold 15 --think 15
-    --corners``, game 18: a joined clip's 4 lay on a wood board's "CLUB"; picked up, the "B" read as a 2
-    or a 1 beside every later roll, and all five rolls were lost; with the board learnt there, all five
-    were read)."""
-    reach = STAND_OUT * lay.pitch
-    out: list[tuple[float, float, float]] = []
-    for u in unlearnt:
-        x, y, r = u
-        half_side = 0.5 * r / DIE_REACH
-        if not background.stands_out(x, y, reach):
-            continue  # still as learnt: the die lies there, or it was the board's print
-        if any(np.hypot(dx - x, dy - y) < half_side or (new and np.hypot(dx - x, dy - y) < r + reach)
-               for dx, dy, new in dice):
-            continue
-        if any(np.hypot(cx - x, cy - y) < cr + r for cx, cy, cr in checkers):
-            continue  # a checker moved onto it: not the board alone
-        out.append(u)
-    return tuple(out)
 
 
 def _within(x: float, y: float, discs: Sequence[tuple[float, float, float]], reach: float) -> bool:

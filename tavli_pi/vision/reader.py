@@ -80,7 +80,7 @@ from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_small import PipPolarity, small_faces
 from tavli_pi.vision.dice_table_size import DieSizes
 from tavli_pi.vision.dice_unread import StandsOut
-from tavli_pi.vision.dice_vet import bared_places, printed_marks, vet_dice
+from tavli_pi.vision.dice_vet import printed_marks, vet_dice
 from tavli_pi.vision.doubt import Doubt, doubts, seating, temper
 from tavli_pi.vision.hands_explained import explained_mask, known_discs
 from tavli_pi.vision.hands_photo import photo_hand
@@ -344,32 +344,19 @@ class BoardReader:
             return np.zeros((0, 2), np.float32)
         return self.calibration.to_canonical(np.asarray([d.xy for d in dice], np.float32))
 
-    def _printed_found(self, diff: Difference, dice: Sequence[DieReading],
-                       checkers: Sequence[tuple[float, float, float]] = (),
-                       under_hand: np.ndarray | None = None) -> bool:
+    def _printed_found(self, diff: Difference, dice: Sequence[DieReading]) -> bool:
         """Whether the places the board was learnt with a die (``_unknown_dice``) lost some to the board's
         print on this frame, ``diff`` against the learnt board, ``dice`` read: where a place still looks as
         learnt once that roll is first seen gone, it is vetted as the board from then on
-        (``dice_vet.printed_marks``); where its die is gone and the board under it shows (no die, no
-        checker of ``checkers`` in it, none of the hand's pixels ``under_hand``), the board there is learnt
-        from this frame and vetted as the board is (``dice_vet.bared_places``). Asked on frames with no
-        hand until the roll is seen gone."""
+        (``dice_vet.printed_marks``). Asked on frames with no hand until the roll is seen gone."""
         sure = [d for d in dice if d.value and not d.moving and d.value_confidence >= CLEAR]
-        xy = self._dice_xy(dice)
-        printed = printed_marks(self._unknown_dice, diff, self.layout, _xy_list(xy), _xy_list(self._dice_xy(sure)))
+        printed = printed_marks(self._unknown_dice, diff, self.layout, _xy_list(self._dice_xy(dice)),
+                                _xy_list(self._dice_xy(sure)))
         if printed is None:
             return False
         self._roll_gone = True
-        left = tuple(u for u in self._unknown_dice if u not in printed)
-        new = [(float(x), float(y), bool(d.moving or d.value_confidence >= CLEAR)) for d, (x, y) in zip(dice, xy)]
-        bare = tuple(u for u in bared_places(left, diff, self.layout, new, checkers)
-                     if under_hand is None or not _touches(under_hand, u))
-        if bare and self._learnt is not None:
-            self._learnt = diff.learnt_at(bare, self.layout)
-        else:
-            bare = ()
-        self._unknown_dice = tuple(u for u in left if u not in bare)
-        return bool(printed) or bool(bare)
+        self._unknown_dice = tuple(u for u in self._unknown_dice if u not in printed)
+        return bool(printed)
 
     def read(self, image: np.ndarray, frame_index: int = 0) -> Observation:
         if image is None or not isinstance(image, np.ndarray) or image.ndim != 3 or image.size == 0:
@@ -587,9 +574,7 @@ class BoardReader:
             diff = Difference(canon, learnt, lay, half)
         dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=not self.still_photo,
                         table_px=self.table_die_px)
-        if watch_roll and diff is not None and self._printed_found(diff, dice, disc_sites, under_hand):
-            if self._learnt is not learnt and self._learnt is not None:
-                diff = Difference(canon, self._learnt, lay, half)  # the board under the roll learnt
+        if watch_roll and diff is not None and self._printed_found(diff, dice):
             dice = vet_dice(found, cal, diff, disc_sites, self._unknown_dice, valued_only=True,
                             table_px=self.table_die_px)
         if not self.still_photo:
@@ -827,14 +812,6 @@ def _cube_steady(now: CubeReading | None, before: CubeReading | None) -> bool:
     cube read (the players enter doubles), only the reading's gist holds it."""
     return (now is not None and before is not None and (now.value, now.place) == (before.value, before.place)
             and min(now.confidence, before.confidence) >= CUBE_HELD)
-
-
-def _touches(mask: np.ndarray, disc: tuple[float, float, float]) -> bool:
-    """Whether any pixel of ``mask`` (canonical px) lies in the box round ``disc`` (x, y, r canonical px)."""
-    x, y, r = disc
-    h, w = mask.shape[:2]
-    ya, yb, xa, xb = max(0, int(y - r)), min(h, int(y + r) + 1), max(0, int(x - r)), min(w, int(x + r) + 1)
-    return yb > ya and xb > xa and bool(np.any(mask[ya:yb, xa:xb]))
 
 
 def _xy_list(xy: np.ndarray) -> list[tuple[float, float]]:

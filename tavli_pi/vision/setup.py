@@ -43,7 +43,6 @@ from tavli_pi.vision.stored_image import encode_image
 from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.observation import DieReading, Observation
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.dice_vet import DIE_REACH
 from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known_columns import position_geometries, start_geometry
 from tavli_pi.vision.known_radius import known_radius
@@ -294,6 +293,10 @@ def _playing_edges(cal: Calibration) -> tuple[float, float]:
     return lay.mx + lay.u0 * lay.field_w, lay.mx + lay.u1 * lay.field_w
 
 
+#: the share of a die's side (image px: ``DieReading.size_px``) round its centre where the learnt board
+#: is not known (``dice_places``): a flat die's corners lie 0.71 of its side out, its blurred rim and
+#: the shadow it casts a little further
+DIE_REACH = 0.9
 
 
 def dice_places(frame: np.ndarray, cal: Calibration, dice: Sequence[DieReading] | None = None

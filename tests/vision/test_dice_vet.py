@@ -8,7 +8,7 @@ import numpy as np
 
 from tavli_pi.vision.background import Difference, decode_background, encode_background
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.dice_vet import LEAST_PX, NEED_PX, SMALL_CONFIDENCE, bared_places, printed_marks, vet_dice
+from tavli_pi.vision.dice_vet import LEAST_PX, NEED_PX, SMALL_CONFIDENCE, printed_marks, vet_dice
 from tavli_pi.vision.observation import DieReading
 
 CAL = Calibration(np.float32([[100, 50], [700, 50], [700, 600], [100, 600]]))
@@ -219,55 +219,3 @@ def test_a_die_thrown_clear_of_the_places_learnt_with_dice_shows_the_roll_gone()
     diff = Difference(now, bg, CAL.layout)
     assert printed_marks(unlearnt, diff, CAL.layout, thrown=[(205.0, 302.0)]) is None  # on the old place: no news
     assert printed_marks(unlearnt, diff, CAL.layout, thrown=[(320.0, 200.0)]) == tuple(unlearnt)
-
-
-def _learnt_with_dice_on_lettering() -> tuple[np.ndarray, np.ndarray, list[tuple[float, float, float]]]:
-    """A board learnt with a roll lying on it (``Calibration.setup_dice``, the roll in play): one die on
-    the bare board (at 200, 300), one on a printed letter (at 450, 300); the frame now: both dice
-    picked up, the board and its letter in view."""
-    rng = np.random.default_rng(7)
-    w, h = CAL.layout.size
-    board = (rng.random((h, w, 3)) * 20 + 100).astype(np.uint8)
-    board[292:308, 444:448] = 30  # the letter's stem ...
-    board[292:296, 444:456] = 30  # ... and its bar
-    now = board.copy()
-    board[291:309, 191:209] = 245  # the roll lying when the board was learnt
-    board[291:309, 441:459] = 245
-    bg = decode_background(encode_background(board))
-    assert bg is not None
-    return bg, now, [(200.0, 300.0, 16.0), (450.0, 300.0, 16.0)]
-
-
-def test_the_board_under_a_roll_picked_up_is_learnt_and_its_lettering_is_no_die() -> None:
-    # probe_video_rolls.py --size 640 --seed 10 --from-play 4 --rolled --corners, game 18: the joined clip's
-    # 4 lay on a wood board's "CLUB"; once picked up, the "B" read as a die beside every later roll
-    bg, now, unlearnt = _learnt_with_dice_on_lettering()
-    diff = Difference(now, bg, CAL.layout)
-    letter = _die(*CAL.to_image(np.float32([[460, 296]]))[0], value=1, conf=0.85)
-    # the roll gone (a die picked up from a place), no place as learnt: no print among them
-    assert printed_marks(unlearnt, diff, CAL.layout, lying=[(460.0, 296.0)]) == ()
-    # as with no learnt board there, the letter stands as a die
-    assert vet_dice([letter], CAL, diff, unlearnt=unlearnt, valued_only=True) == [letter]
-    # both places bared: the "die" on the letter lies off where the learnt die lay
-    bare = bared_places(unlearnt, diff, CAL.layout, [(460.0, 296.0, False)])
-    assert bare == tuple(unlearnt)
-    relearnt = Difference(now, diff.learnt_at(bare, CAL.layout), CAL.layout)
-    assert not any(relearnt.stands_out(x, y, r) for x, y, r in unlearnt)
-    assert vet_dice([letter], CAL, relearnt, unlearnt=(), valued_only=True) == []
-    # a die thrown there since still stands out from the board learnt under it
-    thrown = now.copy()
-    thrown[291:309, 441:459] = 240
-    assert Difference(thrown, diff.learnt_at(bare, CAL.layout), CAL.layout).stands_out(450, 300, 9)
-
-
-def test_a_place_is_not_bared_with_a_die_or_a_checker_in_it() -> None:
-    bg, now, unlearnt = _learnt_with_dice_on_lettering()
-    diff = Difference(now, bg, CAL.layout)
-    # a die where the learnt one lay (it stayed put), a new die read surely in the place, a checker on it
-    assert bared_places(unlearnt, diff, CAL.layout, [(451.0, 301.0, False)]) == (unlearnt[0],)
-    assert bared_places(unlearnt, diff, CAL.layout, [(462.0, 296.0, True)]) == (unlearnt[0],)
-    assert bared_places(unlearnt, diff, CAL.layout, checkers=[(450.0, 325.0, 20.0)]) == (unlearnt[0],)
-    # a place that still looks as learnt (its die lying there) is no bared board
-    lying = now.copy()
-    lying[291:309, 191:209] = 245
-    assert bared_places(unlearnt, Difference(lying, bg, CAL.layout), CAL.layout) == (unlearnt[1],)
