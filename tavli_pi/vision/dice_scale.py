@@ -78,10 +78,10 @@ def changed_bodies(changed: np.ndarray, scale: float, lay: Layout) -> list[HatBl
     (``CHANGED_CLOSE``) are taken too, so that such a die's pips make one. (Closed everywhere, a white
     six on the cream metal board at 640 px, patched with its rim and shadow, 6 at 0.84, grew into a
     larger patch whose pips at its scale read a 3 at 0.89: real-like seed 10 game 17 frame 25.)"""
-    pitch = lay.pitch
-    got = _patches(changed.astype(np.uint8), scale, lay)
-    k = max(3, int(round(CHANGED_CLOSE * pitch / scale)) | 1)  # (odd, in the mask's pixels)
-    closed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE,
+    mask = changed.astype(np.uint8)
+    got = _patches(mask, scale, lay)
+    k = max(3, int(round(CHANGED_CLOSE * lay.pitch / scale)) | 1)  # (odd, in the mask's pixels)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return got + [c for c in _patches(closed, scale, lay)
                   if not any(np.hypot(c.x - b.x, c.y - b.y) < 0.5 * c.long_ for b in got)]

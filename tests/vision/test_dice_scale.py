@@ -174,13 +174,19 @@ def test_a_small_dies_face_is_taken_when_its_pips_part_at_its_own_scale() -> Non
         assert all(d.value in (0, t.value) for d in _at(t, read))  # type: ignore[attr-defined]
 
 
+def _half_mask(dtype: type = bool) -> tuple[Layout, float, np.ndarray, tuple[float, float]]:
+    """A layout, its pitch, an empty change mask at half its canonical size (``changed_bodies``' scale
+    2.0) and the mask's point at (0.25, 0.5) of the field, where these tests' die lies."""
+    lay = Layout(800, 600, "bottom-right")
+    cx, cy = (v / 2 for v in lay.to_px(0.25, 0.5))
+    return lay, lay.pitch, np.zeros((lay.size[1] // 2, lay.size[0] // 2), dtype), (cx, cy)
+
+
 def test_a_die_of_the_usual_share_of_a_point_with_its_rim_and_shadow_is_a_changed_body() -> None:
     # a die of half a point's pitch (the simulator's usual die, 8-12 px on a 640 x 360 frame) changes
     # the learnt board over 0.55-0.66 pitch with its rim and shadow (base: only up to 0.45 kept)
-    lay = Layout(800, 600, "bottom-right")
-    p = lay.pitch
-    mask = np.zeros((lay.size[1] // 2, lay.size[0] // 2), bool)
-    x, y = (int(v / 2) for v in lay.to_px(0.25, 0.5))
+    lay, p, mask, at = _half_mask()
+    x, y = (int(v) for v in at)
     s = int(round(0.62 * p / 2))
     mask[y:y + s, x:x + s] = True
     got = changed_bodies(mask, 2.0, lay)
@@ -193,10 +199,7 @@ def test_a_six_that_changed_only_at_its_pips_is_one_changed_body() -> None:
     # seed 10 games 3 and 20 at 640 px: each bar its own patch, 0.3 pitch, oblong). Its gaps closed
     # (``CHANGED_CLOSE``), the bars make one die-sized patch where the die lies (base: each bar alone,
     # oblong, no patch)
-    lay = Layout(800, 600, "bottom-right")
-    p = lay.pitch
-    mask = np.zeros((lay.size[1] // 2, lay.size[0] // 2), np.uint8)
-    cx, cy = (v / 2 for v in lay.to_px(0.25, 0.5))
+    lay, p, mask, (cx, cy) = _half_mask(np.uint8)
     h = 0.275 * 0.5 * p / 2  # a pip's centre off a half-pitch die's centre (its faces' layout), mask px
     r = int(round(0.09 * p / 2))  # a pip's radius (0.18 pitch across, as a 2 px pip of an 11 px die)
     for dx in (-h, h):  # two rows of three pips, run together down each row
@@ -212,10 +215,8 @@ def test_a_die_patched_as_it_is_keeps_its_patch_where_the_closed_mask_grows_it()
     # beside it into a larger patch (a white six on the cream metal board, so grown, read a 3 at 0.89:
     # real-like seed 10 game 17 frame 25 at 640 px): the closed mask's patches count only where the
     # mask as it is holds none
-    lay = Layout(800, 600, "bottom-right")
-    p = lay.pitch
-    mask = np.zeros((lay.size[1] // 2, lay.size[0] // 2), bool)
-    x, y = (int(v / 2) for v in lay.to_px(0.25, 0.5))
+    lay, p, mask, at = _half_mask()
+    x, y = (int(v) for v in at)
     s = int(round(0.5 * p / 2))
     mask[y:y + s, x:x + s] = True  # the die
     mask[y:y + s, x + s + 2:x + s + 2 + int(round(0.1 * p / 2))] = True  # its shadow's strip, a gap apart
