@@ -49,6 +49,9 @@
    may be parted from a ground of nearly its colour (``dice_ground``: a black die on navy), and one
    that looks smeared is read as a six only (``SMEARED_SIX``: a six's rows run together look like a
    smear's streaks), as a one's or a two's pips' outline is parted too (``dice_body.GROUND_SPOTS``).
+   A patch still unexplained with no outline is read by its pips at its own scale
+   (``dice_patch_pips``), else as a six only where its two bars stay clean through a turn of crops
+   centred on it (``dice_patch_six``: a six's rows run together at 640 px, no outline to crop by).
 8. The finer view's die replaces a canonical one with no value (``_merge``), also one called
    cocked only for an oblong outline round a few spots with no face read on it (``_no_verdict``),
    and a small one called cocked unsurely where the finer view reads a clear flat face, or the same face
@@ -83,6 +86,7 @@ from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px
 from tavli_pi.vision.dice_groups import PAIR_REACH, REACH, clusters, paired, size_and_span, split_pairs
 from tavli_pi.vision.dice_memo import DiceMemo
 from tavli_pi.vision.dice_patch_pips import PATCH_LEAST, patch_pips
+from tavli_pi.vision.dice_patch_six import patch_six
 from tavli_pi.vision.dice_scale import changed_bodies, pips_at_scale
 from tavli_pi.vision.dice_spots import PIP_RING, Spot, find_spots, view_spots
 from tavli_pi.vision.dice_unread import StandsOut, kept_outline, pips_in, unread_body
@@ -692,6 +696,23 @@ def _find(
         if (die is not None and not die.refused and not die.cocked and die.value >= PATCH_LEAST and die.regular
                 and _scale_agrees(die, face_side, src, to_src)):
             report(die, face_side, agreed=True, body=True)
+    # changed patches still unexplained: a small six whose rows of pips ran into two bars, read by its
+    # bars in crops centred on the patch (``dice_patch_six``; smeared only where a die lay still)
+    for b in [*extra, *late]:
+        if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
+            continue
+        if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(b.y), int(b.x)]:
+            continue
+        if _near_discs(disc_at, b.x, b.y, 0.1 * pitch) or (
+                coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[1]
+                and not (lay_still is not None and lay_still(b.x, b.y))):
+            continue
+        six = _patch_six(memo, view, src, to_src, b)
+        if six is None:
+            continue
+        die = examined(memo, view, canon, src, to_src, *six, None, pitch, still_photo)
+        if die is not None and die.bars and die.value == SMEARED_SIX and not die.cocked and not die.refused:
+            report(die, six[1], body=True)
     # the poorly read lone pips that no die read since explains
     for die, side in lone:
         if not any(np.hypot(die.centre[0] - tx, die.centre[1] - ty) < 0.6 * pitch for tx, ty in taken):
@@ -766,6 +787,15 @@ def _still_bars(memo: DiceMemo | None, view: str, canon: np.ndarray, src: np.nda
             centred = bool(np.hypot(die.centre[0] - o.centre[0], die.centre[1] - o.centre[1]) <= OFF_CENTRE * o.long_)
             return die, centred, o.aspect
     return None, False, o.aspect
+
+
+def _patch_six(memo: DiceMemo | None, view: str, src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray],
+               b: HatBlob) -> tuple[tuple[float, float], float, float] | None:
+    """``dice_patch_six.patch_six``, or the one ``memo`` kept while the pixels it read stand (it reads
+    a few hundred crops: a still die's patch is read once)."""
+    if memo is None:
+        return patch_six(src, to_src, b)
+    return memo.sampled(("six", view, src.shape, (b.x, b.y), b.area), to_src, lambda ts: patch_six(src, ts, b))
 
 
 def still_read(die: Die | None, centred: bool, square: float | None) -> bool:

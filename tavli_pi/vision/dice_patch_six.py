@@ -1,0 +1,99 @@
+"""A small six with no outline, found by its change from the learnt board and read by its two bars
+(issue 9: the dice of 640x360 recordings).
+
+At 640 px a six's two rows of pips blur into two bars (``six_bars``). On a die with no outline (a black
+die on the navy Pinetti field, a white one on the cream metal board: ``dice_patch_pips``) its changed
+patch (``dice_scale.changed_bodies``) is found, but its pips at its own scale are one or two spots or none
+(``dice_patch_pips.patch_pips`` gives no face, or a one or a three off its centre), and no outline gives
+the crop its side and angle for the bars (``dice._still_bars``). ``patch_six`` looks for the bars in
+crops centred on the patch itself, at a few sides (the patch takes in the die's rim and shadow on cream,
+only its pips on navy) and turned through a quarter turn (the bars stand either way: ``bar_six`` tries
+both). A six's bars are a row of three pips each: they stay clean (``six_bars.CLEAN``) while the crop
+turns ``TURN_LEAST`` steps of ``TURN_STEP`` and more; a four's or five's pips, or the edge of a die's
+shadow beside a column of pips, line up as two clean bars at one angle at most (real-like seeds 7, 10
+and 11 at 640 px, in the app's stream: ``six57.md``). The caller reads the face at the middle of the
+turns found clean (``dice_face.examined``: a six of clean bars, ``six_bars.READ``, under the 0.9 a play
+is called on).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from tavli_pi.vision.dice_face import SPAN
+from tavli_pi.vision.lie import turned_crop
+from tavli_pi.vision.six_bars import READ, bar_six
+from tavli_pi.vision.tumbling import HatBlob
+
+__all__ = ["SIX_OFF", "SIX_SIDES", "TURN_LEAST", "TURN_STEP", "patch_six", "six_turns"]
+
+#: the die's sides (shares of the changed patch's root area) its bars are looked for at: a patch with the
+#: die's rim and shadow (a white die on cream) is 1.2-1.4 times the die, one of its pips only (a black die
+#: on navy, the mask closed round its pips) 0.9-1 times it
+SIX_SIDES = (0.75, 0.9, 1.05)
+#: the crop's centre is moved this far (die sides) each way from the patch's: the shadow a patch takes in
+#: moves its centre off the die's (``dice_patch_pips.PATCH_WITHIN``), and a bar a pixel off its place
+#: (0.1 of an 11 px die's side) falls out of ``six_bars``' rows
+SIX_OFF = 0.12
+#: the crop is turned by this many degrees a step through a quarter turn
+TURN_STEP = 10
+#: a six's bars: clean at this many steps in a row at one centre and side (a quarter turn wraps round).
+#: A six's bars stay in ``six_bars``' rows (``ROW_RANGE``: 0.17 of a side wide round each) while the crop
+#: turns up to about 20 degrees either way (a row's end pips, a quarter side from its middle, move across
+#: it by a quarter side's sine of the turn: 0.085 at 20 degrees): 40 degrees, 4 steps or 5. Two "bars" that
+#: chance lines up (a five's corner pips and its shadow's edge) stay clean through a step or two (real-like
+#: seed 10 at 640 px, the app's stream: 27 of 28 still six patches clean through 4-5 steps, no other face's
+#: through more than 3)
+TURN_LEAST = 4
+
+
+def six_turns(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob
+              ) -> tuple[int, tuple[float, float], float, float]:
+    """The longest run of turns a changed patch ``b`` shows a six's clean bars through in ``src`` (the
+    frame; ``to_src``: canonical points to its pixels), over the centres round the patch's (``SIX_OFF``)
+    and the sides ``SIX_SIDES``: (run, centre, side, the run's middle angle in degrees)."""
+    root = float(np.sqrt(b.area))
+    turns = list(range(0, 90, TURN_STEP))
+    best: tuple[int, tuple[float, float], float, float] = (0, (b.x, b.y), root, 0.0)
+    for k in SIX_SIDES:
+        side = k * root
+        for dx in (0.0, -SIX_OFF, SIX_OFF):
+            for dy in (0.0, -SIX_OFF, SIX_OFF):
+                at = (b.x + dx * side, b.y + dy * side)
+                clean = [bar_six(turned_crop(src, to_src, at, SPAN * side, float(a)), SPAN) >= READ for a in turns]
+                run, mid = _longest_run(clean)
+                if run > best[0]:
+                    best = (run, at, side, float(mid * TURN_STEP))
+    return best
+
+
+def patch_six(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob
+              ) -> tuple[tuple[float, float], float, float] | None:
+    """The centre (canonical px), side and angle (degrees) a changed patch ``b`` shows a six's two clean
+    bars at (``six_turns``: through ``TURN_LEAST`` turns and more); None where it shows none."""
+    run, at, side, angle = six_turns(src, to_src, b)
+    return (at, side, angle) if run >= TURN_LEAST else None
+
+
+def _longest_run(clean: list[bool]) -> tuple[int, float]:
+    """The longest run of True in ``clean`` taken round (the last step next to the first) and its middle
+    step (a fraction where the run is even; taken mod the steps); (0, 0.0) where none is True."""
+    n = len(clean)
+    if all(clean):
+        return n, 0.0
+    if not any(clean):
+        return 0, 0.0
+    best, mid = 0, 0.0
+    start = next(i for i in range(n) if not clean[i])  # a run never wraps past a False
+    run = 0
+    for j in range(1, n + 1):
+        i = (start + j) % n
+        if clean[i]:
+            run += 1
+            if run > best:
+                best, mid = run, ((i - (run - 1) / 2.0) % n)
+        else:
+            run = 0
+    return best, mid
