@@ -53,10 +53,20 @@ class DiceWatch:
     of ``unread``'s where it lay, reports it at once. Small dice are often read only on the clear frame
     after the play, with the dice still down, and then picked up: waiting for a second frame lost the
     roll (``bench_video.py --size 640``, tests/referee/test_read_at_rest.py).
+
+    A disarmed watch also rearms once the dice it was disarmed on are gone from where they lay
+    (``settle`` clear frames in a row, ``clear=True``: no hand, no motion) while something still lies
+    on the board: what lies there then lay still through the pick-up, and a "die" that lay still
+    through a throw and a pick-up is no die of the next throw. Those readings are the watch's marks
+    (``marks``): a still reading where one lies (half a side) is left out of every throw until a frame
+    shows no dice at all. Without this a board's lettering read as a die (a game joined in progress,
+    no board learnt to vet it against) held the watch disarmed for the whole game: every roll unseen
+    (``bench_video.py --size 640 --seed 10 --turns 10 --from-play 4 --rolled --hold 15 --think 15``,
+    game 18: the "B" of "CLUB" read as a 1 or a 2 on every still frame).
     """
 
     __slots__ = ("settle", "min_confidence", "armed", "_sig", "_n", "unread", "_unread_sig", "_unread_n",
-                 "_flat", "_best")
+                 "_flat", "_best", "_held", "_gone_n", "marks")
 
     def __init__(self, settle: int = 2, min_confidence: float = 0.6, *, armed: bool = True) -> None:
         self.settle = settle
@@ -73,12 +83,19 @@ class DiceWatch:
         self._flat: tuple[DieReading, ...] = ()
         #: the best confidence of each die (in ``_sig``'s order) over the frames that agreed so far
         self._best: tuple[float, ...] = ()
+        #: the still dice the watch was disarmed on (None: not seen yet; taken from the next frame fed)
+        self._held: tuple[DieReading, ...] | None = None
+        #: clear frames in a row since, with none of ``_held`` where it lay and something lying still
+        self._gone_n = 0
+        #: readings that lay still through a pick-up: left out of every throw (see the class)
+        self.marks: tuple[DieReading, ...] = ()
 
     def disarm(self) -> None:
         self.armed = False
         self._sig, self._n, self._best = None, 0, ()
         self._clear_unread()
         self._flat = ()
+        self._held, self._gone_n = None, 0
 
     def rearm(self) -> None:
         self.armed = True
@@ -99,11 +116,19 @@ class DiceWatch:
     def __setstate__(self, state: object) -> None:
         """Restore a snapshot (:mod:`~tavli_pi.referee.snapshot`): a watch from an older tavli-pi
         may lack the unread-throw fields; they start as a new watch's."""
-        restore_slots(self, state, unread=None, _unread_sig=None, _unread_n=0, _flat=(), _best=())
+        restore_slots(self, state, unread=None, _unread_sig=None, _unread_n=0, _flat=(), _best=(), _held=None,
+                      _gone_n=0, marks=())
 
-    def feed(self, dice: Sequence[DieReading], need: int = 2) -> tuple[DieReading, ...] | None:
+    def feed(self, dice: Sequence[DieReading], need: int = 2, *, clear: bool = False) -> tuple[DieReading, ...] | None:
+        """One frame's dice; the roll once it lies still (see the class). ``clear``: the frame shows
+        no hand and no motion (only such frames say the dice the watch was disarmed on are gone)."""
+        if not dice:
+            self.marks = ()  # nothing lies on the board: no mark either
+        dice = [d for d in dice if d.moving or not any(_near(m, d, 0.5) for m in self.marks)]
         if not dice or all(d.moving for d in dice):
             self.rearm()
+            return None
+        if not self.armed and self._picked_up(dice, clear):
             return None
         if not self.armed or any(d.moving for d in dice):
             # one die "moving" beside still ones is a flicker of the reader (a new throw moves
@@ -156,9 +181,28 @@ class DiceWatch:
         if self._n >= self.settle:
             surest = dict(zip(order, self._best))
             self.disarm()
+            self._held = tuple(dice)
             return tuple(replace(d, value_confidence=surest[i]) if surest[i] != d.value_confidence else d
                          for i, d in enumerate(dice))
         return None
+
+    def _picked_up(self, dice: Sequence[DieReading], clear: bool) -> bool:
+        """Disarmed, ``dice`` (no marks among them) seen: whether the dice the watch was disarmed on
+        were picked up with others lying still (``settle`` clear frames without any of them within a
+        side of where it lay); then the dice lying are marks and the watch is armed again."""
+        still = tuple(d for d in dice if not d.moving)
+        if self._held is None:
+            self._held = still or None
+            return False
+        if not clear or len(still) < len(dice) or any(_near(h, d, 1.0) for h in self._held for d in still):
+            self._gone_n = 0
+            return False
+        self._gone_n += 1
+        if self._gone_n < self.settle:
+            return False
+        self.marks = (*self.marks, *still)
+        self.rearm()
+        return True
 
     def _lay_unread(self, dice: Sequence[DieReading]) -> bool:
         """Whether every die of the unread throw (``unread``: lying still ``settle`` frames, seen but not

@@ -68,6 +68,11 @@ __all__ = ["Referee", "Verdict", "judge_evidence"]
 DICE_GONE_FRAMES = 2
 
 
+def _clear(obs: Observation) -> bool:
+    """A frame with no hand and no motion over the board (the dice watch's ``clear``)."""
+    return not obs.hand and not obs.motion
+
+
 #: attributes a snapshot written by an older tavli-pi (snapshot.FORMAT 1) may lack, each with the
 #: value a new referee starts with (a test checks they agree with ``__init__``): restored, the
 #: referee holds every attribute, so the code reads them plainly
@@ -399,7 +404,7 @@ class Referee:
             if self._pending_roll is None:
                 # the next roll may settle before the referee has a clear view of the last play:
                 # keep it, and take it once the play is judged (a slow verdict must not lose a roll)
-                self._pending_roll = self._watch.feed(obs.dice, need=2)
+                self._pending_roll = self._watch.feed(obs.dice, need=2, clear=_clear(obs))
             self._try_judge()
         elif p in (Phase.ILLEGAL, Phase.CORRECTING):
             self._after_illegal(obs)
@@ -499,7 +504,7 @@ class Referee:
             if not self._watch.armed:
                 self._watch.rearm()  # the lone die and its pair: the opening throw, counted from now
             self._lone_die = None
-        dice = self._watch.feed(obs.dice, need=2)
+        dice = self._watch.feed(obs.dice, need=2, clear=_clear(obs))
         if dice is None:
             # the board first: a roll lying in one half may show the opening was played unseen
             self._watch_board(obs)
@@ -575,7 +580,7 @@ class Referee:
 
     # a roll (E2, E3) --------------------------------------------------------------------
     def _awaiting_roll(self, obs: Observation) -> None:
-        dice = self._watch.feed(obs.dice, need=2)
+        dice = self._watch.feed(obs.dice, need=2, clear=_clear(obs))
         if dice is not None:
             # the frame the roll settles on is a clear view of the board too: when its play was made
             # before the dice were read (the hand came and went while they lay there), it shows the
