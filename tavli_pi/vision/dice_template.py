@@ -102,18 +102,16 @@ def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
     only over the pixels it can reach (``_covered``): the same sums and comparisons, to the bit, as
     over the whole crop, in a third to a half of the time. Issue 12: a size's templates are made on
     the frame that first reads a small die of it, 0.3-0.4 s on an x86 core for the table sizes in use
-    (``dice_small``: 7.5-12 px), 0.13-0.17 s so (``tests/vision/test_dice_template.py`` holds the two
-    alike)."""
+    (``dice_small``: 7.5-12 px), 0.13-0.17 s so; every offset's turns at once, each distance's squares
+    taken once per row and column the pip reaches (``_covered``), 0.07-0.11 s
+    (``tests/vision/test_dice_template.py`` holds them alike)."""
     side = side_q / 4.0
     n = _crop_n(side)
     offs = np.arange(-REACH, REACH + 1e-6, STEP)
     oxy = np.array([(dx, dy) for dy in offs for dx in offs])  # (O, 2)
-    # pixel centres relative to the crop's centre, and sub-samples
+    # pixel centres relative to the crop's centre (a sub-sample lies at its pixel's plus ``sub``)
     sub = (np.arange(SUB) + 0.5) / SUB - 0.5
     pix = np.arange(n) - (n - 1) / 2
-    sx = (pix[None, :, None, None] + sub[None, None, None, :]) * np.ones((n, 1, SUB, 1))
-    sy = (pix[:, None, None, None] + sub[None, None, :, None]) * np.ones((1, n, 1, SUB))
-    pts = np.stack([sx.reshape(n * n, SUB * SUB), sy.reshape(n * n, SUB * SUB)], -1)  # (n*n, S, 2)
     px, py = np.meshgrid(pix, pix)
     masks = np.hypot(px.ravel()[None] - oxy[:, 0:1], py.ravel()[None] - oxy[:, 1:2]) < FACE * side  # (O, n*n)
     angles = np.radians(np.arange(0, 180, TURN))
@@ -122,13 +120,17 @@ def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
     # a pixel holds a sub-sample within PIP_R of a pip's centre only within that and the sub-samples'
     # reach of it, along each axis
     near = PIP_R * side + float(np.abs(sub).max())
+    ca, sa = np.cos(angles), np.sin(angles)
     for v in range(1, 7):
         rel = np.array(_PIPS[v], float) * PIP_AT * side  # (k, 2)
-        ca, sa = np.cos(angles), np.sin(angles)
         rx = ca[:, None] * rel[None, :, 0] - sa[:, None] * rel[None, :, 1]  # (A, k)
         ry = sa[:, None] * rel[None, :, 0] + ca[:, None] * rel[None, :, 1]
-        for o, (dx, dy) in enumerate(oxy):
-            out[o, v - 1] = normalised(_covered(pts, rx + dx, ry + dy, n, r2, near).mean(-1), masks[o])
+        # every offset's turns at once (O * A, k), each centre the sum ``rx + dx`` the offset gives
+        cx = (rx[None] + oxy[:, 0, None, None]).reshape(len(oxy) * len(angles), -1)
+        cy = (ry[None] + oxy[:, 1, None, None]).reshape(len(oxy) * len(angles), -1)
+        cover = (_covered(pix, sub, cx, cy, r2, near) / (SUB * SUB)).reshape(len(oxy), len(angles), n * n)
+        for o in range(len(oxy)):
+            out[o, v - 1] = normalised(cover[o], masks[o])
     return masks, out
 
 
@@ -141,27 +143,36 @@ def normalised(cover: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _covered(pts: np.ndarray, cx: np.ndarray, cy: np.ndarray, n: int, r2: float, near: float) -> np.ndarray:
-    """Which sub-samples ``pts`` (n*n, S, 2: the crop's pixels' sub-samples, px from its centre) lie
-    within ``r2`` (squared) of a pip centred at (``cx``, ``cy``) (A, k: per turn, per pip): (A, n*n, S)
-    bool, each distance as ``(x - cx) ** 2 + (y - cy) ** 2`` over every pixel would give it, worked out
-    only over the pixels within ``near`` of each pip along both axes (no other can hold one)."""
+def _covered(pix: np.ndarray, sub: np.ndarray, cx: np.ndarray, cy: np.ndarray, r2: float, near: float
+             ) -> np.ndarray:
+    """How many of each crop pixel's sub-samples lie within ``r2`` (squared) of a pip centred at
+    (``cx``, ``cy``) (T, k: per turn, per pip; px from the crop's centre): (T, n*n) float64 counts.
+    The crop's pixels lie at ``pix`` (n,) along each axis, their sub-samples ``sub`` (SUB,) from
+    them. Each distance is ``(x - cx) ** 2 + (y - cy) ** 2`` with the same operands as over every
+    sub-sample (``x = pix + sub``), but the squares are taken once per column and row a pip can
+    reach (within ``near`` of it: no other pixel can hold one), and summed over their grid. The
+    pips of a face lie apart by more than twice ``PIP_R`` (``PIP_AT``), so a sub-sample is within
+    one pip at most and the counts are those of the sub-samples within any (the share
+    ``_templates`` takes is the same to the bit; tests/vision/test_dice_template.py)."""
     turns, pips = cx.shape
-    hit = np.zeros((turns, n * n, pts.shape[1]), bool)
+    n = len(pix)
+    count = np.zeros((turns, n * n), np.float64)
     wide = int(np.floor(2 * near)) + 2  # pixels along an axis that the pip's reach can touch
     step = np.arange(wide)
     turn = np.broadcast_to(np.arange(turns)[:, None, None], (turns, wide, wide))
     for j in range(pips):
-        cols = np.floor(cx[:, j] + (n - 1) / 2 - near).astype(np.intp)[:, None] + step  # (A, wide)
+        cols = np.floor(cx[:, j] + (n - 1) / 2 - near).astype(np.intp)[:, None] + step  # (T, wide)
         rows = np.floor(cy[:, j] + (n - 1) / 2 - near).astype(np.intp)[:, None] + step
-        inside = ((cols >= 0) & (cols < n))[:, None, :] & ((rows >= 0) & (rows < n))[:, :, None]  # (A, wide, wide)
+        # the sub-samples' distances along each axis, squared: (T, wide, SUB)
+        ddx = (pix[np.clip(cols, 0, n - 1)][:, :, None] + sub) - cx[:, j, None, None]
+        ddy = (pix[np.clip(rows, 0, n - 1)][:, :, None] + sub) - cy[:, j, None, None]
+        dx2, dy2 = ddx * ddx, ddy * ddy
+        # (T, row, col, sub-row, sub-col) -> the sub-samples within, per pixel
+        hits = np.count_nonzero(dx2[:, None, :, None, :] + dy2[:, :, None, :, None] < r2, axis=(3, 4))
+        inside = ((cols >= 0) & (cols < n))[:, None, :] & ((rows >= 0) & (rows < n))[:, :, None]  # (T, wide, wide)
         at = (rows[:, :, None] * n + cols[:, None, :])[inside]  # each pixel once per turn
-        a = turn[inside]
-        q = pts[at]  # (m, S, 2)
-        ddx = q[:, :, 0] - cx[a, j][:, None]
-        ddy = q[:, :, 1] - cy[a, j][:, None]
-        hit[a, at] |= (ddx * ddx + ddy * ddy) < r2
-    return hit
+        count[turn[inside], at] += hits[inside]
+    return count
 
 
 def match_face(gray: np.ndarray, xy: tuple[float, float], axes: np.ndarray, dark: bool | None = None
@@ -198,7 +209,7 @@ def match_face(gray: np.ndarray, xy: tuple[float, float], axes: np.ndarray, dark
     if dark is not None:
         got = _best(-crop if dark else crop, masks, tpl, n)
         return FaceMatch(got.scores, 0.0, dark) if got is not None else None
-    light, darker = _best(crop, masks, tpl, n), _best(-crop, masks, tpl, n)
+    light, darker = _best_both(crop, masks, tpl, n)
     if light is None or darker is None:
         return None
     if darker.score >= light.score:
@@ -222,6 +233,32 @@ def _best(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) -> FaceM
     if best.max() <= -2.0:
         return None
     return FaceMatch({v: float(best[v - 1]) for v in range(1, 7)})
+
+
+def _best_both(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int
+               ) -> tuple[FaceMatch | None, FaceMatch | None]:
+    """``_best(crop, ...)`` and ``_best(-crop, ...)`` (pips bright, pips dark) from one correlation
+    per offset (issue 12: the correlations are most of a face's read, the templates read from memory
+    once, not twice). Negated, the crop's values give the same offset means, lengths and
+    correlations negated, to the bit (IEEE arithmetic rounds a value and its negation alike), so the
+    dark best is the greatest of the negated correlations (tests/vision/test_dice_template.py)."""
+    light = np.full(6, -2.0)
+    dark = np.full(6, -2.0)
+    for o in range(len(masks)):
+        c = crop[masks[o]]
+        c = c - c.mean()
+        nc = float(np.linalg.norm(c))
+        if nc < 1e-6:
+            continue
+        full = np.zeros(n * n, np.float32)
+        full[masks[o]] = c / nc
+        r = tpl[o] @ full  # (6, A)
+        light = np.maximum(light, r.max(-1))
+        dark = np.maximum(dark, (-r).max(-1))
+    if light.max() <= -2.0:
+        return None, None
+    return (FaceMatch({v: float(light[v - 1]) for v in range(1, 7)}),
+            FaceMatch({v: float(dark[v - 1]) for v in range(1, 7)}))
 
 
 def face_axes(to_image: Callable[[np.ndarray], np.ndarray], canon_xy: tuple[float, float], width_px: float

@@ -116,3 +116,30 @@ def test_the_templates_are_those_of_every_pixel_to_the_bit(side_q: int) -> None:
     want_masks, want = _templates_over_every_pixel(side_q)
     assert np.array_equal(masks, want_masks)
     assert tpl.dtype == want.dtype and tpl.shape == want.shape and tpl.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("side", [9.0, 11.0])
+def test_both_polarities_from_one_correlation_are_those_read_apart_to_the_bit(side: float) -> None:
+    """``_best_both`` (issue 12: one correlation per offset for both polarities) gives what
+    ``_best`` gives on the crop and on its negation, bit for bit, on dice and on noise."""
+    from tavli_pi.vision import dice_template as dt
+
+    side_q = int(round(side * 4))
+    masks, tpl = dt._templates(side_q)  # noqa: SLF001
+    n = dt._crop_n(side_q / 4.0)  # noqa: SLF001
+    rng = np.random.default_rng(3)
+    crops = [rng.normal(128, 40, n * n).astype(np.float32) for _ in range(3)]
+    for value in (2, 5):
+        gray, xy = _die_frame(side, value, 20.0)
+        h = (n - 1) / 2
+        crops.append(gray[round(xy[1] - h):round(xy[1] - h) + n, round(xy[0] - h):round(xy[0] - h) + n]
+                     .astype(np.float32).ravel())
+    crops.append(np.full(n * n, 7.0, np.float32))  # flat: no face either way
+
+    def bits(m: FaceMatch | None) -> list[tuple[int, str]] | None:
+        return None if m is None else [(v, s.hex()) for v, s in m.scores.items()]
+
+    for crop in crops:
+        light, dark = dt._best_both(crop, masks, tpl, n)  # noqa: SLF001
+        assert bits(light) == bits(dt._best(crop, masks, tpl, n))  # noqa: SLF001
+        assert bits(dark) == bits(dt._best(-crop, masks, tpl, n))  # noqa: SLF001
