@@ -23,7 +23,7 @@ import numpy as np
 from tavli_pi.vision.calibration import order_corners
 
 __all__ = ["BARS", "FieldCheck", "KnownField", "field_fit", "field_still_there", "fit_corners", "fitted_fields",
-           "half_on_columns", "known_field", "line_candidates", "placed", "prepared", "side_hidden", "with_hidden_end"]
+           "known_field", "line_candidates", "placed", "prepared", "side_hidden", "with_hidden_end"]
 
 #: bar widths tried (fractions of the field width): a hinge strip to a very wide bar
 BARS = (0.02, 0.045, 0.07, 0.1, 0.135, 0.17, 0.205, 0.24)
@@ -206,88 +206,14 @@ def side_hidden(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return best
 
 
-#: the middle band, between the points' tips (field fractions of its height), where every point's
-#: column shows the field's surface
-_MIDDLE = np.linspace(0.42, 0.58, 9)
-#: a column at a half's end or beside the bar is on the frame or the bar when its middle band is this
-#: much further from the surface's colour than the columns' own (their median, doubled, plus
-#: ``_OFF_MARGIN`` Lab units) and at least ``_OFF_SHARE`` as far as the strip beyond it (the frame or the bar)
-_OFF_MARGIN = 20.0
-_OFF_SHARE = 0.5
-#: a half moved a point back onto its columns is kept when it fits at least this share of the field's fit
-_HALF_KEEP = 0.8
-
-
-def _middle_offs(lab: np.ndarray, quad: np.ndarray, bar: float) -> tuple[list[float], float, float, float]:
-    """(the distance of each of the 12 columns' middle band from the surface's colour, left to right
-    (median, Lab units); the same for the strip a point beyond the left end, the bar's middle, the strip
-    a point beyond the right end)."""
-    half = (1.0 - bar) / 2.0
-    w = half / 6.0
-    u, v, inside = _GRIDS[bar]
-    surface = np.median(np.median(_sample(lab, quad, u, v)[:, inside < 0], axis=1), axis=0)
-    centres = np.r_[-0.5 * w, (np.arange(6) + 0.5) * w, 0.5, 0.5 + bar / 2.0 + (np.arange(6) + 0.5) * w, 1.0 + 0.5 * w]
-    wide = np.r_[w, np.full(6, w), bar, np.full(6, w), w] * 0.25
-    across = np.linspace(-1.0, 1.0, 5)
-    uu = (centres[:, None, None] + wide[:, None, None] * across[None, None, :]) + 0.0 * _MIDDLE[None, :, None]
-    vv = np.broadcast_to(_MIDDLE[None, :, None], uu.shape)
-    s = _sample(lab, quad, uu.reshape(1, -1), vv.reshape(1, -1))[0].reshape(len(centres), -1, 3)
-    d = np.median(np.linalg.norm(s - surface, axis=2), axis=1)
-    return [float(x) for x in np.r_[d[1:7], d[8:14]]], float(d[0]), float(d[7]), float(d[14])
-
-
-def _half_off(lab: np.ndarray, quad: np.ndarray, bar: float) -> tuple[int, int] | None:
-    """(side, direction) of the field's half whose end column or column beside the bar lies on the
-    frame or the bar (``_middle_offs``): side 0 the left end, 1 the right; direction +1 when that end
-    must move a point out (the half's column beside the bar is on the bar), -1 in (its end column is
-    on the frame); None when every half's columns are on the field."""
-    cols, left, mid, right = _middle_offs(lab, quad, bar)
-    floor = 2.0 * float(np.median(cols)) + _OFF_MARGIN
-    # (column, the strip beyond it, side, direction)
-    for k, beyond, side, direction in ((0, left, 0, -1), (5, mid, 0, 1), (6, mid, 1, 1), (11, right, 1, -1)):
-        if cols[k] > floor and cols[k] >= _OFF_SHARE * beyond:
-            return side, direction
-    return None
-
-
-def half_on_columns(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """``quad`` (a field found, ``lab``'s px) or, where one half of it lies a whole point off its
-    columns, that half moved back a point (its end a point in or out) and climbed. Between the
-    points' tips every column shows the field's surface, whatever the design; the bar and the
-    frame beyond the ends do not. At the set-up the two columns bounding a home half are the
-    least visible of all (a five-stack beside the bar, a two-stack at the end), and a column on
-    the bar or the frame adds about as little to the points' fit as they do: the fit can take the
-    half a point over -- its end out on the frame and the bar a point wider, or its end a point
-    short and a column on the bar -- and fit as well or better (development set-up frames, a
-    beech and a metal board 20-23 px off at 640 px; issue 9). A half is moved only where its
-    column at the end or beside the bar is clearly not the surface (``_half_off``), and kept only
-    where, moved, every column is on the field and the points fit nearly as well (``_HALF_KEEP``)."""
-    h, w = lab.shape[:2]
-    q = np.asarray(quad, np.float32)
-    fit, bar = field_fit(lab, q)
-    off = _half_off(lab, q, bar)
-    if off is None:
-        return q
-    side, direction = off
-    sides, _ = _point_jumps(q, bar)
-    # _point_jumps' side jumps: left out, left in, right out, right in
-    t = sides[2 * side + (0 if direction > 0 else 1)]
-    if not _plausible(t, w, h):
-        return q
-    moved, f, b = fit_corners(lab, t, rounds=3)
-    if f < _HALF_KEEP * fit or _half_off(lab, moved, b) is not None:
-        return q
-    return moved
-
-
 def with_hidden_end(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The field chosen at ``corners`` (image px, TL TR BR BL) with an end hidden under a banner found
-    (``side_hidden``) and a half a point off its columns moved back (``half_on_columns``), image px. Its top and bottom edges are not placed (``placed``): on the mid-game
+    (``side_hidden``), image px. Its top and bottom edges are not placed (``placed``): on the mid-game
     recordings placing them brought the corners closer (a beech board 7.4 -> 3.4 px, another 12 -> 2.6
     px at 1280 px) but the joins they were learnt through tipped both ways, a board joined right and
     a play gained on one table, a board joined wrong and a play lost on two (issue 9)."""
     lab, scale = prepared(image)
-    return half_on_columns(lab, side_hidden(lab, np.asarray(corners, np.float32) * scale)) / scale
+    return side_hidden(lab, np.asarray(corners, np.float32) * scale) / scale
 
 
 def placed(image: np.ndarray, corners: np.ndarray) -> np.ndarray:

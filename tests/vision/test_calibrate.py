@@ -145,8 +145,5 @@ def test_a_field_in_doubt_is_looked_for_again_and_the_plausible_one_kept(tmp_pat
         assert ok
         corners = order_corners(memory.locate(image)[0])
         first = corners if first is None else first
-    # the key frame's right half, found a point over (796 px), is now moved back onto its columns at the
-    # source (``fieldfit.half_on_columns``: its column beside the bar lay on the bar): the first frame finds it
-    assert float(np.abs(first - np.float32(lab["corners"])).max()) < 15
-    # (found right at once, it is never in doubt: no search again -- before ends57, 2 searches)
-    assert float(np.abs(corners - np.float32(lab["corners"])).max()) < 15 and memory.searches == 1
+    assert float(first[:, 0].max()) > 780  # (the frame that found it too wide: the case stands)
+    assert float(np.abs(corners - np.float32(lab["corners"])).max()) < 15 and memory.searches == 2
