@@ -27,7 +27,7 @@ but ``dice_small``, and only where it is sure.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 import cv2
@@ -217,9 +217,9 @@ def match_face(gray: np.ndarray, xy: tuple[float, float], axes: np.ndarray, dark
     return FaceMatch(light.scores, light.score - darker.score, False)
 
 
-def _best(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) -> FaceMatch | None:
-    """The best face of ``crop`` (n*n, pips bright) over the centre offsets and turns."""
-    best = np.full(6, -2.0)
+def _correlations(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) -> Iterator[np.ndarray]:
+    """Per centre offset whose patch of ``crop`` (n*n) is not flat: the templates' correlations with
+    it (6, A), the patch made zero-mean and unit-length."""
     for o in range(len(masks)):
         c = crop[masks[o]]
         c = c - c.mean()
@@ -228,7 +228,13 @@ def _best(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) -> FaceM
             continue
         full = np.zeros(n * n, np.float32)
         full[masks[o]] = c / nc
-        r = tpl[o] @ full  # (6, A)
+        yield tpl[o] @ full
+
+
+def _best(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) -> FaceMatch | None:
+    """The best face of ``crop`` (n*n, pips bright) over the centre offsets and turns."""
+    best = np.full(6, -2.0)
+    for r in _correlations(crop, masks, tpl, n):
         best = np.maximum(best, r.max(-1))
     if best.max() <= -2.0:
         return None
@@ -244,15 +250,7 @@ def _best_both(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int
     dark best is the greatest of the negated correlations (tests/vision/test_dice_template.py)."""
     light = np.full(6, -2.0)
     dark = np.full(6, -2.0)
-    for o in range(len(masks)):
-        c = crop[masks[o]]
-        c = c - c.mean()
-        nc = float(np.linalg.norm(c))
-        if nc < 1e-6:
-            continue
-        full = np.zeros(n * n, np.float32)
-        full[masks[o]] = c / nc
-        r = tpl[o] @ full  # (6, A)
+    for r in _correlations(crop, masks, tpl, n):
         light = np.maximum(light, r.max(-1))
         dark = np.maximum(dark, (-r).max(-1))
     if light.max() <= -2.0:
