@@ -681,13 +681,22 @@ def _find(
     # changed patches still unexplained: a small die with no outline (its body of nearly the ground's
     # colour: a black die on navy, a white one on cream, at 640 px), found by its pips at its own scale
     # (``dice_patch_pips``) and kept only where they agree with the face read round them
-    for b in [*extra, *late]:
+    def unexplained(b: HatBlob, smeared_still: bool) -> bool:
+        """Whether changed patch ``b`` is one no die taken explains, with no hand over it, not by a checker
+        (its own change), and unsmeared (a die still tumbling) -- or, ``smeared_still``, smeared where a
+        die lay still."""
         if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
-            continue
+            return False
         if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(b.y), int(b.x)]:
+            return False
+        if _near_discs(disc_at, b.x, b.y, 0.1 * pitch):
+            return False
+        return (coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) < COHERENCE[1]
+                or (smeared_still and lay_still is not None and lay_still(b.x, b.y)))
+
+    for b in [*extra, *late]:
+        if not unexplained(b, smeared_still=False):
             continue
-        if _near_discs(disc_at, b.x, b.y, 0.1 * pitch) or coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[1]:
-            continue  # by a checker (its own change), or smeared: a die still tumbling
         pipped = patch_pips(src, to_src, b)
         if pipped is None:
             continue
@@ -699,13 +708,7 @@ def _find(
     # changed patches still unexplained: a small six whose rows of pips ran into two bars, read by its
     # bars in crops centred on the patch (``dice_patch_six``; smeared only where a die lay still)
     for b in [*extra, *late]:
-        if any(np.hypot(b.x - tx, b.y - ty) < 0.6 * pitch for tx, ty in taken):
-            continue
-        if hand_mask is not None and hand_mask.shape == gray.shape and hand_mask[int(b.y), int(b.x)]:
-            continue
-        if _near_discs(disc_at, b.x, b.y, 0.1 * pitch) or (
-                coherence(gray, b.x, b.y, 0.5 * b.long_ + 2) >= COHERENCE[1]
-                and not (lay_still is not None and lay_still(b.x, b.y))):
+        if not unexplained(b, smeared_still=True):
             continue
         six = _patch_six(memo, view, src, to_src, b)
         if six is None:
