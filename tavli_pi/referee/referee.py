@@ -81,7 +81,7 @@ SNAPSHOT_ADDED: dict[str, Any] = {
     "_roll_dice": (), "_small_dice": False, "_dice_conf": (1.0, 1.0), "_dice_against": (False, False),
     "_doubted": None, "_miscount": None,
     "_unseen_last": None, "_void_roll": None, "misread": (), "_next_throw": False, "_pointed_out": False,
-    "_no_dice": 0, "board_unsure": False, "_lone_die": None, "_dice_flicker": False,
+    "_no_dice": 0, "board_unsure": False, "_lone_die": None, "_dice_flicker": False, "_untouched": False,
 }
 
 
@@ -142,6 +142,9 @@ class Referee:
         #: spots where vision read a position the referee knew (the set-up, an accepted play) otherwise:
         #: its frames there share their error, and count as one look (``EvidenceTable``'s ``shared``)
         self.misread: tuple[int, ...] = ()
+        #: no hand over the board since the last turn was committed: the clear frames kept since are
+        #: frames of the position the referee knows (:meth:`start_turn` learns :attr:`misread` from them)
+        self._untouched = False
         #: unattended, the game goes on from a board taken as it was left though read otherwise: a game
         #: joined in progress from a board not read surely at every spot, or a start with blind spots
         #: (setup_check.py). Until a play checked against its roll fits it, a play that does not is not
@@ -383,6 +386,8 @@ class Referee:
         self._frame_dt = 0.0 if last is None else max(0.0, self._now - last)
         self._last_frame_at = self._now
         self.setup.watch_blind(obs)
+        if obs.hand:
+            self._untouched = False
         if not obs.motion and any(d.moving for d in obs.dice):
             # a die flagged tumbling on a frame the reader sees no motion in lies still (a smear that
             # does not move is no rolling die, vision/reader.py): a die it cannot read, not a throw
@@ -710,6 +715,13 @@ class Referee:
         # hand the reader did not flag would be judged on them too until they leave the window
         moved = bool(self._frames) and self.against_known().gap >= self.settings.accept_margin
         kept = list(self._frames) if moved else []
+        if self._frames and self._untouched:
+            # no hand over the board since the last turn was committed: these are frames of the position
+            # known, whatever they read. A spot read otherwise on every one of them is the reader's misread
+            # on this board, as on the frames of an accepted play (real-like game 17: a 2-stack under a
+            # broadcast band read as one checker and a phantom beside it, 0.80 and 0.86 on every frame
+            # while the roll lay, summed over the frames after a pass into a sure move of the other side)
+            self.learn_misread(EvidenceTable(self._frames, self._blind()), self.position)
         self.reset_view()
         self._frames.extend(kept)
         self._prem.rearm()
@@ -1085,6 +1097,7 @@ class Referee:
     def commit(self, after: GamePosition) -> bool:
         """The turn is over with ``after`` on the board: the state the event carries. True: the game is over."""
         self.reset_view()
+        self._untouched = True  # the frames from now on are of ``after`` until a hand comes over the board
         self._observed = None
         self._doubted = None
         self._next_throw = False
