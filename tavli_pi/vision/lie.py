@@ -102,11 +102,22 @@ def turned_crop(
     """The square of ``src`` ``side`` canonical px across round ``centre`` (canonical px), turned by
     ``angle`` degrees (a die's edges), as ``n`` x ``n`` px (edges replicated)."""
     c = np.asarray([centre], np.float32)
+    return quad_crop(src, to_src(turned_square(side, angle) + c).astype(np.float32), n)
+
+
+def turned_square(side: float, angle: float) -> np.ndarray:
+    """The corners (4 x 2, float32) of a square ``side`` across round the origin turned by ``angle``
+    degrees, as ``turned_crop`` places them (add its centre, float32, for the canonical points it maps)."""
     h = side * 0.5
     corners = np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]], np.float32)
     t = np.deg2rad(angle)
     rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
-    quad = to_src(corners @ rot.T + c).astype(np.float32)
+    return np.asarray(corners @ rot.T)
+
+
+def quad_crop(src: np.ndarray, quad: np.ndarray, n: int = 48) -> np.ndarray:
+    """``turned_crop``'s warp: the quadrilateral ``quad`` of ``src`` (4 x 2 float32 frame px, in
+    ``turned_square``'s order) as ``n`` x ``n`` px (edges replicated)."""
     dst = np.asarray([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
     m = cv2.getPerspectiveTransform(quad, dst)
     return cv2.warpPerspective(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

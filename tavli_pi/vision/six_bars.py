@@ -28,13 +28,15 @@ six-frames of 10-16 px clean, none of 79 other faces' bars above 0). Unclean bar
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from tavli_pi.vision.quantile import median
 
-__all__ = ["BAR_CONTRAST", "CLEAN", "READ", "bar_six"]
+__all__ = ["BAR_CONTRAST", "CLEAN", "READ", "bar_six", "clean_bars"]
 
 #: the least ink (grey levels: the pips' shade off the body's) a bar must show
 BAR_CONTRAST = 25.0
@@ -68,8 +70,24 @@ READ = 0.87
 def bar_six(crop: np.ndarray, span: float) -> float:
     """How surely ``crop`` (BGR or grey, square to the die, ``span`` die sides across, centred on
     the face) shows a six as two bars (0-``MOST``; ``READ``: clean bars, a six read)."""
+    best = 0.0
+    for score in _scores(crop, span):
+        best = max(best, score)
+    return best
+
+
+def clean_bars(crop: np.ndarray, span: float) -> bool:
+    """Whether ``bar_six(crop, span) >= READ`` (clean bars), asked no further than the first clean pair:
+    ``bar_six`` is ``READ`` exactly where one of its four looks (dark or light ink, bars up or across)
+    is, every other look scoring ``MOST`` at most."""
+    return any(score >= READ for score in _scores(crop, span))
+
+
+def _scores(crop: np.ndarray, span: float) -> Iterator[float]:
+    """``_bars``' confidence for each of ``bar_six``'s four looks at ``crop``, made as they are asked
+    (none for a crop too small)."""
     if crop is None or crop.size == 0 or min(crop.shape[:2]) < 16:
-        return 0.0
+        return
     g = (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop).astype(np.float32)
     n = g.shape[0]
     per = n / span  # crop px per die side
@@ -77,20 +95,31 @@ def bar_six(crop: np.ndarray, span: float) -> float:
     inner = g[int(round(c - 0.4 * per)):int(round(c + 0.4 * per)) + 1,
               int(round(c - 0.4 * per)):int(round(c + 0.4 * per)) + 1]
     body = float(median(inner))  # (``quantile.median``: np.median's value, to the bit)
-    best = 0.0
     for dark in (True, False):
         ink = (body - g) if dark else (g - body)
         for a in (ink, ink.T):  # bars up and down the crop, or across it
-            best = max(best, _bars(a, per, c))
-    return best
+            yield _bars(a, per, c)
 
 
 def _mean(a: np.ndarray, x: float, y: float, hx: float, hy: float) -> float:
-    """The mean of ``a`` over the box ``x`` +- ``hx``, ``y`` +- ``hy`` (crop px; at least a pixel)."""
+    """The mean of ``a`` (floats) over the box ``x`` +- ``hx``, ``y`` +- ``hy`` (crop px; at least a pixel)."""
     x0, x1 = int(round(x - hx)), int(round(x + hx)) + 1
     y0, y1 = int(round(y - hy)), int(round(y + hy)) + 1
     part = a[max(y0, 0):max(y1, 1), max(x0, 0):max(x1, 1)]
-    return float(part.mean()) if part.size else 0.0
+    if not part.size:
+        return 0.0
+    # (``part.mean()`` to the bit without its dispatch, issue 12: numpy 2's ``_methods._mean`` sums with
+    # ``add.reduce`` and divides the sum, a scalar of the array's type, by the count, an ``intp``: in
+    # float64, cast back to the sum's type)
+    total = np.add.reduce(part, axis=None)
+    return float(total.dtype.type(float(total) / part.size))
+
+
+def _means(a: np.ndarray, axis: int) -> np.ndarray:
+    """``a.mean(axis=axis)`` of a float array, to the bit (``_methods._mean``: the sums divided by the
+    count in place, cast unsafely back to their type)."""
+    total = np.add.reduce(a, axis=axis)
+    return np.asarray(np.true_divide(total, np.intp(a.shape[axis]), out=total, casting="unsafe"))
 
 
 def _along_middle(ink: np.ndarray, x: float, per: float, c: float, h: float) -> float:
@@ -99,16 +128,37 @@ def _along_middle(ink: np.ndarray, x: float, per: float, c: float, h: float) -> 
     centred on its own: a die turned a few degrees from the crop (a small die's outline angle is
     coarse) shifts its two rows' ends opposite ways (game 75: 0.09 of a side)."""
     col = ink[:, max(int(round(x - h)), 0):int(round(x + h)) + 1]
-    profile = np.clip(col.mean(axis=1), 0.0, None)
-    ys = np.arange(len(profile), dtype=np.float64)
+    profile = np.maximum(_means(col, 1), 0.0)  # (``np.clip(..., 0.0, None)``: numpy 2's ``_clip``)
+    n = len(profile)
+    ys = _rows(n)
+    reach = ALIGN_REACH * per
     at = c
     for _ in range(2):
-        near = np.abs(ys - at) <= ALIGN_REACH * per
-        w = profile[near]
-        if float(w.sum()) <= 0.0:
+        # the rows within ``reach`` of ``at``: ``abs(ys - at) <= reach`` taken as numpy takes it, row by row
+        # (rounding is monotone: they run unbroken), as a slice (the same values, summed alike)
+        lo = min(max(math.ceil(at - reach), 0), n)
+        while lo > 0 and abs((lo - 1) - at) <= reach:
+            lo -= 1
+        while lo < n and not abs(lo - at) <= reach:
+            lo += 1
+        hi = lo
+        while hi < n and abs(hi - at) <= reach:
+            hi += 1
+        w = profile[lo:hi]
+        weight = w.sum()
+        if float(weight) <= 0.0:
             return c
-        at = float(np.clip((ys[near] * w).sum() / w.sum(), c - ALIGN * per, c + ALIGN * per))
+        # (``np.clip`` of the one value: its bounds are in order, the value a number)
+        at = min(max(float((ys[lo:hi] * w).sum() / weight), c - ALIGN * per), c + ALIGN * per)
     return at
+
+
+@lru_cache(maxsize=8)
+def _rows(n: int) -> np.ndarray:
+    """``np.arange(n, dtype=np.float64)``, made once (read only)."""
+    ys = np.arange(n, dtype=np.float64)
+    ys.flags.writeable = False
+    return ys
 
 
 def _bars(ink: np.ndarray, per: float, c: float) -> float:
@@ -116,15 +166,15 @@ def _bars(ink: np.ndarray, per: float, c: float) -> float:
     body's, per pixel)."""
     h = max(HALF * per, 0.5)
     # across the bars: the mean ink of each column over the rows' length
-    band = ink[int(round(c - 0.3 * per)):int(round(c + 0.3 * per)) + 1, :].mean(axis=0)
-    xs = np.arange(len(band))
+    band = _means(ink[int(round(c - 0.3 * per)):int(round(c + 0.3 * per)) + 1, :], 0)
     bars = []
     for sign in (-1.0, 1.0):
         lo, hi = sorted((c + sign * ROW_RANGE[0] * per, c + sign * ROW_RANGE[1] * per))
-        at = (xs >= lo) & (xs <= hi)
-        if not at.any():
+        # (the columns ``lo`` to ``hi``, the first of the most inked: ``argmax`` of the same values in turn)
+        x0, x1 = max(math.ceil(lo), 0), min(math.floor(hi), len(band) - 1)
+        if x0 > x1:
             return 0.0
-        bars.append(float(xs[at][np.argmax(band[at])]))
+        bars.append(float(x0 + int(band[x0:x1 + 1].argmax())))
     gap = bars[1] - bars[0]
     if not (1.6 * ROW_RANGE[0] * per <= gap <= 2.2 * ROW * per):
         return 0.0  # the rows stand half the side apart (a little more when the outline was small)

@@ -3,11 +3,16 @@ crops centred on its changed patch (``vision/dice_patch_six.py``, issue 9: 640 p
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
 
-from tavli_pi.vision.dice_patch_six import TURN_LEAST, patch_six, six_turns
+from tavli_pi.vision import dice_patch_six
+from tavli_pi.vision.dice_memo import _Recorder
+from tavli_pi.vision.dice_patch_six import TURN_LEAST, _longest_run, _run_through, patch_six, six_turns
 from tavli_pi.vision.tumbling import HatBlob
 
 #: pip centres of each face, in quarters of the die's side from the middle
@@ -76,3 +81,50 @@ def test_no_other_face_shows_a_sixs_bars_through_a_turn(look: dict[str, object],
     side = px * patch
     b = HatBlob(30.7, 30.6, side, side, side * side, 0.8, changed=True)
     assert patch_six(_die(value, px, turn, **look), _same, b) is None  # type: ignore[arg-type]
+
+
+def _full_search(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: HatBlob
+                 ) -> tuple[tuple[float, float], float, float] | None:
+    """``patch_six`` as it was first written: every crop of ``six_turns`` read."""
+    run, at, side, angle = six_turns(src, to_src, b)
+    return (at, side, angle) if run >= TURN_LEAST else None
+
+
+@pytest.mark.parametrize("least", range(TURN_LEAST, 10))
+def test_the_turns_a_run_must_hold_find_it_as_the_whole_list_does(least: int) -> None:
+    # every pattern of 9 clean and unclean turns: where the longest run round is ``least`` or more, the
+    # run found from the few turns a run must hold is it (length and middle), else shorter
+    for bits in itertools.product([False, True], repeat=9):
+        got = _run_through(lambda j: bits[j], 9, least)  # noqa: B023
+        whole = _longest_run(list(bits))
+        if whole[0] >= least:
+            assert got == whole
+        else:
+            assert got[0] < least
+
+
+@pytest.mark.parametrize("value", [1, 4, 5, 6])
+@pytest.mark.parametrize("turn", [0.0, 15.0, 35.0])
+@pytest.mark.parametrize(("look", "patch"), [(NAVY, 0.95), (CREAM, 1.3), (CREAM, 0.8)])
+def test_the_few_crops_give_the_full_searchs_answer_and_map_its_points(look: dict[str, object], patch: float,
+                                                                       turn: float, value: int) -> None:
+    # the answer (centre, side, angle, or None) to the bit, and the frame mapped over the same box (the
+    # memo keeps the answer while the pixels there stand), from fewer crops than the 243
+    side = 12.0 * patch
+    b = HatBlob(30.7, 30.6, side, side, side * side, 0.8, changed=True)
+    im = _die(value, 12.0, turn, **look)  # type: ignore[arg-type]
+    whole, few = _Recorder(_same), _Recorder(_same)
+    read = []
+    crop = dice_patch_six.quad_crop
+
+    def counted(src: np.ndarray, quad: np.ndarray, n: int = 48) -> np.ndarray:
+        read.append(1)
+        return crop(src, quad, n)
+
+    want = _full_search(im, whole, b)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dice_patch_six, "quad_crop", counted)
+        got = patch_six(im, few, b)
+    assert got == want and few.box == whole.box
+    assert (want is not None) == (value == 6 and patch > 0.8)  # (a patch of part of a six shows no bars)
+    assert len(read) < 243 and (value == 6 or len(read) <= 27 * 3)

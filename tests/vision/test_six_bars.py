@@ -11,7 +11,7 @@ import pytest
 from tavli_pi.vision.dice_face import SPAN
 from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, SMALL_CONFIDENCE
 from tavli_pi.vision.dice_small import TEMPLATE_CONFIDENCE
-from tavli_pi.vision.six_bars import READ, bar_six
+from tavli_pi.vision.six_bars import READ, bar_six, clean_bars
 
 from tests.vision._recording import recording
 
@@ -106,9 +106,36 @@ def test_a_clean_small_six_keeps_its_value_under_0_9() -> None:
         assert SMALL_CONFIDENCE < near[0].value_confidence < 0.9 or near[0].value_confidence == TEMPLATE_CONFIDENCE, (i, near)
 
 
+def _mean_reference(a: np.ndarray, x: float, y: float, hx: float, hy: float) -> float:
+    """``six_bars._mean`` as it was before it summed without ``np.mean``'s dispatch (issue 12)."""
+    x0, x1 = int(round(x - hx)), int(round(x + hx)) + 1
+    y0, y1 = int(round(y - hy)), int(round(y + hy)) + 1
+    part = a[max(y0, 0):max(y1, 1), max(x0, 0):max(x1, 1)]
+    return float(part.mean()) if part.size else 0.0
+
+
+def _along_middle_reference(ink: np.ndarray, x: float, per: float, c: float, h: float) -> float:
+    """``six_bars._along_middle`` as it was before it left ``np.mean`` and ``np.clip`` (issue 12)."""
+    import tavli_pi.vision.six_bars as sb
+
+    col = ink[:, max(int(round(x - h)), 0):int(round(x + h)) + 1]
+    profile = np.clip(col.mean(axis=1), 0.0, None)
+    ys = np.arange(len(profile), dtype=np.float64)
+    at = c
+    for _ in range(2):
+        near = np.abs(ys - at) <= sb.ALIGN_REACH * per
+        w = profile[near]
+        if float(w.sum()) <= 0.0:
+            return c
+        at = float(np.clip((ys[near] * w).sum() / w.sum(), c - sb.ALIGN * per, c + sb.ALIGN * per))
+    return at
+
+
 def _bars_reference(ink: np.ndarray, per: float, c: float) -> float:
     """``six_bars._bars`` as it was before it stopped at the first uninked sample (issue 12): every
-    sample of both bars taken, then the least looked at. Kept to hold the two equal to the bit."""
+    sample of both bars taken, then the least looked at; its means, centroids and columns as numpy's
+    ``mean``, ``clip`` and a mask gave them before they were worked out without their dispatch (issue 12).
+    Kept to hold the two equal to the bit."""
     import tavli_pi.vision.six_bars as sb
 
     h = max(sb.HALF * per, 0.5)
@@ -125,14 +152,15 @@ def _bars_reference(ink: np.ndarray, per: float, c: float) -> float:
     if not (1.6 * sb.ROW_RANGE[0] * per <= gap <= 2.2 * sb.ROW * per):
         return 0.0
     mid = (bars[0] + bars[1]) / 2.0
-    ys = [sb._along_middle(ink, x, per, c, h) for x in bars]
-    inked = [sb._mean(ink, x, y + t * per, h, h) for x, y in zip(bars, ys) for t in sb.ALONG]
+    ys = [_along_middle_reference(ink, x, per, c, h) for x in bars]
+    inked = [_mean_reference(ink, x, y + t * per, h, h) for x, y in zip(bars, ys) for t in sb.ALONG]
     low = min(inked)
     if low < sb.BAR_CONTRAST:
         return 0.0
     y = (ys[0] + ys[1]) / 2.0
-    between = max(sb._mean(ink, mid, y + t * per, h, h) for t in sb.ALONG)
-    beyond = max(min(sb._mean(ink, x, y + t * sb.END * per, h, h * 0.5) for t in (-1.0, 1.0)) for x, y in zip(bars, ys))
+    between = max(_mean_reference(ink, mid, y + t * per, h, h) for t in sb.ALONG)
+    beyond = max(min(_mean_reference(ink, x, y + t * sb.END * per, h, h * 0.5) for t in (-1.0, 1.0))
+                 for x, y in zip(bars, ys))
     clear = max(between, beyond, 0.0)
     s = (low - clear) / max(low, 1e-6)
     if s >= sb.CLEAN:
@@ -156,6 +184,7 @@ def test_the_bars_stop_at_the_first_uninked_sample_and_read_as_before_to_the_bit
         return real_middle(ink, x, per, c, h)
 
     got, want = [], []
+    clean: list[bool] = []
     for value in range(1, 7):
         for px in (9.5, 10.6, 12.0, 14.0):
             for off, turn in ((0.0, 0.0), (0.6, 0.0), (-0.8, 8.0), (0.3, -12.0)):
@@ -164,10 +193,12 @@ def test_the_bars_stop_at_the_first_uninked_sample_and_read_as_before_to_the_bit
                     noisy = np.clip(crop + rng.normal(0, 6, crop.shape), 0, 255).astype(np.uint8)
                     for c in (crop, noisy):
                         got.append(bar_six(c, SPAN))
+                        clean.append(clean_bars(c, SPAN))
                         monkeypatch.setattr(sb, "_bars", _bars_reference)
                         want.append(bar_six(c, SPAN))
                         monkeypatch.undo()
     assert got == want  # (floats compared exactly)
+    assert clean == [v >= READ for v in want]
     assert any(v == READ for v in got) and any(v == 0.0 for v in got)
     # a four: its rows are uninked in their middles, so each reading of its bars seeks one bar's middle
     four = _face(4, 11.5)
@@ -175,6 +206,13 @@ def test_the_bars_stop_at_the_first_uninked_sample_and_read_as_before_to_the_bit
     assert bar_six(four, SPAN) == 0.0
     sought_now = len(sought)
     sought.clear()
+    reference_middle = _along_middle_reference
+
+    def counted_reference(ink: np.ndarray, x: float, per: float, c: float, h: float) -> float:
+        sought.append(x)
+        return reference_middle(ink, x, per, c, h)
+
+    monkeypatch.setitem(globals(), "_along_middle_reference", counted_reference)
     monkeypatch.setattr(sb, "_bars", _bars_reference)
     assert bar_six(four, SPAN) == 0.0
     assert 0 < sought_now < len(sought)
