@@ -77,6 +77,7 @@ from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces, settled
 from tavli_pi.vision.dice_face import UNSEEN_LIE
 from tavli_pi.vision.dice_memo import DiceMemo
+from tavli_pi.vision.dice_five import small_fives
 from tavli_pi.vision.dice_small import PipPolarity, small_faces
 from tavli_pi.vision.dice_table_size import DieSizes
 from tavli_pi.vision.dice_unread import StandsOut
@@ -583,6 +584,10 @@ class BoardReader:
             if self._polarity.dark() is None:
                 self._polarity.add(dice, image, cal, self.table_die_px)
             dice = small_faces(dice, image, cal, self.table_die_px, self._polarity.dark())
+            # a small die still unread, or read a one, two or four unsurely: a five whose pips the readers
+            # lost, where its face shows a five's own pattern (dice_five; its shades decide its polarity,
+            # as measured)
+            dice = small_fives(dice, image)
         if self.still_photo:
             # nothing is seen moving in a photo: a die whose outline was not seen (run into a point of
             # its colour) may be turning over with its top face showing as clearly as a resting one's

@@ -1,0 +1,72 @@
+"""A small five read by its own proof (``vision.dice_five``): a pip at the centre and all four corners, none
+at the side middles nor on the body's rim, better than any other face's places show."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tavli_pi.vision.dice_five import FIVE_CONFIDENCE, face_crop_at, five_shown, is_five, small_fives
+from tavli_pi.vision.observation import DieReading
+
+_FACES = {
+    1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
+    5: [(-1, -1), (-1, 1), (1, -1), (1, 1), (0, 0)], 6: [(-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)],
+}
+
+
+def _scene(value: int, side: float, angle: float, dark_die: bool, at: tuple[float, float] = (30.3, 29.6)) -> np.ndarray:
+    """A die of ``side`` px turned by ``angle`` on a plain board, drawn 8 times finer and shrunk (pips a
+    fifth of the side across, a quarter of it apart), softened as a small camera's: BGR, 60 px square."""
+    k = 8
+    big = np.full((60 * k, 60 * k, 3), (150, 180, 200) if dark_die else (60, 90, 70), np.uint8)
+    body, pip = ((40, 40, 45), (235, 235, 235)) if dark_die else ((235, 235, 230), (30, 30, 30))
+    c = np.asarray(at) * k
+    t = np.deg2rad(angle)
+    rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    h = side * k / 2
+    corners = np.asarray([[-h, -h], [h, -h], [h, h], [-h, h]]) @ rot.T + c
+    cv2.fillConvexPoly(big, np.round(corners).astype(np.int32), body)
+    for r, col in _FACES[value]:
+        p = np.asarray([col, r]) * 0.25 * side * k @ rot.T + c
+        cv2.circle(big, (int(round(p[0])), int(round(p[1]))), int(round(0.1 * side * k)), pip, -1)
+    small = cv2.resize(big, (60, 60), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), 0.5)
+
+
+def _die(value: int, conf: float, size: float, xy: tuple[float, float] = (30.3, 29.6), **kw: object) -> DieReading:
+    return DieReading(xy=xy, value=value, value_confidence=conf, flat=True, on_checker=False, half="right",  # type: ignore[arg-type]
+                      note="" if value else f"too small to read ({int(size)} px, need 12)", size_px=size, **kw)
+
+
+@pytest.mark.parametrize("dark_die", [True, False])
+@pytest.mark.parametrize("angle", [0.0, 17.0, 40.0])
+@pytest.mark.parametrize("side", [9.0, 10.5])
+def test_a_small_five_shows_a_five_and_no_other_face_does(dark_die: bool, angle: float, side: float) -> None:
+    """9-10.5 px dice of every face, dark with light pips and light with dark, turned: the five shows its
+    proof at its place (the side the reader measured, a little larger than its face), no other face does."""
+    for value in range(1, 7):
+        crop = face_crop_at(_scene(value, side, angle, dark_die), (30.3, 29.6), side * 1.15)
+        r = five_shown(crop)
+        assert is_five(r) == (value == 5), (value, r)
+
+
+def test_a_face_with_no_contrast_shows_no_five() -> None:
+    assert not is_five(five_shown(np.full((48, 48), 128, np.uint8)))
+
+
+def test_small_fives_reads_an_unread_five_and_a_five_read_two_unsurely_and_nothing_else() -> None:
+    image = _scene(5, 9.5, 20.0, True)
+    got = small_fives([_die(0, 0.0, 10.5)], image)
+    assert got[0].value == 5 and got[0].value_confidence == FIVE_CONFIDENCE < 0.9 and got[0].note == ""
+    assert small_fives([_die(2, 0.89, 10.5)], image)[0].value == 5  # a five whose two corners were lost
+    # a value read surely, a three (no five lost its pips to a three), a die too large, moving, cocked: left
+    for d in (_die(2, 0.92, 10.5), _die(3, 0.6, 10.5), _die(0, 0.0, 12.5), _die(0, 0.0, 10.5, moving=True)):
+        assert small_fives([d], image) == [d]
+    cocked = DieReading(xy=(30.3, 29.6), value=0, value_confidence=0.0, flat=False, on_checker=False,
+                        half="right", size_px=10.5)  # type: ignore[arg-type]
+    assert small_fives([cocked], image) == [cocked]
+    for value in (1, 2, 3, 4, 6):
+        d = _die(0, 0.0, 10.5)
+        assert small_fives([d], _scene(value, 9.5, 20.0, True)) == [d], value
