@@ -32,13 +32,11 @@ import numpy as np
 from tavli_pi.vision.dice import CLEAR
 from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, LEAST_PX, NEED_PX
 from tavli_pi.vision.observation import DieReading
+from tavli_pi.vision.pip_sites import CROP_PX as _N, CROP_SPAN as _SPAN, place_looks, pose_grid
 
 __all__ = ["FIVE_BODY", "FIVE_CLEAR", "FIVE_CONFIDENCE", "FIVE_EVEN", "FIVE_LEAD", "FiveRead", "LOST_FROM", "face_crop_at",
            "five_shown", "is_five", "small_fives"]
 
-#: crop side (px) the die is resampled to, and the share of the die's side it spans (as ``pip_sites``)
-_N = 48
-_SPAN = 1.5
 #: a pip place's offset from the centre, in the die's side
 _OFFSETS = (0.17, 0.2, 0.23, 0.26, 0.29, 0.32)
 #: the die's centre tried this far off (die sides), in both directions
@@ -94,47 +92,14 @@ def _other_faces() -> tuple[np.ndarray, ...]:
                              for r, c in _PLACES], bool) for face in _OTHERS)
 
 
-@lru_cache(maxsize=1)
-def _poses() -> np.ndarray:
-    """The places' crop coordinates for every pose tried: (poses, 9, 2)."""
-    side = _N / _SPAN
-    c = _N / 2.0
-    grid = np.asarray(_PLACES, np.float64)[:, ::-1]  # (x, y) = (column, row)
-    out = []
-    for off in _OFFSETS:
-        for a in _TURNS:
-            t = np.deg2rad(a)
-            rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-            pts = grid @ rot.T * off * side
-            for dx in _SHIFTS:
-                for dy in _SHIFTS:
-                    out.append(pts + (c + dx * side, c + dy * side))
-    return np.asarray(out, np.float64)
-
-
 def five_shown(gray: np.ndarray, dark: bool | None = None) -> FiveRead:
     """How a face crop (``_N`` px square, the die's side ``1 / _SPAN`` of it, centred, any turn) shows a
     five; ``dark``: whether its pips are darker than its body (None: the side the face's shades lean to).
     ``FiveRead(0, 1, 1)`` when the face shows no contrast."""
-    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.07 * _N / _SPAN)
-    side = _N / _SPAN
-    yy, xx = np.mgrid[0:_N, 0:_N]
-    face = (np.abs(xx - _N / 2) < 0.42 * side) & (np.abs(yy - _N / 2) < 0.42 * side)
-    vals = gray.astype(np.float32)[face]
-    lo, body, hi = np.percentile(vals, (3, 50, 97))
-    if dark is None:
-        dark = bool((body - lo) >= (hi - body))
-    contrast = float(body - lo if dark else hi - body)
-    if contrast < 1.0:
+    looks = place_looks(gray, pose_grid(_PLACES, _OFFSETS, _TURNS, _SHIFTS), dark)
+    if looks is None:
         return FiveRead(0.0, 1.0, 1.0)
-    pts = _poses()
-    x = np.clip(pts[..., 0], 0, _N - 1.001)
-    y = np.clip(pts[..., 1], 0, _N - 1.001)
-    x0, y0 = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
-    fx, fy = x - x0, y - y0
-    s = (g[y0, x0] * (1 - fx) * (1 - fy) + g[y0, x0 + 1] * fx * (1 - fy)
-         + g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)  # (poses, 9)
-    d = ((body - s) if dark else (s - body)) / contrast  # how much like a pip each place looks
+    d = looks.pip_like / looks.contrast  # how much like a pip each place looks
     pips, middles = d[:, :5], d[:, 5:]  # (side middles and rim)
     clear = pips.min(axis=1) - middles.max(axis=1)
     i = int(np.argmax(clear))

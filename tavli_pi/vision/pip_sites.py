@@ -26,11 +26,12 @@ import numpy as np
 
 from tavli_pi.vision.lie import square_crop
 
-__all__ = ["CLEAR_SHARE", "LEAD_SHARE", "SiteRead", "site_value", "sites_agree"]
+__all__ = ["CLEAR_SHARE", "CROP_PX", "CROP_SPAN", "LEAD_SHARE", "PlaceLooks", "SiteRead", "place_looks", "pose_grid", "site_value", "sites_agree"]
 
 #: crop side (px) the die is resampled to, and the share of the die's side it spans
-_N = 48
-_SPAN = 1.5
+CROP_PX = 48
+CROP_SPAN = 1.5
+_N, _SPAN = CROP_PX, CROP_SPAN
 #: a pip place's offset from the centre, in the die's side (dice: 0.24-0.3)
 _OFFSETS = (0.22, 0.26, 0.30)
 #: the die's centre tried this far off (die sides), in both directions
@@ -79,45 +80,66 @@ def _masks() -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(rows, bool), np.asarray(values, np.int64)
 
 
-@lru_cache(maxsize=1)
-def _poses() -> np.ndarray:
-    """The places' crop coordinates for every pose tried: (poses, 9, 2)."""
+@lru_cache(maxsize=None)
+def pose_grid(places: tuple[tuple[float, float], ...], offsets: tuple[float, ...], turns: tuple[float, ...],
+              shifts: tuple[float, ...]) -> np.ndarray:
+    """The crop coordinates of ``places`` ((row, column) in pip offsets) for every pose tried: each pip
+    offset (die sides), turn (degrees) and shift of the centre (die sides, in x and in y); (poses, places, 2)."""
     side = _N / _SPAN
     c = _N / 2.0
-    grid = np.asarray(_PLACES, np.float64)[:, ::-1]  # (x, y) = (column, row)
+    grid = np.asarray(places, np.float64)[:, ::-1]  # (x, y) = (column, row)
     out = []
-    for off in _OFFSETS:
-        for a in _TURNS:
+    for off in offsets:
+        for a in turns:
             t = np.deg2rad(a)
             rot = np.asarray([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
             pts = grid @ rot.T * off * side
-            for dx in _SHIFTS:
-                for dy in _SHIFTS:
+            for dx in shifts:
+                for dy in shifts:
                     out.append(pts + (c + dx * side, c + dy * side))
     return np.asarray(out, np.float64)
 
 
-def site_value(gray: np.ndarray) -> SiteRead:
-    """The value the pip places of a face crop show (``_N`` px square, the die's side ``1 / _SPAN``
-    of it, centred, any turn): ``SiteRead(0, 0, 0)`` when the face shows no contrast."""
+class PlaceLooks(NamedTuple):
+    """How like a pip each place looks at each pose (grey levels from the body's shade, towards the
+    pips' side), the face's contrast and whether its pips are darker than its body."""
+
+    pip_like: np.ndarray  # (poses, places)
+    contrast: float
+    dark: bool
+
+
+def place_looks(gray: np.ndarray, poses: np.ndarray, dark: bool | None = None) -> PlaceLooks | None:
+    """The places of ``poses`` (``pose_grid``) sampled in a face crop (``_N`` px square, the die's side
+    ``1 / _SPAN`` of it, centred); ``dark``: whether the pips are darker than the body (None: the side
+    the face's shades lean to). None when the face shows no contrast."""
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.07 * _N / _SPAN)
     side = _N / _SPAN
     yy, xx = np.mgrid[0:_N, 0:_N]
     face = (np.abs(xx - _N / 2) < 0.42 * side) & (np.abs(yy - _N / 2) < 0.42 * side)
     vals = gray.astype(np.float32)[face]
     lo, body, hi = np.percentile(vals, (3, 50, 97))
-    dark = (body - lo) >= (hi - body)
+    if dark is None:
+        dark = bool((body - lo) >= (hi - body))
     contrast = float(body - lo if dark else hi - body)
     if contrast < 1.0:
-        return SiteRead(0, 0.0, 0.0)
-    pts = _poses()
-    x = np.clip(pts[..., 0], 0, _N - 1.001)
-    y = np.clip(pts[..., 1], 0, _N - 1.001)
+        return None
+    x = np.clip(poses[..., 0], 0, _N - 1.001)
+    y = np.clip(poses[..., 1], 0, _N - 1.001)
     x0, y0 = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
     fx, fy = x - x0, y - y0
     s = (g[y0, x0] * (1 - fx) * (1 - fy) + g[y0, x0 + 1] * fx * (1 - fy)
-         + g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)  # (poses, 9)
-    d = (body - s) if dark else (s - body)  # how much like a pip each place looks
+         + g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)  # (poses, places)
+    return PlaceLooks((body - s) if dark else (s - body), contrast, dark)
+
+
+def site_value(gray: np.ndarray) -> SiteRead:
+    """The value the pip places of a face crop show (``_N`` px square, the die's side ``1 / _SPAN``
+    of it, centred, any turn): ``SiteRead(0, 0, 0)`` when the face shows no contrast."""
+    looks = place_looks(gray, pose_grid(_PLACES, _OFFSETS, _TURNS, _SHIFTS))
+    if looks is None:
+        return SiteRead(0, 0.0, 0.0)
+    d, contrast = looks.pip_like, looks.contrast  # how much like a pip each place looks
     masks, values = _masks()
     on = np.where(masks[None, :, :], d[:, None, :], np.inf).min(axis=2)  # (poses, variants)
     off = np.where(~masks[None, :, :], d[:, None, :], -np.inf).max(axis=2)
