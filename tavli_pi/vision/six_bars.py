@@ -137,6 +137,8 @@ def inked_looks(crops: Sequence[np.ndarray], span: float) -> np.ndarray:
     column's box is not clean. All the crops at once: their grey levels in one ``cvtColor`` (pixel by pixel,
     the same), their bodies' medians from their levels' counts, the rows' sums over every bar column's box
     as running sums of whole levels."""
+    if not crops or crops[0].dtype != np.uint8 or min(crops[0].shape[:2]) < 16:
+        return np.ones((len(crops), 4), bool)  # (whole levels only; ``_scores`` says a small crop's itself)
     g = np.stack(crops) if crops[0].ndim == 2 else \
         cv2.cvtColor(np.concatenate(crops), cv2.COLOR_BGR2GRAY).reshape(len(crops), *crops[0].shape[:2])
     m, n = len(crops), g.shape[1]

@@ -258,3 +258,11 @@ def test_the_looks_inked_looks_rules_out_are_never_clean_and_it_rules_most_out()
     assert sum(clean_bars(c, SPAN) for c in crops) >= 10  # (sixes among them, found through their looks)
     assert ruled_out > 2 * len(crops)
     assert not looks[-1].any()  # a flat crop: no ink anywhere
+
+
+def test_inked_looks_rules_nothing_out_of_crops_it_cannot_bound() -> None:
+    # (crops of other than whole grey levels, or too small for ``_scores``: every look left to ``_bars``)
+    f = _face(6, 11.5).astype(np.float32)
+    assert inked_looks([f, f], SPAN).all()
+    assert inked_looks([np.full((12, 12), 9, np.uint8)], SPAN).all()
+    assert inked_looks([], SPAN).shape == (0, 4)
