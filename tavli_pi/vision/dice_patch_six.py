@@ -24,7 +24,7 @@ import numpy as np
 
 from tavli_pi.vision.dice_face import SPAN
 from tavli_pi.vision.lie import quad_crop, turned_crop, turned_square
-from tavli_pi.vision.six_bars import READ, bar_six, clean_bars
+from tavli_pi.vision.six_bars import READ, bar_six, clean_bars, inked_looks
 from tavli_pi.vision.tumbling import HatBlob
 
 __all__ = ["SIX_OFF", "SIX_SIDES", "TURN_LEAST", "TURN_STEP", "patch_six", "six_turns"]
@@ -89,6 +89,11 @@ def patch_six(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: Ha
     squares = {side: [turned_square(SPAN * side, float(a)) for a in turns] for side in {p[0] for p in places}}
     corners = np.concatenate([sq + np.asarray([at], np.float32) for side, at in places for sq in squares[side]])
     quads = np.asarray(to_src(corners)).astype(np.float32).reshape(len(places), len(turns), 4, 2)
+    # the crops every place is asked first (while no six is found: the turns ``TURN_LEAST`` apart), made
+    # at once and the looks that cannot be clean there told at once (``six_bars.inked_looks``, issue 12)
+    first = range(0, len(turns), TURN_LEAST)
+    crops = {(i, j): quad_crop(src, quads[i, j]) for i in range(len(places)) for j in first}
+    looks = dict(zip(crops, inked_looks(list(crops.values()), SPAN).tolist()))
     best: tuple[int, tuple[float, float], float, float] = (0, (b.x, b.y), root, 0.0)
     for i, (side, at) in enumerate(places):
         least = max(TURN_LEAST, best[0] + 1)
@@ -98,7 +103,10 @@ def patch_six(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], b: Ha
 
         def clean(j: int, i: int = i) -> bool:
             if j not in seen:
-                seen[j] = clean_bars(quad_crop(src, quads[i, j]), SPAN)
+                if (i, j) in crops:
+                    seen[j] = clean_bars(crops[i, j], SPAN, looks[i, j])
+                else:
+                    seen[j] = clean_bars(quad_crop(src, quads[i, j]), SPAN)
             return seen[j]
 
         run, mid = _run_through(clean, len(turns), least)

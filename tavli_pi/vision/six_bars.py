@@ -28,7 +28,7 @@ six-frames of 10-16 px clean, none of 79 other faces' bars above 0). Unclean bar
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 import cv2
@@ -36,7 +36,7 @@ import numpy as np
 
 from tavli_pi.vision.quantile import median
 
-__all__ = ["BAR_CONTRAST", "CLEAN", "READ", "bar_six", "clean_bars"]
+__all__ = ["BAR_CONTRAST", "CLEAN", "READ", "bar_six", "clean_bars", "inked_looks"]
 
 #: the least ink (grey levels: the pips' shade off the body's) a bar must show
 BAR_CONTRAST = 25.0
@@ -76,29 +76,108 @@ def bar_six(crop: np.ndarray, span: float) -> float:
     return best
 
 
-def clean_bars(crop: np.ndarray, span: float) -> bool:
+def clean_bars(crop: np.ndarray, span: float, looks: Sequence[bool] | None = None) -> bool:
     """Whether ``bar_six(crop, span) >= READ`` (clean bars), asked no further than the first clean pair:
     ``bar_six`` is ``READ`` exactly where one of its four looks (dark or light ink, bars up or across)
-    is, every other look scoring ``MOST`` at most."""
-    return any(score >= READ for score in _scores(crop, span))
+    is, every other look scoring ``MOST`` at most. ``looks``: which of the four can be clean
+    (``inked_looks``' row for the crop); the others are not made."""
+    return any(score >= READ for score in _scores(crop, span, looks))
 
 
-def _scores(crop: np.ndarray, span: float) -> Iterator[float]:
-    """``_bars``' confidence for each of ``bar_six``'s four looks at ``crop``, made as they are asked
-    (none for a crop too small)."""
-    if crop is None or crop.size == 0 or min(crop.shape[:2]) < 16:
-        return
-    g = (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop).astype(np.float32)
-    n = g.shape[0]
+def _grey(crop: np.ndarray) -> np.ndarray:
+    """The crop's grey levels as ``_scores`` reads them (float32)."""
+    return (cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop).astype(np.float32)
+
+
+def _inner(n: int, span: float) -> tuple[float, float, slice]:
+    """A crop of ``n`` px's px per die side, middle, and the rows (and columns) its body's median is taken
+    over."""
     per = n / span  # crop px per die side
     c = (n - 1) / 2.0
-    inner = g[int(round(c - 0.4 * per)):int(round(c + 0.4 * per)) + 1,
-              int(round(c - 0.4 * per)):int(round(c + 0.4 * per)) + 1]
-    body = float(median(inner))  # (``quantile.median``: np.median's value, to the bit)
+    return per, c, slice(int(round(c - 0.4 * per)), int(round(c + 0.4 * per)) + 1)
+
+
+def _scores(crop: np.ndarray, span: float, looks: Sequence[bool] | None = None) -> Iterator[float]:
+    """``_bars``' confidence for each of ``bar_six``'s four looks at ``crop``, made as they are asked
+    (none for a crop too small); with ``looks``, only the looks it allows (the others score none)."""
+    if crop is None or crop.size == 0 or min(crop.shape[:2]) < 16:
+        return
+    if looks is not None and not any(looks):
+        return
+    g = _grey(crop)
+    per, c, rows = _inner(g.shape[0], span)
+    body = float(median(g[rows, rows]))  # (``quantile.median``: np.median's value, to the bit)
+    k = 0
     for dark in (True, False):
+        if looks is not None and not (looks[k] or looks[k + 1]):
+            k += 2
+            continue
         ink = (body - g) if dark else (g - body)
         for a in (ink, ink.T):  # bars up and down the crop, or across it
-            yield _bars(a, per, c)
+            if looks is None or looks[k]:
+                yield _bars(a, per, c)
+            k += 1
+
+
+#: ``inked_looks``' margin (grey levels) under ``BAR_CONTRAST``: its bound is exact (whole grey levels summed
+#: as integers) where ``_mean`` rounds a sum's quotient to float32 (off by far under a thousandth of a level)
+INKED_MARGIN = 0.05
+
+
+def inked_looks(crops: Sequence[np.ndarray], span: float) -> np.ndarray:
+    """Which of ``_scores``' four looks (dark ink up, across, light ink up, across) can be clean at each of
+    ``crops`` (uint8, square, all of one size, 16 px and more; ``span`` as ``bar_six``'s), as a crops x 4 bool
+    array: False only where the look is surely not (issue 12: most crops of a changed patch show no six).
+
+    ``_bars`` reads a look clean only where each bar's three samples -- boxes ``HALF`` a side each way round
+    the bar's column, within ``ROW_RANGE`` of the middle, and round its rows ``ALONG`` from its middle, which
+    lies within ``ALIGN`` of the crop's -- are inked ``BAR_CONTRAST`` and more. A box's mean is no more than
+    its most inked row's mean over the box's columns, so a look with, on one side of the middle, no column
+    whose three samples' rows each hold a row inked ``BAR_CONTRAST`` (less ``INKED_MARGIN``) over that
+    column's box is not clean. All the crops at once: their grey levels in one ``cvtColor`` (pixel by pixel,
+    the same), their bodies' medians from their levels' counts, the rows' sums over every bar column's box
+    as running sums of whole levels."""
+    if not crops or crops[0].dtype != np.uint8 or min(crops[0].shape[:2]) < 16:
+        return np.ones((len(crops), 4), bool)  # (whole levels only; ``_scores`` says a small crop's itself)
+    g = np.stack(crops) if crops[0].ndim == 2 else \
+        cv2.cvtColor(np.concatenate(crops), cv2.COLOR_BGR2GRAY).reshape(len(crops), *crops[0].shape[:2])
+    m, n = len(crops), g.shape[1]
+    per, c, inner = _inner(n, span)
+    # the bodies' medians (``_scores``' ``median``: the middle level, or the mean of the middle two)
+    levels = g[:, inner, inner].reshape(m, -1)
+    count = np.bincount((levels + (256 * np.arange(m))[:, None]).ravel(), minlength=256 * m).reshape(m, 256)
+    below = np.cumsum(count, axis=1)
+    k = levels.shape[1]
+    body = ((np.argmax(below > (k - 1) // 2, axis=1) + np.argmax(below > k // 2, axis=1)) / 2.0)[:, None]
+    h = max(HALF * per, 0.5)
+    # the rows a sample's box can take (``_mean``'s rounding of its row +- ``h``, the row within ``ALIGN``)
+    spans = [(min(max(math.floor(c + t * per - ALIGN * per - h - 0.5), 0), n - 1),
+              min(max(math.ceil(c + t * per + ALIGN * per + h + 0.5), 0), n - 1)) for t in ALONG]
+    r0, r1 = min(lo for lo, _ in spans), max(hi for _, hi in spans)
+    least = BAR_CONTRAST - INKED_MARGIN
+    out = np.ones((m, 4), bool)
+    for look, a in enumerate((g, g.transpose(0, 2, 1))):  # bars up the crop, or across it
+        # each row's running sums from 0 (``cv2.integral``'s rows told apart: whole levels, exact)
+        flat = np.ascontiguousarray(a[:, r0:r1 + 1, :]).reshape(-1, n)
+        sums = np.diff(cv2.integral(flat), axis=0).reshape(m, r1 - r0 + 1, n + 1)
+        for sign in (-1.0, 1.0):
+            lo, hi = sorted((c + sign * ROW_RANGE[0] * per, c + sign * ROW_RANGE[1] * per))
+            xs = range(max(math.ceil(lo), 0), min(math.floor(hi), n - 1) + 1)
+            if not xs:
+                out[:, look] = out[:, look + 2] = False
+                continue
+            x0 = np.asarray([max(int(round(x - h)), 0) for x in xs])
+            x1 = np.asarray([min(max(int(round(x + h)) + 1, 1), n) for x in xs])
+            # the rows' sums over each column's box (crops x columns x rows), then per column the least of
+            # its three samples' most inked rows' means: dark ink (the body less the grey), light (the
+            # grey less the body; a box's mean, its sum over its columns, orders as its sum)
+            box = np.ascontiguousarray((sums[:, :, x1] - sums[:, :, x0]).transpose(0, 2, 1))
+            width = (x1 - x0).astype(np.float64)
+            dark = np.min([body - box[:, :, s0 - r0:s1 - r0 + 1].min(axis=2) / width for s0, s1 in spans], axis=0)
+            light = np.min([box[:, :, s0 - r0:s1 - r0 + 1].max(axis=2) / width - body for s0, s1 in spans], axis=0)
+            out[:, look] &= dark.max(axis=1) >= least
+            out[:, look + 2] &= light.max(axis=1) >= least
+    return out
 
 
 def _mean(a: np.ndarray, x: float, y: float, hx: float, hy: float) -> float:

@@ -11,7 +11,7 @@ import pytest
 from tavli_pi.vision.dice_face import SPAN
 from tavli_pi.vision.dice_vet import AGREED_CONFIDENCE, SMALL_CONFIDENCE
 from tavli_pi.vision.dice_small import TEMPLATE_CONFIDENCE
-from tavli_pi.vision.six_bars import READ, bar_six, clean_bars
+from tavli_pi.vision.six_bars import READ, _scores, bar_six, clean_bars, inked_looks
 
 from tests.vision._recording import recording
 
@@ -216,3 +216,53 @@ def test_the_bars_stop_at_the_first_uninked_sample_and_read_as_before_to_the_bit
     monkeypatch.setattr(sb, "_bars", _bars_reference)
     assert bar_six(four, SPAN) == 0.0
     assert 0 < sought_now < len(sought)
+
+
+def _crops() -> list[np.ndarray]:
+    """Every face at 10.6-14 px, off its crop and turned, both shades (dark pips on a light body, light on
+    dark), in colour; noise and flat crops; the crops ``inked_looks`` is asked of (48 px, ``SPAN``)."""
+    rng = np.random.default_rng(59)
+    out = []
+    for v in FACES:
+        for px in (10.6, 11.5, 14.0):
+            for off, turn in ((0.0, 0.0), (1.0, 0.0), (0.0, 8.0), (0.7, -6.0), (0.0, 45.0)):
+                f = _face(v, px, off=off, turn=turn)
+                out += [f, 255 - f, _face(v, px, body=150, pip=120, off=off, turn=turn),
+                        _face(v, px, body=90, pip=125, ground=60, off=off, turn=turn)]
+        for ink in range(30, 80, 4):  # pips near the least ink a bar's sample needs, and just over it
+            out += [_face(v, 11.5, body=160, pip=160 - ink, ground=150), _face(v, 14.0, body=90, pip=90 + ink, ground=100)]
+    out += [rng.integers(0, 256, (48, 48), dtype=np.uint8) for _ in range(20)]
+    out += [np.clip(128 + rng.normal(0, s, (48, 48)), 0, 255).astype(np.uint8) for s in (5, 20, 40)]
+    out += [np.full((48, 48), 200, np.uint8)]
+    return [cv2.cvtColor(c, cv2.COLOR_GRAY2BGR) for c in out]
+
+
+def test_the_looks_inked_looks_rules_out_are_never_clean_and_it_rules_most_out() -> None:
+    """``inked_looks`` (issue 12: all a patch's crops at once) says a look cannot be clean only where
+    ``_bars`` scores it nothing; ``clean_bars`` told which looks to make answers as it does making all four.
+    And it rules out the looks of most faces that are no six, and keeps every clean six's."""
+    crops = _crops()
+    looks = inked_looks(crops, SPAN)
+    assert looks.shape == (len(crops), 4)
+    ruled_out = 0
+    for crop, allowed in zip(crops, looks.tolist()):
+        scores = list(_scores(crop, SPAN))
+        assert len(scores) == 4
+        for ok, score in zip(allowed, scores):
+            if not ok:
+                ruled_out += 1
+                assert score == 0.0
+        assert clean_bars(crop, SPAN, allowed) == clean_bars(crop, SPAN)
+        if bar_six(crop, SPAN) >= READ:
+            assert any(allowed)
+    assert sum(clean_bars(c, SPAN) for c in crops) >= 10  # (sixes among them, found through their looks)
+    assert ruled_out > 2 * len(crops)
+    assert not looks[-1].any()  # a flat crop: no ink anywhere
+
+
+def test_inked_looks_rules_nothing_out_of_crops_it_cannot_bound() -> None:
+    # (crops of other than whole grey levels, or too small for ``_scores``: every look left to ``_bars``)
+    f = _face(6, 11.5).astype(np.float32)
+    assert inked_looks([f, f], SPAN).all()
+    assert inked_looks([np.full((12, 12), 9, np.uint8)], SPAN).all()
+    assert inked_looks([], SPAN).shape == (0, 4)
