@@ -50,8 +50,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 from pathlib import Path
 
 import numpy as np
@@ -91,11 +92,15 @@ from tavli_pi.config import TableConfig, parse_config  # noqa: E402
 from tavli_pi.referee.events import Event  # noqa: E402
 from tavli_pi.referee.inputs import PlayerInput  # noqa: E402
 from tavli_pi.sim.camera import SimCamera  # noqa: E402
+from tavli_pi.sim.drive import Table  # noqa: E402
 from tavli_pi.sim.script import Moment, demo_match, random_game  # noqa: E402
 from tavli_pi.sim.table import scenes_of  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.camera import Frame  # noqa: E402
 from tavli_pi.vision.setup import learn_board  # noqa: E402
+
+#: the table ``drive_reallike`` feeds: the app, or a watcher round it
+T = TypeVar("T", bound=Table)
 
 #: the real-like game the default run times (640 px, a JPEG camera: bench/RESULTS.md, stop 21)
 DEFAULT_REALLIKE = "103"
@@ -217,14 +222,14 @@ def at_fps(moments: Sequence[Moment], fps: int) -> list[Moment]:
     return out
 
 
-def reallike_loop(g: int, fps: int, incremental: bool, *, seed: int = 0, turns: int = 8,
-                  moments: int | None = None) -> Timed:
+def drive_reallike(g: int, fps: int, incremental: bool, wrap: Callable[[TableApp, int], T], *, seed: int = 0,
+                   turns: int = 8, moments: int | None = None) -> T:
     """Real-like referee game ``g`` through the app as ``bench_reallike.py --games`` plays it (the
     same table, script, config and camera: its ``game_*`` helpers; the app calibrates itself from
     ``[camera] corners`` and the players answer the referee, ``sim.drive``), at ``fps``: every frame
     rendered afresh, sensor noise (and the table's JPEG blocks) new on each, as a camera gives them.
-    Only ``process()`` is timed (the renderer's cost is not the table's). ``moments``: the script's
-    first this many only."""
+    ``wrap(app, frames)`` makes the table ``drive`` feeds (the app itself, or a watcher round it) and is
+    returned. ``moments``: the script's first this many only."""
     import warnings
 
     from tavli_pi.errors import TavliWarning
@@ -238,10 +243,18 @@ def reallike_loop(g: int, fps: int, incremental: bool, *, seed: int = 0, turns: 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TavliWarning)  # "calibration waits ...": the events say it
             with TableApp(cfg, camera=camera, pin_factory=MockFactory(), incremental=incremental) as app:
-                timed = Timed(app, keep=len(script) // 2)
-                for _ in drive(timed, camera, script, confirm_setup=True, enter_rolls=True):
+                table = wrap(app, len(script))
+                for _ in drive(table, camera, script, confirm_setup=True, enter_rolls=True):
                     pass
-    return timed
+    return table
+
+
+def reallike_loop(g: int, fps: int, incremental: bool, *, seed: int = 0, turns: int = 8,
+                  moments: int | None = None) -> Timed:
+    """Real-like referee game ``g`` through the app (``drive_reallike``), at ``fps``. Only ``process()`` is
+    timed (the renderer's cost is not the table's)."""
+    return drive_reallike(g, fps, incremental, lambda app, n: Timed(app, keep=n // 2), seed=seed, turns=turns,
+                          moments=moments)
 
 
 def _less(a: list[str], b: list[str]) -> str:

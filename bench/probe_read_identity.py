@@ -61,27 +61,9 @@ def _install() -> None:
 
 
 def _reallike(g: int) -> None:
-    import tempfile
-    import warnings
+    from bench.bench_loop import drive_reallike
 
-    from gpiozero.pins.mock import MockFactory
-
-    from bench.bench_loop import at_fps
-    from bench.bench_reallike import game_camera, game_config, game_plans, game_script
-    from tavli_pi.app import TableApp
-    from tavli_pi.errors import TavliWarning
-    from tavli_pi.sim.drive import drive
-
-    kw, plant = game_plans(g + 1, 0, 8)[g]
-    script = at_fps(game_script(g, 0, 8, plant), 10)
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = game_config(script, kw, Path(tmp) / "table.sqlite")
-        camera = game_camera(script, kw, g, 0, 10)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", TavliWarning)
-            with TableApp(cfg, camera=camera, pin_factory=MockFactory(), incremental=True) as app:
-                for _ in drive(app, camera, script, confirm_setup=True, enter_rolls=True):
-                    pass
+    drive_reallike(g, 10, True, lambda app, n: app)
 
 
 def dump(out: str, kind: str, rest: list[str]) -> None:

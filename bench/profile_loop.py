@@ -37,7 +37,7 @@ pin_threads()
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
-from bench.bench_loop import _at, _frames  # noqa: E402
+from bench.bench_loop import _at, _frames, drive_reallike  # noqa: E402
 from tavli_pi.app import TableApp  # noqa: E402
 from tavli_pi.config import parse_config  # noqa: E402
 from tavli_pi.sim.script import demo_match, random_game  # noqa: E402
@@ -223,24 +223,7 @@ class _Profiled:
 
 def _reallike_rows(g: int, prof: bool) -> tuple[list[dict[str, float]], pstats.Stats | None]:
     """Real-like game ``g`` at 10 fps through the app, incremental (``bench_loop.reallike_loop``'s run)."""
-    import warnings
-
-    from bench.bench_loop import at_fps
-    from bench.bench_reallike import game_camera, game_config, game_plans, game_script
-    from tavli_pi.errors import TavliWarning
-    from tavli_pi.sim.drive import drive
-
-    kw, plant = game_plans(g + 1, 0, 8)[g]
-    script = at_fps(game_script(g, 0, 8, plant), 10)
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = game_config(script, kw, Path(tmp) / "table.sqlite")
-        camera = game_camera(script, kw, g, 0, 10)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", TavliWarning)
-            with TableApp(cfg, camera=camera, pin_factory=MockFactory(), incremental=True) as app:
-                table = _Profiled(app, prof)
-                for _ in drive(table, camera, script, confirm_setup=True, enter_rolls=True):
-                    pass
+    table = drive_reallike(g, 10, True, lambda app, n: _Profiled(app, prof))
     return table.rows, table.stats
 
 
