@@ -128,7 +128,10 @@ def compare(old: str, new: str) -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "dump":
+    if len(sys.argv) >= 5 and sys.argv[1] == "dump" and sys.argv[3] in ("reallike", "video"):
         dump(sys.argv[2], sys.argv[3], sys.argv[4:])
-    else:
+    elif len(sys.argv) == 4 and sys.argv[1] == "compare":
         sys.exit(1 if compare(sys.argv[2], sys.argv[3]) else 0)
+    else:
+        sys.exit("usage: probe_read_identity.py dump OUT.txt reallike G [G ...] | dump OUT.txt video ARGS... | "
+                 "compare OLD.txt NEW.txt (see the module's doc)")
