@@ -118,3 +118,53 @@ def test_a_stream_leaves_a_small_four_read_unsurely_a_four(i: int) -> None:
     got = _read_at(BoardReader(cal).read(image).dice, four.xy)
     assert got.flat and not got.moving and got.lie_seen and got.size_px < NEED_PX  # (small_fives looks at it)
     assert got.value == 4 and got.value_confidence < CLEAR
+
+
+def test_a_five_measured_too_large_is_read_at_the_tables_die_size() -> None:
+    """A 9 px five the search measured 11.5 px (its shadow or the board beside it taken in) shows no five at
+    that side; at the side the table's dice show (``table_px``, learnt from the stream) it does. A table
+    size not learnt (0) or not a small die's (12.5 px) is not tried, and no other face shows a five at it."""
+    image = _scene(5, 9.0, 20.0, True)
+    d = _die(0, 0.0, 11.5)
+    assert small_fives([d], image) == [d]
+    got = small_fives([d], image, table_px=10.0)[0]
+    assert (got.value, got.value_confidence) == (5, FIVE_CONFIDENCE)
+    assert small_fives([d], image, table_px=0.0) == [d]
+    assert small_fives([d], image, table_px=12.5) == [d]
+    for value in (1, 2, 3, 4, 6):
+        assert small_fives([d], _scene(value, 9.0, 20.0, True), table_px=10.0) == [d], value
+
+
+@lru_cache(maxsize=1)
+def _game_frame(game: int, at: int) -> tuple[np.ndarray, Calibration, tuple[TruthDie, ...]]:
+    """Frame ``at`` of real-like game ``game`` (``bench_reallike``'s table, script and camera), the board
+    learnt from its set-up frame (frame 2), as ``_readers.game_frame``: (image, calibration, true dice)."""
+    from bench.bench_reallike import game_camera, game_plans, game_script
+    from tavli_pi.vision.setup import learn_board
+
+    kw, plant = game_plans(200, 0, 8)[game]
+    cam = game_camera(game_script(game, 0, 8, plant), kw, game, 0)
+    cal: Calibration | None = None
+    with cam:
+        for f in cam:
+            t = cam.last_truth
+            assert t is not None
+            if f.index == 2:
+                cal = learn_board(f.image, Calibration(t.corners, home=t.home))  # type: ignore[arg-type]
+            if f.index == at and cal is not None:
+                return f.image, cal, t.dice
+    raise AssertionError(f"game {game} has no frame {at} after its set-up frame")
+
+
+@pytest.mark.parametrize("table", [0.0, 8.7])
+def test_a_stream_reads_a_five_measured_too_large_at_its_tables_die_size(table: float,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real-like game 189 (navy, 640 px), frame 12: a 9.2 px five the search measures 10.9 px and leaves
+    unread shows no five at that side. Where the stream has learnt its table's dice show 8.7 px (as that
+    game's stream had by then) it is read 5 at ``FIVE_CONFIDENCE``; with no size learnt it stays unread."""
+    image, cal, truth = _game_frame(189, 12)
+    monkeypatch.setattr(BoardReader, "table_die_px", property(lambda self: table))
+    five = next(t for t in truth if t.value == 5 and abs(t.size_px - 9.2) < 0.1)
+    got = _read_at(BoardReader(cal).read(image).dice, five.xy)
+    assert got.size_px > 10.5
+    assert (got.value, got.value_confidence) == ((5, FIVE_CONFIDENCE) if table else (0, 0.0))
