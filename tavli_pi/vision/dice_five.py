@@ -134,17 +134,20 @@ def face_crop_at(image: np.ndarray, xy: tuple[float, float], side: float) -> np.
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def small_fives(dice: Sequence[DieReading], image: np.ndarray, dark: bool | None = None) -> list[DieReading]:
+def small_fives(dice: Sequence[DieReading], image: np.ndarray, dark: bool | None = None,
+                table_px: float = 0.0) -> list[DieReading]:
     """``dice`` (vetted, a stream's) with each small still flat die (under ``dice_vet.NEED_PX``, measured
     ``dice_vet.LEAST_PX`` or more, its lie seen) that has no value, or a value of ``LOST_FROM`` under
     ``dice.CLEAR``, read a five at ``FIVE_CONFIDENCE`` where its face shows one (``is_five``, in ``image``
-    round its place at its measured side). ``dark``: the table's pips are darker than its faces
-    (``dice_small.PipPolarity``; None: not known, the face's own shades decide)."""
+    round its place at its measured side, or at ``table_px``, the side the table's dice show
+    (``dice_table_size``; 0: not learnt), where that is a small die's too). ``dark``: the table's pips are
+    darker than its faces (``dice_small.PipPolarity``; None: not known, the face's own shades decide)."""
     out: list[DieReading] = []
     for d in dice:
         if (d.flat and not d.moving and not d.on_checker and d.lie_seen and LEAST_PX <= d.size_px < NEED_PX
                 and (d.value == 0 or (d.value in LOST_FROM and d.value_confidence < CLEAR))
-                and is_five(five_shown(face_crop_at(image, d.xy, d.size_px), dark))):
+                and any(is_five(five_shown(face_crop_at(image, d.xy, side), dark))
+                        for side in (d.size_px, table_px) if LEAST_PX <= side < NEED_PX)):
             d = dataclasses.replace(d, value=5, value_confidence=FIVE_CONFIDENCE, note="")
         out.append(d)
     return out

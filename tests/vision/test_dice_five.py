@@ -3,12 +3,21 @@ at the side middles nor on the body's rim, better than any other face's places s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 import cv2
 import numpy as np
 import pytest
 
+from tavli_pi.sim.datasets import reallike_scenes
+from tavli_pi.sim.render import TruthDie, render
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.dice import CLEAR
 from tavli_pi.vision.dice_five import FIVE_CONFIDENCE, face_crop_at, five_shown, is_five, small_fives
+from tavli_pi.vision.dice_vet import NEED_PX
 from tavli_pi.vision.observation import DieReading
+from tavli_pi.vision.reader import BoardReader
 
 _FACES = {
     1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
@@ -35,8 +44,8 @@ def _scene(value: int, side: float, angle: float, dark_die: bool, at: tuple[floa
     return cv2.GaussianBlur(small, (0, 0), 0.5)
 
 
-def _die(value: int, conf: float, size: float, xy: tuple[float, float] = (30.3, 29.6), **kw: object) -> DieReading:
-    return DieReading(xy=xy, value=value, value_confidence=conf, flat=True, on_checker=False, half="right",  # type: ignore[arg-type]
+def _die(value: int, conf: float, size: float, xy: tuple[float, float] = (30.3, 29.6), **kw: bool) -> DieReading:
+    return DieReading(xy=xy, value=value, value_confidence=conf, flat=True, on_checker=False, half="right",
                       note="" if value else f"too small to read ({int(size)} px, need 12)", size_px=size, **kw)
 
 
@@ -65,8 +74,97 @@ def test_small_fives_reads_an_unread_five_and_a_five_read_two_unsurely_and_nothi
     for d in (_die(2, 0.92, 10.5), _die(3, 0.6, 10.5), _die(0, 0.0, 12.5), _die(0, 0.0, 10.5, moving=True)):
         assert small_fives([d], image) == [d]
     cocked = DieReading(xy=(30.3, 29.6), value=0, value_confidence=0.0, flat=False, on_checker=False,
-                        half="right", size_px=10.5)  # type: ignore[arg-type]
+                        half="right", size_px=10.5)
     assert small_fives([cocked], image) == [cocked]
     for value in (1, 2, 3, 4, 6):
         d = _die(0, 0.0, 10.5)
         assert small_fives([d], _scene(value, 9.5, 20.0, True)) == [d], value
+
+
+@lru_cache(maxsize=4)
+def _reallike(i: int) -> tuple[np.ndarray, Calibration, tuple[TruthDie, ...]]:
+    """Real-like scene ``i`` (seed 0, as ``test_dice_small`` draws them): its frame, calibration, true dice."""
+    scene = reallike_scenes(i + 1, 0)[i]
+    r = render(scene, i)
+    return r.image, Calibration(r.truth.corners, home=scene.home), r.truth.dice
+
+
+def _read_at(dice: Sequence[DieReading], xy: tuple[float, float]) -> DieReading:
+    """The reading nearest ``xy`` (image px), within a die's side of it."""
+    d = min(dice, key=lambda d: float(np.hypot(d.xy[0] - xy[0], d.xy[1] - xy[1])))
+    assert np.hypot(d.xy[0] - xy[0], d.xy[1] - xy[1]) < 8.0, (d, xy)
+    return d
+
+
+def test_a_stream_reads_a_small_five_the_search_left_unread_a_photo_does_not() -> None:
+    """Scene 21 (640x360): an 8 px five, still and flat, the search finds (measured 9 px) and leaves unread
+    (too small for ``dice_vet``): a stream's reader gives it 5 at ``FIVE_CONFIDENCE`` (its face's own proof,
+    wired after ``small_faces``), a still photo's reader leaves it unread (the proof is a stream's only)."""
+    image, cal, truth = _reallike(21)
+    five = truth[1]
+    assert five.value == 5 and five.flat and not five.moving and five.size_px < 8.5
+    got = _read_at(BoardReader(cal).read(image).dice, five.xy)
+    assert (got.value, got.value_confidence, got.note) == (5, FIVE_CONFIDENCE, "")
+    photo = _read_at(BoardReader(cal, still_photo=True).read(image).dice, five.xy)
+    assert photo.size_px and photo.value != 5  # found, and not called a five
+
+
+@pytest.mark.parametrize("i", [41, 110])
+def test_a_stream_leaves_a_small_four_read_unsurely_a_four(i: int) -> None:
+    """Scenes 41 and 110 (640x360): a 10-11 px four the search reads 4 under ``dice.CLEAR`` -- a face
+    ``small_fives`` looks at (a five may lose its centre pip) -- is left a four: no centre pip shows."""
+    image, cal, truth = _reallike(i)
+    four = next(t for t in truth if t.value == 4 and not t.moving)
+    got = _read_at(BoardReader(cal).read(image).dice, four.xy)
+    assert got.flat and not got.moving and got.lie_seen and got.size_px < NEED_PX  # (small_fives looks at it)
+    assert got.value == 4 and got.value_confidence < CLEAR
+
+
+def test_a_five_measured_too_large_is_read_at_the_tables_die_size() -> None:
+    """A 9 px five the search measured 11.5 px (its shadow or the board beside it taken in) shows no five at
+    that side; at the side the table's dice show (``table_px``, learnt from the stream) it does. A table
+    size not learnt (0) or not a small die's (12.5 px) is not tried, and no other face shows a five at it."""
+    image = _scene(5, 9.0, 20.0, True)
+    d = _die(0, 0.0, 11.5)
+    assert small_fives([d], image) == [d]
+    got = small_fives([d], image, table_px=10.0)[0]
+    assert (got.value, got.value_confidence) == (5, FIVE_CONFIDENCE)
+    assert small_fives([d], image, table_px=0.0) == [d]
+    assert small_fives([d], image, table_px=12.5) == [d]
+    for value in (1, 2, 3, 4, 6):
+        assert small_fives([d], _scene(value, 9.0, 20.0, True), table_px=10.0) == [d], value
+
+
+@lru_cache(maxsize=1)
+def _game_frame(game: int, at: int) -> tuple[np.ndarray, Calibration, tuple[TruthDie, ...]]:
+    """Frame ``at`` of real-like game ``game`` (``bench_reallike``'s table, script and camera), the board
+    learnt from its set-up frame (frame 2), as ``_readers.game_frame``: (image, calibration, true dice)."""
+    from bench.bench_reallike import game_camera, game_plans, game_script
+    from tavli_pi.vision.setup import learn_board
+
+    kw, plant = game_plans(200, 0, 8)[game]
+    cam = game_camera(game_script(game, 0, 8, plant), kw, game, 0)
+    cal: Calibration | None = None
+    with cam:
+        for f in cam:
+            t = cam.last_truth
+            assert t is not None
+            if f.index == 2:
+                cal = learn_board(f.image, Calibration(t.corners, home=t.home))  # type: ignore[arg-type]
+            if f.index == at and cal is not None:
+                return f.image, cal, t.dice
+    raise AssertionError(f"game {game} has no frame {at} after its set-up frame")
+
+
+@pytest.mark.parametrize("table", [0.0, 8.7])
+def test_a_stream_reads_a_five_measured_too_large_at_its_tables_die_size(table: float,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real-like game 189 (navy, 640 px), frame 12: a 9.2 px five the search measures 10.9 px and leaves
+    unread shows no five at that side. Where the stream has learnt its table's dice show 8.7 px (as that
+    game's stream had by then) it is read 5 at ``FIVE_CONFIDENCE``; with no size learnt it stays unread."""
+    image, cal, truth = _game_frame(189, 12)
+    monkeypatch.setattr(BoardReader, "table_die_px", property(lambda self: table))
+    five = next(t for t in truth if t.value == 5 and abs(t.size_px - 9.2) < 0.1)
+    got = _read_at(BoardReader(cal).read(image).dice, five.xy)
+    assert got.size_px > 10.5
+    assert (got.value, got.value_confidence) == ((5, FIVE_CONFIDENCE) if table else (0, 0.0))
