@@ -10,7 +10,7 @@ templates as ``small_faces`` takes them (sure, or agreed at ``SIDES``), and by t
 at ``SIDES`` of it. A hard set (phone photos at a slant, side faces inside the box, the size guessed):
 what matters is the wrong reads at the gate.
 """
-import csv, glob, pickle, sys, os
+import pickle, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2, numpy as np, functools
@@ -24,26 +24,9 @@ weights = sys.argv[2] if len(sys.argv) > 2 else str(dn.WEIGHTS)
 with np.load(weights) as z:
     W = tuple(np.asarray(z[k], np.float32) for k in ("w1", "b1", "w2", "b2"))
 from bench.bench_vision import REAL  # noqa: E402
-R = str(REAL / "dice")
-boxes = []  # (path, cx, cy, w, h, value, dark, set)
-for f in ("train", "test"):
-    for x in csv.DictReader(open(f"{R}/banachowicz/{f}_labels.csv")):
-        if x["class"].startswith("d6-"):
-            x0, y0, x1, y1 = (float(x[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            boxes.append((f"{R}/banachowicz/{f}/{x['filename']}", (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0,
-                          int(x["class"][3]), True, "banachowicz"))
-for part in ("train", "valid"):
-    for lab in glob.glob(f"{R}/fudw/labels/{part}/*.txt"):
-        stem = os.path.splitext(os.path.basename(lab))[0]
-        imgs = glob.glob(f"{R}/fudw/images/{part}/{stem}.*")
-        if not imgs:
-            continue
-        hh, ww = cv2.imread(imgs[0], cv2.IMREAD_GRAYSCALE).shape
-        for line in open(lab):
-            c, cx, cy, w, h = line.split()
-            if int(c) <= 4:
-                boxes.append((imgs[0], float(cx) * ww, float(cy) * hh, float(w) * ww, float(h) * hh, int(c) + 1,
-                              False, "fudw"))
+from tests.vision._eval import real_dice_boxes  # noqa: E402
+# (path, cx, cy, w, h, value, dark, set): banachowicz's dice have dark pips, fudw's light
+boxes = [(*b[:6], b[6] == "banachowicz", b[6]) for b in real_dice_boxes(REAL / "dice")]
 print(len(boxes), "dice", flush=True)
 rng = np.random.default_rng(7)
 cache = {}

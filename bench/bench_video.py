@@ -177,6 +177,19 @@ def shadowed(img: np.ndarray, at: float, depth: float) -> np.ndarray:
     return cast_shadow(img, (cx - 0.25, 0.1, cx + 0.25, 0.9), depth, 0.0)
 
 
+def decoded(video: Path) -> list[Any]:
+    """Every frame of a recording, decoded (BGR)."""
+    cap = cv2.VideoCapture(str(video))
+    frames = []
+    while True:
+        ok, img = cap.read()
+        if not ok:
+            break
+        frames.append(img)
+    cap.release()
+    return frames
+
+
 def recorded(video: Path, truths: list[Truth], setup_frame: int) -> tuple[list[Any], Any]:
     """(the recording's frames decoded, the board calibrated on its set-up frame: true corners,
     learnt as the app learns it)."""
@@ -187,14 +200,7 @@ def recorded(video: Path, truths: list[Truth], setup_frame: int) -> tuple[list[A
     from tavli_pi.vision.refine import refine
     from tavli_pi.vision.setup import learn_board
 
-    cap = cv2.VideoCapture(str(video))
-    frames = []
-    while True:
-        ok, img = cap.read()
-        if not ok:
-            break
-        frames.append(img)
-    cap.release()
+    frames = decoded(video)
     k = setup_frame
     with contextlib.redirect_stdout(io.StringIO()):
         cal = learn_board(frames[k], refine(Calibration(truths[k].corners, home=truths[k].home), frames[k]))  # type: ignore[arg-type]

@@ -18,9 +18,6 @@ at the side a reader measures (1.1 T) with no polarity given (as reader.py wires
 
 from __future__ import annotations
 
-import csv
-import glob
-import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -33,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_vision import REAL  # noqa: E402
 from bench.probe_dice_five import gated  # noqa: E402
+from tests.vision._eval import real_dice_boxes  # noqa: E402
 from tavli_pi.vision.dice_five import face_crop_at, five_shown, is_five  # noqa: E402
 from tavli_pi.vision.observation import DieReading  # noqa: E402
 
@@ -98,26 +96,7 @@ def _gray(path: str) -> np.ndarray:
 
 
 def dice(sizes: Sequence[float]) -> None:
-    root = str(REAL / "dice")
-    boxes: list[tuple[str, float, float, float, float, int, str]] = []
-    for part in ("train", "test"):
-        for x in csv.DictReader(open(f"{root}/banachowicz/{part}_labels.csv")):
-            if x["class"].startswith("d6-"):
-                a, b, c, e = (float(x[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-                boxes.append((f"{root}/banachowicz/{part}/{x['filename']}", (a + c) / 2, (b + e) / 2, c - a,
-                              e - b, int(x["class"][3]), "banachowicz"))
-    for part in ("train", "valid"):
-        for lab in glob.glob(f"{root}/fudw/labels/{part}/*.txt"):
-            stem = os.path.splitext(os.path.basename(lab))[0]
-            imgs = glob.glob(f"{root}/fudw/images/{part}/{stem}.*")
-            if not imgs:
-                continue
-            shape = _gray(imgs[0]).shape
-            for line in open(lab):
-                k, u, q, du, dq = line.split()
-                if int(k) <= 4:
-                    boxes.append((imgs[0], float(u) * shape[1], float(q) * shape[0], float(du) * shape[1],
-                                  float(dq) * shape[0], int(k) + 1, "fudw"))
+    boxes = real_dice_boxes(REAL / "dice")
     rng = np.random.default_rng(7)
     counts: Counter[tuple[str, float, int, bool]] = Counter()
     path_now, img = "", np.zeros((1, 1), np.uint8)

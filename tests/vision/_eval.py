@@ -70,6 +70,40 @@ def banachowicz_faces(root: Path, want_d6: bool, limit: int = 10**6) -> list[tup
     return out
 
 
+#: a labelled real die: (image path, centre x, centre y, box width, box height in image px, value, set)
+DieBox = tuple[str, float, float, float, float, int, str]
+
+
+def real_dice_boxes(root: Path) -> list[DieBox]:
+    """Every labelled six-sided pip die of the real dice photos under ``root`` (``dice/``): banachowicz's
+    ``d6-N`` classes (ivory, black pips) and fudw's classes 0-4 (blue, white pips; class 5's six is a
+    printed logo), in the sets' order."""
+    boxes: list[DieBox] = []
+    for part in ("train", "test"):
+        with open(root / "banachowicz" / f"{part}_labels.csv") as fh:
+            for x in csv.DictReader(fh):
+                if x["class"].startswith("d6-"):
+                    a, b, c, e = (float(x[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+                    boxes.append((str(root / "banachowicz" / part / x["filename"]), (a + c) / 2, (b + e) / 2,
+                                  c - a, e - b, int(x["class"][3]), "banachowicz"))
+    for part in ("train", "valid"):
+        for lab in (root / "fudw" / "labels" / part).glob("*.txt"):  # (the directory's order, as the benches had it)
+            imgs = list((root / "fudw" / "images" / part).glob(lab.stem + ".*"))
+            if not imgs:
+                continue
+            img = cv2.imread(str(imgs[0]), cv2.IMREAD_GRAYSCALE)
+            assert img is not None, imgs[0]
+            hh, ww = img.shape
+            for line in lab.read_text().splitlines():
+                if not line.strip():
+                    continue
+                k, cx, cy, w, h = line.split()
+                if int(k) <= 4:
+                    boxes.append((str(imgs[0]), float(cx) * ww, float(cy) * hh, float(w) * ww, float(h) * hh,
+                                  int(k) + 1, "fudw"))
+    return boxes
+
+
 def fudw_faces(root: Path, images: int | None = None) -> list[tuple[np.ndarray, int]]:
     """(crop, pips) of the fudw photos' classes 0-4 (class 5's six is a printed logo), read at 1/4 size."""
     out: list[tuple[np.ndarray, int]] = []
