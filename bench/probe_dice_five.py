@@ -27,16 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tavli_pi.vision.dice_five import LOST_FROM, face_crop_at, five_shown, is_five  # noqa: E402
-from tavli_pi.vision.dice import CLEAR  # noqa: E402
-from tavli_pi.vision.dice_vet import LEAST_PX, NEED_PX  # noqa: E402
+from tavli_pi.vision.dice_five import face_crop_at, five_gate, five_shown, is_five  # noqa: E402
 from tavli_pi.vision.observation import DieReading  # noqa: E402
-
-
-def gated(d: DieReading) -> bool:
-    """Whether ``small_fives`` looks at ``d``'s face at all (its gate, as written there)."""
-    return (d.flat and not d.moving and not d.on_checker and d.lie_seen and LEAST_PX <= d.size_px < NEED_PX
-            and (d.value == 0 or (d.value in LOST_FROM and d.value_confidence < CLEAR)))
 
 
 def truly(d: DieReading, truth: Any) -> tuple[str, float]:
@@ -87,7 +79,7 @@ def watched(counts: Counter[tuple[str, str, str]], notes: list[str], game: int,
         out: list[DieReading] = original(dice, image, dark, **kw)
         truth = cams[-1].last_truth if cams else None
         for d, o in zip(dice, out):
-            if not gated(d):
+            if not five_gate(d):
                 continue
             what, side = truly(d, truth)
             fired = o.value == 5 and d.value != 5

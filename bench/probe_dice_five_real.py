@@ -29,9 +29,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_vision import REAL  # noqa: E402
-from bench.probe_dice_five import gated  # noqa: E402
 from tests.vision._eval import real_dice_boxes  # noqa: E402
-from tavli_pi.vision.dice_five import face_crop_at, five_shown, is_five  # noqa: E402
+from tavli_pi.vision.dice_five import face_crop_at, five_gate, five_shown, is_five  # noqa: E402
 from tavli_pi.vision.observation import DieReading  # noqa: E402
 
 
@@ -50,7 +49,7 @@ def boards(scales: Sequence[float]) -> None:
               **kw: float) -> list[DieReading]:
         out: list[DieReading] = original(dice, image, dark, **kw)
         for d, o in zip(dice, out):
-            if not gated(d):
+            if not five_gate(d):
                 continue
             near = [(float(np.hypot(x - d.xy[0], y - d.xy[1])), v, flat) for x, y, v, flat in label]
             r, v, flat = min(near) if near else (np.inf, 0, True)

@@ -35,7 +35,7 @@ from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.pip_sites import CROP_PX as _N, CROP_SPAN as _SPAN, place_looks, pose_grid
 
 __all__ = ["FIVE_BODY", "FIVE_CLEAR", "FIVE_CONFIDENCE", "FIVE_EVEN", "FIVE_LEAD", "FiveRead", "LOST_FROM", "face_crop_at",
-           "five_shown", "is_five", "small_fives"]
+           "five_gate", "five_shown", "is_five", "small_fives"]
 
 #: a pip place's offset from the centre, in the die's side
 _OFFSETS = (0.17, 0.2, 0.23, 0.26, 0.29, 0.32)
@@ -134,6 +134,14 @@ def face_crop_at(image: np.ndarray, xy: tuple[float, float], side: float) -> np.
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def five_gate(d: DieReading) -> bool:
+    """Whether ``small_fives`` looks at ``d``'s face at all: a small still flat die (under
+    ``dice_vet.NEED_PX``, measured ``dice_vet.LEAST_PX`` or more, not on a checker, its lie seen) with no
+    value, or a value of ``LOST_FROM`` under ``dice.CLEAR``."""
+    return (d.flat and not d.moving and not d.on_checker and d.lie_seen and LEAST_PX <= d.size_px < NEED_PX
+            and (d.value == 0 or (d.value in LOST_FROM and d.value_confidence < CLEAR)))
+
+
 def small_fives(dice: Sequence[DieReading], image: np.ndarray, dark: bool | None = None,
                 table_px: float = 0.0) -> list[DieReading]:
     """``dice`` (vetted, a stream's) with each small still flat die (under ``dice_vet.NEED_PX``, measured
@@ -144,10 +152,8 @@ def small_fives(dice: Sequence[DieReading], image: np.ndarray, dark: bool | None
     darker than its faces (``dice_small.PipPolarity``; None: not known, the face's own shades decide)."""
     out: list[DieReading] = []
     for d in dice:
-        if (d.flat and not d.moving and not d.on_checker and d.lie_seen and LEAST_PX <= d.size_px < NEED_PX
-                and (d.value == 0 or (d.value in LOST_FROM and d.value_confidence < CLEAR))
-                and any(is_five(five_shown(face_crop_at(image, d.xy, side), dark))
-                        for side in (d.size_px, table_px) if LEAST_PX <= side < NEED_PX)):
+        if five_gate(d) and any(is_five(five_shown(face_crop_at(image, d.xy, side), dark))
+                                for side in (d.size_px, table_px) if LEAST_PX <= side < NEED_PX):
             d = dataclasses.replace(d, value=5, value_confidence=FIVE_CONFIDENCE, note="")
         out.append(d)
     return out
