@@ -144,9 +144,8 @@ def five_gate(d: DieReading) -> bool:
 
 def small_fives(dice: Sequence[DieReading], image: np.ndarray, dark: bool | None = None,
                 table_px: float = 0.0) -> list[DieReading]:
-    """``dice`` (vetted, a stream's) with each small still flat die (under ``dice_vet.NEED_PX``, measured
-    ``dice_vet.LEAST_PX`` or more, its lie seen) that has no value, or a value of ``LOST_FROM`` under
-    ``dice.CLEAR``, read a five at ``FIVE_CONFIDENCE`` where its face shows one (``is_five``, in ``image``
+    """``dice`` (vetted, a stream's) with each die ``five_gate`` passes (small, still, flat, with no value or
+    one of ``LOST_FROM`` read unsurely) read a five at ``FIVE_CONFIDENCE`` where its face shows one (``is_five``, in ``image``
     round its place at its measured side, or at ``table_px``, the side the table's dice show
     (``dice_table_size``; 0: not learnt), where that is a small die's too). ``dark``: the table's pips are
     darker than its faces (``dice_small.PipPolarity``; None: not known, the face's own shades decide)."""

@@ -102,11 +102,10 @@ def pose_grid(places: tuple[tuple[float, float], ...], offsets: tuple[float, ...
 
 class PlaceLooks(NamedTuple):
     """How like a pip each place looks at each pose (grey levels from the body's shade, towards the
-    pips' side), the face's contrast and whether its pips are darker than its body."""
+    pips' side) and the face's contrast."""
 
     pip_like: np.ndarray  # (poses, places)
     contrast: float
-    dark: bool
 
 
 def place_looks(gray: np.ndarray, poses: np.ndarray, dark: bool | None = None) -> PlaceLooks | None:
@@ -130,7 +129,7 @@ def place_looks(gray: np.ndarray, poses: np.ndarray, dark: bool | None = None) -
     fx, fy = x - x0, y - y0
     s = (g[y0, x0] * (1 - fx) * (1 - fy) + g[y0, x0 + 1] * fx * (1 - fy)
          + g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)  # (poses, places)
-    return PlaceLooks((body - s) if dark else (s - body), contrast, dark)
+    return PlaceLooks((body - s) if dark else (s - body), contrast)
 
 
 def site_value(gray: np.ndarray) -> SiteRead:
