@@ -28,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_reallike import game_list  # noqa: E402
+from tavli_pi.referee import verdict  # noqa: E402
 from tavli_pi.referee.events import Event  # noqa: E402
 from tavli_pi.referee.inputs import Action, PlayerInput  # noqa: E402
 from tavli_pi.sim.drive import ANSWER_HOLD, asks_setup_confirmation, asks_unseen_roll, entered_roll, set_up  # noqa: E402
@@ -156,7 +157,11 @@ def main() -> None:
                     "asked on the script's last frame too (the referee asks for a roll it missed)")
     ap.add_argument("--unattended", action="store_true", help="nobody enters a roll (a recording): plays "
                     "whose roll went unread are taken not checked, or held")
+    ap.add_argument("--max-doubtful", type=int, default=None, help="judge with this many doubtful spots "
+                    "allowed (verdict.MAX_DOUBTFUL) instead of the tree's; stop 60 swept 4 to 26")
     args = ap.parse_args()
+    if args.max_doubtful is not None:
+        verdict.MAX_DOUBTFUL = args.max_doubtful  # read by judge_on_sure_spots at each call
     only = set(game_list(args.only))
     files = sorted(args.dir.glob("game*.pkl"), key=lambda p: int(p.stem[4:]))
     total: dict[str, int] = {"planted": 0, "caught": 0, "false": 0, "plays": 0, "accepted": 0, "legal": 0,
