@@ -937,6 +937,9 @@ def _read_spots_once(
         # a slot filled at set-up that now holds the other colour's checker: read against the empty
         # point as learnt at set-up too (vision/swapped.py)
         p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
+        # a point's first slot filled at set-up that now looks more like the empty point beside it than
+        # like the set-up view: read against that empty point (an emptied faint checker barely changed)
+        p_occ = _emptied_reread(p_occ, feats, ch, cal, lay, cols, searched, view)
         if not taught(cal):
             # read back against itself with no taught ring (the check of a board just learnt): a held
             # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
@@ -1090,6 +1093,25 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
     keep = np.zeros(len(p_occ), bool)
     keep[[i for i, b in zip(rows, big) if not b]] = True
     return np.where(keep[:, None], np.maximum(p_occ, lifted), p_occ)
+
+
+def _emptied_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,
+                    cols: np.ndarray, searched: np.ndarray, view: SetupView) -> np.ndarray:
+    """``p_occ`` with each point's first slot the set-up filled, nearer the empty point beside it than the
+    set-up view (``swapped.empty_point_features``), read against that empty point where that reads it emptier."""
+    filled_all = known_slots(cal)
+    slots = searched & filled_all[cols][:, : p_occ.shape[1]]
+    slots[:, 1:] = False
+    slots[len(cols) - 2:] = False
+    if not slots.any():
+        return p_occ
+    got = empty_point_features(feats, ch, cal, lay, cols, slots, ~filled_all, view.now, view.background,
+                               view.gain, spot_geometry(lay, cal)[3][cols], _taught(cal, None, p_occ.shape[1]))
+    out = p_occ.copy()
+    for i, k, f in got:
+        z = float(setup_logit(f, False, taught(cal)))
+        out[i, k] = min(float(out[i, k]), 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
+    return out
 
 
 def _held_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
