@@ -40,7 +40,7 @@ def _spy(p_occ: np.ndarray, feats: np.ndarray, ch: Any, cal: Any, lay: Any, cols
 
 
 def main() -> None:
-    stacks._swapped_reread = _spy  # type: ignore[assignment]
+    stacks._swapped_reread = _spy
     frames = [int(a) for a in sys.argv[1:]]
     scenes = reallike_scenes(max(frames) + 1, 0)
     for i in frames:
