@@ -31,3 +31,38 @@ def test_up_and_down_ranks_are_the_sorted_ones(monkeypatch: pytest.MonkeyPatch) 
         got = ck._raw_stats(g, cx, cx, cx)
         assert np.array_equal(got[..., 4], np.sort(rad[..., ck._UP], axis=-1)[..., ck._K_UP])
         assert np.array_equal(got[..., 5], np.sort(rad[..., ck._DOWN], axis=-1)[..., ck._K_DOWN])
+
+
+def _ring_samples_plain(g: ck.Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The ring samples as first made: the offsets apart, the maps their sums, gx and gy split, each
+    made float32 and scaled by its cosine or sine, then added."""
+    off = r[..., None, None] * ck._RHO[:, None]
+    ox, oy = off * ck._COS, off * ck._SIN
+    shape = np.broadcast_shapes((*cx.shape, 1, 1), (*cy.shape, 1, 1), ox.shape)
+    n = int(np.prod(shape[:-1]))
+    mx = np.add(cx[..., None, None], ox, out=np.empty(shape, np.float32)).reshape(n, ck.RING_ANGLES)
+    my = np.add(cy[..., None, None], oy, out=np.empty(shape, np.float32)).reshape(n, ck.RING_ANGLES)
+    import cv2
+
+    gx, gy = cv2.split(cv2.remap(g.pair, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE))
+    rad = gx.astype(np.float32).reshape(shape) * ck._COS + gy.astype(np.float32).reshape(shape) * ck._SIN
+    return np.abs(rad)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(5,), (3, 7), (6, 4, 5)])
+def test_ring_samples_are_the_plain_ones_to_the_bit(dtype: type, shape: tuple[int, ...]) -> None:
+    """``_ring_samples``' maps made in place and its (gx, gy) pairs scaled together: the plain values,
+    bit for bit, for centres of either precision (some near and past the edges: replicated) and
+    radii given per centre or once a column."""
+    rng = np.random.default_rng(len(shape) * 7 + shape[0])
+    pair = rng.integers(-4000, 4000, (60, 80, 2)).astype(np.int16)
+    g = ck.Gradients(pair, 1.0)
+    cx = (rng.random(shape) * 100.0 - 10.0).astype(dtype)
+    cy = (rng.random(shape) * 76.0 - 8.0).astype(dtype)
+    for r in ((rng.random(shape) * 9.0 + 2.0).astype(np.float32),
+              np.broadcast_to((rng.random(shape[-1:]) * 9.0 + 2.0).astype(np.float32), shape)):
+        got = ck._ring_samples(g, cx, cy, r)
+        want = _ring_samples_plain(g, cx, cy, np.asarray(r))
+        assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
