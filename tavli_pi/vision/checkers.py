@@ -143,13 +143,18 @@ def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -
     off = r[..., None, None] * _RHO[:, None]  # (..., 3, 1)
     shape = np.broadcast_shapes((*cx.shape, 1, 1), (*cy.shape, 1, 1), (*off.shape[:-1], RING_ANGLES))
     n = int(np.prod(shape[:-1]))
-    # the places, the offsets made straight in the maps and the centres added in place (float32, as
-    # cv2.remap takes them): ``cx + off cos`` in the same precision as a sum into a float32 map of
-    # the offsets made apart (float64 centres: added in float64, then rounded), to the bit (issue 12)
-    mx = np.multiply(off, _COS, out=np.empty(shape, np.float32))
-    mx += cx[..., None, None]
-    my = np.multiply(off, _SIN, out=np.empty(shape, np.float32))
-    my += cy[..., None, None]
+    # the places (float32, as cv2.remap takes them): one radius a centre, the offsets made straight in
+    # the maps and the centres added in place -- ``cx + off cos`` in the same precision as a sum into a
+    # float32 map of the offsets made apart (float64 centres: added in float64, then rounded), to the
+    # bit, without the offsets' own arrays (issue 12)
+    if off.shape[:-1] == shape[:-1]:
+        mx = np.multiply(off, _COS, out=np.empty(shape, np.float32))
+        mx += cx[..., None, None]
+        my = np.multiply(off, _SIN, out=np.empty(shape, np.float32))
+        my += cy[..., None, None]
+    else:  # (one radius a column: its few offsets made apart, each centre's sums made once)
+        mx = np.add(cx[..., None, None], off * _COS, out=np.empty(shape, np.float32))
+        my = np.add(cy[..., None, None], off * _SIN, out=np.empty(shape, np.float32))
     mx, my = mx.reshape(n, RING_ANGLES), my.reshape(n, RING_ANGLES)
     parts = [
         cv2.remap(g.pair, mx[i : i + _REMAP_ROWS], my[i : i + _REMAP_ROWS], cv2.INTER_NEAREST,

@@ -339,8 +339,10 @@ def _one_pip(hat: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     k = _PIP_WIDE
     side = 2 * k + 1
     padded = cv2.copyMakeBorder(hat, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
-    off = np.arange(side)
-    wins = padded[ys[:, None, None] + off[None, :, None], xs[:, None, None] + off[None, None, :]]
+    # (each peak's window, the padded image's ``side`` x ``side`` square from (x, y): gathered from a
+    # view of every such square, one index a peak -- the same pixels as by row and column, a third
+    # of the cost, issue 12)
+    wins = np.lib.stride_tricks.sliding_window_view(padded, (side, side))[ys, xs]
     hi = hat[ys, xs].astype(np.float64)
     parts = (wins >= (ROW_PARTED * hi)[:, None, None]).astype(np.uint8)
     cols = int(np.ceil(np.sqrt(n)))
