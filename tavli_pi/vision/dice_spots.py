@@ -56,21 +56,26 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
     flat = gray.reshape(-1)  # (a view: ``gray`` is contiguous; else a copy of the same pixels)
     opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    hats: list[np.ndarray] = []
+    peaks: list[np.ndarray] = []
     for bright in (True, False):
         # top-hat (bright) / black-hat (dark), then its local maxima above the contrast
-        hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
+        hats.append(cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray))
         # above the contrast and at its 3 x 3 maximum (never under it: the maximum takes the pixel
         # in): at least the greater of that maximum and contrast + 1, in one comparison (255 / 0)
-        peak = cv2.compare(hat, cv2.max(cv2.dilate(hat, k3), floor), cv2.CMP_GE)
-        inner = peak[4:-4, 4:-4]
-        if not cv2.countNonZero(inner):
+        peaks.append(cv2.compare(hats[-1], cv2.max(cv2.dilate(hats[-1], k3), floor), cv2.CMP_GE))
+    # the peaks of both shades, 4 px in, found in one walk of the view (raster order), then parted by
+    # shade: each shade's in raster order, as a walk of its own would list them (issue 12)
+    nz_all = nonzero_xy(cv2.bitwise_or(peaks[0], peaks[1])[4:-4, 4:-4]) + 4
+    at_all = nz_all[:, 1].astype(np.intp) * w + nz_all[:, 0]
+    for bright, hat, peak in zip((True, False), hats, peaks):
+        mine = peak.reshape(-1)[at_all] > 0
+        if not mine.any():
             continue
-        nz = nonzero_xy(inner) + 4
-        xs, ys = nz[:, 0], nz[:, 1]
+        xs, ys, at = nz_all[mine, 0], nz_all[mine, 1], at_all[mine]
         # (the samples round the peaks gathered by flat index, one index array a gather: the same
         # pixels as by row and column, every sample lying in the image -- the peaks 4 px in, the
         # rings at most 4 px out, the wide one only from 5 px in; issue 12)
-        at = ys.astype(np.intp) * w + xs
         # the peak's 3 x 3 max (bright) or min (dark), as cv2.dilate / cv2.erode give it there
         block = flat[at[:, None] + (_DY3 * w + _DX3)]
         core = (block.max(axis=1) if bright else block.min(axis=1)).astype(np.float32)

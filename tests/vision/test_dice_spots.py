@@ -43,7 +43,8 @@ def _hat(seed: int) -> np.ndarray:
             cv2.ellipse(img, (x, y), (int(rng.integers(2, 10)), int(rng.integers(1, 4))), float(rng.integers(0, 180)),
                         0, 360, level, -1)
     noise = rng.integers(0, 30, img.shape)
-    return np.clip(img.astype(np.int32) + noise, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img.astype(np.int32) + noise, 0, 255).astype(np.uint8)
+    return out
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -101,7 +102,8 @@ def _gray(seed: int) -> np.ndarray:
         else:
             cv2.rectangle(img, (x, y), (x + int(rng.integers(1, 12)), y + int(rng.integers(1, 4))), level, -1)
     noise = rng.integers(-12, 13, img.shape)
-    return np.clip(img.astype(np.int32) + noise, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img.astype(np.int32) + noise, 0, 255).astype(np.uint8)
+    return out
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -141,3 +143,53 @@ def test_rings_sampled_by_flat_index_are_the_rows_and_columns_ones(seed: int, ri
             want = ds._even_band(samples, core, bright, 34)
             got = ds._ringed(gray.reshape(-1), w, ys * w + xs, core, bright, 34, ring)
             assert np.array_equal(got, want)
+
+
+def _peak_flags_plain(gray: np.ndarray, contrast: int, rows: bool) -> np.ndarray:
+    """``_peak_flags`` as first written: each shade's peaks walked on their own, every sample gathered
+    by row and column."""
+    h, w = gray.shape
+    flags = np.zeros((h, w), np.uint8)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+
+    def ringed(xs: np.ndarray, ys: np.ndarray, core: np.ndarray, bright: bool, ring: list[tuple[int, int]]) -> np.ndarray:
+        at = np.asarray(ring, np.intp)
+        samples = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
+        return np.asarray(ds._even_band(samples, core, bright, contrast))
+
+    for bright in (True, False):
+        hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
+        peak = (hat > contrast) & (hat >= cv2.dilate(hat, np.ones((3, 3), np.uint8)))
+        ys, xs = np.nonzero(peak[4:-4, 4:-4])
+        xs, ys = xs.astype(np.intp) + 4, ys.astype(np.intp) + 4
+        if not len(xs):
+            continue
+        block = gray[ys[:, None] + ds._DY3, xs[:, None] + ds._DX3]
+        core = (block.max(axis=1) if bright else block.min(axis=1)).astype(np.float32)
+        ok = ringed(xs, ys, core, bright, ds.PIP_RING)
+        inside = (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
+        wide = ~ok & (hat[ys, xs] >= 2 * contrast) & inside
+        if wide.any():
+            ok[wide] = ringed(xs[wide], ys[wide], core[wide], bright, ds._RING_WIDE)
+        rowed = (rows and bright) & ~ok & (hat[ys, xs] >= 2 * contrast) & inside
+        flags[ys[ok], xs[ok]] |= ds._BRIGHT if bright else ds._DARK
+        if rowed.any():
+            for cx, cy in ds._ringed_in_row(gray, hat, xs, ys, core, np.flatnonzero(rowed), bright, contrast):
+                flags[cy, cx] |= ds._BRIGHT if bright else ds._DARK
+    return flags
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("rows", [False, True])
+def test_peak_flags_are_the_plain_ones(seed: int, rows: bool) -> None:
+    """``_peak_flags`` walking both shades' peaks at once and gathering by flat index: the flags of each
+    shade walked on its own, sampled by row and column (issue 12)."""
+    gray = _gray(seed)
+    for contrast in (20, 34):
+        got = ds._peak_flags(gray, contrast, rows)
+        want = _peak_flags_plain(gray, contrast, rows)
+        assert np.array_equal(got, want)
+        if seed == 0:
+            assert (want & ds._BRIGHT).any() and (want & ds._DARK).any()  # both shades found

@@ -58,8 +58,8 @@ def test_ring_samples_are_the_plain_ones_to_the_bit(dtype: type, shape: tuple[in
     rng = np.random.default_rng(len(shape) * 7 + shape[0])
     pair = rng.integers(-4000, 4000, (60, 80, 2)).astype(np.int16)
     g = ck.Gradients(pair, 1.0)
-    cx = (rng.random(shape) * 100.0 - 10.0).astype(dtype)
-    cy = (rng.random(shape) * 76.0 - 8.0).astype(dtype)
+    cx: np.ndarray = (rng.random(shape) * 100.0 - 10.0).astype(dtype)
+    cy: np.ndarray = (rng.random(shape) * 76.0 - 8.0).astype(dtype)
     for r in ((rng.random(shape) * 9.0 + 2.0).astype(np.float32),
               np.broadcast_to((rng.random(shape[-1:]) * 9.0 + 2.0).astype(np.float32), shape)):
         got = ck._ring_samples(g, cx, cy, r)
