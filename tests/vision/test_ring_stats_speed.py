@@ -66,3 +66,26 @@ def test_ring_samples_are_the_plain_ones_to_the_bit(dtype: type, shape: tuple[in
         want = _ring_samples_plain(g, cx, cy, np.asarray(r))
         assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rim_places_sampled_once_are_every_hypothesis_places(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_rim_contrast`` sampling each distinct rim place once: the contrasts of every count's places
+    sampled apart, as first made (issue 12)."""
+    from tavli_pi.vision import stacks
+
+    rng = np.random.default_rng(seed)
+    g = ck.Gradients(rng.integers(-3000, 3000, (120, 160, 2)).astype(np.int16), 700.0)
+    n = 6
+    x0, fy = rng.random(n) * 160.0, rng.random(n) * 40.0
+    lx, ly = x0 + rng.random(n) * 8.0 - 4.0, fy + 30.0 + rng.random(n) * 60.0
+    r = 4.0 + rng.random(n) * 4.0
+    down = (rng.random((n, 1)) < 0.5)
+    got = stacks._rim_contrast(g, x0, fy, lx, ly, r, down, None, None)
+    every = np.concatenate([stacks._RIM_FRACTIONS[k] for k in range(stacks.ROW_FIT, 16)])
+    assert len(stacks._RIM_PLACES) < len(every)  # places shared: some sampled once for several
+    monkeypatch.setattr(stacks, "_RIM_PLACES", every)
+    monkeypatch.setattr(stacks, "_RIM_OF", np.arange(len(every)))
+    want = stacks._rim_contrast(g, x0, fy, lx, ly, r, down, None, None)
+    for a, b in zip(got, want):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
