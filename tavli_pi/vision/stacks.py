@@ -738,10 +738,11 @@ def _rim_contrast(
     last one (lx, ly), and (L,) that of a row of ``ROW_FIT`` touching checkers between the same ends."""
     # rims: n = 5..15 -> fractions k/(n-1) (k = 1..n-2) and midpoints (k + 0.5)/(n-1),
     # all hypotheses' places sampled in one go
-    # (each distinct place once: ``_RIM_PLACES``, spread back to every hypothesis' by ``_RIM_OF``)
+    # (each distinct place once: ``_RIM_PLACES``, spread back to every hypothesis' by ``_RIM_OF`` into a
+    # C-ordered array, as ``ring_features`` makes it: the means below add up in the same order)
     px = x0[:, None] + (lx - x0)[:, None] * _RIM_PLACES[None, :]
     py = fy[:, None] + (ly - fy)[:, None] * _RIM_PLACES[None, :]
-    f = ck.ring_features(g, px, py, np.broadcast_to(r[:, None], px.shape), down, memo, ids)[:, _RIM_OF]
+    f = np.take(ck.ring_features(g, px, py, np.broadcast_to(r[:, None], px.shape), down, memo, ids), _RIM_OF, axis=1)
     # a row of ROW_FIT touching checkers between the same two ends: every one of its rims (the
     # faintest) against its half-way places (two checkers and a far disc are no row)
     at = 2 * ROW_FIT - 3

@@ -68,11 +68,34 @@ def test_ring_samples_are_the_plain_ones_to_the_bit(dtype: type, shape: tuple[in
         assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_rim_places_sampled_once_are_every_hypothesis_places(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``_rim_contrast`` sampling each distinct rim place once: the contrasts of every count's places
-    sampled apart, as first made (issue 12)."""
+def _rim_contrast_plain(g: ck.Gradients, x0: np.ndarray, fy: np.ndarray, lx: np.ndarray, ly: np.ndarray,
+                       r: np.ndarray, down: np.ndarray, memo: object, ids: np.ndarray | None) -> np.ndarray:
+    """``stacks._rim_contrast``'s contrasts as first made: every count's places sampled apart."""
     from tavli_pi.vision import stacks
+
+    fr = np.concatenate([stacks._RIM_FRACTIONS[n] for n in range(stacks.ROW_FIT, 16)])
+    px = x0[:, None] + (lx - x0)[:, None] * fr[None, :]
+    py = fy[:, None] + (ly - fy)[:, None] * fr[None, :]
+    f = ck.ring_features(g, px, py, np.broadcast_to(r[:, None], px.shape), down, memo, ids)  # type: ignore[arg-type]
+    at = 2 * stacks.ROW_FIT - 3
+    out = np.full((len(x0), 10), -1.0)
+    for j, n in enumerate(range(6, 16)):
+        fj = f[:, at : at + 2 * n - 3]
+        at += 2 * n - 3
+        h = fj[..., 3]
+        a, b = _row_means(h[:, : n - 2]), _row_means(h[:, n - 2 :])
+        t = _row_means(fj[:, : n - 2, 4])
+        out[:, j] = np.minimum((a - b) / (a + b + 0.05), (a - t) / (a + t + 0.05))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kept", [False, True])
+def test_rim_places_sampled_once_are_every_hypothesis_places(seed: int, kept: bool) -> None:
+    """``_rim_contrast`` sampling each distinct rim place once: the contrasts of every count's places
+    sampled apart, as first made, to the bit (issue 12), with a ring memo or without."""
+    from tavli_pi.vision import stacks
+    from tavli_pi.vision.ring_memo import RingMemo
 
     rng = np.random.default_rng(seed)
     g = ck.Gradients(rng.integers(-3000, 3000, (120, 160, 2)).astype(np.int16), 700.0)
@@ -80,12 +103,10 @@ def test_rim_places_sampled_once_are_every_hypothesis_places(seed: int, monkeypa
     x0, fy = rng.random(n) * 160.0, rng.random(n) * 40.0
     lx, ly = x0 + rng.random(n) * 8.0 - 4.0, fy + 30.0 + rng.random(n) * 60.0
     r = 4.0 + rng.random(n) * 4.0
-    down = (rng.random((n, 1)) < 0.5)
-    got = stacks._rim_contrast(g, x0, fy, lx, ly, r, down, None, None)
+    down = rng.random((n, 1)) < 0.5
+    ids = np.arange(n) if kept else None
+    got, _ = stacks._rim_contrast(g, x0, fy, lx, ly, r, down, RingMemo() if kept else None, ids)
+    want = _rim_contrast_plain(g, x0, fy, lx, ly, r, down, RingMemo() if kept else None, ids)
     every = np.concatenate([stacks._RIM_FRACTIONS[k] for k in range(stacks.ROW_FIT, 16)])
     assert len(stacks._RIM_PLACES) < len(every)  # places shared: some sampled once for several
-    monkeypatch.setattr(stacks, "_RIM_PLACES", every)
-    monkeypatch.setattr(stacks, "_RIM_OF", np.arange(len(every)))
-    want = stacks._rim_contrast(g, x0, fy, lx, ly, r, down, None, None)
-    for a, b in zip(got, want):
-        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
