@@ -141,26 +141,37 @@ def _ring_samples(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -
     """
     cx, cy, r = _compact(cx), _compact(cy), _compact(r)
     off = r[..., None, None] * _RHO[:, None]  # (..., 3, 1)
-    ox, oy = off * _COS, off * _SIN
-    shape = np.broadcast_shapes((*cx.shape, 1, 1), (*cy.shape, 1, 1), ox.shape)
+    shape = np.broadcast_shapes((*cx.shape, 1, 1), (*cy.shape, 1, 1), (*off.shape[:-1], RING_ANGLES))
     n = int(np.prod(shape[:-1]))
-    # the places, summed straight into the maps (float32, as cv2.remap takes them)
-    mx = np.add(cx[..., None, None], ox, out=np.empty(shape, np.float32)).reshape(n, RING_ANGLES)
-    my = np.add(cy[..., None, None], oy, out=np.empty(shape, np.float32)).reshape(n, RING_ANGLES)
+    # the places (float32, as cv2.remap takes them): one radius a centre, the offsets made straight in
+    # the maps and the centres added in place -- ``cx + off cos`` in the same precision as a sum into a
+    # float32 map of the offsets made apart (float64 centres: added in float64, then rounded), to the
+    # bit, without the offsets' own arrays (issue 12)
+    if off.shape[:-1] == shape[:-1]:
+        mx = np.multiply(off, _COS, out=np.empty(shape, np.float32))
+        mx += cx[..., None, None]
+        my = np.multiply(off, _SIN, out=np.empty(shape, np.float32))
+        my += cy[..., None, None]
+    else:  # (one radius a column: its few offsets made apart, each centre's sums made once)
+        mx = np.add(cx[..., None, None], off * _COS, out=np.empty(shape, np.float32))
+        my = np.add(cy[..., None, None], off * _SIN, out=np.empty(shape, np.float32))
+    mx, my = mx.reshape(n, RING_ANGLES), my.reshape(n, RING_ANGLES)
     parts = [
         cv2.remap(g.pair, mx[i : i + _REMAP_ROWS], my[i : i + _REMAP_ROWS], cv2.INTER_NEAREST,
                   borderMode=cv2.BORDER_REPLICATE)
         for i in range(0, max(n, 1), _REMAP_ROWS)
     ]
-    gx, gy = cv2.split(parts[0] if len(parts) == 1 else np.concatenate(parts))
-    # gx cos + gy sin in float32, on contiguous rows
-    rad = gx.astype(np.float32).reshape(shape)
-    rad *= _COS
-    along = gy.astype(np.float32).reshape(shape)
-    along *= _SIN
-    rad += along
+    # gx cos + gy sin in float32: the (gx, gy) pairs made float32 together and each times its (cos,
+    # sin), then the two added (the same roundings as gx and gy split, each made float32 and scaled)
+    pair = (parts[0] if len(parts) == 1 else np.concatenate(parts)).astype(np.float32).reshape(*shape, 2)
+    pair *= _COS_SIN
+    rad = np.add(pair[..., 0], pair[..., 1])
     out: np.ndarray = np.abs(rad, out=rad)
     return out
+
+
+#: (cos, sin) of each ring angle, side by side as ``Gradients.pair`` holds (gx, gy)
+_COS_SIN = np.stack([_COS, _SIN], axis=-1)
 
 
 def _raw_rings(g: Gradients, cx: np.ndarray, cy: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -53,31 +53,42 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
     k3 = np.ones((3, 3), np.uint8)
     # (OpenCV's Scalar, a 4-tuple: typed Any, as the stubs of opencv-python-headless 5.0 do not list it)
     floor: Any = (float(contrast + 1), 0.0, 0.0, 0.0)
+    flat = gray.reshape(-1)  # (a view: ``gray`` is contiguous; else a copy of the same pixels)
     opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+    hats: list[np.ndarray] = []
+    peaks: list[np.ndarray] = []
     for bright in (True, False):
         # top-hat (bright) / black-hat (dark), then its local maxima above the contrast
-        hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
+        hats.append(cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray))
         # above the contrast and at its 3 x 3 maximum (never under it: the maximum takes the pixel
         # in): at least the greater of that maximum and contrast + 1, in one comparison (255 / 0)
-        peak = cv2.compare(hat, cv2.max(cv2.dilate(hat, k3), floor), cv2.CMP_GE)
-        inner = peak[4:-4, 4:-4]
-        if not cv2.countNonZero(inner):
+        peaks.append(cv2.compare(hats[-1], cv2.max(cv2.dilate(hats[-1], k3), floor), cv2.CMP_GE))
+    # the peaks of both shades, 4 px in, found in one walk of the view (raster order), then parted by
+    # shade: each shade's in raster order, as a walk of its own would list them (issue 12)
+    nz_all = nonzero_xy(cv2.bitwise_or(peaks[0], peaks[1])[4:-4, 4:-4]) + 4
+    at_all = nz_all[:, 1].astype(np.intp) * w + nz_all[:, 0]
+    for bright, hat, peak in zip((True, False), hats, peaks):
+        mine = peak.reshape(-1)[at_all] > 0
+        if not mine.any():
             continue
-        nz = nonzero_xy(inner) + 4
-        xs, ys = nz[:, 0], nz[:, 1]
+        xs, ys, at = nz_all[mine, 0], nz_all[mine, 1], at_all[mine]
+        # (the samples round the peaks gathered by flat index, one index array a gather: the same
+        # pixels as by row and column, every sample lying in the image -- the peaks 4 px in, the
+        # rings at most 4 px out, the wide one only from 5 px in; issue 12)
         # the peak's 3 x 3 max (bright) or min (dark), as cv2.dilate / cv2.erode give it there
-        block = gray[ys[:, None] + _DY3, xs[:, None] + _DX3]
+        block = flat[at[:, None] + (_DY3 * w + _DX3)]
         core = (block.max(axis=1) if bright else block.min(axis=1)).astype(np.float32)
-        ok = _ringed(gray, xs, ys, core, bright, contrast, PIP_RING)
+        ok = _ringed(flat, w, at, core, bright, contrast, PIP_RING)
         # a large, stark pip (a one's, white on red, near the camera) reaches the 3 px ring:
         # try one 4-5 px out
-        wide = ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
+        stark = hat.reshape(-1)[at] >= 2 * contrast
+        wide = ~ok & stark & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
         if wide.any():
-            ok[wide] = _ringed(gray, xs[wide], ys[wide], core[wide], bright, contrast, _RING_WIDE)
+            ok[wide] = _ringed(flat, w, at[wide], core[wide], bright, contrast, _RING_WIDE)
         # pips in a row that all but touch (a die turned 45 degrees, its pips on the diagonal): each
         # pip's ring runs into its neighbours; ringed where the neighbours are not
-        rowed = (rows and bright) & ~ok & (hat[ys, xs] >= 2 * contrast) & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
+        rowed = (rows and bright) & ~ok & stark & (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
         flags[ys[ok], xs[ok]] |= _BRIGHT if bright else _DARK
         if rowed.any():
             for cx, cy in _ringed_in_row(gray, hat, xs, ys, core, np.flatnonzero(rowed), bright, contrast):
@@ -148,29 +159,30 @@ PRUNE_FROM = 16
 
 
 def _ringed(
-    gray: np.ndarray,
-    xs: np.ndarray,
-    ys: np.ndarray,
+    flat: np.ndarray,
+    w: int,
+    at: np.ndarray,
     core: np.ndarray,
     bright: bool,
     contrast: int,
     ring_at: list[tuple[int, int]],
 ) -> np.ndarray:
-    """Which peaks are ringed by an even band at least a third of ``contrast`` away.
+    """Which peaks are ringed by an even band at least a third of ``contrast`` away (``flat``: the
+    grey image's pixels row by row, ``w`` wide; ``at``: the peaks' flat indices, each ring lying
+    in the image).
 
     Every sample of the band must stand that far from the peak: the peaks one of a quarter of the
     samples fails (most of a JPEG camera's thousand or more) are left out before the whole ring is
     sampled (the same answer, issue 12)."""
-    at = np.asarray(ring_at, np.intp)
-    if len(xs) < PRUNE_FROM:
-        ring = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
+    ring_off = np.asarray([dy * w + dx for dx, dy in ring_at], np.intp)
+    if len(at) < PRUNE_FROM:
+        ring = flat[at[:, None] + ring_off].astype(np.float32)
         return _even_band(ring, core, bright, contrast)
-    few = at[::4]
-    probe = gray[ys[:, None] + few[None, :, 1], xs[:, None] + few[None, :, 0]].astype(np.float32)
+    probe = flat[at[:, None] + ring_off[::4]].astype(np.float32)
     out: np.ndarray = _step(probe, core, bright).min(axis=1) >= BAND_AWAY * contrast
     if out.any():
         keep = np.flatnonzero(out)
-        ring = gray[ys[keep, None] + at[None, :, 1], xs[keep, None] + at[None, :, 0]].astype(np.float32)
+        ring = flat[at[keep, None] + ring_off].astype(np.float32)
         out[keep] = _even_band(ring, core[keep], bright, contrast)
     return out
 
@@ -248,6 +260,8 @@ def _ringed_in_row(
         if area > ROW_AREA or max(stats[own, cv2.CC_STAT_WIDTH], stats[own, cv2.CC_STAT_HEIGHT]) > _PIP_WIDE:
             continue  # a bar or a stroke, not one pip
         cx, cy = float(cents[own, 0]), float(cents[own, 1])
+        if not _may_neighbour(stats, cents, own, area, cx, cy):
+            continue  # no part of the right size and distance: no neighbour, whatever its hat (issue 12)
         dirs: list[float] = []
         gaps: list[float] = []
         strong: list[int] = []  # other marks standing out as much, whatever their size
@@ -287,6 +301,27 @@ def _ringed_in_row(
     return out
 
 
+#: the slack (px) of ``_may_neighbour``'s distance test, far above any difference of rounding between
+#: numpy's vectorised and scalar ``hypot`` of float64 steps under 40 px
+_NEAR_SLACK = 1e-6
+
+
+def _may_neighbour(stats: np.ndarray, cents: np.ndarray, own: int, area: int, cx: float, cy: float) -> bool:
+    """Whether any part of ``components``' labelling but ``own`` (and the background) may be a row
+    neighbour of ``_ringed_in_row``'s pip at (cx, cy) of ``area`` px: as large (0.5-2 times its area,
+    integers, exact) and ``ROW_NEAR`` away (within ``_NEAR_SLACK``). ``_ringed_in_row`` takes a part as a
+    neighbour only when it passes both tests (as well as its hat's), and a pip with none is never
+    ringed in a row: where this is False, its test of each part's hat (a pass over the window a part)
+    cannot change the outcome. On game 103's JPEG frames most pips of a row's search stop here."""
+    if len(stats) <= 2:
+        return False  # the background and ``own`` only
+    aj = stats[1:, cv2.CC_STAT_AREA]
+    d = np.hypot(cents[1:, 0] - cx, cents[1:, 1] - cy)
+    ok = (0.5 * area <= aj) & (aj <= 2 * area) & (d >= ROW_NEAR[0] - _NEAR_SLACK) & (d <= ROW_NEAR[1] + _NEAR_SLACK)
+    ok[own - 1] = False
+    return bool(ok.any())
+
+
 #: the widest a pip of a row is (px, either way); a window this far round a peak holds its pip whole
 _PIP_WIDE = 7
 
@@ -309,8 +344,10 @@ def _one_pip(hat: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     k = _PIP_WIDE
     side = 2 * k + 1
     padded = cv2.copyMakeBorder(hat, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
-    off = np.arange(side)
-    wins = padded[ys[:, None, None] + off[None, :, None], xs[:, None, None] + off[None, None, :]]
+    # (each peak's window, the padded image's ``side`` x ``side`` square from (x, y): gathered from a
+    # view of every such square, one index a peak -- the same pixels as by row and column, a third
+    # of the cost, issue 12)
+    wins = np.lib.stride_tricks.sliding_window_view(padded, (side, side))[ys, xs]
     hi = hat[ys, xs].astype(np.float64)
     parts = (wins >= (ROW_PARTED * hi)[:, None, None]).astype(np.uint8)
     cols = int(np.ceil(np.sqrt(n)))

@@ -738,10 +738,11 @@ def _rim_contrast(
     last one (lx, ly), and (L,) that of a row of ``ROW_FIT`` touching checkers between the same ends."""
     # rims: n = 5..15 -> fractions k/(n-1) (k = 1..n-2) and midpoints (k + 0.5)/(n-1),
     # all hypotheses' places sampled in one go
-    fr = np.concatenate([_RIM_FRACTIONS[n] for n in range(ROW_FIT, 16)])
-    px = x0[:, None] + (lx - x0)[:, None] * fr[None, :]
-    py = fy[:, None] + (ly - fy)[:, None] * fr[None, :]
-    f = ck.ring_features(g, px, py, np.broadcast_to(r[:, None], px.shape), down, memo, ids)
+    # (each distinct place once: ``_RIM_PLACES``, spread back to every hypothesis' by ``_RIM_OF`` into a
+    # C-ordered array, as ``ring_features`` makes it: the means below add up in the same order)
+    px = x0[:, None] + (lx - x0)[:, None] * _RIM_PLACES[None, :]
+    py = fy[:, None] + (ly - fy)[:, None] * _RIM_PLACES[None, :]
+    f = np.take(ck.ring_features(g, px, py, np.broadcast_to(r[:, None], px.shape), down, memo, ids), _RIM_OF, axis=1)
     # a row of ROW_FIT touching checkers between the same two ends: every one of its rims (the
     # faintest) against its half-way places (two checkers and a far disc are no row)
     at = 2 * ROW_FIT - 3
@@ -774,6 +775,13 @@ def _row_means(a: np.ndarray) -> np.ndarray:
 #: per count n: the rims' places k/(n-1) (k = 1..n-2), then the midpoints (k + 0.5)/(n-1)
 #: (n = 5: the row of five touching checkers; 6..15: squeezed stacks)
 _RIM_FRACTIONS = {n: np.r_[np.arange(1, n - 1), np.arange(n - 1) + 0.5] / (n - 1) for n in range(ROW_FIT, 16)}
+#: the distinct fractions of every count's (``_RIM_FRACTIONS``, n = ``ROW_FIT``..15, in turn), and where
+#: each of those lies among them: ``_rim_contrast`` samples a place once however many counts share it
+#: (187 places, 127 distinct; issue 12). The same place to the bit: a fraction is a quotient of whole
+#: or half numbers, correctly rounded, so two of one value (2/4 and 3/6) are one float64, which
+#: ``np.unique`` merges, and a place's ring features are its own, whatever is sampled beside it
+_RIM_PLACES, _RIM_OF = np.unique(np.concatenate([_RIM_FRACTIONS[n] for n in range(ROW_FIT, 16)]),
+                                 return_inverse=True)
 
 
 #: log-likelihood per unit of rim contrast (see squeezed_loglik)

@@ -43,7 +43,8 @@ def _hat(seed: int) -> np.ndarray:
             cv2.ellipse(img, (x, y), (int(rng.integers(2, 10)), int(rng.integers(1, 4))), float(rng.integers(0, 180)),
                         0, 360, level, -1)
     noise = rng.integers(0, 30, img.shape)
-    return np.clip(img.astype(np.int32) + noise, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img.astype(np.int32) + noise, 0, 255).astype(np.uint8)
+    return out
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -81,3 +82,114 @@ def test_a_peak_in_one_comparison_is_the_threshold_and_the_maximum(seed: int, co
     floor = (float(contrast + 1), 0.0, 0.0, 0.0)
     got = cv2.compare(hat, cv2.max(cv2.dilate(hat, np.ones((3, 3), np.uint8)), floor), cv2.CMP_GE)  # type: ignore[call-overload]
     assert np.array_equal(got, want)
+
+
+def _gray(seed: int) -> np.ndarray:
+    """A grey image of pips of either shade (some in rows that all but touch), bars, blobs and noise."""
+    rng = np.random.default_rng(100 + seed)
+    img = np.full((80, 110), 128, np.uint8)
+    for _ in range(30):
+        x, y = int(rng.integers(0, 110)), int(rng.integers(0, 80))
+        level = int(rng.choice([10, 60, 200, 250]))
+        kind = int(rng.integers(0, 3))
+        if kind == 0:
+            cv2.circle(img, (x, y), int(rng.integers(1, 4)), level, -1)
+        elif kind == 1:  # a row of pips, 5-7 px apart
+            dx, dy = (int(v) for v in rng.integers(-1, 2, 2))
+            step = int(rng.integers(5, 8))
+            for k in range(3):
+                cv2.circle(img, (x + k * step * (dx or 1), y + k * step * dy), 2, level, -1)
+        else:
+            cv2.rectangle(img, (x, y), (x + int(rng.integers(1, 12)), y + int(rng.integers(1, 4))), level, -1)
+    noise = rng.integers(-12, 13, img.shape)
+    out: np.ndarray = np.clip(img.astype(np.int32) + noise, 0, 255).astype(np.uint8)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_neighbour_bound_leaves_the_pips_in_rows_as_they_were(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_may_neighbour`` only spares ``_ringed_in_row`` peaks it would have dropped: its pips in a row are
+    the same with the bound as with every peak looked at whole (issue 12)."""
+    gray = _gray(seed)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    hat = cv2.subtract(gray, cv2.morphologyEx(gray, cv2.MORPH_OPEN, k))
+    ys, xs = np.nonzero(hat >= 40)
+    keep = (xs >= 5) & (ys >= 5) & (xs < gray.shape[1] - 5) & (ys < gray.shape[0] - 5)
+    xs, ys = xs[keep].astype(np.intp), ys[keep].astype(np.intp)
+    core = gray[ys, xs].astype(np.float32)
+    which = np.arange(len(xs))
+    got = ds._ringed_in_row(gray, hat, xs, ys, core, which, True, 34)
+    monkeypatch.setattr(ds, "_may_neighbour", lambda *_: True)
+    want = ds._ringed_in_row(gray, hat, xs, ys, core, which, True, 34)
+    assert got == want
+    if seed == 0:
+        assert want  # some pips in a row found: the bound had something to keep
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("ring", [ds.PIP_RING, ds._RING_WIDE])
+def test_rings_sampled_by_flat_index_are_the_rows_and_columns_ones(seed: int, ring: list[tuple[int, int]]) -> None:
+    """``_ringed`` gathering by flat index: the answer of the ring sampled by row and column."""
+    gray = _gray(seed)
+    h, w = gray.shape
+    rng = np.random.default_rng(seed)
+    for n in (5, 40):  # under and over ``PRUNE_FROM``
+        xs = rng.integers(5, w - 5, n).astype(np.intp)
+        ys = rng.integers(5, h - 5, n).astype(np.intp)
+        for bright in (True, False):
+            core = gray[ys, xs].astype(np.float32)
+            at = np.asarray(ring, np.intp)
+            samples = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
+            want = ds._even_band(samples, core, bright, 34)
+            got = ds._ringed(gray.reshape(-1), w, ys * w + xs, core, bright, 34, ring)
+            assert np.array_equal(got, want)
+
+
+def _peak_flags_plain(gray: np.ndarray, contrast: int, rows: bool) -> np.ndarray:
+    """``_peak_flags`` as first written: each shade's peaks walked on their own, every sample gathered
+    by row and column."""
+    h, w = gray.shape
+    flags = np.zeros((h, w), np.uint8)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, k)
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, k)
+
+    def ringed(xs: np.ndarray, ys: np.ndarray, core: np.ndarray, bright: bool, ring: list[tuple[int, int]]) -> np.ndarray:
+        at = np.asarray(ring, np.intp)
+        samples = gray[ys[:, None] + at[None, :, 1], xs[:, None] + at[None, :, 0]].astype(np.float32)
+        return np.asarray(ds._even_band(samples, core, bright, contrast))
+
+    for bright in (True, False):
+        hat = cv2.subtract(gray, opened) if bright else cv2.subtract(closed, gray)
+        peak = (hat > contrast) & (hat >= cv2.dilate(hat, np.ones((3, 3), np.uint8)))
+        ys, xs = np.nonzero(peak[4:-4, 4:-4])
+        xs, ys = xs.astype(np.intp) + 4, ys.astype(np.intp) + 4
+        if not len(xs):
+            continue
+        block = gray[ys[:, None] + ds._DY3, xs[:, None] + ds._DX3]
+        core = (block.max(axis=1) if bright else block.min(axis=1)).astype(np.float32)
+        ok = ringed(xs, ys, core, bright, ds.PIP_RING)
+        inside = (xs >= 5) & (ys >= 5) & (xs < w - 5) & (ys < h - 5)
+        wide = ~ok & (hat[ys, xs] >= 2 * contrast) & inside
+        if wide.any():
+            ok[wide] = ringed(xs[wide], ys[wide], core[wide], bright, ds._RING_WIDE)
+        rowed = (rows and bright) & ~ok & (hat[ys, xs] >= 2 * contrast) & inside
+        flags[ys[ok], xs[ok]] |= ds._BRIGHT if bright else ds._DARK
+        if rowed.any():
+            for cx, cy in ds._ringed_in_row(gray, hat, xs, ys, core, np.flatnonzero(rowed), bright, contrast):
+                flags[cy, cx] |= ds._BRIGHT if bright else ds._DARK
+    return flags
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("rows", [False, True])
+def test_peak_flags_are_the_plain_ones(seed: int, rows: bool) -> None:
+    """``_peak_flags`` walking both shades' peaks at once and gathering by flat index: the flags of each
+    shade walked on its own, sampled by row and column (issue 12)."""
+    gray = _gray(seed)
+    for contrast in (20, 34):
+        got = ds._peak_flags(gray, contrast, rows)
+        want = _peak_flags_plain(gray, contrast, rows)
+        assert np.array_equal(got, want)
+        if seed == 0:
+            assert (want & ds._BRIGHT).any() and (want & ds._DARK).any()  # both shades found
