@@ -66,6 +66,7 @@ from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.overhang import MEASURE, edge_offsets, edge_shifts, per_point
 from tavli_pi.vision.swapped import empty_point_features, setup_colours, swapped_slots
 from tavli_pi.vision.faint_held import held_by_colour
+from tavli_pi.vision import faint_arrived
 from tavli_pi.vision.tallstack import period_loglik
 
 __all__ = [
@@ -937,7 +938,12 @@ def _read_spots_once(
         # a slot filled at set-up that now holds the other colour's checker: read against the empty
         # point as learnt at set-up too (vision/swapped.py)
         p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
-        if not taught(cal):
+        if taught(cal):
+            # a checker come onto a point empty at set-up with a body of the point's colour (dark on
+            # dark): read by the change round its rim, as this board's checkers showed it at set-up
+            # (vision/faint_arrived.py)
+            p_occ = _faint_arrived_reread(p_occ, ch, cal, lay, cols, searched, view)
+        else:
             # read back against itself with no taught ring (the check of a board just learnt): a held
             # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
             p_occ = _held_reread(p_occ, ch, cal, lay, cols, searched, view)
@@ -1090,6 +1096,57 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
     keep = np.zeros(len(p_occ), bool)
     keep[[i for i, b in zip(rows, big) if not b]] = True
     return np.where(keep[:, None], np.maximum(p_occ, lifted), p_occ)
+
+
+@lru_cache(maxsize=4)
+def _faint_looks(background: str, x: tuple[float, ...], y: tuple[float, ...], r: tuple[float, ...],
+                 top: tuple[bool, ...], held: tuple[int, ...]) -> dict[tuple[int, int], faint_arrived.FaintLook]:
+    """``faint_arrived.learn`` on the learnt board as stored, made once per calibration."""
+    bg = _background(background)
+    assert bg is not None  # (asked only once _background decoded it)
+    return faint_arrived.learn(bg, np.asarray(x), np.asarray(y), np.asarray(r), np.asarray(top), np.asarray(held))
+
+
+def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
+                          searched: np.ndarray, view: SetupView) -> np.ndarray:
+    """``p_occ`` with each point's first slot, empty at set-up and read unlikely to hold a checker,
+    weighed also by the change round its rim (``faint_arrived``) where it looks like a checker of the
+    colour its paint is nearer: the likelier reading."""
+    if view.background is not _background(cal.background):
+        return p_occ
+    x, base, sign, r = spot_geometry(lay, cal)
+    held = np.where(known_slots(cal)[:24, 0], setup_colours(cal.learnt_from)[:24], 0)
+    gx, gy, gr = x[:24] / BG_SCALE, (base[:24] + sign[:24] * r[:24]) / BG_SCALE, r[:24] / BG_SCALE
+    looks = _faint_looks(cal.background, tuple(float(v) for v in gx), tuple(float(v) for v in gy),
+                         tuple(float(v) for v in gr), tuple(bool(lay.columns[c].top) for c in range(24)),
+                         tuple(int(v) for v in held))
+    if not looks:
+        return p_occ
+    rows = [i for i, c in enumerate(cols) if c < 24 and held[c] == 0 and searched[i, 0] and p_occ[i, 0] < 0.5]
+    if not rows:
+        return p_occ
+    noise_at = faint_arrived.rim_change(view.diff, gx, gy, gr)
+    noise = {paint: faint_arrived.noise_level(noise_at[[c for c in range(paint, 24, 2) if held[c] == 0]])
+             for paint in (0, 1)}
+    ii = np.asarray(rows)
+    cx, cy = ch.x[ii, 0], ch.y[ii, 0]
+    light_at, dark_at, _ = slot_colours(cal, cx, cy)
+    bgr = ch.bgr[ii, 0]
+    dark_nearer = np.linalg.norm(bgr - dark_at, axis=-1) < np.linalg.norm(bgr - light_at, axis=-1)
+    paint = _learnt_colour(cal, view, cx, cy, r[cols[ii]])
+    paint_dark = np.linalg.norm(paint - dark_at, axis=-1) < np.linalg.norm(paint - light_at, axis=-1)
+    change = faint_arrived.rim_change(view.diff, cx / BG_SCALE, cy / BG_SCALE, r[cols[ii]] / BG_SCALE)
+    out = p_occ.copy()
+    for n, i in enumerate(rows):
+        if bool(dark_nearer[n]) != bool(paint_dark[n]):
+            continue  # the slot looks like the checker its paint is not like: the model reads that
+        c = int(cols[i])
+        look = looks.get((c % 2, -1 if dark_nearer[n] else 1))
+        level = noise[c % 2]
+        if look is None or level is None:
+            continue
+        out[i, 0] = max(float(out[i, 0]), faint_arrived.arrived_probability(float(change[n]), level, look))
+    return out
 
 
 def _held_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
