@@ -6,7 +6,8 @@ body over the middle of the slot is the paint's colour, it rings faintly or not 
 held it as the empty slot it was at set-up (real-like game 19, rosewood at 640 px: blots on points 2
 and 22 read empty at 0.87-0.95 on most frames). What tells it is its rim, a band round the body a
 little lighter than the paint: the change from the set-up view over the slot's outer band
-(``RIM_INNER`` to 1 radius) was 8-10 grey levels on such a blot, 2-6 on the empty dark points.
+(``RIM_INNER`` to 1 radius, its quarters but the most changed: a rim changes it all round) was 8-10 grey
+levels on such a blot, 2-6 on the empty dark points.
 
 How large that change is for a checker, and how large for no checker, is this board's own, learnt at
 set-up and on the frame: a checker of the colour on a point of the same paint (every other point)
@@ -44,10 +45,12 @@ class FaintLook(NamedTuple):
 
 def rim_change(image: np.ndarray, x: np.ndarray, y: np.ndarray, r: np.ndarray,
                other: np.ndarray | None = None, shift: np.ndarray | None = None) -> np.ndarray:
-    """Per place (``x``, ``y``, radius ``r``, on ``image``'s grid): the mean over the band from
-    ``RIM_INNER`` r to r of ``image`` (H, W) -- a change per pixel -- or, with ``other`` (H, W, 3) and
-    ``image`` (H, W, 3), of the largest channel difference between ``image`` there and ``other``
-    ``shift`` px to the right. NaN where the band runs off the grid."""
+    """Per place (``x``, ``y``, radius ``r``, on ``image``'s grid): over the band from ``RIM_INNER`` r to
+    r, the mean of its four quarters' (left, right, above, below) means but the largest, of ``image``
+    (H, W) -- a change per pixel -- or, with ``other`` (H, W, 3) and ``image`` (H, W, 3), of the largest
+    channel difference between ``image`` there and ``other`` ``shift`` px to the right. A checker's rim
+    changes the band all round; a die lying beside the slot, a shadow's edge or a stack's next checker
+    change part of it only. NaN where the band runs off the grid."""
     h, w = image.shape[:2]
     out = np.full(len(x), np.nan)
     dx = np.zeros(len(x)) if shift is None else np.asarray(shift, np.float64)
@@ -60,14 +63,16 @@ def rim_change(image: np.ndarray, x: np.ndarray, y: np.ndarray, r: np.ndarray,
         yy, xx = np.mgrid[y0:y1, x0:x1]
         d = np.hypot(xx - cx, yy - cy)
         band = (d >= RIM_INNER * cr) & (d < cr)
-        if not band.any():
-            continue
         if other is None:
-            out[n] = float(image[y0:y1, x0:x1][band].mean())
+            change = image[y0:y1, x0:x1].astype(np.float64)
         else:
-            a = image[y0:y1, x0:x1][band].astype(np.float64)
-            b = other[y0:y1, x0 + si:x1 + si][band].astype(np.float64)
-            out[n] = float(np.abs(a - b).max(axis=-1).mean())
+            change = np.abs(image[y0:y1, x0:x1].astype(np.float64)
+                            - other[y0:y1, x0 + si:x1 + si].astype(np.float64)).max(axis=-1)
+        # the band's quarters (left, right, above, below): a rim changes each of them
+        quarter = np.where(np.abs(xx - cx) >= np.abs(yy - cy), np.where(xx < cx, 0, 1), np.where(yy < cy, 2, 3))
+        means = [change[band & (quarter == q)] for q in range(4)]
+        if all(len(m) for m in means):
+            out[n] = float(np.mean(sorted(float(m.mean()) for m in means)[:3]))
     return out
 
 

@@ -1126,7 +1126,10 @@ def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, la
     if not rows:
         return p_occ
     noise_at = faint_arrived.rim_change(view.diff, gx, gy, gr)
-    noise = {paint: faint_arrived.noise_level(noise_at[[c for c in range(paint, 24, 2) if held[c] == 0]])
+    # the empty points' level: not where the model reads a checker now (a checker moved there)
+    read = {int(c) for i, c in enumerate(cols) if c < 24 and searched[i, 0] and p_occ[i, 0] >= 0.5}
+    noise = {paint: faint_arrived.noise_level(noise_at[[c for c in range(paint, 24, 2) if held[c] == 0
+                                                        and c not in read]])
              for paint in (0, 1)}
     ii = np.asarray(rows)
     cx, cy = ch.x[ii, 0], ch.y[ii, 0]

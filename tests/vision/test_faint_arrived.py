@@ -90,7 +90,8 @@ def _read(cal: Calibration, moments: list, m: int, seed: int) -> tuple[object, o
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_lone_dark_checkers_on_dark_points_are_read(game19: tuple[Calibration, list], seed: int) -> None:  # type: ignore[type-arg]
+def test_lone_dark_checkers_on_dark_points_are_read(
+        game19: tuple[Calibration, list], seed: int) -> None:  # type: ignore[type-arg]
     cal, moments = game19
     truth, obs = _read(cal, moments, 16, seed)
     for point in (2, 22):  # a dark blot on each, both points empty (and dark) at set-up
@@ -99,7 +100,8 @@ def test_lone_dark_checkers_on_dark_points_are_read(game19: tuple[Calibration, l
         assert (got.light.best, got.dark.best) == (0, 1)
 
 
-def test_without_the_rim_they_read_empty(game19: tuple[Calibration, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+def test_without_the_rim_they_read_empty(
+        game19: tuple[Calibration, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     # the test above fails without faint_arrived: the model alone holds the blots empty
     cal, moments = game19
     monkeypatch.setattr(stacks, "_faint_arrived_reread", lambda p_occ, *a: p_occ)
