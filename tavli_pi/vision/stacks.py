@@ -942,7 +942,8 @@ def _read_spots_once(
             # a checker come onto a point empty at set-up with a body of the point's colour (dark on
             # dark): read by the change round its rim, as this board's checkers showed it at set-up
             # (vision/faint_arrived.py)
-            p_occ = _faint_arrived_reread(p_occ, ch, cal, lay, cols, searched, view)
+            p_occ = _faint_arrived_reread(p_occ, ch, cal, lay, cols, searched, view,
+                                          feats[:, 0, CHANGE] - feats[:, 0, TYPICAL] < FAINT_STILL)
         else:
             # read back against itself with no taught ring (the check of a board just learnt): a held
             # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
@@ -1098,6 +1099,13 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
     return np.where(keep[:, None], np.maximum(p_occ, lifted), p_occ)
 
 
+#: a first slot is re-read by its rim (``_faint_arrived_reread``) while the model weighs it as still at
+#: all: its change over the frame's typical within ``STILL_MARGIN`` and three of the still step's widths
+#: (its weight 5 % there). A lone dark checker on a dark point changed the slot's middle 0.6-1.03 over
+#: the typical change (real-like game 19); a hand or a sleeve over a point changes it far more
+FAINT_STILL = STILL_MARGIN + 3 * STILL_SOFT
+
+
 @lru_cache(maxsize=4)
 def _faint_looks(background: str, x: tuple[float, ...], y: tuple[float, ...], r: tuple[float, ...],
                  top: tuple[bool, ...], held: tuple[int, ...]) -> dict[tuple[int, int], faint_arrived.FaintLook]:
@@ -1108,10 +1116,12 @@ def _faint_looks(background: str, x: tuple[float, ...], y: tuple[float, ...], r:
 
 
 def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
-                          searched: np.ndarray, view: SetupView) -> np.ndarray:
+                          searched: np.ndarray, view: SetupView, still: np.ndarray) -> np.ndarray:
     """``p_occ`` with each point's first slot, empty at set-up and read unlikely to hold a checker,
     weighed also by the change round its rim (``faint_arrived``) where it looks like a checker of the
-    colour its paint is nearer: the likelier reading."""
+    colour its paint is nearer and its middle is still (``still``, per column: ``FAINT_STILL``; a
+    checker's body of the paint's colour leaves it so, a hand or a sleeve over the point does not): the
+    likelier reading."""
     if view.background is not _background(cal.background):
         return p_occ
     x, base, sign, r = spot_geometry(lay, cal)
@@ -1122,7 +1132,8 @@ def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, la
                          tuple(int(v) for v in held))
     if not looks:
         return p_occ
-    rows = [i for i, c in enumerate(cols) if c < 24 and held[c] == 0 and searched[i, 0] and p_occ[i, 0] < 0.5]
+    rows = [i for i, c in enumerate(cols)
+            if c < 24 and held[c] == 0 and searched[i, 0] and p_occ[i, 0] < 0.5 and still[i]]
     if not rows:
         return p_occ
     noise_at = faint_arrived.rim_change(view.diff, gx, gy, gr)
