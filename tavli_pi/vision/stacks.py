@@ -943,7 +943,7 @@ def _read_spots_once(
             # dark): read by the change round its rim, as this board's checkers showed it at set-up
             # (vision/faint_arrived.py)
             p_occ = _faint_arrived_reread(p_occ, ch, cal, lay, cols, searched, view,
-                                          feats[:, 0, CHANGE] - feats[:, 0, TYPICAL] < FAINT_STILL)
+                                          feats[:, 0, CHANGE] - feats[:, 0, TYPICAL] < FAINT_STILL, g)
         else:
             # read back against itself with no taught ring (the check of a board just learnt): a held
             # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
@@ -1106,6 +1106,11 @@ def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
 FAINT_STILL = STILL_MARGIN + 3 * STILL_SOFT
 
 
+#: the most a slot is lifted to by its rim alone: the rim's change says a ring is there, not whose (a
+#: dice cup's rim read a dark blot at 0.94 on real-like frame 90, seed 0, rosewood at 640 px)
+FAINT_MOST = 0.75
+
+
 @lru_cache(maxsize=4)
 def _faint_looks(background: str, x: tuple[float, ...], y: tuple[float, ...], r: tuple[float, ...],
                  top: tuple[bool, ...], held: tuple[int, ...]) -> dict[tuple[int, int], faint_arrived.FaintLook]:
@@ -1116,12 +1121,13 @@ def _faint_looks(background: str, x: tuple[float, ...], y: tuple[float, ...], r:
 
 
 def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
-                          searched: np.ndarray, view: SetupView, still: np.ndarray) -> np.ndarray:
+                          searched: np.ndarray, view: SetupView, still: np.ndarray, g: ck.Gradients) -> np.ndarray:
     """``p_occ`` with each point's first slot, empty at set-up and read unlikely to hold a checker,
     weighed also by the change round its rim (``faint_arrived``) where it looks like a checker of the
     colour its paint is nearer and its middle is still (``still``, per column: ``FAINT_STILL``; a
     checker's body of the paint's colour leaves it so, a hand or a sleeve over the point does not): the
-    likelier reading."""
+    likelier reading. Not where the chain's first disc is larger than a checker (a dice cup's rim rings
+    all round too: ``oversize.py``; real-like frame 90, seed 0, rosewood at 640 px)."""
     if view.background is not _background(cal.background):
         return p_occ
     x, base, sign, r = spot_geometry(lay, cal)
@@ -1151,7 +1157,10 @@ def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, la
     paint_dark = np.linalg.norm(paint - dark_at, axis=-1) < np.linalg.norm(paint - light_at, axis=-1)
     change = faint_arrived.rim_change(view.diff, cx / BG_SCALE, cy / BG_SCALE, r[cols[ii]] / BG_SCALE)
     out = p_occ.copy()
+    big = oversized(g, [(float(ch.x[i, 0]), float(ch.y[i, 0]), float(r[cols[i]])) for i in rows])
     for n, i in enumerate(rows):
+        if big[n]:
+            continue
         if bool(dark_nearer[n]) != bool(paint_dark[n]):
             continue  # the slot looks like the checker its paint is not like: the model reads that
         c = int(cols[i])
@@ -1159,7 +1168,8 @@ def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, la
         level = noise[c % 2]
         if look is None or level is None:
             continue
-        out[i, 0] = max(float(out[i, 0]), faint_arrived.arrived_probability(float(change[n]), level, look))
+        out[i, 0] = max(float(out[i, 0]), min(faint_arrived.arrived_probability(float(change[n]), level, look),
+                                              FAINT_MOST))
     return out
 
 
