@@ -122,16 +122,18 @@ def noise_level(changes: np.ndarray) -> tuple[float, float] | None:
     return med, 1.4826 * float(np.median(np.abs(v - med)))
 
 
-def arrived_probability(change: float, noise: tuple[float, float], look: FaintLook) -> float:
+def arrived_probability(change: float, noise: tuple[float, float], look: FaintLook) -> float | None:
     """P(a checker arrived) of a slot whose band changed ``change`` since set-up: in log units, between
     the empty slots' level (``noise``: log median and spread) and the level a checker of ``look`` shows
-    over that noise, each spread alike. 0.5 where the two levels do not part (no evidence)."""
+    over that noise, each spread alike. None where the two levels do not part: the band says nothing
+    (a slot lifted to an even chance on no evidence made a board's count of another point surer and
+    wrong: real-like frame 39, seed 0)."""
     level, spread = noise
     empty = float(np.exp(level)) - 1.0
     own = max(look.checker ** 2 - look.grain ** 2, 0.0)
     arrived = float(np.log(np.sqrt(own + empty ** 2) + 1.0))
     gap = arrived - level
     if gap <= 0.0 or spread <= 0.0 or not np.isfinite(change):
-        return 0.5
+        return None
     z = gap / spread ** 2 * (float(np.log(change + 1.0)) - (level + arrived) / 2.0)
     return float(1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0))))

@@ -1168,8 +1168,9 @@ def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, la
         level = noise[c % 2]
         if look is None or level is None:
             continue
-        out[i, 0] = max(float(out[i, 0]), min(faint_arrived.arrived_probability(float(change[n]), level, look),
-                                              FAINT_MOST))
+        got = faint_arrived.arrived_probability(float(change[n]), level, look)
+        if got is not None:
+            out[i, 0] = max(float(out[i, 0]), min(got, FAINT_MOST))
     return out
 
 
