@@ -21,7 +21,10 @@ between the two in log units (``arrived_probability``), by the spread the empty 
 Only a slot that looks like that colour's checker and whose paint, as learnt, is nearer that colour
 than the other's is weighed (a light checker on any point, a dark one on a light point, change the
 slot's colour and the model reads them), and only the likelier reading is kept (the slot is lifted,
-never lowered).
+never lowered). In ``stacks`` only a first slot whose middle the model weighs as still at all
+(``stacks.FAINT_STILL``: a hand or a sleeve over the point changes it more), whose first disc is no
+larger than a checker (a dice cup's rim rings all round too), is weighed, and the rim alone lifts it
+no higher than ``stacks.FAINT_MOST``.
 """
 
 from __future__ import annotations
