@@ -109,9 +109,10 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
             continue
         elif not known and valued_only and not d.value:
             continue  # where the die the board was learnt with lay, and picked up: the learnt die's outline
-        if d.value and d.value_confidence < NO_DIE and not d.moving and not _small_standing_out(
-                d, float(x), float(y), reach, background if known else None, checkers):
-            continue
+        if d.value and d.value_confidence < NO_DIE and not d.moving:
+            if not _small_standing_out(d, float(x), float(y), reach, background if known else None, checkers):
+                continue
+            d = dataclasses.replace(d, sizes_table=False)  # no face read: no measure of the table's dice
         need = _need_px(d, table_px)
         if need:
             d = dataclasses.replace(
