@@ -1110,6 +1110,13 @@ FAINT_STILL = STILL_MARGIN + 3 * STILL_SOFT
 #: dice cup's rim read a dark blot at 0.94 on real-like frame 90, seed 0, rosewood at 640 px)
 FAINT_MOST = 0.75
 
+#: the rim lifts a slot only where it reads a checker there, likelier than not: under even odds it reads
+#: the slot empty too, and its chance (weighed with even odds before the change is seen) is no better
+#: than the model's own. A slot the model held empty at 1.00 lifted to 0.17 gave the board balanced
+#: against its trays a place to put a dark checker the bar read as light (real-like game 162, club at
+#: 1280 px: point 20 took it from the bar on frames 43 and 47-52, and the correction was never read)
+FAINT_LEAST = 0.5
+
 
 @lru_cache(maxsize=4)
 def _faint_looks(background: str, x: tuple[float, ...], y: tuple[float, ...], r: tuple[float, ...],
@@ -1168,10 +1175,15 @@ def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, la
         level = noise[c % 2]
         if look is None or level is None:
             continue
-        got = faint_arrived.arrived_probability(float(change[n]), level, look)
-        if got is not None:
-            out[i, 0] = max(float(out[i, 0]), min(got, FAINT_MOST))
+        out[i, 0] = _faint_lifted(float(out[i, 0]), faint_arrived.arrived_probability(float(change[n]), level, look))
     return out
+
+
+def _faint_lifted(p: float, got: float | None) -> float:
+    """A first slot's ``p`` weighed also by its rim's ``got`` (``faint_arrived.arrived_probability``; None:
+    the rim says nothing): the likelier reading, the rim's only where it reads a checker there
+    (``FAINT_LEAST``), and no higher than ``FAINT_MOST``."""
+    return p if got is None or got <= FAINT_LEAST else max(p, min(got, FAINT_MOST))
 
 
 def _held_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,

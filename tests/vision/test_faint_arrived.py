@@ -121,3 +121,17 @@ def test_empty_dark_points_stay_empty(game19: tuple[Calibration, list]) -> None:
             if truth.light[p] == truth.dark[p] == 0:  # type: ignore[attr-defined]
                 got = obs.points[p]  # type: ignore[attr-defined]
                 assert (got.light.best, got.dark.best) == (0, 0), (m, p + 1)
+
+
+def test_the_rim_lifts_a_slot_only_where_it_reads_a_checker_there() -> None:
+    # real-like game 162 (club, 1280 px): point 20's first slot, held empty at 1.00 by the model, its rim
+    # at 0.17 (under even odds: the rim reads it empty too). Lifted, it gave the board balanced against
+    # its trays a place for the dark checker the bar read as light, and the correction was never read
+    assert stacks.FAINT_LEAST == 0.5
+    assert stacks._faint_lifted(0.0, 0.17) == 0.0
+    assert stacks._faint_lifted(0.0, 0.5) == 0.0
+    assert stacks._faint_lifted(0.02, None) == 0.02
+    # where it reads a checker: the likelier reading, no higher than FAINT_MOST
+    assert stacks._faint_lifted(0.0, 0.6) == 0.6
+    assert stacks._faint_lifted(0.1, 0.94) == stacks.FAINT_MOST
+    assert stacks._faint_lifted(0.8, 0.6) == 0.8
