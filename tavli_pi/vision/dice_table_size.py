@@ -37,8 +37,9 @@ class DieSizes:
         self._px: deque[float] = deque(maxlen=SIZES_KEPT)
 
     def add(self, dice: Iterable[DieReading]) -> None:
-        """Keep the measured size of each die of ``dice`` found lying still."""
-        self._px.extend(d.size_px for d in dice if not d.moving and d.size_px > 0)
+        """Keep the measured size of each die of ``dice`` found lying still, but of one kept with no face
+        read (``DieReading.sizes_table``)."""
+        self._px.extend(d.size_px for d in dice if not d.moving and d.size_px > 0 and d.sizes_table)
 
     def typical(self) -> float:
         """The median size of the dice kept, or 0.0 while fewer than ``SIZES_LEAST`` were measured."""

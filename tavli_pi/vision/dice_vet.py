@@ -110,7 +110,9 @@ def vet_dice(dice: Sequence[DieReading], cal: Calibration, background: Differenc
         elif not known and valued_only and not d.value:
             continue  # where the die the board was learnt with lay, and picked up: the learnt die's outline
         if d.value and d.value_confidence < NO_DIE and not d.moving:
-            continue
+            if not _small_standing_out(d, float(x), float(y), reach, background if known else None, checkers):
+                continue
+            d = dataclasses.replace(d, sizes_table=False)  # no face read: no measure of the table's dice
         need = _need_px(d, table_px)
         if need:
             d = dataclasses.replace(
@@ -143,6 +145,19 @@ def printed_marks(unlearnt: Sequence[tuple[float, float, float]], background: Di
     if not picked_up and not thrown_clear:
         return None
     return tuple(u for u, same in zip(unlearnt, as_learnt) if same)
+
+
+def _small_standing_out(d: DieReading, x: float, y: float, reach: float, background: Difference | None,
+                        checkers: Sequence[tuple[float, float, float]]) -> bool:
+    """Whether ``d``, a face read at no confidence (under ``NO_DIE``), is still a die: one too small for
+    its face to be read without proof (under ``NEED_PX``), not on a checker, that stands out from the
+    learnt board (``background``: None where it is not known there) where no checker the reading
+    accounts for (``checkers``) stands -- what a die found with no face must show. Its face is then
+    withheld (``_need_px``): a 9 px die whose pips the search saw as a one at 0.05 was no die at all,
+    and the players were not asked for a roll the camera never saw (real-like game 19, rosewood at
+    640 px: two rolls)."""
+    return bool(background is not None and checkers and d.size_px and d.size_px < NEED_PX and not d.on_checker
+                and background.stands_out_beside(x, y, reach, checkers))
 
 
 def _within(x: float, y: float, discs: Sequence[tuple[float, float, float]], reach: float) -> bool:

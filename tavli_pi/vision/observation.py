@@ -86,6 +86,11 @@ class DieReading:
     #: flat as one at rest; a still photo shows no motion either, and reports it no surer than
     #: ``dice_face.UNSEEN_LIE``
     lie_seen: bool = True
+    #: its measured side counts towards the size the table's dice show (``dice_table_size.DieSizes``).
+    #: False for a die kept with no face read (``dice_vet``: its face read at no confidence, kept for
+    #: standing out from the learnt board): a body the search could not read is no measure of the
+    #: table's dice (kept in, it moved the size a small six's faces were read against: stop 60)
+    sizes_table: bool = True
 
 
 @dataclass(frozen=True, slots=True)

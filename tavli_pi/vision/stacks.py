@@ -66,6 +66,7 @@ from tavli_pi.vision.oversize import oversized
 from tavli_pi.vision.overhang import MEASURE, edge_offsets, edge_shifts, per_point
 from tavli_pi.vision.swapped import empty_point_features, setup_colours, swapped_slots
 from tavli_pi.vision.faint_held import held_by_colour
+from tavli_pi.vision import faint_arrived
 from tavli_pi.vision.tallstack import period_loglik
 
 __all__ = [
@@ -948,7 +949,13 @@ def _read_spots_once(
         # a point's first slot filled at set-up, now nearer the empty point beside it than the set-up
         # view: a bare point, read against that empty point too, the emptier reading kept
         p_occ = _emptied_reread(p_occ, feats, ch, cal, lay, cols, searched, view)
-        if not taught(cal):
+        if taught(cal):
+            # a checker come onto a point empty at set-up with a body of the point's colour (dark on
+            # dark): read by the change round its rim, as this board's checkers showed it at set-up
+            # (vision/faint_arrived.py)
+            p_occ = _faint_arrived_reread(p_occ, ch, cal, lay, cols, searched, view,
+                                          feats[:, 0, CHANGE] - feats[:, 0, TYPICAL] < FAINT_STILL, g)
+        else:
             # read back against itself with no taught ring (the check of a board just learnt): a held
             # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
             p_occ = _held_reread(p_occ, ch, cal, lay, cols, searched, view)
@@ -1137,6 +1144,93 @@ def _emptied_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
         z = float(setup_logit(f, False, taught(cal)))
         out[i, k] = min(float(out[i, k]), 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30))))
     return out
+
+
+#: a first slot is re-read by its rim (``_faint_arrived_reread``) while the model weighs it as still at
+#: all: its change over the frame's typical within ``STILL_MARGIN`` and three of the still step's widths
+#: (its weight 5 % there). A lone dark checker on a dark point changed the slot's middle 0.6-1.03 over
+#: the typical change (real-like game 19); a hand or a sleeve over a point changes it far more
+FAINT_STILL = STILL_MARGIN + 3 * STILL_SOFT
+
+
+#: the most a slot is lifted to by its rim alone: the rim's change says a ring is there, not whose (a
+#: dice cup's rim read a dark blot at 0.94 on real-like frame 90, seed 0, rosewood at 640 px)
+FAINT_MOST = 0.75
+
+#: the rim lifts a slot only where it reads a checker there, likelier than not: under even odds it reads
+#: the slot empty too, and its chance (weighed with even odds before the change is seen) is no better
+#: than the model's own. A slot the model held empty at 1.00 lifted to 0.17 gave the board balanced
+#: against its trays a place to put a dark checker the bar read as light (real-like game 162, club at
+#: 1280 px: point 20 took it from the bar on frames 43 and 47-52, and the correction was never read)
+FAINT_LEAST = 0.5
+
+
+@lru_cache(maxsize=4)
+def _faint_looks(background: str, x: tuple[float, ...], y: tuple[float, ...], r: tuple[float, ...],
+                 top: tuple[bool, ...], held: tuple[int, ...]) -> dict[tuple[int, int], faint_arrived.FaintLook]:
+    """``faint_arrived.learn`` on the learnt board as stored, made once per calibration."""
+    bg = _background(background)
+    assert bg is not None  # (asked only once _background decoded it)
+    return faint_arrived.learn(bg, np.asarray(x), np.asarray(y), np.asarray(r), np.asarray(top), np.asarray(held))
+
+
+def _faint_arrived_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
+                          searched: np.ndarray, view: SetupView, still: np.ndarray, g: ck.Gradients) -> np.ndarray:
+    """``p_occ`` with each point's first slot, empty at set-up and read unlikely to hold a checker,
+    weighed also by the change round its rim (``faint_arrived``) where it looks like a checker of the
+    colour its paint is nearer and its middle is still (``still``, per column: ``FAINT_STILL``; a
+    checker's body of the paint's colour leaves it so, a hand or a sleeve over the point does not): the
+    likelier reading. Not where the chain's first disc is larger than a checker (a dice cup's rim rings
+    all round too: ``oversize.py``; real-like frame 90, seed 0, rosewood at 640 px)."""
+    if view.background is not _background(cal.background):
+        return p_occ
+    x, base, sign, r = spot_geometry(lay, cal)
+    held = np.where(known_slots(cal)[:24, 0], setup_colours(cal.learnt_from)[:24], 0)
+    gx, gy, gr = x[:24] / BG_SCALE, (base[:24] + sign[:24] * r[:24]) / BG_SCALE, r[:24] / BG_SCALE
+    looks = _faint_looks(cal.background, tuple(float(v) for v in gx), tuple(float(v) for v in gy),
+                         tuple(float(v) for v in gr), tuple(bool(lay.columns[c].top) for c in range(24)),
+                         tuple(int(v) for v in held))
+    if not looks:
+        return p_occ
+    rows = [i for i, c in enumerate(cols)
+            if c < 24 and held[c] == 0 and searched[i, 0] and p_occ[i, 0] < 0.5 and still[i]]
+    if not rows:
+        return p_occ
+    noise_at = faint_arrived.rim_change(view.diff, gx, gy, gr)
+    # the empty points' level: not where the model reads a checker now (a checker moved there)
+    read = {int(c) for i, c in enumerate(cols) if c < 24 and searched[i, 0] and p_occ[i, 0] >= 0.5}
+    noise = {paint: faint_arrived.noise_level(noise_at[[c for c in range(paint, 24, 2) if held[c] == 0
+                                                        and c not in read]])
+             for paint in (0, 1)}
+    ii = np.asarray(rows)
+    cx, cy = ch.x[ii, 0], ch.y[ii, 0]
+    light_at, dark_at, _ = slot_colours(cal, cx, cy)
+    bgr = ch.bgr[ii, 0]
+    dark_nearer = np.linalg.norm(bgr - dark_at, axis=-1) < np.linalg.norm(bgr - light_at, axis=-1)
+    paint = _learnt_colour(cal, view, cx, cy, r[cols[ii]])
+    paint_dark = np.linalg.norm(paint - dark_at, axis=-1) < np.linalg.norm(paint - light_at, axis=-1)
+    change = faint_arrived.rim_change(view.diff, cx / BG_SCALE, cy / BG_SCALE, r[cols[ii]] / BG_SCALE)
+    out = p_occ.copy()
+    big = oversized(g, [(float(ch.x[i, 0]), float(ch.y[i, 0]), float(r[cols[i]])) for i in rows])
+    for n, i in enumerate(rows):
+        if big[n]:
+            continue
+        if bool(dark_nearer[n]) != bool(paint_dark[n]):
+            continue  # the slot looks like the checker its paint is not like: the model reads that
+        c = int(cols[i])
+        look = looks.get((c % 2, -1 if dark_nearer[n] else 1))
+        level = noise[c % 2]
+        if look is None or level is None:
+            continue
+        out[i, 0] = _faint_lifted(float(out[i, 0]), faint_arrived.arrived_probability(float(change[n]), level, look))
+    return out
+
+
+def _faint_lifted(p: float, got: float | None) -> float:
+    """A first slot's ``p`` weighed also by its rim's ``got`` (``faint_arrived.arrived_probability``; None:
+    the rim says nothing): the likelier reading, the rim's only where it reads a checker there
+    (``FAINT_LEAST``), and no higher than ``FAINT_MOST``."""
+    return p if got is None or got <= FAINT_LEAST else max(p, min(got, FAINT_MOST))
 
 
 def _held_reread(p_occ: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout, cols: np.ndarray,
