@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tavli_pi.vision.pips import _ENDS, _order_weights, _percentiles
+from tavli_pi.vision.pips import _ENDS, _percentiles
+from tavli_pi.vision.quantile import order_weights as _order_weights
 
 
 def _with_order_stats(n: int, k: int, a: int, b: int) -> np.ndarray:
