@@ -322,10 +322,12 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
     back = cv2.medianBlur(gray, (_SIZE // 3) | 1)
     for level in (0.25 * span, 0.4 * span, None):
         found = [find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
-        both = found[0][1] | found[1][1]  # strokes of either shade count as clutter
+        both: np.ndarray | None = None  # strokes of either shade count as clutter (made when first needed)
         for (blobs, _), dark in zip(found, (True, False)):
-            if len(blobs) > 14:
-                continue  # a textured or printed face, not pips
+            if not blobs or len(blobs) > 14:
+                continue  # no blobs: no group; too many: a textured or printed face, not pips
+            if both is None:
+                both = found[0][1] | found[1][1]
             seen: set[tuple[tuple[float, float, float], ...]] = set()
             table = np.asarray(blobs, np.float64).reshape(-1, 3)
             for g in _groups(blobs):

@@ -182,3 +182,81 @@ def test_a_group_far_off_the_crop_centre_scores_as_plainly_worked_out() -> None:
         assert sum(w is not None for w in want) > 300  # groups near the line are scored
         mp.setattr(pips, "_FAR_OFF", 0.085)  # (a quick test too strict is told)
         assert [pips._score(g, b, m, al) for g, b, m, al in cases] != want
+
+
+def _plain_read_face_evidence(crop: np.ndarray, aligned: bool = False) -> object:
+    """``read_face_evidence`` as plainly worked out: every level's both masks, every shade's blobs
+    grouped (none or not), each group scored in full (``_score`` without its quick far-off test)."""
+    import math
+
+    import cv2
+
+    from tavli_pi.vision import pips as P
+
+    if crop is None or crop.size == 0 or min(crop.shape[:2]) < 6:
+        return P.Face(0, 0.0, None)
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    gray = cv2.resize(gray, (P._SIZE, P._SIZE), interpolation=cv2.INTER_AREA if min(gray.shape) > P._SIZE else cv2.INTER_CUBIC)
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    hi, lo = (float(v) for v in np.percentile(gray, P._ENDS))
+    span = float(hi - lo)
+    if span < 25:
+        return P.Face(0, 0.0, None)
+    cands: dict[int, float] = {}
+    centres: dict[int, tuple[float, float]] = {}
+    pips: dict[int, list[tuple[float, float]]] = {}
+    shade: dict[int, tuple[bool, float]] = {}
+    back = cv2.medianBlur(gray, (P._SIZE // 3) | 1)
+    for level in (0.25 * span, 0.4 * span, None):
+        found = [P.find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
+        both = found[0][1] | found[1][1]
+        for (blobs, _), dark in zip(found, (True, False)):
+            if len(blobs) > 14:
+                continue
+            for g in P._groups(blobs):
+                s = P._score(g, blobs, both, aligned, math.inf)
+                if s is not None and s[0] < cands.get(s[1], 9.0):
+                    cands[s[1]] = s[0]
+                    pips[s[1]] = [(b[0], b[1]) for b in g]
+                    shade[s[1]] = (dark, float(np.mean([b[2] for b in g])))
+                    centres[s[1]] = (float(np.mean([b[0] for b in g])) / P._SIZE, float(np.mean([b[1] for b in g])) / P._SIZE)
+    if not cands:
+        return P.Face(0, 0.0, None)
+    ranked = sorted(cands.items(), key=lambda kv: kv[1])
+    value, bad = ranked[0]
+    rivals = [b for v, b in ranked[1:] if not P._inside(pips[v], pips[value])]
+    margin = (rivals[0] - bad) if rivals else 0.3
+    hidden = _plain_hidden_pips(gray, np.asarray(pips[value], np.float64), shade[value][0], shade[value][1], aligned)
+    conf = 1.0 - P.BAD_SLOPE * bad - (0.35 if margin < 0.03 else 0.15 if margin < 0.08 else 0.0)
+    if hidden is not None:
+        conf -= max(0.0, hidden - P.REGULAR)
+    return P.Face(value, float(np.clip(conf, 0.05, 0.99)), centres[value], bad, margin, hidden)
+
+
+def test_a_face_read_is_its_plain_computation() -> None:
+    """``read_face_evidence`` (groups of no blobs skipped, the both-shade mask made when first needed,
+    the groups' quick tests, ``hidden_pips``' one call) reads every face as the plain computation does,
+    to the bit: drawn faces of every value, plain and noisy ones, crops of other sizes and colour."""
+    import pytest
+
+    from tavli_pi.vision import pips
+    from tavli_pi.vision.pips import read_face_evidence
+
+    import cv2
+
+    rng = np.random.default_rng(6)
+    read = 0
+    with pytest.MonkeyPatch.context() as mp:
+        for i in range(240):
+            gray, _, _, _ = _drawn_face(rng, 1 + i % 6)
+            if i % 8 == 7:
+                gray = np.full((64, 64), 128, np.uint8) + rng.integers(0, 3, (64, 64)).astype(np.uint8)  # blank
+            crop = gray if i % 3 else cv2.cvtColor(cv2.resize(gray, (48, 48), interpolation=cv2.INTER_AREA), cv2.COLOR_GRAY2BGR)
+            aligned = bool(i % 2)
+            got = read_face_evidence(crop, aligned)
+            mp.setattr(pips, "_FAR_OFF", np.inf)
+            want = _plain_read_face_evidence(crop, aligned)
+            mp.undo()
+            assert repr(got) == repr(want), (i, got, want)
+            read += got.value > 0
+    assert read > 150
