@@ -76,7 +76,9 @@ def rim_change(image: np.ndarray, x: np.ndarray, y: np.ndarray, r: np.ndarray,
         quarter = np.where(np.abs(xx - cx) >= np.abs(yy - cy), np.where(xx < cx, 0, 1), np.where(yy < cy, 2, 3))
         means = [change[band & (quarter == q)] for q in range(4)]
         if all(len(m) for m in means):
-            out[n] = float(np.mean(sorted(float(m.mean()) for m in means)[:3]))
+            # (each quarter's mean as ``ndarray.mean`` works it out -- its sum, ``np.add.reduce``'s, over
+            # the count -- without its dispatch: issue 12)
+            out[n] = float(np.mean(sorted(float(np.add.reduce(m) / m.size) for m in means)[:3]))
     return out
 
 

@@ -160,6 +160,11 @@ def _window(size: int, x: float, y: float, r: float) -> tuple[slice, slice]:
             slice(max(0, math.floor(x - r) - 1), max(0, min(size, math.ceil(x + r) + 2))))
 
 
+#: ``_score``'s farthest centre (0.3 of the crop's side), squared, with a margin (a relative 1e-8) far
+#: beyond the rounding of the quick sums and squares that test it against it
+_FAR_OFF = 0.09 * (1 + 1e-8)
+
+
 def _score(
     group: list[tuple[float, float, float]], blobs: list[tuple[float, float, float]], mask: np.ndarray,
     aligned: bool = False, beat: float = math.inf, table: np.ndarray | None = None,
@@ -171,6 +176,15 @@ def _score(
     n = len(group)
     size = mask.shape[0]
     if not 1 <= n <= 6:
+        return None
+    # a group whose centre lies beyond 0.3 of the crop's side from the crop's by more than any rounding
+    # (``_FAR_OFF``) is no face, settled before any array is made (a third of the groups: issue 12)
+    cx = cy = 0.0
+    for x, y, _ in group:
+        cx += x
+        cy += y
+    dx, dy = cx / n - size / 2, cy / n - size / 2
+    if dx * dx + dy * dy > _FAR_OFF * size * size:
         return None
     pts = np.asarray([(x, y) for x, y, _ in group], np.float64)
     areas = np.asarray([a for _, _, a in group])
@@ -308,10 +322,12 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
     back = cv2.medianBlur(gray, (_SIZE // 3) | 1)
     for level in (0.25 * span, 0.4 * span, None):
         found = [find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
-        both = found[0][1] | found[1][1]  # strokes of either shade count as clutter
+        both: np.ndarray | None = None  # strokes of either shade count as clutter (made when first needed)
         for (blobs, _), dark in zip(found, (True, False)):
-            if len(blobs) > 14:
-                continue  # a textured or printed face, not pips
+            if not blobs or len(blobs) > 14:
+                continue  # no blobs: no group; too many: a textured or printed face, not pips
+            if both is None:
+                both = found[0][1] | found[1][1]
             seen: set[tuple[tuple[float, float, float], ...]] = set()
             table = np.asarray(blobs, np.float64).reshape(-1, 3)
             for g in _groups(blobs):
@@ -385,9 +401,11 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
                    & (rp <= places[:, 1]) & (places[:, 1] < _SIZE - rp)]
     if not len(empty):
         return 0.0
-    # each place's level: the mean grey within rp of it (``disc_means``: np.mean's, for a uint8 face)
+    # each place's level: the mean grey within rp of it (``disc_means``: np.mean's, for a uint8 face),
+    # the pips' and the empty places' in one call (each point's mean is its own: issue 12)
     level = disc_means if gray.dtype == np.uint8 else _disc_means
-    pip = float(np.mean(level(gray, pts, rp)))
+    means = level(gray, np.concatenate((pts, empty)), rp)
+    pip = _mean_of(means[:len(pts)])
     # the body: the face round its pips, away from them
     reach = float(np.hypot(*(u + w))) + rp
     rows, cols = _window(_SIZE, float(c[0]), float(c[1]), reach)
@@ -401,7 +419,7 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     step = pip - body
     if abs(step) < 1e-3 or (step > 0) == dark:
         return 1.0  # the "pips" are not of the shade they were found in
-    return float(max(0.0, max((v - body) / step for v in level(gray, empty, rp))))
+    return float(max(0.0, max((v - body) / step for v in means[len(pts):])))
 
 
 #: the steps along each of the face's grid axes to its nine places (``hidden_pips``)

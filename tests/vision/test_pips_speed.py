@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tavli_pi.vision.pips import _ENDS, _order_weights, _percentiles
+from tavli_pi.vision.pips import _ENDS, _percentiles
+from tavli_pi.vision.quantile import order_weights as _order_weights
 
 
 def _with_order_stats(n: int, k: int, a: int, b: int) -> np.ndarray:
@@ -72,3 +73,190 @@ def test_the_mean_of_a_few_floats_is_numpys() -> None:
     for i in range(2000):
         vals = (rng.random(1 + i % 9) * [0.1, 1.0, 64.0, 1e5][i % 4]).tolist()
         assert _mean_of(vals) == float(np.mean(vals))
+
+
+def _plain_hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, aligned: bool) -> float | None:
+    """``hidden_pips`` as plainly worked out: the pips' levels and the empty places' each in their own call."""
+    from tavli_pi.vision.disc_means import disc_means
+    from tavli_pi.vision.pips import _SIZE, _STEPS, _disc_means, _grid, _grid_axes, _window
+    from tavli_pi.vision.quantile import median
+
+    axes = _grid_axes(pts, aligned)
+    if axes is None:
+        return None
+    u, w = axes
+    c = pts.mean(axis=0)
+    rp = max(1.5, 0.6 * float(np.sqrt(area / np.pi)))
+    yy, xx = _grid(_SIZE)
+    places = ((c + _STEPS[:, None, None] * u) + _STEPS[None, :, None] * w).reshape(9, 2)
+    near = max(2.0, 0.35 * float(min(np.hypot(*u), np.hypot(*w))))
+    nearest = np.hypot(pts[None, :, 0] - places[:, 0, None], pts[None, :, 1] - places[:, 1, None]).min(axis=1)
+    empty = places[(nearest > near) & (rp <= places[:, 0]) & (places[:, 0] < _SIZE - rp)
+                   & (rp <= places[:, 1]) & (places[:, 1] < _SIZE - rp)]
+    if not len(empty):
+        return 0.0
+    level = disc_means if gray.dtype == np.uint8 else _disc_means
+    pip = float(np.mean(level(gray, pts, rp)))
+    reach = float(np.hypot(*(u + w))) + rp
+    rows, cols = _window(_SIZE, float(c[0]), float(c[1]), reach)
+    xw, yw = xx[:, cols], yy[rows]
+    far_from_pips = ((xw[None] - pts[:, 0, None, None]) ** 2 + (yw[None] - pts[:, 1, None, None]) ** 2).min(axis=0) \
+        > (2.2 * rp) ** 2
+    face = ((xw - c[0]) ** 2 + (yw - c[1]) ** 2 <= reach * reach) & far_from_pips
+    if face.sum() < 8:
+        return 1.0
+    body = float(median(gray[rows, cols][face]))
+    step = pip - body
+    if abs(step) < 1e-3 or (step > 0) == dark:
+        return 1.0
+    return float(max(0.0, max((v - body) / step for v in level(gray, empty, rp))))
+
+
+def _drawn_face(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, bool, float]:
+    """A 64 x 64 face with ``n`` pips of a standard layout (turned, scaled, off centre a little, some
+    of the other places faintly pipped), noisy: (grey, the pips' centres, dark pips?, pip area)."""
+    import cv2
+
+    from tavli_pi.vision.pips import LAYOUTS
+
+    dark = bool(rng.random() < 0.5)
+    body, pip = (200, 40) if dark else (50, 220)
+    img = np.full((64, 64), body, np.float64)
+    ang, half = rng.uniform(0, np.pi), rng.uniform(9, 17)
+    rot = np.asarray([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    centre = 32 + rng.uniform(-4, 4, 2)
+    pts = centre + (np.asarray(LAYOUTS[n], np.float64) * half) @ rot.T
+    rad = rng.uniform(2.0, 5.0)
+    for x, y in pts:
+        cv2.circle(img, (int(round(x * 16)), int(round(y * 16))), int(rad * 16), pip, -1, cv2.LINE_AA, 4)
+    for x, y in centre + (np.asarray(LAYOUTS[6] + ((0, 0),), np.float64) * half) @ rot.T:
+        if rng.random() < 0.2:  # a place where the value has no pip, half pipped
+            cv2.circle(img, (int(round(x * 16)), int(round(y * 16))), int(rad * 16), (body + pip) / 2, -1, cv2.LINE_AA, 4)
+    img += rng.normal(0, rng.uniform(1, 25), img.shape)
+    gray = np.clip(img, 0, 255).astype(np.uint8)
+    return gray, pts + rng.normal(0, 0.3, pts.shape), dark, float(np.pi * rad * rad * rng.uniform(0.7, 1.3))
+
+
+def test_hidden_pips_is_its_plain_computation() -> None:
+    """``hidden_pips`` takes the pips' and the empty places' levels in one ``disc_means`` call: the
+    same value, to the bit, as each set taken apart (uint8 faces, and float faces through ``_disc_means``)."""
+    from tavli_pi.vision.pips import hidden_pips
+
+    rng = np.random.default_rng(4)
+    told = 0
+    for i in range(600):
+        gray, pts, dark, area = _drawn_face(rng, 1 + i % 6)
+        if i % 10 == 9:
+            gray = gray.astype(np.float32)
+        aligned = bool(i % 4 == 0)
+        got, want = hidden_pips(gray, pts, dark, area, aligned), _plain_hidden_pips(gray, pts, dark, area, aligned)
+        assert repr(got) == repr(want), (i, got, want)
+        told += want is not None and 0.0 < want < 1.0
+    assert told > 200  # most faces get as far as their empty places' levels
+
+
+def test_a_group_far_off_the_crop_centre_scores_as_plainly_worked_out() -> None:
+    """``_score``'s quick test of a group's centre (beyond 0.3 of the crop's side: no face) gives what the
+    plain computation gives (the quick test switched off), for groups round that distance and beyond."""
+    import pytest
+
+    from tavli_pi.vision import pips
+    from tavli_pi.vision.pips import LAYOUTS
+
+    rng = np.random.default_rng(5)
+    cases = []
+    for i in range(3000):
+        n = 1 + i % 6
+        far = 19.2 * (1 + rng.choice([rng.uniform(-0.08, 0.08), rng.uniform(-1e-9, 1e-9), rng.uniform(0.08, 0.5)]))
+        ang = rng.uniform(0, 2 * np.pi)
+        centre = 32 + far * np.asarray([np.cos(ang), np.sin(ang)])
+        pts = centre + np.asarray(LAYOUTS[n], np.float64) * rng.uniform(5, 9)
+        group = [(float(x), float(y), float(rng.uniform(30, 36))) for x, y in pts]
+        mask = (rng.random((64, 64)) < 0.02).astype(np.uint8)
+        cases.append((group, group + [(float(rng.uniform(8, 56)), float(rng.uniform(8, 56)), 33.0)], mask, bool(i % 2)))
+    got = [pips._score(g, b, m, al) for g, b, m, al in cases]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pips, "_FAR_OFF", np.inf)
+        want = [pips._score(g, b, m, al) for g, b, m, al in cases]
+        assert got == want
+        assert sum(w is not None for w in want) > 300  # groups near the line are scored
+        mp.setattr(pips, "_FAR_OFF", 0.085)  # (a quick test too strict is told)
+        assert [pips._score(g, b, m, al) for g, b, m, al in cases] != want
+
+
+def _plain_read_face_evidence(crop: np.ndarray, aligned: bool = False) -> object:
+    """``read_face_evidence`` as plainly worked out: every level's both masks, every shade's blobs
+    grouped (none or not), each group scored in full (``_score`` without its quick far-off test)."""
+    import math
+
+    import cv2
+
+    from tavli_pi.vision import pips as P
+
+    if crop is None or crop.size == 0 or min(crop.shape[:2]) < 6:
+        return P.Face(0, 0.0, None)
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    gray = cv2.resize(gray, (P._SIZE, P._SIZE), interpolation=cv2.INTER_AREA if min(gray.shape) > P._SIZE else cv2.INTER_CUBIC)
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    hi, lo = (float(v) for v in np.percentile(gray, P._ENDS))
+    span = float(hi - lo)
+    if span < 25:
+        return P.Face(0, 0.0, None)
+    cands: dict[int, float] = {}
+    centres: dict[int, tuple[float, float]] = {}
+    pips: dict[int, list[tuple[float, float]]] = {}
+    shade: dict[int, tuple[bool, float]] = {}
+    back = cv2.medianBlur(gray, (P._SIZE // 3) | 1)
+    for level in (0.25 * span, 0.4 * span, None):
+        found = [P.find_pip_blobs(gray, dark, level, back) for dark in (True, False)]
+        both = found[0][1] | found[1][1]
+        for (blobs, _), dark in zip(found, (True, False)):
+            if len(blobs) > 14:
+                continue
+            for g in P._groups(blobs):
+                s = P._score(g, blobs, both, aligned, math.inf)
+                if s is not None and s[0] < cands.get(s[1], 9.0):
+                    cands[s[1]] = s[0]
+                    pips[s[1]] = [(b[0], b[1]) for b in g]
+                    shade[s[1]] = (dark, float(np.mean([b[2] for b in g])))
+                    centres[s[1]] = (float(np.mean([b[0] for b in g])) / P._SIZE, float(np.mean([b[1] for b in g])) / P._SIZE)
+    if not cands:
+        return P.Face(0, 0.0, None)
+    ranked = sorted(cands.items(), key=lambda kv: kv[1])
+    value, bad = ranked[0]
+    rivals = [b for v, b in ranked[1:] if not P._inside(pips[v], pips[value])]
+    margin = (rivals[0] - bad) if rivals else 0.3
+    hidden = _plain_hidden_pips(gray, np.asarray(pips[value], np.float64), shade[value][0], shade[value][1], aligned)
+    conf = 1.0 - P.BAD_SLOPE * bad - (0.35 if margin < 0.03 else 0.15 if margin < 0.08 else 0.0)
+    if hidden is not None:
+        conf -= max(0.0, hidden - P.REGULAR)
+    return P.Face(value, float(np.clip(conf, 0.05, 0.99)), centres[value], bad, margin, hidden)
+
+
+def test_a_face_read_is_its_plain_computation() -> None:
+    """``read_face_evidence`` (groups of no blobs skipped, the both-shade mask made when first needed,
+    the groups' quick tests, ``hidden_pips``' one call) reads every face as the plain computation does,
+    to the bit: drawn faces of every value, plain and noisy ones, crops of other sizes and colour."""
+    import pytest
+
+    from tavli_pi.vision import pips
+    from tavli_pi.vision.pips import read_face_evidence
+
+    import cv2
+
+    rng = np.random.default_rng(6)
+    read = 0
+    with pytest.MonkeyPatch.context() as mp:
+        for i in range(240):
+            gray, _, _, _ = _drawn_face(rng, 1 + i % 6)
+            if i % 8 == 7:
+                gray = np.full((64, 64), 128, np.uint8) + rng.integers(0, 3, (64, 64)).astype(np.uint8)  # blank
+            crop = gray if i % 3 else cv2.cvtColor(cv2.resize(gray, (48, 48), interpolation=cv2.INTER_AREA), cv2.COLOR_GRAY2BGR)
+            aligned = bool(i % 2)
+            got = read_face_evidence(crop, aligned)
+            mp.setattr(pips, "_FAR_OFF", np.inf)
+            want = _plain_read_face_evidence(crop, aligned)
+            mp.undo()
+            assert repr(got) == repr(want), (i, got, want)
+            read += got.value > 0
+    assert read > 150
