@@ -119,7 +119,7 @@ def video_cases(spec: str) -> Iterator[Case]:
     from tavli_pi.vision.reader import BoardReader
     from tavli_pi.vision.refine import refine
     from tavli_pi.vision.setup import learn_board
-    from bench.bench_video import midgame, thinking, write_video
+    from bench.bench_video import decoded, midgame, thinking, write_video
 
     seed, game = (int(v) for v in spec.split(":"))
     g = game  # (bench_video's game index: the table's index among all, kept with --size 640)
@@ -131,14 +131,7 @@ def video_cases(spec: str) -> Iterator[Case]:
     with tempfile.TemporaryDirectory() as d:
         video = Path(d) / "game.mp4"
         write_video(video, moments, kw, 1000 * seed + g, 1, truths)
-        cap = cv2.VideoCapture(str(video))
-        frames = []
-        while True:
-            ok, img = cap.read()
-            if not ok:
-                break
-            frames.append(img)
-        cap.release()
+        frames = decoded(video)
     light, dark = spot_counts(moments[0].position)  # type: ignore[arg-type]
     known = KnownBoard.of_counts(light, dark)
     t0 = truths[0]
