@@ -943,12 +943,15 @@ def _read_spots_once(
         # a slot beyond a stack's first that a caption's letters hide: its pixels say what they show of
         # it, no more (vision/captions.py)
         p_occ = np.where(searched, captions.discounted(p_occ, _caption_share(cal, view, ch, cols)), p_occ)
+        # the slots filled at set-up whose colour is now nearer the other checker's (vision/swapped.py)
+        swapped = swapped_slots(ch, cal, known_slots(cal)[cols][:, : p_occ.shape[1]],
+                                setup_colours(cal.learnt_from)[cols])
         # a slot filled at set-up that now holds the other colour's checker: read against the empty
-        # point as learnt at set-up too (vision/swapped.py)
-        p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched, view, g)
+        # point as learnt at set-up too
+        p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched & swapped, view, g)
         # a point's first slot filled at set-up, now nearer the empty point beside it than the set-up
         # view: a bare point, read against that empty point too, the emptier reading kept
-        p_occ = _emptied_reread(p_occ, feats, ch, cal, lay, cols, searched, view)
+        p_occ = _emptied_reread(p_occ, feats, ch, cal, lay, cols, searched & ~swapped, view)
         if taught(cal):
             # a checker come onto a point empty at set-up with a body of the point's colour (dark on
             # dark): read by the change round its rim, as this board's checkers showed it at set-up
@@ -1081,12 +1084,11 @@ def _ends_judged(lz_ends: np.ndarray, d_ends: np.ndarray, ch: ck.Chains, p_occ: 
 
 
 def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,
-                    cols: np.ndarray, searched: np.ndarray, view: SetupView, g: ck.Gradients) -> np.ndarray:
-    """``p_occ`` with each searched slot the set-up filled whose colour is now the other checker's
-    read also against the empty point (``swapped.empty_point_features``): the likelier reading."""
+                    cols: np.ndarray, slots: np.ndarray, view: SetupView, g: ck.Gradients) -> np.ndarray:
+    """``p_occ`` with each of ``slots`` -- searched, filled at set-up, their colour now the other
+    checker's (``swapped.swapped_slots``) -- read also against the empty point
+    (``swapped.empty_point_features``): the likelier reading."""
     filled_all = known_slots(cal)
-    held = setup_colours(cal.learnt_from)[cols]
-    slots = searched & swapped_slots(ch, cal, filled_all[cols][:, : p_occ.shape[1]], held)
     if not slots.any():
         return p_occ
     got = empty_point_features(feats, ch, cal, lay, cols, slots, ~filled_all, view.now, view.background,
@@ -1129,10 +1131,10 @@ def _emptied_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Ca
     lost real-like game 43's dark checker hit on the light 24-point, and the game went out of sync).
     On the 200 real-like frames (``diag_spots.py --frames 200``): 98 -> 95 spots wrong, none new."""
     filled_all = known_slots(cal)
-    filled = filled_all[cols][:, : p_occ.shape[1]]
-    # a slot whose colour is now nearer the other colour's checker is the swapped re-read's: the likelier
-    # of its two readings stands (a dark checker hit on a dark-painted point where light ones stood)
-    slots = searched & filled & ~swapped_slots(ch, cal, filled, setup_colours(cal.learnt_from)[cols])
+    # (``searched``: the slots searched but those whose colour is now nearer the other colour's checker,
+    # the swapped re-read's, where the likelier of its two readings stands: a dark checker hit on a
+    # dark-painted point where light ones stood)
+    slots = searched & filled_all[cols][:, : p_occ.shape[1]]
     slots[:, 1:] = False
     slots[len(cols) - 2:] = False  # the bar's halves (the last two columns read)
     if not slots.any():
