@@ -34,6 +34,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tavli_pi.vision.quantile import mean_of
+
 __all__ = ["RIM_INNER", "FaintLook", "rim_change", "learn", "noise_level", "arrived_probability"]
 
 #: the slot's outer band, where a checker's rim lies: from this share of its radius to its edge
@@ -76,14 +78,8 @@ def rim_change(image: np.ndarray, x: np.ndarray, y: np.ndarray, r: np.ndarray,
         quarter = np.where(np.abs(xx - cx) >= np.abs(yy - cy), np.where(xx < cx, 0, 1), np.where(yy < cy, 2, 3))
         means = [change[band & (quarter == q)] for q in range(4)]
         if all(len(m) for m in means):
-            out[n] = float(np.mean(sorted(_mean(m) for m in means)[:3]))
+            out[n] = float(np.mean(sorted(mean_of(m) for m in means)[:3]))
     return out
-
-
-def _mean(m: np.ndarray) -> float:
-    """``float(m.mean())`` of a float64 array as ``ndarray.mean`` works it out -- its sum,
-    ``np.add.reduce``'s, over the count -- without its dispatch (issue 12)."""
-    return float(np.add.reduce(m) / m.size)
 
 
 def learn(background: np.ndarray, x: np.ndarray, y: np.ndarray, r: np.ndarray, top: np.ndarray,

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.disc_means import disc_means
-from tavli_pi.vision.quantile import median
+from tavli_pi.vision.quantile import mean_of, median
 from tavli_pi.vision.quantile import order_weights as _order_weights
 
 __all__ = ["PipReading", "read_pips", "read_face", "read_face_evidence", "Face", "hidden_pips", "layout_error", "find_pip_blobs", "LAYOUTS"]
@@ -338,8 +338,8 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
                 if s is not None and s[0] < cands.get(s[1], 9.0):
                     cands[s[1]] = s[0]
                     pips[s[1]] = [(b[0], b[1]) for b in g]
-                    shade[s[1]] = (dark, _mean_of([b[2] for b in g]))
-                    centres[s[1]] = (_mean_of([b[0] for b in g]) / _SIZE, _mean_of([b[1] for b in g]) / _SIZE)
+                    shade[s[1]] = (dark, mean_of([b[2] for b in g]))
+                    centres[s[1]] = (mean_of([b[0] for b in g]) / _SIZE, mean_of([b[1] for b in g]) / _SIZE)
     if not cands:
         return Face(0, 0.0, None)
     ranked = sorted(cands.items(), key=lambda kv: kv[1])
@@ -353,12 +353,6 @@ def read_face_evidence(crop: np.ndarray, aligned: bool = False) -> Face:
     if hidden is not None:
         conf -= max(0.0, hidden - REGULAR)
     return Face(value, float(np.clip(conf, 0.05, 0.99)), centres[value], bad, margin, hidden)
-
-
-def _mean_of(values: list[float]) -> float:
-    """``float(np.mean(values))`` of a few floats, without ``mean``'s dispatch (issue 12): the same
-    sum (``np.add.reduce`` of the float64 array) over the count, in float64."""
-    return float(np.add.reduce(np.asarray(values, np.float64)) / len(values))
 
 
 def _grid_axes(pts: np.ndarray, aligned: bool) -> tuple[np.ndarray, np.ndarray] | None:
@@ -405,7 +399,7 @@ def hidden_pips(gray: np.ndarray, pts: np.ndarray, dark: bool, area: float, alig
     # the pips' and the empty places' in one call (each point's mean is its own: issue 12)
     level = disc_means if gray.dtype == np.uint8 else _disc_means
     means = level(gray, np.concatenate((pts, empty)), rp)
-    pip = _mean_of(means[:len(pts)])
+    pip = mean_of(means[:len(pts)])
     # the body: the face round its pips, away from them
     reach = float(np.hypot(*(u + w))) + rp
     rows, cols = _window(_SIZE, float(c[0]), float(c[1]), reach)

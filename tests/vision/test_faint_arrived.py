@@ -135,12 +135,3 @@ def test_the_rim_lifts_a_slot_only_where_it_reads_a_checker_there() -> None:
     assert stacks._faint_lifted(0.0, 0.6) == 0.6
     assert stacks._faint_lifted(0.1, 0.94) == stacks.FAINT_MOST
     assert stacks._faint_lifted(0.8, 0.6) == 0.8
-
-
-def test_a_quarter_mean_is_numpys_to_the_bit() -> None:
-    """``rim_change``'s quarter means (their sums over their counts, without ``mean``'s dispatch) are
-    ``np.mean``'s to the bit: bands of a few to thousands of pixels, of any scale."""
-    rng = np.random.default_rng(7)
-    for i in range(400):
-        m = rng.uniform(0, 255, int(rng.integers(1, 3000))) * rng.choice([1e-3, 1.0, 1e4])
-        assert fa._mean(m) == float(np.mean(m)), i

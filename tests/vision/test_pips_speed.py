@@ -66,15 +66,6 @@ def test_the_blob_masks_are_numpys_comparisons() -> None:
             assert np.array_equal(mask, ((gray <= t) if dark else (gray > t)).astype(np.uint8))
 
 
-def test_the_mean_of_a_few_floats_is_numpys() -> None:
-    from tavli_pi.vision.pips import _mean_of
-
-    rng = np.random.default_rng(3)
-    for i in range(2000):
-        vals = (rng.random(1 + i % 9) * [0.1, 1.0, 64.0, 1e5][i % 4]).tolist()
-        assert _mean_of(vals) == float(np.mean(vals))
-
-
 def _drawn_face(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, bool, float]:
     """A 64 x 64 face with ``n`` pips of a standard layout (turned, scaled, off centre a little, some
     of the other places faintly pipped), noisy: (grey, the pips' centres, dark pips?, pip area)."""

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.lie import _edge_width
-from tavli_pi.vision.quantile import median, percentile
+from tavli_pi.vision.quantile import mean_of, median, percentile
 
 
 def _same(got: object, want: object) -> bool:
@@ -110,3 +110,15 @@ def test_the_relights_half_is_np_quantiles() -> None:
         if i % 3 == 0:
             res = np.round(res, 2)  # ties
         assert _same(percentile(res, 50), np.quantile(res, 0.5)), i
+
+
+def test_the_mean_of_a_few_floats_or_an_array_is_numpys() -> None:
+    """``mean_of`` is ``np.mean``'s to the bit: a face's few blob coordinates (``pips``) and a ring's
+    quarter bands of a few to thousands of pixels (``faint_arrived.rim_change``), of any scale."""
+    rng = np.random.default_rng(3)
+    for i in range(2000):
+        vals = (rng.random(1 + i % 9) * [0.1, 1.0, 64.0, 1e5][i % 4]).tolist()
+        assert mean_of(vals) == float(np.mean(vals)), i
+    for i in range(400):
+        m = rng.uniform(0, 255, int(rng.integers(1, 3000))) * rng.choice([1e-3, 1.0, 1e4])
+        assert mean_of(m) == float(np.mean(m)), i
