@@ -930,40 +930,15 @@ def _read_spots_once(
     P = len(cols) - 2  # points read
     ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo, shift=shift,
                      moved=moved)
-    p_occ = slot_probability(ch)
     view = (setup if setup is not None else setup_view(canon, lay, cal)) if SETUP_W.any() else None
-    feats = setup_slot_features(canon, lay, cal, ch, None if only is None else cols, view) if view is not None else None
-    if feats is not None and view is not None:
-        # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
-        depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
-        searched = np.arange(SLOTS)[None, :] < depth[:, None]
-        p_occ = np.where(searched, setup_slot_probability(feats, None if only is None else cols, known_slots(cal),
-                                                          taught(cal)),
-                         p_occ)
-        # a slot beyond a stack's first that a caption's letters hide: its pixels say what they show of
-        # it, no more (vision/captions.py)
-        p_occ = np.where(searched, captions.discounted(p_occ, _caption_share(cal, view, ch, cols)), p_occ)
-        # the slots filled at set-up whose colour is now nearer the other checker's (vision/swapped.py)
-        swapped = swapped_slots(ch, cal, known_slots(cal)[cols][:, : p_occ.shape[1]],
-                                setup_colours(cal.learnt_from)[cols])
-        # a slot filled at set-up that now holds the other colour's checker: read against the empty
-        # point as learnt at set-up too
-        p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched & swapped, view, g)
-        # a point's first slot filled at set-up, now nearer the empty point beside it than the set-up
-        # view: a bare point, read against that empty point too, the emptier reading kept
-        p_occ = _emptied_reread(p_occ, feats, ch, cal, lay, cols, searched & ~swapped, view)
-        if taught(cal):
-            # a checker come onto a point empty at set-up with a body of the point's colour (dark on
-            # dark): read by the change round its rim, as this board's checkers showed it at set-up
-            # (vision/faint_arrived.py)
-            p_occ = _faint_arrived_reread(p_occ, ch, cal, lay, cols, searched, view,
-                                          feats[:, 0, CHANGE] - feats[:, 0, TYPICAL] < FAINT_STILL, g)
-        else:
-            # read back against itself with no taught ring (the check of a board just learnt): a held
-            # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
-            p_occ = _held_reread(p_occ, ch, cal, lay, cols, searched, view)
-        # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
-        p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
+    p_occ, feats = _occupancy(canon, g, lay, cal, ch, cols, only is None, view)
+    if feats is not None:
+        # a chain stopped after two slots that rang plainly empty, its last one read holding a checker
+        # against the board learnt at set-up: traced on to its end and read again (``ON_STOPPED``)
+        on = _stopped_short(ch, p_occ, P)
+        if len(on):
+            ch = _traced_on(ch, g, integral, lay, cal, cols, on, memo, shift, moved)
+            p_occ, feats = _occupancy(canon, g, lay, cal, ch, cols, only is None, view)
     # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py);
     # a slot the learnt position filled, against that checker as the set-up view shows it
     # (vision/held_colours.py)
@@ -1057,6 +1032,84 @@ def _read_spots_once(
     site_columns[:] = [int(cols[i]) for i in (*ii, *squeezed_at)]
     rings[:] = ch.full[:P, 0].tolist()
     return points, bar, sites, tuple(int(v) for v in pins)
+
+
+def _occupancy(canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, ch: ck.Chains, cols: np.ndarray,
+               whole: bool, view: SetupView | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each slot's probability of holding a checker (C, SLOTS) for the chains ``ch`` of spots ``cols``
+    (``whole``: all 26), and the slots' set-up features (None: the calibration learnt no board): by
+    their ring fit, and against the board learnt at set-up (``view``) by the set-up slot model and
+    its re-reads."""
+    p_occ = slot_probability(ch)
+    feats = setup_slot_features(canon, lay, cal, ch, None if whole else cols, view) if view is not None else None
+    if feats is not None and view is not None:
+        # against the board learnt at set-up; slots a column never searched keep their (empty) ring fit
+        depth = ch.searched if ch.searched is not None else np.full(len(ch.x), SLOTS)
+        searched = np.arange(SLOTS)[None, :] < depth[:, None]
+        p_occ = np.where(searched, setup_slot_probability(feats, None if whole else cols, known_slots(cal),
+                                                          taught(cal)),
+                         p_occ)
+        # a slot beyond a stack's first that a caption's letters hide: its pixels say what they show of
+        # it, no more (vision/captions.py)
+        p_occ = np.where(searched, captions.discounted(p_occ, _caption_share(cal, view, ch, cols)), p_occ)
+        # the slots filled at set-up whose colour is now nearer the other checker's (vision/swapped.py)
+        swapped = swapped_slots(ch, cal, known_slots(cal)[cols][:, : p_occ.shape[1]],
+                                setup_colours(cal.learnt_from)[cols])
+        # a slot filled at set-up that now holds the other colour's checker: read against the empty
+        # point as learnt at set-up too
+        p_occ = _swapped_reread(p_occ, feats, ch, cal, lay, cols, searched & swapped, view, g)
+        # a point's first slot filled at set-up, now nearer the empty point beside it than the set-up
+        # view: a bare point, read against that empty point too, the emptier reading kept
+        p_occ = _emptied_reread(p_occ, feats, ch, cal, lay, cols, searched & ~swapped, view)
+        if taught(cal):
+            # a checker come onto a point empty at set-up with a body of the point's colour (dark on
+            # dark): read by the change round its rim, as this board's checkers showed it at set-up
+            # (vision/faint_arrived.py)
+            p_occ = _faint_arrived_reread(p_occ, ch, cal, lay, cols, searched, view,
+                                          feats[:, 0, CHANGE] - feats[:, 0, TYPICAL] < FAINT_STILL, g)
+        else:
+            # read back against itself with no taught ring (the check of a board just learnt): a held
+            # checker that rings faintly (dark on dark) is read by its colour too (vision/faint_held.py)
+            p_occ = _held_reread(p_occ, ch, cal, lay, cols, searched, view)
+        # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
+        p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
+    return p_occ, feats
+
+
+#: a point's chain stops after two slots in a row that ring plainly empty (``_plainly_empty``); with a
+#: board learnt at set-up, one whose last slot searched the set-up slot model reads at least this
+#: likely to hold a checker is traced on (``_traced_on``): dark checkers on a black point ring faintly,
+#: and the model read them (real-like seed 0 frame 184, beech at 1280 px: point 3's four dark checkers,
+#: slots 1 and 2 read at 0.84 and 0.67 by the model and plainly empty by their ring, the fourth never
+#: searched: read three, and the board balanced against its trays put the fourth on an empty point)
+ON_STOPPED = 0.5
+
+
+def _stopped_short(ch: ck.Chains, p_occ: np.ndarray, P: int) -> np.ndarray:
+    """The rows among the first ``P`` (the points read) whose chain stopped before its last slot, the last
+    slot it searched read holding a checker (``ON_STOPPED``)."""
+    if ch.searched is None:
+        return np.zeros(0, np.int64)
+    depth = np.asarray(ch.searched[:P], np.int64)
+    short = depth < ch.x.shape[1]
+    last = p_occ[np.arange(P), np.maximum(depth - 1, 0)]
+    return np.flatnonzero(short & (depth > 0) & (last >= ON_STOPPED))
+
+
+def _traced_on(ch: ck.Chains, g: ck.Gradients, integral: np.ndarray, lay: Layout, cal: Calibration,
+               cols: np.ndarray, rows: np.ndarray, memo: RingMemo | None, shift: np.ndarray | None,
+               moved: bool) -> ck.Chains:
+    """``ch`` with the chains of ``rows`` (of spots ``cols``) traced again to their end, not stopped: the
+    slots searched before are found again where they were (each slot is searched from the one before it),
+    the later ones searched too."""
+    again = spot_chains(g, integral, lay, cal, stop=False, cols=np.asarray(cols)[rows], memo=memo,
+                        shift=shift, moved=moved)
+    x, y, feats, bgr = ch.x.copy(), ch.y.copy(), ch.feats.copy(), ch.bgr.copy()
+    x[rows], y[rows], feats[rows], bgr[rows] = again.x, again.y, again.feats, again.bgr
+    searched = None if ch.searched is None else ch.searched.copy()
+    if searched is not None:
+        searched[rows] = ch.x.shape[1]
+    return ck.Chains(x, y, feats, bgr, searched)
 
 
 def _ends_judged(lz_ends: np.ndarray, d_ends: np.ndarray, ch: ck.Chains, p_occ: np.ndarray, filled: np.ndarray,

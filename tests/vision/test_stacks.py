@@ -190,3 +190,61 @@ def test_a_first_slot_emptied_since_set_up_is_read_against_the_empty_point_besid
     assert truth.light[point - 1] == truth.dark[point - 1] == 0
     got = obs.points[point - 1]
     assert (got.light.best, got.dark.best) == (0, 0)
+
+
+# real-like seed 0, table 184 (beech, 1280 px): point 3 holds four dark checkers on a black point
+STOPPED_TABLE = 184
+
+
+def test_a_stack_whose_chain_stopped_on_faint_rings_the_learnt_board_reads_occupied_is_traced_on() -> None:
+    # its slots 1 and 2 rang plainly empty (a dark checker on a black point) and the chain stopped there,
+    # though the set-up slot model read them at 0.84 and 0.67: the fourth checker was never searched, the
+    # point read three and the board, balanced against its trays, put the fourth on point 13
+    scene = reallike_scenes(STOPPED_TABLE + 1, 0)[STOPPED_TABLE]
+    s = render(reallike_setup(scene), STOPPED_TABLE)
+    base = refine(Calibration(s.truth.corners, home=s.truth.home), s.image)  # type: ignore[arg-type]
+    cal = learn_board(s.image, base)
+    frame = render(scene, STOPPED_TABLE)
+    assert (frame.truth.light[2], frame.truth.dark[2]) == (0, 4)
+    assert (frame.truth.light[12], frame.truth.dark[12]) == (0, 0)
+    obs = BoardReader(cal).read(frame.image)
+    assert (obs.points[2].light.best, obs.points[2].dark.best) == (0, 4)
+    assert (obs.points[12].light.best, obs.points[12].dark.best) == (0, 0)
+
+
+def _chains(searched: list[int], slots: int = stacks.SLOTS) -> ck.Chains:
+    c = len(searched)
+    z = np.zeros((c, slots), np.float32)
+    return ck.Chains(z, z.copy(), np.zeros((c, slots, ck.N_FEATURES), np.float32), np.zeros((c, slots, 3), np.float32),
+                     np.asarray(searched, np.int32))
+
+
+def test_only_a_chain_stopped_with_its_last_searched_slot_read_occupied_is_traced_on() -> None:
+    ch = _chains([3, 3, 7, 2, 3])
+    p = np.full((5, stacks.SLOTS), 0.01)
+    p[0, :3] = [0.9, 0.8, 0.6]  # stopped, its last slot searched read occupied: traced on
+    p[1, :3] = [0.9, 0.8, 0.2]  # stopped where the stack ends
+    p[2, :] = 0.9  # searched to the end
+    p[3, :2] = [0.9, 0.7]  # a bar's half (beyond the points read)
+    p[4, :3] = [0.1, 0.1, 0.1]
+    assert stacks._stopped_short(ch, p, 3).tolist() == [0]
+    assert stacks._stopped_short(_chains([7, 7]), np.full((2, stacks.SLOTS), 0.9), 2).tolist() == []
+
+
+def test_a_chain_traced_on_keeps_the_slots_it_searched_before() -> None:
+    cal, frame = _calibrated(True)
+    canon = cal.warp(frame.image)  # type: ignore[attr-defined]
+    g, integral = ck.gradients(canon), cv2_integral(canon)
+    ch = spot_chains(g, integral, cal.layout, cal, stop=True)
+    assert ch.searched is not None
+    rows = np.flatnonzero(ch.searched < stacks.SLOTS)[:3]
+    assert len(rows)
+    on = stacks._traced_on(ch, g, integral, cal.layout, cal, np.arange(26), rows, None, None, False)
+    assert on.searched is not None
+    for i in range(26):
+        n = int(ch.searched[i])
+        assert np.array_equal(on.x[i, :n], ch.x[i, :n]) and np.array_equal(on.y[i, :n], ch.y[i, :n])
+        assert np.array_equal(on.feats[i, :n], ch.feats[i, :n])
+        if i not in rows:
+            assert np.array_equal(on.x[i], ch.x[i]) and on.searched[i] == n
+    assert all(on.searched[rows] == stacks.SLOTS)
