@@ -84,7 +84,8 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
             return None  # the body runs into its surroundings (same colour): outline unknown
         # the body runs into its surroundings (of nearly its colour): parted from the ground it ran
         # into past the largest die's corners (``dice_ground``), else its outline is unknown
-        yy, xx = np.ogrid[:hh, :ww]  # (broadcast: each pixel's distance as from a full grid)
+        yy, xx = np.arange(hh)[:, None], np.arange(ww)[None, :]  # (``np.ogrid``'s, without its indexing
+        # machinery; broadcast: each pixel's distance as from a full grid)
         reach = GROUND_FROM * DIE_RANGE[1] * pitch
         far = (labels == lab) & ((xx - lx) ** 2 + (yy - ly) ** 2 > reach * reach) & (plain > 0)
         parted = ground_parted(crop, plain, far, body)  # (in float32 there, once past its first test)
@@ -125,8 +126,9 @@ def _component(plain: np.ndarray, pipm8: np.ndarray,
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     n, labels = labelled(mask, 4)  # (one component's stats wanted: ``component_box``)
-    lab = int(labels[int(round(float(np.clip(float_mean(local[:, 1]), 0, hh - 1)))),
-                     int(round(float(np.clip(float_mean(local[:, 0]), 0, ww - 1))))])
+    # (the centre clipped to the crop: ``np.clip``'s value, a bound or the mean itself, without its dispatch)
+    lab = int(labels[int(round(float(min(max(float(float_mean(local[:, 1])), 0.0), hh - 1)))),
+                     int(round(float(min(max(float(float_mean(local[:, 0])), 0.0), ww - 1))))])
     if lab == 0:
         counts = np.bincount(labels[pipm8.astype(bool)].ravel(), minlength=n)
         counts[0] = 0
