@@ -96,7 +96,7 @@ from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import DieReading
 from tavli_pi.vision.pip_sites import sites_agree
 from tavli_pi.vision.pips import PipReading, layout_error, read_pips
-from tavli_pi.vision.quantile import median
+from tavli_pi.vision.quantile import float_mean, median
 from tavli_pi.vision.six_bars import READ as BAR_SIX
 from tavli_pi.vision.tumbling import COHERENCE, HatBlob, coherence, find_tumbling, hat_blobs
 
@@ -483,7 +483,7 @@ def _find(
         if len(group) > 12 or span > 1.1 * pitch:
             continue
         half = id(group) in halves
-        at = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
+        at = (float(float_mean(pts[:, 0])), float(float_mean(pts[:, 1])))  # (``mean``'s, to the bit, for less)
         body = bodied(memo, view, canon, cal, group, pitch, GROUND_LEAST_PX / max(frame_px(to_src, at, 1.0), 1e-6))
         square: float | None = None
         if body is not None:
@@ -512,7 +512,7 @@ def _find(
                 span = float(np.ptp(pts, axis=0).max())
             if len(group) < 2 or (len(group) >= 3 and layout_error(pts) > 0.1) or (len(group) == 2 and not strict_pairs):
                 continue  # neither a die's outline nor a clear pip layout
-            bx, by = (float(v) for v in pts.mean(axis=0))
+            bx, by = (float(v) for v in float_mean(pts, 0))
             side = max(default_side, span * 1.4)
             ang = angle_of(pts)
         if any(np.hypot(bx - tx, by - ty) < 0.5 * side for tx, ty in taken):

@@ -15,7 +15,7 @@ from tavli_pi.vision.dice_ground import ground_parted
 from tavli_pi.vision.dice_memo import Box, DiceMemo
 from tavli_pi.vision.dice_spots import Spot
 from tavli_pi.vision.lie import square_crop
-from tavli_pi.vision.quantile import median
+from tavli_pi.vision.quantile import float_mean, median
 
 __all__ = ["DIE_RANGE", "EDGE_CONTRAST", "NARROWEST", "angle_of", "bodied", "body", "body_box", "checker_under",
            "edge_side"]
@@ -32,7 +32,7 @@ _K3 = np.ones((3, 3), np.uint8)
 def body_box(group: list[Spot], pitch: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     """The crop (x0, y0, x1, y1) of the canonical view that ``body`` looks at."""
     pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
-    cx, cy = pts.mean(axis=0)
+    cx, cy = float_mean(pts, 0)  # (``quantile.float_mean``: ``mean``'s values, to the bit, for less)
     half = int(pitch * 0.6)
     x0, y0 = max(int(cx) - half, 0), max(int(cy) - half, 0)
     x1, y1 = min(int(cx) + half + 1, shape[1]), min(int(cy) + half + 1, shape[0])
@@ -56,7 +56,7 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
         cv2.circle(pipm8, (int(round(px)), int(round(py))), 2, 1, -1)
     pipm = pipm8.astype(bool)
     # the body: the half of the die's middle farthest in shade from the pips
-    lx, ly = local.mean(axis=0)
+    lx, ly = float_mean(local, 0)
     r = max(0.18 * pitch, 4.0)
     mid8 = np.zeros((hh, ww), np.uint8)
     cv2.circle(mid8, (int(round(lx)), int(round(ly))), int(round(r)), 1, -1)
@@ -84,7 +84,8 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
             return None  # the body runs into its surroundings (same colour): outline unknown
         # the body runs into its surroundings (of nearly its colour): parted from the ground it ran
         # into past the largest die's corners (``dice_ground``), else its outline is unknown
-        yy, xx = np.ogrid[:hh, :ww]  # (broadcast: each pixel's distance as from a full grid)
+        yy, xx = np.arange(hh)[:, None], np.arange(ww)[None, :]  # (``np.ogrid``'s, without its indexing
+        # machinery; broadcast: each pixel's distance as from a full grid)
         reach = GROUND_FROM * DIE_RANGE[1] * pitch
         far = (labels == lab) & ((xx - lx) ** 2 + (yy - ly) ** 2 > reach * reach) & (plain > 0)
         parted = ground_parted(crop, plain, far, body)  # (in float32 there, once past its first test)
@@ -125,8 +126,9 @@ def _component(plain: np.ndarray, pipm8: np.ndarray,
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _K3)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     n, labels = labelled(mask, 4)  # (one component's stats wanted: ``component_box``)
-    lab = int(labels[int(round(float(np.clip(local[:, 1].mean(), 0, hh - 1)))),
-                     int(round(float(np.clip(local[:, 0].mean(), 0, ww - 1))))])
+    # (the centre clipped to the crop: ``np.clip``'s value, a bound or the mean itself, without its dispatch)
+    lab = int(labels[int(round(float(min(max(float(float_mean(local[:, 1])), 0.0), hh - 1)))),
+                     int(round(float(min(max(float(float_mean(local[:, 0])), 0.0), ww - 1))))])
     if lab == 0:
         counts = np.bincount(labels[pipm8.astype(bool)].ravel(), minlength=n)
         counts[0] = 0
@@ -178,7 +180,7 @@ def _parted(comp: np.ndarray, local: np.ndarray, pitch: float) -> tuple[tuple[fl
     cents = np.asarray(centroids[1:], np.float64)
     near = np.argmin(np.hypot(local[:, None, 0] - cents[None, :, 0], local[:, None, 1] - cents[None, :, 1]), axis=1)
     votes = np.bincount(near, minlength=len(cents))
-    mid = local.mean(axis=0)
+    mid = float_mean(local, 0)
     lab = 1 + int(min(range(len(cents)), key=lambda j: (-votes[j], float(np.hypot(*(cents[j] - mid))))))
     # two dice: the die's part and the others, each grown back, the die's at least the smallest die's
     # whole area (a die parted from its shadow or its rim is less), the others together at least
@@ -286,7 +288,7 @@ def edge_side(src: np.ndarray, to_src: Callable[[np.ndarray], np.ndarray], centr
     k = _EDGE_N / (2.0 * _EDGE_HALF * side)  # crop px per canonical px
     face = _ER < 0.42 / _EDGE_HALF
     vals = crop[face]
-    grey = vals.mean(axis=1)
+    grey = float_mean(vals, 1)
     t, _ = cv2.threshold(np.clip(grey, 0, 255).astype(np.uint8).reshape(-1, 1), 0, 255,
                          cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     hi = grey > t

@@ -11,6 +11,7 @@ import numpy as np
 
 from tavli_pi.vision.components import components
 from tavli_pi.vision.dice_memo import Box, DiceMemo, Rect
+from tavli_pi.vision.quantile import float_mean
 from tavli_pi.vision.sparse import nonzero_xy
 
 __all__ = ["PIP_RING", "ROW_REACH", "SPOT_CONTRAST", "SPOT_REACH", "Spot", "find_spots", "view_spots"]
@@ -195,7 +196,7 @@ def _even_band(ring: np.ndarray, core: np.ndarray, bright: bool, contrast: int) 
     """Per row of ``ring`` (a peak's ring samples; ``core``: each peak's level), whether the ring is
     an even band at least ``BAND_AWAY`` of ``contrast`` away from the peak."""
     step = _step(ring, core, bright)
-    res: np.ndarray = (step.min(axis=1) >= BAND_AWAY * contrast) & (np.ptp(ring, axis=1) < 0.6 * step.mean(axis=1) + 12)
+    res: np.ndarray = (step.min(axis=1) >= BAND_AWAY * contrast) & (np.ptp(ring, axis=1) < 0.6 * float_mean(step, 1) + 12)
     return res
 
 

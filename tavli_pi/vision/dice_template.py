@@ -33,6 +33,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from tavli_pi.vision.quantile import float_mean
+
 __all__ = ["FACE", "PIP_AT", "PIP_R", "FaceMatch", "face_axes", "match_face"]
 
 #: pips lie this share of the side from the centre, along each axis (corners, middle row)
@@ -222,7 +224,7 @@ def _correlations(crop: np.ndarray, masks: np.ndarray, tpl: np.ndarray, n: int) 
     it (6, A), the patch made zero-mean and unit-length."""
     for o in range(len(masks)):
         c = crop[masks[o]]
-        c = c - c.mean()
+        c = c - float_mean(c)  # (``mean``'s, to the bit, for less: vision/quantile.py)
         nc = float(np.linalg.norm(c))
         if nc < 1e-6:
             continue

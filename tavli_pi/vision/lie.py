@@ -27,7 +27,7 @@ import numpy as np
 from tavli_pi.vision.channels import channel_max
 from tavli_pi.vision.component_box import box_of, labelled
 from tavli_pi.vision.dice_ground import GROUND_LEAST_PX, frame_px, ground_parted
-from tavli_pi.vision.quantile import median, percentile
+from tavli_pi.vision.quantile import float_mean, median, percentile
 
 __all__ = ["Outline", "die_outline", "square_crop", "cocked_confidence", "ASPECT_COCKED", "OFFSET_COCKED", "BLURRED"]
 
@@ -145,7 +145,7 @@ def die_outline(
     c = _N / 2.0
     face = _R2 < (0.42 * side * k) ** 2
     vals = crop[face].astype(np.float32)
-    grey = vals.mean(axis=1)
+    grey = float_mean(vals, 1)  # (``mean``'s, to the bit, for less)
     t, _ = cv2.threshold(np.clip(grey, 0, 255).astype(np.uint8).reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     hi = grey > t
     body_hi = hi.sum() > 0.5 * len(hi)  # the body is the common shade; pips the rare one

@@ -20,6 +20,10 @@ A NaN found at the end is left to ``np.median``.
 
 :func:`mean_of` is ``float(np.mean(values))`` of a few floats or a float64 array, as ``mean`` works it
 out -- the sum (``np.add.reduce`` of the float64 array) over the count -- without its dispatch.
+:func:`float_mean` is ``a.mean(axis)`` of a float32 or float64 array (a numpy scalar or array of its
+type) by ``mean``'s own steps (``numpy/_core/_methods.py``, ``_mean``): the same ``np.add.reduce``
+over the axis, then divided by the count as an ``intp``, in place for an array, without the dispatch
+round it (a third of a small array's mean).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["mean_of", "median", "order_weights", "percentile"]
+__all__ = ["float_mean", "mean_of", "median", "order_weights", "percentile"]
 
 
 @lru_cache(maxsize=32)
@@ -89,3 +93,17 @@ def mean_of(values: Sequence[float] | np.ndarray) -> float:
     """``float(np.mean(values))`` of a few floats or a 1-d float64 array, without ``mean``'s dispatch
     (issue 12): the same sum (``np.add.reduce`` of the float64 array) over the count, in float64."""
     return float(np.add.reduce(np.asarray(values, np.float64)) / len(values))
+
+
+def float_mean(a: np.ndarray, axis: int | None = None) -> Any:
+    """``a.mean(axis)`` of a float32 or float64 array, the same values of the same type, to the bit:
+    ``mean``'s sum over the axis (all of them: None) and its division by the count, an ``intp``
+    (in place for an array; a scalar's quotient made the sum's type). Any other array, or none to
+    take the mean of, is left to ``mean``."""
+    n = a.size if axis is None else a.shape[axis]
+    if a.dtype not in (np.float32, np.float64) or n == 0:
+        return a.mean(axis)
+    s = np.add.reduce(a, axis=axis)
+    if isinstance(s, np.ndarray):
+        return np.true_divide(s, np.intp(n), out=s, casting="unsafe")
+    return s.dtype.type(s / np.intp(n))

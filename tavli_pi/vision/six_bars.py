@@ -34,7 +34,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from tavli_pi.vision.quantile import median
+from tavli_pi.vision.quantile import float_mean, median
 
 __all__ = ["BAR_CONTRAST", "CLEAN", "READ", "bar_six", "clean_bars", "inked_looks"]
 
@@ -187,18 +187,7 @@ def _mean(a: np.ndarray, x: float, y: float, hx: float, hy: float) -> float:
     part = a[max(y0, 0):max(y1, 1), max(x0, 0):max(x1, 1)]
     if not part.size:
         return 0.0
-    # (``part.mean()`` to the bit without its dispatch, issue 12: numpy 2's ``_methods._mean`` sums with
-    # ``add.reduce`` and divides the sum, a scalar of the array's type, by the count, an ``intp``: in
-    # float64, cast back to the sum's type)
-    total = np.add.reduce(part, axis=None)
-    return float(total.dtype.type(float(total) / part.size))
-
-
-def _means(a: np.ndarray, axis: int) -> np.ndarray:
-    """``a.mean(axis=axis)`` of a float array, to the bit (``_methods._mean``: the sums divided by the
-    count in place, cast unsafely back to their type)."""
-    total = np.add.reduce(a, axis=axis)
-    return np.asarray(np.true_divide(total, np.intp(a.shape[axis]), out=total, casting="unsafe"))
+    return float(float_mean(part))  # (``part.mean()`` to the bit without its dispatch: vision/quantile.py)
 
 
 def _along_middle(ink: np.ndarray, x: float, per: float, c: float, h: float) -> float:
@@ -207,7 +196,7 @@ def _along_middle(ink: np.ndarray, x: float, per: float, c: float, h: float) -> 
     centred on its own: a die turned a few degrees from the crop (a small die's outline angle is
     coarse) shifts its two rows' ends opposite ways (game 75: 0.09 of a side)."""
     col = ink[:, max(int(round(x - h)), 0):int(round(x + h)) + 1]
-    profile = np.maximum(_means(col, 1), 0.0)  # (``np.clip(..., 0.0, None)``: numpy 2's ``_clip``)
+    profile = np.maximum(float_mean(col, 1), 0.0)  # (``np.clip(..., 0.0, None)``: numpy 2's ``_clip``)
     n = len(profile)
     ys = _rows(n)
     reach = ALIGN_REACH * per
@@ -245,7 +234,7 @@ def _bars(ink: np.ndarray, per: float, c: float) -> float:
     body's, per pixel)."""
     h = max(HALF * per, 0.5)
     # across the bars: the mean ink of each column over the rows' length
-    band = _means(ink[int(round(c - 0.3 * per)):int(round(c + 0.3 * per)) + 1, :], 0)
+    band = float_mean(ink[int(round(c - 0.3 * per)):int(round(c + 0.3 * per)) + 1, :], 0)
     bars = []
     for sign in (-1.0, 1.0):
         lo, hi = sorted((c + sign * ROW_RANGE[0] * per, c + sign * ROW_RANGE[1] * per))

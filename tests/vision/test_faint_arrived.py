@@ -45,6 +45,49 @@ def test_the_rim_change_is_the_band_round_the_slot() -> None:
     assert np.isnan(fa.rim_change(diff, np.asarray([3.0]), np.asarray([20.0]), np.asarray([10.0]))[0])
 
 
+def test_the_band_quarters_kept_per_place_part_the_band_row_by_row() -> None:
+    """``rim_change`` takes each quarter's pixels by index, kept per place (issue 12): the quarters
+    part the band (every pixel from ``RIM_INNER`` r to r, each in one quarter: the one its larger
+    offset points to), row by row as a boolean mask takes them -- so each quarter's mean adds up
+    as before, to the bit."""
+    rng = np.random.default_rng(3)
+    for cx, cy, cr in zip(rng.uniform(20, 60, 40), rng.uniform(20, 60, 40), rng.uniform(2.5, 14, 40)):
+        got = fa._band_quarters(float(cx), float(cy), float(cr))
+        assert got is not None
+        seen = set()
+        for q, (ys, xs) in enumerate(got):
+            assert not ys.flags.writeable and not xs.flags.writeable
+            order = ys * 1000 + xs
+            assert (np.diff(order) > 0).all()  # row by row, each pixel once
+            d = np.hypot(xs - cx, ys - cy)
+            assert ((d >= fa.RIM_INNER * cr) & (d < cr)).all()
+            side = np.abs(xs - cx) >= np.abs(ys - cy)
+            want = [side & (xs < cx), side & (xs >= cx), ~side & (ys < cy), ~side & (ys >= cy)][q]
+            assert want.all()
+            seen |= set(order.tolist())
+        yy, xx = np.mgrid[0:100, 0:100]
+        d = np.hypot(xx - cx, yy - cy)
+        assert seen == set((yy * 1000 + xx)[(d >= fa.RIM_INNER * cr) & (d < cr)].tolist())
+
+
+def test_the_rim_change_kept_places_hold_nothing_of_an_image() -> None:
+    """The pixels kept per place are the place's only: a change read with them kept from another
+    image's reads, or made afresh, is the same to the bit (either kind, a shift or none)."""
+    rng = np.random.default_rng(4)
+    x, y, r = rng.uniform(12, 88, 30), rng.uniform(12, 48, 30), rng.uniform(3, 11, 30)
+    a, b = rng.random((60, 100)).astype(np.float32), rng.random((60, 100)).astype(np.float32)
+    ca, cb = rng.integers(0, 255, (60, 100, 3), np.uint8), rng.integers(0, 255, (60, 100, 3), np.uint8)
+    shift = rng.integers(-4, 5, 30).astype(np.float64)
+    fa._band_quarters.cache_clear()
+    fresh = fa.rim_change(b, x, y, r), fa.rim_change(cb, x, y, r, ca, shift)
+    fa._band_quarters.cache_clear()
+    fa.rim_change(a, x, y, r)
+    kept = fa.rim_change(b, x, y, r), fa.rim_change(cb, x, y, r, ca, shift)
+    for f, k in zip(fresh, kept):
+        assert np.isfinite(f).sum() > 20
+        np.testing.assert_array_equal(f, k)
+
+
 def test_a_dark_checker_on_dark_paint_is_learnt_by_its_rim() -> None:
     x, y, r, top = _geometry()
     held = np.zeros(24, np.int64)

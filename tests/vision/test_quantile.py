@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from tavli_pi.vision.lie import _edge_width
-from tavli_pi.vision.quantile import mean_of, median, percentile
+from tavli_pi.vision.quantile import float_mean, mean_of, median, percentile
 
 
 def _same(got: object, want: object) -> bool:
@@ -122,3 +123,28 @@ def test_the_mean_of_a_few_floats_or_an_array_is_numpys() -> None:
     for i in range(400):
         m = rng.uniform(0, 255, int(rng.integers(1, 3000))) * rng.choice([1e-3, 1.0, 1e4])
         assert mean_of(m) == float(np.mean(m)), i
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_float_arrays_mean_over_any_axis_is_numpys(dtype: type) -> None:
+    """``float_mean`` is ``ndarray.mean``'s to the bit, of its type: a die's few pip places (float32,
+    ``dice_body``), their centre (float64, ``dice``), a face crop's patch, ring rows; of any scale,
+    contiguous or a column's strided view."""
+    rng = np.random.default_rng(5)
+    for i in range(1500):
+        shape = [(int(rng.integers(1, 13)), 2), (int(rng.integers(1, 3000)),), (int(rng.integers(1, 40)), 32),
+                 (int(rng.integers(1, 200)), 3)][i % 4]
+        a = (rng.uniform(-50, 400, shape) * rng.choice([1e-3, 1.0, 1e4])).astype(dtype)
+        views = [a, a[:, 0]] if a.ndim == 2 else [a, a[::2]]
+        for v in views:
+            for axis in ([None] if v.ndim == 1 else [None, 0, 1]):
+                got, want = float_mean(v, axis), v.mean(axis)
+                assert type(got) is type(want) and np.asarray(got).dtype == want.dtype, i
+                assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (i, axis)
+
+
+def test_the_mean_of_no_float_array_is_left_to_numpy() -> None:
+    ints = np.arange(7, dtype=np.uint8)
+    assert float_mean(ints) == ints.mean() and np.asarray(float_mean(ints)).dtype == np.float64
+    with pytest.warns(RuntimeWarning):
+        assert np.isnan(float_mean(np.zeros(0, np.float32)))
