@@ -170,7 +170,9 @@ def main() -> None:
                     "its overlays and prints, hand, dice, field props: what puts each right")
     ap.add_argument("--tilt", type=float, default=None, help="every table's camera tilted this many degrees (its "
                     "direction as drawn): a phone held at an angle, the field's far side narrower (issue 9)")
+    ap.add_argument("--only", default=None, help="only these frames (comma-separated, within the slice)")
     args = ap.parse_args()
+    only = None if args.only is None else {int(x) for x in args.only.split(",")}
     why_tally: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     by: dict[str, Counter[str]] = {}
@@ -190,6 +192,8 @@ def main() -> None:
 
         scenes = [dataclasses.replace(s, pose=dataclasses.replace(s.pose, tilt_deg=args.tilt)) for s in scenes]
     for i in range(args.start, args.start + args.frames):
+        if only is not None and i not in only:
+            continue
         scene = scenes[i]
         r, s = rendered(i, scene, args.seed)
         try:

@@ -99,7 +99,7 @@ from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.stacks import UNSURE, setup_view, cv2_integral, read_spots_pinned, spot_geometry, sureness
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
-from tavli_pi.vision.under_hand import hidden_spots, unknown_where
+from tavli_pi.vision.under_hand import hidden_spots, reaching_spots, reaching_tempered, unknown_where
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
@@ -239,11 +239,12 @@ class BoardReader:
 
     def _hidden(self, change: np.ndarray | None, hand_mask: np.ndarray, explained: np.ndarray,
                 disc_sites: list[tuple[float, float, float]], points: list[SpotEvidence], bar: SpotEvidence,
-                dice: Sequence[DieReading] = ()) -> tuple[int, ...]:
+                dice: Sequence[DieReading] = ()) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The spots the hand hides (``hidden_spots``): its skin ``hand_mask``; with the board learnt at
         set-up, the sleeve and arm it belongs to too (``occluder``: the change from the learnt board
         joined to the skin, less what the checkers, ``explained``, and ``dice`` explain), a checker read
-        inside them being their shading."""
+        inside them being their shading; and the points in view whose stack runs on under them
+        (``reaching_spots``)."""
         cover, seen = hand_mask, disc_sites
         if self._learnt is not None and change is not None:
             beside = explained | self._dice_discs(dice, (int(explained.shape[0]), int(explained.shape[1]))) \
@@ -251,7 +252,8 @@ class BoardReader:
             cover = occluder_mask(change, hand_mask, beside, self.layout)
             inside = set(enclosed(cover, disc_sites))
             seen = [d for d in disc_sites if d not in inside]
-        return hidden_spots(cover, self.layout, self.calibration, points, bar, seen)
+        hidden = hidden_spots(cover, self.layout, self.calibration, points, bar, seen)
+        return hidden, reaching_spots(cover, self.layout, self.calibration, points, hidden, seen)
 
     def _moving(self, changed: bool, hand: bool, skin: np.ndarray, dice: Sequence[DieReading]) -> bool:
         """Is anything moving in this frame? (``changed``: the gate saw a change since the last.)
@@ -499,7 +501,7 @@ class BoardReader:
         off, off_source = conserved_off(points, bar, tray, hand, tray_learnt=trays_learnt, trays=not no_trays)
         read_off, read_source = off, off_source
         weighed = not no_trays and trays_learnt and (not hand or not self._hidden(change, hand_mask, explained,
-                                                                                  disc_sites, points, bar))
+                                                                                  disc_sites, points, bar)[0])
         balanced = False
         if weighed:
             # the trays read against their learnt empty look are a witness of the board's totals
@@ -611,11 +613,15 @@ class BoardReader:
         # a spot a hand hides is reported unknown, never given a value: its checkers are not in the
         # picture (under_hand; the referee judges no frame with a hand, the app carries the last still board)
         hidden: tuple[int, ...] = ()
+        reaching: tuple[int, ...] = ()
         if hand and self.hide:
             # with the board learnt at set-up, the hand's sleeve and arm hide points too (occluder)
-            hidden = self._hidden(change, hand_mask, explained, disc_sites, points, bar, dice)
+            hidden, reaching = self._hidden(change, hand_mask, explained, disc_sites, points, bar, dice)
         if hidden:  # (the reason is ``Observation.hidden``, not a problem: no doubt of the reading in view)
             points, bar = unknown_where(points, bar, hidden)
+        if reaching:
+            # a stack in view that runs on under the hand: its count is read at low confidence
+            points = reaching_tempered(points, reaching)
         marks.append(("dice", clock()))
         cube_agreed = kept.cube_agreed if kept is not None else False
         if kept is not None and (noisy is None or kept.cube_agreed) and self._feet is not None and not \
