@@ -21,6 +21,18 @@ next checker would stand looks the same and is discounted alike: its count is re
 sure. Measured on real-like seeds 0/1/2 (bench/RESULTS.md, stop 36, pair36): wrong spots 64/79/85
 -> 64/79/89, none at >= 0.9 before or after; right spots at >= 0.9 1228/996/1295 -> 1226/990/1277;
 game 24's pair read at 0.52-0.65 (one or two) where it was one at 0.71-0.87.
+
+A bar's slot's colour is read the same way (``seen_colour``, ``stacks``): hidden more than ``SEEN``
+by the letters, it takes its colour from the pixels they leave seen, where these are ``SEEN_LEAST``
+of its box or more. The bar is empty when the board is learnt, and its slots are read against the
+pair of colours as lit there (``lighting.slot_colours``): through its box mean, a dark checker hit
+onto the bar under a band's white letters was read light at 0.95 (real-like game 162). Every slot
+so read (the points' slots the set-up left empty too) lost 3 spots on the frame set
+(``bench_reallike.py --frames 200``: 95 -> 98 wrong); the points keep their box mean. The seen colour
+is taken only against a light reading (``lift_undone``): the letters are bright marks, and lift a box
+towards the light checker only; under a dark band, what they leave seen of a light checker is shaded
+darker than the pair as lit knows (real-like game 139: read dark at 0.06 where its box read 0.24, the
+game out of sync).
 """
 
 from __future__ import annotations
@@ -30,7 +42,8 @@ import numpy as np
 
 from tavli_pi.vision.checkers import box_sums
 
-__all__ = ["MARK", "ACROSS", "STILL", "SEEN", "PRIOR", "marks", "hidden", "hidden_share", "discounted"]
+__all__ = ["MARK", "ACROSS", "STILL", "SEEN", "PRIOR", "SEEN_LEAST", "marks", "hidden", "hidden_share", "discounted",
+           "seen_colour", "LIFTED", "lift_undone"]
 
 #: a mark is brighter than the median round it (a checker's width) by this many grey levels
 MARK = 50
@@ -43,6 +56,11 @@ STILL = 25
 SEEN = 0.2
 #: the probability of a checker in what the letters hide of a slot: nothing seen, even odds
 PRIOR = 0.5
+#: a box whose colour reads light at this or more may owe it to the letters over it (``lift_undone``)
+LIFTED = 0.5
+#: a slot's colour is read from what the letters leave seen of its box where that is at least this
+#: share of it (``seen_colour``; less: a few edge pixels of the letters, no checker's colour)
+SEEN_LEAST = 0.15
 
 
 def marks(background: np.ndarray, radius: float) -> np.ndarray:
@@ -81,3 +99,32 @@ def discounted(p_occ: np.ndarray, share: np.ndarray) -> np.ndarray:
     was read as one at 0.67)."""
     s = np.where(share > SEEN, share, 0.0)
     return np.asarray(np.maximum(p_occ, (1.0 - s) * p_occ + s * PRIOR))
+
+
+def seen_colour(now: np.ndarray, hide: np.ndarray, cx: np.ndarray, cy: np.ndarray, half: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Per box (as ``hidden_share``'s, in ``now``'s pixels), the mean colour (..., 3) of the frame
+    ``now`` (H, W, 3) over the pixels ``hide`` leaves seen (0 where it leaves none), and the share
+    of the box they are. The letters stay as they were learnt over whatever lies under
+    them: through its box mean a dark checker come under white letters is read light (real-like
+    game 162, club at 1280 px: a dark checker hit onto the bar under a band's "AS", its box mean
+    (212, 211, 230) against a light checker's (226, 228, 229) and a dark one's (40, 38, 167), read
+    light at 0.95 on every frame it stood there)."""
+    keep = (~hide).astype(np.float32)
+    seen = np.asarray(cv2.integral(now.astype(np.float32) * keep[..., None], sdepth=cv2.CV_64F), np.float64)
+    n, area = box_sums(np.asarray(cv2.integral(keep, sdepth=cv2.CV_64F), np.float64), cx, cy, half)
+    s, _ = box_sums(seen, cx, cy, half)
+    return np.asarray(s / np.maximum(n, 1.0)[..., None], np.float32), np.asarray(n / area)
+
+
+def lift_undone(p_box: np.ndarray, p_seen: np.ndarray) -> np.ndarray:
+    """A slot's chance of being light read through its box (``p_box``) and through what a caption's
+    letters leave seen of it (``p_seen``, ``seen_colour``): the seen reading where the box reads light
+    (``LIFTED`` or more), the box's elsewhere. The letters are bright marks (``MARK``): they lift a box
+    towards the light checker only, and a box read dark was not misled by them -- what they leave seen
+    is no better there: under a dark band it is shaded darker than the pair of colours as lit knows
+    (real-like game 139, pinetti at 640 px: a light checker on the bar under a band's white letters, read
+    dark at 0.24 through its box -- the board balanced against the trays put it back -- and at 0.06
+    through what the letters left seen, and the game went out of sync: accepted 8 -> 2). Game 162's dark
+    checker under white letters, read light at 0.95 through its box, is read by what they leave seen."""
+    return np.asarray(np.where(p_box >= LIFTED, p_seen, p_box))

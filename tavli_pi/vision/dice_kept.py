@@ -13,6 +13,12 @@ same die showing the same face, seen through other noise. Nothing else is carrie
   where this frame's search found one);
 - only to a die with no value (a value read afresh stands, whatever the last frame read: a
   die that differs is judged on what this frame shows);
+- not to a die kept only for standing out from the learnt board, its face read at no confidence
+  (``DieReading.sizes_table`` False, ``dice_vet``): it tells the referee a die lies there, not that
+  the search found the die it read last frame. Carried into, it made a frame whose two dice were
+  both carried from the last one, and the two frames "read alike" settled a roll read once: a 4
+  measured at 7 px and read a 2 at 0.89 on one frame taken as 3-2 (clip s11j640 game 9, green at
+  640 px, frames 87-88: out of sync);
 - only from a die read with a value (fresh, or kept so itself: a die lying still over several
   frames keeps it as long as nothing round it changes);
 - never to a die reported tumbling, nor from one.
@@ -55,7 +61,7 @@ def kept_faces(dice: Sequence[DieReading], here: np.ndarray, last: Sequence[Kept
     if lay_still is None or not last:
         return out
     for i, (d, xy) in enumerate(zip(dice, here)):
-        if d.value or d.moving:
+        if d.value or d.moving or not d.sizes_table:
             continue
         x, y = float(xy[0]), float(xy[1])
         dist = [float(np.hypot(lx - x, ly - y)) for lx, ly, _ in last]

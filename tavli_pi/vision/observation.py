@@ -89,7 +89,8 @@ class DieReading:
     #: its measured side counts towards the size the table's dice show (``dice_table_size.DieSizes``).
     #: False for a die kept with no face read (``dice_vet``: its face read at no confidence, kept for
     #: standing out from the learnt board): a body the search could not read is no measure of the
-    #: table's dice (kept in, it moved the size a small six's faces were read against: stop 60)
+    #: table's dice (kept in, it moved the size a small six's faces were read against: stop 60); nor
+    #: does it take the face a die read there on the last frame (``dice_kept``: clip s11j640 game 9)
     sizes_table: bool = True
 
 

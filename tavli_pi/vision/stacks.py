@@ -535,6 +535,32 @@ def _caption_share(cal: Calibration, view: SetupView, ch: ck.Chains, cols: np.nd
     return share
 
 
+def _caption_seen_bgr(cal: Calibration, view: SetupView, ch: ck.Chains, cols: np.ndarray, pair: np.ndarray
+                      ) -> np.ndarray:
+    """``ch.bgr`` (C, K, 3), the slots ``pair`` marks (read against the pair of colours as lit there,
+    ``lighting.slot_colours``, not against a look learnt there) whose box a caption's letters hide
+    more than ``captions.SEEN`` of taken from the pixels they leave seen (``captions.seen_colour``),
+    where these are at least ``captions.SEEN_LEAST`` of it: the letters were learnt with the board,
+    and stay as they were over a checker come under them. Any slot ``pair`` marks, a first one
+    included: a colour makes no slot likelier empty (``_read_spots_once`` marks the bar's slots)."""
+    if not cal.background or view.background is not _background(cal.background):
+        return ch.bgr
+    r = spot_geometry(cal.layout, cal)[3][cols]
+    mark = _caption_marks(cal.background, round(float(np.median(r)) / BG_SCALE, 1))
+    if mark.shape != view.diff.shape or not mark.any():
+        return ch.bgr
+    hide = captions.hidden(mark, view.diff)
+    cx, cy = ch.x / BG_SCALE, ch.y / BG_SCALE
+    half = (0.42 * r / BG_SCALE)[:, None] * np.ones((1, ch.x.shape[1]), np.float32)  # ch.bgr's box
+    share = captions.hidden_share(hide, cx, cy, half)
+    use = pair & (share > captions.SEEN)
+    if not use.any():
+        return ch.bgr
+    colour, seen = captions.seen_colour(view.now, hide, cx, cy, half)
+    use &= seen >= captions.SEEN_LEAST
+    return np.asarray(np.where(use[..., None], colour, ch.bgr), np.float32)
+
+
 def setup_slot_probability(feats: np.ndarray, cols: np.ndarray | None = None,
                            filled: np.ndarray | None = None, by_taught: bool = True) -> np.ndarray:
     """P(slot occupied) from ``setup_slot_features`` (26, SLOTS, N_SETUP): a logistic per kind of
@@ -951,8 +977,17 @@ def _read_spots_once(
         # 0 frame 96: a dark checker under a band where a light one stood, read at 0.09, was read light)
         held = np.where(p_occ >= HELD_OCCUPIED, known_held, 0).astype(np.int8)
     if view is not None and held is not None:  # (mypy: a held colour is known only with a view)
-        p_lt = ck.p_light(ch.bgr, *held_pair(*slot_colours(cal, ch.x, ch.y),
-                                             _learnt_colour(cal, view, ch.x, ch.y, r[:, None]), held))
+        # the bar's slots (the last two columns read), read against the pair as lit there, under a
+        # caption's letters: by what they leave seen (every slot so read: the frame set's points lost
+        # 3 spots, 95 -> 98 wrong, bench_reallike.py --frames 200)
+        on_bar = np.zeros(held.shape, bool)
+        on_bar[-2:] = True
+        # -- but only against a light reading (captions.lift_undone: real-like game 139)
+        pair = held_pair(*slot_colours(cal, ch.x, ch.y), _learnt_colour(cal, view, ch.x, ch.y, r[:, None]), held)
+        p_lt = ck.p_light(ch.bgr, *pair)
+        bgr = _caption_seen_bgr(cal, view, ch, cols, on_bar & (held == 0))
+        if bgr is not ch.bgr:
+            p_lt = captions.lift_undone(p_lt, ck.p_light(bgr, *pair))
     else:
         p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,

@@ -3,6 +3,8 @@ video read on one frame and withheld on the next): ``dice_kept.kept_faces`` and 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from tavli_pi.vision.dice_kept import STILL_UNREAD, KeptFace, kept_faces, settled
@@ -47,6 +49,17 @@ def test_a_value_read_afresh_stands_and_a_tumbling_die_keeps_none() -> None:
     assert kept_faces([tumbling], HERE, READ, _still, near=5.0) == [tumbling]
     was_tumbling: list[KeptFace] = [(101.0, 50.0, _die(0, 0.0, (101.0, 50.0), moving=True))]
     assert kept_faces([UNREAD], HERE, was_tumbling, _still, near=5.0) == [UNREAD]
+
+
+def test_a_die_kept_only_for_standing_out_keeps_no_face() -> None:
+    """A small die whose face the search read at no confidence, kept by ``dice_vet`` for standing out
+    from the learnt board (``sizes_table`` False), says a die lies there: carried into, it made clip
+    s11j640 game 9's frame 88 a copy of frame 87 (a 4 read a 2 at 0.89 on that one frame beside a 3),
+    and the two frames settled the roll 3-2. The same die unread with no such mark keeps the face."""
+    standing_out = dataclasses.replace(UNREAD, size_px=8.3, sizes_table=False)
+    assert kept_faces([standing_out], HERE, READ, _still, near=5.0) == [standing_out]
+    assert kept_faces([dataclasses.replace(standing_out, sizes_table=True)], HERE, READ, _still,
+                      near=5.0)[0].value == 5
 
 
 def test_a_still_pair_of_ones_read_on_one_frame_stays_read_while_it_lies() -> None:
