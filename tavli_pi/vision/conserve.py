@@ -34,7 +34,9 @@ empty look learnt and no hand over the board, a reading whose colours do not add
 their trays is read as the likeliest board that does (each spot's and each tray's evidence
 multiplied, the best such board found by a max-product pass over the (light, dark) totals). A dark
 checker on a dark point read as none, a print read as a checker, a squeezed stack a few short:
-the spot least sure of its reading takes the change, which is never sure (``DISAGREE_MAX``).
+the place least sure of its reading takes the change -- points, bar and trays alike, each count one
+off a reading given at least a share of its doubt (``ONE_OFF``), a point's empty share at least what
+its two colours' readings of none leave together -- and the change is never sure (``DISAGREE_MAX``).
 
 A board without trays (learnt at set-up, ``tray_sides.py``) has no tray to read:
 the borne-off checkers lie on the table beside it. The count off is then the one
@@ -55,8 +57,8 @@ import numpy as np
 
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
-__all__ = ["CHECKERS", "KNOWN", "AS_READ_TILT", "UNKNOWN", "HAND_MAX", "board_total", "conserved_off", "blame",
-           "conserved_spots", "conserved_board", "balanced_board", "balanced_off"]
+__all__ = ["CHECKERS", "KNOWN", "AS_READ_TILT", "UNKNOWN", "HAND_MAX", "ONE_OFF", "board_total", "conserved_off",
+           "blame", "conserved_spots", "conserved_board", "balanced_board", "balanced_off"]
 
 #: checkers per colour (B1)
 CHECKERS = 15
