@@ -410,7 +410,10 @@ def balanced_off(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEv
     trays would move the count off toward the boards the trays' own (often weaker) reading favours."""
     counted = [SpotEvidence(*(r if r.best == s.best else s for s, r in ((b.light, a.light), (b.dark, a.dark))))
                for b, a in zip((*points, bar), read)]
-    off, source = conserved_off(counted[:-1], counted[-1], tray, hand=False, tray_learnt=True)
+    # the tray weighed as the balance weighed it (``_one_off``): a tray read unsure that gave up its
+    # checker to the board is not taken back by the tail of its own reading (real-like frame 116)
+    weighed = SpotEvidence(*(CountEvidence(tuple(float(v) for v in _one_off(e))) for e in (tray.light, tray.dark)))
+    off, source = conserved_off(counted[:-1], counted[-1], weighed, hand=False, tray_learnt=True)
     out = []
     for c in ("light", "dark"):
         e = getattr(off, c)

@@ -8,7 +8,15 @@ from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.sim.spot_score import no_value
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.conserve import KNOWN, UNKNOWN, balanced_board, board_total, conserved_board, conserved_off
+from tavli_pi.vision.conserve import (
+    KNOWN,
+    UNKNOWN,
+    balanced_board,
+    balanced_off,
+    board_total,
+    conserved_board,
+    conserved_off,
+)
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence, certain
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
@@ -316,6 +324,10 @@ def test_a_tray_read_unsure_gives_up_the_checker_before_a_stack_read_surely() ->
     assert got[23].light.best == 2 and got[23].light.confidence > 0.5
     assert (got[2].light.best, got[2].dark.best) == (0, 0) and got[2].light.confidence < 0.9
     assert _totals(got) == (13, 15) and bar == BAR
+    # the count off agrees: the tray weighed as the balance weighed it does not take its checker back
+    # by the tail of its own reading (13 on the board and 3 off were 16), and is not sure
+    off, _ = balanced_off(got, bar, tray, (*points, BAR))
+    assert off.light.best == 2 and off.light.confidence <= 0.8
 
 
 def test_a_phantom_checker_goes_though_its_two_colour_readings_leave_no_empty_share() -> None:
