@@ -34,7 +34,9 @@ empty look learnt and no hand over the board, a reading whose colours do not add
 their trays is read as the likeliest board that does (each spot's and each tray's evidence
 multiplied, the best such board found by a max-product pass over the (light, dark) totals). A dark
 checker on a dark point read as none, a print read as a checker, a squeezed stack a few short:
-the spot least sure of its reading takes the change, which is never sure (``DISAGREE_MAX``).
+the place least sure of its reading takes the change -- points, bar and trays alike, each count one
+off a reading given at least a share of its doubt (``ONE_OFF``), a point's empty share at least what
+its two colours' readings of none leave together -- and the change is never sure (``DISAGREE_MAX``).
 
 A board without trays (learnt at set-up, ``tray_sides.py``) has no tray to read:
 the borne-off checkers lie on the table beside it. The count off is then the one
@@ -55,8 +57,8 @@ import numpy as np
 
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
-__all__ = ["CHECKERS", "KNOWN", "AS_READ_TILT", "UNKNOWN", "HAND_MAX", "board_total", "conserved_off", "blame",
-           "conserved_spots", "conserved_board", "balanced_board", "balanced_off"]
+__all__ = ["CHECKERS", "KNOWN", "AS_READ_TILT", "UNKNOWN", "HAND_MAX", "ONE_OFF", "board_total", "conserved_off",
+           "blame", "conserved_spots", "conserved_board", "balanced_board", "balanced_off"]
 
 #: checkers per colour (B1)
 CHECKERS = 15
@@ -297,17 +299,44 @@ def _rest(before: np.ndarray, after: np.ndarray, exclusive: bool) -> np.ndarray:
     return out
 
 
+#: the least share of a reading's doubt (1 - its confidence) each count one off its best is given
+#: when the balance weighs where a checker goes (``_one_off``)
+ONE_OFF = 0.25
+
+
+def _one_off(e: CountEvidence) -> np.ndarray:
+    """``e``'s probabilities with each count one off its best at least ``ONE_OFF`` of the reading's
+    doubt. A count one off is the commonest misread of every place, and each place's reading spreads
+    its doubt in its own way: a tray read by how far a run of colour reaches may put its doubt one
+    checker over and almost none one short (real-like frame 116: 6 at 0.50, 7 at 0.34, 5 at 0.03),
+    where a stack's slots put theirs one short. Weighed by those tails alone, a tray read at 0.50
+    kept its count and a stack read at 0.90 gave one up; with the floor, the place least sure of
+    its reading takes the change, trays, bar and points alike."""
+    p = np.asarray(e.probs, np.float64).copy()
+    b, floor = e.best, ONE_OFF * (1.0 - e.confidence)
+    for n in (b - 1, b + 1):
+        if 0 <= n <= MAX_COUNT:
+            p[n] = max(p[n], floor)
+    out: np.ndarray = p / p.sum()
+    return out
+
+
 def _table(light: CountEvidence, dark: CountEvidence, exclusive: bool) -> np.ndarray:
-    """One spot's log evidence over its (light, dark) counts: exclusive (a point holds one colour:
-    P(no light) is P(empty) plus P(some dark), the empty share is what is left) or independent per
-    colour (the bar's two halves, a pinned point, the trays)."""
-    lt, dk = np.asarray(light.probs, np.float64), np.asarray(dark.probs, np.float64)
+    """One spot's log evidence over its (light, dark) counts (``_one_off`` of each): exclusive (a point
+    holds one colour: P(no light) is P(empty) plus P(some dark)) or independent per colour (the bar's
+    two halves, a pinned point, the trays). The empty share of a point is the chance neither colour's
+    reading finds a checker there -- at least the product of the two chances of none: the two
+    readings are made apart and need not add up (a light checker read at 0.94 with none at 0.03, and
+    no dark at 0.95, leave nothing to the empty point by their difference: emptying it then cost as
+    much as nine checkers moved elsewhere, and its phantom turned dark or a sure stack gave one up
+    instead, real-like frames 59, 116, 187)."""
+    lt, dk = _one_off(light), _one_off(dark)
     if not exclusive:
         return np.asarray(np.log(np.maximum(lt[:, None] * dk[None, :], 1e-300)))
     t = np.full((_N, _N), -np.inf)
     t[1:, 0] = np.log(np.maximum(lt[1:], 1e-300))
     t[0, 1:] = np.log(np.maximum(dk[1:], 1e-300))
-    t[0, 0] = np.log(max(float(lt[0] - dk[1:].sum()), 1e-6))
+    t[0, 0] = np.log(max(float(lt[0] - dk[1:].sum()), float(lt[0] * dk[0]), 1e-6))
     return t
 
 
@@ -347,9 +376,15 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
         rest = _rest(before[i], after[i + 1], one[i])
         joint = np.exp(tables[i] + rest - float(np.max(tables[i] + rest)))
         ev = []
-        for p, was in zip((joint.sum(axis=1), joint.sum(axis=0)), (old.light, old.dark)):
+        # the count each colour takes is the likeliest board's (the best board beside each count:
+        # summed over the other colour's counts, an exclusive point's "none" gathered every count of
+        # the other colour and could outweigh the board's own count -- real-like frame 187: point 6's
+        # phantom kept, point 1 gave one up and yet point 6 came out empty, 14 light); how sure, the
+        # share the counts summed leave it (no surer than the boards that add up make it)
+        kept = np.unravel_index(int(np.argmax(joint)), joint.shape)
+        for p, was, best in zip((joint.sum(axis=1), joint.sum(axis=0)), (old.light, old.dark), kept):
             p = p / p.sum()
-            if int(np.argmax(p)) == was.best:
+            if int(best) == was.best:
                 # kept, but no surer than the board that adds up makes it: a spot that could as well
                 # have held the checker another one was given (a missed single beside a phantom)
                 # shares the doubt, however sure its own reading was
@@ -357,7 +392,9 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
                 ev.append(was if most >= was.confidence else
                           CountEvidence(tuple(float(v) for v in _doubted(np.asarray(was.probs, np.float64), most))))
             else:  # read otherwise: the count the board needs, no surer than DISAGREE_MAX
-                ev.append(CountEvidence(tuple(float(v) for v in _doubted((p + 1e-6) / (p + 1e-6).sum()))))
+                p = p + 1e-6
+                p[int(best)] = max(float(p[int(best)]), float(p.max()) * (1.0 + 1e-6))  # the board's count is best
+                ev.append(CountEvidence(tuple(float(v) for v in _doubted(p / p.sum()))))
         out[i] = SpotEvidence(ev[0], ev[1])
     return out[:-1], out[-1]
 
@@ -373,7 +410,10 @@ def balanced_off(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEv
     trays would move the count off toward the boards the trays' own (often weaker) reading favours."""
     counted = [SpotEvidence(*(r if r.best == s.best else s for s, r in ((b.light, a.light), (b.dark, a.dark))))
                for b, a in zip((*points, bar), read)]
-    off, source = conserved_off(counted[:-1], counted[-1], tray, hand=False, tray_learnt=True)
+    # the tray weighed as the balance weighed it (``_one_off``): a tray read unsure that gave up its
+    # checker to the board is not taken back by the tail of its own reading (real-like frame 116)
+    weighed = SpotEvidence(*(CountEvidence(tuple(float(v) for v in _one_off(e))) for e in (tray.light, tray.dark)))
+    off, source = conserved_off(counted[:-1], counted[-1], weighed, hand=False, tray_learnt=True)
     out = []
     for c in ("light", "dark"):
         e = getattr(off, c)

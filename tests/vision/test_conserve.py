@@ -8,7 +8,15 @@ from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.sim.spot_score import no_value
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.conserve import KNOWN, UNKNOWN, balanced_board, board_total, conserved_board, conserved_off
+from tavli_pi.vision.conserve import (
+    KNOWN,
+    UNKNOWN,
+    balanced_board,
+    balanced_off,
+    board_total,
+    conserved_board,
+    conserved_off,
+)
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence, certain
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
@@ -289,3 +297,66 @@ def test_a_board_without_trays_reads_the_counts_off_its_points_leave() -> None:
     # the total in doubt is still a doubt about the whole reading: no count in it is sure
     assert obs.off.dark.confidence < KNOWN
     assert any("neither the board nor the tray" in p for p in obs.problems)
+
+
+def _read(*head: float) -> CountEvidence:
+    """Counts 0, 1, ... at the probabilities ``head`` (as a real-like frame's reading gave them), the
+    rest at 0.001."""
+    q = list(head) + [0.001] * (16 - len(head))
+    return CountEvidence(tuple(v / sum(q) for v in q))
+
+
+def _totals(points: list[SpotEvidence]) -> tuple[int, int]:
+    return sum(s.light.best for s in points), sum(s.dark.best for s in points)
+
+
+def test_a_tray_read_unsure_gives_up_the_checker_before_a_stack_read_surely() -> None:
+    """Real-like frame 116 (light): a stack of 2 read at 0.90 (1 at 0.08) and a tray read 6 at 0.50,
+    7 at 0.34, 5 at 0.03 for 5, a phantom elsewhere: by the tails alone the stack was likelier one
+    over than the tray, and the balance took its checker. The tray, read at 0.50, is the place
+    least sure of its reading: it takes the change, the stack keeps its 2."""
+    light, dark = {6: 5, 8: 3, 13: 3, 24: 2}, {1: 2, 12: 5, 17: 3, 19: 5}  # 13 light on the board, 2 off
+    points = _board(light, dark)
+    points[23] = SpotEvidence(_read(0.003, 0.083, 0.9), certain(0))
+    points[2] = SpotEvidence(_read(0.25, 0.73), _read(0.79, 0.2))  # a print read as a light checker
+    tray = SpotEvidence(_read(0.009, 0.009, 0.033, 0.499, 0.338), _read(0.81, 0.03))  # 3 off read for 2
+    got, bar = balanced_board(points, BAR, tray)
+    assert got[23].light.best == 2 and got[23].light.confidence > 0.5
+    assert (got[2].light.best, got[2].dark.best) == (0, 0) and got[2].light.confidence < 0.9
+    assert _totals(got) == (13, 15) and bar == BAR
+    # the count off agrees: the tray weighed as the balance weighed it does not take its checker back
+    # by the tail of its own reading (13 on the board and 3 off were 16), and is not sure
+    off, _ = balanced_off(got, bar, tray, (*points, BAR))
+    assert off.light.best == 2 and off.light.confidence <= 0.8
+
+
+def test_a_phantom_checker_goes_though_its_two_colour_readings_leave_no_empty_share() -> None:
+    """Real-like frame 187 (light): a phantom read 1 at 0.94 (none at 0.03; no dark at 0.965), a stack of
+    4 read at 0.93 (3 at 0.02), the tray sure of none: 16 light. The two readings of the phantom's
+    point left its empty share nothing (0.03 + 0.965 - 1), so emptying it cost more than the stack's
+    checker: the stack gave one up, and the point, its "none" gathered over every dark count, came
+    out empty too (14 light). Now the phantom goes, the stack keeps its 4, and the board adds up."""
+    light, dark = {4: 4, 8: 5, 13: 6}, {1: 2, 12: 5, 17: 3, 19: 5}
+    points = _board(light, dark)
+    points[3] = SpotEvidence(_read(0.001, 0.001, 0.001, 0.022, 0.927, 0.017, 0.005, 0.005), _read(0.963, 0.023))
+    points[5] = SpotEvidence(_read(0.032, 0.942, 0.013), _read(0.965, 0.021))  # the phantom
+    tray = SpotEvidence(_read(0.81, 0.03), _read(0.81, 0.03))
+    got, _ = balanced_board(points, BAR, tray)
+    assert got[3].light.best == 4
+    assert (got[5].light.best, got[5].dark.best) == (0, 0) and got[5].light.confidence <= 0.8
+    assert _totals(got) == (15, 15)
+
+
+def test_a_phantom_checker_goes_rather_than_turning_the_other_colour() -> None:
+    """Real-like frame 59: a light phantom read 1 at 0.68 (none at 0.30; its dark reading 1 at 0.26) on
+    a board with a light too many, its dark checkers adding up: the phantom turned dark and a dark
+    stack of 3 read at 0.52 gave one up. Now the point is emptied and the dark stack keeps its 3."""
+    light, dark = {6: 5, 8: 3, 13: 4}, {1: 2, 12: 5, 17: 3, 19: 2}  # 3 light off
+    points = _board(light, dark)
+    points[2] = SpotEvidence(_read(0.303, 0.679, 0.005), _read(0.729, 0.257, 0.002))  # the phantom
+    points[3] = SpotEvidence(_read(0.524, 0.201, 0.016, 0.247), _read(0.252, 0.012, 0.202, 0.52))  # dark 3
+    tray = SpotEvidence(_read(0.011, 0.011, 0.097, 0.719, 0.042), _read(0.81, 0.025))
+    got, _ = balanced_board(points, BAR, tray)
+    assert (got[2].light.best, got[2].dark.best) == (0, 0)
+    assert got[3].dark.best == 3
+    assert _totals(got) == (12, 15)
