@@ -66,8 +66,12 @@ def _peak_flags(gray: np.ndarray, contrast: int = SPOT_CONTRAST, rows: bool = Fa
         # in): at least the greater of that maximum and contrast + 1, in one comparison (255 / 0)
         peaks.append(cv2.compare(hats[-1], cv2.max(cv2.dilate(hats[-1], k3), floor), cv2.CMP_GE))
     # the peaks of both shades, 4 px in, found in one walk of the view (raster order), then parted by
-    # shade: each shade's in raster order, as a walk of its own would list them (issue 12)
-    nz_all = nonzero_xy(cv2.bitwise_or(peaks[0], peaks[1])[4:-4, 4:-4]) + 4
+    # shade: each shade's in raster order, as a walk of its own would list them (issue 12); the view
+    # walked whole with its 4 px border cleared (``nonzero_xy`` walks a contiguous view by words):
+    # the points of the inner view's walk, in its order
+    both = cv2.bitwise_or(peaks[0], peaks[1])
+    both[:4], both[-4:], both[:, :4], both[:, -4:] = 0, 0, 0, 0
+    nz_all = nonzero_xy(both)
     at_all = nz_all[:, 1].astype(np.intp) * w + nz_all[:, 0]
     for bright, hat, peak in zip((True, False), hats, peaks):
         mine = peak.reshape(-1)[at_all] > 0

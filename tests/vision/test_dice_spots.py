@@ -232,3 +232,12 @@ def _on_the_bound() -> np.ndarray:
             if not rest and v <= lo + d and lo + d <= 100:
                 out.append([lo, lo + d] + [v] * 10)
     return np.asarray(out, np.float32)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_peak_flags_of_a_view_walked_a_word_at_a_time_are_the_plain_ones(seed: int) -> None:
+    """``_peak_flags`` of a view whose width is a multiple of 4 (its peaks walked four pixels a word,
+    ``sparse.nonzero_xy``; the canonical and the fine view are): the plain flags."""
+    gray = np.ascontiguousarray(_gray(seed)[:, :108])
+    for contrast in (20, 34):
+        assert np.array_equal(ds._peak_flags(gray, contrast, True), _peak_flags_plain(gray, contrast, True))
