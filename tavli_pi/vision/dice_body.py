@@ -31,7 +31,11 @@ _K3 = np.ones((3, 3), np.uint8)
 
 def body_box(group: list[Spot], pitch: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     """The crop (x0, y0, x1, y1) of the canonical view that ``body`` looks at."""
-    pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
+    return _box(np.asarray([(x, y) for x, y, _ in group], np.float32), pitch, shape)
+
+
+def _box(pts: np.ndarray, pitch: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """``body_box`` of the spots' centres ``pts`` (float32, N x 2)."""
     cx, cy = float_mean(pts, 0)  # (``quantile.float_mean``: ``mean``'s values, to the bit, for less)
     half = int(pitch * 0.6)
     x0, y0 = max(int(cx) - half, 0), max(int(cy) - half, 0)
@@ -39,13 +43,14 @@ def body_box(group: list[Spot], pitch: float, shape: tuple[int, ...]) -> tuple[i
     return x0, y0, x1, y1
 
 
-def body(canon: np.ndarray, group: list[Spot], pitch: float,
-         parted_from: float | None = None) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+def body(canon: np.ndarray, group: list[Spot], pitch: float, parted_from: float | None = None,
+         box: tuple[int, int, int, int] | None = None) -> tuple[tuple[float, float], tuple[float, float], float] | None:
     """The die's outline around its pips, as a rotated rectangle in canonical px. ``parted_from``:
     the least side (canonical px) of a die of one or two spots whose body, run into a ground of nearly
-    its colour, is parted from it (``dice_ground``); None: never parted."""
+    its colour, is parted from it (``dice_ground``); None: never parted. ``box``: ``body_box`` of the
+    same arguments, when made already (``bodied``)."""
     pts = np.asarray([(x, y) for x, y, _ in group], np.float32)
-    x0, y0, x1, y1 = body_box(group, pitch, canon.shape)
+    x0, y0, x1, y1 = _box(pts, pitch, canon.shape) if box is None else box
     crop = canon[y0:y1, x0:x1]
     if crop.size == 0:
         return None
@@ -61,10 +66,13 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
     mid8 = np.zeros((hh, ww), np.uint8)
     cv2.circle(mid8, (int(round(lx)), int(round(ly))), int(round(r)), 1, -1)
     mid = mid8.astype(bool) & ~pipm
-    if mid.sum() < 8 or not pipm.any():
+    # (counts of the set pixels: ``sum`` and ``any``'s answers without their dispatch, issue 12)
+    if np.count_nonzero(mid) < 8 or not np.count_nonzero(pipm8):
         return None
     vals = crop[mid].astype(np.int16)
-    shade = vals.sum(axis=1)
+    # (a pixel's three levels added in 16 bits, at most 765: the sums of ``sum(axis=1)``, whose
+    # median, a whole or half level in float64, and the pixels at most or at least it are the same)
+    shade = vals[:, 0] + vals[:, 1] + vals[:, 2]
     bright = group[0][2]
     cut = median(shade)  # (``quantile.median``: np.median's values, to the bit, for less)
     body = median(vals[shade <= cut] if bright else vals[shade >= cut], axis=0)
@@ -74,7 +82,7 @@ def body(canon: np.ndarray, group: list[Spot], pitch: float,
     tol = max(30.0, 0.3 * sep)
     lower = np.floor(body - tol) + 1
     upper = np.ceil(body + tol) - 1
-    plain = cv2.inRange(crop, tuple(float(v) for v in lower), tuple(float(v) for v in upper)) // 255
+    plain = cv2.inRange(crop, tuple(lower.tolist()), tuple(upper.tolist())) // 255
     got = _component(plain, pipm8, local)
     if got is None:
         return None
@@ -212,9 +220,9 @@ def bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration
     if memo is None:
         return body(canon, group, pitch, parted_from)
     key = ("body", view, tuple(group), pitch, canon.shape, parted_from)
-    x0, y0, x1, y1 = body_box(group, pitch, canon.shape)
+    x0, y0, x1, y1 = box = body_box(group, pitch, canon.shape)
     if view == "canonical":
-        return memo.cropped(key, (x0, y0, x1, y1), lambda: body(canon, group, pitch, parted_from))
+        return memo.cropped(key, box, lambda: body(canon, group, pitch, parted_from, box))
 
     def where() -> tuple[Box, float]:
         # a finer view (fine_view): the frame under the crop, grown by two pixels of the frame as
@@ -223,7 +231,7 @@ def bodied(memo: DiceMemo | None, view: str, canon: np.ndarray, cal: Calibration
         per = max(float(np.ptp(q[:, 0])) / max(x1 - x0, 1), float(np.ptp(q[:, 1])) / max(y1 - y0, 1), 1.0)
         return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())), 3.0 * per + 1.0
 
-    return memo.framed(key, where, lambda: body(canon, group, pitch, parted_from))
+    return memo.framed(key, where, lambda: body(canon, group, pitch, parted_from, box))
 
 def checker_under(canon: np.ndarray, cal: Calibration, disc: tuple[float, float, float], side: float) -> bool:
     """Is this disc a real checker (its body shows round the die), not the die itself?

@@ -193,3 +193,51 @@ def test_peak_flags_are_the_plain_ones(seed: int, rows: bool) -> None:
         assert np.array_equal(got, want)
         if seed == 0:
             assert (want & ds._BRIGHT).any() and (want & ds._DARK).any()  # both shades found
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("size", [3, 12, 16])
+def test_bands_laid_a_column_a_peak_are_the_bands_laid_a_row_a_peak(seed: int, size: int) -> None:
+    """``_even_bands`` over the samples a column a peak: ``_even_band``'s answers over the same samples
+    a row a peak, whole grey levels from 0 to 255 (the extremes included, where a ring's steps sum
+    highest), so the order its minima, maxima and sums are taken in cannot change them."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    ring = rng.integers(0, 256, (n, size)).astype(np.float32)
+    ring[: n // 4] = rng.choice([0.0, 255.0], (n // 4, size)).astype(np.float32)  # the extremes
+    ring[n // 4: n // 2] = rng.integers(0, 256, (n // 4, 1)) + rng.integers(-8, 9, (n // 4, size))  # even bands
+    np.clip(ring, 0, 255, out=ring)
+    core = rng.integers(0, 256, n).astype(np.float32)
+    core[:20], core[20:40] = 0, 255
+    if size == 12:  # rings on the evenness bound: a range of 0.6 of the mean step and 12 exactly
+        edge = _on_the_bound()
+        ring = np.concatenate([ring, 100 - edge, 100 + edge])
+        core = np.concatenate([core, np.full(2 * len(edge), 100, np.float32)])
+    for bright in (True, False):
+        for contrast in (20, 34):
+            want = ds._even_band(ring, core, bright, contrast)
+            got = ds._even_bands(np.ascontiguousarray(ring.T), core, bright, contrast)
+            assert np.array_equal(got, want)
+            if seed == 0 and size == 12:
+                assert want.any() and not want.all()  # both answers met
+
+
+def _on_the_bound() -> np.ndarray:
+    """Steps of 12-sample rings whose range is exactly 0.6 of their mean plus 12 (the least step ``lo``,
+    the greatest ``lo + d``, ten of ``v``: 19 d = 2 lo + 10 v + 240), in float32."""
+    out = []
+    for lo in range(12, 60):
+        for v in range(lo, 90):
+            d, rest = divmod(2 * lo + 10 * v + 240, 19)
+            if not rest and v <= lo + d and lo + d <= 100:
+                out.append([lo, lo + d] + [v] * 10)
+    return np.asarray(out, np.float32)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_peak_flags_of_a_view_walked_a_word_at_a_time_are_the_plain_ones(seed: int) -> None:
+    """``_peak_flags`` of a view whose width is a multiple of 4 (its peaks walked four pixels a word,
+    ``sparse.nonzero_xy``; the canonical and the fine view are): the plain flags."""
+    gray = np.ascontiguousarray(_gray(seed)[:, :108])
+    for contrast in (20, 34):
+        assert np.array_equal(ds._peak_flags(gray, contrast, True), _peak_flags_plain(gray, contrast, True))

@@ -41,3 +41,25 @@ def test_views_the_size_of_the_canonical_and_the_fine_view() -> None:
         mask[rng.integers(0, h, k), rng.integers(0, w, k)] = 255
         for m in (mask, mask[4:-4, 4:-4]):
             assert np.array_equal(nonzero_xy(m), _cv(m))
+
+
+def test_masks_walked_a_word_at_a_time() -> None:
+    """Masks whose rows are whole int32 words (walked four pixels a word): ``findNonZero``'s points in
+    its order, a word's pixels set alone, at its ends, all four, on every row and on few; and the
+    same mask where its rows are not whole words, or it lies off a word's boundary in memory."""
+    rng = np.random.default_rng(5)
+    for i in range(120):
+        h, w = int(rng.integers(1, 60)), 4 * int(rng.integers(1, 40))
+        share = [0.0, 0.001, 0.05, 0.5, 1.0][i % 5]
+        mask = ((rng.random((h, w)) < share) * rng.integers(1, 256, (h, w))).astype(np.uint8)
+        if i % 3 == 0:  # a word's first or last pixel alone
+            mask[:, :] = 0
+            mask[rng.integers(0, h, 5), 4 * rng.integers(0, w // 4, 5) + rng.choice([0, 3], 5)] = 1
+        got = nonzero_xy(mask)
+        assert got.dtype == np.int32 and got.shape[1] == 2
+        assert np.array_equal(got, _cv(mask))
+    buf = np.zeros(48 * 64 + 1, np.uint8)
+    off = buf[1:].reshape(48, 64)  # rows of whole words, off a word's boundary
+    off[rng.integers(0, 48, 40), rng.integers(0, 64, 40)] = 9
+    assert np.array_equal(nonzero_xy(off), _cv(off))
+    assert len(nonzero_xy(off)) > 30
