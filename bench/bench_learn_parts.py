@@ -3,7 +3,7 @@
 A board learnt from a known position (``vision.setup.learn_board``) carries four parts beside
 the corners: the geometry (edges, bar, pitch), the checker looks (colours, hue spread), the
 background (the board as seen: dice, hands, trays; with the known position's slots), and the
-set-up slot model that reads each slot against that background (``stacks.setup_slot_probability``).
+set-up slot model that reads each slot against that background (``setup_slots.setup_slot_probability``).
 Each variant here keeps some of them, over the unlearnt calibration (the corners, refined), and
 reads the same frames:
 
@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tavli_pi.vision import stacks  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
@@ -64,26 +64,26 @@ def mix(base: Calibration, learnt: Calibration, parts: tuple[str, ...]) -> Calib
 def slot_model(mode: str) -> Iterator[None]:
     """The set-up slot model on (as shipped), off (every slot read by its ring fit alone), or "empty"
     (on the slots the known position left empty; the filled ones by their ring fit)."""
-    kept, prob, reads = stacks.SETUP_W, stacks.setup_slot_probability, stacks.slot_model_reads
+    kept, prob, reads = setup_slots.SETUP_W, setup_slots.setup_slot_probability, setup_slots.slot_model_reads
 
     def empty_only(feats: np.ndarray, cols: np.ndarray | None = None, filled: np.ndarray | None = None,
                    by_taught: bool = True) -> np.ndarray:
         p = prob(feats, cols, filled, by_taught)
-        f = (stacks.start_slots() if filled is None else filled)[:, : feats.shape[1]]
+        f = (setup_slots.start_slots() if filled is None else filled)[:, : feats.shape[1]]
         f = f if cols is None else f[cols]
-        ring = 1.0 / (1.0 + np.exp(-feats[..., stacks.RING]))
+        ring = 1.0 / (1.0 + np.exp(-feats[..., setup_slots.RING]))
         return np.asarray(np.where(f, ring, p))
 
     if mode == "off":
-        stacks.SETUP_W = np.zeros_like(kept)
+        setup_slots.SETUP_W = np.zeros_like(kept)
     else:  # the model reads any learnt board, whatever position it was learnt from (as on branch learnany)
-        stacks.slot_model_reads = lambda cal: bool(cal.background)
+        setup_slots.slot_model_reads = lambda cal: bool(cal.background)
     if mode == "empty":
-        stacks.setup_slot_probability = empty_only
+        setup_slots.setup_slot_probability = empty_only
     try:
         yield
     finally:
-        stacks.SETUP_W, stacks.setup_slot_probability, stacks.slot_model_reads = kept, prob, reads
+        setup_slots.SETUP_W, setup_slots.setup_slot_probability, setup_slots.slot_model_reads = kept, prob, reads
 
 
 def wtc() -> None:

@@ -140,7 +140,7 @@ def truth_hidden_shares(cal: Calibration, image: np.ndarray, bare: np.ndarray, t
     """Per spot (24 points, light numbering; 24 the bar's light half, 25 its dark half), the largest
     share of a slot's box the hand hides, over the true stack's first slots (five at most; one for an
     empty spot): ``image`` against ``bare``, the same scene rendered without the hand, both warped by ``cal``."""
-    from tavli_pi.vision.stacks import spot_geometry
+    from tavli_pi.vision.spot_slots import spot_geometry
 
     a, b = cal.warp(image).astype(np.int16), cal.warp(bare).astype(np.int16)
     moved = np.abs(a - b).max(axis=2) > 40

@@ -5,7 +5,7 @@ frame (``setup.learn_board``). A second frame of the same scene -- the same ligh
 glare, only the camera's sensor noise fresh (``render``'s ``noise_seed``) -- shows nothing the
 reader has not been taught, so it should be read perfectly and surely. This measures how far
 from that the reader is, on the real-like tables (``reallike_scenes``): wrong spots, spots read
-under 0.9, slots the start position filled that the set-up slot model (``stacks.setup_slot_probability``)
+under 0.9, slots the start position filled that the set-up slot model (``setup_slots.setup_slot_probability``)
 holds under 0.8, and the problems the readings report.
 
     .venv/bin/python bench/bench_setup_again.py [--tables 40] [--seed 0] [--verbose]
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tavli_pi.errors import CalibrationError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
-from tavli_pi.vision import stacks  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 from tavli_pi.vision.refine import refine  # noqa: E402
@@ -43,17 +43,17 @@ def main() -> None:
     ap.add_argument("--verbose", action="store_true", help="one line per table with a wrong or unsure spot")
     a = ap.parse_args()
     filled_p: list[np.ndarray] = []
-    model = stacks.setup_slot_probability
+    model = setup_slots.setup_slot_probability
 
     def watched(feats: np.ndarray, cols: np.ndarray | None = None, filled: np.ndarray | None = None,
                 by_taught: bool = True) -> np.ndarray:
         p = model(feats, cols, filled, by_taught)
         if cols is None:  # a whole reading: the slots the known position filled, points only
-            known = (stacks.start_slots() if filled is None else filled)[:24, : feats.shape[1]]
+            known = (setup_slots.start_slots() if filled is None else filled)[:24, : feats.shape[1]]
             filled_p.append(p[:24][known])
         return p
 
-    stacks.setup_slot_probability = watched  # type: ignore[assignment]
+    setup_slots.setup_slot_probability = watched  # type: ignore[assignment]
     wrong = unsure = spots = 0
     problems: Counter[str] = Counter()
     low = slots = refused = 0

@@ -1,7 +1,7 @@
 """Letter slots, many of them: data and a fit for the slots an overlay's letters or a print make look like a checker.
 
 A slot the start position leaves empty, whose learnt empty board (``Calibration.background``)
-rings like a checker there (the ring model ``stacks.SLOT_W`` above ``LETTER_RING`` on the learnt
+rings like a checker there (the ring model ``spot_slots.SLOT_W`` above ``LETTER_RING`` on the learnt
 board: an overlay band's letters, the board's print), is read by the set-up slot model as a
 checker whenever the ring shows. What tells a letter from a checker under it is the change since
 set-up at that slot, against how much the slot's own neighbours (the other set-up-empty slots of
@@ -43,6 +43,8 @@ from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
 from tavli_pi.vision import checkers as ck  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
+from tavli_pi.vision import spot_slots  # noqa: E402
 from tavli_pi.vision import stacks  # noqa: E402
 
 import letter_slot_features as letter_slots  # noqa: E402
@@ -93,26 +95,26 @@ def frame_rows(job: tuple[int, int, Any]) -> list[list[float]]:
     lay = cal.layout
     g = ck.gradients(canon)
     ch = stacks.spot_chains(g, stacks.cv2_integral(canon), lay, cal, stop=True)
-    view = stacks.setup_view(canon, lay, cal)
+    view = setup_slots.setup_view(canon, lay, cal)
     if view is None:
         return []
-    feats = stacks.setup_slot_features(canon, lay, cal, ch, None, view)
+    feats = setup_slots.setup_slot_features(canon, lay, cal, ch, None, view)
     if feats is None:
         return []
-    filled = stacks.known_slots(cal)
-    z = stacks.setup_logit(feats, filled[:, : feats.shape[1]], stacks.taught(cal))  # (the model's own design)
-    depth = ch.searched if ch.searched is not None else np.full(len(ch.x), stacks.SLOTS)
-    searched = np.arange(stacks.SLOTS)[None, :] < depth[:, None]
+    filled = setup_slots.known_slots(cal)
+    z = setup_slots.setup_logit(feats, filled[:, : feats.shape[1]], setup_slots.taught(cal))  # (the model's own design)
+    depth = ch.searched if ch.searched is not None else np.full(len(ch.x), spot_slots.SLOTS)
+    searched = np.arange(spot_slots.SLOTS)[None, :] < depth[:, None]
     learnt = letter_slots.learnt_gradients(cal.background, canon.shape[:2])
     if learnt is None:
         return []
-    _x, _b, sign, radii = stacks.spot_geometry(lay, cal)
+    _x, _b, sign, radii = spot_slots.spot_geometry(lay, cal)
     if FILLED:
         got = letter_slots.filled_features(ch, learnt, radii, filled, searched, view.now, view.background, view.gain,
                                            view.typical, feats[..., -1])
     else:
         got = letter_slots.letter_features(ch, learnt, radii, sign > 0, filled, searched, view.now, view.background,
-                                           view.gain, view.typical, feats[..., -1], stacks.SLOT_W, stacks.SLOT_B)
+                                           view.gain, view.typical, feats[..., -1], spot_slots.SLOT_W, spot_slots.SLOT_B)
     t = r.truth
     counts = [t.light[q] + t.dark[q] for q in range(24)] + [t.bar[0], t.bar[1]]
     hand = 1.0 if scene.hand is not None else 0.0

@@ -1,15 +1,15 @@
-"""Fit the set-up slot model (tavli_pi.vision.stacks.SETUP_W) on simulated real-like tables.
+"""Fit the set-up slot model (tavli_pi.vision.setup_slots.SETUP_W) on simulated real-like tables.
 
 Each table is calibrated as the app does, twice: from its set-up frame (``learn_board`` with the
 start position) and from a frame of a random game in progress on it (``learn_board`` with that
 known position, as ``run`` learns a game it joins). Then a frame of a game on it is read, hands,
 arms and sleeves over the board included: every slot the reader searches gets
-``stacks.setup_slot_features`` (ring features, change from the learnt view and the field's
+``setup_slots.setup_slot_features`` (ring features, change from the learnt view and the field's
 typical change, both measured on the field's quieter half, distance to this board's checker
 colours, to the learnt colour there, and of the learnt colour there to the checkers) and the
 truth (occupied or not; under a hand, what is there). Two logistics are fitted: slots empty
 when the board was learnt, and slots the known position filled. Uses real-like seed 21 (the
-real-like bench uses 0; the tests use their own). Prints the weights to paste into stacks.py,
+real-like bench uses 0; the tests use their own). Prints the weights to paste into setup_slots.py,
 and the slot errors of the ring-only model, the shipped weights (fitted on every frame: the
 held-out half too) and the refit on a held-out half (the design as it stands, and as it stood
 before the first slot's ring test: the fair comparison), split by frames with a hand and by
@@ -39,17 +39,10 @@ from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup  # noqa: E402
 from tavli_pi.sim.render import render  # noqa: E402
 from tavli_pi.vision import checkers as ck  # noqa: E402
-from tavli_pi.vision import stacks  # noqa: E402
-from tavli_pi.vision.stacks import (  # noqa: E402
-    SLOTS,
-    cv2_integral,
-    SETUP_W,
-    _still_design,
-    setup_slot_features,
-    slot_probability,
-    spot_chains,
-    known_slots,
-)
+from tavli_pi.vision import setup_slots  # noqa: E402
+from tavli_pi.vision.setup_slots import SETUP_W, _still_design, known_slots, setup_slot_features  # noqa: E402
+from tavli_pi.vision.spot_slots import SLOTS, slot_probability  # noqa: E402
+from tavli_pi.vision.stacks import cv2_integral, spot_chains  # noqa: E402
 
 SEED = 21
 #: the set-up frame's second look (its sensor noise only fresh) is rendered with its seed plus this
@@ -123,7 +116,7 @@ def rows(n: int, hands: bool = True, mid: bool = True, again: bool = True) -> di
                     cal = calibrate_setup(s, known)
             except TavliError:
                 continue
-            stacks.slot_model_reads = lambda cal: bool(cal.background)  # (whatever it reads today)
+            setup_slots.slot_model_reads = lambda cal: bool(cal.background)  # (whatever it reads today)
             # (the set-up frame read against itself, as ``read`` reads a photo of the start, was tried
             # too: on the real photos read without corners it lost a spot more; not kept)
             reads = [(r, scene.hand is not None, False)]
@@ -209,7 +202,7 @@ def main() -> None:
                   f"too), refit: design before "
                   f"{int(((zb[part] > 0) != y[part]).sum())}, now {int(((z[part] > 0) != y[part]).sum())}")
         weights.append(fit(X[m], y[m]))  # the weights kept: fitted on all
-    taught = d["X"][:, stacks.TAUGHT]
+    taught = d["X"][:, setup_slots.TAUGHT]
     print(f"taught ring medians: empty when learnt {np.median(taught[filled == 0]):.1f}, "
           f"filled {np.median(taught[filled == 1]):.1f}")
     print("SETUP_W = np.asarray([")

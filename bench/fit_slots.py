@@ -1,7 +1,7 @@
-"""Fit the slot-occupancy logistic (tavli_pi.vision.stacks.SLOT_W / SLOT_B) on simulated boards.
+"""Fit the slot-occupancy logistic (tavli_pi.vision.spot_slots.SLOT_W / SLOT_B) on simulated boards.
 
 Uses sim seeds the tests (3, 5) and the bench (11) do not use. Prints the
-weights to paste into stacks.py and the fit's accuracy.
+weights to paste into spot_slots.py and the fit's accuracy.
 
 Run: .venv/bin/python bench/fit_slots.py
 """
@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tavli_pi.sim.datasets import easy_scenes, hard_scenes  # noqa: E402
 from tavli_pi.vision import checkers as ck  # noqa: E402
-from tavli_pi.vision.stacks import SLOTS, spot_chains  # noqa: E402
+from tavli_pi.vision.spot_slots import SLOTS  # noqa: E402
+from tavli_pi.vision.stacks import spot_chains  # noqa: E402
 from tests.vision._eval import sim_calibration  # noqa: E402
 
 

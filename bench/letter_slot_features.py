@@ -5,7 +5,7 @@ the reader read letter slots by these in 924b35c and the change was taken out ag
 play in game 142 became a wrong board accepted).
 
 An overlay band's letters or a print on the field ring like a checker's rim on the empty board
-itself, so the set-up slot model (``stacks.SETUP_W``) reads such a slot as a checker whenever
+itself, so the set-up slot model (``setup_slots.SETUP_W``) reads such a slot as a checker whenever
 the letters show, and a checker under letters that ring less than the letters alone as empty
 (bench/RESULTS.md, stop 25, bands25). What tells them apart is the change since set-up at that
 slot against its column's: a letter unchanged moves no more than the plain slots beside it (a
@@ -27,7 +27,7 @@ from tavli_pi.vision.background import BG_SCALE, decode_background
 
 #: the least number of other set-up-empty searched slots of a column that give its noise
 REFERENCES = 2
-#: a slot is a letter slot when the ring model (``stacks.SLOT_W``) on the learnt empty board there
+#: a slot is a letter slot when the ring model (``spot_slots.SLOT_W``) on the learnt empty board there
 #: gives a logit above this
 LETTER_RING = 0.0
 #: the number of letter-slot features (``letter_features``)
@@ -83,7 +83,7 @@ def letter_features(ch: ck.Chains, learnt: ck.Gradients, radii: np.ndarray, down
     radius and whether its stack grows down; ``filled``, ``searched`` (C, K) bool: the slots the
     set-up position filled, and those the column searched; ``now``, ``bg``, ``gain``, ``typical``:
     the frame and the learnt board on the background's grid, the brightness match and the
-    frame's typical change (``stacks.SetupView``); ``ring_now`` (C, K): each slot's ring logit in
+    frame's typical change (``setup_slots.SetupView``); ``ring_now`` (C, K): each slot's ring logit in
     this frame; ``ring_w``, ``ring_b``: the ring model.
 
     Features: the learnt board's ring logit there, and the frame's (both clipped to +-10); log(1 +

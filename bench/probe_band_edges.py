@@ -29,6 +29,7 @@ from bench_reallike import calibrate_setup  # noqa: E402
 from diag_spots import rendered  # noqa: E402
 
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
+from tavli_pi.vision import spot_slots  # noqa: E402
 from tavli_pi.vision import stacks  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 from tavli_pi.vision.straight_edges import learnt_edges  # noqa: E402
@@ -59,7 +60,7 @@ def main() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
             cal = calibrate_setup(s)
         lay = cal.layout
-        rad = float(np.median(stacks.spot_geometry(lay, cal)[3][:24]))
+        rad = float(np.median(spot_slots.spot_geometry(lay, cal)[3][:24]))
         canon = cal.warp(r.image)
         edges = learnt_edges(cal.background, lay, rad, canon.shape[:2]) if cal.background else ()
         if not edges:

@@ -2,7 +2,7 @@
 
 A diagnostic of stop 60 (bench/RESULTS.md, branch band61); nothing in tavli_pi uses it. For each
 FRAME:POINT given (``diag_spots.py``'s set, seed 0, read with the set-up calibration), the ring-only
-logit of the point's first slot (``stacks.slot_logits``) on: the frame; the set-up frame (the checker
+logit of the point's first slot (``spot_slots.slot_logits``) on: the frame; the set-up frame (the checker
 there); the set-up frame with the slot's box (2.6 radii square) replaced by the same box of the empty
 point beside (``swapped.empty_beside``: the bare point as the learnt board would show it, the band,
 letters and frame round it kept); and that empty point itself. Writes each crop (set-up, made bare,
@@ -30,6 +30,8 @@ from diag_spots import rendered  # noqa: E402
 
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
 from tavli_pi.vision import checkers as ck  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
+from tavli_pi.vision import spot_slots  # noqa: E402
 from tavli_pi.vision import stacks as st  # noqa: E402
 from tavli_pi.vision.calibration import Calibration  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
@@ -41,7 +43,7 @@ OUT = Path(__file__).resolve().parent / "out" / "bare_ring"
 def first_ring(canon: np.ndarray, cal: Calibration, column: int) -> tuple[float, float, float]:
     """(ring logit, x, y) of ``column``'s first slot on ``canon``."""
     ch = st.spot_chains(ck.gradients(canon), st.cv2_integral(canon), cal.layout, cal, cols=np.r_[column, 24, 25])
-    return float(st.slot_logits(ch)[0, 0]), float(ch.x[0, 0]), float(ch.y[0, 0])
+    return float(spot_slots.slot_logits(ch)[0, 0]), float(ch.x[0, 0]), float(ch.y[0, 0])
 
 
 def main() -> None:
@@ -58,12 +60,12 @@ def main() -> None:
         reader = BoardReader(cal)
         setup, now = reader.warp(s.image), reader.warp(r.image)
         c, lay = p - 1, cal.layout
-        e = empty_beside(lay, c, 0, ~st.known_slots(cal))
+        e = empty_beside(lay, c, 0, ~setup_slots.known_slots(cal))
         if e is None:
             print(f"frame {f} point {p}: no empty point beside")
             continue
         ring_setup, x, y = first_ring(setup, cal, c)
-        radius = float(st.spot_geometry(lay, cal)[3][c])
+        radius = float(spot_slots.spot_geometry(lay, cal)[3][c])
         dx, a = int(round(lay.columns[e].x - lay.columns[c].x)), int(round(1.3 * radius))
         y0, y1 = max(int(y) - a, 0), min(int(y) + a + 1, setup.shape[0])
         x0, x1 = max(int(x) - a, 0), min(int(x) + a + 1, setup.shape[1])

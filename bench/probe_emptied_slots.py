@@ -40,7 +40,7 @@ from diag_spots import rendered  # noqa: E402
 
 from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
-from tavli_pi.vision import stacks as st  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
 from tavli_pi.vision import swapped  # noqa: E402
 from tavli_pi.vision.background import BG_SCALE  # noqa: E402
 from tavli_pi.vision.lighting import light_at, slot_colours  # noqa: E402
@@ -80,7 +80,7 @@ def _probe(feats: np.ndarray, ch: Any, cal: Any, lay: Any, cols: np.ndarray, slo
         fac = there / np.maximum(lc if held[c] > 0 else dc, 1.0)
         d_bare = float(np.linalg.norm(ch.bgr[i, 0] - bare / gain))
         d_chk = float(min(np.linalg.norm(ch.bgr[i, 0] - light[i, 0]), np.linalg.norm(ch.bgr[i, 0] - dark[i, 0])))
-        z = float(st.setup_logit(f, False, st.taught(cal)))
+        z = float(setup_slots.setup_logit(f, False, setup_slots.taught(cal)))
         SEEN[(_NOW["frame"], c + 1)] = {
             "chg": float(np.expm1(f[swapped.CHG])), "log_chg": float(f[swapped.CHG]),
             "log_chg0": float(feats[i, 0, swapped.CHG]),
@@ -99,7 +99,7 @@ def main() -> None:
     ap.add_argument("--frames", default="0-200", help="A-B: the frames A to B-1 of diag_spots.py's set (seed 0)")
     args = ap.parse_args()
     a, b = (int(v) for v in args.frames.split("-"))
-    setattr(st, "empty_point_features", _probe)  # (stacks reads it by its own name)
+    setattr(setup_slots, "empty_point_features", _probe)  # (setup_slots reads it by its own name)
     scenes = reallike_scenes(b, 0)
     rows: list[tuple[int, int, int, int, dict[str, float]]] = []  # frame, point, truth, read, measures
     for i in range(a, b):

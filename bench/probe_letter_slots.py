@@ -2,7 +2,7 @@
 
 A diagnostic of stop 25 (bench/RESULTS.md, branch bands25), kept for a later refit; nothing in
 tavli_pi uses it. A slot the start position leaves empty, whose learnt empty board rings like a checker (an overlay
-band's letters, the board's print), is read by the set-up slot model (``stacks.SETUP_W``) as a
+band's letters, the board's print), is read by the set-up slot model (``setup_slots.SETUP_W``) as a
 checker whenever the ring shows; whether it holds one is told by how much it changed from the
 learnt board against the rest of its column. Per such slot of seed-21 real-like frames learnt at
 set-up (``bench_reallike.calibrate_setup``; the benches use seeds 0-2): the set-up model's logit,
@@ -38,6 +38,8 @@ from tavli_pi.errors import TavliError  # noqa: E402
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
 from tavli_pi.vision import checkers as ck  # noqa: E402
 from tavli_pi.vision.background import BG_SCALE  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
+from tavli_pi.vision import spot_slots  # noqa: E402
 from tavli_pi.vision import stacks  # noqa: E402
 
 
@@ -58,14 +60,14 @@ def letter_slots(filled: np.ndarray, searched: np.ndarray, ch: ck.Chains, radii:
                  bg: np.ndarray, gain: np.ndarray, cand: np.ndarray | None = None) -> list[tuple[int, int, float]]:
     """(column, slot, change) of each slot empty at set-up (``filled`` False) and searched, with at
     least ``REFERENCES`` other such slots in its column, whose learnt empty board rings like a checker
-    (the ring model ``slot_w``, ``slot_b`` -- ``stacks.SLOT_W``, ``SLOT_B`` -- above 0 there): change is
+    (the ring model ``slot_w``, ``slot_b`` -- ``spot_slots.SLOT_W``, ``SLOT_B`` -- above 0 there): change is
     log(1 + its ``tolerant_change``) less log(1 + the median of the other such slots'), its change
     beyond its column's noise. ``cand`` (C, K) bool: only these slots.
 
     ``ch``: the chains read (their slots' places), ``radii`` (C,) each column's checker radius,
     ``learnt``: ``learnt_gradients`` of the board, ``down`` (C,) bool: the column's stack grows down;
     ``now``, ``bg``, ``gain``: the frame and the learnt board on the background's grid, and the
-    brightness match (``stacks.SetupView``)."""
+    brightness match (``setup_slots.SetupView``)."""
     ref = searched & ~filled
     enough = ref.sum(axis=1) > REFERENCES
     pick = ref & enough[:, None] & (cand if cand is not None else True)
@@ -104,21 +106,21 @@ def rows(n: int) -> dict[str, np.ndarray]:
         canon = cal.warp(r.image)
         lay = cal.layout
         ch = stacks.spot_chains(ck.gradients(canon), stacks.cv2_integral(canon), lay, cal, stop=True)
-        view = stacks.setup_view(canon, lay, cal)
+        view = setup_slots.setup_view(canon, lay, cal)
         if view is None:
             continue
-        feats = stacks.setup_slot_features(canon, lay, cal, ch, None, view)
+        feats = setup_slots.setup_slot_features(canon, lay, cal, ch, None, view)
         assert feats is not None
-        filled = stacks.known_slots(cal)
-        z = np.where(filled, feats @ stacks.SETUP_W[1, :-1] + stacks.SETUP_W[1, -1],
-                     feats @ stacks.SETUP_W[0, :-1] + stacks.SETUP_W[0, -1])
+        filled = setup_slots.known_slots(cal)
+        z = np.where(filled, feats @ setup_slots.SETUP_W[1, :-1] + setup_slots.SETUP_W[1, -1],
+                     feats @ setup_slots.SETUP_W[0, :-1] + setup_slots.SETUP_W[0, -1])
         learnt = learnt_gradients(cal.background, canon.shape[:2])
         assert learnt is not None
-        _x, _b, sign, radii = stacks.spot_geometry(lay, cal)
+        _x, _b, sign, radii = spot_slots.spot_geometry(lay, cal)
         t = r.truth
         counts = [t.light[q] + t.dark[q] for q in range(24)] + [t.bar[0], t.bar[1]]
-        searched = np.arange(stacks.SLOTS)[None, :] < ch.searched[:, None]
-        for row in letter_slots(filled, searched, ch, radii, learnt, sign > 0, stacks.SLOT_W, stacks.SLOT_B,
+        searched = np.arange(spot_slots.SLOTS)[None, :] < ch.searched[:, None]
+        for row in letter_slots(filled, searched, ch, radii, learnt, sign > 0, spot_slots.SLOT_W, spot_slots.SLOT_B,
                                    view.now, view.background, view.gain):
             c, k, feat = row
             if counts[c] > 5:

@@ -31,6 +31,8 @@ from bench_reallike import calibrate_setup  # noqa: E402
 from diag_spots import rendered  # noqa: E402
 
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
+from tavli_pi.vision import spot_slots  # noqa: E402
 from tavli_pi.vision import stacks  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
@@ -40,21 +42,21 @@ class Tap:
 
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
-        self._orig: dict[str, Any] = {}
+        self._orig: dict[tuple[Any, str], Any] = {}
 
     def __enter__(self) -> "Tap":
         tap = self
 
-        def wrap(name: str, keep: Any) -> None:
-            orig = getattr(stacks, name)
-            self._orig[name] = orig
+        def wrap(name: str, keep: Any, module: Any = stacks) -> None:
+            orig = getattr(module, name)
+            self._orig[(module, name)] = orig
 
             def f(*a: Any, **k: Any) -> Any:
                 out = orig(*a, **k)
                 keep(a, k, out)
                 return out
 
-            setattr(stacks, name, f)
+            setattr(module, name, f)
 
         def chains(a: Any, k: Any, out: Any) -> None:
             if not k.get("stop", False):
@@ -88,17 +90,17 @@ class Tap:
                 tap.calls[-1]["ring"] = out
 
         wrap("spot_chains", chains)
-        wrap("setup_slot_features", features)
+        wrap("setup_slot_features", features, setup_slots)
         wrap("_traced_on", traced_on)
         wrap("squeezed_loglik", sq)
         wrap("chain_loglik_many", many)
         wrap("posterior_with_pins", post)
-        wrap("slot_probability", ring)
+        wrap("slot_probability", ring, setup_slots)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        for name, f in self._orig.items():
-            setattr(stacks, name, f)
+        for (module, name), f in self._orig.items():
+            setattr(module, name, f)
 
 
 def describe(call: dict[str, Any], p: int, cal: Any, lay: Any) -> list[str]:
@@ -107,7 +109,7 @@ def describe(call: dict[str, Any], p: int, cal: Any, lay: Any) -> list[str]:
         return []
     i = cols.index(p)
     ch = call["ch"]
-    x, base, sign, r = (a[p] for a in stacks.spot_geometry(lay, cal))
+    x, base, sign, r = (a[p] for a in spot_slots.spot_geometry(lay, cal))
     d = (ch.y[i] - base) * sign / r
     lines = [f"  chain (searched {None if ch.searched is None else int(ch.searched[i])}), r {r:.1f} px:"]
     ring = call.get("ring")
@@ -117,7 +119,7 @@ def describe(call: dict[str, Any], p: int, cal: Any, lay: Any) -> list[str]:
                      f"p_lt {call['p_lt'][i, k]:.2f}  ring {np.round(ch.feats[i, k], 2).tolist()}")
         sf = call.get("feats")
         if sf is not None:
-            lines.append(f"           change {sf[i, k, stacks.CHANGE]:.2f} typical {sf[i, k, stacks.TYPICAL]:.2f} "
+            lines.append(f"           change {sf[i, k, setup_slots.CHANGE]:.2f} typical {sf[i, k, setup_slots.TYPICAL]:.2f} "
                          f"checker {sf[i, k, 8]:.2f} board {sf[i, k, 9]:.2f} hue {sf[i, k, 10]:.2f} "
                          f"lookalike {sf[i, k, 11]:.2f} ring {sf[i, k, 12]:.2f} taught {sf[i, k, 13]:.2f}")
     sq, lz, dl, row = call["sq"]
@@ -127,7 +129,7 @@ def describe(call: dict[str, Any], p: int, cal: Any, lay: Any) -> list[str]:
     lines.append(f"    row of 5 contrast {row[i]:.3f}")
     logl, counts = call["logl"], call["counts"]
     lines.append("    hypotheses (loglik, colour best): " + ", ".join(
-        f"{'c' if h <= stacks.SLOTS else ('s' if h < len(counts) - 1 else 'row')}{counts[h]}:"
+        f"{'c' if h <= spot_slots.SLOTS else ('s' if h < len(counts) - 1 else 'row')}{counts[h]}:"
         f"{max(logl[i, 0, h], logl[i, 1, h]):.1f}{'L' if logl[i, 0, h] >= logl[i, 1, h] else 'D'}"
         for h in np.argsort(-logl[i].max(axis=0))[:8]))
     lt, dk, _ = call["post"]
@@ -143,7 +145,7 @@ def crop(call: dict[str, Any], p: int, cal: Any, lay: Any, path: Path, label: st
     cols = list(call["cols"])
     i = cols.index(p)
     ch = call["ch"]
-    x, base, sign, r = (float(a[p]) for a in stacks.spot_geometry(lay, cal))
+    x, base, sign, r = (float(a[p]) for a in spot_slots.spot_geometry(lay, cal))
     img = canon.copy()
     for k in range(ch.x.shape[1]):
         c = (0, 200, 0) if call["p_occ"][i, k] > 0.5 else (0, 0, 255)

@@ -1,4 +1,4 @@
-"""Which slots does the swapped re-read (``stacks._swapped_reread``) lift on the real-like frames?
+"""Which slots does the swapped re-read (``setup_slots._swapped_reread``) lift on the real-like frames?
 
 For each frame given, reads it with a set-up calibration (as ``diag_spots.py``) and prints every slot
 the re-read lifts by more than 0.2, with the features against the set-up view and against the empty
@@ -24,11 +24,11 @@ from bench_reallike import calibrate_setup  # noqa: E402
 from diag_spots import rendered  # noqa: E402
 
 from tavli_pi.sim.datasets import reallike_scenes  # noqa: E402
-from tavli_pi.vision import stacks  # noqa: E402
+from tavli_pi.vision import setup_slots  # noqa: E402
 from tavli_pi.vision.reader import BoardReader  # noqa: E402
 
 LOG: list[tuple[Any, ...]] = []
-_orig = stacks._swapped_reread
+_orig = setup_slots._swapped_reread
 
 
 def _spy(p_occ: np.ndarray, feats: np.ndarray, ch: Any, cal: Any, lay: Any, cols: np.ndarray, searched: np.ndarray,
@@ -40,7 +40,7 @@ def _spy(p_occ: np.ndarray, feats: np.ndarray, ch: Any, cal: Any, lay: Any, cols
 
 
 def main() -> None:
-    stacks._swapped_reread = _spy
+    setup_slots._swapped_reread = _spy
     frames = [int(a) for a in sys.argv[1:]]
     scenes = reallike_scenes(max(frames) + 1, 0)
     for i in frames:
@@ -51,8 +51,8 @@ def main() -> None:
         obs = BoardReader(cal).read(r.image)
         t = r.truth
         for col, k, before, after, f in LOG:
-            print(f"frame {i} column {col} slot {k}: p_occ {before:.2f} -> {after:.2f}; ring {f[stacks.RING]:.2f} "
-                  f"taught {f[stacks.TAUGHT]:.2f} change {f[stacks.CHANGE]:.2f} typical {f[stacks.TYPICAL]:.2f}")
+            print(f"frame {i} column {col} slot {k}: p_occ {before:.2f} -> {after:.2f}; ring {f[setup_slots.RING]:.2f} "
+                  f"taught {f[setup_slots.TAUGHT]:.2f} change {f[setup_slots.CHANGE]:.2f} typical {f[setup_slots.TYPICAL]:.2f}")
         for p in range(24):
             ev = obs.points[p]
             if (ev.light.best, ev.dark.best) != (t.light[p], t.dark[p]):

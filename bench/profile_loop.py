@@ -53,7 +53,7 @@ TIMED = [
     ("tavli_pi.vision.checkers", "gradients"),
     ("tavli_pi.vision.stacks", "cv2_integral"),
     ("tavli_pi.vision.background", "Halved.__init__"),
-    ("tavli_pi.vision.stacks", "setup_view"),
+    ("tavli_pi.vision.setup_slots", "setup_view"),
     ("tavli_pi.vision.reader", "_Spots.stale"),
     ("tavli_pi.vision.reader", "BoardReader._forget_moved"),
     ("tavli_pi.vision.stacks", "read_spots_pinned"),

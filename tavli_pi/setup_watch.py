@@ -208,7 +208,7 @@ class SetupWatch:
             else:
                 # read again against what it learnt, but not by each slot's taught ring and stillness:
                 # on the very frame it was learnt from every slot is still, and they would read the
-                # position it was learnt as, not what the frame shows (stacks.SETUP_W_UNTAUGHT)
+                # position it was learnt as, not what the frame shows (setup_slots.SETUP_W_UNTAUGHT)
                 read_back = BoardReader(learnt.with_(taught_ring=None)).read(frame.image, frame.index)
                 if not (self.confirmed and not attended and len(setup_agreement(read_back).differences) >= spots):
                     cal, obs = learnt, read_back

@@ -153,7 +153,7 @@ def field_box(lay: Layout) -> tuple[int, int, int, int]:
 class Halved:
     """A frame's canonical view on the learnt background's grid (``shape``: its h, w; INTER_AREA),
     made once a frame and shared by everything that compares the frame with the background
-    (``stacks.setup_view``, ``Difference``): its uint8 and float32 pixels and its channel medians
+    (``setup_slots.setup_view``, ``Difference``): its uint8 and float32 pixels and its channel medians
     over a box, each made on first use (issue 12: the same values, made once)."""
 
     __slots__ = ("u8", "_f32", "_medians")

@@ -189,10 +189,10 @@ class Calibration:
     #: of a colour ring faintly on its points even where they are known to stand keeps its readings'
     #: ``doubt.seating`` to that; None when not learnt (``doubt.RING`` then)
     first_ring: tuple[float, float] | None = None
-    #: each slot's ring logit (``stacks.slot_logits``: 26 spots x ``stacks.SLOTS``, clipped to +-10) on
+    #: each slot's ring logit (``spot_slots.slot_logits``: 26 spots x ``spot_slots.SLOTS``, clipped to +-10) on
     #: the frame the board was learnt from: a stack that rang faintly there (a dark checker on a dark
     #: point) and has not changed since is read against that, not against how a checker rings on
-    #: other boards (``stacks.setup_slot_features``); None when not learnt
+    #: other boards (``setup_slots.setup_slot_features``); None when not learnt
     taught_ring: tuple[tuple[float, ...], ...] | None = None
 
     def __post_init__(self) -> None:

@@ -4,7 +4,7 @@ A broadcast burns its captions (a score band's white letters) into the picture o
 checkers included: a checker under a caption shows between the letters, the letters stay as they
 were when the board was learnt at set-up. Read through its box mean, such a slot is the letters'
 colour, far from any checker's, and unchanged since set-up: the set-up slot model
-(``stacks.setup_slot_probability``) then holds it empty at 0.999, and a stack under a band is
+(``setup_slots.setup_slot_probability``) then holds it empty at 0.999, and a stack under a band is
 counted short with confidence (real-like game 24: two dark checkers under a band's "OT" read as
 one at 0.84-0.87 on every frame, and the referee called an illegal play).
 

@@ -22,10 +22,10 @@ Only a slot that looks like that colour's checker and whose paint, as learnt, is
 than the other's is weighed (a light checker on any point, a dark one on a light point, change the
 slot's colour and the model reads them), and only the likelier reading is kept (the slot is lifted,
 never lowered). In ``stacks`` only a first slot whose middle the model weighs as still at all
-(``stacks.FAINT_STILL``: a hand or a sleeve over the point changes it more), whose first disc is no
+(``setup_slots.FAINT_STILL``: a hand or a sleeve over the point changes it more), whose first disc is no
 larger than a checker (a dice cup's rim rings all round too), is weighed; the rim lifts it only where
-it reads a checker there, likelier than not (``stacks.FAINT_LEAST``: under that it reads the slot empty
-too), and no higher than ``stacks.FAINT_MOST``.
+it reads a checker there, likelier than not (``setup_slots.FAINT_LEAST``: under that it reads the slot empty
+too), and no higher than ``setup_slots.FAINT_MOST``.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ def hue_distance(bgr: np.ndarray, light: tuple[float, float, float], dark: tuple
 def learn_checker_hue(bgr: np.ndarray, filled: np.ndarray, cal: Calibration) -> float:
     """log(1 + the largest hue distance of the known position's checkers) on the frame the board is
     learnt from: ``bgr`` (26, K, 3) each slot's colour there (``checkers.Chains.bgr``), ``filled``
-    (26, >= K) the slots the position fills (``stacks.known_slots``)."""
+    (26, >= K) the slots the position fills (``setup_slots.known_slots``)."""
     hue = hue_distance(bgr[:24][filled[:24, : bgr.shape[1]]], cal.light_bgr, cal.dark_bgr)
     return float(np.log1p(hue.max())) if hue.size else 0.0
 

@@ -26,7 +26,8 @@ import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.hands import SCALE
-from tavli_pi.vision.stacks import known_slots, spot_geometry
+from tavli_pi.vision.setup_slots import known_slots
+from tavli_pi.vision.spot_slots import spot_geometry
 
 __all__ = ["known_discs", "explained_mask", "GROW"]
 

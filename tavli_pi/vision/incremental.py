@@ -38,7 +38,7 @@ from tavli_pi.vision.hands import SCALE
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import Observation
 from tavli_pi.vision.oversize import OUTSIDE
-from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.spot_slots import spot_geometry
 from tavli_pi.vision.trays import tray_rects_both_sides
 
 __all__ = ["REGION_CHANGE", "Footprints", "GateView", "changed_pixels", "any_changed", "what_a_player_sees",

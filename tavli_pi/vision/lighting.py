@@ -34,6 +34,7 @@ from tavli_pi.vision.background import BG_SCALE, decode_background
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.layout import Layout
+from tavli_pi.vision.spot_slots import _spot_geometry
 
 __all__ = ["SOFTEN", "LIGHT_RANGE", "STACK_SAMPLES", "OWN_SAMPLES", "light_at", "slot_colours", "colour_at"]
 
@@ -52,9 +53,6 @@ OWN_SAMPLES = 4
 
 def _first_slots(lay: Layout, checker_r: float) -> tuple[np.ndarray, np.ndarray]:
     """(x, y, r) of each point's first checker in canonical pixels: (24, 3); and the layout's radius."""
-    # (imported here: stacks imports this module)
-    from tavli_pi.vision.stacks import _spot_geometry
-
     x, base, sign, r = _spot_geometry(lay, checker_r)
     xyr = np.stack([x[:24], base[:24] + sign[:24] * r[:24], r[:24]], axis=1).astype(np.float64)
     return xyr, r[:24].astype(np.float64)
@@ -186,8 +184,6 @@ def _own_samples(background: str, known: KnownBoard, lay: Layout, checker_r: flo
     colour (light, dark), the places (N, 2) and BGR colours (N, 3) of the known position's checkers
     (up to ``STACK_SAMPLES`` a point) whose brightness is within ``LIGHT_RANGE`` of that colour's
     median."""
-    from tavli_pi.vision.stacks import _spot_geometry  # (stacks imports this module)
-
     bg = decode_background(background)
     if bg is None:
         return None

@@ -96,7 +96,9 @@ from tavli_pi.vision.motion import BOARD_SHARE, MotionGate
 from tavli_pi.vision.noise_level import NoiseLevel
 from tavli_pi.vision.observation import CubeReading, DieReading, Observation, SpotEvidence
 from tavli_pi.vision.ring_memo import RingMemo
-from tavli_pi.vision.stacks import UNSURE, setup_view, cv2_integral, read_spots_pinned, spot_geometry, sureness
+from tavli_pi.vision.setup_slots import setup_view
+from tavli_pi.vision.spot_slots import spot_geometry
+from tavli_pi.vision.stacks import UNSURE, cv2_integral, read_spots_pinned, sureness
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
 from tavli_pi.vision.under_hand import hidden_spots, reaching_spots, reaching_tempered, unknown_where

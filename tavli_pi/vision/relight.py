@@ -13,7 +13,7 @@ every channel* (light scales a checker, a point and the field alike, and all thr
 checkers moved, a die lies or a hand reaches, the ratio differs from patch to patch and between the
 channels (a light checker over dark wood is 2x brighter in blue, 1.1x in red), and the cell tells
 nothing of its own: it takes the light of the cells round it. The picture's brightness as a whole
-(exposure) is left to the readers that match it already (``stacks.setup_view``, the gate's
+(exposure) is left to the readers that match it already (``setup_slots.setup_view``, the gate's
 ``motion.picture_gain``); its colour as a whole -- the camera's white balance drifting, red up as blue
 goes down -- is undone from ``TINT_STEP`` on (the stack reader compares a slot's colour with the checker
 colours learnt at set-up: at 640 px a 20 % drift lost 22 of 33 plays). Nothing is undone unless some

@@ -47,7 +47,9 @@ from tavli_pi.vision.frame_views import FrameViews
 from tavli_pi.vision.known_columns import position_geometries, start_geometry
 from tavli_pi.vision.known_radius import known_radius
 from tavli_pi.vision.refine import learn_radius, refine_edges
-from tavli_pi.vision.stacks import cv2_integral, edge_overhang, known_slots, spot_chains, spot_geometry, taught_rings
+from tavli_pi.vision.setup_slots import known_slots, taught_rings
+from tavli_pi.vision.spot_slots import spot_geometry
+from tavli_pi.vision.stacks import cv2_integral, edge_overhang, spot_chains
 from tavli_pi.vision.doubt import learnt_rings
 from tavli_pi.vision.tray_sides import learn_tray_sides
 from tavli_pi.vision.foreign import learn_checker_hue

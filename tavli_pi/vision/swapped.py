@@ -1,6 +1,6 @@
 """A slot the set-up position filled that now holds the other colour's checker.
 
-The set-up slot model (``stacks.setup_slot_probability``) reads a slot the known position filled
+The set-up slot model (``setup_slots.setup_slot_probability``) reads a slot the known position filled
 by how little it changed since set-up: a big change is the checker gone. When a checker of the
 other colour stands there instead (the light mid-point taken by dark, a dark checker hit on the
 light 6-point) the change is as big, and the slot read empty: on the real-like set (issue 9, seed 0)
@@ -33,7 +33,7 @@ from tavli_pi.vision.lighting import light_at, slot_colours
 
 __all__ = ["CHG", "BOARD", "LOOK", "empty_beside", "setup_colours", "swapped_slots", "empty_point_features"]
 
-#: indices of the set-up features taken against the empty point (``stacks.setup_slot_features``)
+#: indices of the set-up features taken against the empty point (``setup_slots.setup_slot_features``)
 CHG, BOARD, LOOK, TAUGHT = ck.N_FEATURES, ck.N_FEATURES + 3, ck.N_FEATURES + 5, ck.N_FEATURES + 7
 
 
@@ -87,7 +87,7 @@ def empty_point_features(feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay
     likeness to a checker taken against the empty point (``empty_beside``) instead of the set-up view
     there -- only for the slots nearer the empty point than the set-up view. ``now``, ``background``: the frame and the set-up board on the background's grid (float32);
     ``gain``: the brightness match (set-up / now); ``radii``: per column, the checker radius;
-    ``taught``: (26, K) each slot's ring when the board was learnt (``stacks._taught``): the empty
+    ``taught``: (26, K) each slot's ring when the board was learnt (``setup_slots._taught``): the empty
     point's is taken."""
     out: list[tuple[int, int, np.ndarray]] = []
     light_c, dark_c = np.asarray(cal.light_bgr, np.float32), np.asarray(cal.dark_bgr, np.float32)

@@ -45,7 +45,7 @@ Site = tuple[float, float, float]
 
 def next_slots(geometry: tuple[np.ndarray, ...], sites: Sequence[Sequence[Site]], counts: Sequence[int]) -> np.ndarray:
     """(P, 2) canonical centres of each point's next checker: past its last disc read, or its
-    first slot when it holds none. ``geometry``: ``stacks.spot_geometry`` (x, base y, sign, r per
+    first slot when it holds none. ``geometry``: ``spot_slots.spot_geometry`` (x, base y, sign, r per
     spot); ``sites``: each point's discs read (x, y, r); ``counts``: each point's count read (a
     squeezed or tall stack whose discs were not all traced is placed by its count)."""
     x, base, sign, r = geometry

@@ -7,7 +7,7 @@ value. So on a frame with a hand, a spot whose stack lies under the hand mask (`
 canonical pixels; with a board learnt at set-up, the sleeve and arm it belongs to as well,
 ``occluder``) is reported as ``conserve.UNKNOWN``: every count equally likely, no value.
 
-A point's stack grows from its base, one slot of two checker radii a checker (``stacks.spot_geometry``).
+A point's stack grows from its base, one slot of two checker radii a checker (``spot_slots.spot_geometry``).
 The slots looked at are the ones its reading stands on, the first ``SLOTS`` at most (beyond them a stack
 is squeezed); an empty reading looks at its first slot. The point is hidden when any of those slots has at
 least ``HIDDEN_SLOT`` of its box (``BOX`` radii either side of the slot's centre) under the hand, not
@@ -47,7 +47,7 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.conserve import UNKNOWN
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
-from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.spot_slots import spot_geometry
 
 __all__ = ["HIDDEN_SLOT", "SLOTS", "BOX", "REACHING_MAX", "slot_shares", "hidden_spots", "reaching_spots",
            "unknown_where", "reaching_tempered", "hidden_note"]

@@ -10,7 +10,7 @@ from tavli_pi.sim.render import render
 from tavli_pi.sim.script import random_game
 from tavli_pi.sim.table import scene_of
 from tavli_pi.vision import faint_arrived as fa
-from tavli_pi.vision import stacks
+from tavli_pi.vision import setup_slots
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
@@ -148,7 +148,7 @@ def test_without_the_rim_they_read_empty(
         game19: tuple[Calibration, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     # the test above fails without faint_arrived: the model alone holds the blots empty
     cal, moments = game19
-    monkeypatch.setattr(stacks, "_faint_arrived_reread", lambda p_occ, *a: p_occ)
+    monkeypatch.setattr(setup_slots, "_faint_arrived_reread", lambda p_occ, *a: p_occ)
     misses = 0
     for seed in (1, 2, 3):
         truth, obs = _read(cal, moments, 16, seed)
@@ -164,17 +164,3 @@ def test_empty_dark_points_stay_empty(game19: tuple[Calibration, list]) -> None:
             if truth.light[p] == truth.dark[p] == 0:  # type: ignore[attr-defined]
                 got = obs.points[p]  # type: ignore[attr-defined]
                 assert (got.light.best, got.dark.best) == (0, 0), (m, p + 1)
-
-
-def test_the_rim_lifts_a_slot_only_where_it_reads_a_checker_there() -> None:
-    # real-like game 162 (club, 1280 px): point 20's first slot, held empty at 1.00 by the model, its rim
-    # at 0.17 (under even odds: the rim reads it empty too). Lifted, it gave the board balanced against
-    # its trays a place for the dark checker the bar read as light, and the correction was never read
-    assert stacks.FAINT_LEAST == 0.5
-    assert stacks._faint_lifted(0.0, 0.17) == 0.0
-    assert stacks._faint_lifted(0.0, 0.5) == 0.0
-    assert stacks._faint_lifted(0.02, None) == 0.02
-    # where it reads a checker: the likelier reading, no higher than FAINT_MOST
-    assert stacks._faint_lifted(0.0, 0.6) == 0.6
-    assert stacks._faint_lifted(0.1, 0.94) == stacks.FAINT_MOST
-    assert stacks._faint_lifted(0.8, 0.6) == 0.8

@@ -15,12 +15,13 @@ from tavli_pi.rules.position import Position
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import Look, scene_from_position
-from tavli_pi.vision import stacks
+from tavli_pi.vision import setup_slots
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.hands_explained import known_discs
 from tavli_pi.vision.known import ROW, KnownBoard
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.setup import KNOWN_MISFIT, learn_board, setup_agreement
+from tavli_pi.vision.spot_slots import SLOTS
 from tests.vision._eval import spot_errors
 
 #: a game in progress: a squeezed dark stack of 7, one light checker on the bar, two dark off
@@ -34,14 +35,14 @@ def _known(pos: Position) -> KnownBoard:
 def test_the_start_is_the_known_board_set_up_learns_from() -> None:
     start = KnownBoard.start()
     assert start == _known(Position.start()) and start.is_start
-    assert np.array_equal(start.slots(stacks.SLOTS), stacks.start_slots())  # one idea, one place
+    assert np.array_equal(start.slots(SLOTS), setup_slots.start_slots())  # one idea, one place
     assert start.bar == (0, 0) and start.off == (0, 0)
 
 
 def test_a_known_board_fills_its_slots_and_says_where_a_reading_differs() -> None:
     known = _known(MIDGAME)
     assert known.off == (0, 2) and known.bar == (1, 0) and not known.is_start
-    filled = known.slots(stacks.SLOTS)
+    filled = known.slots(SLOTS)
     assert filled[5].sum() == 4 and filled[24 - 7].sum() == ROW  # dark's 7-point is light's 18: squeezed
     assert filled[24].sum() == 1 and not filled[25].any()  # the light checker on the bar's lower half
     light, dark = list(known.light[:24]), list(known.dark[:24])
@@ -169,18 +170,18 @@ def test_the_real_like_set_is_read_better_learnt_from_a_game_in_progress_than_no
 
 def test_the_set_up_slot_model_reads_a_board_learnt_from_any_position() -> None:
     """The slot model is fitted on tables learnt mid-game as well as at set-up: a board learnt from
-    another position has its slots read against its learnt view too (stacks.slot_model_reads); a
+    another position has its slots read against its learnt view too (setup_slots.slot_model_reads); a
     calibration that learnt no board does not."""
     shown = render(scene_from_position(MIDGAME), seed=4)
     given = Calibration(shown.truth.corners, home=shown.truth.home)  # type: ignore[arg-type]
     mid = learn_board(shown.image, given, _known(MIDGAME))
     start = mid.with_(position=KnownBoard.start())
     canon = mid.warp(shown.image)
-    assert mid.learnt and stacks.slot_model_reads(mid) and stacks.setup_view(canon, mid.layout, mid) is not None
-    assert stacks.slot_model_reads(start) and stacks.setup_view(canon, start.layout, start) is not None
+    assert mid.learnt and setup_slots.slot_model_reads(mid) and setup_slots.setup_view(canon, mid.layout, mid) is not None
+    assert setup_slots.slot_model_reads(start) and setup_slots.setup_view(canon, start.layout, start) is not None
     # a set-up calibration file from before the position was kept names none: learnt at set-up
-    assert stacks.slot_model_reads(mid.with_(position=None))
-    assert not stacks.slot_model_reads(given)
+    assert setup_slots.slot_model_reads(mid.with_(position=None))
+    assert not setup_slots.slot_model_reads(given)
 
 
 def _midgame_table(index: int) -> tuple[KnownBoard, object, object]:
@@ -219,7 +220,7 @@ def test_a_board_learnt_from_a_game_in_progress_reads_its_slots_against_the_lear
     """Real-like tables (pinetti and rosewood, 1280 px) learnt from a game in progress, their points
     placed right: read by the ring fit alone, the later frame had a whole row of phantoms at 0.5 on
     points the position had left empty (16, 19-22) and an 11-stack read 6, or five points of the
-    rosewood's right half wrong; read against the learnt view (stacks.slot_model_reads), none."""
+    rosewood's right half wrong; read against the learnt view (setup_slots.slot_model_reads), none."""
     from tavli_pi.vision.refine import refine
 
     known, mid, later = _midgame_table(index)

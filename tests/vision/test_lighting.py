@@ -15,7 +15,7 @@ from tavli_pi.vision.lighting import light_at, slot_colours
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
-from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.spot_slots import spot_geometry
 
 # real-like seed 1 (bench_reallike --seed 1 renders table i with seed 100003 + i)
 SEED = 1

@@ -20,7 +20,7 @@ from tavli_pi.vision.lighting import OWN_SAMPLES, colour_at, slot_colours
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
-from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.spot_slots import spot_geometry
 
 
 def _learnt(setup: Rendered) -> Calibration:

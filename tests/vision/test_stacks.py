@@ -22,7 +22,8 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
-from tavli_pi.vision.stacks import END_GAP, cv2_integral, spot_chains, spot_geometry, squeezed_loglik
+from tavli_pi.vision.spot_slots import SLOTS, spot_geometry
+from tavli_pi.vision.stacks import END_GAP, cv2_integral, spot_chains, squeezed_loglik
 from tests.vision._eval import wtc_calibration
 from tests.vision._readers import game_frame
 
@@ -75,15 +76,6 @@ def test_the_second_end_is_a_checker_beyond_the_first_and_the_first_ring_is_kept
 def _empty(frame: object, p: int) -> bool:
     t = frame.truth  # type: ignore[attr-defined]
     return bool(t.light[p] == 0 and t.dark[p] == 0)
-
-
-def test_spot_geometry_is_read_only_and_the_same_for_an_equal_layout() -> None:
-    cal = Calibration(np.asarray([[100, 50], [900, 50], [900, 650], [100, 650]], np.float32))
-    a = spot_geometry(cal.layout, cal)
-    b = spot_geometry(Calibration(cal.corners).layout, Calibration(cal.corners))
-    assert all(np.array_equal(u, v) and u.dtype == v.dtype == np.float32 for u, v in zip(a, b))
-    with pytest.raises(ValueError):
-        a[0][0] = 1.0
 
 
 # squeezed stacks on real-like tables (two pinetti, pearl checkers; one club; seed, table, point index,
@@ -212,7 +204,7 @@ def test_a_stack_whose_chain_stopped_on_faint_rings_the_learnt_board_reads_occup
     assert (obs.points[12].light.best, obs.points[12].dark.best) == (0, 0)
 
 
-def _chains(searched: list[int], slots: int = stacks.SLOTS) -> ck.Chains:
+def _chains(searched: list[int], slots: int = SLOTS) -> ck.Chains:
     c = len(searched)
     z = np.zeros((c, slots), np.float32)
     return ck.Chains(z, z.copy(), np.zeros((c, slots, ck.N_FEATURES), np.float32), np.zeros((c, slots, 3), np.float32),
@@ -221,14 +213,14 @@ def _chains(searched: list[int], slots: int = stacks.SLOTS) -> ck.Chains:
 
 def test_only_a_chain_stopped_with_its_last_searched_slot_read_occupied_is_traced_on() -> None:
     ch = _chains([3, 3, 7, 2, 3])
-    p = np.full((5, stacks.SLOTS), 0.01)
+    p = np.full((5, SLOTS), 0.01)
     p[0, :3] = [0.9, 0.8, 0.6]  # stopped, its last slot searched read occupied: traced on
     p[1, :3] = [0.9, 0.8, 0.2]  # stopped where the stack ends
     p[2, :] = 0.9  # searched to the end
     p[3, :2] = [0.9, 0.7]  # a bar's half (beyond the points read)
     p[4, :3] = [0.1, 0.1, 0.1]
     assert stacks._stopped_short(ch, p, 3).tolist() == [0]
-    assert stacks._stopped_short(_chains([7, 7]), np.full((2, stacks.SLOTS), 0.9), 2).tolist() == []
+    assert stacks._stopped_short(_chains([7, 7]), np.full((2, SLOTS), 0.9), 2).tolist() == []
 
 
 def test_a_chain_traced_on_keeps_the_slots_it_searched_before() -> None:
@@ -237,7 +229,7 @@ def test_a_chain_traced_on_keeps_the_slots_it_searched_before() -> None:
     g, integral = ck.gradients(canon), cv2_integral(canon)
     ch = spot_chains(g, integral, cal.layout, cal, stop=True)
     assert ch.searched is not None
-    rows = np.flatnonzero(ch.searched < stacks.SLOTS)[:3]
+    rows = np.flatnonzero(ch.searched < SLOTS)[:3]
     assert len(rows)
     on = stacks._traced_on(ch, g, integral, cal.layout, cal, np.arange(26), rows, None, None, False)
     assert on.searched is not None
@@ -247,7 +239,7 @@ def test_a_chain_traced_on_keeps_the_slots_it_searched_before() -> None:
         assert np.array_equal(on.feats[i, :n], ch.feats[i, :n])
         if i not in rows:
             assert np.array_equal(on.x[i], ch.x[i]) and on.searched[i] == n
-    assert all(on.searched[rows] == stacks.SLOTS)
+    assert all(on.searched[rows] == SLOTS)
 
 BAND_SCENES = reallike_scenes(200, 0)
 

@@ -4,7 +4,7 @@ A dark checker on a dark point rings faintly even on the set-up frame the player
 model weighed "unchanged since set-up" weakly against the ring, so the set-up board seen again with
 fresh sensor noise read such stacks short (bench/bench_setup_again.py: 5 wrong points of 960, 62
 of 1200 filled slots held under 0.8 at stop 37). ``Calibration.taught_ring`` keeps each slot's ring
-on the teaching frame, and the model (``stacks._still_design``) reads a still slot by it."""
+on the teaching frame, and the model (``setup_slots._still_design``) reads a still slot by it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from tavli_pi.errors import CalibrationError
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
-from tavli_pi.vision import stacks
+from tavli_pi.vision import setup_slots
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
@@ -35,7 +35,7 @@ def test_the_taught_ring_is_learnt_kept_and_checked() -> None:
     cal, _, _ = _learnt(0, 19)
     assert cal.taught_ring is not None and len(cal.taught_ring) == 26
     t = np.asarray(cal.taught_ring)
-    filled = stacks.start_slots()[:, : t.shape[1]]
+    filled = setup_slots.start_slots()[:, : t.shape[1]]
     # the start's checkers ring in their slots, its empty slots do not (medians over the board)
     assert np.median(t[filled]) > 3.0 > -3.0 > np.median(t[~filled])
     assert Calibration.from_dict(cal.to_dict()).taught_ring == cal.taught_ring

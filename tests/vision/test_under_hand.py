@@ -16,7 +16,7 @@ from tavli_pi.vision.observation import SpotEvidence, certain
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
-from tavli_pi.vision.stacks import spot_geometry
+from tavli_pi.vision.spot_slots import spot_geometry
 from tavli_pi.vision.under_hand import (REACHING_MAX, hidden_note, hidden_spots, reaching_spots, reaching_tempered,
                                         unknown_where)
 
