@@ -240,20 +240,3 @@ def test_a_chain_traced_on_keeps_the_slots_it_searched_before() -> None:
         if i not in rows:
             assert np.array_equal(on.x[i], ch.x[i]) and on.searched[i] == n
     assert all(on.searched[rows] == SLOTS)
-
-BAND_SCENES = reallike_scenes(200, 0)
-
-
-@pytest.mark.parametrize("index, point", [
-    (199, 19),  # a bare cream point's base between a band's lower edge, the frame and its sides rang at 10
-    (116, 12),  # the same under a band's edge on a 1280 px table
-])
-def test_a_first_slot_by_a_bands_straight_edge_rings_no_more(index: int, point: int) -> None:
-    scene = BAND_SCENES[index]
-    s = render(reallike_setup(scene), index)
-    base = refine(Calibration(s.truth.corners, home=s.truth.home), s.image)  # type: ignore[arg-type]
-    cal = learn_board(s.image, base)
-    frame = render(scene, index)
-    assert frame.truth.light[point - 1] == frame.truth.dark[point - 1] == 0
-    got = BoardReader(cal).read(frame.image).points[point - 1]
-    assert (got.light.best, got.dark.best) == (0, 0)
