@@ -55,6 +55,17 @@ def sim_calibration(scene: Any, seed: int) -> tuple[Calibration, Any]:
     return cal, r
 
 
+def learnt_calibration(setup_scene: Any, seed: int) -> Calibration:
+    """The board learnt at set-up from ``setup_scene`` rendered with ``seed``: the calibration refined on
+    the set-up frame with its true corners, then the board learnt from it (as ``run`` learns it)."""
+    from tavli_pi.sim.render import render
+    from tavli_pi.vision.setup import learn_board
+
+    s = render(setup_scene, seed)
+    base = refine(Calibration(s.truth.corners, home=s.truth.home), s.image)  # type: ignore[arg-type]
+    return learn_board(s.image, base)
+
+
 def banachowicz_faces(root: Path, want_d6: bool, limit: int = 10**6) -> list[tuple[np.ndarray, str]]:
     """Labelled crops of the banachowicz photos: six-sided pip dice (``d6-N``) or the distractors."""
     out: list[tuple[np.ndarray, str]] = []

@@ -10,10 +10,8 @@ import numpy as np
 from tavli_pi.sim.render import render
 from tavli_pi.sim.scene import Build, CameraPose, CubeSpec, Look, Overlay, Print, Scene
 from tavli_pi.vision import captions
-from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import learn_board
+from tests.vision._eval import learnt_calibration
 
 
 def test_marks_are_letters_not_wide_bright_areas() -> None:
@@ -65,10 +63,7 @@ def test_a_pair_under_a_caption_is_not_read_one_with_confidence() -> None:
     after = dataclasses.replace(start, light=(0, 2, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),
                                 dark=(0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 4, 0, 1, 0, 0, 1),
                                 bar=(1, 0))
-    setup = render(start, 7)
-    cal = learn_board(setup.image, refine(Calibration(setup.truth.corners, home=setup.truth.home),  # type: ignore[arg-type]
-                                          setup.image))
-    reader = BoardReader(cal)
+    reader = BoardReader(learnt_calibration(start, 7))
     got = []
     for seed in (30001, 30002, 30003):
         dark = reader.read(render(after, seed).image).points[6].dark
@@ -114,10 +109,7 @@ def test_a_dark_checker_on_the_bar_under_a_caption_is_read_dark() -> None:
     after = dataclasses.replace(start, light=(0, 1, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1),
                                 dark=(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 2, 0, 6, 0, 0, 0, 0, 0),
                                 bar=(0, 1))
-    setup = render(start, 7)
-    cal = learn_board(setup.image, refine(Calibration(setup.truth.corners, home=setup.truth.home),  # type: ignore[arg-type]
-                                          setup.image))
-    reader = BoardReader(cal)
+    reader = BoardReader(learnt_calibration(start, 7))
     for seed in (30001, 30002):
         bar = reader.read(render(after, seed).image).bar
         assert (bar.light.best, bar.dark.best) == (0, 1), (seed, bar)

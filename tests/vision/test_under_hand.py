@@ -14,11 +14,10 @@ from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.conserve import UNKNOWN
 from tavli_pi.vision.observation import SpotEvidence, certain
 from tavli_pi.vision.reader import BoardReader
-from tavli_pi.vision.refine import refine
-from tavli_pi.vision.setup import learn_board
 from tavli_pi.vision.spot_slots import spot_geometry
 from tavli_pi.vision.under_hand import (REACHING_MAX, hidden_note, hidden_spots, reaching_spots, reaching_tempered,
                                         unknown_where)
+from tests.vision._eval import learnt_calibration
 
 CAL = Calibration([(0, 0), (1000, 0), (1000, 600), (0, 600)], home="bottom-right")  # type: ignore[arg-type]
 EMPTY = SpotEvidence(certain(0), certain(0))
@@ -107,10 +106,8 @@ def test_a_stack_read_short_where_it_runs_under_an_arm_is_not_sure() -> None:
     index = 76
     scene = reallike_scenes(index + 1, 0)[index]
     assert scene.hand is not None
-    r, s = render(scene, index), render(reallike_setup(scene), index)
-    base = refine(Calibration(s.truth.corners, home=s.truth.home), s.image)  # type: ignore[arg-type]
-    cal = learn_board(s.image, base)
-    obs = BoardReader(cal).read(r.image)
+    r = render(scene, index)
+    obs = BoardReader(learnt_calibration(reallike_setup(scene), index)).read(r.image)
     assert obs.hand
     t = r.truth
     for point in (7, 9):
@@ -130,9 +127,7 @@ def test_a_stack_read_short_where_it_runs_under_an_arm_is_not_sure() -> None:
 def test_a_stack_under_a_hand_is_reported_unknown_not_given_a_value(index: int, point: int) -> None:
     scene = reallike_scenes(index + 1, 0)[index]
     assert scene.hand is not None
-    r, s = render(scene, index), render(reallike_setup(scene), index)
-    base = refine(Calibration(s.truth.corners, home=s.truth.home), s.image)  # type: ignore[arg-type]
-    cal = learn_board(s.image, base)
+    r, cal = render(scene, index), learnt_calibration(reallike_setup(scene), index)
     obs = BoardReader(cal).read(r.image)
     t = r.truth
     assert obs.hand
