@@ -81,12 +81,8 @@ def median(a: np.ndarray, axis: int | None = None) -> Any:
     if floats and bool(np.isnan(part[-1]).any()):
         return np.median(a, axis=axis)
     mids = part[n // 2 - 1 : n // 2 + 1] if n % 2 == 0 else part[n // 2 : n // 2 + 1]
-    # ``mean``: the sum (an integer's in float64), then over the count, an intp
-    s = np.add.reduce(mids, axis=0, dtype=None if floats else np.float64)
-    count = np.intp(mids.shape[0])
-    if isinstance(s, np.ndarray):
-        return np.true_divide(s, count, out=s, casting="unsafe")
-    return s.dtype.type(s / count)
+    # ``mean`` of the middle one or two (an integer's in float64: its one or two values exact there)
+    return float_mean(mids if floats else mids.astype(np.float64), 0)
 
 
 def mean_of(values: Sequence[float] | np.ndarray) -> float:
