@@ -58,7 +58,7 @@ import numpy as np
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
 __all__ = ["CHECKERS", "KNOWN", "AS_READ_TILT", "UNKNOWN", "HAND_MAX", "ONE_OFF", "board_total", "conserved_off",
-           "blame", "conserved_spots", "conserved_board", "balanced_board", "balanced_off"]
+           "blame", "conserved_spots", "conserved_board", "balanced_board", "balanced_off", "no_surer"]
 
 #: checkers per colour (B1)
 CHECKERS = 15
@@ -103,7 +103,7 @@ def _one(spots: Sequence[CountEvidence], tray: CountEvidence, hand: bool,
     if post[best] < KNOWN:
         return UNKNOWN, "unknown"
     if tray.best != implied:
-        post = _doubted(post)  # the two witnesses disagree: one of them is misread, so neither is sure
+        post = no_surer(post)  # the two witnesses disagree: one of them is misread, so neither is sure
     ev = CountEvidence(tuple(float(v) for v in post))
     return ev, "tray" if best == tray.best else "implied"
 
@@ -116,7 +116,7 @@ def _implied(spots: Sequence[CountEvidence], hand: bool) -> tuple[CountEvidence,
     post = on[::-1] / on.sum()  # off = k  <=>  on the board and bar = 15 - k
     if post.max() < KNOWN:
         return (UNKNOWN, "unknown") if hand else _as_read(spots)
-    post = _doubted(post, HAND_MAX if hand else DISAGREE_MAX)
+    post = no_surer(post, HAND_MAX if hand else DISAGREE_MAX)
     return CountEvidence(tuple(float(v) for v in post)), "implied"
 
 
@@ -136,7 +136,7 @@ def _as_read(spots: Sequence[CountEvidence]) -> tuple[CountEvidence, str]:
     return CountEvidence(tuple(float(v) for v in p / p.sum())), "implied"
 
 
-def _doubted(p: np.ndarray, most: float = DISAGREE_MAX) -> np.ndarray:
+def no_surer(p: np.ndarray, most: float = DISAGREE_MAX) -> np.ndarray:
     """``p`` (normalised) with the same best count, mixed with the flat evidence just enough that
     none is above ``most``."""
     m, flat = float(p.max()), 1.0 / len(p)
@@ -217,7 +217,7 @@ def conserved_spots(spots: Sequence[CountEvidence], off: CountEvidence) -> list[
             out.append(e)
             continue
         # (never down to flat: the best count stays the best)
-        p = _doubted(np.asarray(e.probs, np.float64), max(most, 2.0 / len(e.probs)))
+        p = no_surer(np.asarray(e.probs, np.float64), max(most, 2.0 / len(e.probs)))
         out.append(CountEvidence(tuple(float(v) for v in p)))
     return out
 
@@ -390,11 +390,11 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
                 # shares the doubt, however sure its own reading was
                 most = max(float(p[was.best]), 2.0 / len(p))
                 ev.append(was if most >= was.confidence else
-                          CountEvidence(tuple(float(v) for v in _doubted(np.asarray(was.probs, np.float64), most))))
+                          CountEvidence(tuple(float(v) for v in no_surer(np.asarray(was.probs, np.float64), most))))
             else:  # read otherwise: the count the board needs, no surer than DISAGREE_MAX
                 p = p + 1e-6
                 p[int(best)] = max(float(p[int(best)]), float(p.max()) * (1.0 + 1e-6))  # the board's count is best
-                ev.append(CountEvidence(tuple(float(v) for v in _doubted(p / p.sum()))))
+                ev.append(CountEvidence(tuple(float(v) for v in no_surer(p / p.sum()))))
         out[i] = SpotEvidence(ev[0], ev[1])
     return out[:-1], out[-1]
 
@@ -418,6 +418,6 @@ def balanced_off(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEv
     for c in ("light", "dark"):
         e = getattr(off, c)
         if sum(getattr(s, c).best for s in read) + getattr(tray, c).best != CHECKERS:
-            e = CountEvidence(tuple(float(v) for v in _doubted(np.asarray(e.probs, np.float64))))
+            e = CountEvidence(tuple(float(v) for v in no_surer(np.asarray(e.probs, np.float64))))
         out.append(e)
     return SpotEvidence(out[0], out[1]), source

@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from tavli_pi.vision.calibration import Calibration
-from tavli_pi.vision.conserve import UNKNOWN
+from tavli_pi.vision.conserve import UNKNOWN, no_surer
 from tavli_pi.vision.layout import Layout
 from tavli_pi.vision.observation import CountEvidence, SpotEvidence
 from tavli_pi.vision.spot_slots import spot_geometry
@@ -139,13 +139,8 @@ def reaching_tempered(points: Sequence[SpotEvidence], reaching: Sequence[int]) -
 
 def _held(e: CountEvidence) -> CountEvidence:
     """``e`` mixed with the flat evidence until its likeliest count is ``REACHING_MAX`` probable (the
-    order of the counts kept)."""
-    p = np.asarray(e.probs, np.float64)
-    top, flat = float(p.max()), 1.0 / p.size
-    if top <= REACHING_MAX:
-        return e
-    a = (REACHING_MAX - flat) / (top - flat)
-    return CountEvidence(tuple(float(v) for v in a * p + (1 - a) * flat))
+    order of the counts kept: ``conserve.no_surer``)."""
+    return CountEvidence(tuple(float(v) for v in no_surer(np.asarray(e.probs, np.float64), REACHING_MAX)))
 
 
 def unknown_where(points: Sequence[SpotEvidence], bar: SpotEvidence,
