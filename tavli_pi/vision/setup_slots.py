@@ -358,19 +358,29 @@ def _caption_marks(text: str, radius: float) -> np.ndarray:
     return captions.marks(bg, radius)
 
 
+def _caption_hide(cal: Calibration, view: SetupView, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The caption's letters still there on this frame (``captions.hidden`` of the marks learnt with the
+    board, in the learnt view's pixels) and the checker radii of spots ``cols``; None when the board
+    learnt no letters (or ``view`` is not of its learnt board)."""
+    if not cal.background or view.background is not _background(cal.background):
+        return None
+    r = spot_geometry(cal.layout, cal)[3][cols]
+    mark = _caption_marks(cal.background, round(float(np.median(r)) / BG_SCALE, 1))
+    if mark.shape != view.diff.shape or not mark.any():
+        return None
+    return captions.hidden(mark, view.diff), r
+
+
 def _caption_share(cal: Calibration, view: SetupView, ch: ck.Chains, cols: np.ndarray) -> np.ndarray:
     """Per slot of ``ch`` (spots ``cols``), the share of its box a caption's letters hide
     (``captions.hidden``), for the slots the learnt position left empty beyond each stack's
     first; 0 elsewhere, and everywhere when the board learnt none."""
-    share = np.zeros(ch.x.shape, np.float64)
-    if not cal.background or view.background is not _background(cal.background):
-        return share
-    r = spot_geometry(cal.layout, cal)[3][cols]
-    mark = _caption_marks(cal.background, round(float(np.median(r)) / BG_SCALE, 1))
-    if mark.shape != view.diff.shape or not mark.any():
-        return share
+    got = _caption_hide(cal, view, cols)
+    if got is None:
+        return np.zeros(ch.x.shape, np.float64)
+    hide, r = got
     hr = (0.5 * r / BG_SCALE)[:, None] * np.ones((1, ch.x.shape[1]), np.float32)
-    share = captions.hidden_share(captions.hidden(mark, view.diff), ch.x / BG_SCALE, ch.y / BG_SCALE, hr)
+    share = captions.hidden_share(hide, ch.x / BG_SCALE, ch.y / BG_SCALE, hr)
     filled = known_slots(cal)[cols][:, : ch.x.shape[1]]
     share[filled] = 0.0
     share[:, 0] = 0.0
@@ -385,13 +395,10 @@ def _caption_seen_bgr(cal: Calibration, view: SetupView, ch: ck.Chains, cols: np
     where these are at least ``captions.SEEN_LEAST`` of it: the letters were learnt with the board,
     and stay as they were over a checker come under them. Any slot ``pair`` marks, a first one
     included: a colour makes no slot likelier empty (``stacks._read_spots_once`` marks the bar's slots)."""
-    if not cal.background or view.background is not _background(cal.background):
+    got = _caption_hide(cal, view, cols)
+    if got is None:
         return ch.bgr
-    r = spot_geometry(cal.layout, cal)[3][cols]
-    mark = _caption_marks(cal.background, round(float(np.median(r)) / BG_SCALE, 1))
-    if mark.shape != view.diff.shape or not mark.any():
-        return ch.bgr
-    hide = captions.hidden(mark, view.diff)
+    hide, r = got
     cx, cy = ch.x / BG_SCALE, ch.y / BG_SCALE
     half = (0.42 * r / BG_SCALE)[:, None] * np.ones((1, ch.x.shape[1]), np.float32)  # ch.bgr's box
     share = captions.hidden_share(hide, cx, cy, half)
