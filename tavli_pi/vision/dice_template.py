@@ -105,8 +105,9 @@ def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
     over the whole crop, in a third to a half of the time. Issue 12: a size's templates are made on
     the frame that first reads a small die of it, 0.3-0.4 s on an x86 core for the table sizes in use
     (``dice_small``: 7.5-12 px), 0.13-0.17 s so; every offset's turns at once, each distance's squares
-    taken once per row and column the pip reaches (``_covered``), 0.07-0.11 s
-    (``tests/vision/test_dice_template.py`` holds them alike)."""
+    taken once per row and column the pip reaches (``_covered``), 0.07-0.11 s; the sums laid a turn a
+    column, the counts added in one ``bincount`` and the 49 offsets normalised at once
+    (``normalised_all``), 0.04-0.05 s (``tests/vision/test_dice_template.py`` holds them alike)."""
     side = side_q / 4.0
     n = _crop_n(side)
     offs = np.arange(-REACH, REACH + 1e-6, STEP)
@@ -131,8 +132,7 @@ def _templates(side_q: int) -> tuple[np.ndarray, np.ndarray]:
         cx = (rx[None] + oxy[:, 0, None, None]).reshape(len(oxy) * len(angles), -1)
         cy = (ry[None] + oxy[:, 1, None, None]).reshape(len(oxy) * len(angles), -1)
         cover = (_covered(pix, sub, cx, cy, r2, near) / (SUB * SUB)).reshape(len(oxy), len(angles), n * n)
-        for o in range(len(oxy)):
-            out[o, v - 1] = normalised(cover[o], masks[o])
+        out[:, v - 1] = normalised_all(cover, masks)
     return masks, out
 
 
@@ -141,6 +141,17 @@ def normalised(cover: np.ndarray, mask: np.ndarray) -> np.ndarray:
     zero-mean and of unit length over the face (0 outside it), for correlation."""
     t = np.where(mask[None], cover, 0.0)
     t = np.where(mask[None], t - t.sum(-1, keepdims=True) / mask.sum(), 0.0)
+    out: np.ndarray = t / np.maximum(np.linalg.norm(t, axis=-1, keepdims=True), 1e-9)
+    return out
+
+
+def normalised_all(cover: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``normalised(cover[o], masks[o])`` for every centre offset ``o`` at once (``cover``: O, A, n*n;
+    ``masks``: O, n*n), to the bit: the same sums and lengths, each along a row's last axis as there
+    (issue 12: a size's templates, 49 offsets, in one pass; tests/vision/test_dice_template.py)."""
+    m = masks[:, None, :]
+    t = np.where(m, cover, 0.0)
+    t = np.where(m, t - t.sum(-1, keepdims=True) / masks.sum(-1)[:, None, None], 0.0)
     out: np.ndarray = t / np.maximum(np.linalg.norm(t, axis=-1, keepdims=True), 1e-9)
     return out
 
@@ -158,22 +169,31 @@ def _covered(pix: np.ndarray, sub: np.ndarray, cx: np.ndarray, cy: np.ndarray, r
     ``_templates`` takes is the same to the bit; tests/vision/test_dice_template.py)."""
     turns, pips = cx.shape
     n = len(pix)
-    count = np.zeros((turns, n * n), np.float64)
+    ns = len(sub)
     wide = int(np.floor(2 * near)) + 2  # pixels along an axis that the pip's reach can touch
     step = np.arange(wide)
-    turn = np.broadcast_to(np.arange(turns)[:, None, None], (turns, wide, wide))
+    first = (np.arange(turns) * (n * n))[None, None, :]  # each turn's first pixel in the counts
+    at: list[np.ndarray] = []
+    hit: list[np.ndarray] = []
     for j in range(pips):
         cols = np.floor(cx[:, j] + (n - 1) / 2 - near).astype(np.intp)[:, None] + step  # (T, wide)
         rows = np.floor(cy[:, j] + (n - 1) / 2 - near).astype(np.intp)[:, None] + step
         # the sub-samples' distances along each axis, squared: (T, wide, SUB)
         ddx = (pix[np.clip(cols, 0, n - 1)][:, :, None] + sub) - cx[:, j, None, None]
         ddy = (pix[np.clip(rows, 0, n - 1)][:, :, None] + sub) - cy[:, j, None, None]
-        dx2, dy2 = ddx * ddx, ddy * ddy
-        # (T, row, col, sub-row, sub-col) -> the sub-samples within, per pixel
-        hits = np.count_nonzero(dx2[:, None, :, None, :] + dy2[:, :, None, :, None] < r2, axis=(3, 4))
-        inside = ((cols >= 0) & (cols < n))[:, None, :] & ((rows >= 0) & (rows < n))[:, :, None]  # (T, wide, wide)
-        at = (rows[:, :, None] * n + cols[:, None, :])[inside]  # each pixel once per turn
-        count[turn[inside], at] += hits[inside]
+        # laid a turn a column (row and sub-row, column and sub-column, turn: long runs of one turn's
+        # neighbours for the sums), the same sums of the same squares
+        dx2 = np.ascontiguousarray((ddx * ddx).reshape(turns, wide * ns).T)
+        dy2 = np.ascontiguousarray((ddy * ddy).reshape(turns, wide * ns).T)
+        near_ = dx2[None, :, :] + dy2[:, None, :] < r2  # (row, sub-row) x (col, sub-col) x turn
+        hits = near_.reshape(wide, ns, wide, ns, turns).sum(axis=(1, 3))  # (row, col, turn)
+        rt, ct = rows.T, cols.T  # (wide, T)
+        inside = ((rt >= 0) & (rt < n))[:, None, :] & ((ct >= 0) & (ct < n))[None, :, :]
+        at.append((rt[:, None, :] * n + ct[None, :, :] + first)[inside])  # each pixel once per turn
+        hit.append(hits[inside])
+    # the counts are whole numbers: summed in any order, the same float64 values
+    count: np.ndarray = np.bincount(np.concatenate(at), np.concatenate(hit).astype(np.float64),
+                                    minlength=turns * n * n).reshape(turns, n * n)
     return count
 
 

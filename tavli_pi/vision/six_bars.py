@@ -156,27 +156,36 @@ def inked_looks(crops: Sequence[np.ndarray], span: float) -> np.ndarray:
     r0, r1 = min(lo for lo, _ in spans), max(hi for _, hi in spans)
     least = BAR_CONTRAST - INKED_MARGIN
     out = np.ones((m, 4), bool)
-    for look, a in enumerate((g, g.transpose(0, 2, 1))):  # bars up the crop, or across it
-        # each row's running sums from 0 (``cv2.integral``'s rows told apart: whole levels, exact)
-        flat = np.ascontiguousarray(a[:, r0:r1 + 1, :]).reshape(-1, n)
-        sums = np.diff(cv2.integral(flat), axis=0).reshape(m, r1 - r0 + 1, n + 1)
-        for sign in (-1.0, 1.0):
-            lo, hi = sorted((c + sign * ROW_RANGE[0] * per, c + sign * ROW_RANGE[1] * per))
-            xs = range(max(math.ceil(lo), 0), min(math.floor(hi), n - 1) + 1)
-            if not xs:
-                out[:, look] = out[:, look + 2] = False
-                continue
-            x0 = np.asarray([max(int(round(x - h)), 0) for x in xs])
-            x1 = np.asarray([min(max(int(round(x + h)) + 1, 1), n) for x in xs])
-            # the rows' sums over each column's box (crops x columns x rows), then per column the least of
-            # its three samples' most inked rows' means: dark ink (the body less the grey), light (the
-            # grey less the body; a box's mean, its sum over its columns, orders as its sum)
-            box = np.ascontiguousarray((sums[:, :, x1] - sums[:, :, x0]).transpose(0, 2, 1))
-            width = (x1 - x0).astype(np.float64)
-            dark = np.min([body - box[:, :, s0 - r0:s1 - r0 + 1].min(axis=2) / width for s0, s1 in spans], axis=0)
-            light = np.min([box[:, :, s0 - r0:s1 - r0 + 1].max(axis=2) / width - body for s0, s1 in spans], axis=0)
-            out[:, look] &= dark.max(axis=1) >= least
-            out[:, look + 2] &= light.max(axis=1) >= least
+    # each side's bar columns (``ROW_RANGE`` of the middle); both looks (bars up the crop, or across it: the
+    # crops and their transposes, one above the other) and both sides' columns worked out at once, each
+    # value as alone (whole levels summed exactly, the same quotients and differences; issue 12)
+    sides: list[range] = []
+    for sign in (-1.0, 1.0):
+        lo, hi = sorted((c + sign * ROW_RANGE[0] * per, c + sign * ROW_RANGE[1] * per))
+        sides.append(range(max(math.ceil(lo), 0), min(math.floor(hi), n - 1) + 1))
+    if not all(sides):
+        out[:] = False
+        return out
+    xs = [x for side in sides for x in side]
+    x0 = np.asarray([max(int(round(x - h)), 0) for x in xs])
+    x1 = np.asarray([min(max(int(round(x + h)) + 1, 1), n) for x in xs])
+    # each row's running sums from 0 (``cv2.integral``'s rows told apart: whole levels, exact)
+    both = np.concatenate([g[:, r0:r1 + 1, :], g.transpose(0, 2, 1)[:, r0:r1 + 1, :]])
+    flat = np.ascontiguousarray(both).reshape(-1, n)
+    sums = np.diff(cv2.integral(flat), axis=0).reshape(2 * m, r1 - r0 + 1, n + 1)
+    # the rows' sums over each column's box (looks x crops x columns x rows), then per column the least of
+    # its three samples' most inked rows' means: dark ink (the body less the grey), light (the grey less
+    # the body; a box's mean, its sum over its columns, orders as its sum)
+    box = np.ascontiguousarray((sums[:, :, x1] - sums[:, :, x0]).transpose(0, 2, 1))
+    width = (x1 - x0).astype(np.float64)
+    body2 = np.concatenate([body, body])
+    dark = np.min([body2 - box[:, :, s0 - r0:s1 - r0 + 1].min(axis=2) / width for s0, s1 in spans], axis=0)
+    light = np.min([box[:, :, s0 - r0:s1 - r0 + 1].max(axis=2) / width - body2 for s0, s1 in spans], axis=0)
+    k = len(sides[0])
+    for ink, first in ((dark, 0), (light, 2)):
+        ok = (ink[:, :k].max(axis=1) >= least) & (ink[:, k:].max(axis=1) >= least)
+        out[:, first] = ok[:m]
+        out[:, first + 1] = ok[m:]
     return out
 
 

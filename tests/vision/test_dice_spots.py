@@ -241,3 +241,70 @@ def test_peak_flags_of_a_view_walked_a_word_at_a_time_are_the_plain_ones(seed: i
     gray = np.ascontiguousarray(_gray(seed)[:, :108])
     for contrast in (20, 34):
         assert np.array_equal(ds._peak_flags(gray, contrast, True), _peak_flags_plain(gray, contrast, True))
+
+
+def _neighbour_by_one(hat: np.ndarray, x: int, y: int) -> bool:
+    """``_ringed_in_row``'s first two tests of one peak, as it makes them: its part of the hat in the
+    window ``_ROW_HALF`` px round it is one pip, and ``_may_neighbour`` finds a part that may be its neighbour."""
+    h, w = hat.shape
+    r = ds._ROW_HALF
+    y0, x0 = max(0, y - r), max(0, x - r)
+    part = hat[y0:min(h, y + r + 1), x0:min(w, x + r + 1)]
+    _, lab, stats, cents = cv2.connectedComponentsWithStats(
+        (part >= ds.ROW_PARTED * float(hat[y, x])).astype(np.uint8), connectivity=8)
+    own = int(lab[y - y0, x - x0])
+    area = int(stats[own, cv2.CC_STAT_AREA])
+    if area > ds.ROW_AREA or max(stats[own, cv2.CC_STAT_WIDTH], stats[own, cv2.CC_STAT_HEIGHT]) > 7:
+        return False
+    return ds._may_neighbour(stats, cents, own, area, float(cents[own, 0]), float(cents[own, 1]))
+
+
+def _pairs(seed: int) -> np.ndarray:
+    """A hat image of pips in pairs, each pair's second pip 2-12 px from the first (about ``ROW_NEAR``'s
+    ends) and of another size (about its area's bounds), some near the image's edges."""
+    rng = np.random.default_rng(200 + seed)
+    img = np.zeros((100, 130), np.uint8)
+    for _ in range(45):
+        x, y = float(rng.uniform(-2, 132)), float(rng.uniform(-2, 102))
+        d, t = float(rng.uniform(2.0, 12.0)), float(rng.uniform(0, 2 * np.pi))
+        level = int(rng.integers(60, 255))
+        for (cx, cy), rad in (((x, y), int(rng.integers(1, 3))), ((x + d * np.cos(t), y + d * np.sin(t)), int(rng.integers(0, 4)))):
+            cv2.circle(img, (int(round(cx * 4)), int(round(cy * 4))), rad * 4 + 2, level, -1, shift=2)
+    return img
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_peaks_with_no_neighbour_dropped_at_once_are_the_ones_dropped_one_by_one(seed: int) -> None:
+    """``_may_neighbours`` (one labelling of every peak's window) keeps just the peaks ``_ringed_in_row``'s
+    own first two tests keep, one labelling a peak (issue 12)."""
+    gray = _gray(seed)  # (pips in rows: peaks with neighbours; and the hat image's blobs and strokes)
+    rows = cv2.subtract(gray, cv2.morphologyEx(gray, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))))
+    for hat in (rows, _hat(seed), _pairs(seed)):
+        ys, xs = np.nonzero(hat >= 40)
+        xs, ys = xs.astype(np.intp), ys.astype(np.intp)
+        got = ds._may_neighbours(hat, xs, ys)
+        want = np.asarray([_neighbour_by_one(hat, int(x), int(y)) for x, y in zip(xs, ys)])
+        assert got.dtype == bool and len(got) == len(xs)
+        assert not want.all()
+        assert np.array_equal(got, want)
+    assert want.any()  # (the pairs') both kinds of peak are there
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_pips_in_rows_are_the_same_with_the_neighbours_dropped_at_once(seed: int,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    gray = _gray(seed)
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    hat = cv2.subtract(gray, cv2.morphologyEx(gray, cv2.MORPH_OPEN, k))
+    ys, xs = np.nonzero(hat >= 40)
+    keep = (xs >= 5) & (ys >= 5) & (xs < gray.shape[1] - 5) & (ys < gray.shape[0] - 5)
+    xs, ys = xs[keep].astype(np.intp), ys[keep].astype(np.intp)
+    core = gray[ys, xs].astype(np.float32)
+    which = np.arange(len(xs))
+    assert len(which) >= ds.NEIGHBOURS_FROM
+    got = ds._ringed_in_row(gray, hat, xs, ys, core, which, True, 34)
+    monkeypatch.setattr(ds, "NEIGHBOURS_FROM", 10 ** 9)
+    want = ds._ringed_in_row(gray, hat, xs, ys, core, which, True, 34)
+    assert got == want
+    if seed == 0:
+        assert want
