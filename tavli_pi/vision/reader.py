@@ -101,7 +101,7 @@ from tavli_pi.vision.spot_slots import spot_geometry
 from tavli_pi.vision.stacks import UNSURE, cv2_integral, read_spots_pinned, sureness
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
-from tavli_pi.vision.under_hand import hidden_spots, reaching_spots, reaching_tempered, unknown_where
+from tavli_pi.vision.under_hand import hidden_spots, reaching_spots, reaching_tempered, touched_spots, unknown_where
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
@@ -246,7 +246,7 @@ class BoardReader:
         set-up, the sleeve and arm it belongs to too (``occluder``: the change from the learnt board
         joined to the skin, less what the checkers, ``explained``, and ``dice`` explain), a checker read
         inside them being their shading; and the points in view whose stack runs on under them
-        (``reaching_spots``)."""
+        (``reaching_spots``) or whose checkers its edge touches (``touched_spots``)."""
         cover, seen = hand_mask, disc_sites
         if self._learnt is not None and change is not None:
             beside = explained | self._dice_discs(dice, (int(explained.shape[0]), int(explained.shape[1]))) \
@@ -255,7 +255,10 @@ class BoardReader:
             inside = set(enclosed(cover, disc_sites))
             seen = [d for d in disc_sites if d not in inside]
         hidden = hidden_spots(cover, self.layout, self.calibration, points, bar, seen)
-        return hidden, reaching_spots(cover, self.layout, self.calibration, points, hidden, seen)
+        reaching = reaching_spots(cover, self.layout, self.calibration, points, hidden, seen)
+        # a stack the hand's edge touches is held low too (under_hand.touched_spots)
+        touched = touched_spots(cover, self.layout, self.calibration, points, hidden + reaching)
+        return hidden, tuple(sorted(reaching + touched))
 
     def _moving(self, changed: bool, hand: bool, skin: np.ndarray, dice: Sequence[DieReading]) -> bool:
         """Is anything moving in this frame? (``changed``: the gate saw a change since the last.)

@@ -71,6 +71,26 @@ def test_what_checkers_explain_does_not_join_the_hand_and_holes_are_filled() -> 
     assert cover[(y0 + y1) * 2, (x1 + 6) * 4] == 0, "the checker beside the hand is not covered"
 
 
+def test_a_sleeve_cut_from_the_hand_by_a_checker_read_on_it_is_joined_to_the_hand() -> None:
+    # real-like set seed 0, frame 89: a white sleeve across the near side's points, cut from the arm by the
+    # discs of the checkers read beside the wrist; only the piece touching the skin was covered
+    moved = _change(0)
+    y0, y1 = (H // 2 + 40) // 4, (H // 2 + 100) // 4
+    x0, x1 = (W // 2 - 30) // 4, (W // 2 + 30) // 4
+    moved[y0:y1, x0:x1 + 40] = 80  # the palm, the checker beside it, the sleeve on past it
+    explained = _none()
+    explained[y0:y1, x1:x1 + 6] = True  # the checker's disc read across the sleeve
+    cover = occluder_mask(moved, _hand(), explained, LAY)
+    assert cover[(y0 + y1) * 2, (x1 + 25) * 4] == 255, "the sleeve past the checker is covered"
+    assert cover[(y0 + y1) * 2, (x1 + 3) * 4] == 0, "the checker read is not"
+    # a rim a pixel wide round a checker joined to the hand is not a sleeve
+    moved = _change(0)
+    moved[y0:y1, x0:x1 + 6] = 80
+    moved[(y0 + y1) // 2, x1 + 6:x1 + 40] = 80
+    cover = occluder_mask(moved, _hand(), explained, LAY)
+    assert cover[(y0 + y1) // 2 * 4, (x1 + 25) * 4] == 0
+
+
 def test_a_change_over_most_of_the_view_is_the_light_not_an_arm() -> None:
     # a change over the right half of the view and more, joined to the hand
     moved = _change(0)
