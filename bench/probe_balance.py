@@ -1,8 +1,8 @@
-"""Where does the balance (``conserve.balanced_board``) move a count? (issue 9)
+"""Where does the balance (``conserve.balance``) move a count? (issue 9)
 
 For each frame of ``bench_reallike.py``'s set-up-calibrated frame set (seed 0; frames cached as
 ``diag_spots.py`` does), the frame is read as the app reads it and every spot and tray whose best
-count ``balanced_board`` changes is printed with its reading (best count, confidence, the
+count ``balance`` changes is printed with its reading (best count, confidence, the
 likeliest other count), the balanced count and confidence, and the truth.
 
     nice .venv/bin/python bench/probe_balance.py 116 187 59
@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--all", action="store_true", help="every spot, not only those changed or wrong")
     args = ap.parse_args()
     scenes = reallike_scenes(max(args.frames) + 1, args.seed)
-    orig = getattr(reader_mod, "balanced_board")
+    orig = getattr(reader_mod, "balance")
     calls: list[tuple[Any, Any]] = []
 
     def tapped(points: Any, bar: Any, tray: Any, pinned: Any = ()) -> Any:
@@ -50,7 +50,7 @@ def main() -> None:
         calls.append(((points, bar, tray), out))
         return out
 
-    setattr(reader_mod, "balanced_board", tapped)
+    setattr(reader_mod, "balance", tapped)
     for i in args.frames:
         r, s = rendered(i, scenes[i], args.seed)
         with contextlib.redirect_stdout(io.StringIO()):
@@ -64,13 +64,15 @@ def main() -> None:
             with open(f"{args.save}_{i}.pkl", "wb") as f:
                 pickle.dump((calls[-1][0], t), f)
         print(f"frame {i}: hand={obs.hand} calls={len(calls)}")
-        for (pts, bar, tray), (bp, bb) in calls:
+        for (pts, bar, tray), (bp, bb, boff) in calls:
             names = [f"p{k + 1}" for k in range(len(pts))] + ["bar"]
             truth = [(t.light[k], t.dark[k]) for k in range(len(pts))] + [t.bar]
             for c, ci in (("light", 0), ("dark", 1)):
                 tot = sum(getattr(x, c).best for x in (*pts, bar)) + getattr(tray, c).best
                 now = sum(getattr(x, c).best for x in (*bp, bb))
-                print(f"  {c}: read total {tot}, tray {_fmt(getattr(tray, c))} -> {15 - now}, truth off {t.off[ci]}")
+                print(f"  {c}: read total {tot}, tray {_fmt(getattr(tray, c))} -> {15 - now} "
+                      f"(balanced {_fmt(getattr(boff, c))}), given {_fmt(getattr(obs.off, c))} "
+                      f"({obs.off_source[ci]}), truth off {t.off[ci]}")
                 for name, a, b, tr in zip(names, (*pts, bar), (*bp, bb), truth):
                     ea, eb = getattr(a, c), getattr(b, c)
                     if args.all or ea.best != eb.best or ea.best != tr[ci]:

@@ -182,7 +182,7 @@ def main() -> None:
         stages: list[str] = []
         from tavli_pi.vision import reader as rd
 
-        saved = {n: getattr(rd, n) for n in ("balanced_board", "conserved_board", "die_hidden_tempered",
+        saved = {n: getattr(rd, n) for n in ("balance", "conserved_board", "die_hidden_tempered",
                                              "tray_evidence")}
 
         def staged(name: str) -> Any:

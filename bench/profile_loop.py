@@ -67,7 +67,7 @@ TIMED = [
     ("tavli_pi.vision.hands_photo", "photo_hand"),
     ("tavli_pi.vision.background", "Difference.__init__"),
     ("tavli_pi.vision.trays", "tray_evidence"),
-    ("tavli_pi.vision.conserve", "balanced_board"),
+    ("tavli_pi.vision.conserve", "balance"),
     ("tavli_pi.vision.conserve", "conserved_board"),
     ("tavli_pi.vision.doubt", "seating"),
     ("tavli_pi.vision.doubt", "doubts"),

@@ -52,13 +52,15 @@ of its own (the points, its only witness, are in the reading already); under a h
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from tavli_pi.vision.observation import MAX_COUNT, CountEvidence, SpotEvidence
 
 __all__ = ["CHECKERS", "KNOWN", "AS_READ_TILT", "UNKNOWN", "HAND_MAX", "ONE_OFF", "board_total", "conserved_off",
-           "blame", "conserved_spots", "conserved_board", "balanced_board", "balanced_off", "no_surer"]
+           "blame", "conserved_spots", "conserved_board", "Balanced", "balance", "balanced_board", "balanced_off",
+           "no_surer"]
 
 #: checkers per colour (B1)
 CHECKERS = 15
@@ -340,8 +342,24 @@ def _table(light: CountEvidence, dark: CountEvidence, exclusive: bool) -> np.nda
     return t
 
 
+class Balanced(NamedTuple):
+    """A board read so that it adds up (``balance``): its points, its bar, and the trays as that board
+    leaves them."""
+
+    points: list[SpotEvidence]
+    bar: SpotEvidence
+    off: SpotEvidence
+
+
 def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence,
                    pinned: Sequence[int] = ()) -> tuple[list[SpotEvidence], SpotEvidence]:
+    """``balance``'s points and bar."""
+    got = balance(points, bar, tray, pinned)
+    return got.points, got.bar
+
+
+def balance(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence,
+            pinned: Sequence[int] = ()) -> Balanced:
     """The points and the bar read so that each colour's checkers add up to 15 with its tray (B1).
 
     ``tray``: the trays as read there (against their empty look learnt at set-up; the reader
@@ -353,11 +371,13 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
     least sure checker goes). A spot whose best count changes was read otherwise, so it is no
     surer than ``DISAGREE_MAX``; the others keep their reading, no surer than its share among the
     boards that add up (each count of the spot beside the best the others can do): a spot that could
-    as well have held the checker another was given is not sure it holds none. Unchanged when the
-    reading adds up, or when no board can."""
+    as well have held the checker another was given is not sure it holds none. The trays (``off``) are
+    weighed the same way: per colour, the count off the likeliest board leaves (15 less its points and
+    bar), as sure as its share among the boards that add up, no surer than ``DISAGREE_MAX`` where the
+    tray was read otherwise. Unchanged when the reading adds up, or when no board can."""
     if all(sum(getattr(s, c).best for s in (*points, bar)) + getattr(tray, c).best == CHECKERS
            for c in ("light", "dark")):
-        return list(points), bar
+        return Balanced(list(points), bar, tray)
     one = [not (i < len(pinned) and pinned[i]) for i in range(len(points))] + [False, False]
     tables = [_table(s.light, s.dark, o) for s, o in zip((*points, bar, tray), one)]
     n = len(tables)
@@ -369,8 +389,8 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
     for i in range(n - 1, -1, -1):
         after[i] = _add(after[i + 1], tables[i], one[i])
     if not np.isfinite(before[n][CHECKERS, CHECKERS]):
-        return list(points), bar
-    out = [*points, bar]
+        return Balanced(list(points), bar, tray)
+    out = [*points, bar, tray]
     for i, old in enumerate(out):
         # each of this spot's counts with the best the other spots and the trays can do beside it
         rest = _rest(before[i], after[i + 1], one[i])
@@ -396,28 +416,51 @@ def balanced_board(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: Spot
                 p[int(best)] = max(float(p[int(best)]), float(p.max()) * (1.0 + 1e-6))  # the board's count is best
                 ev.append(CountEvidence(tuple(float(v) for v in no_surer(p / p.sum()))))
         out[i] = SpotEvidence(ev[0], ev[1])
-    return out[:-1], out[-1]
+    return Balanced(out[:-2], out[-2], out[-1])
 
 
 def balanced_off(points: Sequence[SpotEvidence], bar: SpotEvidence, tray: SpotEvidence,
-                 read: Sequence[SpotEvidence]) -> tuple[SpotEvidence, tuple[str, str]]:
-    """``conserved_off`` of a board ``balanced_board`` made add up (``points``, ``bar``), the trays
-    read against their learnt empty look; ``read``: the points and the bar as read. Where a
-    colour's reading and its tray disagreed, one of them was misread, and the balanced board
-    agreeing with the tray now does not make it sure: that count off is no surer than
-    ``DISAGREE_MAX``. A count the balancing kept is counted as read: ``balanced_board`` makes it no
-    surer than its share among the boards that add up, a doubt about that spot, which lent to the
-    trays would move the count off toward the boards the trays' own (often weaker) reading favours."""
+                 read: Sequence[SpotEvidence], balanced: SpotEvidence | None = None,
+                 hand: bool = False) -> tuple[SpotEvidence, tuple[str, str]]:
+    """``conserved_off`` of a board ``balance`` made add up (``points``, ``bar``), the trays read
+    against their learnt empty look; ``read``: the points and the bar as read; ``balanced``: the trays
+    as ``balance`` left them; ``hand``: a hand over the board. Where a colour's reading and its tray
+    disagreed, one of them was misread, and the balanced board agreeing with the tray now does not make
+    it sure: that count off is no surer than ``DISAGREE_MAX``. A count the balancing kept is counted
+    as read: ``balance`` makes it no surer than its share among the boards that add up, a doubt about
+    that spot, which lent to the trays would move the count off toward the boards the trays' own (often
+    weaker) reading favours.
+
+    Where that count off is not the one the balanced board leaves (``balanced``: the likeliest board's,
+    as sure as its share among the boards that add up), the balanced board's is given where it is the
+    likelier of the two (the surer) and one off the tray's reading (a tray's commonest misread, as
+    ``ONE_OFF`` has it): the reading given then adds up (B1). Weighed against the board's total, every
+    spot's small chance of one checker more or fewer is summed, and the sum outweighed the tray's own
+    reading of one more where the board as read was right (real-like frames 94, 101, 116: the tray
+    read 1, 2, 6 for 2, 3, 5, given at 0.61, 0.56, 0.48 where the balance left the right count at
+    0.71, 0.80, 0.57). Further off the tray's reading, the balanced board is one that lost a whole
+    stack as read and gave its checkers to the tray (seed 1 frames 86, 115: a stack of 8 read 0, 14
+    off left at 0.72 where the tray read its 6 right); and with a hand over the board checkers may be
+    in the hand: the board is no witness of the count off (frames 23, 50, 122). There, and where the
+    balanced board's count is the less sure, the trays' reading against the board's total stands."""
     counted = [SpotEvidence(*(r if r.best == s.best else s for s, r in ((b.light, a.light), (b.dark, a.dark))))
                for b, a in zip((*points, bar), read)]
     # the tray weighed as the balance weighed it (``_one_off``): a tray read unsure that gave up its
     # checker to the board is not taken back by the tail of its own reading (real-like frame 116)
     weighed = SpotEvidence(*(CountEvidence(tuple(float(v) for v in _one_off(e))) for e in (tray.light, tray.dark)))
     off, source = conserved_off(counted[:-1], counted[-1], weighed, hand=False, tray_learnt=True)
-    out = []
-    for c in ("light", "dark"):
+    out, sources = [], []
+    for c, src in zip(("light", "dark"), source):
         e = getattr(off, c)
+        left = CHECKERS - sum(getattr(s, c).best for s in (*points, bar))
         if sum(getattr(s, c).best for s in read) + getattr(tray, c).best != CHECKERS:
             e = CountEvidence(tuple(float(v) for v in no_surer(np.asarray(e.probs, np.float64))))
+        b = getattr(balanced, c) if balanced is not None else None
+        if (b is not None and not hand and src != "unknown" and e.best != left == b.best
+                and abs(left - getattr(tray, c).best) <= 1 and b.confidence > e.confidence):
+            # the count the balanced board leaves, one off the tray's reading and the likelier: the
+            # reading given adds up
+            e, src = b, "tray" if left == getattr(tray, c).best else "implied"
         out.append(e)
-    return SpotEvidence(out[0], out[1]), source
+        sources.append(src)
+    return SpotEvidence(out[0], out[1]), (sources[0], sources[1])

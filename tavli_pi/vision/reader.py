@@ -71,7 +71,7 @@ from tavli_pi.errors import VisionError
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.background import BG_SCALE, Difference, Halved, Learnt, decode_background
-from tavli_pi.vision.conserve import balanced_board, balanced_off, conserved_board, conserved_off
+from tavli_pi.vision.conserve import balance, balanced_off, conserved_board, conserved_off
 from tavli_pi.vision.cube import find_cube
 from tavli_pi.vision.dice import CLEAR, Changes, LayStill, find_dice
 from tavli_pi.vision.dice_kept import KeptFace, kept_faces, settled
@@ -515,10 +515,12 @@ class BoardReader:
             # tempered below), where the hand's shade and the sleeve's colour make a point in view
             # read the other colour (real-like seed 0 frame 87: 4 light read dark). A spot it hides is
             # read off what shows round the hand: a board balanced against it moves its error into view.
-            points, bar = balanced_board(points, bar, tray, pinned)
+            points, bar, balanced_tray = balance(points, bar, tray, pinned)
             balanced = points != read_points or bar != read_bar
             if balanced:
-                off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar))
+                # the count off the balanced board leaves, where the trays' reading weighed against the
+                # board's total gives another (not with a hand: checkers may be in it)
+                off, off_source = balanced_off(points, bar, tray, (*read_points, read_bar), balanced_tray, hand)
         if not no_trays and not hand:
             # a count that makes a colour's total disagree with its tray is not sure -- also with trays
             # read without their learnt empty look (a single photo), too weak a witness to change a count

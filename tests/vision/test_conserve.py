@@ -9,8 +9,10 @@ from tavli_pi.sim.render import render
 from tavli_pi.sim.spot_score import no_value
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.conserve import (
+    DISAGREE_MAX,
     KNOWN,
     UNKNOWN,
+    balance,
     balanced_board,
     balanced_off,
     board_total,
@@ -360,3 +362,77 @@ def test_a_phantom_checker_goes_rather_than_turning_the_other_colour() -> None:
     assert (got[2].light.best, got[2].dark.best) == (0, 0)
     assert got[3].dark.best == 3
     assert _totals(got) == (12, 15)
+
+
+def _lone_checker_lost(tail: float, tray: CountEvidence) -> tuple[list[SpotEvidence], SpotEvidence]:
+    """13 light on the board read right, each stack and each empty point a little unsure (one checker
+    more or fewer at ``tail``), and the light tray read ``tray`` where it holds 2 -- a lone checker's
+    rim lost on its lining (real-like frames 1, 94, 121)."""
+    light, dark = {6: 5, 8: 3, 13: 3, 24: 2}, {1: 2, 12: 5, 17: 3, 19: 5}  # 13 light on the board, 2 off
+    points = _board(light, dark)
+    for p, n in light.items():
+        head = [0.001] * (n + 2)
+        head[n - 1], head[n], head[n + 1] = tail, 0.98, tail
+        points[p - 1] = SpotEvidence(_read(*head), certain(0))
+    for p in range(1, 25):
+        if p not in light and p not in dark:
+            points[p - 1] = SpotEvidence(_read(0.98, tail), _read(0.98, tail))
+    return points, SpotEvidence(tray, _read(0.81, 0.03))
+
+
+def test_the_count_off_is_the_one_the_balanced_board_leaves() -> None:
+    """Real-like frame 94 (dark): the board and the tray (1 at 0.71, none at 0.11, 2 at 0.02) add up to 14.
+    The balance keeps the 13 (no spot is likelier one over than the tray one short) and leaves 2 off,
+    at 0.80. Weighed against the board's total, the spots' small chances of one more summed outweighed
+    the tray's of one more: the count off was 1 at 0.65 beside a board of 13, 14 in all. Now the count
+    off is the balanced board's (the likelier), and not sure (the tray read otherwise)."""
+    points, tray = _lone_checker_lost(0.005, _read(0.11, 0.71, 0.02))
+    got = balance(points, BAR, tray)
+    assert _totals(got.points) == (13, 15)
+    assert got.off.light.best == 2 and got.off.light.confidence <= DISAGREE_MAX
+    old, _ = balanced_off(got.points, got.bar, tray, (*points, BAR))
+    assert old.light.best == 1 and old.light.confidence < got.off.light.confidence  # (as before)
+    off, source = balanced_off(got.points, got.bar, tray, (*points, BAR), got.off)
+    assert off.light == got.off.light and source[0] == "implied"
+    # the dark reading added up with its tray: as it was, and sure
+    assert (off.dark.best, source[1]) == (0, "tray") and off.dark.confidence > 0.9
+    # the reading given adds up (B1)
+    assert _totals(got.points)[0] + off.light.best == 15
+
+
+def test_with_a_hand_over_the_board_the_trays_reading_against_the_board_stands() -> None:
+    """Checkers may be in the hand: the balanced board is no witness of the count off, and the tray's
+    reading weighed against the board's total is given as before (real-like frames 23, 50, 122: the
+    balance under a hand left 2, 6 and 7 off where the trays held 0, 5 and 6, as read)."""
+    points, tray = _lone_checker_lost(0.005, _read(0.11, 0.71, 0.02))
+    got = balance(points, BAR, tray)
+    off, source = balanced_off(got.points, got.bar, tray, (*points, BAR), got.off, hand=True)
+    assert (off.light.best, source[0]) == (1, "tray") and off.light.confidence <= DISAGREE_MAX
+
+
+def test_where_the_balanced_count_is_the_less_sure_the_trays_reading_stands() -> None:
+    """Real-like frame 1 (light): the same board less sure of each spot (one more or fewer at 0.02), the
+    tray read 1 at 0.74: the balance leaves 2 off at 0.64, the tray's reading against the board's total
+    gives 1 at 0.80. The likelier stands (here the wrong one: a rule, not a fit to the frame)."""
+    points, tray = _lone_checker_lost(0.02, _read(0.08, 0.74, 0.02))
+    got = balance(points, BAR, tray)
+    assert got.off.light.best == 2
+    off, source = balanced_off(got.points, got.bar, tray, (*points, BAR), got.off)
+    assert (off.light.best, source[0]) == (1, "tray") and off.light.confidence > got.off.light.confidence
+
+
+def test_a_lone_tray_checker_lost_on_a_real_like_frame_is_counted_as_the_board_leaves() -> None:
+    # real-like seed 0 frame 101 (pinetti, trays home, cup on the field): 3 light off read 2 at 0.67
+    # (3 at 0.16), the board's 12 light read right; the balance left 3 off (0.90 of the boards that add
+    # up), the count given was the tray's 2 at 0.56 beside them
+    scene = reallike_scenes(102, 0)[101]
+    setup = render(reallike_setup(scene), 101)
+    base = refine(Calibration(setup.truth.corners, home=setup.truth.home), setup.image)  # type: ignore[arg-type]
+    cal = learn_board(setup.image, base)
+    frame = render(scene, 101)
+    assert frame.truth.off == (3, 6)
+    obs = BoardReader(cal).read(frame.image)
+    assert not obs.hand
+    assert (obs.off.light.best, obs.off.dark.best) == (3, 6)
+    assert obs.off_source[0] == "implied" and obs.off.light.confidence <= DISAGREE_MAX
+    assert sum(s.light.best for s in (*obs.points, obs.bar)) + obs.off.light.best == 15
