@@ -92,7 +92,7 @@ def test_an_unattended_board_refused_as_the_start_is_taken_as_set_up_after_the_w
     for attended, frames in ((True, 24), (False, 24), (False, 8)):
         cfg = parse_config(text.replace("[table]\n", f"[table]\nattended = {str(attended).lower()}\n", 1),
                            str(tmp_path / "t.toml"))
-        cam = SimCamera([(scene_from_position(START), frames)], fps=10.0)
+        cam = SimCamera([(scene_from_position(START), frames + 1)], fps=10.0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with TableApp(cfg, camera=cam, record=False, pin_factory=MockFactory()) as app:
@@ -102,6 +102,9 @@ def test_an_unattended_board_refused_as_the_start_is_taken_as_set_up_after_the_w
                 done = [i for i, m in enumerate(made) if m is not None]
                 if attended or frames < 10:  # players asked answer; a recording waits 1 s of frames first
                     assert done == [], (attended, done)
+                    if attended:  # the players' accept goes on with the board as it is
+                        app.setup.hear(PlayerInput(Action.ACCEPT, None))
+                        assert app.setup.calibrated(next_frame(cam)) is not None
                 else:
                     assert done and 10 <= done[0] <= 13, done  # after 1 s of frames, not for ever
                     assert [i.source for i in app.setup.held] == ["unattended"]
