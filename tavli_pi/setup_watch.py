@@ -203,6 +203,7 @@ class SetupWatch:
                     joined = None if attended else self._joined_as_read(frame, cal, obs)
                     if joined is None:
                         self._waiting_for_setup(str(exc), ask=True)
+                        self._wait_unattended()
                         return None
                     cal, obs = joined
             else:
@@ -229,15 +230,23 @@ class SetupWatch:
             if not dice_seen:
                 self._asked_board = frame.image
             self._waiting_for_setup(problem, ask=True, obs=obs)
-            if not self.config.referee.attended:
-                # nobody at the table answers (a recorded video): a clear, still board left as it is
-                # for ``[referee] unattended_wait`` seconds is taken as set up
-                self._unanswered += self._wait_dt
-                if self.config.referee.waited(self._unanswered):
-                    self.confirmed = True
-                    self.held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
+            self._wait_unattended()
             return None
         return cal, problem is not None
+
+    def _wait_unattended(self) -> None:
+        """A clear set-up board asked about (read otherwise than the start, or refused as the start by
+        ``learn_board``): nobody at the table answers (a recorded video), so a board left as it is for
+        ``[referee] unattended_wait`` seconds is taken as set up (B3: set-up never deadlocks). A board
+        refused on every frame waited for ever before (``bench_video.py --size 640 --seed 7``, game 6:
+        the rosewood board's field found with the shadow above it, the board refused as its checkers
+        "look the same", set-up never done and all six rolls lost)."""
+        if self.config.referee.attended:
+            return
+        self._unanswered += self._wait_dt
+        if self.config.referee.waited(self._unanswered):
+            self.confirmed = True
+            self.held.append(PlayerInput(Action.ACCEPT, None, source="unattended"))
 
     def _joined_as_read(self, frame: Frame, cal: Calibration, obs: Observation) -> tuple[Calibration, Observation] | None:
         """At an unattended table, a clear, still set-up board that cannot be the start (learnt as the start,

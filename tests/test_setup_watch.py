@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from tavli_pi.app import TableApp
@@ -71,3 +72,39 @@ def test_a_die_reported_tumbling_on_a_still_frame_lies_nowhere() -> None:
     assert lying_dice(observe(START, dice=[lying, smear], motion=True)) == [lying, smear]
 
 
+
+
+def test_an_unattended_board_refused_as_the_start_is_taken_as_set_up_after_the_wait(tmp_path: Path,
+                                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clear, still set-up board that ``learn_board`` refuses as the start on every frame (a field found
+    too tall: its checkers "look the same") is asked about; at a table the players answer, but nobody
+    answers a recording, which waited for ever (``bench_video.py --size 640 --seed 7``, game 6: set-up never
+    done, all six rolls lost). Unattended, it is taken as set up after ``[referee] unattended_wait`` (1 s)
+    of frame time, as a board read otherwise is (B3: set-up never deadlocks)."""
+    from tavli_pi.errors import CalibrationError
+    from tavli_pi.vision import setup as vsetup
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise CalibrationError("the light and dark checkers look the same on the board as the start position")
+
+    monkeypatch.setattr(vsetup, "learn_board", refused)
+    text = corners_config(tmp_path)
+    for attended, frames in ((True, 24), (False, 24), (False, 8)):
+        cfg = parse_config(text.replace("[table]\n", f"[table]\nattended = {str(attended).lower()}\n", 1),
+                           str(tmp_path / "t.toml"))
+        cam = SimCamera([(scene_from_position(START), frames + 1)], fps=10.0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with TableApp(cfg, camera=cam, record=False, pin_factory=MockFactory()) as app:
+                made = [app.setup.calibrated(next_frame(cam)) for _ in range(frames)]
+                asked = [e for e in app.setup.asked_events if isinstance(e, SetupChecked)]
+                assert len(asked) == 1 and not asked[0].ok  # asked once
+                done = [i for i, m in enumerate(made) if m is not None]
+                if attended or frames < 10:  # players asked answer; a recording waits 1 s of frames first
+                    assert done == [], (attended, done)
+                    if attended:  # the players' accept goes on with the board as it is
+                        app.setup.hear(PlayerInput(Action.ACCEPT, None))
+                        assert app.setup.calibrated(next_frame(cam)) is not None
+                else:
+                    assert done and 10 <= done[0] <= 13, done  # after 1 s of frames, not for ever
+                    assert [i.source for i in app.setup.held] == ["unattended"]
