@@ -32,10 +32,7 @@ as without a learnt board.
 The count is given as evidence that allows for the tray's own gross errors
 (``FLOOR``): a count far from the one read keeps real probability, so a board
 read surely overrules a tray holding a cup or an unlearnt insert
-(``conserve.py``). A tray lined in its checkers' colour (``LIKE_LINING``) may hide
-one more past the run it reads (a light checker on a white lining changes no
-row at 640x360): that count keeps ``HIDDEN`` of the probability, and a balanced
-board that leaves it can win (``conserve.balanced_off``).
+(``conserve.py``).
 """
 
 from __future__ import annotations
@@ -63,11 +60,6 @@ SIGMA = (0.35, 0.03)
 #: trays), so a count far from the tray's reading keeps real probability and a sure board
 #: overrules it (``conserve.py``)
 FLOOR = 0.015
-#: a tray whose lining is this near the checkers' colour (BGR distance) may hide one more of them
-#: past the run it reads (real-like frame 1: a light checker on a white lining, 640x360, changed no row)
-LIKE_LINING = 30.0
-#: ... and that one more keeps this share of the count's probability
-HIDDEN = 0.25
 #: the evidence of a tray that is not there (every count alike)
 NO_TRAY = CountEvidence(tuple(1.0 / (MAX_COUNT + 1) for _ in range(MAX_COUNT + 1)))
 
@@ -206,8 +198,8 @@ def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int
         first = weak
     # the fainter checkers past the strong run go on from where its own checkers end (its faded tail
     # trimmed): the first checker like the lining after one standing out begins inside that tail, its
-    # rim's change above the threshold (a lone light checker past another on a white lining was cut
-    # short of a pitch and lost: real-like frame 121)
+    # rim's change above the threshold (a light checker past another on a white lining was cut short
+    # of a pitch and lost: real-like frame 121)
     cut = _trimmed(change, first)
     start, end = _go_on(change, cut, low, max_gap, pitch)
     # no fainter checkers past it: the strong run as it was, its tail trimmed against its own level
@@ -317,7 +309,6 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
     learnt at set-up, when there is one)."""
     pitch = max(2.0, THICKNESS * 2.0 * cal.checker_r * lay.pitch)
     best = {"light": (0.0, 0.0), "dark": (0.0, 0.0)}
-    like = {"light": False, "dark": False}
     sides = [rects for rects, read in zip(tray_rects_both_sides(lay), sides_read(cal)) if read]
     if not sides:  # a board without trays: nothing to read
         return SpotEvidence(NO_TRAY, NO_TRAY)
@@ -338,34 +329,9 @@ def tray_evidence(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Differ
                                          diff=diff if learnt[colour] or colour in held else None, threshold=threshold)
             if contrast > best[colour][1]:
                 best[colour] = (n, contrast)
-                like[colour] = diff is not None and _like_lining(
-                    diff.learnt, rect, cal.light_bgr if colour == "light" else cal.dark_bgr)
-    return SpotEvidence(*(_count_evidence(best[c][0], like[c]) for c in ("light", "dark")))
-
-
-def _count_evidence(n: float, like: bool) -> CountEvidence:
-    """The evidence of a tray read ``n`` (``like``: its lining is like the checkers' colour, and one
-    more of them past the run may have gone unseen: that count keeps ``HIDDEN`` of the probability)."""
-    sigma = SIGMA[0] + SIGMA[1] * n
-    ev = spread_evidence(n, sigma, FLOOR)
-    if not like or n + 1 > MAX_COUNT:
-        return ev
-    more = spread_evidence(n + 1, sigma, FLOOR)
-    return CountEvidence(tuple((1 - HIDDEN) * a + HIDDEN * b for a, b in zip(ev.probs, more.probs)))
-
-
-def _like_lining(learnt: np.ndarray, rect: tuple[int, int, int, int], colour: tuple[float, float, float]) -> bool:
-    """Is the tray's empty far end (``learnt``: the learnt view, half scale) within ``LIKE_LINING`` of
-    the checkers' ``colour``?"""
-    x0, y0, x1, y1 = rect
-    w = x1 - x0
-    xa, xb = (x0 + int(w * 0.2)) // BG_SCALE, (x1 - int(w * 0.2)) // BG_SCALE
-    ya, yb = y0 // BG_SCALE, -(-y1 // BG_SCALE)
-    region = learnt[ya:yb, xa:xb]
-    if region.size == 0:
-        return False
-    lining = np.median(region.reshape(-1, region.shape[-1]).astype(np.float64), axis=0)
-    return float(np.linalg.norm(lining - np.asarray(colour, np.float64))) < LIKE_LINING
+    light, dark = best["light"][0], best["dark"][0]
+    return SpotEvidence(spread_evidence(light, SIGMA[0] + SIGMA[1] * light, FLOOR),
+                        spread_evidence(dark, SIGMA[0] + SIGMA[1] * dark, FLOOR))
 
 
 def _held_sides(cal: Calibration, bg: np.ndarray, sides: list[dict[str, tuple[int, int, int, int]]], pitch: float
