@@ -196,13 +196,26 @@ def changed_run(change: np.ndarray, threshold: float, *, lead: int, max_gap: int
         if weak is None or weak[1] + 1 - weak[0] < WEAK_RUN * pitch:
             return 0, 0.0
         first = weak
-    start, end = _go_on(change, first, low, max_gap, pitch)
-    # the run's far end fades through the last checker's rim and shadow: it ends where the change
-    # falls below TAIL of the run's own level (on a light tray dark checkers change less than light)
+    # the fainter checkers past the strong run go on from where its own checkers end (its faded tail
+    # trimmed): the first checker like the lining after one standing out begins inside that tail, its
+    # rim's change above the threshold (a light checker past another on a white lining was cut short
+    # of a pitch and lost: real-like frame 121)
+    cut = _trimmed(change, first)
+    start, end = _go_on(change, cut, low, max_gap, pitch)
+    # no fainter checkers past it: the strong run as it was, its tail trimmed against its own level
+    end = _trimmed(change, (start, first[1] if end == cut[1] else end))[1]
+    return end + 1, float(change[start : end + 1].mean())
+
+
+def _trimmed(change: np.ndarray, run: tuple[int, int]) -> tuple[int, int]:
+    """``run`` with its far end's fade through the last checker's rim and shadow trimmed: it ends
+    where the change falls below TAIL of the run's own level (on a light tray dark checkers change
+    less than light)."""
+    start, end = run
     level = float(np.median(change[start : end + 1]))
     while end > start and change[end] < TAIL * level:
         end -= 1
-    return end + 1, float(change[start : end + 1].mean())
+    return start, end
 
 
 def empty_level(change: np.ndarray) -> float:

@@ -103,6 +103,25 @@ def test_checkers_like_the_lining_are_counted_to_the_end_of_their_run() -> None:
     assert changed_run(np.full(48, 9.0), 14.0, lead=4, max_gap=2, pitch=4.0) == (0, 0.0)
 
 
+def test_a_checker_like_the_lining_past_one_standing_out_is_counted() -> None:
+    """Real-like frame 121: a light checker on a white lining past one standing out begins inside the
+    first one's fading tail, its rim still above the threshold; the fainter run goes on from where
+    the first checker ends (its tail trimmed), not from the last row over the threshold, and so
+    reaches a pitch past it: two checkers, not one. A plain fade past one checker is still one."""
+    import numpy as np
+
+    from tavli_pi.vision.trays import LIP, changed_run
+
+    empty = [4.0] * 40
+    pitch = 6.0
+    second = np.asarray([60.0, 80, 90, 80, 60, 40, 30, 22, 16, 12, 11, 11, 10, 9, 6, 4] + empty)
+    reach = changed_run(second, 14.0, lead=4, max_gap=2, pitch=pitch)[0]
+    assert round((reach - LIP * pitch) / pitch) == 2
+    fade = np.asarray([60.0, 80, 90, 80, 60, 40, 30, 22, 16, 10, 6, 4] + empty)
+    reach = changed_run(fade, 14.0, lead=4, max_gap=2, pitch=pitch)[0]
+    assert round((reach - LIP * pitch) / pitch) == 1
+
+
 @pytest.mark.parametrize(("board", "lining"), [("metal", (232, 234, 236)), ("pinetti", (232, 234, 236)),
                                                ("rosewood", (26, 26, 28))])
 def test_a_tray_lined_in_the_checkers_colour_is_counted(board: str, lining: tuple[int, int, int]) -> None:
@@ -168,3 +187,4 @@ def test_a_picture_a_share_of_a_pixel_out_of_register_reads_no_checker_off(dy: f
     moved = BoardReader(cal.with_(corners=cal.corners + np.float32([0.0, dy])), still_photo=True).read(later.image)
     assert (moved.off.light.best, moved.off.dark.best) == (0, 0), moved.off
     assert moved.best_counts() == BoardReader(cal, still_photo=True).read(later.image).best_counts()
+
