@@ -30,6 +30,7 @@ from tavli_pi.vision import captions
 from tavli_pi.vision import checkers as ck
 from tavli_pi.vision import faint_arrived
 from tavli_pi.vision.background import BG_SCALE, Halved, channel_medians, decode_background, field_box, matched_change
+from tavli_pi.vision.boxed import BOXED_P, boxed
 from tavli_pi.vision.calibration import Calibration
 from tavli_pi.vision.faint_held import held_by_colour
 from tavli_pi.vision.foreign import FOREIGN_P, foreign, hue_distance
@@ -487,7 +488,26 @@ def _occupancy(canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration
             p_occ = _held_reread(p_occ, ch, cal, lay, cols, searched, view)
         # a slot whose hue is no checker's of this board (a dice cup): held nearly empty (vision/foreign.py)
         p_occ = np.where(searched & foreign(feats[..., HUE], cal), np.minimum(p_occ, FOREIGN_P), p_occ)
+        # a point's first slot boxed in by straight edges (its sides, the field's edge, a band's or a
+        # shadow's edge across its tip), its next slot not read holding a checker: no rim (vision/boxed.py)
+        p_occ = _boxed_held(p_occ, ch, lay, cal, cols, searched, g)
     return p_occ, feats
+
+
+def _boxed_held(p_occ: np.ndarray, ch: ck.Chains, lay: Layout, cal: Calibration, cols: np.ndarray,
+                searched: np.ndarray, g: ck.Gradients) -> np.ndarray:
+    """``p_occ`` with each point's first slot (searched, read more than ``BOXED_P``, the next slot
+    read under 0.5) whose ring is boxed in by straight edges (``boxed.boxed``) held at ``BOXED_P``."""
+    rows = np.flatnonzero((cols < 24) & searched[:, 0] & (p_occ[:, 0] > BOXED_P) & (p_occ[:, 1] < 0.5))
+    if not len(rows):
+        return p_occ
+    r = spot_geometry(lay, cal)[3][cols[rows]]
+    box = rows[boxed(g, ch.x[rows, 0], ch.y[rows, 0], r)]
+    if not len(box):
+        return p_occ
+    out = p_occ.copy()
+    out[box, 0] = BOXED_P
+    return out
 
 
 def _swapped_reread(p_occ: np.ndarray, feats: np.ndarray, ch: ck.Chains, cal: Calibration, lay: Layout,
