@@ -106,10 +106,9 @@ def _gray(seed: int) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_the_neighbour_bound_leaves_the_pips_in_rows_as_they_were(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``_may_neighbour`` only spares ``_ringed_in_row`` peaks it would have dropped: its pips in a row are
-    the same with the bound as with every peak looked at whole (issue 12)."""
+def _peaks(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A noisy view's top-hat peaks as ``_ringed_in_row`` takes them: the view, its hat, the peaks'
+    places, their core brightness and their indices."""
     gray = _gray(seed)
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     hat = cv2.subtract(gray, cv2.morphologyEx(gray, cv2.MORPH_OPEN, k))
@@ -117,7 +116,14 @@ def test_the_neighbour_bound_leaves_the_pips_in_rows_as_they_were(seed: int, mon
     keep = (xs >= 5) & (ys >= 5) & (xs < gray.shape[1] - 5) & (ys < gray.shape[0] - 5)
     xs, ys = xs[keep].astype(np.intp), ys[keep].astype(np.intp)
     core = gray[ys, xs].astype(np.float32)
-    which = np.arange(len(xs))
+    return gray, hat, xs, ys, core, np.arange(len(xs))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_neighbour_bound_leaves_the_pips_in_rows_as_they_were(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_may_neighbour`` only spares ``_ringed_in_row`` peaks it would have dropped: its pips in a row are
+    the same with the bound as with every peak looked at whole (issue 12)."""
+    gray, hat, xs, ys, core, which = _peaks(seed)
     got = ds._ringed_in_row(gray, hat, xs, ys, core, which, True, 34)
     monkeypatch.setattr(ds, "_may_neighbour", lambda *_: True)
     want = ds._ringed_in_row(gray, hat, xs, ys, core, which, True, 34)
@@ -293,14 +299,7 @@ def test_the_peaks_with_no_neighbour_dropped_at_once_are_the_ones_dropped_one_by
 @pytest.mark.parametrize("seed", range(8))
 def test_the_pips_in_rows_are_the_same_with_the_neighbours_dropped_at_once(seed: int,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    gray = _gray(seed)
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    hat = cv2.subtract(gray, cv2.morphologyEx(gray, cv2.MORPH_OPEN, k))
-    ys, xs = np.nonzero(hat >= 40)
-    keep = (xs >= 5) & (ys >= 5) & (xs < gray.shape[1] - 5) & (ys < gray.shape[0] - 5)
-    xs, ys = xs[keep].astype(np.intp), ys[keep].astype(np.intp)
-    core = gray[ys, xs].astype(np.float32)
-    which = np.arange(len(xs))
+    gray, hat, xs, ys, core, which = _peaks(seed)
     assert len(which) >= ds.NEIGHBOURS_FROM
     got = ds._ringed_in_row(gray, hat, xs, ys, core, which, True, 34)
     monkeypatch.setattr(ds, "NEIGHBOURS_FROM", 10 ** 9)
