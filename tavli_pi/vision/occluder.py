@@ -98,12 +98,12 @@ def occluder_mask(change: np.ndarray, hand: np.ndarray, explained: np.ndarray, l
     moved = changed(change, lay)
     skin = cv2.resize(hand, (gw, gh), interpolation=cv2.INTER_AREA) > 0
     free = moved & ~explained if explained.shape == moved.shape else moved
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(free.astype(np.uint8), connectivity=8)
-    touched = np.unique(labels[cv2.dilate(skin.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0])
+    near = cv2.dilate(skin.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    labels, stats, touched = _touching(free, near)
     y0, y1, x0, x1 = _field((gh, gw), lay)
     most = MAX_SHARE * (y1 - y0) * (x1 - x0)
-    keep = [int(i) for i in touched if i > 0 and stats[int(i), cv2.CC_STAT_AREA] <= most]
-    cover = np.isin(labels, keep) | skin | _across(moved, free, skin, most)
+    keep = [i for i in touched if stats[i, cv2.CC_STAT_AREA] <= most]
+    cover = np.isin(labels, keep) | skin | _across(moved, free, near, most)
     k = int(round(BRIDGE * lay.pitch * gw / w)) | 1
     if k > 1:
         cover = cv2.morphologyEx(cover.astype(np.uint8), cv2.MORPH_CLOSE,
@@ -114,16 +114,21 @@ def occluder_mask(change: np.ndarray, hand: np.ndarray, explained: np.ndarray, l
     return out
 
 
-def _across(moved: np.ndarray, free: np.ndarray, skin: np.ndarray, most: float) -> np.ndarray:
-    """The unexplained change (``free``) of the changed regions (``moved``) joined to ``skin`` across
-    what the checkers explain: a sleeve lying over a stack, or past the checkers read beside the arm,
-    is cut by their discs into pieces only one of which touches the skin. The thin rims round the
+def _touching(mask: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """``mask``'s 8-connected components: their labels, their stats, and the components ``near`` (the
+    skin grown a pixel) touches."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    return labels, stats, [int(i) for i in np.unique(labels[near]) if i > 0]
+
+
+def _across(moved: np.ndarray, free: np.ndarray, near: np.ndarray, most: float) -> np.ndarray:
+    """The unexplained change (``free``) of the changed regions (``moved``) joined to the skin (``near``:
+    grown a pixel) across what the checkers explain: a sleeve lying over a stack, or past the checkers
+    read beside the arm, is cut by their discs into pieces only one of which touches the skin. The thin rims round the
     checkers (a disc read a pixel off) are left out (opened away), and a region larger than ``most``
     quarter-scale pixels of unexplained change is the light, not an arm."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(moved.astype(np.uint8), connectivity=8)
-    touched = np.unique(labels[cv2.dilate(skin.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0])
-    keep = [int(i) for i in touched if i > 0]
-    part = np.isin(labels, keep) & free
+    labels, _, touched = _touching(moved, near)
+    part = np.isin(labels, touched) & free
     if not np.any(part) or float(np.count_nonzero(part)) > most:
         return np.zeros_like(moved, dtype=bool)
     opened: np.ndarray = cv2.morphologyEx(part.astype(np.uint8), cv2.MORPH_OPEN, np.ones((OPEN, OPEN), np.uint8)) > 0
