@@ -101,7 +101,8 @@ from tavli_pi.vision.spot_slots import spot_geometry
 from tavli_pi.vision.stacks import UNSURE, cv2_integral, read_spots_pinned, sureness
 from tavli_pi.vision.trays import tray_evidence
 from tavli_pi.vision.under_dice import die_hidden_tempered
-from tavli_pi.vision.under_hand import hidden_spots, reaching_spots, reaching_tempered, touched_spots, unknown_where
+from tavli_pi.vision.under_hand import (crossed_spots, hidden_spots, reaching_spots, reaching_tempered, touched_spots,
+                                       unknown_where)
 
 __all__ = ["BoardReader", "read_image", "HAND_SHARE"]
 
@@ -258,7 +259,9 @@ class BoardReader:
         reaching = reaching_spots(cover, self.layout, self.calibration, points, hidden, seen)
         # a stack the hand's edge touches is held low too (under_hand.touched_spots)
         touched = touched_spots(cover, self.layout, self.calibration, points, hidden + reaching)
-        return hidden, tuple(sorted(reaching + touched))
+        # and one it lies across, on both sides (under_hand.crossed_spots)
+        crossed = crossed_spots(cover, self.layout, self.calibration, points, hidden + reaching + touched)
+        return hidden, tuple(sorted(reaching + touched + crossed))
 
     def _moving(self, changed: bool, hand: bool, skin: np.ndarray, dice: Sequence[DieReading]) -> bool:
         """Is anything moving in this frame? (``changed``: the gate saw a change since the last.)
