@@ -32,7 +32,11 @@ as without a learnt board.
 The count is given as evidence that allows for the tray's own gross errors
 (``FLOOR``): a count far from the one read keeps real probability, so a board
 read surely overrules a tray holding a cup or an unlearnt insert
-(``conserve.py``).
+(``conserve.py``). Checkers that look like the tray's lining (light on a white
+lining, dark on a black one) change it by their rims only, and how far their run
+reaches is in more doubt: with no hand over the board such a tray is weighed
+loosely (``SIGMA_LIKE``, ``tray_evidences``), and a board read surely gives the
+count (issue 9: a tray that cannot be read is not a witness against the board).
 """
 
 from __future__ import annotations
