@@ -336,7 +336,13 @@ def tray_evidences(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Diffe
     lining (``_like_lining``) and that holds a run of them is read loosely without a hand (``SIGMA_LIKE``),
     so that a board read surely decides; with a hand over the board, the board is no such witness
     (checkers under the hand or in it) and a loose tray gave way to a board short of a hidden checker
-    (real-like frames 23, 50: 1 and 5 read 2 and 6). A tray with no run at all is read alike either
+    (real-like frames 23, 50: 1 and 5 read 2 and 6). Only a run that stood out (its mean change at least
+    the threshold a row must pass) is read loosely: in a tray whose checkers look like its lining what
+    stands out is not their bodies but the first one's shadow at the tray's end or a rim, and the fainter
+    checkers past it may be lost (frame 1: the second of two light checkers on a white lining). A run
+    all faint was read to its end as it was read from its start (frame 100: six dark checkers on a dark
+    lining changing it by 8 of a threshold 14 read 5.86; weighed loosely, the balance gave the tray a
+    seventh checker in place of one missed on point 22). A tray with no run at all is read alike either
     way: no checker changed it (the 7 such trays read empty on the 200 real-like frames all were)."""
     pitch = max(2.0, THICKNESS * 2.0 * cal.checker_r * lay.pitch)
     best = {"light": (0.0, 0.0, False), "dark": (0.0, 0.0, False)}
@@ -359,8 +365,9 @@ def tray_evidences(canon: np.ndarray, lay: Layout, cal: Calibration, diff: Diffe
                 n, contrast = tray_count(canon, rect, from_bottom=colour == "light", pitch=pitch,
                                          diff=diff if learnt[colour] or colour in held else None, threshold=threshold)
             if contrast > best[colour][1]:
-                like = n > 0 and diff is not None and learnt[colour] and _like_lining(cal, diff, rect, colour,
-                                                                                      threshold)
+                # (only a run that stood out: see ``tray_evidences``)
+                like = (n > 0 and diff is not None and learnt[colour] and contrast >= (threshold or diff.threshold)
+                        and _like_lining(cal, diff, rect, colour, threshold))
                 best[colour] = (n, contrast, like)
     light, dark = best["light"], best["dark"]
     tight = SpotEvidence(*(spread_evidence(n, SIGMA[0] + SIGMA[1] * n, FLOOR) for n, _, _ in (light, dark)))
