@@ -99,7 +99,7 @@ from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.setup_slots import setup_view
 from tavli_pi.vision.spot_slots import spot_geometry
 from tavli_pi.vision.stacks import UNSURE, cv2_integral, read_spots_pinned, sureness
-from tavli_pi.vision.trays import tray_evidence
+from tavli_pi.vision.trays import tray_evidences
 from tavli_pi.vision.under_dice import die_hidden_tempered
 from tavli_pi.vision.under_hand import (crossed_spots, hidden_spots, reaching_spots, reaching_tempered, touched_spots,
                                        unknown_where)
@@ -497,11 +497,13 @@ class BoardReader:
         tray_agreed = kept.tray_agreed if kept is not None else False
         if kept is not None and (noisy is None or kept.tray_agreed) and not (
                 self._feet is not None and self._feet.trays_changed(moved_test(view, kept.tray_view))):
-            tray, tray_view = kept.tray, kept.tray_view
+            trays, tray_view = kept.trays, kept.tray_view
         else:
             diff = Difference(canon, self._learnt, lay, half) if self._learnt is not None else None
-            tray, tray_view = tray_evidence(canon, lay, cal, diff), view
-            tray_agreed = kept is not None and _steady(tray, kept.tray)
+            trays, tray_view = tray_evidences(canon, lay, cal, diff), view
+            tray_agreed = kept is not None and _steady(trays[0], kept.trays[0])
+        # a tray whose checkers look like its lining is weighed loosely only with no hand over the board
+        tray = trays[0] if hand else trays[1]
         no_trays = cal.trays == "none"  # learnt at set-up: the counts off are the ones the board implies
         trays_learnt = all(cal.trays_learnt)  # both trays' empty look learnt with the board
         # the reading as read: what the doubts are about
@@ -668,7 +670,7 @@ class BoardReader:
         )
         if self.incremental:
             gist = _gist(obs)
-            self._kept = _Kept(view, skin, obs, spots, tray, tray_view, cube_view, gist == self._last_gist,
+            self._kept = _Kept(view, skin, obs, spots, trays, tray_view, cube_view, gist == self._last_gist,
                                tray_agreed, cube_agreed)
             self._last_gist = gist
         return obs
@@ -785,7 +787,7 @@ class _Kept:
     skin: np.ndarray
     obs: Observation
     spots: _Spots
-    tray: SpotEvidence
+    trays: tuple[SpotEvidence, SpotEvidence]  # the trays read with a hand over the board and without (tray_evidences)
     tray_view: np.ndarray
     cube_view: np.ndarray
     stable: bool  # the frame read before was read the same (_gist)

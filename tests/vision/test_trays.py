@@ -122,6 +122,60 @@ def test_a_checker_like_the_lining_past_one_standing_out_is_counted() -> None:
     assert round((reach - LIP * pitch) / pitch) == 1
 
 
+def test_a_glint_inside_a_faint_run_from_the_trays_end_does_not_cut_it() -> None:
+    """Real-like frame 90: two dark checkers on a dark lining changed the rows from the tray's end by
+    6-14, a rim's glint among them by 14.5 of a threshold 14; the run read from the glint ended with
+    it (one checker). Where the faint run from the tray's end starts a pitch or more before the first
+    row standing out, the checkers are like the lining and the faint run is read whole; one standing
+    out at the tray's end (its rim's fade before it) is read as before."""
+    import numpy as np
+
+    from tavli_pi.vision.trays import LIP, changed_run
+
+    pitch, empty = 7.6, [2.0] * 60
+    glint = np.asarray([6.7, 8.5, 10.3, 12.1, 12.8, 12.4, 11.9, 11.3, 11.6, 12.9, 13.9, 14.5, 14.5, 13.7, 12.8, 11.8,
+                        10.6, 9.3, 7.9, 6.3, 4.9, 3.7, 2.9] + empty)
+    reach = changed_run(glint, 14.0, lead=15, max_gap=6, pitch=pitch)[0]
+    assert round((reach - LIP * pitch) / pitch) == 2
+    # a checker standing out from the tray's end: its rim's fade before it is under a pitch
+    strong = np.asarray([8.0, 10, 30, 60, 70, 70, 60, 30, 10, 4] + empty)
+    reach = changed_run(strong, 14.0, lead=15, max_gap=6, pitch=pitch)[0]
+    assert round((reach - LIP * pitch) / pitch) == 1
+
+
+def test_checkers_like_their_trays_lining_are_counted_loosely() -> None:
+    """Real-like frame 1: light checkers on a white lining change the tray by their rims only, and
+    their count is read loosely (``SIGMA_LIKE``: a count one off keeps real probability, so a board
+    read surely decides); the dark checkers on the same lining stand out and keep the tight spread."""
+    import numpy as np
+
+    from tavli_pi.sim.scene import Build
+    from tavli_pi.vision.background import Difference
+    from tavli_pi.vision.setup import learn_board
+    from tavli_pi.vision.stacks import spread_evidence
+    from tavli_pi.vision.trays import (FLOOR, SIGMA, SIGMA_LIKE, _like_lining, tray_count, tray_evidence,
+                                       tray_rects_both_sides)
+
+    build = Build(insert=(232, 234, 236))
+    clear = render(scene_from_position(Position.start(), build=build, look=Look(board="metal")))
+    cal = learn_board(clear.image, refine(Calibration(clear.truth.corners), clear.image))
+    r = render(scene_from_position(Position.from_counts({1: 13}, {2: 13}), look=Look(board="metal", noise=2.0),
+                                   build=build), seed=1)
+    reader = BoardReader(cal)
+    canon = reader.warp(r.image)
+    assert reader._learnt is not None
+    diff = Difference(canon, reader._learnt, cal.layout)
+    home = tray_rects_both_sides(cal.layout)[0]
+    assert _like_lining(cal, diff, home["light"], "light", 14.0)
+    assert not _like_lining(cal, diff, home["dark"], "dark", 14.0)
+    ev = tray_evidence(canon, cal.layout, cal, diff)
+    for colour, sigma in (("light", SIGMA_LIKE), ("dark", SIGMA[0])):
+        pitch = max(2.0, 0.19 * 2.0 * cal.checker_r * cal.layout.pitch)
+        n = tray_count(canon, home[colour], from_bottom=colour == "light", pitch=pitch, diff=diff)[0]
+        want = spread_evidence(n, sigma + SIGMA[1] * n, FLOOR)
+        assert np.allclose(getattr(ev, colour).probs, want.probs, atol=1e-6), colour
+
+
 @pytest.mark.parametrize(("board", "lining"), [("metal", (232, 234, 236)), ("pinetti", (232, 234, 236)),
                                                ("rosewood", (26, 26, 28))])
 def test_a_tray_lined_in_the_checkers_colour_is_counted(board: str, lining: tuple[int, int, int]) -> None:
