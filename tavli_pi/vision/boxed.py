@@ -15,6 +15,13 @@ or more occupied): the 1,478 holding a checker lie at 0.245 or more (1st percent
 bare ones lie under ``BOXED`` (7 of them read wrong: band and shadow edges across a light point's
 base, 97 p1, 116 p12, 199 p19; a sleeve over 35 p10-11; lettering over 174 p4; a light point 149
 p6). A slot so boxed, whose next slot is not read holding a checker, is held at ``BOXED_P``.
+
+A bare point of the light checkers' white may be boxed in over two slots and read as two checkers
+(149 p6 at 0.57, 0.18 and 0.17 on its two slots): a first and second slot both boxed, the third not
+read holding a checker, are both held (``setup_slots._boxed_held``). Of the 388 points read holding
+two or more with the third slot empty and a checker there in truth (the same 200 frames), the
+larger of the two slots' ``axis_share`` is 0.306 or more (0.40 but for frame 16's 11-stack read
+short); 3 bare ones lie under ``BOXED`` on both (149 p6, and 35 p10-11 under a sleeve).
 """
 
 from __future__ import annotations
