@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from tavli_pi.vision.motion import MotionGate
     from tavli_pi.vision.reader import BoardReader
 
-__all__ = ["SetupWatch", "calibrate", "lying_dice", "field_dice", "setup_problem", "HAND_FRAMES_ASK"]
+__all__ = ["SetupWatch", "calibrate", "lying_dice", "field_dice", "setup_problem", "steady_board", "HAND_FRAMES_ASK"]
 
 #: frames in a row with a hand (or motion) over a set-up board not learnt yet before the players are
 #: asked to confirm it is clear (a board's own colours may look like skin until it is learnt)
@@ -66,6 +66,24 @@ def field_dice(obs: Observation) -> list[DieReading]:
     3 and as dice too small to read), and taken for dice they kept the set-up frame from being asked
     about and hid the opening roll thrown beside them, so an unattended table never left set-up."""
     return [d for d in lying_dice(obs) if d.half in ("left", "right")]
+
+
+def steady_board(obs: Observation) -> KnownBoard | None:
+    """The position ``obs`` reads as (each spot's likeliest counts), when it is one an unattended table may
+    go on from: 15 checkers a side on the points, the bar and off (B1), a board a game reaches
+    (``KnownBoard.could_be_played``), and not a game read from the other seat (``seat.seat_of``: each
+    colour far further on seen from the other long side: the field found turned round); else None."""
+    from tavli_pi.vision.known import KnownBoard
+    from tavli_pi.vision.seat import seat_of
+
+    if obs.placed() != (15, 15):
+        return None
+    light, dark = obs.best_counts()
+    board = KnownBoard.of_counts(light + [obs.bar.light.best, obs.off.light.best],
+                                 dark + [obs.bar.dark.best, obs.off.dark.best])
+    if not board.could_be_played or seat_of(light, dark) == "turned":
+        return None
+    return board
 
 
 def setup_problem(obs: Observation, *, expect_start: bool = True) -> str | None:
@@ -107,6 +125,8 @@ class SetupWatch:
         self._setup_asked = False  # the players were asked to fix or confirm the set-up board
         self._asked_board: np.ndarray | None = None  # the clear set-up frame last asked about (no dice)
         self._unanswered = 0.0  # seconds of clear frames in a row the set-up question went unanswered
+        #: the position a board refused as the start has read as on every frame of that wait (:func:`steady_board`)
+        self._steady: KnownBoard | None = None
         #: an opening roll thrown after the question answers it (armed by a frame without still dice)
         self._setup_dice = DiceWatch(settle=2, min_confidence=config.referee.die_confidence, armed=False)
         self._hand_frames = 0  # frames in a row calibration saw a hand (or motion) over the set-up board
@@ -178,7 +198,7 @@ class SetupWatch:
             # a hand (or motion) seen on frame after frame, on a board not learnt yet, may be the
             # board's own look (or lettering taken for a tumbling die): the players are asked, and
             # their confirmation that the board is clear and set up goes on (never a deadlock)
-            self._unanswered = 0.0
+            self._unanswered, self._steady = 0.0, None
             ask = self._hand_frames >= HAND_FRAMES_ASK
             if ask and not dice_seen:
                 self._asked_board = frame.image  # asked whether it is clear: the opening roll may answer
@@ -203,7 +223,7 @@ class SetupWatch:
                     joined = None if attended else self._joined_as_read(frame, cal, obs)
                     if joined is None:
                         self._waiting_for_setup(str(exc), ask=True)
-                        self._wait_unattended()
+                        self._wait_unattended(refused=obs)
                         return None
                     cal, obs = joined
             else:
@@ -234,15 +254,28 @@ class SetupWatch:
             return None
         return cal, problem is not None
 
-    def _wait_unattended(self) -> None:
+    def _wait_unattended(self, refused: Observation | None = None) -> None:
         """A clear set-up board asked about (read otherwise than the start, or refused as the start by
         ``learn_board``): nobody at the table answers (a recorded video), so a board left as it is for
-        ``[referee] unattended_wait`` seconds is taken as set up (B3: set-up never deadlocks). A board
-        refused on every frame waited for ever before (``bench_video.py --size 640 --seed 7``, game 6:
-        the rosewood board's field found with the shadow above it, the board refused as its checkers
-        "look the same", set-up never done and all six rolls lost)."""
+        ``[referee] unattended_wait`` seconds is taken as set up (B3: set-up never deadlocks).
+
+        ``refused``: the frame's reading (no board learnt) of a board ``learn_board`` refused as the start
+        (nor joined: ``_joined_as_read``). Such a board is taken as set up only once that reading has been
+        one and the same consistent position (:func:`steady_board`: 15 checkers a side on the points, the
+        bar and off, a board a game reaches, not read from the other seat) on every frame for the wait;
+        else the watch keeps watching (the players can still confirm it, and each new frame is read
+        again). Taken after the wait whatever it read, a refused board put the game on a board the camera
+        could not read: ``bench_video.py --size 640 --seed 7 --from-play 4 --rolled --hold 15 --think 15``,
+        game 6 (its reading flickering 0-10 light checkers, 14 dark ones "off") went on from the start with
+        the join refused and asked for the opening roll 8 times; ``--seed 12`` game 18 joined the game
+        turned round (its reading taken from the other seat) and lost every play."""
         if self.config.referee.attended:
             return
+        if refused is not None:
+            board = steady_board(refused)
+            if board is None or board != self._steady:
+                self._unanswered, self._steady = 0.0, board  # a new reading (or none): its wait starts here
+                return
         self._unanswered += self._wait_dt
         if self.config.referee.waited(self._unanswered):
             self.confirmed = True

@@ -17,6 +17,7 @@ from tavli_pi.referee.inputs import Action, PlayerInput
 from tavli_pi.sim.camera import SimCamera
 from tavli_pi.sim.scene import scene_from_position
 from tavli_pi.vision.known import KnownBoard
+from tavli_pi.vision.observation import Observation
 
 from tests.test_app_setup import SHORT, START, corners_config, next_frame
 
@@ -108,3 +109,92 @@ def test_an_unattended_board_refused_as_the_start_is_taken_as_set_up_after_the_w
                 else:
                     assert done and 10 <= done[0] <= 13, done  # after 1 s of frames, not for ever
                     assert [i.source for i in app.setup.held] == ["unattended"]
+
+
+def _reading(board: KnownBoard | tuple[list[int], list[int]]) -> Observation:
+    """What a reader sure of every count reports for ``board`` (26 counts a colour: points 1-24, bar, off;
+    as a pair of lists, not 15 a side maybe), with no dice, clear and still."""
+    from tavli_pi.vision.observation import SpotEvidence, certain
+
+    light, dark = (board.light, board.dark) if isinstance(board, KnownBoard) else board
+    spots = [SpotEvidence(certain(light[i]), certain(dark[i])) for i in range(26)]
+    return Observation(points=tuple(spots[:24]), bar=spots[24], off=spots[25])
+
+
+def _counts(light: dict[int, int], dark: dict[int, int]) -> tuple[list[int], list[int]]:
+    """26 counts a colour from {spot (1-24, 25 bar, 26 off): count}."""
+    return [light.get(i, 0) for i in range(1, 27)], [dark.get(i, 0) for i in range(1, 27)]
+
+
+def _board(light: dict[int, int], dark: dict[int, int]) -> KnownBoard:
+    return KnownBoard.of_counts(*_counts(light, dark))
+
+
+#: a game far on, from the light player's seat: light near its home (points 1-6), dark near its own (19-24)
+FAR_ON = _board({1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 8: 2}, {24: 3, 23: 3, 22: 3, 21: 2, 20: 2, 17: 2})
+
+
+def test_steady_board_is_only_a_whole_position_a_game_reaches_seen_from_the_light_seat() -> None:
+    """``steady_board``: the position a board refused as the start may be taken as, unattended -- a reading of
+    15 checkers a side (points, bar and off) that a game reaches, not read from the other seat; else None."""
+    from tavli_pi.setup_watch import steady_board
+    from tavli_pi.vision.seat import turned_board
+
+    assert steady_board(_reading(KnownBoard.start())) == KnownBoard.start()
+    assert steady_board(_reading(FAR_ON)) == FAR_ON
+    # one light checker missed (14 + 15: no whole position)
+    short = _counts({1: 3, 2: 3, 3: 3, 4: 2, 5: 1, 8: 2}, dict(zip(range(1, 27), FAR_ON.dark)))
+    assert steady_board(_reading(short)) is None
+    # a light checker borne off while another stands outside light's home board: no game reaches it
+    off_early = _board({1: 3, 2: 3, 3: 3, 4: 2, 5: 1, 8: 2, 26: 1}, dict(zip(range(1, 27), FAR_ON.dark)))
+    assert steady_board(_reading(off_early)) is None
+    # the game far on read from the other long side of the field (12 points round): not taken
+    assert steady_board(_reading(turned_board(FAR_ON))) is None
+
+
+def test_an_unattended_board_refused_as_the_start_waits_on_a_reading_that_is_no_steady_position(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board ``learn_board`` refuses as the start, whose reading is no one steady position (here a start
+    read now whole, now a checker short), is not taken as set up after ``[referee] unattended_wait``: nobody
+    confirmed it, and the game would go on from a board the camera cannot read (``bench_video.py --size 640
+    --seed 7 --from-play 4 --rolled --hold 15 --think 15``, game 6: its reading flickering, taken after the
+    wait, the opening roll was asked 8 times). The watch keeps watching: once the reading holds still as one
+    whole position for the wait it goes on, and the players' accept goes on at any time (never a deadlock).
+    Frame times are the simulated camera's (10 fps): no sleep."""
+    from tavli_pi.errors import CalibrationError
+    from tavli_pi.setup_watch import SetupWatch
+    from tavli_pi.vision import setup as vsetup
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise CalibrationError("where the start position (B3) puts the light checkers the board shows darker ones")
+
+    whole = _reading(KnownBoard.start())
+    short = _reading(_counts({24: 2, 13: 5, 8: 3, 6: 4}, {1: 2, 12: 5, 17: 3, 19: 5}))
+    steady_from = 30
+    monkeypatch.setattr(vsetup, "learn_board", refused)
+    monkeypatch.setattr(SetupWatch, "read", lambda self, cal, frame: (
+        whole if frame.index >= steady_from or frame.index % 2 else short))
+    cfg = parse_config(corners_config(tmp_path).replace("[table]\n", "[table]\nattended = false\n", 1),
+                       str(tmp_path / "t.toml"))
+    for accept_at in (None, 20):
+        cam = SimCamera([(scene_from_position(START), 50)], fps=10.0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with TableApp(cfg, camera=cam, record=False, pin_factory=MockFactory()) as app:
+                done: list[int] = []
+                for i in range(48):
+                    if i == accept_at:
+                        app.setup.hear(PlayerInput(Action.ACCEPT, None))
+                    frame = next_frame(cam)
+                    if app.setup.calibrated(frame) is not None:
+                        done.append(frame.index)
+                        break
+                asked = [e for e in app.setup.asked_events if isinstance(e, SetupChecked)]
+                assert len(asked) == 1 and not asked[0].ok  # asked once, and kept watching
+                if accept_at is None:
+                    # flickering for 3 s (30 frames): not taken; steady from frame 30: taken 1 s later
+                    assert done and steady_from + 10 <= done[0] <= steady_from + 12, done
+                    assert [i.source for i in app.setup.held] == ["unattended"]
+                else:  # the players' accept goes on at once, whatever the camera reads
+                    assert done == [accept_at], done
+                    assert app.setup.confirmed
