@@ -62,6 +62,7 @@ from tavli_pi.vision.tallstack import period_loglik
 
 __all__ = [
     "spot_chains",
+    "band_edges_learnt",
     "chain_evidence",
     "chain_loglik",
     "squeezed_loglik",
@@ -417,7 +418,7 @@ def read_spots_pinned(
     if integral is None:
         integral = cv2_integral(canon)
     band: ck.Gradients | None = None
-    if BAND_EDGES and cal.background:
+    if BAND_EDGES and cal.background and band_edges_learnt(cal):
         r = float(np.median(spot_geometry(lay, cal)[3][:24]))
         edges = list(learnt_edges(cal.background, lay, r, canon.shape[:2]))
         band = flatten(g, edges, r) if edges else None
@@ -508,6 +509,17 @@ def edge_overhang(canon: np.ndarray, lay: Layout, cal: Calibration, occupied: np
     d, p, top = _first_slots(ck.gradients(canon), cv2_integral(canon), lay, cal)
     a, b = edge_offsets(d, np.where(occupied, p, 0.0), top)
     return round(a, 3), round(b, 3)
+
+
+def band_edges_learnt(cal: Calibration) -> bool:
+    """Whether a band's straight edges may be learnt from ``cal``'s board: only from a board learnt as
+    the start position (``cal.position`` None or the start). ``straight_edges.find_edges`` cannot tell
+    a band's edge from a row of checkers touching at one height across neighbouring points, which the
+    start has none of; a board joined mid-game is learnt with its checkers in it (``setup.learn_board``),
+    and its rows rang as edges (``bench_video.py --seed 7 --size 640 --from-play 4 --rolled``, game 2:
+    the tangents of the first checkers on points 1-6, learnt as a band's edge across them; with the
+    first slots read without it, point 21 emptied read a light checker and black's play was lost)."""
+    return cal.position is None or cal.position.is_start
 
 
 def _first_rings_from(band: ck.Gradients, ch: ck.Chains, lay: Layout, cal: Calibration, cols: np.ndarray) -> ck.Chains:

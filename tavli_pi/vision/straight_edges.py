@@ -20,7 +20,9 @@ gradient across the band (real-like frame 79: found beside the band's edge).
 
 Not told apart: a row of checkers touching across neighbouring points at one height (on the
 WTC board's frames, the light checkers on points 1-6) leaves a straight edge along its rims'
-tangents too; the set-up position has no such row.
+tangents too; the set-up position has no such row, so the reader takes edges only from a board
+learnt as the start (``stacks.band_edges_learnt``): a board joined mid-game is learnt with its
+position's checkers in it.
 """
 
 from __future__ import annotations

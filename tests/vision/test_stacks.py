@@ -16,9 +16,10 @@ import pytest
 from tavli_pi.sim.datasets import reallike_scenes, reallike_setup
 from tavli_pi.sim.render import render
 from tavli_pi.vision import checkers as ck
-from tavli_pi.vision import stacks
+from tavli_pi.vision import stacks, straight_edges
 from tavli_pi.vision.calibrate import calibrate_image
 from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.known import KnownBoard
 from tavli_pi.vision.reader import BoardReader
 from tavli_pi.vision.refine import refine
 from tavli_pi.vision.setup import learn_board
@@ -261,3 +262,41 @@ def test_a_first_slot_by_a_bands_straight_edge_rings_only_as_its_rim(index: int,
     assert (int(frame.truth.light[point - 1]), int(frame.truth.dark[point - 1])) == truth
     got = BoardReader(cal).read(frame.image).points[point - 1]
     assert (got.light.best, got.dark.best) == truth
+
+
+# the board bench_video.py --seed 7 --size 640 --from-play 4 --rolled (game 2) joined at: light = White
+JOINED = KnownBoard.of_counts(
+    [0, 1, 0, 0, 2, 4, 0, 1, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0],
+    [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 3, 0, 5, 0, 1, 0, 0, 0, 0, 0])
+
+
+def test_band_edges_are_learnt_only_from_a_board_learnt_as_the_start() -> None:
+    cal = learnt_calibration(reallike_setup(BAND_SCENES[199]), 199)
+    assert cal.position is not None and cal.position.is_start
+    assert stacks.band_edges_learnt(cal)
+    assert stacks.band_edges_learnt(cal.with_(position=None))
+    assert sum(JOINED.light) == sum(JOINED.dark) == 15
+    assert not stacks.band_edges_learnt(cal.with_(position=JOINED))
+
+
+def test_a_board_joined_mid_game_reads_its_first_slots_with_every_straight_edge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # learnt with its checkers in it, a mid-game board's rows of first checkers (and the field's frame
+    # seen inside the field) were taken for a band's edges and the first slots read without them: on
+    # s7j640 game 2 a first slot emptied read a light checker and the first play was lost
+    scene = BAND_SCENES[199]
+    cal = learnt_calibration(reallike_setup(scene), 199)
+    frame = render(scene, 199)
+    flattened: list[int] = []
+    real = straight_edges.flatten
+
+    def counted(g: ck.Gradients, edges: Any, r: float) -> ck.Gradients:
+        flattened.append(len(edges))
+        return real(g, edges, r)
+
+    monkeypatch.setattr(stacks, "flatten", counted)
+    BoardReader(cal).read(frame.image)
+    assert flattened and flattened[0] > 0  # the band's edges, learnt at set-up, are taken out
+    flattened.clear()
+    BoardReader(cal.with_(position=JOINED)).read(frame.image)
+    assert not flattened
