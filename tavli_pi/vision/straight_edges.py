@@ -37,7 +37,8 @@ from tavli_pi.vision.background import decode_background
 from tavli_pi.vision.checkers import Gradients, gradients
 from tavli_pi.vision.layout import Layout
 
-__all__ = ["Edge", "find_edges", "flatten", "learnt_edges", "MAX_SLOPE", "MIN_RUN", "COVER", "STRONG", "WIDTH"]
+__all__ = ["Edge", "find_edges", "flatten", "learnt_edges", "MAX_SLOPE", "MIN_RUN", "COVER", "STRONG", "WIDTH",
+           "FRAME_MARGIN"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,12 @@ EXTEND_COVER = 0.25
 WINDOW = 3.0
 #: a strong gradient across the line, as a share of the gradients' scale
 STRONG = 0.2
+#: how far inside the field's top and bottom edges (as calibrated), in radii, a line is looked for: the
+#: field's own frame, seen in a 640 px picture under perspective, lay up to 0.8 r inside them
+#: (``bench_video.py --size 640``: seed 7's beech board 0.78 r, seed 10's wood board 0.55-0.8 r, found
+#: across whole halves of the field), and a first checker's rim touching it lost its ring with the frame's
+#: edge (seed 10 game 18: the lone dark checker on point 12 read gone); 0.5 before
+FRAME_MARGIN = 1.0
 #: the half-width, in radii, of the strip along an edge whose gradient across it is taken out
 #: (0.3, as stack62 proposed it; on real-like seed 0's 86 boards with edges, first slots read from
 #: it: 7 spots put right, 2 made wrong, none surely; 0.2: 4 and 2)
@@ -173,12 +180,13 @@ def learnt_edges(background: str, lay: Layout, r: float, shape: tuple[int, int])
     stored), in the canonical px of a ``shape`` (height, width) view; ``r`` the checkers' radius
     there (px). A broadcast band is laid over every frame alike, so the set-up view holds its
     edges; found once per calibration. The field's own frame is left out: only lines at least
-    half a radius inside its top and bottom edges are looked for."""
+    ``FRAME_MARGIN`` radii inside its top and bottom edges are looked for."""
     bg = decode_background(background) if background else None
     if bg is None:
         return ()
     sy, sx = bg.shape[0] / shape[0], bg.shape[1] / shape[1]
     x0, x1 = lay.mx + lay.u0 * lay.field_w, lay.mx + lay.u1 * lay.field_w
-    found = find_edges(gradients(bg), r * sx, (lay.top_y + 0.5 * r) * sy, (lay.bottom_y - 0.5 * r) * sy,
+    found = find_edges(gradients(bg), r * sx, (lay.top_y + FRAME_MARGIN * r) * sy,
+                       (lay.bottom_y - FRAME_MARGIN * r) * sy,
                        x0 * sx, x1 * sx)
     return tuple(Edge(e.y0 / sy, e.slope * sx / sy, e.x0 / sx, e.x1 / sx) for e in found)

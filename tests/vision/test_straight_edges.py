@@ -7,8 +7,10 @@ import numpy as np
 
 from tavli_pi.sim import _photo
 from tavli_pi.vision import checkers as ck
-from tavli_pi.vision.spot_slots import SLOT_B, SLOT_W
-from tavli_pi.vision.straight_edges import Edge, find_edges, flatten
+from tavli_pi.vision.background import encode_background
+from tavli_pi.vision.calibration import Calibration
+from tavli_pi.vision.spot_slots import SLOT_B, SLOT_W, spot_geometry
+from tavli_pi.vision.straight_edges import Edge, find_edges, flatten, learnt_edges
 
 R = 18.0
 
@@ -80,3 +82,28 @@ def test_a_rim_by_the_edge_still_rings_once_it_is_taken_out() -> None:
     assert after[0] >= 0.9 * before[0]  # a rim crossing the line keeps all of its ring
     assert (after[1:3] > 0).all()  # a rim along it keeps what of it does not lie on the line
     assert (after[3:] < 0).all() and (before[3:] < 0).all()  # a bare slot by the edge alone: no ring
+
+
+def _learnt(line_from_bottom: float) -> tuple[Edge, ...]:
+    """The edges ``learnt_edges`` finds on a plain field whose lower part, from ``line_from_bottom``
+    radii above the field's bottom edge down, is dark (the field's frame seen inside it, or a band)."""
+    cal = Calibration(np.array([[100, 50], [540, 50], [540, 310], [100, 310]], np.float32), home="bottom-right")
+    lay = cal.layout
+    r = float(np.median(spot_geometry(lay, cal)[3][:24]))
+    h, w = int(lay.bottom_y + lay.top_y), int(2 * lay.mx + lay.field_w)
+    canon = np.full((h, w, 3), (150, 200, 225), np.uint8)
+    # checkers at scattered heights: the gradients' scale a board's, not a blank's
+    for k, at in enumerate((3.0, 7.5, 4.5, 9.0, 6.0, 10.5, 3.5, 8.0, 5.0, 9.5, 4.0, 7.0)):
+        cx, cy = int(lay.mx + 2.3 * r * (k + 1)), int(lay.top_y + at * r)
+        cv2.circle(canon, (cx, cy), int(r), (240, 240, 240), -1, cv2.LINE_AA)
+        cv2.circle(canon, (cx, cy), int(r), (60, 60, 60), 2, cv2.LINE_AA)
+    canon[int(round(lay.bottom_y - line_from_bottom * r)):, :] = (60, 70, 80)
+    return learnt_edges(encode_background(canon), lay, r, (h, w))
+
+
+def test_the_fields_own_frame_is_no_bands_edge() -> None:
+    # the frame of a 640 px board under perspective lay 0.55-0.8 r inside the field's calibrated edge
+    # (bench_video --size 640, seeds 7 and 10): the first checkers' rims touch it, and took out with it
+    # a lone checker on point 12 read gone
+    assert _learnt(0.75) == ()
+    assert any(abs(e.y_at(400.0) - (351.0 - 3.0 * 19.85)) <= 2 for e in _learnt(3.0))  # a band's edge is found
