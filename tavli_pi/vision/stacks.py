@@ -38,6 +38,8 @@ probability spreads over the plausible counts instead of betting on one.
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -55,10 +57,12 @@ from tavli_pi.vision.ring_memo import RingMemo
 from tavli_pi.vision.setup_slots import (CHANGE, HELD_OCCUPIED, STILL_MARGIN, TYPICAL, SetupView, _caption_seen_bgr,
                                          _held, _learnt_colour, _occupancy, known_slots, setup_view)
 from tavli_pi.vision.spot_slots import SLOT_B, SLOT_W, SLOTS, slot_probability, spot_geometry
+from tavli_pi.vision.straight_edges import flatten, learnt_edges
 from tavli_pi.vision.tallstack import period_loglik
 
 __all__ = [
     "spot_chains",
+    "band_edges_learnt",
     "chain_evidence",
     "chain_loglik",
     "squeezed_loglik",
@@ -196,6 +200,7 @@ def squeezed_loglik(
     memo: RingMemo | None = None,
     ids: np.ndarray | None = None,
     held: np.ndarray | None = None,
+    rims: ck.Gradients | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rim contrast for squeezed stacks n = 6..15 on each column (ENDS, C, 10), the last checker's
     ring logit (ENDS, C), its distance from the base (ENDS, C) and the rim contrast of a row of five
@@ -213,6 +218,8 @@ def squeezed_loglik(
     are looked at even where the chain stopped early: a squeezed stack's first checker is half
     hidden by the second, so its ring and the next slot's can both look plainly empty at a row's
     pitch (pearl checkers, a club board).
+    ``rims``: the gradients the rims between the ends are read from (a band's straight edges taken
+    out, ``straight_edges.flatten``; sampled afresh, not kept in ``memo``), else ``g``.
     """
     C = len(base)
     out = np.full((ENDS, C, 10), -1.0)
@@ -264,8 +271,9 @@ def squeezed_loglik(
             inside = (d0[keep] / rl[keep] + slide <= FIRST_REACH) | (slide == 0.0)
             if not inside.any():
                 continue  # (no column's first checker can lie this far: its rims are not sampled)
-            at, row_s = _rim_contrast(g, x0[keep], fy[keep] + sl[keep] * slide * rl[keep], lx[keep], ly[keep],
-                                      rl[keep], down[keep, :, 0], memo, None if ids is None else ids[live])
+            at, row_s = _rim_contrast(g if rims is None else rims, x0[keep], fy[keep] + sl[keep] * slide * rl[keep],
+                                      lx[keep], ly[keep], rl[keep], down[keep, :, 0], memo if rims is None else None,
+                                      None if ids is None or rims is not None else ids[live])
             if slide == 0.0:
                 row_e = row_s
             acc = np.where(inside[:, None], np.logaddexp(acc, RIM_GAIN * at), acc)
@@ -362,6 +370,16 @@ def read_spots(
     return points, bar, sites
 
 
+#: whether a band's straight edges learnt at set-up are taken out of the rings (read_spots_pinned)
+BAND_EDGES = True
+#: ... a point's first slot's ring read from the gradients without them (kept at the lesser ring), where
+#: the learnt position filled that slot (``_first_rings_from``)
+BAND_FIRST = True
+#: ... and a squeezed stack's rims (off: on real-like seed 0 frames it put 174 p6 right and read
+#: 166 p14's six dark checkers as one and a phantom on 174 p4, as leaving out a caption's letters did)
+BAND_RIMS = False
+
+
 def read_spots_pinned(
     canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray | None = None,
     only: set[int] | None = None, site_columns: list[int] | None = None, setup: SetupView | None = None,
@@ -390,15 +408,26 @@ def read_spots_pinned(
     stay, so a checker seated where the geometry puts it is found as before. A point on such an edge
     still read unsure is read again with the window moved by the overhang, and the surer of its two
     readings kept.
+
+    A broadcast band's straight edges across the field, found in the board learnt at set-up
+    (``straight_edges.learnt_edges``), ring no more where a band's edge is taken for a rim: the
+    first slot of a point the learnt position filled is read from the gradients with the gradient
+    across them taken out (``straight_edges.flatten``; ``BAND_EDGES``, ``BAND_FIRST``). The chains
+    are traced as before (a checker's rim along the edge keeps what else of it rings).
     """
     if integral is None:
         integral = cv2_integral(canon)
+    band: ck.Gradients | None = None
+    if BAND_EDGES and cal.background and band_edges_learnt(cal):
+        r = float(np.median(spot_geometry(lay, cal)[3][:24]))
+        edges = list(learnt_edges(cal.background, lay, r, canon.shape[:2]))
+        band = flatten(g, edges, r) if edges else None
     cols: list[int] = []
     ring: list[float] = []
     shift = (learnt_shifts(lay, cal, cal.overhang) if cal.overhang is not None
              else overhang_shifts(g, integral, lay, cal))
     points, bar, sites, pins = _read_spots_once(canon, g, lay, cal, integral, only, cols, setup, ring, memo,
-                                                shift)
+                                                shift, band=band)
     which = list(range(24)) if only is None else sorted(only)
     # a point still unsure is read again with its window moved by the overhang (its places too): a
     # stack whose first checker rang a little nearer the base in the reaching window may have had its
@@ -482,17 +511,53 @@ def edge_overhang(canon: np.ndarray, lay: Layout, cal: Calibration, occupied: np
     return round(a, 3), round(b, 3)
 
 
+def band_edges_learnt(cal: Calibration) -> bool:
+    """Whether a band's straight edges may be learnt from ``cal``'s board: only from a board learnt as
+    the start position (``cal.position`` None or the start). ``straight_edges.find_edges`` cannot tell
+    a band's edge from a row of checkers touching at one height across neighbouring points, which the
+    start has none of; a board joined mid-game is learnt with its checkers in it (``setup.learn_board``),
+    and its rows rang as edges (``bench_video.py --seed 7 --size 640 --from-play 4 --rolled``, game 2:
+    the tangents of the first checkers on points 1-6, learnt as a band's edge across them; with the
+    first slots read without it, point 21 emptied read a light checker and black's play was lost)."""
+    return cal.position is None or cal.position.is_start
+
+
+def _first_rings_from(band: ck.Gradients, ch: ck.Chains, lay: Layout, cal: Calibration, cols: np.ndarray) -> ck.Chains:
+    """``ch`` with each point's first slot's ring read again from ``band`` (the gradients with a
+    band's straight edges taken out) where the learnt position filled it: the bare base of a point
+    between a band's edge, the frame and the point's sides rings like a rim no more (real-like
+    frames 199 point 19, 106 point 8). A point the learnt position left bare, and the bar, keep
+    their ring (see below)."""
+    _x, _base, sign, r = (a[cols] for a in spot_geometry(lay, cal))
+    feats = ch.feats.copy()
+    flat = ck.ring_features(band, ch.x[:, 0], ch.y[:, 0], r, sign > 0)
+    # only ever less of a ring: a straight crossing taken out leaves the rest of the ring more even
+    # (its 25th / 75th percentile ratio higher), which on a bare point rang a phantom (frame 88 p19)
+    lower = flat @ SLOT_W + SLOT_B < feats[:, 0] @ SLOT_W + SLOT_B
+    # only where the learnt position filled the first slot: where it was bare the set-up view holds
+    # the band's edge across the bare point and judges the slot against it (setup_slots), and the
+    # line taken out there only lost a checker's rim along it (real-like frame 79 points 2, 5: a
+    # checker under the band, its rim tangent to the edge); nor on the bar's halves, whose first
+    # checkers' rims run along a band across the field's middle (frames 45, 50, 149: bars missed)
+    lower &= known_slots(cal)[cols, 0] & (cols < 24)
+    feats[:, 0] = np.where(lower[:, None], flat, feats[:, 0])
+    return dataclasses.replace(ch, feats=feats)
+
+
 def _read_spots_once(
     canon: np.ndarray, g: ck.Gradients, lay: Layout, cal: Calibration, integral: np.ndarray,
     only: set[int] | None, site_columns: list[int], setup: SetupView | None, rings: list[float],
-    memo: RingMemo | None, shift: np.ndarray | None = None, moved: bool = False,
+    memo: RingMemo | None, shift: np.ndarray | None = None, moved: bool = False, band: ck.Gradients | None = None,
 ) -> tuple[list[SpotEvidence], SpotEvidence, list[tuple[float, float, float]], tuple[int, ...]]:
     """One reading of ``read_spots_pinned`` with each spot's slot-0 window reaching ``shift`` (26,)
-    radii nearer the base (None: not at all; ``moved``: moved by them)."""
+    radii nearer the base (None: not at all; ``moved``: moved by them). ``band``: ``g`` with a band's
+    straight edges taken out, the first slots' rings and the squeezed stacks' rims read from it."""
     cols = np.arange(26) if only is None else np.r_[np.asarray(sorted(only), np.int64), 24, 25]
     P = len(cols) - 2  # points read
     ch = spot_chains(g, integral, lay, cal, stop=True, cols=None if only is None else cols, memo=memo, shift=shift,
                      moved=moved)
+    if band is not None and BAND_FIRST:
+        ch = _first_rings_from(band, ch, lay, cal, cols)
     # (``setup_slots.SETUP_W`` read at the call: a bench or a test that zeroes it reads by the rings alone)
     view = (setup if setup is not None else setup_view(canon, lay, cal)) if setup_slots.SETUP_W.any() else None
     p_occ, feats = _occupancy(canon, g, lay, cal, ch, cols, only is None, view)
@@ -502,6 +567,8 @@ def _read_spots_once(
         on = _stopped_short(ch, p_occ, P)
         if len(on):
             ch = _traced_on(ch, g, integral, lay, cal, cols, on, memo, shift, moved)
+            if band is not None and BAND_FIRST:  # the chains traced again, their first slots too
+                ch = _first_rings_from(band, ch, lay, cal, cols)
             p_occ, feats = _occupancy(canon, g, lay, cal, ch, cols, only is None, view)
     # each slot's two checker colours where it lies: the board's lighting as learnt (vision/lighting.py);
     # a slot the learnt position filled, against that checker as the set-up view shows it
@@ -529,7 +596,8 @@ def _read_spots_once(
     else:
         p_lt = ck.p_light(ch.bgr, *slot_colours(cal, ch.x, ch.y))
     sq_ends, lz_ends, d_ends, row = squeezed_loglik(g, integral, ch, base[:P], sign[:P], r[:P], cal.light_bgr,
-                                                    cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.1)
+                                                    cal.dark_bgr, memo, cols[:P], held=p_occ[:P, 0] > 0.1,
+                                                    rims=band if BAND_RIMS else None)
     if view is not None and feats is not None:
         # judged only where the board is as it was at set-up there (a stack grown since, squeezed past
         # where its chain's slots were traced, is left to its rings)
