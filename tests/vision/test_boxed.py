@@ -58,18 +58,23 @@ def test_no_ring_no_answer() -> None:
     assert axis_share(g, np.zeros(0), np.zeros(0), np.zeros(0)).shape == (0,)
 
 
+def _bare_point_read(index: int, point: int) -> tuple[int, int]:
+    """Real-like frame `index` (seed 0), a board learnt at set-up: the bare `point`'s (light, dark) read."""
+    scene = reallike_scenes(index + 1, 0)[index]
+    s = render(reallike_setup(scene), index)
+    cal = learn_board(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))  # type: ignore[arg-type]
+    r = render(scene, index)
+    assert r.truth.light[point - 1] == r.truth.dark[point - 1] == 0
+    ev = BoardReader(cal).read(r.image).points[point - 1]
+    return ev.light.best, ev.dark.best
+
+
 def test_a_band_edge_over_a_bare_point_is_not_read_as_a_checker() -> None:
     """Real-like frame 116 (seed 0; wood, 1280 px, a board learnt at set-up): the 12-point, its five
     dark checkers gone, its light base boxed in by its sides, the field's edge and a score band's
     lower edge, was read as one dark checker at 0.58 (the ring fit at logit 9.7)."""
-    scene = reallike_scenes(117, 0)[116]
-    assert [o.kind for o in scene.overlays] == ["band"]
-    s = render(reallike_setup(scene), 116)
-    cal = learn_board(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))  # type: ignore[arg-type]
-    r = render(scene, 116)
-    assert r.truth.light[11] == r.truth.dark[11] == 0
-    obs = BoardReader(cal).read(r.image)
-    assert (obs.points[11].light.best, obs.points[11].dark.best) == (0, 0)
+    assert [o.kind for o in reallike_scenes(117, 0)[116].overlays] == ["band"]
+    assert _bare_point_read(116, 12) == (0, 0)
 
 
 def test_a_point_base_boxed_over_two_slots_is_not_read_as_two_checkers() -> None:
@@ -77,10 +82,4 @@ def test_a_point_base_boxed_over_two_slots_is_not_read_as_two_checkers() -> None
     light checkers' white, boxed in by its straight sides and the field's edge, each of its first two
     slots' ring pointing along the view's axes at its diagonals (0.18, 0.17), was read as two light
     checkers at 0.57 (setup_slots._boxed_held holds both)."""
-    scene = reallike_scenes(150, 0)[149]
-    s = render(reallike_setup(scene), 149)
-    cal = learn_board(s.image, refine(Calibration(s.truth.corners, home=s.truth.home), s.image))  # type: ignore[arg-type]
-    r = render(scene, 149)
-    assert r.truth.light[5] == r.truth.dark[5] == 0
-    obs = BoardReader(cal).read(r.image)
-    assert (obs.points[5].light.best, obs.points[5].dark.best) == (0, 0)
+    assert _bare_point_read(149, 6) == (0, 0)

@@ -155,8 +155,11 @@ def test_a_stack_read_short_where_it_runs_under_an_arm_is_not_sure() -> None:
 
 # real-like set seed 0 (bench/diag_spots.py, set-up calibration): stacks the hand's edge lies on, neither
 # hidden nor running on under it, read wrong at 0.6-0.7: frame 27 point 15 (four light, the first under the
-# fingers' shade read dark), frame 198 point 23 (eight light read five, the fingers over its base)
-@pytest.mark.parametrize("index, point", [(27, 15), (198, 23)])
+# fingers' shade read dark), frame 198 point 23 (eight light read five, the fingers over its base); and
+# frame 89, a hand from the right in a white sleeve lying across point 5's six light checkers -- the sleeve
+# over the stack the colour of the checkers learnt there, left out of the occluder, the stack read as seven
+# at 0.68; the cover lies on both sides (under_hand.crossed_spots)
+@pytest.mark.parametrize("index, point", [(27, 15), (198, 23), (89, 5)])
 def test_a_stack_the_hands_edge_lies_on_is_not_sure(index: int, point: int) -> None:
     scene = reallike_scenes(index + 1, 0)[index]
     assert scene.hand is not None
@@ -238,17 +241,3 @@ def test_a_stack_an_arm_lies_across_is_crossed_and_the_others_are_not() -> None:
     assert 5 not in crossed_spots(mask, CAL.layout, CAL, points, skip=(5,))
     assert crossed_spots(np.zeros_like(mask), CAL.layout, CAL, points) == ()
 
-
-# real-like set seed 0 (bench/diag_spots.py, set-up calibration): frame 89, a hand from the right in a white
-# sleeve lying across point 5's six light checkers -- the sleeve over the stack the colour of the checkers
-# learnt there, left out of the occluder, the stack read as seven at 0.68; the cover lies on both sides
-@pytest.mark.parametrize("index, point", [(89, 5)])
-def test_a_stack_a_sleeve_lies_across_is_not_sure(index: int, point: int) -> None:
-    scene = reallike_scenes(index + 1, 0)[index]
-    assert scene.hand is not None
-    r = render(scene, index)
-    obs = BoardReader(learnt_calibration(reallike_setup(scene), index)).read(r.image)
-    assert obs.hand
-    ev = obs.points[point - 1]
-    assert point - 1 not in obs.hidden, "in view: the checkers read either side of the sleeve"
-    assert max(ev.light.confidence, ev.dark.confidence) < 0.5
