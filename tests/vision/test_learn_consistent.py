@@ -130,18 +130,21 @@ def test_where_a_board_learnt_as_the_start_echoes_it_the_unlearnt_reading_is_tak
 
 
 def test_of_the_positions_a_board_settles_on_the_one_the_unlearnt_reading_makes_likeliest_is_learnt() -> None:
-    """Table 14 of the mid-game set, learnt as the start: its read-back settles on a wrong position, which
-    it reads back more surely than the truth (``bench/probe_join_guesses.py``). The unlearnt reading,
-    taught nothing, settles on the truth too, and makes it far likelier: the truth is learnt. (Table 9 was
-    the example until stop 50: learnt as the start, its light checkers' places show darker checkers than
-    its dark ones', and ``learn_board`` now refuses it -- the next test.)"""
+    """Table 14 of the mid-game set, learnt as the start: its read-back settles on no position, or on a
+    wrong one it reads back more surely than the truth (``bench/probe_join_guesses.py``; a wrong fixed point
+    until stop 62, none since stop 63's bare bases boxed over two slots and band edges). The unlearnt
+    reading, taught nothing, settles on the truth, and makes it far likelier: the truth is learnt. (Table 9
+    was the example until stop 50: learnt as the start, its light checkers' places show darker checkers
+    than its dark ones', and ``learn_board`` now refuses it -- the next test.)"""
     known, mid, cal, obs = _reading(14)
     start = learn_board(mid.image, cal)  # type: ignore[attr-defined]
     back = BoardReader(start.with_(taught_ring=None)).read(mid.image)  # type: ignore[attr-defined]
+    assert read_as(back, balance=True) != known  # type: ignore[arg-type]  # the start-learnt reading is wrong
     wrong = learn_consistent(mid.image, cal, read_as(back, balance=True))  # type: ignore[arg-type, attr-defined]
-    assert wrong is not None and wrong[0].position != known  # the start-learnt reading's fixed point
+    assert wrong is None or wrong[0].position != known  # the start-learnt reading's fixed point, if any
     alone = learn_as_read(mid.image, cal, back)  # type: ignore[attr-defined]
-    assert alone is not None and alone[0].position == wrong[0].position
+    assert (alone is None) == (wrong is None)
+    assert alone is None or wrong is None or alone[0].position == wrong[0].position
     learnt = learn_as_read(mid.image, cal, back, hidden_by=start, unlearnt=obs)  # type: ignore[arg-type, attr-defined]
     assert learnt is not None and learnt[0].position == known
 
