@@ -1,6 +1,6 @@
 """A stack's next slot on paint of its own checkers' colour: how often is the count short? (issue 9)
 
-A diagnostic of stop 64 (branch stack64); nothing in tavli_pi uses it. Real-like seed 0 frame 39
+A diagnostic of stop 63 (branch stack64); nothing in tavli_pi uses it. Real-like seed 0 frame 39
 (club board, 640x360): point 6's two light checkers read one at 0.89. The second checker lies on
 the point's cream paint, which the light (white) checkers match to a grey level or two: its tip-side
 rim makes no contrast (ring features p10 0.02, tip 0.02; ring logit -8.8), its colour is the paint's

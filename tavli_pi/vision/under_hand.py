@@ -46,7 +46,7 @@ square, a column with ``CROSSED`` of a slot's band under the mask, at one of the
 the next one's (``crossed_spots``) -- is held at ``REACHING_MAX`` too: an arm or a sleeve lying across the
 field runs on over it, whether or not the occluder took in its pixels there (a white sleeve over cream
 checkers differs little from the checkers learnt there, and the discs read on it explain the change it
-makes). Real-like seed 0 (stop 64, the 45 frames with a hand): frame 89's point 5 (six light under a white
+makes). Real-like seed 0 (stop 63, the 45 frames with a hand): frame 89's point 5 (six light under a white
 sleeve from the right, read seven at 0.68) went to 0.45; one point read right (frame 89's empty point 1,
 0.5 -> 0.45) and one read wrong at 0.44 already were held with it; no reading changed.
 
