@@ -5,8 +5,8 @@ run on across many points' columns at one height; where such an edge crosses a s
 point's bare base it rings like a checker's rim. A checker's rim is a circle: along any line
 only a short arc of it lies, and a row of checkers at one height leaves gaps between its
 arcs. ``find_edges`` looks for lines near the field's long axis (the band's edges are level
-in the picture; the field is seen at most ``MAX_SLOPE`` off level) along which one sign of
-the gradient across the line holds on for ``MIN_RUN`` radii with hardly a gap; ``flatten``
+in the picture; the field is seen at most ``MAX_SLOPE`` off level) along which
+a strong gradient across the line holds on for ``MIN_RUN`` radii with hardly a gap; ``flatten``
 takes the gradient across such a line out of the gradients a ring is read from, so the band's
 edge no longer rings there (a rim crossing it keeps the rest of its ring). ``learnt_edges``
 finds them once in the board learnt at set-up (a band is laid over every frame alike); the
@@ -90,7 +90,7 @@ def find_edges(g: Gradients, r: float, y_lo: float, y_hi: float, x_lo: float, x_
     t = STRONG * g.scale
     inside = np.zeros((h, w), np.uint8)
     inside[max(int(np.ceil(y_lo)), 0): min(int(y_hi), h), max(int(np.ceil(x_lo)), 0): min(int(x_hi), w)] = 1
-    signs = [((np.abs(gy) > t) & (inside > 0)).astype(np.float32)]
+    strong = ((np.abs(gy) > t) & (inside > 0)).astype(np.float32)
     win = max(int(round(WINDOW * r)), 3)
     run = MIN_RUN * r
     # slopes one pixel of rise over the longest edge apart
@@ -100,31 +100,30 @@ def find_edges(g: Gradients, r: float, y_lo: float, y_hi: float, x_lo: float, x_
     for s in slopes:
         # sheared so the lines of slope s are rows: row y' holds y = y' + s * x
         m = np.array([[1.0, 0.0, 0.0], [float(s), 1.0, 0.0]], np.float32)
-        for a in signs:
-            sh = cv2.warpAffine(a, m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
-            # a row's share in a window of one radius; rows without enough strong pixels are passed
-            tot = sh.sum(axis=1)
-            rows = np.flatnonzero(tot >= run * COVER)
-            if len(rows) == 0:
+        sh = cv2.warpAffine(strong, m, (w, h), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+        # a row's share in a window of ``WINDOW`` radii; rows without enough strong pixels are passed
+        tot = sh.sum(axis=1)
+        rows = np.flatnonzero(tot >= run * COVER)
+        if len(rows) == 0:
+            continue
+        cover = cv2.blur(sh[rows], (win, 1), borderType=cv2.BORDER_CONSTANT)
+        good = cover >= COVER
+        for k, y in enumerate(rows):
+            gk = np.flatnonzero(good[k])
+            if len(gk) < run:
                 continue
-            cover = cv2.blur(sh[rows], (win, 1), borderType=cv2.BORDER_CONSTANT)
-            good = cover >= COVER
-            for k, y in enumerate(rows):
-                gk = np.flatnonzero(good[k])
-                if len(gk) < run:
-                    continue
-                a0, a1 = _longest(gk)
-                if a1 - a0 + win < run:
-                    continue
-                # the edge goes on, fainter, where the band crosses a point as dark as its tint or a
-                # stack: the run of windows with some of it that holds the strong run
-                lk = np.flatnonzero(cover[k] >= EXTEND_COVER)
-                cuts = np.flatnonzero(np.diff(lk) > 1)
-                starts, ends = np.r_[lk[0], lk[cuts + 1]], np.r_[lk[cuts], lk[-1]]
-                at = int(np.searchsorted(starts, a0, side="right")) - 1
-                b0, b1 = (int(starts[at]), int(ends[at])) if at >= 0 and ends[at] >= a1 else (a0, a1)
-                x0, x1 = float(b0 - win // 2), float(b1 + win // 2)
-                found.append((float(a1 - a0), Edge(float(y), float(s), x0, x1)))
+            starts, ends = _runs(gk)
+            best = int(np.argmax(ends - starts))
+            a0, a1 = int(starts[best]), int(ends[best])
+            if a1 - a0 + win < run:
+                continue
+            # the edge goes on, fainter, where the band crosses a point as dark as its tint or a
+            # stack: the run of windows with some of it that holds the strong run
+            starts, ends = _runs(np.flatnonzero(cover[k] >= EXTEND_COVER))
+            at = int(np.searchsorted(starts, a0, side="right")) - 1
+            b0, b1 = (int(starts[at]), int(ends[at])) if at >= 0 and ends[at] >= a1 else (a0, a1)
+            x0, x1 = float(b0 - win // 2), float(b1 + win // 2)
+            found.append((float(a1 - a0), Edge(float(y), float(s), x0, x1)))
     # one edge per place: the longest, others within a radius of it along its run left out
     found.sort(key=lambda e: -e[0])
     kept: list[Edge] = []
@@ -136,12 +135,10 @@ def find_edges(g: Gradients, r: float, y_lo: float, y_hi: float, x_lo: float, x_
     return kept
 
 
-def _longest(idx: np.ndarray) -> tuple[int, int]:
-    """(first, last) of the longest run of consecutive values in the sorted ``idx``."""
+def _runs(idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(firsts, lasts) of the runs of consecutive values in the sorted, non-empty ``idx``."""
     cuts = np.flatnonzero(np.diff(idx) > 1)
-    starts, ends = np.r_[idx[0], idx[cuts + 1]], np.r_[idx[cuts], idx[-1]]
-    best = int(np.argmax(ends - starts))
-    return int(starts[best]), int(ends[best])
+    return np.r_[idx[0], idx[cuts + 1]], np.r_[idx[cuts], idx[-1]]
 
 
 def flatten(g: Gradients, edges: list[Edge], r: float) -> Gradients:
