@@ -73,15 +73,11 @@ def steady_board(obs: Observation) -> KnownBoard | None:
     go on from: 15 checkers a side on the points, the bar and off (B1), a board a game reaches
     (``KnownBoard.could_be_played``), and not a game read from the other seat (``seat.seat_of``: each
     colour far further on seen from the other long side: the field found turned round); else None."""
-    from tavli_pi.vision.known import KnownBoard
+    from tavli_pi.vision.learn_consistent import read_as
     from tavli_pi.vision.seat import seat_of
 
-    if obs.placed() != (15, 15):
-        return None
-    light, dark = obs.best_counts()
-    board = KnownBoard.of_counts(light + [obs.bar.light.best, obs.off.light.best],
-                                 dark + [obs.bar.dark.best, obs.off.dark.best])
-    if not board.could_be_played or seat_of(light, dark) == "turned":
+    board = read_as(obs)  # (None: not 15 a side)
+    if board is None or not board.could_be_played or seat_of(list(board.light[:24]), list(board.dark[:24])) == "turned":
         return None
     return board
 
