@@ -183,16 +183,17 @@ def main() -> None:
         from tavli_pi.vision import reader as rd
 
         saved = {n: getattr(rd, n) for n in ("balance", "conserved_board", "die_hidden_tempered",
-                                             "tray_evidence")}
+                                             "tray_evidences")}
 
         def staged(name: str) -> Any:
             f0 = saved[name]
 
             def f(*a: Any, **k: Any) -> Any:
                 out = f0(*a, **k)
-                if name == "tray_evidence":
-                    stages.append(f"tray read L{out.light.best} ({out.light.confidence:.2f}) "
-                                  f"D{out.dark.best} ({out.dark.confidence:.2f})")
+                if name == "tray_evidences":  # (with a hand over the board, without: the reader takes one)
+                    stages.append("tray read " + ", ".join(
+                        f"{how} L{ev.light.best} ({ev.light.confidence:.2f}) D{ev.dark.best} ({ev.dark.confidence:.2f})"
+                        for how, ev in zip(("with a hand", "without"), out)))
                     return out
                 before, after = a[0][p], (out[0] if isinstance(out, tuple) else out)[p]
                 stages.append(f"{name}: L{before.light.best} ({before.light.confidence:.2f}) D{before.dark.best} "

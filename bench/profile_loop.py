@@ -66,7 +66,7 @@ TIMED = [
     ("tavli_pi.vision.hands", "new_skin"),
     ("tavli_pi.vision.hands_photo", "photo_hand"),
     ("tavli_pi.vision.background", "Difference.__init__"),
-    ("tavli_pi.vision.trays", "tray_evidence"),
+    ("tavli_pi.vision.trays", "tray_evidences"),
     ("tavli_pi.vision.conserve", "balance"),
     ("tavli_pi.vision.conserve", "conserved_board"),
     ("tavli_pi.vision.doubt", "seating"),
